@@ -1,0 +1,55 @@
+#include "cluster/result.h"
+
+namespace traindeck::cluster {
+
+QString Diagnostic::toString() const
+{
+    QString out = file.isEmpty() ? QStringLiteral("<input>") : file;
+    if (line > 0)
+        out += QStringLiteral(":%1:%2").arg(line).arg(qMax(column, 1));
+    out += QLatin1String(": ");
+    if (!key.isEmpty())
+        out += key + QLatin1String(": ");
+    if (isWarning())
+        out += tr("warning: ");
+    return out + message;
+}
+
+Diagnostic Diagnostic::error(const QString& file, int line, int column, const QString& message)
+{
+    return Diagnostic{Severity::Error, file, line, column, QString(), message};
+}
+
+Diagnostic Diagnostic::warning(const QString& file, int line, int column, const QString& message)
+{
+    return Diagnostic{Severity::Warning, file, line, column, QString(), message};
+}
+
+Diagnostic Diagnostic::keyError(const QString& file, const QString& key, const QString& message)
+{
+    return Diagnostic{Severity::Error, file, 0, 0, key, message};
+}
+
+Diagnostic Diagnostic::keyWarning(const QString& file, const QString& key, const QString& message)
+{
+    return Diagnostic{Severity::Warning, file, 0, 0, key, message};
+}
+
+bool hasErrors(const Diagnostics& diagnostics)
+{
+    for (const Diagnostic& d : diagnostics) {
+        if (d.isError())
+            return true;
+    }
+    return false;
+}
+
+QString formatDiagnostics(const Diagnostics& diagnostics)
+{
+    QString out;
+    for (const Diagnostic& d : diagnostics)
+        out += d.toString() + QLatin1Char('\n');
+    return out;
+}
+
+}  // namespace traindeck::cluster

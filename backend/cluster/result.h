@@ -1,0 +1,97 @@
+// Results of cluster-setup code without exceptions: a value, or a list of diagnostics that say
+// which file, line/column (or JSON key) and what is wrong. Warnings may accompany a value.
+#pragma once
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+#include <optional>
+#include <utility>
+
+namespace traindeck::cluster {
+
+struct Diagnostic {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Diagnostic)
+
+public:
+    enum class Severity { Error, Warning };
+
+    Severity severity = Severity::Error;
+    QString file;     // as given by the caller (a path, a bare file name or "<stdin>")
+    int line = 0;     // 1-based; 0 when the diagnostic is not about a text position
+    int column = 0;   // 1-based; 0 when unknown
+    QString key;      // JSON key path such as "nodes[1].port"; empty for text positions
+    QString message;  // translated, without location
+
+    bool isError() const { return severity == Severity::Error; }
+    bool isWarning() const { return severity == Severity::Warning; }
+
+    // "file:line:column: message", "file: key: message"; warnings add "warning: " before the message.
+    QString toString() const;
+
+    static Diagnostic error(const QString& file, int line, int column, const QString& message);
+    static Diagnostic warning(const QString& file, int line, int column, const QString& message);
+    static Diagnostic keyError(const QString& file, const QString& key, const QString& message);
+    static Diagnostic keyWarning(const QString& file, const QString& key, const QString& message);
+
+    friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
+};
+
+using Diagnostics = QList<Diagnostic>;
+
+bool hasErrors(const Diagnostics& diagnostics);
+// One diagnostic per line, in order.
+QString formatDiagnostics(const Diagnostics& diagnostics);
+
+// A value of T or failure. Diagnostics may hold warnings when it holds a value; it always holds at
+// least one error when it does not.
+template <typename T>
+class Result {
+public:
+    Result(T value, Diagnostics warnings = {}) : m_value(std::move(value)), m_diagnostics(std::move(warnings)) {}
+
+    static Result failure(Diagnostics diagnostics)
+    {
+        Result r;
+        r.m_diagnostics = std::move(diagnostics);
+        return r;
+    }
+    static Result failure(Diagnostic diagnostic) { return failure(Diagnostics{std::move(diagnostic)}); }
+
+    bool ok() const { return m_value.has_value(); }
+    explicit operator bool() const { return ok(); }
+
+    const T& value() const& { return *m_value; }
+    T& value() & { return *m_value; }
+    T&& value() && { return std::move(*m_value); }
+    const T* operator->() const { return &*m_value; }
+    T* operator->() { return &*m_value; }
+
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    Diagnostics errors() const { return filter(Diagnostic::Severity::Error); }
+    Diagnostics warnings() const { return filter(Diagnostic::Severity::Warning); }
+    // All diagnostics, one per line.
+    QString errorString() const { return formatDiagnostics(m_diagnostics); }
+
+private:
+    Result() = default;
+    Diagnostics filter(Diagnostic::Severity s) const
+    {
+        Diagnostics out;
+        for (const Diagnostic& d : m_diagnostics) {
+            if (d.severity == s)
+                out.append(d);
+        }
+        return out;
+    }
+
+    std::optional<T> m_value;
+    Diagnostics m_diagnostics;
+};
+
+// For operations that produce nothing but success or failure.
+struct Done {};
+using Status = Result<Done>;
+
+}  // namespace traindeck::cluster
