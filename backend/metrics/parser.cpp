@@ -420,9 +420,12 @@ void MetricsParser::Private::handleLine(const char *p, size_t len, qint64 offset
     }
     od::object obj;
     if (auto e = doc.get_object().get(obj)) {
+        // Other JSON values (array, string, number, literal) are "not an object"; the rest is not JSON.
+        const bool jsonValue = p[lead] != 0 && std::strchr("[\"-0123456789tfn", p[lead]) != nullptr;
         report(lineNo, offset,
-               e == simdjson::INCORRECT_TYPE ? tr("not a JSON object")
-                                             : tr("not JSON: %1").arg(QString::fromLatin1(simdjson::error_message(e))),
+               e == simdjson::INCORRECT_TYPE && jsonValue
+                   ? tr("not a JSON object")
+                   : tr("not JSON: %1").arg(QString::fromLatin1(simdjson::error_message(e))),
                raw, rawLen);
         return;
     }
