@@ -95,6 +95,30 @@ QString countError(const QString& what, const QString& got)
     return Hostfile::tr("%1: expected an integer 1..%2, got '%3'").arg(what).arg(Hostfile::MaxSlots).arg(got);
 }
 
+// The user and host of an entry checked for format; returns the message and sets column, or "".
+QString entryNameError(const HostEntry& e, HostfileFormat format, int userColumn, int& column)
+{
+    const int hostColumn = e.user.isEmpty() ? userColumn : userColumn + int(e.user.size()) + 1;
+    if (format != HostfileFormat::OpenMpi && !e.user.isEmpty()) {
+        column = userColumn;
+        return Hostfile::tr("%1 hostfiles have no user@ part; set the user in ~/.ssh/config or the cluster profile")
+            .arg(displayFormat(format));
+    }
+    if (!e.user.isEmpty()) {
+        const NameCheck user = Names::checkUser(e.user);
+        if (!user.ok) {
+            column = userColumn + user.offset;
+            return user.message;
+        }
+    }
+    const NameCheck host = Names::checkHost(e.host, format != HostfileFormat::Mpich);
+    if (!host.ok) {
+        column = hostColumn + host.offset;
+        return host.message;
+    }
+    return {};
+}
+
 struct LineParser {
     HostfileFormat format;
     const QString& fileName;
@@ -119,11 +143,7 @@ struct LineParser {
         while (i < n && !isBlank(content.at(i)) && content.at(i) != QLatin1Char('='))
             ++i;
         QString token = content.mid(hostStart, i - hostStart);
-        if (i < n && content.at(i) == QLatin1Char('=')) {
-            // "slots=4" with no host before it.
-            error(hostStart + 1, Hostfile::tr("expected a host name before '%1'").arg(content.mid(hostStart).trimmed()));
-            return;
-        }
+        const bool equalsFollows = i < n && content.at(i) == QLatin1Char('=');
         line.hostColumn = hostStart + 1;
         if (format == HostfileFormat::Mpich) {
             const int colon = int(token.indexOf(QLatin1Char(':')));
@@ -154,6 +174,20 @@ struct LineParser {
             }
         } else {
             line.entry.host = token;
+        }
+        // A bad name is the most useful thing to say about a line, so it comes first.
+        if (!token.isEmpty()) {
+            int column = 0;
+            const QString message = entryNameError(line.entry, format, line.hostColumn, column);
+            if (!message.isEmpty()) {
+                error(column, message);
+                return;
+            }
+        }
+        if (equalsFollows) {
+            // "slots=4" with no host before it.
+            error(hostStart + 1, Hostfile::tr("expected a host name before '%1'").arg(content.mid(hostStart).trimmed()));
+            return;
         }
 
         bool sawSlots = false, sawMax = false;
@@ -332,22 +366,10 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
         const HostEntry& e = line.entry;
         const int userColumn = qMax(line.hostColumn, 1);
         const int hostColumn = e.user.isEmpty() ? userColumn : userColumn + int(e.user.size()) + 1;
-        if (format != HostfileFormat::OpenMpi && !e.user.isEmpty()) {
-            error(lineNumber, userColumn,
-                  tr("%1 hostfiles have no user@ part; set the user in ~/.ssh/config or the cluster profile")
-                      .arg(displayFormat(format)));
-            continue;
-        }
-        if (!e.user.isEmpty()) {
-            const NameCheck user = Names::checkUser(e.user);
-            if (!user.ok) {
-                error(lineNumber, userColumn + user.offset, user.message);
-                continue;
-            }
-        }
-        const NameCheck host = Names::checkHost(e.host, format != HostfileFormat::Mpich);
-        if (!host.ok) {
-            error(lineNumber, hostColumn + host.offset, host.message);
+        int nameColumn = 0;
+        const QString nameError = entryNameError(e, format, userColumn, nameColumn);
+        if (!nameError.isEmpty()) {
+            error(lineNumber, nameColumn, nameError);
             continue;
         }
         const int slotsColumn = line.slotsColumn > 0 ? line.slotsColumn : hostColumn;
