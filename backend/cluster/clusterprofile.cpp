@@ -570,9 +570,6 @@ Status ClusterProfile::save(const QString& path) const
     const Diagnostics diagnostics = validate(path);
     if (hasErrors(diagnostics))
         return Status::failure(diagnostics);
-    const QString dir = QFileInfo(path).absolutePath();
-    if (!QDir().mkpath(dir))
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot create directory %1").arg(dir)));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot write: %1").arg(file.errorString())));
@@ -590,6 +587,8 @@ Status ClusterProfile::saveNamed() const
     const NameCheck check = Names::checkProfileName(name);
     if (!check.ok)
         return Status::failure(Diagnostic::keyError(QString(), QStringLiteral("name"), check.message));
+    if (!QDir().mkpath(profilesDir()))
+        return Status::failure(Diagnostic::error(profilesDir(), 0, 0, tr("cannot create the profiles directory")));
     return save(pathForName(name));
 }
 
@@ -624,7 +623,7 @@ Result<ClusterProfile> ClusterProfile::importFile(const QString& path, const QSt
     if (!overwrite && QFileInfo::exists(target))
         return Result<ClusterProfile>::failure(
             diagnostics + Diagnostics{Diagnostic::error(target, 0, 0, tr("profile '%1' exists already; choose another name or overwrite it").arg(p.name))});
-    const Status saved = p.save(target);
+    const Status saved = p.saveNamed();
     if (!saved)
         return Result<ClusterProfile>::failure(diagnostics + saved.diagnostics());
     return Result<ClusterProfile>(p, diagnostics);

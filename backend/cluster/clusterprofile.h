@@ -88,8 +88,8 @@ public:
     static Result<ClusterProfile> load(const QString& path, Secrets secrets = Secrets::Reject);
     // "local" gives local(localSlots); other names read profiles/NAME.json.
     static Result<ClusterProfile> loadNamed(const QString& name, int localSlots = 0);
-    Status save(const QString& path) const;  // validates first, writes atomically
-    Status saveNamed() const;                // profiles/<name>.json; "local" is reserved
+    Status save(const QString& path) const;  // validates first, writes atomically; the directory must exist
+    Status saveNamed() const;                // profiles/<name>.json (directory created); "local" is reserved
     static Status removeNamed(const QString& name);
 
     // Reads a profile from any file, strips secrets (warnings), renames it when asName is given and
