@@ -1,0 +1,245 @@
+// MetricStore: columns, the resume rule, min/max decimation, memory bound, load/save.
+#include "metrics/metricstore.h"
+#include "metrics/parser.h"
+#include "testdata.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace traindeck::metrics;
+namespace td = traindeck::metrics::testdata;
+
+class tst_MetricStore : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void storesSteps();
+    void resumeRuleTruncates();
+    void worldSizeGrows();
+    void decimate_data();
+    void decimate();
+    void decimateNaN();
+    void memoryBound();
+    void loadFixture();
+    void saveAndReload();
+    void loadMissingFile();
+};
+
+void tst_MetricStore::storesSteps()
+{
+    MetricStore s;
+    MetricsParser p(&s);
+    p.feed(td::smallStream(4, 5));
+    QCOMPARE(s.rowCount(), 5);
+    QCOMPARE(s.worldSize(), 4);
+    QCOMPARE(s.firstStep(), 1);
+    QCOMPARE(s.lastStep(), 5);
+    QCOMPARE(s.stepAt(2), 3);
+    QCOMPARE(s.rowOfStep(4), 3);
+    QCOMPARE(s.rowOfStep(99), -1);
+    QCOMPARE(s.rankAt(RankMetric::Fwd, 3, 0), 403.25f);
+    QCOMPARE(s.scalarAt(Scalar::Loss, 1), double(float(10.0 - 0.02)));
+    QCOMPARE(s.scalarAt(Scalar::Tokens, 0), 4096.0 * 4);
+    QCOMPARE(s.hostOf(3), QStringLiteral("node2"));
+    QCOMPARE(s.memTotalMbOf(0), 81559.0);
+    QCOMPARE(s.evals().size(), 1);
+    QCOMPARE(s.checkpoints().size(), 1);
+    QCOMPARE(s.warnings().size(), 1);
+    QCOMPARE(s.errors().size(), 1);
+    QVERIFY(s.done().has_value());
+    QCOMPARE(s.done()->status, DoneRecord::Status::Failed);
+    QVERIFY(s.hasRankMetric(RankMetric::CommBytes));
+    const StepRecord r = s.stepRecord(4);
+    QCOMPARE(r.step, 5);
+    QCOMPARE(r.value(RankMetric::Comm, 1), 231.25f);
+    QCOMPARE(s.series(SeriesId::of(RankMetric::Bwd, 2)).size(), size_t(5));
+}
+
+void tst_MetricStore::resumeRuleTruncates()
+{
+    MetricStore s;
+    for (int i = 1; i <= 10; ++i) s.onStep(td::step(2, i, 5.0));
+    EvalRecord e;
+    e.step = 8;
+    s.onEval(e);
+    HelloRecord h = td::hello(2);
+    h.resumedFromStep = 5;
+    s.onHello(h);
+    for (int i = 6; i <= 12; ++i) s.onStep(td::step(2, i, 3.0));
+    e.step = 8;
+    s.onEval(e);
+    QCOMPARE(s.rowCount(), 12);
+    QCOMPARE(s.scalarAt(Scalar::Loss, 4), 5.0);  // step 5 from the first run
+    QCOMPARE(s.scalarAt(Scalar::Loss, 5), 3.0);  // step 6 replaced
+    for (qint64 r = 0; r < s.rowCount(); ++r) QCOMPARE(s.stepAt(r), r + 1);
+    QCOMPARE(s.evals().size(), 1);
+    QCOMPARE(s.hellos().size(), 1);
+    QCOMPARE(s.hello()->resumedFromStep, 5);
+}
+
+void tst_MetricStore::worldSizeGrows()
+{
+    MetricStore s;
+    s.onStep(td::step(2, 1));
+    s.onStep(td::step(4, 2));
+    QCOMPARE(s.worldSize(), 4);
+    QVERIFY(std::isnan(s.rankAt(RankMetric::Fwd, 3, 0)));
+    QCOMPARE(s.rankAt(RankMetric::Fwd, 3, 1), 403.25f);
+}
+
+void tst_MetricStore::decimate_data()
+{
+    QTest::addColumn<qint64>("from");
+    QTest::addColumn<qint64>("to");
+    QTest::addColumn<int>("buckets");
+    QTest::addRow("all, 100") << qint64(1) << qint64(50000) << 100;
+    QTest::addRow("all, 7") << qint64(1) << qint64(50000) << 7;
+    QTest::addRow("more buckets than steps") << qint64(100) << qint64(130) << 100;
+    QTest::addRow("sub range") << qint64(12345) << qint64(23456) << 333;
+    QTest::addRow("range beyond data") << qint64(-100) << qint64(90000) << 50;
+    QTest::addRow("one step") << qint64(777) << qint64(777) << 10;
+    QTest::addRow("one bucket") << qint64(1) << qint64(50000) << 1;
+}
+
+void tst_MetricStore::decimate()
+{
+    QFETCH(qint64, from);
+    QFETCH(qint64, to);
+    QFETCH(int, buckets);
+    // Steps with gaps (every step not divisible by 7), random values.
+    MetricStore s;
+    std::mt19937 rng(7);
+    std::normal_distribution<float> dist(0.f, 1.f);
+    StepRecord r = td::step(2, 1);
+    std::vector<std::pair<qint64, float>> all;
+    for (qint64 i = 1; i <= 50000; ++i) {
+        if (i % 7 == 0) continue;
+        r.step = i;
+        r.perRank[size_t(RankMetric::Comm)][1] = dist(rng);
+        s.onStep(r);
+        all.emplace_back(i, r.perRank[size_t(RankMetric::Comm)][1]);
+    }
+    const auto out = s.decimate(SeriesId::of(RankMetric::Comm, 1), from, to, buckets);
+    // Buckets partition the points in range, in order; each min/max matches brute force.
+    size_t k = 0;
+    while (k < all.size() && all[k].first < from) ++k;
+    qint64 total = 0;
+    for (const MinMaxBucket &b : out) {
+        QVERIFY(k < all.size());
+        QCOMPARE(b.firstStep, all[k].first);
+        float mn = INFINITY, mx = -INFINITY;
+        int n = 0;
+        while (k < all.size() && all[k].first <= b.lastStep) {
+            mn = std::min(mn, all[k].second);
+            mx = std::max(mx, all[k].second);
+            ++n;
+            ++k;
+        }
+        QCOMPARE(b.count, n);
+        QCOMPARE(b.min, mn);
+        QCOMPARE(b.max, mx);
+        total += n;
+    }
+    QVERIFY(int(out.size()) <= buckets);
+    qint64 expected = 0;
+    for (const auto &p : all) expected += (p.first >= from && p.first <= to);
+    QCOMPARE(total, expected);
+    if (!out.empty()) QVERIFY(out.back().lastStep <= to);
+}
+
+void tst_MetricStore::decimateNaN()
+{
+    MetricStore s;
+    for (int i = 1; i <= 10; ++i) {
+        StepRecord r = td::step(1, i, double(i));
+        if (i == 3) r.loss = std::nan("");
+        s.onStep(r);
+    }
+    const auto out = s.decimate(SeriesId::of(Scalar::Loss), 1, 10, 10);
+    QCOMPARE(out.size(), size_t(10));
+    QCOMPARE(out[2].count, 0);
+    QVERIFY(std::isnan(out[2].min) && std::isnan(out[2].max));
+    const auto two = s.decimate(SeriesId::of(Scalar::Loss), 1, 10, 2);
+    QCOMPARE(two.size(), size_t(2));
+    QCOMPARE(two[0].count, 4);
+    QCOMPARE(two[0].min, 1.f);
+    QCOMPARE(two[0].max, 5.f);
+    QVERIFY(s.decimate(SeriesId::of(RankMetric::Fwd, 5), 1, 10, 2).empty());  // no such rank
+    QVERIFY(s.decimate(SeriesId::of(Scalar::Loss), 1, 10, 0).empty());
+}
+
+void tst_MetricStore::memoryBound()
+{
+    MetricStore s;
+    const int ranks = 8;
+    const qint64 steps = 40000;
+    StepRecord r = td::step(ranks, 1);
+    for (qint64 i = 1; i <= steps; ++i) {
+        r.step = i;
+        s.onStep(r);
+    }
+    const double perStepRank = double(s.memoryBytes()) / double(steps) / ranks;
+    qInfo("store: %.1f bytes per step per rank", perStepRank);
+    QVERIFY(perStepRank <= 100.0);
+    QVERIFY(perStepRank >= 36.0);  // sanity: 9 float32 columns per rank at least
+}
+
+void tst_MetricStore::loadFixture()
+{
+    MetricStore s;
+    const LoadReport rep = s.loadFile(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QVERIFY2(rep.ok, qPrintable(rep.error));
+    QCOMPARE(rep.malformed, 0);
+    QCOMPARE(rep.records, 15);
+    QCOMPARE(rep.lines, 15);
+    QCOMPARE(s.rowCount(), 10);
+    QCOMPARE(s.worldSize(), 4);
+    QCOMPARE(s.hello()->runId, QStringLiteral("example-4ranks"));
+}
+
+void tst_MetricStore::saveAndReload()
+{
+    QTemporaryDir dir;
+    MetricStore a;
+    MetricsParser p(&a);
+    QByteArray stream = td::smallStream(4, 6);
+    stream.insert(td::helloLine(4).size(), "garbage\n");
+    p.feed(stream);
+    QCOMPARE(a.issueCount(), 1);
+    const QString path = dir.filePath(QStringLiteral("saved.jsonl"));
+    QString error;
+    QVERIFY2(a.saveJsonl(path, &error), qPrintable(error));
+    MetricStore b;
+    const LoadReport rep = b.loadFile(path);
+    QVERIFY(rep.ok);
+    QCOMPARE(rep.malformed, 0);
+    QCOMPARE(b.rowCount(), a.rowCount());
+    QCOMPARE(b.evals().size(), 1);
+    QCOMPARE(b.warnings().size(), 1);
+    QCOMPARE(b.errors().size(), 1);
+    QVERIFY(b.done().has_value());
+    for (qint64 r = 0; r < a.rowCount(); ++r)
+        for (int m = 0; m < kRankMetricCount; ++m)
+            for (int k = 0; k < 4; ++k) QCOMPARE(b.rankAt(RankMetric(m), k, r), a.rankAt(RankMetric(m), k, r));
+    // Saving the reloaded store gives the same bytes (canonical form is stable).
+    const QString path2 = dir.filePath(QStringLiteral("saved2.jsonl"));
+    QVERIFY(b.saveJsonl(path2));
+    QFile f1(path), f2(path2);
+    QVERIFY(f1.open(QIODevice::ReadOnly) && f2.open(QIODevice::ReadOnly));
+    QCOMPARE(f1.readAll(), f2.readAll());
+}
+
+void tst_MetricStore::loadMissingFile()
+{
+    MetricStore s;
+    const LoadReport rep = s.loadFile(QStringLiteral("/nonexistent/metrics.jsonl"));
+    QVERIFY(!rep.ok);
+    QVERIFY(rep.error.contains(QStringLiteral("/nonexistent/metrics.jsonl")));
+}
+
+QTEST_GUILESS_MAIN(tst_MetricStore)
+#include "tst_metric_store.moc"
