@@ -1,0 +1,76 @@
+// Diagnosis of a MetricStore (docs/metrics-protocol.md; DESIGN.md "Diagnosis, in one idea").
+//
+// In synchronous allreduce a fast rank waits inside the collective for the slowest one, so raw
+// comm time blames the wrong ranks. Per step, transfer = the smallest comm time over ranks, and each
+// rank's wait = its comm time - transfer. Stragglers are ranks whose compute (fwd+bwd+opt) or data
+// time is persistently above the median of the other ranks over a sliding window.
+#pragma once
+
+#include "analysis/finding.h"
+#include "metrics/metricstore.h"
+
+namespace traindeck::analysis {
+
+struct DiagnosisOptions {
+    // Analyse only steps in [fromStep, toStep] (-1: from the first / to the last).
+    qint64 fromStep = -1;
+    qint64 toStep = -1;
+
+    // Straggler: above the others' median by stragglerExcess in >= stragglerFraction of a window.
+    int window = 20;
+    double stragglerExcess = 0.10;
+    double stragglerFraction = 0.70;
+    double stragglerMinStepShare = 0.02;  // ... and by at least this share of the step time
+    double stragglerCritical = 0.30;      // excess for critical severity
+
+    // Communication: transfer share of the step; link speed for the busbw comparison (GB/s, 0 =
+    // unknown; 100 Gbit/s Ethernet = 12.5 GB/s).
+    double commShareWarning = 0.25;
+    double commShareCritical = 0.50;
+    double linkGBps = 0;
+
+    // Input pipeline: data share of the step (median rank), and single stalls.
+    double dataShareWarning = 0.10;
+    double dataShareCritical = 0.30;
+    double stallShare = 0.30;  // a step where the median rank's data time is >= this share
+    int stallMinCount = 3;
+
+    // Memory: share of capacity (needs mem_total_mb in hello), growth between first and last window.
+    double memWarning = 0.90;
+    double memCritical = 0.97;
+    double memGrowth = 0.25;
+
+    // Loss: blocks of lossWindow steps; spike = above the previous block's median by spikeRelative
+    // and spikeMad robust deviations; divergence = a block median >= divergenceFactor x best.
+    int lossWindow = 50;
+    double spikeRelative = 0.25;
+    double spikeMad = 6.0;
+    double divergenceFactor = 1.3;
+
+    // Throughput: last driftWindow steps against the driftWindow steps after warmupSteps.
+    int warmupSteps = 10;
+    int driftWindow = 50;
+    double driftWarning = 0.15;
+    double driftCritical = 0.30;
+
+    // Scaling efficiency = useful compute share of the step (or tokens/s / (N x single-rank tokens/s)
+    // when singleRankTokensPerS is given). Reported below efficiencyInfo.
+    double efficiencyInfo = 0.85;
+    double efficiencyWarning = 0.70;
+    double efficiencyCritical = 0.50;
+    double singleRankTokensPerS = 0;
+};
+
+class Diagnosis
+{
+public:
+    // All findings, most severe first.
+    static QList<Finding> analyze(const metrics::MetricStore &store, const DiagnosisOptions &options = {});
+
+    // Per-step building blocks (NaN where not measured), for views.
+    static double transferMs(const metrics::MetricStore &store, qint64 row);  // min comm over ranks
+    static double waitMs(const metrics::MetricStore &store, qint64 row, int rank);  // comm - transfer
+    static double computeMs(const metrics::MetricStore &store, qint64 row, int rank);  // fwd+bwd+opt
+};
+
+}  // namespace traindeck::analysis

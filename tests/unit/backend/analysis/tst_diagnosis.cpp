@@ -1,0 +1,569 @@
+// Diagnosis on synthetic runs: planted stragglers are named (with host) within 30 steps, balanced
+// noisy runs give no straggler, input stalls, comm-bound jobs, memory, NaN loss, spikes, divergence.
+#include "analysis/diagnosis.h"
+#include "metrics/metricstore.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace traindeck::analysis;
+using namespace traindeck::metrics;
+
+namespace {
+
+// A synchronous data-parallel job: each rank loads data and computes, then all meet in the
+// allreduce, which ends for everybody at the same time (the last arrival + the transfer).
+struct Synth {
+    int ranks = 4;
+    quint32 seed = 1;
+    double noise = 0.05;         // +-5% uniform per component, rank and step
+    double spikeProb = 0.0;      // chance per rank and step of a single 3x compute spike
+    int slowRank = -1;
+    double slowFactor = 1.2;     // compute multiplier of slowRank
+    int slowDataRank = -1;
+    double slowDataMs = 0;       // extra data time of slowDataRank
+    double fwd = 100, bwd = 200, opt = 20, data = 5, transfer = 50;
+    int stallEvery = 0;          // every Nth step all ranks wait stallMs for data
+    double stallMs = 200;
+    double commBytes = 1e9;
+    double memMb = 20000, memTotalMb = 81559, memGrowthPerStep = 0;
+    double slowdownPerStep = 0;  // compute grows by this fraction per step (throughput drift)
+
+    std::mt19937 rng{1};
+    std::uniform_real_distribution<double> u{0.0, 1.0};
+
+    double jitter() { return 1.0 + noise * (2 * u(rng) - 1); }
+
+    HelloRecord hello() const
+    {
+        HelloRecord h;
+        h.runId = QStringLiteral("synthetic");
+        h.worldSize = ranks;
+        for (int r = 0; r < ranks; ++r) {
+            RankInfo ri;
+            ri.rank = r;
+            ri.host = QStringLiteral("gpu-node-%1").arg(r / 2);
+            ri.device = QStringLiteral("cuda:%1").arg(r % 2);
+            ri.memTotalMb = memTotalMb;
+            h.ranks.append(ri);
+        }
+        return h;
+    }
+
+    StepRecord step(qint64 n, double loss)
+    {
+        StepRecord s;
+        s.step = n;
+        s.t = 1718000000.0 + double(n);
+        s.loss = loss;
+        s.lr = 3e-4;
+        s.gradNorm = 1.0;
+        s.tokens = 8192 * ranks;
+        s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasCommBytes;
+        for (auto &v : s.perRank) v.assign(size_t(ranks), 0.f);
+        std::vector<double> arrive(static_cast<size_t>(ranks));
+        const double slow = 1.0 + slowdownPerStep * double(n);
+        for (int r = 0; r < ranks; ++r) {
+            double f = fwd * jitter() * slow, b = bwd * jitter() * slow, o = opt * jitter();
+            if (r == slowRank) f *= slowFactor, b *= slowFactor, o *= slowFactor;
+            if (spikeProb > 0 && u(rng) < spikeProb) f *= 3, b *= 3, o *= 3;
+            double d = data * jitter();
+            if (r == slowDataRank) d += slowDataMs;
+            if (stallEvery > 0 && n % stallEvery == 0) d += stallMs;
+            s.perRank[size_t(RankMetric::Data)][size_t(r)] = float(d);
+            s.perRank[size_t(RankMetric::Fwd)][size_t(r)] = float(f);
+            s.perRank[size_t(RankMetric::Bwd)][size_t(r)] = float(b);
+            s.perRank[size_t(RankMetric::Opt)][size_t(r)] = float(o);
+            s.perRank[size_t(RankMetric::Mem)][size_t(r)] = float(memMb + memGrowthPerStep * double(n));
+            s.perRank[size_t(RankMetric::CommBytes)][size_t(r)] = float(commBytes);
+            arrive[size_t(r)] = d + f + b;  // optimizer runs after the allreduce
+        }
+        const double last = *std::max_element(arrive.begin(), arrive.end());
+        double stepMs = 0;
+        for (int r = 0; r < ranks; ++r) {
+            const double comm = transfer + (last - arrive[size_t(r)]);
+            s.perRank[size_t(RankMetric::Comm)][size_t(r)] = float(comm);
+            const double st = last + transfer + double(s.perRank[size_t(RankMetric::Opt)][size_t(r)]) + 1.0;
+            s.perRank[size_t(RankMetric::Step)][size_t(r)] = float(st);
+            s.perRank[size_t(RankMetric::Util)][size_t(r)] = 90.f;
+            if (r == 0) stepMs = st;
+        }
+        s.tokensPerS = double(s.tokens) / (stepMs / 1000.0);
+        s.samplesPerS = s.tokensPerS / 1024;
+        return s;
+    }
+
+    // Smoothly decreasing loss with 1% noise.
+    double loss(qint64 n) { return (3.0 + 7.0 * std::exp(-double(n) / 300.0)) * (1.0 + 0.01 * (2 * u(rng) - 1)); }
+
+    void fill(MetricStore &store, int steps)
+    {
+        rng.seed(seed);
+        store.onHello(hello());
+        for (int n = 1; n <= steps; ++n) store.onStep(step(n, loss(n)));
+    }
+};
+
+QList<Finding> ofKind(const QList<Finding> &all, FindingKind k)
+{
+    QList<Finding> out;
+    for (const Finding &f : all)
+        if (f.kind == k) out.append(f);
+    return out;
+}
+
+}  // namespace
+
+class tst_Diagnosis : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void plantedStraggler_data();
+    void plantedStraggler();
+    void balancedRunsHaveNoStraggler_data();
+    void balancedRunsHaveNoStraggler();
+    void dataStraggler();
+    void dataLoadingStalls();
+    void dataLoadingShare();
+    void commBound_data();
+    void commBound();
+    void waitIsNotTransfer();
+    void memoryPressure();
+    void memoryGrowth();
+    void nanLoss();
+    void lossSpike();
+    void lossDivergence();
+    void throughputDrift();
+    void scalingEfficiency();
+    void stepRange();
+    void toJson();
+    void emptyAndTinyStores();
+    void helpers();
+};
+
+void tst_Diagnosis::plantedStraggler_data()
+{
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("slow");
+    QTest::addColumn<quint32>("seed");
+    QTest::addColumn<double>("spikeProb");
+    for (quint32 seed : {1u, 2u, 3u}) {
+        QTest::addRow("4 ranks, rank 2, seed %u", seed) << 4 << 2 << seed << 0.0;
+        QTest::addRow("8 ranks, rank 5, seed %u", seed) << 8 << 5 << seed << 0.0;
+        QTest::addRow("8 ranks, rank 0, spikes, seed %u", seed) << 8 << 0 << seed << 0.02;
+    }
+    QTest::addRow("4 ranks, rank 3, spikes") << 4 << 3 << 9u << 0.02;
+    QTest::addRow("2 ranks, rank 1") << 2 << 1 << 4u << 0.0;
+}
+
+void tst_Diagnosis::plantedStraggler()
+{
+    QFETCH(int, ranks);
+    QFETCH(int, slow);
+    QFETCH(quint32, seed);
+    QFETCH(double, spikeProb);
+    Synth syn;
+    syn.ranks = ranks;
+    syn.seed = seed;
+    syn.slowRank = slow;
+    syn.slowFactor = 1.2;
+    syn.spikeProb = spikeProb;
+    syn.rng.seed(seed);
+    MetricStore store;
+    store.onHello(syn.hello());
+    // Feed step by step, as live: the straggler must be named by step 30.
+    qint64 namedAt = -1;
+    for (int n = 1; n <= 30 && namedAt < 0; ++n) {
+        store.onStep(syn.step(n, 3.0));
+        const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+        for (const Finding &f : found) {
+            QCOMPARE(f.ranks, QList<int>{slow});  // never another rank
+            QCOMPARE(f.hosts, QStringList{QStringLiteral("gpu-node-%1").arg(slow / 2)});
+            namedAt = n;
+        }
+    }
+    QVERIFY2(namedAt > 0 && namedAt <= 30, "straggler not named within 30 steps");
+    // Over a longer run: exactly one straggler finding, about +20%, compute cause.
+    for (int n = 31; n <= 200; ++n) store.onStep(syn.step(n, 3.0));
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    const Finding &f = found.first();
+    QCOMPARE(f.severity, Severity::Warning);
+    QVERIFY2(std::fabs(f.evidenceValue(QStringLiteral("excess_pct")) - 20.0) < 5.0,
+             qPrintable(QString::number(f.evidenceValue(QStringLiteral("excess_pct")))));
+    QCOMPARE(f.evidenceValue(QStringLiteral("data_cause")), 0.0);
+    QVERIFY(f.evidenceValue(QStringLiteral("others_wait_ms")) > 40);
+    QVERIFY(f.firstStep <= 11);
+    QCOMPARE(f.lastStep, 200);
+    QVERIFY(f.summary.contains(QStringLiteral("rank %1").arg(slow)));
+    QVERIFY(f.recommendation.contains(QStringLiteral("gpu-node-%1").arg(slow / 2)));
+}
+
+void tst_Diagnosis::balancedRunsHaveNoStraggler_data()
+{
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<quint32>("seed");
+    QTest::addColumn<double>("spikeProb");
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        QTest::addRow("4 ranks, seed %u", seed) << 4 << seed << 0.0;
+        QTest::addRow("8 ranks, seed %u", seed) << 8 << seed << 0.0;
+        QTest::addRow("4 ranks, 3x spikes, seed %u", seed) << 4 << seed << 0.03;
+        QTest::addRow("8 ranks, 3x spikes, seed %u", seed) << 8 << seed << 0.03;
+    }
+    QTest::addRow("2 ranks") << 2 << 11u << 0.02;
+    QTest::addRow("64 ranks") << 64 << 12u << 0.02;
+}
+
+void tst_Diagnosis::balancedRunsHaveNoStraggler()
+{
+    QFETCH(int, ranks);
+    QFETCH(quint32, seed);
+    QFETCH(double, spikeProb);
+    Synth syn;
+    syn.ranks = ranks;
+    syn.seed = seed;
+    syn.spikeProb = spikeProb;
+    MetricStore store;
+    syn.fill(store, ranks >= 64 ? 300 : 1000);
+    const auto all = Diagnosis::analyze(store);
+    const auto found = ofKind(all, FindingKind::Straggler);
+    for (const Finding &f : found) qWarning() << f.toJson();
+    QVERIFY(found.isEmpty());
+    QVERIFY(ofKind(all, FindingKind::DataLoading).isEmpty());
+    QVERIFY(ofKind(all, FindingKind::CommBound).isEmpty());
+    QVERIFY(ofKind(all, FindingKind::LossNaN).isEmpty());
+    QVERIFY(ofKind(all, FindingKind::LossDivergence).isEmpty());
+    QVERIFY(ofKind(all, FindingKind::MemoryPressure).isEmpty());
+    QVERIFY(ofKind(all, FindingKind::ThroughputDrift).isEmpty());
+}
+
+void tst_Diagnosis::dataStraggler()
+{
+    Synth syn;
+    syn.ranks = 8;
+    syn.slowDataRank = 6;
+    syn.slowDataMs = 60;  // the loader on that host is slow
+    MetricStore store;
+    syn.fill(store, 100);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().ranks, QList<int>{6});
+    QCOMPARE(found.first().hosts, QStringList{QStringLiteral("gpu-node-3")});
+    QCOMPARE(found.first().evidenceValue(QStringLiteral("data_cause")), 1.0);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("data_ms")) > 60);
+    QVERIFY(found.first().recommendation.contains(QStringLiteral("input pipeline")));
+}
+
+void tst_Diagnosis::dataLoadingStalls()
+{
+    Synth syn;
+    syn.ranks = 4;
+    syn.stallEvery = 25;
+    syn.stallMs = 400;
+    MetricStore store;
+    syn.fill(store, 200);
+    const auto all = Diagnosis::analyze(store);
+    const auto found = ofKind(all, FindingKind::DataLoading);
+    QCOMPARE(found.size(), 1);
+    const Finding &f = found.first();
+    QCOMPARE(f.evidenceValue(QStringLiteral("stalls")), 8.0);
+    QVERIFY(f.evidenceValue(QStringLiteral("stall_data_ms")) > 400);
+    QVERIFY(f.ranks.isEmpty());  // job-wide
+    QCOMPARE(f.firstStep, 25);
+    QCOMPARE(f.lastStep, 200);
+    QVERIFY(ofKind(all, FindingKind::Straggler).isEmpty());
+}
+
+void tst_Diagnosis::dataLoadingShare()
+{
+    Synth syn;
+    syn.data = 150;  // ~30% of the step
+    MetricStore store;
+    syn.fill(store, 100);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::DataLoading);
+    QCOMPARE(found.size(), 1);
+    QVERIFY(found.first().severity >= Severity::Warning);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("data_share_pct")) > 25);
+}
+
+void tst_Diagnosis::commBound_data()
+{
+    QTest::addColumn<double>("linkGBps");
+    QTest::addColumn<QString>("advice");
+    QTest::addRow("no link speed") << 0.0 << QStringLiteral("NCCL_DEBUG=INFO");
+    QTest::addRow("slow vs link") << 25.0 << QStringLiteral("NCCL_SOCKET_IFNAME");
+    QTest::addRow("link saturated") << 8.0 << QStringLiteral("saturated");
+}
+
+void tst_Diagnosis::commBound()
+{
+    QFETCH(double, linkGBps);
+    QFETCH(QString, advice);
+    Synth syn;
+    syn.ranks = 4;
+    syn.transfer = 250;  // of a ~576 ms step
+    syn.commBytes = 1e9;
+    MetricStore store;
+    syn.fill(store, 60);
+    DiagnosisOptions opt;
+    opt.linkGBps = linkGBps;
+    const auto found = ofKind(Diagnosis::analyze(store, opt), FindingKind::CommBound);
+    QCOMPARE(found.size(), 1);
+    const Finding &f = found.first();
+    QCOMPARE(f.severity, Severity::Warning);  // ~43% of the step
+    // busbw = bytes / transfer x 2(n-1)/n = 1e9 / 0.25 s x 1.5 = 6 GB/s
+    QVERIFY2(std::fabs(f.evidenceValue(QStringLiteral("busbw_gb_per_s")) - 6.0) < 0.01,
+             qPrintable(QString::number(f.evidenceValue(QStringLiteral("busbw_gb_per_s")))));
+    QVERIFY(std::fabs(f.evidenceValue(QStringLiteral("transfer_ms")) - 250) < 0.01);
+    QVERIFY(std::fabs(f.evidenceValue(QStringLiteral("transfer_share_pct")) - 43) < 3);
+    if (linkGBps > 0)
+        QVERIFY(std::fabs(f.evidenceValue(QStringLiteral("link_utilisation_pct")) - 600 / linkGBps) < 0.1);
+    QVERIFY2(f.recommendation.contains(advice), qPrintable(f.recommendation));
+
+    syn.transfer = 2000;
+    MetricStore worse;
+    syn.fill(worse, 60);
+    QCOMPARE(ofKind(Diagnosis::analyze(worse, opt), FindingKind::CommBound).first().severity, Severity::Critical);
+}
+
+void tst_Diagnosis::waitIsNotTransfer()
+{
+    // A +60% straggler makes the other ranks' raw comm time large; the transfer is still small.
+    Synth syn;
+    syn.ranks = 4;
+    syn.slowRank = 1;
+    syn.slowFactor = 1.6;
+    syn.transfer = 20;
+    MetricStore store;
+    syn.fill(store, 60);
+    const auto all = Diagnosis::analyze(store);
+    QVERIFY(ofKind(all, FindingKind::CommBound).isEmpty());
+    const auto st = ofKind(all, FindingKind::Straggler);
+    QCOMPARE(st.size(), 1);
+    QCOMPARE(st.first().ranks, QList<int>{1});
+    QCOMPARE(st.first().severity, Severity::Critical);
+    const auto eff = ofKind(all, FindingKind::ScalingEfficiency);
+    QCOMPARE(eff.size(), 1);
+    QVERIFY(eff.first().recommendation.contains(QStringLiteral("waiting for slower ranks")));
+}
+
+void tst_Diagnosis::memoryPressure()
+{
+    Synth syn;
+    syn.memMb = 79000;  // of 81559: 96.9%
+    MetricStore store;
+    syn.fill(store, 40);
+    auto found = ofKind(Diagnosis::analyze(store), FindingKind::MemoryPressure);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().severity, Severity::Warning);
+    QCOMPARE(found.first().ranks.size(), 4);
+    QVERIFY(std::fabs(found.first().evidenceValue(QStringLiteral("mem_used_pct")) - 96.86) < 0.1);
+    syn.memMb = 81000;
+    MetricStore full;
+    syn.fill(full, 40);
+    QCOMPARE(ofKind(Diagnosis::analyze(full), FindingKind::MemoryPressure).first().severity, Severity::Critical);
+}
+
+void tst_Diagnosis::memoryGrowth()
+{
+    Synth syn;
+    syn.memTotalMb = std::numeric_limits<double>::quiet_NaN();  // capacity unknown
+    syn.memMb = 10000;
+    syn.memGrowthPerStep = 20;  // +4 GB over 200 steps
+    MetricStore store;
+    syn.fill(store, 200);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::MemoryPressure);
+    QCOMPARE(found.size(), 1);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("growth_pct")) > 25);
+}
+
+void tst_Diagnosis::nanLoss()
+{
+    Synth syn;
+    MetricStore store;
+    store.onHello(syn.hello());
+    for (int n = 1; n <= 60; ++n) {
+        StepRecord s = syn.step(n, n >= 40 ? std::nan("") : 3.0);
+        store.onStep(s);
+        if (n == 30) {
+            CheckpointRecord c;
+            c.step = 30;
+            c.path = QStringLiteral("checkpoints/step-30");
+            store.onCheckpoint(c);
+        }
+    }
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::LossNaN);
+    QCOMPARE(found.size(), 1);
+    const Finding &f = found.first();
+    QCOMPARE(f.severity, Severity::Critical);
+    QCOMPARE(f.firstStep, 40);
+    QCOMPARE(f.evidenceValue(QStringLiteral("steps_affected")), 21.0);
+    QCOMPARE(f.evidenceValue(QStringLiteral("last_checkpoint_step")), 30.0);
+    QCOMPARE(f.evidenceValue(QStringLiteral("last_finite_loss")), 3.0);
+    QVERIFY(f.recommendation.contains(QStringLiteral("30")));
+    // Most severe first.
+    QCOMPARE(Diagnosis::analyze(store).first().severity, Severity::Critical);
+}
+
+void tst_Diagnosis::lossSpike()
+{
+    Synth syn;
+    MetricStore store;
+    syn.rng.seed(5);
+    store.onHello(syn.hello());
+    for (int n = 1; n <= 400; ++n) {
+        const double l = syn.loss(n);
+        store.onStep(syn.step(n, n == 260 ? 2 * l : l));
+    }
+    const auto all = Diagnosis::analyze(store);
+    const auto found = ofKind(all, FindingKind::LossSpike);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().firstStep, 260);
+    QCOMPARE(found.first().evidenceValue(QStringLiteral("spikes")), 1.0);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("max_ratio")) > 1.3);
+    QVERIFY(ofKind(all, FindingKind::LossDivergence).isEmpty());
+    // The smooth, decreasing loss alone has no spike.
+    MetricStore smooth;
+    syn.fill(smooth, 400);
+    QVERIFY(ofKind(Diagnosis::analyze(smooth), FindingKind::LossSpike).isEmpty());
+}
+
+void tst_Diagnosis::lossDivergence()
+{
+    Synth syn;
+    MetricStore store;
+    store.onHello(syn.hello());
+    for (int n = 1; n <= 500; ++n) {
+        const double l = n <= 250 ? 3.0 + 5.0 * std::exp(-n / 50.0) : 3.0 + 0.02 * (n - 250);
+        store.onStep(syn.step(n, l));
+    }
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::LossDivergence);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().severity, Severity::Critical);
+    QVERIFY(found.first().firstStep >= 250 && found.first().firstStep <= 400);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("ratio")) > 1.3);
+}
+
+void tst_Diagnosis::throughputDrift()
+{
+    Synth syn;
+    syn.slowdownPerStep = 0.002;  // compute +60% after 300 steps
+    MetricStore store;
+    syn.fill(store, 300);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::ThroughputDrift);
+    QCOMPARE(found.size(), 1);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("drop_pct")) > 25);
+    QVERIFY(found.first().evidenceValue(QStringLiteral("baseline_tokens_per_s")) >
+            found.first().evidenceValue(QStringLiteral("tokens_per_s")));
+}
+
+void tst_Diagnosis::scalingEfficiency()
+{
+    Synth syn;
+    syn.transfer = 150;
+    MetricStore store;
+    syn.fill(store, 100);
+    DiagnosisOptions opt;
+    const auto found = ofKind(Diagnosis::analyze(store, opt), FindingKind::ScalingEfficiency);
+    QCOMPARE(found.size(), 1);
+    const double e = found.first().evidenceValue(QStringLiteral("efficiency_pct"));
+    QVERIFY2(e > 55 && e < 70, qPrintable(QString::number(e)));
+    QVERIFY(found.first().recommendation.contains(QStringLiteral("gradient transfer")));
+    // With a measured single-rank throughput the efficiency comes from tokens/s.
+    opt.singleRankTokensPerS = store.scalarAt(Scalar::TokensPerS, 50) / 4 / 0.5;  // => ~50%
+    const auto measured = ofKind(Diagnosis::analyze(store, opt), FindingKind::ScalingEfficiency);
+    QVERIFY(std::fabs(measured.first().evidenceValue(QStringLiteral("efficiency_pct")) - 50) < 5);
+}
+
+void tst_Diagnosis::stepRange()
+{
+    // The straggler exists only in steps 101..200; a range before it sees nothing.
+    Synth syn;
+    MetricStore store;
+    store.onHello(syn.hello());
+    for (int n = 1; n <= 200; ++n) {
+        syn.slowRank = n > 100 ? 3 : -1;
+        store.onStep(syn.step(n, 3.0));
+    }
+    DiagnosisOptions opt;
+    opt.toStep = 100;
+    QVERIFY(ofKind(Diagnosis::analyze(store, opt), FindingKind::Straggler).isEmpty());
+    opt.toStep = -1;
+    opt.fromStep = 150;
+    const auto found = ofKind(Diagnosis::analyze(store, opt), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().firstStep, 150);
+    const auto whole = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(whole.size(), 1);
+    QVERIFY(whole.first().firstStep >= 95 && whole.first().firstStep <= 110);
+}
+
+void tst_Diagnosis::toJson()
+{
+    Synth syn;
+    syn.slowRank = 1;
+    MetricStore store;
+    syn.fill(store, 50);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    const QJsonObject o = found.first().toJson();
+    QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("straggler"));
+    QCOMPARE(o.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+    QCOMPARE(o.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
+    QCOMPARE(o.value(QStringLiteral("hosts")).toArray(), QJsonArray{QStringLiteral("gpu-node-0")});
+    const QJsonObject ev = o.value(QStringLiteral("evidence")).toObject();
+    QVERIFY(ev.value(QStringLiteral("excess_pct")).isDouble());
+    QVERIFY(ev.value(QStringLiteral("compute_ms")).isDouble());
+    QVERIFY(!o.value(QStringLiteral("recommendation")).toString().isEmpty());
+    QCOMPARE(o.value(QStringLiteral("last_step")).toInt(), 50);
+    for (FindingKind k : {FindingKind::Straggler, FindingKind::DataLoading, FindingKind::CommBound,
+                          FindingKind::MemoryPressure, FindingKind::LossNaN, FindingKind::LossSpike,
+                          FindingKind::LossDivergence, FindingKind::ThroughputDrift, FindingKind::ScalingEfficiency})
+        QVERIFY(!Finding::kindName(k).isEmpty());
+    QCOMPARE(Finding::severityName(Severity::Critical), QStringLiteral("critical"));
+}
+
+void tst_Diagnosis::emptyAndTinyStores()
+{
+    MetricStore empty;
+    QVERIFY(Diagnosis::analyze(empty).isEmpty());
+    Synth syn;
+    syn.ranks = 1;
+    MetricStore one;
+    syn.fill(one, 3);
+    const auto found = Diagnosis::analyze(one);
+    QVERIFY(ofKind(found, FindingKind::Straggler).isEmpty());
+    // Steps without per-rank numbers (all null) must not crash nor find anything odd.
+    MetricStore nulls;
+    StepRecord s;
+    s.step = 1;
+    s.loss = 2;
+    for (auto &v : s.perRank) v.assign(4, std::numeric_limits<float>::quiet_NaN());
+    for (int n = 1; n <= 100; ++n) {
+        s.step = n;
+        nulls.onStep(s);
+    }
+    QVERIFY(ofKind(Diagnosis::analyze(nulls), FindingKind::Straggler).isEmpty());
+    QVERIFY(ofKind(Diagnosis::analyze(nulls), FindingKind::CommBound).isEmpty());
+}
+
+void tst_Diagnosis::helpers()
+{
+    Synth syn;
+    syn.noise = 0;
+    syn.slowRank = 2;
+    syn.slowFactor = 1.5;
+    MetricStore store;
+    syn.fill(store, 1);
+    QCOMPARE(Diagnosis::transferMs(store, 0), 50.0);
+    QCOMPARE(Diagnosis::waitMs(store, 0, 2), 0.0);
+    QCOMPARE(Diagnosis::waitMs(store, 0, 0), 150.0);  // (100+200)*0.5
+    QCOMPARE(Diagnosis::computeMs(store, 0, 2), 480.0);
+}
+
+QTEST_GUILESS_MAIN(tst_Diagnosis)
+#include "tst_diagnosis.moc"
