@@ -98,6 +98,8 @@ bool tokenStringToBytes(std::string_view s, std::string& out) {
 }
 
 std::string readWholeFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a tokenizer.json file");
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
     std::ostringstream ss;

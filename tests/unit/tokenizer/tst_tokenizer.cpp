@@ -97,6 +97,7 @@ private Q_SLOTS:
     void loadErrorsNameFileAndFault_data();
     void loadErrorsNameFileAndFault();
     void decodeUnknownIdAndSplitCharacters();
+    void randomInputNeverCrashes();
 };
 
 void TestTokenizer::initTestCase() {
@@ -525,6 +526,41 @@ void TestTokenizer::decodeUnknownIdAndSplitCharacters() {
     QCOMPARE(qwen_->decode(std::vector<int32_t>{e4, bd, a0}), std::string("你"));
     QCOMPARE(qwen_->decode(std::vector<int32_t>{e4, bd}), std::string("\xEF\xBF\xBD"));
     QCOMPARE(qwen_->decode(std::vector<int32_t>{}), std::string());
+}
+
+void TestTokenizer::randomInputNeverCrashes() {
+    // Arbitrary bytes: either a TokenizerError naming the first bad byte or ids; the repaired text
+    // always encodes, and decode(encode(x)) == NFC(x). Random code points (marks, jamo, controls,
+    // non-BMP) exercise the NFC quick check against utf8proc's full NFC.
+    uint64_t state = 12345;
+    const auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<uint32_t>(state >> 33);
+    };
+    for (int round = 0; round < 3000; ++round) {
+        std::string s;
+        const size_t len = next() % 64;
+        if (round % 2 == 0) {
+            for (size_t i = 0; i < len; ++i) s.push_back(static_cast<char>(next() & 0xFF));
+        } else {
+            static const uint32_t bases[] = {0x20, 0x300, 0x1100, 0x1161, 0x11A8, 0xAC00, 0x4E00, 0x1F600, 0x0E00, 0x0900, 0x2000, 0x3000};
+            for (size_t i = 0; i < len; ++i) {
+                uint32_t cp = bases[next() % 12] + next() % 0x80;
+                if (cp >= 0xD800 && cp <= 0xDFFF) cp = 'x';
+                unicode::appendUtf8(cp, s);
+            }
+        }
+        const size_t bad = unicode::findInvalidUtf8(s);
+        try {
+            (void)qwen_->encode(s);
+            QCOMPARE(bad, unicode::npos);
+        } catch (const TokenizerError& e) {
+            QVERIFY2(std::string(e.what()).find("byte offset " + std::to_string(bad)) != std::string::npos, e.what());
+        }
+        const std::string repaired = unicode::replaceInvalidUtf8(s);
+        const std::string decoded = qwen_->decode(qwen_->encode(repaired));
+        QVERIFY2(decoded == unicode::toNfc(repaired), ("round " + std::to_string(round)).c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTokenizer)
