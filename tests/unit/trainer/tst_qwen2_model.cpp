@@ -1,0 +1,208 @@
+// The Qwen2 model: structure and names, shapes, causality, RoPE against its closed form, and that a
+// tiny model can overfit a tiny batch.
+#include "model/qwen2.h"
+#include "testsupport.h"
+#include "train/adamw.h"
+
+#include <QtTest/QtTest>
+#include <torch/torch.h>
+
+#include <cmath>
+
+using namespace traindeck::model;
+
+class TestQwen2Model : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parameterNamesAndCount_data();
+    void parameterNamesAndCount();
+    void distillParameterCount();
+    void forwardShapes();
+    void tiedHeadSharesEmbedding();
+    void causality();
+    void ropeMatchesClosedForm();
+    void ropeIsRelative();
+    void overfitsTinyBatch();
+    void invalidConfigRejected_data();
+    void invalidConfigRejected();
+};
+
+void TestQwen2Model::parameterNamesAndCount_data()
+{
+    QTest::addColumn<QString>("which");
+    QTest::addRow("micro untied") << "micro";
+    QTest::addRow("micro tied") << "micro-tied";
+    QTest::addRow("preset qwen2-tiny") << "qwen2-tiny";
+    QTest::addRow("preset qwen2-small") << "qwen2-small";
+}
+
+void TestQwen2Model::parameterNamesAndCount()
+{
+    QFETCH(QString, which);
+    Qwen2Config c = which == "micro" ? testsupport::microConfig(false)
+                    : which == "micro-tied" ? testsupport::microConfig(true)
+                                            : Qwen2Config::preset(which.toStdString());
+    Qwen2ForCausalLM m(c);
+    int64_t total = 0;
+    std::vector<std::string> names;
+    for (const auto& p : m->named_parameters()) {
+        total += p.value().numel();
+        names.push_back(p.key());
+    }
+    QCOMPARE(total, c.parameterCount());
+    auto expected = expectedParameters(c);
+    QCOMPARE(names.size(), expected.size());
+    std::sort(names.begin(), names.end());
+    std::vector<std::string> expectedNames;
+    for (auto& [n, shape] : expected) {
+        expectedNames.push_back(n);
+        QVERIFY2(m->named_parameters().find(n) != nullptr, n.c_str());
+        QCOMPARE(m->named_parameters()[n].sizes().vec(), shape);
+    }
+    std::sort(expectedNames.begin(), expectedNames.end());
+    QCOMPARE(names, expectedNames);
+    QVERIFY(m->named_parameters().find("model.layers.0.self_attn.q_proj.bias") != nullptr);
+    QVERIFY(m->named_parameters().find("model.layers.0.self_attn.o_proj.bias") == nullptr);
+    QCOMPARE(m->named_parameters().find("lm_head.weight") != nullptr, !c.tie_word_embeddings);
+}
+
+void TestQwen2Model::distillParameterCount()
+{
+    const auto c = Qwen2Config::preset("deepseek-r1-distill-qwen-1.5b");
+    QCOMPARE(c.parameterCount(), int64_t(1777088000));
+    QCOMPARE(c.hidden_size, int64_t(1536));
+    QCOMPARE(c.num_hidden_layers, int64_t(28));
+    QCOMPARE(c.num_key_value_heads, int64_t(2));
+    QCOMPARE(c.vocab_size, int64_t(151936));
+    QVERIFY(!c.tie_word_embeddings);
+}
+
+void TestQwen2Model::forwardShapes()
+{
+    torch::manual_seed(1);
+    Qwen2ForCausalLM m(testsupport::microConfig());
+    auto ids = torch::randint(0, 512, {3, 17}, torch::kInt64);
+    auto logits = m->forward(ids);
+    QCOMPARE(logits.sizes().vec(), (std::vector<int64_t>{3, 17, 512}));
+    QCOMPARE(logits.scalar_type(), torch::kFloat32);
+    QVERIFY(torch::isfinite(logits).all().item<bool>());
+    auto loss = causalLmLoss(logits, ids);
+    QCOMPARE(loss.dim(), int64_t(0));
+    // An untrained model is close to uniform: loss near ln(vocab).
+    QVERIFY(std::abs(loss.item<double>() - std::log(512.0)) < 0.5);
+}
+
+void TestQwen2Model::tiedHeadSharesEmbedding()
+{
+    Qwen2ForCausalLM m(testsupport::microConfig(true));
+    QVERIFY(m->lmHeadWeight().is_same(m->model->embed_tokens->weight));
+}
+
+void TestQwen2Model::causality()
+{
+    torch::manual_seed(2);
+    Qwen2ForCausalLM m(testsupport::microConfig());
+    torch::NoGradGuard ng;
+    auto ids = torch::randint(0, 512, {2, 24}, torch::kInt64);
+    auto base = m->forward(ids);
+    for (int64_t t : {0, 5, 23}) {
+        auto changed = ids.clone();
+        changed.index_put_({torch::indexing::Slice(), t}, (ids.index({torch::indexing::Slice(), t}) + 7) % 512);
+        auto out = m->forward(changed);
+        if (t > 0)
+            QVERIFY(torch::allclose(out.narrow(1, 0, t), base.narrow(1, 0, t), 0, 1e-6));
+        // The changed position itself (and what follows) must see the change.
+        QVERIFY(!torch::allclose(out.narrow(1, t, 1), base.narrow(1, t, 1), 0, 1e-6));
+    }
+}
+
+void TestQwen2Model::ropeMatchesClosedForm()
+{
+    const int64_t T = 9, D = 8;
+    const double theta = 10000.0;
+    auto x = torch::randn({1, 2, T, D}, torch::kFloat64);
+    auto rope = ropeTables(T, D, theta, torch::kCPU);
+    auto y = applyRope(x, {rope.cos.to(torch::kFloat64), rope.sin.to(torch::kFloat64)});
+    auto xa = x.accessor<double, 4>();
+    auto ya = y.accessor<double, 4>();
+    for (int64_t h = 0; h < 2; ++h)
+        for (int64_t p = 0; p < T; ++p)
+            for (int64_t i = 0; i < D / 2; ++i) {
+                const double angle = p * std::pow(theta, -2.0 * i / D);
+                const double a = xa[0][h][p][i], b = xa[0][h][p][i + D / 2];
+                QVERIFY(std::abs(ya[0][h][p][i] - (a * std::cos(angle) - b * std::sin(angle))) < 1e-5);
+                QVERIFY(std::abs(ya[0][h][p][i + D / 2] - (b * std::cos(angle) + a * std::sin(angle))) < 1e-5);
+            }
+}
+
+void TestQwen2Model::ropeIsRelative()
+{
+    // <R(m) q, R(n) k> depends only on m - n.
+    const int64_t T = 40, D = 16;
+    auto rope = ropeTables(T, D, 10000.0, torch::kCPU);
+    auto q = torch::randn({D}), k = torch::randn({D});
+    auto rotated = [&](const torch::Tensor& v, int64_t pos) {
+        auto x = v.expand({1, 1, T, D}).contiguous();
+        return applyRope(x, rope)[0][0][pos];
+    };
+    const double d1 = torch::dot(rotated(q, 10), rotated(k, 3)).item<double>();
+    const double d2 = torch::dot(rotated(q, 37), rotated(k, 30)).item<double>();
+    QVERIFY(std::abs(d1 - d2) < 1e-4);
+}
+
+void TestQwen2Model::overfitsTinyBatch()
+{
+    torch::manual_seed(3);
+    Qwen2ForCausalLM m(testsupport::microConfig());
+    std::vector<std::pair<std::string, torch::Tensor>> named;
+    for (const auto& p : m->named_parameters())
+        named.emplace_back(p.key(), p.value());
+    traindeck::train::AdamW opt(named);
+    auto ids = torch::randint(0, 512, {2, 16}, torch::kInt64);
+    double first = 0, last = 0;
+    for (int step = 0; step < 150; ++step) {
+        auto loss = causalLmLoss(m->forward(ids), ids);
+        if (step == 0)
+            first = loss.item<double>();
+        last = loss.item<double>();
+        loss.backward();
+        opt.step(1e-2, 0.0);
+        opt.zeroGrad();
+    }
+    qInfo("loss %.4f -> %.4f", first, last);
+    QVERIFY2(last < 0.1 * first, qPrintable(QStringLiteral("loss fell only from %1 to %2").arg(first).arg(last)));
+}
+
+void TestQwen2Model::invalidConfigRejected_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("missing hidden_size") << R"({"vocab_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":1})"
+                                        << "hidden_size";
+    QTest::addRow("heads do not divide") << R"({"vocab_size":10,"hidden_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":3})"
+                                        << "divisible";
+    QTest::addRow("kv heads do not divide") << R"({"vocab_size":10,"hidden_size":12,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":6,"num_key_value_heads":4})"
+                                           << "multiple";
+    QTest::addRow("wrong type") << R"({"vocab_size":"many","hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+                               << "vocab_size";
+    QTest::addRow("negative") << R"({"vocab_size":10,"hidden_size":8,"intermediate_size":-4,"num_hidden_layers":1,"num_attention_heads":2})"
+                             << "intermediate_size";
+    QTest::addRow("other model type") << R"({"model_type":"llama","vocab_size":10,"hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+                                     << "qwen2";
+}
+
+void TestQwen2Model::invalidConfigRejected()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, message);
+    try {
+        Qwen2Config::fromJson(nlohmann::ordered_json::parse(json.toStdString()), "cfg.json");
+        QFAIL("accepted an invalid config");
+    } catch (const traindeck::InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith("cfg.json"), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestQwen2Model)
+#include "tst_qwen2_model.moc"

@@ -1,0 +1,192 @@
+// The traindeck-trainer executable end to end: info, self-check, bad input (exit code 2 with a message
+// naming the file/flag), and a real short training run of the tiny preset with the Qwen tokenizer.
+#include "model/hf_checkpoint.h"
+#include "model/safetensors.h"
+#include "testsupport.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+using testsupport::run;
+using testsupport::trainerExe;
+
+class TestTrainerCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void version();
+    void infoPresets_data();
+    void infoPresets();
+    void infoModelDirectory();
+    void infoModelFaults_data();
+    void infoModelFaults();
+    void selfCheck();
+    void badTrainFlags_data();
+    void badTrainFlags();
+    void trainTinyPreset();
+};
+
+void TestTrainerCli::version()
+{
+    auto r = run(trainerExe(), {"--version"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.startsWith("traindeck-trainer "));
+    QCOMPARE(run(trainerExe(), {"no-such-command"}).exitCode, 2);
+    QCOMPARE(run(trainerExe(), {}).exitCode, 2);
+}
+
+void TestTrainerCli::infoPresets_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<qint64>("parameters");
+    QTest::addRow("1.5B distill") << "deepseek-r1-distill-qwen-1.5b" << qint64(1777088000);
+    QTest::addRow("tiny") << "qwen2-tiny" << qint64(-1);
+    QTest::addRow("small") << "qwen2-small" << qint64(-1);
+}
+
+void TestTrainerCli::infoPresets()
+{
+    QFETCH(QString, preset);
+    QFETCH(qint64, parameters);
+    auto r = run(trainerExe(), {"info", "--preset", preset});
+    QCOMPARE(r.exitCode, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    if (parameters > 0)
+        QCOMPARE(j["parameters"].get<qint64>(), parameters);
+    QCOMPARE(j["config"]["vocab_size"].get<int>(), 151936);  // every preset keeps Qwen's vocabulary
+    QCOMPARE(QString::fromStdString(j["config"]["model_type"].get<std::string>()), QStringLiteral("qwen2"));
+    auto bad = run(trainerExe(), {"info", "--preset", "qwen-9000"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("unknown preset"));
+}
+
+void TestTrainerCli::infoModelDirectory()
+{
+    QTemporaryDir dir;
+    auto r = run(trainerExe(), {"init", "--preset", "qwen2-tiny", "--seed", "3", "--out", dir.path() + "/m"});
+    QCOMPARE(r.exitCode, 0);
+    r = run(trainerExe(), {"info", "--model", dir.path() + "/m"});
+    QCOMPARE(r.exitCode, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["weights"]["parameters"].get<int64_t>(), j["parameters"].get<int64_t>());
+}
+
+void TestTrainerCli::infoModelFaults_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("missing directory") << "nodir" << "does not exist";
+    QTest::addRow("missing config") << "noconfig" << "config.json";
+    QTest::addRow("corrupt safetensors") << "corrupt" << "model.safetensors";
+    QTest::addRow("layer count mismatch") << "layers" << "is missing";
+}
+
+void TestTrainerCli::infoModelFaults()
+{
+    QFETCH(QString, fault);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString m = dir.path() + "/m";
+    QCOMPARE(run(trainerExe(), {"init", "--preset", "qwen2-tiny", "--out", m}).exitCode, 0);
+    QString target = m;
+    if (fault == "nodir")
+        target = dir.path() + "/absent";
+    else if (fault == "noconfig")
+        QFile::remove(m + "/config.json");
+    else if (fault == "corrupt") {
+        QByteArray bytes = testsupport::readFile(m + "/model.safetensors");
+        testsupport::writeFile(m + "/model.safetensors", bytes.left(bytes.size() / 2));
+    } else if (fault == "layers") {
+        auto cfg = nlohmann::json::parse(testsupport::readFile(m + "/config.json").toStdString());
+        cfg["num_hidden_layers"] = 3;
+        testsupport::writeFile(m + "/config.json", QByteArray::fromStdString(cfg.dump()));
+    }
+    auto r = run(trainerExe(), {"info", "--model", target});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);  // one clear message
+}
+
+void TestTrainerCli::selfCheck()
+{
+    auto r = run(trainerExe(), {"self-check"});
+    QCOMPARE(r.exitCode, 0);
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    QVERIFY(j.contains("trainer") && j.contains("libtorch") && j.contains("mpi") && j.contains("blas"));
+    QVERIFY(QString::fromStdString(j["mpi"].get<std::string>()).contains("MPI"));
+    // On this machine OpenBLAS misdetects the CPU; the trainer must have corrected the core type.
+    const auto blas = j["blas"];
+    if (blas["library"] == "openblas" && blas["cpu_best_core"] == "SKYLAKEX" && !qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
+        QCOMPARE(QString::fromStdString(blas["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+}
+
+void TestTrainerCli::badTrainFlags_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("no model") << QStringList{"--data", "x"} << "--model DIR or --preset NAME";
+    QTest::addRow("both model and preset") << QStringList{"--model", "a", "--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1"} << "exactly one";
+    QTest::addRow("negative lr") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--lr", "-1"} << "--lr";
+    QTest::addRow("lr not a number") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--lr", "fast"} << "--lr: expected a number";
+    QTest::addRow("unknown flag") << QStringList{"--preset", "qwen2-tiny", "--warp-speed", "9"} << "unknown flag --warp-speed";
+    QTest::addRow("no steps") << QStringList{"--preset", "qwen2-tiny", "--data", "x"} << "--max-steps";
+    QTest::addRow("bad precision") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--precision", "fp8"} << "--precision";
+    QTest::addRow("bad inject") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--inject-exit", "one"} << "--inject-exit";
+    QTest::addRow("missing data") << QStringList{"--preset", "qwen2-tiny", "--data", "/nonexistent/corpus.jsonl", "--max-steps", "1"} << "/nonexistent/corpus.jsonl";
+    QTest::addRow("config file missing") << QStringList{"--config", "/nonexistent/train.json"} << "/nonexistent/train.json";
+}
+
+void TestTrainerCli::badTrainFlags()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    auto r = run(trainerExe(), QStringList{"train", "--out", dir.path() + "/out"} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+}
+
+void TestTrainerCli::trainTinyPreset()
+{
+    const QString tok = testsupport::qwenTokenizerJson();
+    if (!QFile::exists(tok))
+        QFAIL("Qwen tokenizer.json missing: run scripts/setup-deps.sh");
+    QTemporaryDir dir;
+    QByteArray corpus;
+    for (int i = 0; i < 200; ++i)
+        corpus += "{\"text\":\"The quick brown fox " + QByteArray::number(i) + " jumps over the lazy dog. 你好，世界！\"}\n";
+    testsupport::writeFile(dir.path() + "/c.jsonl", corpus);
+    // Flags from a config file, overridden on the command line.
+    testsupport::writeFile(dir.path() + "/train.json", R"({"preset":"qwen2-tiny","seq-len":32,"micro-batch":2,"max-steps":50,"lr":0.003})");
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", dir.path() + "/xdg-cache");
+    auto r = run(trainerExe(),
+                 {"train", "--config", dir.path() + "/train.json", "--max-steps", "4", "--warmup", "1", "--data",
+                  dir.path() + "/c.jsonl", "--tokenizer", tok, "--out", dir.path() + "/out", "--metrics-out",
+                  dir.path() + "/metrics.jsonl", "--threads", "1"},
+                 300000, env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.err.contains("step 4/4"));
+    const auto lines = testsupport::readFile(dir.path() + "/metrics.jsonl").trimmed().split('\n');
+    QStringList types;
+    for (const auto& line : lines)
+        types << QString::fromStdString(nlohmann::json::parse(line.toStdString())["type"].get<std::string>());
+    QCOMPARE(types, (QStringList{"hello", "step", "step", "step", "step", "checkpoint", "done"}));
+    auto hello = nlohmann::json::parse(lines[0].toStdString());
+    QCOMPARE(hello["world_size"].get<int>(), 1);
+    QVERIFY(hello["versions"].contains("blas_core"));
+    auto step = nlohmann::json::parse(lines[4].toStdString());
+    QCOMPARE(step["step"].get<int>(), 4);
+    QCOMPARE(step["tokens"].get<int>(), 2 * 31);
+    QCOMPARE(step["fwd_ms"].size(), size_t(1));
+    QVERIFY(step["loss"].get<double>() > 0);
+    // The checkpoint is a Hugging Face model directory the trainer can load again.
+    const QString ckpt = dir.path() + "/out/checkpoints/step-00000004";
+    QVERIFY(QFile::exists(ckpt + "/tokenizer.json"));
+    QVERIFY(QFile::exists(ckpt + "/optimizer.safetensors"));
+    QCOMPARE(testsupport::readFile(dir.path() + "/out/checkpoints/latest").trimmed(), QByteArray("step-00000004"));
+    QCOMPARE(run(trainerExe(), {"info", "--model", ckpt}).exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestTrainerCli)
+#include "tst_trainer_cli.moc"

@@ -1,0 +1,216 @@
+#include "dist/communicator.h"
+
+#include "util/errors.h"
+
+#include <mpi.h>
+
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace traindeck::dist {
+
+WireType parseWireType(const std::string& name)
+{
+    if (name == "none") return WireType::None;
+    if (name == "fp16") return WireType::Fp16;
+    if (name == "bf16") return WireType::Bf16;
+    throw InputError("unknown compression \"" + name + "\" (use none, fp16 or bf16)");
+}
+
+std::string mpiLibraryVersion()
+{
+    char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int len = 0;
+    MPI_Get_library_version(buf, &len);
+    std::string v(buf, static_cast<size_t>(len));
+    if (auto nl = v.find_first_of(",\n"); nl != std::string::npos)
+        v.resize(nl);
+    return v;
+}
+
+bool launchedByMpi()
+{
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+        if (std::getenv(var))
+            return true;
+    return false;
+}
+
+namespace {
+
+std::string hostName()
+{
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    return buf;
+}
+
+class LocalCommunicator final : public Communicator {
+public:
+    LocalCommunicator() : host_(hostName()) {}
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    int localRank() const override { return 0; }
+    const std::string& host() const override { return host_; }
+    std::string libraryVersion() const override { return "none (single process)"; }
+    void allreduceSum(torch::Tensor& t, WireType wire) override
+    {
+        // Keep the numerics of compression identical to a multi-rank run.
+        if (wire == WireType::Fp16)
+            t.copy_(t.to(torch::kFloat16));
+        else if (wire == WireType::Bf16)
+            t.copy_(t.to(torch::kBFloat16));
+    }
+    void broadcast(torch::Tensor&, int) override {}
+    void barrier() override {}
+    std::vector<double> gather(const std::vector<double>& v, int) override { return v; }
+    std::vector<std::string> allgatherStrings(const std::string& v) override { return {v}; }
+    bool anyTrue(bool v) override { return v; }
+    [[noreturn]] void abort(int code) override { std::_Exit(code); }
+
+private:
+    std::string host_;
+};
+
+// Sum reductions for 16-bit floats, which MPI has no type for: accumulate in float, store rounded.
+template <typename T>
+void sum16(void* in, void* inout, int* len, MPI_Datatype*)
+{
+    auto* a = static_cast<const T*>(in);
+    auto* b = static_cast<T*>(inout);
+    for (int i = 0; i < *len; ++i)
+        b[i] = static_cast<T>(static_cast<float>(a[i]) + static_cast<float>(b[i]));
+}
+
+class MpiCommunicator final : public Communicator {
+public:
+    MpiCommunicator(int* argc, char*** argv)
+    {
+        int provided = 0;
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+            throw RuntimeFailure("MPI_Init_thread failed on host " + hostName());
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+        MPI_Comm_size(MPI_COMM_WORLD, &size_);
+        host_ = hostName();
+        if (const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK"))
+            localRank_ = std::atoi(lr);
+        check(MPI_Type_contiguous(2, MPI_BYTE, &half_), "MPI_Type_contiguous", __FILE__, __LINE__);
+        check(MPI_Type_commit(&half_), "MPI_Type_commit", __FILE__, __LINE__);
+        check(MPI_Op_create(&sum16<c10::Half>, 1, &sumFp16_), "MPI_Op_create", __FILE__, __LINE__);
+        check(MPI_Op_create(&sum16<c10::BFloat16>, 1, &sumBf16_), "MPI_Op_create", __FILE__, __LINE__);
+    }
+    ~MpiCommunicator() override
+    {
+        MPI_Op_free(&sumFp16_);
+        MPI_Op_free(&sumBf16_);
+        MPI_Type_free(&half_);
+        MPI_Finalize();
+    }
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+    int localRank() const override { return localRank_; }
+    const std::string& host() const override { return host_; }
+    std::string libraryVersion() const override { return mpiLibraryVersion(); }
+
+    void allreduceSum(torch::Tensor& t, WireType wire) override
+    {
+        requireContiguousCpu(t, "MPI_Allreduce");
+        if (wire == WireType::None) {
+            TORCH_CHECK(t.scalar_type() == torch::kFloat32, "allreduceSum expects float32");
+            check(MPI_Allreduce(MPI_IN_PLACE, t.data_ptr(), count(t), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+                  "MPI_Allreduce", __FILE__, __LINE__);
+            return;
+        }
+        auto wireTensor = t.to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
+        check(MPI_Allreduce(MPI_IN_PLACE, wireTensor.data_ptr(), count(wireTensor), half_,
+                            wire == WireType::Fp16 ? sumFp16_ : sumBf16_, MPI_COMM_WORLD),
+              "MPI_Allreduce", __FILE__, __LINE__);
+        t.copy_(wireTensor);
+    }
+
+    void broadcast(torch::Tensor& t, int root) override
+    {
+        requireContiguousCpu(t, "MPI_Bcast");
+        check(MPI_Bcast(t.data_ptr(), static_cast<int>(t.numel() * t.element_size()), MPI_BYTE, root, MPI_COMM_WORLD),
+              "MPI_Bcast", __FILE__, __LINE__);
+    }
+
+    void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", __FILE__, __LINE__); }
+
+    std::vector<double> gather(const std::vector<double>& v, int root) override
+    {
+        std::vector<double> out(rank_ == root ? v.size() * static_cast<size_t>(size_) : 0);
+        check(MPI_Gather(v.data(), static_cast<int>(v.size()), MPI_DOUBLE, out.data(), static_cast<int>(v.size()),
+                         MPI_DOUBLE, root, MPI_COMM_WORLD),
+              "MPI_Gather", __FILE__, __LINE__);
+        return out;
+    }
+
+    std::vector<std::string> allgatherStrings(const std::string& value) override
+    {
+        constexpr int kMax = 256;
+        char mine[kMax] = {};
+        std::strncpy(mine, value.c_str(), kMax - 1);
+        std::vector<char> all(static_cast<size_t>(kMax * size_));
+        check(MPI_Allgather(mine, kMax, MPI_CHAR, all.data(), kMax, MPI_CHAR, MPI_COMM_WORLD), "MPI_Allgather",
+              __FILE__, __LINE__);
+        std::vector<std::string> out;
+        for (int r = 0; r < size_; ++r)
+            out.emplace_back(all.data() + r * kMax);
+        return out;
+    }
+
+    bool anyTrue(bool value) override
+    {
+        int v = value ? 1 : 0, result = 0;
+        check(MPI_Allreduce(&v, &result, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce", __FILE__, __LINE__);
+        return result != 0;
+    }
+
+    [[noreturn]] void abort(int code) override
+    {
+        MPI_Abort(MPI_COMM_WORLD, code);
+        std::_Exit(code);
+    }
+
+private:
+    void check(int rc, const char* call, const char* file, int line) const
+    {
+        if (rc == MPI_SUCCESS)
+            return;
+        char text[MPI_MAX_ERROR_STRING] = {};
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + call + " failed (" + file +
+                             ":" + std::to_string(line) + "): " + std::string(text, static_cast<size_t>(len)));
+    }
+    void requireContiguousCpu(const torch::Tensor& t, const char* call) const
+    {
+        if (!t.is_contiguous() || !t.device().is_cpu())
+            throw RuntimeFailure(std::string(call) + " needs a contiguous CPU tensor");
+        if (t.numel() > INT32_MAX)
+            throw RuntimeFailure(std::string(call) + ": tensor too large for one call");
+    }
+    static int count(const torch::Tensor& t) { return static_cast<int>(t.numel()); }
+
+    int rank_ = 0, size_ = 1, localRank_ = 0;
+    std::string host_;
+    MPI_Datatype half_ = MPI_DATATYPE_NULL;
+    MPI_Op sumFp16_ = MPI_OP_NULL, sumBf16_ = MPI_OP_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv)
+{
+    if (launchedByMpi())
+        return std::make_unique<MpiCommunicator>(argc, argv);
+    return std::make_unique<LocalCommunicator>();
+}
+
+}  // namespace traindeck::dist

@@ -1,0 +1,48 @@
+// Collective communication between ranks. The MPI backend works on CPU tensors; a single-process
+// backend serves runs started without mpirun. Every failure names the rank, host and call.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace traindeck::dist {
+
+enum class WireType { None, Fp16, Bf16 };  // gradient compression on the wire
+WireType parseWireType(const std::string& name);  // none | fp16 | bf16
+
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    virtual int localRank() const = 0;
+    virtual const std::string& host() const = 0;
+    virtual std::string libraryVersion() const = 0;
+
+    // In-place sum over ranks of a contiguous CPU float32 tensor, optionally sent as fp16/bf16.
+    virtual void allreduceSum(torch::Tensor& tensor, WireType wire = WireType::None) = 0;
+    // In-place broadcast of a contiguous CPU tensor from root.
+    virtual void broadcast(torch::Tensor& tensor, int root) = 0;
+    virtual void barrier() = 0;
+    // Gathers `values` (same length on every rank) at root: result[r * n + i]; empty on other ranks.
+    virtual std::vector<double> gather(const std::vector<double>& values, int root) = 0;
+    // Every rank's string, index = rank.
+    virtual std::vector<std::string> allgatherStrings(const std::string& value) = 0;
+    // Logical OR over ranks (used to agree on skipping a step or stopping).
+    virtual bool anyTrue(bool value) = 0;
+    // Ends every rank of the job with this exit code.
+    [[noreturn]] virtual void abort(int exitCode) = 0;
+};
+
+// The MPI library's version string (first line); callable without MPI_Init.
+std::string mpiLibraryVersion();
+
+// True when this process was started by an MPI launcher (Open MPI, PMIx, Hydra).
+bool launchedByMpi();
+// The MPI backend when launched by mpirun, else the single-process backend.
+std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv);
+
+}  // namespace traindeck::dist

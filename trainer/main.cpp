@@ -1,0 +1,254 @@
+// traindeck-trainer: the LibTorch data-parallel trainer for Qwen2 models.
+// Exit codes: 0 success, 1 runtime failure, 2 bad input (file, flag or configuration), 3 injected exit.
+#include "dist/communicator.h"
+#include "model/hf_checkpoint.h"
+#include "model/safetensors.h"
+#include "tokenizer/tokenizer.h"
+#include "train/options.h"
+#include "train/trainer.h"
+#include "util/blas.h"
+#include "util/errors.h"
+#include "util/fileio.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#if __has_include("tokenizer/tokenize_command.h")
+#include "tokenizer/tokenize_command.h"
+#define TRAINDECK_HAVE_TOKENIZE_COMMAND 1
+#endif
+
+namespace fs = std::filesystem;
+using namespace traindeck;
+
+namespace {
+
+const char* kUsage =
+    "usage: traindeck-trainer <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  train        data-parallel training (run under mpirun for several ranks); see train --help\n"
+    "  info         --preset NAME | --model DIR: parameter count and config as JSON; validates weights\n"
+    "  init         --preset NAME --seed S [--init-std X] [--tokenizer FILE] --out DIR: random model\n"
+    "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE: log-probabilities, float32 T x V\n"
+    "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
+    "  self-check   versions, devices and threads as JSON\n"
+    "  --version    print the version\n"
+    "\n"
+    "exit codes: 0 success, 1 runtime failure, 2 bad input, 3 injected exit (test aid)\n";
+
+// Minimal --flag value parsing for the small subcommands.
+std::map<std::string, std::string> parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known,
+                                              const std::vector<std::string>& booleans = {})
+{
+    std::map<std::string, std::string> out;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string a = args[i];
+        if (a.rfind("--", 0) != 0)
+            throw InputError("unexpected argument \"" + a + "\"");
+        a = a.substr(2);
+        if (std::find(booleans.begin(), booleans.end(), a) != booleans.end()) {
+            out[a] = "1";
+            continue;
+        }
+        if (std::find(known.begin(), known.end(), a) == known.end())
+            throw InputError("unknown flag --" + a);
+        if (i + 1 >= args.size())
+            throw InputError("--" + a + " needs a value");
+        out[a] = args[++i];
+    }
+    return out;
+}
+
+int cmdInfo(const std::vector<std::string>& args)
+{
+    auto f = parseFlags(args, {"preset", "model"});
+    if (f.count("preset") == f.count("model"))
+        throw InputError("info needs exactly one of --preset NAME or --model DIR");
+    nlohmann::ordered_json out;
+    model::Qwen2Config config;
+    if (f.count("preset")) {
+        config = model::Qwen2Config::preset(f["preset"]);
+        out["preset"] = f["preset"];
+    } else {
+        const std::string dir = f["model"];
+        if (!fs::is_directory(dir))
+            throw InputError(dir + ": model directory does not exist");
+        config = model::Qwen2Config::fromFile((fs::path(dir) / "config.json").string());
+        auto summary = model::validateWeights(dir, config);
+        out["model"] = dir;
+        out["weights"] = {{"files", summary.files}, {"tensors", summary.tensors}, {"parameters", summary.parameters}};
+    }
+    out["parameters"] = config.parameterCount();
+    out["config"] = config.toJson();
+    std::cout << out.dump(2) << "\n";
+    return 0;
+}
+
+int cmdSelfCheck()
+{
+    const auto blas = util::blasInfo();
+    nlohmann::ordered_json j;
+    j["trainer"] = TRAINDECK_VERSION;
+    j["libtorch"] = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+                    std::to_string(TORCH_VERSION_PATCH);
+    j["cuda"] = {{"available", torch::cuda::is_available()}, {"devices", torch::cuda::device_count()}};
+#ifdef TRAINDECK_WITH_NCCL
+    j["nccl"] = {{"compiled", true}};
+#else
+    j["nccl"] = {{"compiled", false}};
+#endif
+    j["mpi"] = dist::mpiLibraryVersion();
+    j["blas"] = {{"library", blas.library},
+                 {"core", blas.coreName},
+                 {"cpu_best_core", blas.cpuBestCore},
+                 {"coretype_env", blas.coretypeEnv},
+                 {"threads", blas.numThreads}};
+    j["threads"] = {{"torch_intra_op", torch::get_num_threads()}, {"hardware", std::thread::hardware_concurrency()}};
+    nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+    devices.push_back({{"type", "cpu"}, {"cores", std::thread::hardware_concurrency()}});
+    j["devices"] = devices;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+}
+
+int cmdInit(const std::vector<std::string>& args)
+{
+    auto f = parseFlags(args, {"preset", "seed", "init-std", "out", "tokenizer", "dtype"});
+    if (!f.count("preset") || !f.count("out"))
+        throw InputError("init needs --preset NAME and --out DIR");
+    auto config = model::Qwen2Config::preset(f["preset"]);
+    uint64_t seed = 0;
+    double std = config.initializer_range;
+    try {
+        if (f.count("seed"))
+            seed = std::stoull(f["seed"]);
+        if (f.count("init-std"))
+            std = std::stod(f["init-std"]);
+    } catch (const std::exception&) {
+        throw InputError("init: --seed must be an integer and --init-std a number");
+    }
+    if (!(std > 0))
+        throw InputError("init: --init-std must be positive");
+    const auto dtype = model::parseDtypeName(f.count("dtype") ? f["dtype"] : "fp32");
+    std::vector<std::string> tokFiles;
+    if (f.count("tokenizer")) {
+        if (!fs::exists(f["tokenizer"]))
+            throw InputError(f["tokenizer"] + ": tokenizer file does not exist");
+        tokFiles.push_back(f["tokenizer"]);
+        const auto cfg = fs::path(f["tokenizer"]).parent_path() / "tokenizer_config.json";
+        if (fs::exists(cfg))
+            tokFiles.push_back(cfg.string());
+    }
+    torch::manual_seed(seed);
+    model::Qwen2ForCausalLM net(config);
+    torch::manual_seed(seed);
+    net->initWeights(std);
+    model::savePretrained(net, f["out"], dtype, tokFiles);
+    std::cerr << "wrote " << f["out"] << " (" << config.parameterCount() << " parameters)\n";
+    return 0;
+}
+
+int cmdEvalLogits(const std::vector<std::string>& args)
+{
+    auto f = parseFlags(args, {"model", "ids", "out"});
+    if (!f.count("model") || !f.count("ids") || !f.count("out"))
+        throw InputError("eval-logits needs --model DIR --ids \"i1 i2 ...\" --out FILE");
+    auto net = model::loadPretrained(f["model"]);
+    net->eval();
+    std::vector<int64_t> ids;
+    std::istringstream in(f["ids"]);
+    std::string word;
+    while (in >> word) {
+        try {
+            size_t used = 0;
+            const long long v = std::stoll(word, &used);
+            if (used != word.size() || v < 0 || v >= net->config().vocab_size)
+                throw std::out_of_range("id");
+            ids.push_back(v);
+        } catch (const std::exception&) {
+            throw InputError("--ids: \"" + word + "\" is not a token id in [0, " +
+                             std::to_string(net->config().vocab_size) + ")");
+        }
+    }
+    if (ids.empty())
+        throw InputError("--ids is empty");
+    torch::NoGradGuard noGrad;
+    auto input = torch::tensor(ids, torch::kInt64).unsqueeze(0);
+    auto logProbs = torch::log_softmax(net->forward(input).to(torch::kFloat32), -1).squeeze(0).contiguous();
+    util::AtomicFileWriter out(f["out"]);
+    out.write(logProbs.data_ptr<float>(), static_cast<size_t>(logProbs.numel()) * sizeof(float));
+    out.commit();
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    // Before anything else (and before MPI starts): make OpenBLAS use the core this CPU supports.
+    util::fixBlasCoreTypeOrReexec(argc, argv);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::cerr << kUsage;
+        return 2;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    try {
+        if (command == "--help" || command == "-h" || command == "help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (command == "--version" || command == "version") {
+            std::cout << "traindeck-trainer " << TRAINDECK_VERSION << "\n";
+            return 0;
+        }
+        if (command == "info")
+            return cmdInfo(args);
+        if (command == "self-check")
+            return cmdSelfCheck();
+        if (command == "init")
+            return cmdInit(args);
+        if (command == "eval-logits")
+            return cmdEvalLogits(args);
+#ifdef TRAINDECK_HAVE_TOKENIZE_COMMAND
+        if (command == "tokenize")
+            return tok::runTokenizeCommand(argc - 1, argv + 1);
+#endif
+        if (command == "train") {
+            if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+                std::cout << train::trainUsage();
+                return 0;
+            }
+            // Validate every flag before MPI starts or any rank does work.
+            const auto options = train::parseTrainOptions(args);
+            auto comm = dist::makeCommunicator(&argc, &argv);
+            try {
+                return train::runTraining(options, *comm);
+            } catch (const std::exception& e) {
+                const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
+                std::fprintf(stderr, "traindeck-trainer: rank %d on %s: %s\n", comm->rank(), comm->host().c_str(), e.what());
+                std::fflush(stderr);
+                if (comm->size() > 1)
+                    comm->abort(input ? 2 : 1);
+                return input ? 2 : 1;
+            }
+        }
+        std::cerr << "traindeck-trainer: unknown command \"" << command << "\"\n" << kUsage;
+        return 2;
+    } catch (const InputError& e) {
+        std::cerr << "traindeck-trainer: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "traindeck-trainer: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,253 @@
+#include "model/safetensors.h"
+
+#include "util/errors.h"
+#include "util/fileio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace traindeck::model {
+
+namespace {
+// A header larger than this is certainly corrupt (real ones are a few MB at most).
+constexpr uint64_t kMaxHeaderBytes = 100ull * 1024 * 1024;
+}  // namespace
+
+size_t dtypeSize(const std::string& d)
+{
+    if (d == "F64" || d == "I64" || d == "U64") return 8;
+    if (d == "F32" || d == "I32" || d == "U32") return 4;
+    if (d == "F16" || d == "BF16" || d == "I16" || d == "U16") return 2;
+    if (d == "I8" || d == "U8" || d == "BOOL") return 1;
+    return 0;
+}
+
+torch::ScalarType dtypeToTorch(const std::string& d)
+{
+    if (d == "F32") return torch::kFloat32;
+    if (d == "F16") return torch::kFloat16;
+    if (d == "BF16") return torch::kBFloat16;
+    if (d == "F64") return torch::kFloat64;
+    if (d == "I64") return torch::kInt64;
+    if (d == "I32") return torch::kInt32;
+    if (d == "I16") return torch::kInt16;
+    if (d == "I8") return torch::kInt8;
+    if (d == "U8") return torch::kUInt8;
+    if (d == "BOOL") return torch::kBool;
+    throw InputError("unsupported safetensors dtype " + d);
+}
+
+std::string torchToDtype(torch::ScalarType t)
+{
+    switch (t) {
+    case torch::kFloat32: return "F32";
+    case torch::kFloat16: return "F16";
+    case torch::kBFloat16: return "BF16";
+    case torch::kFloat64: return "F64";
+    case torch::kInt64: return "I64";
+    case torch::kInt32: return "I32";
+    case torch::kInt16: return "I16";
+    case torch::kInt8: return "I8";
+    case torch::kUInt8: return "U8";
+    case torch::kBool: return "BOOL";
+    default: throw RuntimeFailure(std::string("cannot store tensor type ") + c10::toString(t) + " in safetensors");
+    }
+}
+
+std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path)
+{
+    std::shared_ptr<SafetensorsFile> f(new SafetensorsFile());
+    f->self_ = f;
+    f->path_ = path;
+    auto fail = [&](const std::string& what) -> InputError { return InputError(path + ": " + what); };
+
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw fail(std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        throw fail(std::string("cannot stat: ") + std::strerror(errno));
+    }
+    f->size_ = static_cast<size_t>(st.st_size);
+    if (f->size_ < 8) {
+        ::close(fd);
+        throw fail("truncated: " + std::to_string(f->size_) + " bytes, shorter than the 8-byte header length");
+    }
+    void* m = ::mmap(nullptr, f->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (m == MAP_FAILED)
+        throw fail(std::string("cannot map: ") + std::strerror(errno));
+    f->map_ = static_cast<const uint8_t*>(m);
+
+    uint64_t headerLen = 0;
+    std::memcpy(&headerLen, f->map_, 8);  // little-endian on every platform we build for
+    if (headerLen > kMaxHeaderBytes || headerLen > f->size_ - 8)
+        throw fail("header length " + std::to_string(headerLen) + " exceeds the file size " +
+                   std::to_string(f->size_) + " (truncated or not a safetensors file)");
+    if (headerLen < 2 || f->map_[8] != '{')
+        throw fail("header is not a JSON object");
+    f->dataStart_ = 8 + headerLen;
+    const uint64_t dataLen = f->size_ - f->dataStart_;
+
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(reinterpret_cast<const char*>(f->map_ + 8),
+                                       reinterpret_cast<const char*>(f->map_ + 8 + headerLen));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw fail(std::string("header is not valid JSON: ") + e.what());
+    }
+    if (!header.is_object())
+        throw fail("header is not a JSON object");
+
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        if (it.key() == "__metadata__") {
+            if (!it->is_object())
+                throw fail("__metadata__ is not an object");
+            for (auto m2 = it->begin(); m2 != it->end(); ++m2) {
+                if (!m2->is_string())
+                    throw fail("__metadata__ value for \"" + m2.key() + "\" is not a string");
+                f->metadata_[m2.key()] = m2->get<std::string>();
+            }
+            continue;
+        }
+        const std::string& name = it.key();
+        const auto& e = *it;
+        auto bad = [&](const std::string& what) { return fail("tensor \"" + name + "\": " + what); };
+        if (!e.is_object() || !e.contains("dtype") || !e.contains("shape") || !e.contains("data_offsets"))
+            throw bad("entry needs dtype, shape and data_offsets");
+        TensorInfo info;
+        info.name = name;
+        if (!e["dtype"].is_string())
+            throw bad("dtype is not a string");
+        info.dtype = e["dtype"].get<std::string>();
+        const size_t elem = dtypeSize(info.dtype);
+        if (elem == 0)
+            throw bad("unknown dtype \"" + info.dtype + "\"");
+        if (!e["shape"].is_array())
+            throw bad("shape is not an array");
+        uint64_t numel = 1;
+        for (const auto& d : e["shape"]) {
+            if (!d.is_number_unsigned())
+                throw bad("shape has a non-integer or negative dimension");
+            const uint64_t dim = d.get<uint64_t>();
+            if (dim != 0 && numel > (UINT64_MAX / 8) / dim)
+                throw bad("shape overflows");
+            numel *= dim;
+            info.shape.push_back(static_cast<int64_t>(dim));
+        }
+        const auto& off = e["data_offsets"];
+        if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+            throw bad("data_offsets must be two non-negative integers");
+        info.begin = off[0].get<uint64_t>();
+        info.end = off[1].get<uint64_t>();
+        if (info.begin > info.end)
+            throw bad("data_offsets begin > end");
+        if (info.end > dataLen)
+            throw bad("data_offsets [" + std::to_string(info.begin) + ", " + std::to_string(info.end) +
+                      ") lie beyond the data section of " + std::to_string(dataLen) + " bytes (truncated file?)");
+        if (info.end - info.begin != numel * elem)
+            throw bad("byte length " + std::to_string(info.end - info.begin) + " does not match dtype " + info.dtype +
+                      " and shape (" + std::to_string(numel * elem) + " bytes expected)");
+        f->tensors_.push_back(std::move(info));
+    }
+    // The data section must be covered exactly, without holes or overlaps.
+    std::vector<const TensorInfo*> byOffset;
+    for (const auto& t : f->tensors_)
+        byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) {
+        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+    });
+    uint64_t expected = 0;
+    for (const auto* t : byOffset) {
+        if (t->begin != expected)
+            throw fail("tensor \"" + t->name + "\" starts at " + std::to_string(t->begin) + ", expected " +
+                       std::to_string(expected) + " (offsets overlap or leave a hole)");
+        expected = t->end;
+    }
+    if (expected != dataLen)
+        throw fail("data section has " + std::to_string(dataLen) + " bytes but the tensors cover " +
+                   std::to_string(expected));
+    for (size_t i = 0; i < f->tensors_.size(); ++i)
+        f->index_[f->tensors_[i].name] = i;
+    return f;
+}
+
+SafetensorsFile::~SafetensorsFile()
+{
+    if (map_)
+        ::munmap(const_cast<uint8_t*>(map_), size_);
+}
+
+const TensorInfo* SafetensorsFile::find(const std::string& name) const
+{
+    auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &tensors_[it->second];
+}
+
+torch::Tensor SafetensorsFile::view(const TensorInfo& info) const
+{
+    const auto type = dtypeToTorch(info.dtype);
+    const uint8_t* p = map_ + dataStart_ + info.begin;
+    const size_t elem = dtypeSize(info.dtype);
+    auto options = torch::TensorOptions().dtype(type);
+    if (reinterpret_cast<uintptr_t>(p) % elem == 0) {
+        auto keepAlive = self_.lock();
+        return torch::from_blob(const_cast<uint8_t*>(p), info.shape, [keepAlive](void*) {}, options);
+    }
+    auto copy = torch::empty(info.shape, options);
+    std::memcpy(copy.data_ptr(), p, info.end - info.begin);
+    return copy;
+}
+
+torch::Tensor SafetensorsFile::view(const std::string& name) const
+{
+    const TensorInfo* info = find(name);
+    if (!info)
+        throw InputError(path_ + ": no tensor named \"" + name + "\"");
+    return view(*info);
+}
+
+void writeSafetensors(const std::string& path, const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
+                      const std::map<std::string, std::string>& metadata)
+{
+    std::vector<std::pair<std::string, torch::Tensor>> sorted;
+    sorted.reserve(tensors.size());
+    for (const auto& [name, t] : tensors)
+        sorted.emplace_back(name, t.detach().to(torch::kCPU).contiguous());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+
+    nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    if (!metadata.empty()) {
+        header["__metadata__"] = nlohmann::ordered_json::object();
+        for (const auto& [k, v] : metadata)
+            header["__metadata__"][k] = v;
+    }
+    uint64_t offset = 0;
+    for (const auto& [name, t] : sorted) {
+        const uint64_t bytes = static_cast<uint64_t>(t.numel()) * t.element_size();
+        header[name] = {{"dtype", torchToDtype(t.scalar_type())},
+                        {"shape", t.sizes().vec()},
+                        {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // data section starts 8-byte aligned
+    const uint64_t headerLen = text.size();
+
+    util::AtomicFileWriter out(path);
+    out.write(&headerLen, 8);
+    out.write(text.data(), text.size());
+    for (const auto& [name, t] : sorted)
+        out.write(t.data_ptr(), static_cast<size_t>(t.numel()) * t.element_size());
+    out.commit();
+}
+
+}  // namespace traindeck::model

@@ -1,0 +1,297 @@
+#include "train/options.h"
+
+#include "util/errors.h"
+#include "util/fileio.h"
+
+#include <cmath>
+#include <map>
+
+namespace traindeck::train {
+
+namespace {
+
+enum class Kind { String, Int, Float, Bool };
+
+struct Flag {
+    const char* name;
+    Kind kind;
+    const char* help;
+};
+
+const std::vector<Flag>& flags()
+{
+    static const std::vector<Flag> all = {
+        {"model", Kind::String, "Hugging Face model directory to start from"},
+        {"preset", Kind::String, "built-in model preset (random init), e.g. qwen2-tiny"},
+        {"tokenizer", Kind::String, "tokenizer.json (default: the model directory's; bytes without one)"},
+        {"data", Kind::String, "JSONL file, text file or directory of them"},
+        {"text-field", Kind::String, "JSONL field holding the text (default text)"},
+        {"batch-mode", Kind::String, "pack (default) or pad"},
+        {"cache-dir", Kind::String, "token cache root (default $XDG_CACHE_HOME/traindeck/tokens)"},
+        {"seq-len", Kind::Int, "sequence length (default 128)"},
+        {"micro-batch", Kind::Int, "sequences per rank per micro-step (default 4)"},
+        {"grad-accum", Kind::Int, "micro-steps per optimizer step (default 1)"},
+        {"lr", Kind::Float, "peak learning rate (default 3e-4)"},
+        {"min-lr", Kind::Float, "final learning rate of the cosine schedule (default lr/10)"},
+        {"warmup", Kind::Int, "linear warmup steps (default 10)"},
+        {"max-steps", Kind::Int, "optimizer steps to run"},
+        {"epochs", Kind::Int, "epochs to run (instead of --max-steps)"},
+        {"weight-decay", Kind::Float, "AdamW weight decay (default 0.1)"},
+        {"clip", Kind::Float, "global gradient-norm clip, 0 disables (default 1.0)"},
+        {"seed", Kind::Int, "seed for initialisation and shuffling (default 1234)"},
+        {"init-std", Kind::Float, "std of the random initialisation (default: config initializer_range)"},
+        {"precision", Kind::String, "fp32 | bf16 | fp16 (default fp32)"},
+        {"compression", Kind::String, "gradient wire compression: none | fp16 | bf16"},
+        {"bucket-mb", Kind::Float, "allreduce bucket size in MiB (default 25)"},
+        {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
+        {"checkpoint-every", Kind::Int, "steps between checkpoints, 0 = only at the end"},
+        {"keep", Kind::Int, "checkpoints to keep (default 3)"},
+        {"out", Kind::String, "output directory (default traindeck-out)"},
+        {"resume", Kind::String, "latest or a checkpoint directory"},
+        {"metrics-out", Kind::String, "JSON Lines telemetry file (rank 0)"},
+        {"metrics-stdout", Kind::Bool, "also write telemetry records to stdout"},
+        {"threads", Kind::Int, "intra-op threads per rank (default: LibTorch's)"},
+        {"log-every", Kind::Int, "print progress every N steps (default 1)"},
+        {"prefetch", Kind::Int, "batches prefetched by the data loader (default 4)"},
+        {"inject-delay", Kind::String, "TEST AID: RANK:MS[:PHASE] makes one rank a straggler"},
+        {"inject-exit", Kind::String, "TEST AID: RANK:STEP makes a rank exit with status 3 at that step"},
+        {"run-id", Kind::String, "run identifier for telemetry (default: the out directory's name)"},
+    };
+    return all;
+}
+
+const Flag* findFlag(const std::string& name)
+{
+    for (const auto& f : flags())
+        if (name == f.name)
+            return &f;
+    return nullptr;
+}
+
+nlohmann::json convert(const Flag& f, const std::string& text, const std::string& where)
+{
+    try {
+        size_t used = 0;
+        switch (f.kind) {
+        case Kind::String:
+            return text;
+        case Kind::Int: {
+            const long long v = std::stoll(text, &used);
+            if (used != text.size())
+                break;
+            return v;
+        }
+        case Kind::Float: {
+            const double v = std::stod(text, &used);
+            if (used != text.size() || !std::isfinite(v))
+                break;
+            return v;
+        }
+        case Kind::Bool:
+            if (text == "true" || text == "1" || text == "yes")
+                return true;
+            if (text == "false" || text == "0" || text == "no")
+                return false;
+            break;
+        }
+    } catch (const std::exception&) {
+    }
+    static const std::map<Kind, const char*> names = {
+        {Kind::Int, "an integer"}, {Kind::Float, "a number"}, {Kind::Bool, "true or false"}, {Kind::String, "text"}};
+    throw InputError(where + ": expected " + names.at(f.kind) + ", got \"" + text + "\"");
+}
+
+template <typename T>
+T get(const nlohmann::json& j, const char* key, T fallback)
+{
+    auto it = j.find(key);
+    return it == j.end() ? fallback : it->get<T>();
+}
+
+}  // namespace
+
+std::string trainUsage()
+{
+    std::string s = "usage: traindeck-trainer train [--config FILE.json] [--flag value ...]\n\n";
+    for (const auto& f : flags())
+        s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help + "\n";
+    return s;
+}
+
+TrainOptions parseTrainOptions(const std::vector<std::string>& args)
+{
+    nlohmann::json fromFlags = nlohmann::json::object(), fromConfig = nlohmann::json::object();
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string a = args[i];
+        if (a.rfind("--", 0) != 0)
+            throw InputError("unexpected argument \"" + a + "\" (flags start with --)");
+        a = a.substr(2);
+        std::string value;
+        bool hasValue = false;
+        if (auto eq = a.find('='); eq != std::string::npos) {
+            value = a.substr(eq + 1);
+            a = a.substr(0, eq);
+            hasValue = true;
+        }
+        if (a == "config") {
+            if (!hasValue) {
+                if (i + 1 >= args.size())
+                    throw InputError("--config needs a file");
+                value = args[++i];
+            }
+            nlohmann::json j;
+            try {
+                j = nlohmann::json::parse(util::readFile(value));
+            } catch (const nlohmann::json::parse_error& e) {
+                throw InputError(value + ": invalid JSON: " + e.what());
+            }
+            if (!j.is_object())
+                throw InputError(value + ": expected a JSON object of flags");
+            for (auto it = j.begin(); it != j.end(); ++it) {
+                const Flag* f = findFlag(it.key());
+                if (!f)
+                    throw InputError(value + ": unknown key \"" + it.key() + "\"");
+                const std::string where = value + ": \"" + it.key() + "\"";
+                if (it->is_string())
+                    fromConfig[it.key()] = convert(*f, it->get<std::string>(), where);
+                else if (f->kind == Kind::Bool && it->is_boolean())
+                    fromConfig[it.key()] = *it;
+                else if (f->kind == Kind::Int && it->is_number_integer())
+                    fromConfig[it.key()] = *it;
+                else if (f->kind == Kind::Float && it->is_number())
+                    fromConfig[it.key()] = it->get<double>();
+                else
+                    throw InputError(where + ": wrong type (" + it->type_name() + ")");
+            }
+            continue;
+        }
+        const Flag* f = findFlag(a);
+        if (!f)
+            throw InputError("unknown flag --" + a + " (see traindeck-trainer train --help)");
+        if (!hasValue) {
+            if (f->kind == Kind::Bool && (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)) {
+                value = "true";
+            } else {
+                if (i + 1 >= args.size())
+                    throw InputError("--" + a + " needs a value");
+                value = args[++i];
+            }
+        }
+        fromFlags[a] = convert(*f, value, "--" + a);
+    }
+    nlohmann::json j = fromConfig;
+    j.update(fromFlags);
+
+    TrainOptions o;
+    o.modelDir = get<std::string>(j, "model", "");
+    o.preset = get<std::string>(j, "preset", "");
+    o.tokenizer = get<std::string>(j, "tokenizer", "");
+    o.data = get<std::string>(j, "data", "");
+    o.textField = get<std::string>(j, "text-field", o.textField);
+    o.batchMode = get<std::string>(j, "batch-mode", o.batchMode);
+    o.cacheDir = get<std::string>(j, "cache-dir", "");
+    o.seqLen = get<int64_t>(j, "seq-len", o.seqLen);
+    o.microBatch = get<int64_t>(j, "micro-batch", o.microBatch);
+    o.gradAccum = get<int64_t>(j, "grad-accum", o.gradAccum);
+    o.lr = get<double>(j, "lr", o.lr);
+    o.minLr = get<double>(j, "min-lr", o.lr / 10);
+    o.warmup = get<int64_t>(j, "warmup", o.warmup);
+    o.maxSteps = get<int64_t>(j, "max-steps", 0);
+    o.epochs = get<int64_t>(j, "epochs", 0);
+    o.weightDecay = get<double>(j, "weight-decay", o.weightDecay);
+    o.clip = get<double>(j, "clip", o.clip);
+    o.seed = static_cast<uint64_t>(get<int64_t>(j, "seed", static_cast<int64_t>(o.seed)));
+    o.initStd = get<double>(j, "init-std", -1);
+    o.precision = get<std::string>(j, "precision", o.precision);
+    o.compression = get<std::string>(j, "compression", o.compression);
+    o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
+    o.scaleLr = get<bool>(j, "scale-lr", false);
+    o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
+    o.keep = get<int64_t>(j, "keep", o.keep);
+    o.out = get<std::string>(j, "out", o.out);
+    o.resume = get<std::string>(j, "resume", "");
+    o.metricsOut = get<std::string>(j, "metrics-out", "");
+    o.metricsStdout = get<bool>(j, "metrics-stdout", false);
+    o.threads = static_cast<int>(get<int64_t>(j, "threads", 0));
+    o.logEvery = get<int64_t>(j, "log-every", 1);
+    o.prefetch = static_cast<int>(get<int64_t>(j, "prefetch", 4));
+    o.runId = get<std::string>(j, "run-id", "");
+
+    auto need = [](bool ok, const std::string& message) {
+        if (!ok)
+            throw InputError(message);
+    };
+    need(o.modelDir.empty() != o.preset.empty(), "give exactly one of --model DIR or --preset NAME");
+    need(!o.data.empty(), "--data is required (a JSONL file, text file or directory)");
+    need(o.seqLen >= 2 && o.seqLen <= 1 << 20, "--seq-len must be between 2 and 1048576");
+    need(o.microBatch >= 1, "--micro-batch must be at least 1");
+    need(o.gradAccum >= 1, "--grad-accum must be at least 1");
+    need(o.lr > 0 && o.lr < 10, "--lr must be in (0, 10)");
+    need(o.minLr >= 0 && o.minLr <= o.lr, "--min-lr must be between 0 and --lr");
+    need(o.warmup >= 0, "--warmup must be >= 0");
+    need((o.maxSteps > 0) != (o.epochs > 0), "give exactly one of --max-steps N or --epochs N (positive)");
+    need(o.weightDecay >= 0, "--weight-decay must be >= 0");
+    need(o.clip >= 0, "--clip must be >= 0 (0 disables clipping)");
+    need(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
+    need(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
+         "--precision must be fp32, bf16 or fp16");
+    need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
+         "--compression must be none, fp16 or bf16");
+    need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
+    need(o.checkpointEvery >= 0, "--checkpoint-every must be >= 0");
+    need(o.keep >= 1, "--keep must be at least 1");
+    need(!o.out.empty(), "--out must not be empty");
+    need(o.threads >= 0 && o.threads <= 1024, "--threads must be between 0 and 1024");
+    need(o.logEvery >= 1, "--log-every must be at least 1");
+    need(o.prefetch >= 1 && o.prefetch <= 64, "--prefetch must be between 1 and 64");
+    need(o.batchMode == "pack" || o.batchMode == "pad", "--batch-mode must be pack or pad");
+
+    if (auto it = j.find("inject-delay"); it != j.end()) {
+        const std::string s = it->get<std::string>();
+        InjectDelay d;
+        const auto c1 = s.find(':');
+        need(c1 != std::string::npos, "--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
+        const auto c2 = s.find(':', c1 + 1);
+        try {
+            size_t used = 0;
+            d.rank = std::stoi(s.substr(0, c1), &used);
+            d.ms = std::stod(s.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1));
+        } catch (const std::exception&) {
+            throw InputError("--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
+        }
+        if (c2 != std::string::npos)
+            d.phase = s.substr(c2 + 1);
+        need(d.rank >= 0 && d.ms >= 0, "--inject-delay: rank and milliseconds must be >= 0");
+        need(d.phase == "data" || d.phase == "forward" || d.phase == "backward" || d.phase == "optimizer",
+             "--inject-delay: phase must be data, forward, backward or optimizer");
+        o.injectDelay = d;
+    }
+    if (auto it = j.find("inject-exit"); it != j.end()) {
+        const std::string s = it->get<std::string>();
+        const auto c = s.find(':');
+        try {
+            need(c != std::string::npos, "");
+            o.injectExit = std::make_pair(std::stoi(s.substr(0, c)), static_cast<int64_t>(std::stoll(s.substr(c + 1))));
+        } catch (const std::exception&) {
+            throw InputError("--inject-exit expects RANK:STEP, got \"" + s + "\"");
+        }
+        need(o.injectExit->first >= 0 && o.injectExit->second >= 1, "--inject-exit: rank >= 0 and step >= 1");
+    }
+    return o;
+}
+
+nlohmann::json TrainOptions::toJson() const
+{
+    nlohmann::json j = {{"seq_len", seqLen},      {"micro_batch", microBatch}, {"grad_accum", gradAccum},
+                        {"lr", lr},               {"min_lr", minLr},           {"warmup", warmup},
+                        {"max_steps", maxSteps},  {"epochs", epochs},          {"weight_decay", weightDecay},
+                        {"clip", clip},           {"seed", seed},              {"precision", precision},
+                        {"compression", compression}, {"bucket_mb", bucketMb}, {"scale_lr", scaleLr},
+                        {"batch_mode", batchMode}, {"text_field", textField}, {"data", data},
+                        {"model", modelDir},      {"preset", preset},          {"tokenizer", tokenizer}};
+    if (initStd > 0)
+        j["init_std"] = initStd;
+    return j;
+}
+
+}  // namespace traindeck::train

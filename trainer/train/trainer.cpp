@@ -1,0 +1,471 @@
+#include "train/trainer.h"
+
+#include "data/dataset.h"
+#include "model/hf_checkpoint.h"
+#include "telemetry/metrics_writer.h"
+#include "tokenizer/tokenizer.h"
+#include "train/adamw.h"
+#include "train/checkpoint.h"
+#include "util/blas.h"
+#include "util/errors.h"
+#include "util/fileio.h"
+
+#include <ATen/autocast_mode.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace traindeck::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+double learningRate(const TrainOptions& o, double peak, double minLr, int64_t step /*1-based*/, int64_t maxSteps)
+{
+    if (o.warmup > 0 && step <= o.warmup)
+        return peak * static_cast<double>(step) / static_cast<double>(o.warmup);
+    const double span = static_cast<double>(std::max<int64_t>(1, maxSteps - o.warmup));
+    const double progress = std::min(1.0, static_cast<double>(step - o.warmup) / span);
+    return minLr + 0.5 * (peak - minLr) * (1.0 + std::cos(M_PI * progress));
+}
+
+// Gradients travel in fused buckets of about --bucket-mb, filled in reverse parameter order (the order
+// in which backward produces them).
+struct Bucket {
+    std::vector<torch::Tensor> params;
+    torch::Tensor flat;
+};
+
+std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb)
+{
+    const int64_t limit = std::max<int64_t>(1, static_cast<int64_t>(bucketMb * 1024 * 1024 / sizeof(float)));
+    std::vector<Bucket> buckets;
+    Bucket current;
+    int64_t elements = 0;
+    for (auto it = params.rbegin(); it != params.rend(); ++it) {
+        if (elements > 0 && elements + it->numel() > limit) {
+            current.flat = torch::zeros({elements}, torch::kFloat32);
+            buckets.push_back(std::move(current));
+            current = Bucket();
+            elements = 0;
+        }
+        current.params.push_back(*it);
+        elements += it->numel();
+    }
+    if (elements > 0) {
+        current.flat = torch::zeros({elements}, torch::kFloat32);
+        buckets.push_back(std::move(current));
+    }
+    return buckets;
+}
+
+void injectSleep(const TrainOptions& o, int rank, const char* phase)
+{
+    if (o.injectDelay && o.injectDelay->rank == rank && o.injectDelay->phase == phase)
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(o.injectDelay->ms * 1000)));
+}
+
+std::string torchVersion()
+{
+    return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
+           std::to_string(TORCH_VERSION_PATCH);
+}
+
+}  // namespace
+
+double measureMatmulPeak(int size, int repeats)
+{
+    torch::NoGradGuard noGrad;
+    auto a = torch::randn({size, size});
+    auto b = torch::randn({size, size});
+    auto c = torch::matmul(a, b);  // warm up
+    double best = 0;
+    for (int i = 0; i < repeats; ++i) {
+        const auto t = Clock::now();
+        c = torch::matmul(a, b);
+        const double s = std::chrono::duration<double>(Clock::now() - t).count();
+        best = std::max(best, 2.0 * size * size * static_cast<double>(size) / s);
+    }
+    return best;
+}
+
+double flopsPerToken(int64_t parameters, int64_t layers, int64_t hidden, int64_t seqLen)
+{
+    return 6.0 * static_cast<double>(parameters) + 12.0 * layers * hidden * static_cast<double>(seqLen);
+}
+
+static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
+                     std::unique_ptr<telemetry::MetricsWriter>& metrics, int64_t& stepOut);
+
+int runTraining(const TrainOptions& o, dist::Communicator& comm)
+{
+    std::unique_ptr<telemetry::MetricsWriter> metrics;
+    int64_t step = 0;
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        return trainLoop(o, comm, metrics, step);
+    } catch (const std::exception& e) {
+        if (metrics) {
+            const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
+            metrics->write("error", {{"rank", comm.rank()}, {"host", comm.host()}, {"message", e.what()},
+                                     {"exit_code", input ? 2 : 1}});
+            metrics->write("done", {{"status", "failed"}, {"steps", step},
+                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
+        }
+        throw;
+    }
+}
+
+static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
+                     std::unique_ptr<telemetry::MetricsWriter>& metrics, int64_t& stepOut)
+{
+    const auto started = Clock::now();
+    const int rank = comm.rank(), world = comm.size();
+    const bool lead = rank == 0;
+    if (o.threads > 0)
+        torch::set_num_threads(o.threads);
+    if (o.precision == "fp16")
+        throw InputError("--precision fp16 needs a CUDA build with loss scaling; this trainer runs on the CPU "
+                         "(use fp32 or bf16)");
+
+    // Tokenizer: given, else the model directory's, else bytes.
+    std::string tokenizerPath = o.tokenizer;
+    if (tokenizerPath.empty() && !o.modelDir.empty() && fs::exists(fs::path(o.modelDir) / "tokenizer.json"))
+        tokenizerPath = (fs::path(o.modelDir) / "tokenizer.json").string();
+    std::unique_ptr<tok::Tokenizer> tokenizer;
+    std::vector<std::string> tokenizerFiles;
+    if (!tokenizerPath.empty()) {
+        if (!fs::exists(tokenizerPath))
+            throw InputError(tokenizerPath + ": tokenizer file does not exist");
+        try {
+            tokenizer = tok::Tokenizer::fromFile(tokenizerPath);
+        } catch (const tok::TokenizerError& e) {
+            throw InputError(e.what());
+        }
+        tokenizerFiles.push_back(tokenizerPath);
+        const auto cfg = fs::path(tokenizerPath).parent_path() / "tokenizer_config.json";
+        if (fs::exists(cfg))
+            tokenizerFiles.push_back(cfg.string());
+    }
+
+    // Resume state.
+    std::string resumeDir;
+    nlohmann::json resumeState;
+    if (!o.resume.empty()) {
+        resumeDir = resolveCheckpoint(o.out, o.resume);
+        resumeState = readTrainerState(resumeDir);
+    }
+
+    // Model.
+    model::Qwen2ForCausalLM net{nullptr};
+    if (!resumeDir.empty()) {
+        net = model::loadPretrained(resumeDir);
+    } else if (!o.modelDir.empty()) {
+        net = model::loadPretrained(o.modelDir);
+    } else {
+        auto config = model::Qwen2Config::preset(o.preset);
+        torch::manual_seed(o.seed);
+        net = model::Qwen2ForCausalLM(config);
+        if (o.initStd > 0) {
+            torch::manual_seed(o.seed);
+            net->initWeights(o.initStd);
+        }
+    }
+    const auto& config = net->config();
+    if (tokenizer && tokenizer->vocabSize() > config.vocab_size)
+        throw InputError(tokenizerPath + ": tokenizer has " + std::to_string(tokenizer->vocabSize()) +
+                         " ids but the model's vocab_size is " + std::to_string(config.vocab_size));
+    net->train();
+
+    std::vector<std::pair<std::string, torch::Tensor>> named;
+    for (const auto& item : net->named_parameters())
+        named.emplace_back(item.key(), item.value());
+    std::vector<torch::Tensor> params;
+    for (auto& [n, p] : named)
+        params.push_back(p);
+    AdamW optimizer(named);
+    if (!resumeDir.empty())
+        loadOptimizerState(resumeDir, optimizer);
+
+    // Horovod semantics: every rank starts from rank 0's parameters and optimizer state.
+    {
+        torch::NoGradGuard noGrad;
+        for (auto& p : params) {
+            auto data = p.data();
+            comm.broadcast(data, 0);
+        }
+        for (auto& ap : optimizer.params()) {
+            comm.broadcast(ap.expAvg, 0);
+            comm.broadcast(ap.expAvgSq, 0);
+        }
+    }
+
+    // Data.
+    data::TokenCacheOptions cacheOptions;
+    cacheOptions.dataPath = o.data;
+    cacheOptions.textField = o.textField;
+    cacheOptions.cacheRoot = o.cacheDir;
+    cacheOptions.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, world));
+    cacheOptions.verbose = lead;
+    auto cache = data::TokenCache::buildOrLoad(cacheOptions, tokenizer.get());
+    for (uint32_t id : {cache->eosId(), cache->padId()})
+        if (id >= config.vocab_size)
+            throw InputError("token id " + std::to_string(id) + " exceeds the model's vocab_size");
+    auto dataset = std::make_shared<data::TokenDataset>(cache, data::parseBatchMode(o.batchMode), o.seqLen);
+    data::SamplerOptions samplerOptions{world, rank, true, o.seed, false};
+
+    int64_t startStep = 0, startEpoch = 0, startPosition = 0;
+    if (!resumeState.is_null()) {
+        startStep = resumeState.at("step").get<int64_t>();
+        startEpoch = resumeState.at("epoch").get<int64_t>();
+        const int64_t savedWorld = resumeState.at("world_size").get<int64_t>();
+        const int64_t consumed = resumeState.at("samples_consumed_in_epoch").get<int64_t>();
+        // Another world size continues from the same global sample count within the epoch (rounded down
+        // to whole samples per rank); the shuffle order of the epoch is the same, its split is not.
+        startPosition = savedWorld == world ? resumeState.at("position").get<int64_t>() : consumed / world;
+    }
+    data::DataLoader loader(dataset, samplerOptions, o.microBatch, startEpoch, startPosition, o.prefetch);
+
+    int64_t maxSteps = o.maxSteps;
+    if (o.epochs > 0)
+        maxSteps = std::max<int64_t>(1, o.epochs * loader.batchesPerEpoch() / o.gradAccum);
+    const double peakLr = o.scaleLr ? o.lr * world : o.lr;
+    const double minLr = o.scaleLr ? o.minLr * world : o.minLr;
+    const auto wire = dist::parseWireType(o.compression);
+    auto buckets = makeBuckets(params, o.bucketMb);
+
+    const std::string runId = o.runId.empty() ? fs::absolute(o.out).filename().string() : o.runId;
+    if (lead) {
+        util::makeDirs(o.out);
+        metrics = std::make_unique<telemetry::MetricsWriter>(o.metricsOut, o.metricsStdout);
+    }
+    const auto hosts = comm.allgatherStrings(comm.host());
+    const double peakFlops = measureMatmulPeak();
+    const double tokenFlops = flopsPerToken(config.parameterCount(), config.num_hidden_layers, config.hidden_size, o.seqLen);
+    const auto blas = util::blasInfo();
+    if (lead) {
+        nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+        for (int r = 0; r < world; ++r)
+            ranks.push_back({{"rank", r}, {"host", hosts[static_cast<size_t>(r)]}, {"device", "cpu"}});
+        nlohmann::ordered_json hparams = o.toJson();
+        hparams["world_size"] = world;
+        hparams["max_steps"] = maxSteps;
+        hparams["batch_size"] = o.microBatch * o.gradAccum * world;
+        hparams["threads"] = torch::get_num_threads();
+        hparams["peak_flops_per_rank"] = peakFlops;
+        nlohmann::ordered_json hello = {
+            {"run_id", runId},
+            {"world_size", world},
+            {"ranks", ranks},
+            {"versions",
+             {{"trainer", TRAINDECK_VERSION}, {"libtorch", torchVersion()}, {"mpi", comm.libraryVersion()},
+              {"nccl", nullptr}, {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
+            {"model", {{"config", config.toJson()}, {"parameters", config.parameterCount()}}},
+            {"hparams", hparams}};
+        if (!resumeDir.empty())
+            hello["resumed_from"] = {{"step", startStep}, {"path", resumeDir}};
+        metrics->write("hello", hello);
+        std::fprintf(stderr, "training %s (%lld parameters) on %d rank(s) x %d thread(s), BLAS core %s, %lld steps\n",
+                     o.modelDir.empty() ? o.preset.c_str() : o.modelDir.c_str(),
+                     static_cast<long long>(config.parameterCount()), world, torch::get_num_threads(),
+                     blas.coreName.empty() ? "unknown" : blas.coreName.c_str(), static_cast<long long>(maxSteps));
+    }
+
+    int64_t step = startStep, epoch = startEpoch, position = startPosition;
+    auto stateJson = [&](int64_t atStep) {
+        return nlohmann::json{{"step", atStep},
+                              {"epoch", epoch},
+                              {"position", position},
+                              {"samples_consumed_in_epoch", position * world},
+                              {"world_size", world},
+                              {"optimizer_steps", optimizer.steps()},
+                              {"loss_scale", nullptr},
+                              {"lr_schedule", {{"peak", peakLr}, {"min", minLr}, {"warmup", o.warmup}, {"max_steps", maxSteps}}},
+                              {"seed", o.seed},
+                              {"config_hash", std::to_string(std::hash<std::string>{}(config.toJson().dump() +
+                                                                                      std::to_string(o.seqLen)))}};
+    };
+    auto checkpoint = [&](int64_t atStep) {
+        comm.barrier();
+        if (lead) {
+            auto r = saveCheckpoint(o.out, atStep, net, optimizer, stateJson(atStep), tokenizerFiles, o.keep);
+            metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
+            std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
+        }
+        comm.barrier();
+    };
+
+    std::vector<double> local(9);
+    while (step < maxSteps) {
+        const auto stepStart = Clock::now();
+        const double cpuStart = telemetry::processCpuSeconds();
+        double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, optMs = 0;
+        double lossSum = 0;
+        int64_t tokens = 0;
+        const int64_t thisStep = step + 1;
+        if (o.injectExit && o.injectExit->first == rank && o.injectExit->second == thisStep) {
+            std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected exit (test aid) at step %lld\n", rank,
+                         comm.host().c_str(), static_cast<long long>(thisStep));
+            std::fflush(stderr);
+            std::_Exit(3);
+        }
+        for (int64_t micro = 0; micro < o.gradAccum; ++micro) {
+            auto t = Clock::now();
+            injectSleep(o, rank, "data");
+            data::Batch batch = loader.next();
+            dataMs += msSince(t);
+            epoch = batch.epoch;
+            position = batch.positionAfter;
+            tokens += batch.tokens;
+
+            t = Clock::now();
+            injectSleep(o, rank, "forward");
+            torch::Tensor loss;
+            {
+                const bool bf16 = o.precision == "bf16";
+                if (bf16) {
+                    at::autocast::set_cpu_enabled(true);
+                    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+                }
+                auto logits = net->forward(batch.inputIds);
+                loss = model::causalLmLoss(logits, batch.labels);
+                if (bf16) {
+                    at::autocast::set_cpu_enabled(false);
+                    at::autocast::clear_cache();
+                }
+            }
+            fwdMs += msSince(t);
+            lossSum += loss.item<double>();
+
+            t = Clock::now();
+            injectSleep(o, rank, "backward");
+            (loss / static_cast<double>(o.gradAccum)).backward();
+            bwdMs += msSince(t);
+        }
+
+        // Average gradients over ranks, bucket by bucket; only after the last micro-step.
+        auto t = Clock::now();
+        int64_t commBytes = 0;
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& b : buckets) {
+                int64_t offset = 0;
+                for (auto& p : b.params) {
+                    auto g = p.grad();
+                    auto slice = b.flat.narrow(0, offset, p.numel());
+                    if (g.defined())
+                        slice.copy_(g.reshape({-1}));
+                    else
+                        slice.zero_();
+                    offset += p.numel();
+                }
+                if (world > 1 || wire != dist::WireType::None)
+                    comm.allreduceSum(b.flat, wire);
+                commBytes += b.flat.numel() * (wire == dist::WireType::None ? 4 : 2);
+                if (world > 1)
+                    b.flat.div_(static_cast<double>(world));
+                offset = 0;
+                for (auto& p : b.params) {
+                    auto& g = p.mutable_grad();
+                    if (!g.defined())
+                        g = torch::zeros_like(p);
+                    g.copy_(b.flat.narrow(0, offset, p.numel()).view_as(p));
+                    offset += p.numel();
+                }
+            }
+        }
+        commMs = msSince(t);
+
+        t = Clock::now();
+        injectSleep(o, rank, "optimizer");
+        double gradNorm = 0;
+        {
+            torch::NoGradGuard noGrad;
+            double sq = 0;
+            for (auto& p : params)
+                if (p.grad().defined())
+                    sq += p.grad().pow(2).sum().item<double>();
+            gradNorm = std::sqrt(sq);
+            if (o.clip > 0 && std::isfinite(gradNorm) && gradNorm > o.clip) {
+                const double scale = o.clip / (gradNorm + 1e-6);
+                for (auto& p : params)
+                    if (p.grad().defined())
+                        p.mutable_grad().mul_(scale);
+            }
+        }
+        const double lr = learningRate(o, peakLr, minLr, thisStep, maxSteps);
+        optimizer.step(lr, o.weightDecay);
+        optimizer.zeroGrad();
+        optMs = msSince(t);
+        step = thisStep;
+        stepOut = step;
+
+        const double stepMs = msSince(stepStart);
+        const double cpu = telemetry::processCpuSeconds() - cpuStart;
+        const double util = std::min(100.0, 100.0 * cpu / (stepMs / 1000.0) / std::max(1, torch::get_num_threads()));
+        local = {dataMs, fwdMs, bwdMs, commMs, optMs, stepMs, telemetry::residentMiB(), util,
+                 static_cast<double>(commBytes)};
+        std::vector<double> extra = {lossSum / static_cast<double>(o.gradAccum), static_cast<double>(tokens)};
+        local.insert(local.end(), extra.begin(), extra.end());
+        const auto all = comm.gather(local, 0);
+        if (lead) {
+            const size_t n = local.size();
+            auto column = [&](size_t k) {
+                nlohmann::ordered_json a = nlohmann::ordered_json::array();
+                for (int r = 0; r < world; ++r)
+                    a.push_back(all[static_cast<size_t>(r) * n + k]);
+                return a;
+            };
+            double loss = 0, totalTokens = 0;
+            for (int r = 0; r < world; ++r) {
+                loss += all[static_cast<size_t>(r) * n + 9];
+                totalTokens += all[static_cast<size_t>(r) * n + 10];
+            }
+            loss /= world;
+            const double tokensPerS = totalTokens / (stepMs / 1000.0);
+            const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * world) / (stepMs / 1000.0);
+            const double mfu = peakFlops > 0 ? tokensPerS * tokenFlops / (peakFlops * world) : 0;
+            nlohmann::ordered_json rec = {{"step", step},
+                                          {"epoch", epoch},
+                                          {"loss", telemetry::MetricsWriter::number(loss)},
+                                          {"lr", lr},
+                                          {"grad_norm", telemetry::MetricsWriter::number(gradNorm)},
+                                          {"tokens", static_cast<int64_t>(totalTokens)},
+                                          {"tokens_per_s", tokensPerS},
+                                          {"samples_per_s", samplesPerS},
+                                          {"mfu", peakFlops > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
+                                          {"loss_scale", nullptr}};
+            const char* names[] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms", "opt_ms", "step_ms", "mem_mb", "util"};
+            for (size_t k = 0; k < 8; ++k)
+                rec[names[k]] = column(k);
+            nlohmann::ordered_json bytes = nlohmann::ordered_json::array();
+            for (int r = 0; r < world; ++r)
+                bytes.push_back(static_cast<int64_t>(all[static_cast<size_t>(r) * n + 8]));
+            rec["comm_bytes"] = bytes;
+            metrics->write("step", rec);
+            if (step % o.logEvery == 0 || step == maxSteps)
+                std::fprintf(stderr, "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
+                             static_cast<long long>(step), static_cast<long long>(maxSteps), loss, lr, gradNorm,
+                             tokensPerS, stepMs, 100 * mfu);
+        }
+        if (o.checkpointEvery > 0 && step % o.checkpointEvery == 0 && step < maxSteps)
+            checkpoint(step);
+    }
+    checkpoint(step);
+    if (lead) {
+        metrics->write("done", {{"status", "finished"},
+                                {"steps", step},
+                                {"seconds", std::chrono::duration<double>(Clock::now() - started).count()}});
+    }
+    return 0;
+}
+
+}  // namespace traindeck::train

@@ -1,0 +1,82 @@
+#include "util/blas.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <unistd.h>
+#include <vector>
+
+namespace traindeck::util {
+
+namespace {
+
+// Ranks of OpenBLAS x86-64 core names, oldest first; names not listed rank 0.
+int coreRank(std::string name)
+{
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+    static const std::vector<std::pair<const char*, int>> ranks = {
+        {"PRESCOTT", 1}, {"CORE2", 2}, {"PENRYN", 2}, {"DUNNINGTON", 2}, {"NEHALEM", 3}, {"ATOM", 1},
+        {"SANDYBRIDGE", 4}, {"HASWELL", 5}, {"ZEN", 5}, {"SKYLAKEX", 6}, {"COOPERLAKE", 7}, {"SAPPHIRERAPIDS", 8}};
+    for (const auto& [n, r] : ranks)
+        if (name == n)
+            return r;
+    return 0;
+}
+
+std::string cpuBestCore()
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        return "SKYLAKEX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "HASWELL";
+    if (__builtin_cpu_supports("avx"))
+        return "SANDYBRIDGE";
+    return "";
+#else
+    return "";
+#endif
+}
+
+}  // namespace
+
+BlasInfo blasInfo()
+{
+    BlasInfo info;
+    info.cpuBestCore = cpuBestCore();
+    if (const char* env = std::getenv("OPENBLAS_CORETYPE"))
+        info.coretypeEnv = env;
+    using CoreNameFn = char* (*)();
+    using ThreadsFn = int (*)();
+    auto coreName = reinterpret_cast<CoreNameFn>(::dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+    if (coreName) {
+        info.library = "openblas";
+        if (const char* n = coreName())
+            info.coreName = n;
+        if (auto threads = reinterpret_cast<ThreadsFn>(::dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
+            info.numThreads = threads();
+    } else {
+        info.library = "unknown";
+    }
+    return info;
+}
+
+void fixBlasCoreTypeOrReexec(int, char** argv)
+{
+    if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("TRAINDECK_BLAS_REEXEC"))
+        return;
+    const BlasInfo info = blasInfo();
+    if (info.library != "openblas" || info.cpuBestCore.empty())
+        return;
+    if (coreRank(info.coreName) >= coreRank(info.cpuBestCore))
+        return;
+    ::setenv("OPENBLAS_CORETYPE", info.cpuBestCore.c_str(), 1);
+    ::setenv("TRAINDECK_BLAS_REEXEC", "1", 1);
+    ::execv("/proc/self/exe", argv);
+    // execv failed: carry on with the slower core rather than not at all.
+}
+
+}  // namespace traindeck::util
