@@ -4,7 +4,9 @@ find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 find_package(MPI REQUIRED COMPONENTS C)
-find_package(Qt6 6.4 REQUIRED COMPONENTS Core Network Test)
+find_package(Qt6 6.4 REQUIRED COMPONENTS Core Network Test Widgets PrintSupport LinguistTools)
+find_package(QCustomPlotQt6 REQUIRED)
+pkg_check_modules(LIBSSH REQUIRED IMPORTED_TARGET libssh>=0.10.6)
 
 # LibTorch: Debian's libtorch-dev (1.13, CPU), or the one inside a PyTorch install (2.x, maybe CUDA)
 # when TRAINDECK_TORCH_PREFIX or CMAKE_PREFIX_PATH points at it.

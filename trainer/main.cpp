@@ -20,6 +20,10 @@
 #include <sstream>
 #include <thread>
 
+#if __has_include("export/gguf_export.h")
+#include "export/gguf_export.h"
+#define TRAINDECK_HAVE_GGUF_EXPORT 1
+#endif
 #if __has_include("tokenizer/tokenize_command.h")
 #include "tokenizer/tokenize_command.h"
 #define TRAINDECK_HAVE_TOKENIZE_COMMAND 1
@@ -38,6 +42,7 @@ const char* kUsage =
     "  info         --preset NAME | --model DIR: parameter count and config as JSON; validates weights\n"
     "  init         --preset NAME --seed S [--init-std X] [--tokenizer FILE] --out DIR: random model\n"
     "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE: log-probabilities, float32 T x V\n"
+    "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
     "  self-check   versions, devices and threads as JSON\n"
     "  --version    print the version\n"
@@ -219,6 +224,10 @@ int main(int argc, char** argv)
             return cmdInit(args);
         if (command == "eval-logits")
             return cmdEvalLogits(args);
+#ifdef TRAINDECK_HAVE_GGUF_EXPORT
+        if (command == "export-gguf")
+            return exporter::runExportGguf(args);
+#endif
 #ifdef TRAINDECK_HAVE_TOKENIZE_COMMAND
         if (command == "tokenize")
             return tok::runTokenizeCommand(argc - 1, argv + 1);
