@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The one test command: installs dependencies, configures, builds and runs every test with CTest.
+#   scripts/test.sh [ctest arguments...]     e.g. scripts/test.sh -R tokenizer
+# Environment: BUILD_DIR (default build), TRAINDECK_JOBS (default: number of cores).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+scripts/setup-deps.sh
+
+build="${BUILD_DIR:-build}"
+jobs="${TRAINDECK_JOBS:-$(nproc)}"
+# ccache must accept precompiled headers; keep its cache between runs (CI runs on the same machine).
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export QT_QPA_PLATFORM=offscreen
+
+start=$(date +%s)
+cmake --preset default -B "$build"
+cmake --build "$build" -j "$jobs"
+built=$(date +%s)
+echo "test.sh: build took $((built - start)) s"
+ctest --test-dir "$build" --output-on-failure -j "${TRAINDECK_TEST_JOBS:-1}" "$@"
+echo "test.sh: tests took $(( $(date +%s) - built )) s"
