@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,7 @@ const char* kUsage =
     "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE: log-probabilities, float32 T x V\n"
     "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
+    "  bench-comm   [--json] [--iters N] [--max-bytes B]: allreduce sweep 1 KiB..256 MiB (under mpirun)\n"
     "  self-check   versions, devices and threads as JSON\n"
     "  --version    print the version\n"
     "\n"
@@ -161,6 +163,72 @@ int cmdInit(const std::vector<std::string>& args)
     return 0;
 }
 
+// Allreduce sweep with nccl-tests' definitions: algbw = bytes / t, busbw = algbw * 2(n-1)/n.
+int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
+{
+    bool json = false, verify = false;
+    int iterations = 5;
+    int64_t maxBytes = 256ll << 20;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json")
+            json = true;
+        else if (args[i] == "--verify")
+            verify = true;
+        else if (args[i] == "--iters" && i + 1 < args.size())
+            iterations = std::max(1, std::atoi(args[++i].c_str()));
+        else if (args[i] == "--max-bytes" && i + 1 < args.size())
+            maxBytes = std::max<int64_t>(1024, std::atoll(args[++i].c_str()));
+        else
+            throw InputError("bench-comm: unknown argument \"" + args[i] + "\" (use --json, --verify, --iters N, --max-bytes B)");
+    }
+    auto comm = dist::makeCommunicator(argc, argv);
+    const int n = comm->size();
+    if (verify) {
+        // Error of each wire type against the exact float32 sum, relative to the largest magnitude, on
+        // gradients-like data spanning six orders of magnitude.
+        torch::manual_seed(100 + comm->rank());
+        auto base = torch::randn({1 << 16}) * torch::pow(10.0, -6.0 * torch::rand({1 << 16}));
+        auto exact = base.clone();
+        comm->allreduceSum(exact);
+        nlohmann::ordered_json out = nlohmann::ordered_json::object();
+        for (auto [name, wire] : {std::pair{"none", dist::WireType::None}, std::pair{"fp16", dist::WireType::Fp16},
+                                  std::pair{"bf16", dist::WireType::Bf16}}) {
+            auto t = base.clone();
+            comm->allreduceSum(t, wire);
+            out[name] = ((t - exact).abs().max() / exact.abs().max()).item<double>();
+        }
+        if (comm->rank() == 0)
+            std::cout << nlohmann::ordered_json{{"ranks", n}, {"max_relative_error", out}}.dump() << "\n";
+        return 0;
+    }
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    if (comm->rank() == 0 && !json)
+        std::printf("# allreduce (sum, float32) over %d rank(s), %s\n%12s %12s %12s %12s\n", n,
+                    comm->libraryVersion().c_str(), "bytes", "time_us", "algbw_GB/s", "busbw_GB/s");
+    for (int64_t bytes = 1024; bytes <= maxBytes; bytes *= 4) {
+        auto t = torch::ones({bytes / 4}, torch::kFloat32);
+        comm->allreduceSum(t);  // warm-up
+        comm->barrier();
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < iterations; ++i)
+            comm->allreduceSum(t);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / iterations;
+        // Every rank's time is bounded by the slowest; report rank 0's.
+        const double algbw = bytes / seconds / 1e9;
+        const double busbw = algbw * (n > 1 ? 2.0 * (n - 1) / n : 1.0);
+        if (comm->rank() == 0) {
+            if (json)
+                rows.push_back({{"bytes", bytes}, {"time_us", seconds * 1e6}, {"algbw_gbps", algbw}, {"busbw_gbps", busbw}});
+            else
+                std::printf("%12lld %12.1f %12.3f %12.3f\n", static_cast<long long>(bytes), seconds * 1e6, algbw, busbw);
+        }
+    }
+    if (comm->rank() == 0 && json)
+        std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"results", rows}}.dump() << "\n";
+    return 0;
+}
+
 int cmdEvalLogits(const std::vector<std::string>& args)
 {
     auto f = parseFlags(args, {"model", "ids", "out"});
@@ -224,6 +292,8 @@ int main(int argc, char** argv)
             return cmdInit(args);
         if (command == "eval-logits")
             return cmdEvalLogits(args);
+        if (command == "bench-comm")
+            return cmdBenchComm(args, &argc, &argv);
 #ifdef TRAINDECK_HAVE_GGUF_EXPORT
         if (command == "export-gguf")
             return exporter::runExportGguf(args);

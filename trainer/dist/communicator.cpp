@@ -7,6 +7,8 @@
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -60,10 +62,12 @@ public:
     void allreduceSum(torch::Tensor& t, WireType wire) override
     {
         // Keep the numerics of compression identical to a multi-rank run.
-        if (wire == WireType::Fp16)
-            t.copy_(t.to(torch::kFloat16));
-        else if (wire == WireType::Bf16)
+        if (wire == WireType::Fp16) {
+            const double scale = fp16Scale(t.abs().max().item<double>(), 1);
+            t.copy_(t.mul(scale).to(torch::kFloat16).to(torch::kFloat32).div_(scale));
+        } else if (wire == WireType::Bf16) {
             t.copy_(t.to(torch::kBFloat16));
+        }
     }
     void broadcast(torch::Tensor&, int) override {}
     void barrier() override {}
@@ -75,6 +79,21 @@ public:
 private:
     std::string host_;
 };
+
+}  // namespace
+
+double fp16Scale(double maxAbs, int ranks)
+{
+    // A power of two (exact to apply) that maps the largest magnitude to about 2^15 / ranks, so the sum
+    // over ranks stays below fp16's 65504 and small gradients keep their precision instead of
+    // underflowing.
+    if (!(maxAbs > 0) || !std::isfinite(maxAbs))
+        return 1.0;
+    const double exponent = std::floor(std::log2(32768.0 / (maxAbs * ranks)));
+    return std::ldexp(1.0, static_cast<int>(std::clamp(exponent, -60.0, 60.0)));
+}
+
+namespace {
 
 // Sum reductions for 16-bit floats, which MPI has no type for: accumulate in float, store rounded.
 template <typename T>
@@ -126,11 +145,20 @@ public:
                   "MPI_Allreduce", __FILE__, __LINE__);
             return;
         }
-        auto wireTensor = t.to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
+        double scale = 1.0;
+        if (wire == WireType::Fp16) {
+            double maxAbs = t.abs().max().item<double>();
+            check(MPI_Allreduce(MPI_IN_PLACE, &maxAbs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce",
+                  __FILE__, __LINE__);
+            scale = fp16Scale(maxAbs, size_);
+        }
+        auto wireTensor = (scale == 1.0 ? t : t.mul(scale)).to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
         check(MPI_Allreduce(MPI_IN_PLACE, wireTensor.data_ptr(), count(wireTensor), half_,
                             wire == WireType::Fp16 ? sumFp16_ : sumBf16_, MPI_COMM_WORLD),
               "MPI_Allreduce", __FILE__, __LINE__);
         t.copy_(wireTensor);
+        if (scale != 1.0)
+            t.div_(scale);
     }
 
     void broadcast(torch::Tensor& t, int root) override

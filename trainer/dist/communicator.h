@@ -37,6 +37,9 @@ public:
     [[noreturn]] virtual void abort(int exitCode) = 0;
 };
 
+// Power-of-two scale applied before fp16 wire compression (see communicator.cpp).
+double fp16Scale(double maxAbs, int ranks);
+
 // The MPI library's version string (first line); callable without MPI_Init.
 std::string mpiLibraryVersion();
 

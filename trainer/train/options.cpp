@@ -55,6 +55,8 @@ const std::vector<Flag>& flags()
         {"prefetch", Kind::Int, "batches prefetched by the data loader (default 4)"},
         {"inject-delay", Kind::String, "TEST AID: RANK:MS[:PHASE] makes one rank a straggler"},
         {"inject-exit", Kind::String, "TEST AID: RANK:STEP makes a rank exit with status 3 at that step"},
+        {"init-seed-per-rank", Kind::Bool, "TEST AID: initialise every rank with a different seed"},
+        {"verify-sync", Kind::Bool, "TEST AID: compare parameter checksums across ranks (start and end)"},
         {"run-id", Kind::String, "run identifier for telemetry (default: the out directory's name)"},
     };
     return all;
@@ -216,6 +218,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.logEvery = get<int64_t>(j, "log-every", 1);
     o.prefetch = static_cast<int>(get<int64_t>(j, "prefetch", 4));
     o.runId = get<std::string>(j, "run-id", "");
+    o.initSeedPerRank = get<bool>(j, "init-seed-per-rank", false);
+    o.verifySync = get<bool>(j, "verify-sync", false);
 
     auto need = [](bool ok, const std::string& message) {
         if (!ok)

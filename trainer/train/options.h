@@ -52,6 +52,10 @@ struct TrainOptions {
     std::optional<InjectDelay> injectDelay;
     std::optional<std::pair<int, int64_t>> injectExit;  // rank, step
     std::string runId;
+    // Test aids: seed each rank's initialisation differently, and check parameter checksums across
+    // ranks before/after the start-up broadcast and at the end.
+    bool initSeedPerRank = false;
+    bool verifySync = false;
 
     nlohmann::json toJson() const;  // for the hello record and the config hash
 };

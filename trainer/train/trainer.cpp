@@ -172,12 +172,19 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         net = model::loadPretrained(o.modelDir);
     } else {
         auto config = model::Qwen2Config::preset(o.preset);
-        torch::manual_seed(o.seed);
+        const uint64_t seed = o.seed + (o.initSeedPerRank ? static_cast<uint64_t>(rank) : 0);
+        torch::manual_seed(seed);
         net = model::Qwen2ForCausalLM(config);
         if (o.initStd > 0) {
-            torch::manual_seed(o.seed);
+            torch::manual_seed(seed);
             net->initWeights(o.initStd);
         }
+    }
+    if (o.initSeedPerRank && !o.modelDir.empty()) {
+        torch::NoGradGuard noGrad;
+        torch::manual_seed(o.seed + static_cast<uint64_t>(rank));
+        for (auto& p : net->parameters())
+            p.add_(torch::randn_like(p), 0.01);
     }
     const auto& config = net->config();
     if (tokenizer && tokenizer->vocabSize() > config.vocab_size)
@@ -195,6 +202,23 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     if (!resumeDir.empty())
         loadOptimizerState(resumeDir, optimizer);
 
+    // Sum of all parameters in double: equal on every rank iff they hold the same model (for tests).
+    auto checksums = [&]() {
+        torch::NoGradGuard noGrad;
+        double sum = 0;
+        for (auto& p : params)
+            sum += p.to(torch::kFloat64).abs().sum().item<double>() + p.to(torch::kFloat64).sum().item<double>();
+        auto all = comm.gather({sum}, 0);
+        bool equal = true;
+        for (double v : all)
+            equal = equal && v == all.front();
+        return std::make_pair(equal, all);
+    };
+    if (o.verifySync) {
+        auto [equal, all] = checksums();
+        if (rank == 0)
+            std::fprintf(stderr, "sync check before broadcast: ranks %s\n", equal ? "equal" : "differ");
+    }
     // Horovod semantics: every rank starts from rank 0's parameters and optimizer state.
     {
         torch::NoGradGuard noGrad;
@@ -205,6 +229,15 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         for (auto& ap : optimizer.params()) {
             comm.broadcast(ap.expAvg, 0);
             comm.broadcast(ap.expAvgSq, 0);
+        }
+    }
+
+    if (o.verifySync) {
+        auto [equal, all] = checksums();
+        if (rank == 0) {
+            std::fprintf(stderr, "sync check after broadcast: ranks %s\n", equal ? "equal" : "differ");
+            if (!equal)
+                throw RuntimeFailure("parameters differ across ranks after the start-up broadcast");
         }
     }
 
@@ -458,6 +491,14 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         }
         if (o.checkpointEvery > 0 && step % o.checkpointEvery == 0 && step < maxSteps)
             checkpoint(step);
+    }
+    if (o.verifySync) {
+        auto [equal, all] = checksums();
+        if (rank == 0) {
+            std::fprintf(stderr, "sync check at the end: ranks %s\n", equal ? "equal" : "differ");
+            if (!equal)
+                throw RuntimeFailure("parameters diverged across ranks during training");
+        }
     }
     checkpoint(step);
     if (lead) {

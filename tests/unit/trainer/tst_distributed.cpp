@@ -1,0 +1,245 @@
+// Data-parallel training under a real `mpirun -np 2`: Horovod semantics (2 ranks x b == 1 rank x 2b,
+// gradient accumulation == the larger batch, the start-up broadcast), wire compression, bit-exact resume,
+// resuming on another world size, and a failing rank that ends the job naming itself.
+#include "model/qwen2.h"
+#include "model/hf_checkpoint.h"
+#include "model/safetensors.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+using namespace traindeck::model;
+using testsupport::ProcessResult;
+
+namespace {
+
+// Runs the trainer under mpirun with `np` ranks (np == 0: without mpirun).
+ProcessResult train(int np, const QStringList& args, int timeoutMs = 180000)
+{
+    QStringList full = {"train"};
+    full += args;
+    full += {"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
+    if (np == 0)
+        return testsupport::run(testsupport::trainerExe(), full, timeoutMs);
+    return testsupport::run("mpirun", QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe",
+                                                  testsupport::trainerExe()} + full,
+                            timeoutMs);
+}
+
+std::map<std::string, torch::Tensor> weights(const QString& checkpointDir)
+{
+    auto f = SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& t : f->tensors())
+        out[t.name] = f->view(t).clone();
+    return out;
+}
+
+// The largest over tensors of max|a - b| / max|a|; names the worst tensor on stderr. The k_proj biases
+// are left out: their gradient is zero in exact arithmetic (softmax ignores a constant added to every
+// key of a query), so AdamW turns pure rounding noise into full-size steps in both runs alike.
+double maxRelativeDifference(const QString& a, const QString& b)
+{
+    auto wa = weights(a), wb = weights(b);
+    double worst = 0;
+    std::string worstName;
+    for (auto& [name, t] : wa) {
+        if (name.ends_with("k_proj.bias"))
+            continue;
+        const double scale = std::max(t.abs().max().item<double>(), 1e-12);
+        const double d = (t - wb.at(name)).abs().max().item<double>() / scale;
+        if (d > worst) {
+            worst = d;
+            worstName = name;
+        }
+    }
+    if (worst > 0)
+        qInfo("largest relative difference %.3g in %s", worst, worstName.c_str());
+    return worst;
+}
+
+// step -> loss text, later records winning (the resume rule of the protocol).
+std::map<int, std::string> losses(const QString& metricsPath)
+{
+    std::map<int, std::string> out;
+    for (const auto& line : testsupport::readFile(metricsPath).split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        auto j = nlohmann::json::parse(line.toStdString());
+        if (j["type"] == "step")
+            out[j["step"].get<int>()] = j["loss"].dump();
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestDistributed : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void twoRanksMatchOneRankWithDoubleBatch();
+    void gradientAccumulationMatchesLargerBatch();
+    void broadcastMakesRanksEqual();
+    void compressionStaysWithinItsError_data();
+    void compressionStaysWithinItsError();
+    void injectedExitFailsNamingTheRank_thenResumeIsBitExact();
+    void compressionErrorOfTheWire();
+    void benchComm();
+
+private:
+    QTemporaryDir dir_;
+    QString model_, data_;
+};
+
+void TestDistributed::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    // A small model (vocab 512, byte-level data) keeps each step in milliseconds.
+    torch::manual_seed(11);
+    Qwen2ForCausalLM m(testsupport::microConfig());
+    model_ = dir_.path() + "/model";
+    savePretrained(m, model_.toStdString(), torch::kFloat32);
+    QByteArray corpus;
+    for (int i = 0; i < 400; ++i)
+        corpus += "{\"text\":\"Sample " + QByteArray::number(i * 7919 % 1000) +
+                  ": data-parallel training averages gradients over ranks.\"}\n";
+    data_ = dir_.path() + "/corpus.jsonl";
+    testsupport::writeFile(data_, corpus);
+    qputenv("XDG_CACHE_HOME", (dir_.path() + "/xdg").toUtf8());
+}
+
+void TestDistributed::twoRanksMatchOneRankWithDoubleBatch()
+{
+    const QString a = dir_.path() + "/one-rank", b = dir_.path() + "/two-ranks";
+    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "4", "--out", a});
+    QVERIFY2(r1.exitCode == 0, r1.err.constData());
+    auto r2 = train(2, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "2", "--out", b});
+    QVERIFY2(r2.exitCode == 0, r2.err.constData());
+    const double diff = maxRelativeDifference(a + "/checkpoints/step-00000020", b + "/checkpoints/step-00000020");
+    qInfo("max relative parameter difference after 20 steps: %.3g", diff);
+    QVERIFY2(diff <= 1e-5, qPrintable(QString::number(diff)));
+    // And training did move the parameters (the comparison is not vacuous).
+    QVERIFY(maxRelativeDifference(model_, b + "/checkpoints/step-00000020") > 1e-3);
+}
+
+void TestDistributed::gradientAccumulationMatchesLargerBatch()
+{
+    const QString a = dir_.path() + "/accum", b = dir_.path() + "/big-batch";
+    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "2", "--grad-accum", "2", "--out", a});
+    QVERIFY2(r1.exitCode == 0, r1.err.constData());
+    auto r2 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--out", b});
+    QVERIFY2(r2.exitCode == 0, r2.err.constData());
+    const double diff = maxRelativeDifference(a + "/checkpoints/step-00000010", b + "/checkpoints/step-00000010");
+    qInfo("gradient accumulation vs larger batch: %.3g", diff);
+    QVERIFY(diff <= 1e-5);
+}
+
+void TestDistributed::broadcastMakesRanksEqual()
+{
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "3", "--micro-batch", "2", "--init-seed-per-rank",
+                       "--verify-sync", "--out", dir_.path() + "/sync"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.contains("sync check before broadcast: ranks differ"), r.err.constData());
+    QVERIFY(r.err.contains("sync check after broadcast: ranks equal"));
+    QVERIFY(r.err.contains("sync check at the end: ranks equal"));
+}
+
+void TestDistributed::compressionStaysWithinItsError_data()
+{
+    QTest::addColumn<QString>("wire");
+    QTest::addColumn<double>("bound");
+    // Rounding the averaged gradient to 11 (fp16, scaled) or 8 (bf16) mantissa bits perturbs AdamW's
+    // update slightly each step; after 5 steps at lr 1e-3 the parameters stay within 1e-2 (relative).
+    QTest::addRow("fp16") << "fp16" << 1e-2;
+    QTest::addRow("bf16") << "bf16" << 1e-2;
+}
+
+void TestDistributed::compressionStaysWithinItsError()
+{
+    QFETCH(QString, wire);
+    QFETCH(double, bound);
+    const QString exact = dir_.path() + "/wire-none", lossy = dir_.path() + "/wire-" + wire;
+    if (!QFile::exists(exact + "/checkpoints/latest")) {
+        auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--out", exact});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--compression", wire,
+                       "--out", lossy});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const double diff = maxRelativeDifference(exact + "/checkpoints/step-00000005", lossy + "/checkpoints/step-00000005");
+    qInfo("%s wire compression: max relative parameter difference %.3g", qPrintable(wire), diff);
+    QVERIFY(diff > 0);  // the compression really happened
+    QVERIFY(diff < bound);
+}
+
+void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
+{
+    const QString full = dir_.path() + "/uninterrupted", broken = dir_.path() + "/interrupted";
+    const QStringList common = {"--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2",
+                                "--checkpoint-every", "4"};
+    auto r = train(2, common + QStringList{"--out", full, "--metrics-out", full + ".jsonl"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+
+    QElapsedTimer timer;
+    timer.start();
+    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--inject-exit", "1:7"}, 60000);
+    QVERIFY(r.finished);
+    QVERIFY(timer.elapsed() < 30000);
+    QVERIFY(r.exitCode != 0);
+    QVERIFY2(r.err.contains("rank 1") && r.err.contains("injected exit"), r.err.constData());
+    QCOMPARE(testsupport::readFile(broken + "/checkpoints/latest").trimmed(), QByteArray("step-00000004"));
+
+    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--resume", "latest"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto expected = losses(full + ".jsonl"), resumed = losses(broken + ".jsonl");
+    QCOMPARE(int(resumed.size()), 12);
+    for (int step = 5; step <= 12; ++step)
+        QCOMPARE(QString::fromStdString(resumed.at(step)), QString::fromStdString(expected.at(step)));
+    QVERIFY(testsupport::readFile(broken + ".jsonl").contains("\"resumed_from\""));
+    // Bit-identical parameters at the end too.
+    QCOMPARE(maxRelativeDifference(full + "/checkpoints/step-00000012", broken + "/checkpoints/step-00000012"), 0.0);
+
+    // Another world size resumes too (documented semantics: same global sample position).
+    const QString other = dir_.path() + "/one-rank-resume";
+    QDir().mkpath(other);
+    r = train(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other, "--resume",
+                  broken + "/checkpoints/step-00000004"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(QFile::exists(other + "/checkpoints/step-00000008/model.safetensors"));
+}
+
+void TestDistributed::compressionErrorOfTheWire()
+{
+    auto r = testsupport::run("mpirun", {"-np", "2", "--bind-to", "none", "--oversubscribe", testsupport::trainerExe(),
+                                         "bench-comm", "--verify"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto e = nlohmann::json::parse(r.out.trimmed().toStdString())["max_relative_error"];
+    qInfo("wire error relative to the largest magnitude: none %g, fp16 %g, bf16 %g", e["none"].get<double>(),
+          e["fp16"].get<double>(), e["bf16"].get<double>());
+    QCOMPARE(e["none"].get<double>(), 0.0);
+    // Two roundings (to the wire type, then of the sum) of half an ulp each: 2^-11 (fp16) and 2^-8 (bf16).
+    QVERIFY(e["fp16"].get<double>() > 0 && e["fp16"].get<double>() <= std::ldexp(1.0, -10));
+    QVERIFY(e["bf16"].get<double>() > 0 && e["bf16"].get<double>() <= std::ldexp(1.0, -7));
+}
+
+void TestDistributed::benchComm()
+{
+    auto r = testsupport::run("mpirun", {"-np", "2", "--bind-to", "none", "--oversubscribe", testsupport::trainerExe(),
+                                         "bench-comm", "--json", "--iters", "2", "--max-bytes", "4194304"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto j = nlohmann::json::parse(r.out.trimmed().toStdString());
+    QCOMPARE(j["ranks"].get<int>(), 2);
+    QCOMPARE(j["results"].size(), size_t(7));  // 1 KiB, 4 KiB, ..., 4 MiB
+    for (const auto& row : j["results"]) {
+        QVERIFY(row["time_us"].get<double>() > 0);
+        // busbw = algbw * 2(n-1)/n, which is algbw for n = 2.
+        QCOMPARE(row["busbw_gbps"].get<double>(), row["algbw_gbps"].get<double>());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestDistributed)
+#include "tst_distributed.moc"
