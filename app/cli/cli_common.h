@@ -1,0 +1,43 @@
+// Helpers shared by the run subcommands (launch, watch, report, runs, cancel, resume): the --runs-dir
+// option, resolving a RUN argument, and following a run until it ends (terminal view or JSON lines).
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "launch/rundir.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+#include <QTextStream>
+
+#include <memory>
+
+namespace traindeck::launch {
+class Transport;
+}
+
+namespace traindeck::cli {
+
+QCommandLineOption runsDirOption();
+// --runs-dir if given (made absolute), else paths::defaultRunsDir().
+QString runsDirFrom(const QCommandLineParser &parser, const QCommandLineOption &option);
+
+// "local" (or empty): the built-in local profile; a path (has '/' or ends in .json; relative to baseDir):
+// that file; otherwise a saved profile's name.
+cluster::Result<cluster::ClusterProfile> resolveProfile(const QString &nameOrFile, const QString &baseDir);
+
+// Parses args for `traindeck-cli NAME`; on error or --help prints and returns the exit code to use.
+// Returns -1 when the caller should go on.
+int parseOrExit(QCommandLineParser &parser, const QString &name, const QStringList &args, const QString &usage);
+
+struct FollowOptions {
+    bool json = false;          // JSON lines instead of the terminal view
+    qint64 fromOffset = 0;      // emit only metrics lines that start at or after this byte offset
+    bool printSteps = true;     // terminal view when stdout is not a terminal: one line per step
+    int pollMs = 250;
+};
+
+// Follows the run until it ends; returns exitCodeFor(final state).
+int followRun(std::shared_ptr<launch::Transport> transport, const QString &runDir, const FollowOptions &options);
+
+}  // namespace traindeck::cli

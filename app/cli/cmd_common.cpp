@@ -1,0 +1,380 @@
+// Not a subcommand: helpers for the run subcommands (named cmd_* so the CLI's source glob picks it up).
+#include "cli_common.h"
+
+#include "command.h"
+
+#include "analysis/diagnosis.h"
+#include "common/paths.h"
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTimer>
+
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace traindeck::launch;
+using namespace traindeck::metrics;
+using traindeck::analysis::Diagnosis;
+using traindeck::analysis::Finding;
+
+namespace traindeck::cli {
+
+namespace {
+struct Follow {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::cli::Follow)
+};
+
+QJsonValue num(double v)
+{
+    if (std::isfinite(v))
+        return v;
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    return v > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
+}
+
+QJsonArray arr(const std::vector<float> &v)
+{
+    QJsonArray a;
+    for (float x : v)
+        a.append(std::isfinite(x) ? QJsonValue(double(x)) : QJsonValue());
+    return a;
+}
+
+void printJson(const QJsonObject &o)
+{
+    const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
+    std::fflush(stdout);
+}
+
+QJsonObject recordJson(const Record &rec)
+{
+    QJsonObject o;
+    std::visit(
+        [&](const auto &r) {
+            using R = std::decay_t<decltype(r)>;
+            o.insert(QStringLiteral("offset"), r.origin.offset);
+            o.insert(QStringLiteral("t"), r.t);
+            if constexpr (std::is_same_v<R, HelloRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("hello"));
+                o.insert(QStringLiteral("run_id"), r.runId);
+                o.insert(QStringLiteral("world_size"), r.worldSize);
+                QJsonArray hosts;
+                for (const RankInfo &i : r.ranks)
+                    hosts.append(i.host);
+                o.insert(QStringLiteral("hosts"), hosts);
+                if (r.resumedFromStep >= 0)
+                    o.insert(QStringLiteral("resumed_from"), r.resumedFromStep);
+            } else if constexpr (std::is_same_v<R, StepRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("step"));
+                o.insert(QStringLiteral("step"), r.step);
+                o.insert(QStringLiteral("loss"), num(r.loss));
+                o.insert(QStringLiteral("lr"), num(r.lr));
+                o.insert(QStringLiteral("tokens_per_s"), num(r.tokensPerS));
+                o.insert(QStringLiteral("step_ms"), arr(r.series(RankMetric::Step)));
+                o.insert(QStringLiteral("comm_ms"), arr(r.series(RankMetric::Comm)));
+            } else if constexpr (std::is_same_v<R, EvalRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("eval"));
+                o.insert(QStringLiteral("step"), r.step);
+                o.insert(QStringLiteral("loss"), num(r.loss));
+            } else if constexpr (std::is_same_v<R, CheckpointRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("checkpoint"));
+                o.insert(QStringLiteral("step"), r.step);
+                o.insert(QStringLiteral("path"), r.path);
+            } else if constexpr (std::is_same_v<R, WarningRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("warning"));
+                o.insert(QStringLiteral("rank"), r.rank);
+                o.insert(QStringLiteral("host"), r.host);
+                o.insert(QStringLiteral("message"), r.message);
+            } else if constexpr (std::is_same_v<R, ErrorRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("error"));
+                o.insert(QStringLiteral("rank"), r.rank);
+                o.insert(QStringLiteral("host"), r.host);
+                o.insert(QStringLiteral("message"), r.message);
+            } else if constexpr (std::is_same_v<R, DoneRecord>) {
+                o.insert(QStringLiteral("type"), QStringLiteral("done"));
+                o.insert(QStringLiteral("status"), QString::fromLatin1(DoneRecord::statusName(r.status)));
+                o.insert(QStringLiteral("steps"), r.steps);
+            }
+        },
+        rec);
+    return o;
+}
+
+qint64 originOffset(const Record &rec)
+{
+    return std::visit([](const auto &r) { return r.origin.offset; }, rec);
+}
+
+QString fmt(double v, int prec = 4)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-");
+}
+
+// Per-rank phase bar for the latest step: d data, f forward, b backward, c comm, o optimizer.
+QStringList phaseBars(const MetricStore &s, int width)
+{
+    QStringList out;
+    if (s.rowCount() == 0)
+        return out;
+    const qint64 row = s.rowCount() - 1;
+    double maxMs = 0;
+    for (int r = 0; r < s.worldSize(); ++r)
+        maxMs = std::max(maxMs, double(s.rankAt(RankMetric::Step, r, row)));
+    if (!(maxMs > 0))
+        return out;
+    const std::pair<RankMetric, char> phases[] = {{RankMetric::Data, 'd'}, {RankMetric::Fwd, 'f'}, {RankMetric::Bwd, 'b'},
+                                                  {RankMetric::Comm, 'c'}, {RankMetric::Opt, 'o'}};
+    for (int r = 0; r < s.worldSize(); ++r) {
+        QString bar;
+        for (const auto &[m, ch] : phases) {
+            const double v = s.rankAt(m, r, row);
+            if (std::isfinite(v) && v > 0)
+                bar += QString(int(std::lround(v / maxMs * width)), QLatin1Char(ch));
+        }
+        bar.truncate(width);
+        out.append(QStringLiteral("  rank %1 %2 |%3| %4 ms")
+                       .arg(r, 3)
+                       .arg(s.hostOf(r).left(16), -16)
+                       .arg(bar, -width)
+                       .arg(fmt(s.rankAt(RankMetric::Step, r, row), 1), 8));
+    }
+    return out;
+}
+
+QString findingKey(const Finding &f)
+{
+    QStringList r;
+    for (int x : f.ranks)
+        r.append(QString::number(x));
+    return Finding::kindName(f.kind) + QLatin1Char(':') + r.join(QLatin1Char(','));
+}
+}  // namespace
+
+QCommandLineOption runsDirOption()
+{
+    return QCommandLineOption(QStringLiteral("runs-dir"),
+                              QCoreApplication::translate("traindeck::cli", "Run directories live here (default %1).")
+                                  .arg(paths::defaultRunsDir()),
+                              QStringLiteral("dir"));
+}
+
+QString runsDirFrom(const QCommandLineParser &parser, const QCommandLineOption &option)
+{
+    if (parser.isSet(option) && !parser.value(option).isEmpty())
+        return QDir::cleanPath(QDir::current().absoluteFilePath(parser.value(option)));
+    return paths::defaultRunsDir();
+}
+
+cluster::Result<cluster::ClusterProfile> resolveProfile(const QString &nameOrFile, const QString &baseDir)
+{
+    using cluster::ClusterProfile;
+    if (nameOrFile.isEmpty() || nameOrFile == QLatin1String("local"))
+        return ClusterProfile::local();
+    const bool looksLikeFile = nameOrFile.contains(QLatin1Char('/')) || nameOrFile.endsWith(QLatin1String(".json"));
+    if (looksLikeFile) {
+        const QString path = QDir::isAbsolutePath(nameOrFile) ? nameOrFile : QDir(baseDir).absoluteFilePath(nameOrFile);
+        return ClusterProfile::load(QFileInfo::exists(path) ? path : nameOrFile);
+    }
+    return ClusterProfile::loadNamed(nameOrFile);
+}
+
+int parseOrExit(QCommandLineParser &parser, const QString &name, const QStringList &args, const QString &usage)
+{
+    QTextStream out(stdout), err(stderr);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  QCoreApplication::translate("traindeck::cli", "Show help."));
+    parser.addOption(help);
+    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli ") + name} + args)) {
+        err << QStringLiteral("traindeck-cli %1: ").arg(name) << parser.errorText() << '\n' << usage;
+        return ExitBadInput;
+    }
+    if (parser.isSet(help)) {
+        out << usage;
+        return ExitOk;
+    }
+    return -1;
+}
+
+int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const FollowOptions &options)
+{
+    RunMonitor monitor(transport, runDir);
+    monitor.setPollInterval(options.pollMs);
+    QTextStream out(stdout);
+    const bool tty = !options.json && ::isatty(STDOUT_FILENO);
+    QSet<QString> findingsSeen;
+    QList<Finding> findings;
+    qint64 stepsAtLastDiagnosis = -1;
+    QElapsedTimer sinceDraw;
+    sinceDraw.start();
+    qint64 maxSteps = -1;
+    int exitCode = ExitFailed;
+    QEventLoop loop;
+
+    auto diagnose = [&](bool force) {
+        const qint64 rows = monitor.store().rowCount();
+        if (!force && (rows == stepsAtLastDiagnosis || rows - stepsAtLastDiagnosis < 5))
+            return;
+        stepsAtLastDiagnosis = rows;
+        findings = Diagnosis::analyze(monitor.store());
+        for (const Finding &f : findings) {
+            if (f.severity == analysis::Severity::Info && f.kind == analysis::FindingKind::ScalingEfficiency)
+                continue;  // shown at the end (it is always there)
+            const QString key = findingKey(f);
+            if (findingsSeen.contains(key))
+                continue;
+            findingsSeen.insert(key);
+            if (options.json) {
+                QJsonObject o = f.toJson();
+                o.insert(QStringLiteral("type"), QStringLiteral("finding"));
+                printJson(o);
+            } else if (!tty) {
+                out << Follow::tr("finding [%1] %2").arg(Finding::severityName(f.severity), f.summary) << '\n';
+                out.flush();
+            }
+        }
+    };
+    auto draw = [&] {
+        const MetricStore &s = monitor.store();
+        out << "\x1b[H\x1b[2J";
+        out << Follow::tr("run %1  state %2").arg(QFileInfo(runDir).fileName(), jobStateName(monitor.state())) << '\n';
+        if (s.rowCount() > 0) {
+            const qint64 row = s.rowCount() - 1;
+            out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 samples/s")
+                       .arg(s.stepAt(row))
+                       .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
+                       .arg(fmt(s.scalarAt(Scalar::Loss, row)))
+                       .arg(fmt(s.scalarAt(Scalar::TokensPerS, row), 0))
+                       .arg(fmt(s.scalarAt(Scalar::SamplesPerS, row), 1))
+                << '\n';
+            out << Follow::tr("per-rank phases of the last step (d data, f forward, b backward, c comm, o optimizer):") << '\n';
+            for (const QString &l : phaseBars(s, 40))
+                out << l << '\n';
+        }
+        if (!findings.isEmpty()) {
+            out << Follow::tr("findings:") << '\n';
+            for (const Finding &f : findings)
+                out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
+        }
+        const QStringList tail = monitor.stderrTail();
+        if (!tail.isEmpty()) {
+            out << Follow::tr("stderr:") << '\n';
+            for (const QString &l : tail.mid(qMax<qsizetype>(0, tail.size() - 4)))
+                out << "  " << l.left(160) << '\n';
+        }
+        out.flush();
+        sinceDraw.restart();
+    };
+
+    QObject::connect(&monitor, &RunMonitor::recordsReady, &loop, [&](const QList<Record> &records, qint64 offsetAfter) {
+        for (qsizetype i = 0; i < records.size(); ++i) {
+            const Record &rec = records[i];
+            if (const auto *h = std::get_if<HelloRecord>(&rec))
+                maxSteps = qint64(h->hparams.value(QStringLiteral("max_steps")).toDouble(-1));
+            if (options.json) {
+                QJsonObject o = recordJson(rec);
+                o.insert(QStringLiteral("next_offset"), i + 1 < records.size() ? originOffset(records[i + 1]) : offsetAfter);
+                printJson(o);
+            } else if (!tty && options.printSteps) {
+                if (const auto *st = std::get_if<StepRecord>(&rec)) {
+                    double maxMs = 0;
+                    for (float v : st->series(RankMetric::Step))
+                        maxMs = std::max(maxMs, double(v));
+                    out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 ms/step")
+                               .arg(st->step)
+                               .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
+                               .arg(fmt(st->loss))
+                               .arg(fmt(st->tokensPerS, 0))
+                               .arg(fmt(maxMs, 0))
+                        << '\n';
+                } else if (const auto *e = std::get_if<ErrorRecord>(&rec)) {
+                    out << Follow::tr("error: rank %1 on %2: %3").arg(e->rank).arg(e->host, e->message) << '\n';
+                } else if (const auto *w = std::get_if<WarningRecord>(&rec)) {
+                    out << Follow::tr("warning: rank %1 on %2: %3").arg(w->rank).arg(w->host, w->message) << '\n';
+                } else if (const auto *c = std::get_if<CheckpointRecord>(&rec)) {
+                    out << Follow::tr("checkpoint at step %1: %2").arg(c->step).arg(c->path) << '\n';
+                }
+                out.flush();
+            }
+        }
+        diagnose(false);
+        if (tty && sinceDraw.elapsed() > 400)
+            draw();
+    });
+    QObject::connect(&monitor, &RunMonitor::malformedLine, &loop, [&](const ParseIssue &i) {
+        if (options.json)
+            printJson({{QStringLiteral("type"), QStringLiteral("malformed")},
+                       {QStringLiteral("line"), i.line},
+                       {QStringLiteral("offset"), i.offset},
+                       {QStringLiteral("reason"), i.reason}});
+        else
+            QTextStream(stderr) << Follow::tr("metrics.jsonl: %1 (skipped)").arg(i.toString()) << '\n';
+    });
+    QObject::connect(&monitor, &RunMonitor::stateChanged, &loop, [&](JobState s) {
+        if (options.json) {
+            const RunFiles f = monitor.files();
+            printJson({{QStringLiteral("type"), QStringLiteral("state")},
+                       {QStringLiteral("state"), jobStateName(s)},
+                       {QStringLiteral("run_dir"), runDir},
+                       {QStringLiteral("pid"), f.pid}});
+        } else if (tty) {
+            draw();
+        } else {
+            out << Follow::tr("state: %1").arg(jobStateName(s)) << '\n';
+            out.flush();
+        }
+    });
+    QObject::connect(&monitor, &RunMonitor::ended, &loop, [&](JobState s) {
+        diagnose(true);
+        const FailureInfo failure = monitor.failure();
+        const MetricStore &st = monitor.store();
+        if (options.json) {
+            if (s != JobState::Finished) {
+                QJsonObject o = failure.toJson();
+                o.insert(QStringLiteral("type"), QStringLiteral("failure"));
+                o.insert(QStringLiteral("state"), jobStateName(s));
+                printJson(o);
+            }
+            printJson({{QStringLiteral("type"), QStringLiteral("end")},
+                       {QStringLiteral("state"), jobStateName(s)},
+                       {QStringLiteral("last_step"), st.lastStep()},
+                       {QStringLiteral("metrics_offset"), monitor.metricsOffset()},
+                       {QStringLiteral("malformed_lines"), monitor.malformedLines()},
+                       {QStringLiteral("exit_code"), exitCodeFor(s)}});
+        } else {
+            if (tty)
+                draw();
+            out << Follow::tr("run %1 %2 after %n step(s)", nullptr, int(qMax<qint64>(0, st.lastStep())))
+                       .arg(QFileInfo(runDir).fileName(), jobStateName(s))
+                << '\n';
+            if (s == JobState::Failed || s == JobState::Lost)
+                out << Follow::tr("failure: %1").arg(failure.summary()) << '\n';
+            if (s != JobState::Finished && !failure.stderrTail.isEmpty()) {
+                out << Follow::tr("last stderr lines:") << '\n';
+                for (const QString &l : failure.stderrTail.mid(qMax<qsizetype>(0, failure.stderrTail.size() - 8)))
+                    out << "  " << l << '\n';
+            }
+            out.flush();
+        }
+        exitCode = exitCodeFor(s);
+        loop.quit();
+    });
+    monitor.start(options.fromOffset);
+    loop.exec();
+    return exitCode;
+}
+
+}  // namespace traindeck::cli

@@ -1,0 +1,152 @@
+#include "launch/failure.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QRegularExpression>
+
+namespace traindeck::launch {
+
+namespace {
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::launch::FailureInfo)
+};
+}  // namespace
+
+QStringList lastLines(const QByteArray &text, int n)
+{
+    QList<QByteArray> lines = text.split('\n');
+    while (!lines.isEmpty() && lines.last().trimmed().isEmpty())
+        lines.removeLast();
+    QStringList out;
+    for (qsizetype i = qMax<qsizetype>(0, lines.size() - n); i < lines.size(); ++i)
+        out.append(QString::fromUtf8(lines[i]));
+    return out;
+}
+
+FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QByteArray &text,
+                             std::optional<int> mpirunExitCode, const QStringList &hostsByRank,
+                             const QStringList &stderrTail)
+{
+    FailureInfo f;
+    f.stderrTail = stderrTail;
+    if (mpirunExitCode) {
+        f.mpirunExitCode = *mpirunExitCode;
+        f.sources.append(QStringLiteral("wrapper"));
+    }
+    auto use = [&](int rank, const QString &host, const QString &source) {
+        if (f.rank < 0 && rank >= 0) {
+            f.rank = rank;
+            f.known = true;
+        }
+        if (rank == f.rank && f.host.isEmpty() && !host.isEmpty())
+            f.host = host;
+        if (!f.sources.contains(source))
+            f.sources.append(source);
+    };
+
+    // 1. The trainer's own error records (rank 0 writes them for any rank it learns about).
+    for (const metrics::ErrorRecord &e : errors) {
+        if (e.rank < 0)
+            continue;
+        use(e.rank, e.host, QStringLiteral("metrics"));
+        if (e.rank == f.rank) {
+            if (f.message.isEmpty())
+                f.message = e.message;
+            if (e.hasExitCode && f.exitCode < 0)
+                f.exitCode = e.exitCode;
+        }
+        break;
+    }
+
+    const QString all = QString::fromUtf8(text);
+    // 2. Trainer stderr lines. A line blaming a peer (rank 0 noticing rank 1) comes after the
+    //    failing rank's own line, so the first one wins.
+    static const QRegularExpression trainerLine(QStringLiteral("^traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
+                                                QRegularExpression::MultilineOption);
+    if (const QRegularExpressionMatch m = trainerLine.match(all); m.hasMatch()) {
+        const int r = m.captured(1).toInt();
+        use(r, m.captured(2), QStringLiteral("trainer"));
+        if (r == f.rank && f.message.isEmpty())
+            f.message = m.captured(3).trimmed();
+    }
+
+    // 3. mpirun. Its messages wrap lines; match on whitespace-normalised text.
+    const QString flat = all.simplified();
+    static const QRegularExpression abortRe(
+        QStringLiteral("MPI_ABORT was invoked on rank (\\d+) in communicator \\S+ with errorcode (-?\\d+)"));
+    static const QRegularExpression signalRe(QStringLiteral(
+        "process rank (\\d+) with PID (\\d+) on node (\\S+?) exited on signal (\\d+)(?: \\(([^)]*)\\))?"));
+    static const QRegularExpression exitRe(
+        QStringLiteral("Process name: \\[\\[\\d+,\\d+\\],(\\d+)\\] Exit code: (-?\\d+)"));
+    static const QRegularExpression nodeRe(QStringLiteral("Local host: (\\S+)"));
+    if (const auto m = signalRe.match(flat); m.hasMatch()) {
+        const int r = m.captured(1).toInt();
+        use(r, m.captured(3).remove(QRegularExpression(QStringLiteral("[.,;]$"))), QStringLiteral("mpirun"));
+        if (r == f.rank && f.signal == 0) {
+            f.signal = m.captured(4).toInt();
+            f.signalName = m.captured(5);
+        }
+    }
+    if (const auto m = exitRe.match(flat); m.hasMatch()) {
+        const int r = m.captured(1).toInt();
+        use(r, QString(), QStringLiteral("mpirun"));
+        if (r == f.rank && f.exitCode < 0)
+            f.exitCode = m.captured(2).toInt();
+    }
+    if (const auto m = abortRe.match(flat); m.hasMatch()) {
+        const int r = m.captured(1).toInt();
+        use(r, QString(), QStringLiteral("mpirun"));
+        if (r == f.rank && f.exitCode < 0)
+            f.exitCode = m.captured(2).toInt();
+    }
+    if (f.known && f.host.isEmpty() && f.rank < hostsByRank.size())
+        f.host = hostsByRank.value(f.rank);
+    if (f.known && f.exitCode < 0 && f.signal == 0 && mpirunExitCode && *mpirunExitCode > 0 && *mpirunExitCode < 128)
+        f.exitCode = *mpirunExitCode;  // mpirun exits with the status of the lowest failed rank
+    return f;
+}
+
+QString FailureInfo::summary() const
+{
+    QString where;
+    if (!known)
+        where = Tr::tr("the job");
+    else if (host.isEmpty())
+        where = Tr::tr("rank %1").arg(rank);
+    else
+        where = Tr::tr("rank %1 on %2").arg(rank).arg(host);
+    QString how;
+    if (signal > 0)
+        how = signalName.isEmpty() ? Tr::tr("was killed by signal %1").arg(signal)
+                                   : Tr::tr("was killed by signal %1 (%2)").arg(signal).arg(signalName);
+    else if (exitCode >= 0)
+        how = Tr::tr("exited with code %1").arg(exitCode);
+    else if (mpirunExitCode >= 0)
+        how = Tr::tr("failed (mpirun exit code %1)").arg(mpirunExitCode);
+    else
+        how = Tr::tr("failed");
+    QString s = where + QLatin1Char(' ') + how;
+    if (!message.isEmpty())
+        s += QStringLiteral(": ") + message;
+    return s;
+}
+
+QJsonObject FailureInfo::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("known"), known);
+    o.insert(QStringLiteral("rank"), rank);
+    o.insert(QStringLiteral("host"), host);
+    o.insert(QStringLiteral("exit_code"), exitCode >= 0 ? QJsonValue(exitCode) : QJsonValue());
+    o.insert(QStringLiteral("signal"), signal > 0 ? QJsonValue(signal) : QJsonValue());
+    if (!signalName.isEmpty())
+        o.insert(QStringLiteral("signal_name"), signalName);
+    o.insert(QStringLiteral("message"), message);
+    o.insert(QStringLiteral("mpirun_exit_code"), mpirunExitCode >= 0 ? QJsonValue(mpirunExitCode) : QJsonValue());
+    o.insert(QStringLiteral("sources"), QJsonArray::fromStringList(sources));
+    o.insert(QStringLiteral("stderr_tail"), QJsonArray::fromStringList(stderrTail));
+    o.insert(QStringLiteral("summary"), summary());
+    return o;
+}
+
+}  // namespace traindeck::launch

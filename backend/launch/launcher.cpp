@@ -1,0 +1,267 @@
+#include "launch/launcher.h"
+
+#include "launch/transport.h"
+
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <csignal>
+
+using traindeck::cluster::ClusterProfile;
+using traindeck::cluster::Diagnostic;
+using traindeck::cluster::Result;
+
+namespace traindeck::launch {
+
+namespace {
+Diagnostic err(const QString &what, const QString &message)
+{
+    return Diagnostic::error(what, 0, 0, message);
+}
+
+// An executable by name or path on the transport's machine.
+Result<QString> findExecutable(Transport &t, const QString &nameOrPath, const QStringList &pathPrefix, const QString &what)
+{
+    if (t.isLocal()) {
+        if (nameOrPath.contains(QLatin1Char('/'))) {
+            const QFileInfo fi(nameOrPath);
+            if (fi.isFile() && fi.isExecutable())
+                return fi.absoluteFilePath();
+            return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found or not executable").arg(what)));
+        }
+        QString found = QStandardPaths::findExecutable(nameOrPath, pathPrefix);
+        if (found.isEmpty())
+            found = QStandardPaths::findExecutable(nameOrPath);
+        if (!found.isEmpty())
+            return found;
+        return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found in PATH").arg(what)));
+    }
+    QString cmd;
+    if (!pathPrefix.isEmpty())
+        cmd = QStringLiteral("PATH=%1:\"$PATH\" ").arg(shellQuote(pathPrefix.join(QLatin1Char(':'))));
+    cmd += nameOrPath.contains(QLatin1Char('/')) ? QStringLiteral("test -x %1 && echo %1").arg(shellQuote(nameOrPath))
+                                                 : QStringLiteral("command -v %1").arg(shellQuote(nameOrPath));
+    const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(cmd)), 20000);
+    if (r && r->exitCode == 0 && !r->out.trimmed().isEmpty())
+        return QString::fromUtf8(r->out.trimmed());
+    return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found on %2").arg(what, t.displayName())));
+}
+
+Result<LaunchOutcome> start(Transport &t, const LaunchInputs &in, const RunInfo &info, bool writeSpec,
+                            const ClusterProfile &profile)
+{
+    const Result<LaunchPlan> plan = buildLaunchPlan(in);
+    if (!plan)
+        return Result<LaunchOutcome>::failure(plan.diagnostics());
+    RunInfo ri = info;
+    ri.command = plan->commandLine();
+    auto write = [&](const char *name, const QByteArray &data, int mode = 0644) {
+        return t.writeFile(runFile(in.runDir, name), data, mode);
+    };
+    QList<cluster::Status> writes;
+    if (writeSpec) {
+        writes << write(runfile::kSpec, in.spec.toJson());
+        writes << write("profile.json", profile.toJson());
+    }
+    writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
+    writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0755);
+    writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
+    for (const cluster::Status &s : writes) {
+        if (!s)
+            return Result<LaunchOutcome>::failure(s.diagnostics());
+    }
+    const cluster::Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
+    if (!started)
+        return Result<LaunchOutcome>::failure(started.diagnostics());
+    return Result<LaunchOutcome>(LaunchOutcome{in.runId, in.runDir, plan.value()}, plan->warnings);
+}
+}  // namespace
+
+Result<QString> Launcher::findTrainer(Transport &t, const ClusterProfile &profile)
+{
+    const QString name = QStringLiteral("traindeck-trainer");
+    const QJsonValue fromProfile = profile.extra.value(QStringLiteral("trainer"));
+    if (fromProfile.isString() && !fromProfile.toString().isEmpty()) {
+        const Result<QString> r = findExecutable(t, fromProfile.toString(), profile.pathPrefix, name);
+        if (!r)
+            return Result<QString>::failure(Diagnostic::keyError(
+                profile.name, QStringLiteral("trainer"),
+                tr("%1: traindeck-trainer not found or not executable on %2").arg(fromProfile.toString(), t.displayName())));
+        return r;
+    }
+    const QString env = qEnvironmentVariable("TRAINDECK_TRAINER");
+    if (!env.isEmpty())
+        return findExecutable(t, env, {}, QStringLiteral("$TRAINDECK_TRAINER (%1)").arg(name));
+    if (t.isLocal()) {
+        const QString app = QCoreApplication::applicationDirPath();
+        for (const QString &candidate : {app + QLatin1Char('/') + name, app + QStringLiteral("/../../trainer/") + name}) {
+            const QFileInfo fi(candidate);
+            if (fi.isFile() && fi.isExecutable())
+                return QDir::cleanPath(fi.absoluteFilePath());
+        }
+    }
+    const Result<QString> r = findExecutable(t, name, profile.pathPrefix, name);
+    if (!r)
+        return Result<QString>::failure(err(
+            name, tr("not found: set \"trainer\" in the cluster profile, put it beside traindeck-cli or in PATH on %1")
+                      .arg(t.displayName())));
+    return r;
+}
+
+Result<QString> Launcher::findMpirun(Transport &t, const ClusterProfile &profile)
+{
+    const QString launcher = profile.launcher.isEmpty() ? QStringLiteral("mpirun") : profile.launcher;
+    const Result<QString> r = findExecutable(t, launcher, profile.pathPrefix, launcher);
+    if (!r)
+        return Result<QString>::failure(err(
+            launcher, tr("not found on %1: install Open MPI (Debian: openmpi-bin) or set \"launcher\" in the profile")
+                          .arg(t.displayName())));
+    return r;
+}
+
+Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const ClusterProfile &profile, const QString &runsDir)
+{
+    const cluster::Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
+    if (cluster::hasErrors(specErrors))
+        return Result<LaunchOutcome>::failure(specErrors);
+    const Result<QString> trainer = findTrainer(t, profile);
+    if (!trainer)
+        return Result<LaunchOutcome>::failure(trainer.diagnostics());
+    const Result<QString> mpirun = findMpirun(t, profile);
+    if (!mpirun)
+        return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+    if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
+        return Result<LaunchOutcome>::failure(err(runsDir, tr("the runs directory must be an absolute path")));
+
+    const QDateTime now = QDateTime::currentDateTime();
+    const QString runId = makeRunId(spec.name, now, [&](const QString &id) {
+        return t.exists(runsDir + QLatin1Char('/') + id);
+    });
+    LaunchInputs in;
+    in.spec = spec;
+    in.profile = profile;
+    in.runId = runId;
+    in.runDir = QDir::cleanPath(runsDir + QLatin1Char('/') + runId);
+    in.trainerPath = trainer.value();
+    in.mpirunPath = mpirun.value();
+    in.asRoot = t.runsAsRoot();
+    RunInfo info;
+    info.runId = runId;
+    info.name = spec.name;
+    info.created = now.toUTC();
+    info.profile = profile.name.isEmpty() ? spec.profile : profile.name;
+    info.host = t.displayName();
+    info.trainer = trainer.value();
+    return start(t, in, info, true, profile);
+}
+
+Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
+{
+    const std::optional<RunInfo> info = readRunInfo(t, runDir);
+    if (!info)
+        return Result<LaunchOutcome>::failure(err(runFile(runDir, runfile::kRunInfo), tr("cannot read the run record")));
+    const RunFiles files = readRunFiles(t, runDir);
+    const JobState state = deriveState(files, true);
+    if (!isFinal(state))
+        return Result<LaunchOutcome>::failure(
+            err(runDir, tr("the run is still %1; cancel it first or wait for it to end").arg(jobStateName(state))));
+    if (state == JobState::Finished)
+        return Result<LaunchOutcome>::failure(err(runDir, tr("the run finished; there is nothing to resume")));
+    const QString latest = runFile(runDir, runfile::kOut) + QStringLiteral("/checkpoints/latest");
+    if (!t.exists(latest))
+        return Result<LaunchOutcome>::failure(
+            err(latest, tr("no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead")));
+
+    const Result<FileChunk> specBytes = t.readFile(runFile(runDir, runfile::kSpec), 0, 1 << 20);
+    if (!specBytes)
+        return Result<LaunchOutcome>::failure(specBytes.diagnostics());
+    const Result<JobSpec> spec = JobSpec::fromJson(specBytes->data, runFile(runDir, runfile::kSpec));
+    if (!spec)
+        return Result<LaunchOutcome>::failure(spec.diagnostics());
+    const Result<FileChunk> profileBytes = t.readFile(runDir + QStringLiteral("/profile.json"), 0, 1 << 20);
+    if (!profileBytes)
+        return Result<LaunchOutcome>::failure(profileBytes.diagnostics());
+    const Result<ClusterProfile> profile = ClusterProfile::fromJson(profileBytes->data, runDir + QStringLiteral("/profile.json"));
+    if (!profile)
+        return Result<LaunchOutcome>::failure(profile.diagnostics());
+    ClusterProfile prof = profile.value();
+    if (prof.name == QLatin1String("local") || prof.extra.value(QStringLiteral("local")).toBool())
+        prof.isLocal = true;
+
+    const Result<QString> trainer = findTrainer(t, prof);
+    if (!trainer)
+        return Result<LaunchOutcome>::failure(trainer.diagnostics());
+    const Result<QString> mpirun = findMpirun(t, prof);
+    if (!mpirun)
+        return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+
+    // Keep the previous attempt's records.
+    const int attempt = info->attempts;
+    const QString keep = runDir + QStringLiteral("/attempt-%1").arg(attempt);
+    QStringList moves;
+    for (const char *name : {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"})
+        moves << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi").arg(shellQuote(runFile(runDir, name)), shellQuote(keep));
+    const Result<ExecResult> mv =
+        t.run(QStringLiteral("mkdir -p %1 && %2").arg(shellQuote(keep), moves.join(QStringLiteral(" && "))), 20000);
+    if (!mv || mv->exitCode != 0)
+        return Result<LaunchOutcome>::failure(err(keep, tr("cannot move the previous attempt's files: %1")
+                                                            .arg(mv ? QString::fromLocal8Bit(mv->err).trimmed() : mv.errorString())));
+
+    LaunchInputs in;
+    in.spec = spec.value();
+    in.profile = prof;
+    in.runId = info->runId.isEmpty() ? QFileInfo(runDir).fileName() : info->runId;
+    in.runDir = runDir;
+    in.trainerPath = trainer.value();
+    in.mpirunPath = mpirun.value();
+    in.asRoot = t.runsAsRoot();
+    in.resume = true;
+    RunInfo ri = *info;
+    ri.attempts = attempt + 1;
+    ri.trainer = trainer.value();
+    return start(t, in, ri, false, prof);
+}
+
+Result<JobState> Launcher::cancel(Transport &t, const QString &runDir, int graceMs)
+{
+    RunFiles f = readRunFiles(t, runDir);
+    const JobState before = deriveState(f, true);
+    if (isFinal(before))
+        return before;
+    const cluster::Status marked = t.writeFile(runFile(runDir, runfile::kCancel),
+                                               QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
+    if (!marked)
+        return Result<JobState>::failure(marked.diagnostics());
+    auto waitGone = [&](int ms) {
+        const QDeadlineTimer deadline(ms);
+        for (;;) {
+            f = readRunFiles(t, runDir);
+            if ((f.pid > 0 && !f.groupAlive) || f.exitCode)
+                return true;
+            if (deadline.hasExpired())
+                return false;
+            QThread::msleep(100);
+        }
+    };
+    if (f.pid <= 0) {
+        // Not started yet: the wrapper sees cancel-requested and exits; give it a moment.
+        waitGone(qMin(graceMs, 3000));
+        return deriveState(readRunFiles(t, runDir), true);
+    }
+    t.signalProcessGroup(f.pid, SIGTERM);
+    if (!waitGone(graceMs)) {
+        t.signalProcessGroup(f.pid, SIGKILL);
+        waitGone(5000);
+    }
+    f = readRunFiles(t, runDir);
+    if (!f.exitCode && !f.groupAlive)
+        t.writeFile(runFile(runDir, runfile::kExitCode), QByteArrayLiteral("137\n"));
+    return deriveState(readRunFiles(t, runDir), true);
+}
+
+}  // namespace traindeck::launch

@@ -1,0 +1,56 @@
+// Starts, resumes and cancels runs through a Transport. Blocking calls (GUI: call from a worker thread).
+//
+// launch(): validates, finds the trainer and mpirun (a missing one is an error before anything
+// starts), creates <runs dir>/<run id>/ with spec.json, profile.json, run.json, hostfile and run.sh,
+// and starts run.sh detached (setsid): closing the CLI or GUI never stops training.
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "cluster/result.h"
+#include "launch/jobspec.h"
+#include "launch/launchplan.h"
+#include "launch/rundir.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <functional>
+
+namespace traindeck::launch {
+
+class Transport;
+
+struct LaunchOutcome {
+    QString runId;
+    QString runDir;
+    LaunchPlan plan;
+};
+
+class Launcher
+{
+    Q_DECLARE_TR_FUNCTIONS(traindeck::launch::Launcher)
+
+public:
+    // traindeck-trainer: the profile's "trainer" key, else $TRAINDECK_TRAINER, else beside this
+    // program (or this build tree's trainer/), else PATH (with the profile's path_prefix). Local
+    // transports check the file is executable; remote ones ask the head node.
+    static cluster::Result<QString> findTrainer(Transport &transport, const cluster::ClusterProfile &profile);
+    // The profile's launcher (mpirun), resolved the same way (PATH with path_prefix).
+    static cluster::Result<QString> findMpirun(Transport &transport, const cluster::ClusterProfile &profile);
+
+    // spec paths must be resolved already (JobSpec::resolvePaths). runsDir: where run directories go
+    // (on the transport's machine).
+    static cluster::Result<LaunchOutcome> launch(Transport &transport, const JobSpec &spec,
+                                                 const cluster::ClusterProfile &profile, const QString &runsDir);
+
+    // Relaunches a failed, cancelled or lost run from its latest checkpoint (--resume=latest, same out
+    // directory; the trainer appends to metrics.jsonl). The previous attempt's pid, exit-code, logs go
+    // to attempt-N/.
+    static cluster::Result<LaunchOutcome> resume(Transport &transport, const QString &runDir);
+
+    // Writes cancel-requested, sends SIGTERM to the run's process group, SIGKILL after graceMs.
+    // Returns the state afterwards (cancelled, or finished/failed when it had already ended).
+    static cluster::Result<JobState> cancel(Transport &transport, const QString &runDir, int graceMs = 10000);
+};
+
+}  // namespace traindeck::launch

@@ -1,0 +1,47 @@
+// From a job spec and a cluster profile to the exact mpirun command and the wrapper script that runs it
+// detached. Pure functions: nothing is started or written here (tst_launchplan feeds hostile values).
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "cluster/result.h"
+#include "launch/jobspec.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace traindeck::launch {
+
+struct LaunchInputs {
+    JobSpec spec;
+    cluster::ClusterProfile profile;
+    QString runDir;       // absolute, on the head node
+    QString runId;
+    QString trainerPath;  // absolute path of traindeck-trainer on the nodes
+    QString mpirunPath;   // empty: profile.launcher
+    bool asRoot = false;  // mpirun runs as root: export OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)
+    bool resume = false;  // add --resume=latest
+};
+
+struct LaunchPlan {
+    QString runDir, runId;
+    int np = 0;
+    int ranksPerNode = 0;          // 0: nodes differ (--map-by slot)
+    QString hostfilePath;          // runDir/hostfile
+    QString hostfileText;
+    QStringList mpirunArgv;        // program first; every element one argument
+    QMap<QString, QString> env;    // set by the wrapper before mpirun (spec env, profile env, as-root)
+    QStringList pathPrefix;        // put before PATH by the wrapper (and exported)
+    cluster::Diagnostics warnings;
+
+    // The mpirun command line, every word shell-quoted.
+    QString commandLine() const;
+    // /bin/sh script that records pid, runs mpirun with its output in stdout.log / stderr.log and
+    // records the exit status in exit-code (see rundir.h). SIGTERM does not stop the script itself, so
+    // the exit code is still written when `cancel` signals the process group.
+    QString wrapperScript() const;
+};
+
+cluster::Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in);
+
+}  // namespace traindeck::launch

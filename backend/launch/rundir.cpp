@@ -1,0 +1,249 @@
+#include "launch/rundir.h"
+
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <csignal>
+
+using traindeck::cluster::Diagnostic;
+using traindeck::cluster::Result;
+
+namespace traindeck::launch {
+
+namespace {
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::launch::RunDir)
+};
+
+std::optional<QByteArray> readSmall(Transport &t, const QString &path, qint64 max = 1 << 20)
+{
+    const Result<FileChunk> c = t.readFile(path, 0, max);
+    if (!c)
+        return std::nullopt;
+    return c->data;
+}
+}  // namespace
+
+QString runFile(const QString &runDir, const char *name)
+{
+    return runDir + QLatin1Char('/') + QString::fromLatin1(name);
+}
+
+QString jobStateName(JobState s)
+{
+    switch (s) {
+    case JobState::Starting: return QStringLiteral("starting");
+    case JobState::Running: return QStringLiteral("running");
+    case JobState::Finished: return QStringLiteral("finished");
+    case JobState::Failed: return QStringLiteral("failed");
+    case JobState::Cancelled: return QStringLiteral("cancelled");
+    case JobState::Lost: return QStringLiteral("lost");
+    }
+    return QString();
+}
+
+bool isFinal(JobState s)
+{
+    return s != JobState::Starting && s != JobState::Running;
+}
+
+int exitCodeFor(JobState s)
+{
+    return s == JobState::Finished ? 0 : 1;
+}
+
+JobState deriveState(const RunFiles &f, bool sawTelemetry)
+{
+    if (f.exitCode) {
+        if (f.cancelRequested)
+            return JobState::Cancelled;
+        return *f.exitCode == 0 ? JobState::Finished : JobState::Failed;
+    }
+    if (f.pid <= 0) {
+        // The wrapper writes its pid first thing; give it a minute (a loaded machine) before calling it lost.
+        if (f.cancelRequested)
+            return JobState::Cancelled;
+        return f.launchedSecsAgo > 60 ? JobState::Lost : JobState::Starting;
+    }
+    if (f.groupAlive)
+        return sawTelemetry ? JobState::Running : JobState::Starting;
+    return f.cancelRequested ? JobState::Cancelled : JobState::Lost;
+}
+
+RunFiles readRunFiles(Transport &t, const QString &runDir)
+{
+    RunFiles f;
+    if (const auto pid = readSmall(t, runFile(runDir, runfile::kPid), 64)) {
+        bool ok = false;
+        const qint64 p = pid->trimmed().toLongLong(&ok);
+        if (ok && p > 1) {
+            f.pid = p;
+            f.groupAlive = t.signalProcessGroup(p, 0) == SignalResult::Delivered;
+        }
+    }
+    // After the liveness check (see header).
+    if (const auto code = readSmall(t, runFile(runDir, runfile::kExitCode), 64)) {
+        bool ok = false;
+        const int c = code->trimmed().toInt(&ok);
+        if (ok)
+            f.exitCode = c;
+    }
+    f.cancelRequested = t.exists(runFile(runDir, runfile::kCancel));
+    if (const auto info = readRunInfo(t, runDir); info && info->created.isValid())
+        f.launchedSecsAgo = info->created.secsTo(QDateTime::currentDateTimeUtc());
+    return f;
+}
+
+QJsonObject RunInfo::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("run_id"), runId);
+    o.insert(QStringLiteral("name"), name);
+    o.insert(QStringLiteral("created"), created.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("profile"), profile);
+    o.insert(QStringLiteral("host"), host);
+    o.insert(QStringLiteral("trainer"), trainer);
+    o.insert(QStringLiteral("command"), command);
+    o.insert(QStringLiteral("attempts"), attempts);
+    return o;
+}
+
+RunInfo RunInfo::fromJson(const QJsonObject &o)
+{
+    RunInfo i;
+    i.runId = o.value(QStringLiteral("run_id")).toString();
+    i.name = o.value(QStringLiteral("name")).toString();
+    i.created = QDateTime::fromString(o.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
+    i.profile = o.value(QStringLiteral("profile")).toString();
+    i.host = o.value(QStringLiteral("host")).toString();
+    i.trainer = o.value(QStringLiteral("trainer")).toString();
+    i.command = o.value(QStringLiteral("command")).toString();
+    i.attempts = o.value(QStringLiteral("attempts")).toInt(1);
+    return i;
+}
+
+std::optional<RunInfo> readRunInfo(Transport &t, const QString &runDir)
+{
+    const auto bytes = readSmall(t, runFile(runDir, runfile::kRunInfo));
+    if (!bytes)
+        return std::nullopt;
+    const QJsonDocument d = QJsonDocument::fromJson(*bytes);
+    if (!d.isObject())
+        return std::nullopt;
+    return RunInfo::fromJson(d.object());
+}
+
+QString makeRunId(const QString &name, const QDateTime &now, const std::function<bool(const QString &)> &taken)
+{
+    QString base;
+    for (const QChar c : name) {
+        const ushort u = c.unicode();
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' ||
+                        u == '_' || u == '-';
+        base.append(ok ? c : QLatin1Char('-'));
+    }
+    static const QRegularExpression dashes(QStringLiteral("-{2,}"));
+    base.replace(dashes, QStringLiteral("-"));
+    while (base.startsWith(QLatin1Char('-')) || base.startsWith(QLatin1Char('.')))
+        base.remove(0, 1);
+    base.truncate(48);
+    while (base.endsWith(QLatin1Char('-')) || base.endsWith(QLatin1Char('.')))
+        base.chop(1);
+    if (base.isEmpty())
+        base = QStringLiteral("run");
+    const QString stem = base + QLatin1Char('-') + now.toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString id = stem;
+    for (int n = 2; taken && taken(id); ++n)
+        id = stem + QLatin1Char('-') + QString::number(n);
+    return id;
+}
+
+Result<QString> resolveRunDir(const QString &runsDir, const QString &run)
+{
+    auto isRunDir = [](const QString &d) {
+        return QFileInfo::exists(d + QStringLiteral("/run.json")) || QFileInfo::exists(d + QStringLiteral("/spec.json"));
+    };
+    if (run.isEmpty())
+        return Result<QString>::failure(Diagnostic::error(QStringLiteral("RUN"), 0, 0, Tr::tr("no run given")));
+    if (!run.contains(QLatin1Char('/')) && run != QLatin1String(".") && run != QLatin1String("..")) {
+        const QString d = QDir(runsDir).absoluteFilePath(run);
+        if (isRunDir(d))
+            return QDir::cleanPath(d);
+    }
+    if (QFileInfo(run).isDir() && isRunDir(run))
+        return QDir::cleanPath(QFileInfo(run).absoluteFilePath());
+    return Result<QString>::failure(Diagnostic::error(
+        run, 0, 0, Tr::tr("no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs").arg(runsDir)));
+}
+
+QJsonObject RunSummary::toJson() const
+{
+    QJsonObject o = info.toJson();
+    o.insert(QStringLiteral("run_id"), runId);
+    o.insert(QStringLiteral("run_dir"), runDir);
+    o.insert(QStringLiteral("state"), jobStateName(state));
+    o.insert(QStringLiteral("last_step"), lastStep);
+    if (hasLoss)
+        o.insert(QStringLiteral("loss"), lastLoss);
+    if (exitCode)
+        o.insert(QStringLiteral("exit_code"), *exitCode);
+    return o;
+}
+
+QList<RunSummary> listRuns(const QString &runsDir)
+{
+    QList<RunSummary> out;
+    LocalTransport t;
+    const QDir dir(runsDir);
+    for (const QString &id : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString rd = dir.absoluteFilePath(id);
+        const auto info = readRunInfo(t, rd);
+        if (!info)
+            continue;
+        RunSummary s;
+        s.runId = id;
+        s.runDir = rd;
+        s.info = *info;
+        const RunFiles f = readRunFiles(t, rd);
+        s.exitCode = f.exitCode;
+        // The last step line in the file's tail.
+        QFile m(runFile(rd, runfile::kMetrics));
+        bool telemetry = false;
+        if (m.open(QIODevice::ReadOnly) && m.size() > 0) {
+            telemetry = true;
+            const qint64 from = qMax<qint64>(0, m.size() - (256 << 10));
+            m.seek(from);
+            const QList<QByteArray> lines = m.readAll().split('\n');
+            for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+                if (!it->contains("\"step\""))
+                    continue;
+                const QJsonDocument d = QJsonDocument::fromJson(*it);
+                if (!d.isObject() || d.object().value(QStringLiteral("type")).toString() != QLatin1String("step"))
+                    continue;
+                s.lastStep = qint64(d.object().value(QStringLiteral("step")).toDouble(-1));
+                const QJsonValue loss = d.object().value(QStringLiteral("loss"));
+                if (loss.isDouble()) {
+                    s.lastLoss = loss.toDouble();
+                    s.hasLoss = true;
+                }
+                break;
+            }
+        }
+        s.state = deriveState(f, telemetry);
+        out.append(s);
+    }
+    std::sort(out.begin(), out.end(), [](const RunSummary &a, const RunSummary &b) {
+        if (a.info.created != b.info.created)
+            return a.info.created > b.info.created;
+        return a.runId > b.runId;
+    });
+    return out;
+}
+
+}  // namespace traindeck::launch

@@ -1,0 +1,108 @@
+// The run directory: the source of truth for one run (DESIGN.md "The data path"). Layout:
+//   spec.json         the job spec as launched (paths made absolute)
+//   run.json          launch record: run id, name, created, profile, host, trainer, command, attempts
+//   hostfile          the Open MPI hostfile mpirun got
+//   run.sh            the wrapper that runs mpirun detached (setsid) and records the files below
+//   pid               the wrapper's pid = process group (and session) of mpirun and local ranks
+//   exit-code         mpirun's exit status, written by the wrapper when mpirun ends
+//   cancel-requested  written by `cancel` before it signals the group
+//   stdout.log        mpirun's standard output (ranks' stdout included)
+//   stderr.log        mpirun's and the ranks' standard error (progress lines, errors)
+//   metrics.jsonl     the trainer's telemetry (docs/metrics-protocol.md)
+//   out/              the trainer's output: out/checkpoints/step-NNNNNNNN/, out/checkpoints/latest
+//   attempt-N/        pid, exit-code, cancel-requested and logs of earlier attempts (moved by resume)
+#pragma once
+
+#include "cluster/result.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace traindeck::launch {
+
+class Transport;
+
+namespace runfile {
+inline constexpr char kSpec[] = "spec.json";
+inline constexpr char kRunInfo[] = "run.json";
+inline constexpr char kHostfile[] = "hostfile";
+inline constexpr char kWrapper[] = "run.sh";
+inline constexpr char kPid[] = "pid";
+inline constexpr char kExitCode[] = "exit-code";
+inline constexpr char kCancel[] = "cancel-requested";
+inline constexpr char kStdout[] = "stdout.log";
+inline constexpr char kStderr[] = "stderr.log";
+inline constexpr char kMetrics[] = "metrics.jsonl";
+inline constexpr char kOut[] = "out";
+}  // namespace runfile
+
+QString runFile(const QString &runDir, const char *name);
+
+// starting: launched, mpirun not yet up or no telemetry yet; running: telemetry flows; then one of
+// finished (exit 0), failed (non-zero exit), cancelled (cancel requested), lost (the process group is
+// gone without an exit-code file: killed with the wrapper, machine rebooted).
+enum class JobState { Starting, Running, Finished, Failed, Cancelled, Lost };
+QString jobStateName(JobState s);  // "starting", "running", ...
+bool isFinal(JobState s);
+// Exit status of `launch`/`watch` for a final state: 0 finished, 1 otherwise.
+int exitCodeFor(JobState s);
+
+// What the run directory's files say right now.
+struct RunFiles {
+    qint64 pid = -1;                // from pid; -1 when missing
+    bool groupAlive = false;        // some process of the group exists
+    std::optional<int> exitCode;    // from exit-code
+    bool cancelRequested = false;
+    qint64 launchedSecsAgo = 0;     // from run.json "created"
+};
+
+// The state machine, as a pure function (tested on its own). sawTelemetry: a hello or step was read.
+JobState deriveState(const RunFiles &files, bool sawTelemetry);
+
+// Reads pid, exit-code, cancel-requested and run.json through the transport. Liveness is checked
+// before the exit-code file is read, so a wrapper that ends between the two reads is never "lost".
+RunFiles readRunFiles(Transport &transport, const QString &runDir);
+
+// run.json
+struct RunInfo {
+    QString runId;
+    QString name;
+    QDateTime created;
+    QString profile;
+    QString host;         // transport display name of the head node
+    QString trainer;      // trainer executable
+    QString command;      // the mpirun command line, shell-quoted
+    int attempts = 1;     // 1 + number of resumes
+    QJsonObject toJson() const;
+    static RunInfo fromJson(const QJsonObject &o);
+};
+std::optional<RunInfo> readRunInfo(Transport &transport, const QString &runDir);
+
+// A new run id from the spec name: the name reduced to [A-Za-z0-9._-] (at most 48 characters,
+// "run" when nothing is left), "-YYYYMMDD-HHMMSS" and, when taken, "-2", "-3", ...
+QString makeRunId(const QString &name, const QDateTime &now, const std::function<bool(const QString &)> &taken);
+// A run argument: a run id under runsDir, or a path to a run directory (one that holds run.json or spec.json).
+cluster::Result<QString> resolveRunDir(const QString &runsDir, const QString &run);
+
+// Summary of a local run directory for `runs` and the GUI's history.
+struct RunSummary {
+    QString runId;
+    QString runDir;
+    RunInfo info;
+    JobState state = JobState::Starting;
+    qint64 lastStep = -1;
+    double lastLoss = 0;
+    bool hasLoss = false;
+    std::optional<int> exitCode;
+    QJsonObject toJson() const;
+};
+// Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only.
+QList<RunSummary> listRuns(const QString &runsDir);
+
+}  // namespace traindeck::launch

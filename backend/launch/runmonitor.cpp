@@ -1,0 +1,237 @@
+#include "launch/runmonitor.h"
+
+#include "launch/transport.h"
+
+#include <QFile>
+#include <QTimer>
+
+namespace traindeck::launch {
+
+using namespace traindeck::metrics;
+
+namespace {
+// Feeds the store and keeps the records of this read for the signal.
+class Tee : public MetricsSink
+{
+public:
+    MetricStore *store = nullptr;
+    QList<Record> records;
+    QList<ParseIssue> issues;
+    qint64 emitFrom = 0;
+    bool sawTelemetry = false;
+    void onHello(const HelloRecord &r) override { add(r); }
+    void onStep(const StepRecord &r) override { add(r); }
+    void onEval(const EvalRecord &r) override { add(r); }
+    void onCheckpoint(const CheckpointRecord &r) override { add(r); }
+    void onWarning(const WarningRecord &r) override { add(r); }
+    void onError(const ErrorRecord &r) override { add(r); }
+    void onDone(const DoneRecord &r) override { add(r); }
+    void onIssue(const ParseIssue &i) override
+    {
+        store->onIssue(i);
+        if (i.offset >= emitFrom)
+            issues.append(i);
+    }
+
+private:
+    template <typename R>
+    void add(const R &r)
+    {
+        dispatch(Record(r), *store);
+        if constexpr (std::is_same_v<R, HelloRecord> || std::is_same_v<R, StepRecord>)
+            sawTelemetry = true;
+        if (r.origin.offset >= emitFrom)
+            records.append(Record(r));
+    }
+};
+}  // namespace
+
+struct RunMonitor::Private {
+    std::shared_ptr<Transport> transport;
+    QString runDir;
+    QTimer *timer = nullptr;
+    qint64 maxBytes = 16 << 20;
+    QString mirrorPath;
+    MetricStore store;
+    Tee tee;
+    MetricsParser parser;
+    qint64 stderrOffset = 0;
+    QByteArray stderrPartial;
+    QStringList stderrTail;
+    JobState state = JobState::Starting;
+    RunFiles files;
+    FailureInfo failure;
+    bool endedEmitted = false;
+    bool statePublished = false;
+    bool started = false;
+    QString lastError;
+};
+
+RunMonitor::RunMonitor(std::shared_ptr<Transport> transport, const QString &runDir, QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>())
+{
+    qRegisterMetaType<traindeck::metrics::Record>();
+    qRegisterMetaType<QList<traindeck::metrics::Record>>();
+    qRegisterMetaType<traindeck::metrics::ParseIssue>();
+    qRegisterMetaType<traindeck::launch::JobState>();
+    d->transport = std::move(transport);
+    d->runDir = runDir;
+    d->tee.store = &d->store;
+    d->parser.setSink(&d->tee);
+    d->timer = new QTimer(this);
+    d->timer->setInterval(250);
+    connect(d->timer, &QTimer::timeout, this, &RunMonitor::poll);
+}
+
+RunMonitor::~RunMonitor() = default;
+
+QString RunMonitor::runDir() const { return d->runDir; }
+void RunMonitor::setPollInterval(int ms) { d->timer->setInterval(ms); }
+void RunMonitor::setMaxBytesPerPoll(qint64 bytes) { d->maxBytes = qMax<qint64>(4096, bytes); }
+void RunMonitor::setMirrorPath(const QString &path) { d->mirrorPath = path; }
+const MetricStore &RunMonitor::store() const { return d->store; }
+JobState RunMonitor::state() const { return d->state; }
+RunFiles RunMonitor::files() const { return d->files; }
+FailureInfo RunMonitor::failure() const { return d->failure; }
+qint64 RunMonitor::metricsOffset() const { return d->parser.offset(); }
+qint64 RunMonitor::metricsLineNumber() const { return d->parser.lineNumber(); }
+qint64 RunMonitor::malformedLines() const { return d->parser.stats().malformed; }
+QStringList RunMonitor::stderrTail() const { return d->stderrTail; }
+
+void RunMonitor::start(qint64 emitFromOffset)
+{
+    d->tee.emitFrom = emitFromOffset;
+    d->started = true;
+    d->timer->start();
+    QTimer::singleShot(0, this, &RunMonitor::poll);
+}
+
+void RunMonitor::stop()
+{
+    d->timer->stop();
+}
+
+void RunMonitor::readMetrics()
+{
+    const QString path = runFile(d->runDir, runfile::kMetrics);
+    for (int round = 0; round < 64; ++round) {
+        const qint64 at = d->parser.offset() + d->parser.pendingBytes();
+        const cluster::Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
+        if (!c)
+            return;  // not there yet
+        if (c->fileSize < d->parser.offset()) {
+            Q_EMIT errorOccurred(tr("%1 became shorter than what was read; it was replaced or truncated").arg(path));
+            return;
+        }
+        if (c->data.isEmpty())
+            return;
+        if (!d->mirrorPath.isEmpty()) {
+            QFile m(d->mirrorPath);
+            if (m.open(QIODevice::ReadWrite) && m.size() >= at) {
+                m.resize(at);
+                m.seek(at);
+                m.write(c->data);
+            }
+        }
+        d->tee.records.clear();
+        d->tee.issues.clear();
+        d->parser.feed(c->data);
+        const QList<Record> recs = d->tee.records;
+        const QList<ParseIssue> issues = d->tee.issues;
+        d->tee.records.clear();
+        d->tee.issues.clear();
+        for (const ParseIssue &i : issues)
+            Q_EMIT malformedLine(i);
+        if (!recs.isEmpty())
+            Q_EMIT recordsReady(recs, d->parser.offset());
+        if (c->data.size() < d->maxBytes)
+            return;
+        // A full chunk: more may follow right away, but yield after one more round when polling live.
+        if (round >= 1 && !isFinal(d->state))
+            return;
+    }
+}
+
+void RunMonitor::readStderr()
+{
+    const QString path = runFile(d->runDir, runfile::kStderr);
+    const cluster::Result<FileChunk> c = d->transport->readFile(path, d->stderrOffset, 4 << 20);
+    if (!c)
+        return;
+    if (c->fileSize < d->stderrOffset) {  // a new attempt's log (resume)
+        d->stderrOffset = 0;
+        d->stderrPartial.clear();
+        return;
+    }
+    if (c->data.isEmpty())
+        return;
+    d->stderrOffset += c->data.size();
+    d->stderrPartial += c->data;
+    const qsizetype nl = d->stderrPartial.lastIndexOf('\n');
+    if (nl < 0)
+        return;
+    const QByteArray complete = d->stderrPartial.left(nl);
+    d->stderrPartial.remove(0, nl + 1);
+    QStringList lines;
+    for (const QByteArray &l : complete.split('\n'))
+        lines.append(QString::fromUtf8(l));
+    d->stderrTail += lines;
+    if (d->stderrTail.size() > 50)
+        d->stderrTail = d->stderrTail.mid(d->stderrTail.size() - 50);
+    Q_EMIT stderrLines(lines);
+}
+
+void RunMonitor::computeFailure()
+{
+    // Up to the last MiB of each log: mpirun's messages are at the end, the failing rank's line near it.
+    QByteArray text;
+    for (const char *name : {runfile::kStderr, runfile::kStdout}) {
+        const QString path = runFile(d->runDir, name);
+        const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
+        if (!head)
+            continue;
+        const qint64 from = qMax<qint64>(0, head->fileSize - (1 << 20));
+        const cluster::Result<FileChunk> c = d->transport->readFile(path, from, 1 << 20);
+        if (c)
+            text += c->data + '\n';
+    }
+    QStringList hosts;
+    if (const auto h = d->store.hello()) {
+        for (const RankInfo &r : h->ranks)
+            hosts.append(r.host);
+    }
+    QStringList tail = d->stderrTail;
+    if (tail.size() > 20)
+        tail = tail.mid(tail.size() - 20);
+    d->failure = attributeFailure(d->store.errors(), text, d->files.exitCode, hosts, tail);
+}
+
+void RunMonitor::poll()
+{
+    if (d->endedEmitted)
+        return;
+    // State first: what is read after it (metrics, logs) is at least as new as the state says.
+    d->files = readRunFiles(*d->transport, d->runDir);
+    readMetrics();
+    readStderr();
+    JobState s = deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);
+    if (isFinal(s)) {
+        // Read everything that was written before the end.
+        readMetrics();
+        readStderr();
+        if (s == JobState::Failed || s == JobState::Lost || s == JobState::Cancelled)
+            computeFailure();
+    }
+    if (s != d->state || !d->statePublished) {
+        d->state = s;
+        d->statePublished = true;
+        Q_EMIT stateChanged(s);
+    }
+    if (isFinal(s) && !d->endedEmitted) {
+        d->endedEmitted = true;
+        d->timer->stop();
+        Q_EMIT ended(s);
+    }
+}
+
+}  // namespace traindeck::launch

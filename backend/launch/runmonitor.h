@@ -1,0 +1,79 @@
+// Follows one run directory through a Transport: tails metrics.jsonl from a byte offset into a
+// MetricStore (every record exactly once, also across reattaching), tails stderr.log, tracks the job
+// state and, when the run fails, attributes the failure. Poll-driven (a timer, or poll() directly), so
+// the same code works locally and over SSH; the transport's calls block, so a GUI moves the monitor to
+// a worker thread and receives its signals queued.
+#pragma once
+
+#include "launch/failure.h"
+#include "launch/rundir.h"
+#include "metrics/metricstore.h"
+#include "metrics/parser.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+class QTimer;
+
+namespace traindeck::launch {
+
+class Transport;
+
+class RunMonitor : public QObject
+{
+    Q_OBJECT
+
+public:
+    RunMonitor(std::shared_ptr<Transport> transport, const QString &runDir, QObject *parent = nullptr);
+    ~RunMonitor() override;
+
+    QString runDir() const;
+    void setPollInterval(int ms);  // default 250
+    // Bytes of metrics read per poll at most (default 16 MiB); the rest follows on the next poll.
+    void setMaxBytesPerPoll(qint64 bytes);
+    // Keep a copy of every metrics byte read in this file (the local mirror of a remote run).
+    void setMirrorPath(const QString &path);
+
+    // Starts polling. Records whose line starts before emitFromOffset go into the store without being
+    // emitted (a watcher that resumes at the offset it printed last sees no duplicate and no gap).
+    void start(qint64 emitFromOffset = 0);
+    void stop();
+
+    const metrics::MetricStore &store() const;
+    JobState state() const;
+    RunFiles files() const;
+    // Set once the state is failed or lost (and for cancelled runs, what was seen).
+    FailureInfo failure() const;
+    qint64 metricsOffset() const;     // resume offset: after the last complete line read
+    qint64 metricsLineNumber() const;
+    qint64 malformedLines() const;
+    QStringList stderrTail() const;   // the last 50 stderr lines
+
+public Q_SLOTS:
+    // Reads what is new: metrics, stderr, state files. Emits the signals below.
+    void poll();
+
+Q_SIGNALS:
+    // New records, in file order, already in store().
+    void recordsReady(const QList<traindeck::metrics::Record> &records, qint64 offsetAfter);
+    void malformedLine(const traindeck::metrics::ParseIssue &issue);
+    void stderrLines(const QStringList &lines);
+    void stateChanged(traindeck::launch::JobState state);
+    // Once, when the state becomes final (all metrics read first).
+    void ended(traindeck::launch::JobState state);
+    void errorOccurred(const QString &message);
+
+private:
+    void readMetrics();
+    void readStderr();
+    void computeFailure();
+
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+}  // namespace traindeck::launch
+
+Q_DECLARE_METATYPE(traindeck::launch::JobState)

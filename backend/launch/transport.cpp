@@ -1,0 +1,236 @@
+#include "launch/transport.h"
+
+#include "cluster/clusterprofile.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHostInfo>
+#include <QProcess>
+#include <QSaveFile>
+
+#include <cerrno>
+#include <csignal>
+#include <unistd.h>
+
+using traindeck::cluster::Diagnostic;
+
+namespace traindeck::launch {
+
+namespace {
+struct Tr {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::launch::Transport)
+};
+
+Diagnostic error(const QString &file, const QString &message)
+{
+    return Diagnostic::error(file, 0, 0, message);
+}
+
+// Splits complete lines off buf and hands them to onLine.
+void emitLines(QByteArray &buf, Transport::Stream s, const Transport::LineCallback &onLine, bool flushAll)
+{
+    qsizetype start = 0;
+    for (;;) {
+        const qsizetype nl = buf.indexOf('\n', start);
+        if (nl < 0)
+            break;
+        if (onLine)
+            onLine(s, buf.mid(start, nl - start));
+        start = nl + 1;
+    }
+    buf.remove(0, start);
+    if (flushAll && !buf.isEmpty()) {
+        if (onLine)
+            onLine(s, buf);
+        buf.clear();
+    }
+}
+
+RemoteTransportFactory &remoteFactory()
+{
+    static RemoteTransportFactory f;
+    return f;
+}
+}  // namespace
+
+Transport::~Transport() = default;
+
+QString LocalTransport::displayName() const
+{
+    return QStringLiteral("localhost");
+}
+
+bool LocalTransport::runsAsRoot() const
+{
+    return ::geteuid() == 0;
+}
+
+Result<ExecResult> LocalTransport::run(const QString &shellCommand, int timeoutMs, const LineCallback &onLine)
+{
+    QProcess p;
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), shellCommand});
+    if (!p.waitForStarted(10000))
+        return Result<ExecResult>::failure(error(QStringLiteral("/bin/sh"), Tr::tr("cannot start: %1").arg(p.errorString())));
+    ExecResult r;
+    QByteArray outBuf, errBuf;
+    const QDeadlineTimer deadline(timeoutMs);
+    auto drain = [&] {
+        const QByteArray o = p.readAllStandardOutput();
+        const QByteArray e = p.readAllStandardError();
+        r.out += o;
+        r.err += e;
+        outBuf += o;
+        errBuf += e;
+        emitLines(outBuf, Stream::Out, onLine, false);
+        emitLines(errBuf, Stream::Err, onLine, false);
+    };
+    while (p.state() != QProcess::NotRunning) {
+        if (deadline.hasExpired()) {
+            r.timedOut = true;
+            p.kill();
+            p.waitForFinished(5000);
+            break;
+        }
+        p.waitForReadyRead(int(qMin<qint64>(200, qMax<qint64>(1, deadline.remainingTime()))));
+        drain();
+    }
+    drain();
+    emitLines(outBuf, Stream::Out, onLine, true);
+    emitLines(errBuf, Stream::Err, onLine, true);
+    r.exitCode = (!r.timedOut && p.exitStatus() == QProcess::NormalExit) ? p.exitCode() : -1;
+    return r;
+}
+
+Status LocalTransport::startDetached(const QString &scriptPath)
+{
+    if (!QFileInfo(scriptPath).isFile())
+        return Status::failure(error(scriptPath, Tr::tr("no such script")));
+    // setsid -f: fork, new session (the script's pid is its process group), return at once.
+    const QString cmd = QStringLiteral("setsid -f /bin/sh %1 </dev/null >/dev/null 2>&1").arg(shellQuote(scriptPath));
+    const Result<ExecResult> r = run(cmd, 15000);
+    if (!r)
+        return Status::failure(r.diagnostics());
+    if (r->exitCode != 0)
+        return Status::failure(error(scriptPath, Tr::tr("setsid failed (exit %1): %2")
+                                                     .arg(r->exitCode)
+                                                     .arg(QString::fromLocal8Bit(r->err).trimmed())));
+    return cluster::Done{};
+}
+
+Result<FileChunk> LocalTransport::readFile(const QString &path, qint64 offset, qint64 maxBytes)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<FileChunk>::failure(error(path, Tr::tr("cannot read: %1").arg(f.errorString())));
+    FileChunk c;
+    c.fileSize = f.size();
+    if (offset < c.fileSize && maxBytes > 0) {
+        if (!f.seek(offset))
+            return Result<FileChunk>::failure(error(path, Tr::tr("cannot seek to %1: %2").arg(offset).arg(f.errorString())));
+        c.data = f.read(qMin(maxBytes, c.fileSize - offset));
+        // The file may have grown since size(): report at least what was read.
+        c.fileSize = qMax(c.fileSize, offset + c.data.size());
+    }
+    return c;
+}
+
+Status LocalTransport::writeFile(const QString &path, const QByteArray &data, int mode)
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return Status::failure(error(info.absolutePath(), Tr::tr("cannot create directory")));
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
+        return Status::failure(error(path, Tr::tr("cannot write: %1").arg(f.errorString())));
+    QFile::Permissions p;
+    if (mode & 0400) p |= QFile::ReadOwner;
+    if (mode & 0200) p |= QFile::WriteOwner;
+    if (mode & 0100) p |= QFile::ExeOwner;
+    if (mode & 0040) p |= QFile::ReadGroup;
+    if (mode & 0020) p |= QFile::WriteGroup;
+    if (mode & 0010) p |= QFile::ExeGroup;
+    if (mode & 0004) p |= QFile::ReadOther;
+    if (mode & 0002) p |= QFile::WriteOther;
+    if (mode & 0001) p |= QFile::ExeOther;
+    QFile::setPermissions(path, p);
+    return cluster::Done{};
+}
+
+bool LocalTransport::exists(const QString &path)
+{
+    return QFileInfo::exists(path);
+}
+
+SignalResult LocalTransport::signalProcessGroup(qint64 pgid, int signal)
+{
+    if (pgid <= 1)
+        return SignalResult::Failed;
+    if (::kill(pid_t(-pgid), signal) == 0)
+        return SignalResult::Delivered;
+    return errno == ESRCH ? SignalResult::NoSuchProcess : SignalResult::Failed;
+}
+
+QString shellQuote(const QString &word)
+{
+    if (word.isEmpty())
+        return QStringLiteral("''");
+    bool plain = true;
+    for (const QChar c : word) {
+        const ushort u = c.unicode();
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+                        QStringLiteral("_./:=@%+,-").contains(c);
+        if (!ok) {
+            plain = false;
+            break;
+        }
+    }
+    if (plain)
+        return word;
+    QString q = word;
+    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+QString shellJoin(const QStringList &words)
+{
+    QStringList q;
+    q.reserve(words.size());
+    for (const QString &w : words)
+        q.append(shellQuote(w));
+    return q.join(QLatin1Char(' '));
+}
+
+bool isLocalProfile(const cluster::ClusterProfile &profile)
+{
+    if (profile.isLocal)
+        return true;
+    if (profile.nodes.isEmpty())
+        return false;
+    const QString head = profile.head().host.toLower();
+    return head == QLatin1String("localhost") || head == QLatin1String("127.0.0.1") || head == QLatin1String("::1") ||
+           head == QHostInfo::localHostName().toLower();
+}
+
+void setRemoteTransportFactory(RemoteTransportFactory factory)
+{
+    remoteFactory() = std::move(factory);
+}
+
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile &profile)
+{
+    if (isLocalProfile(profile))
+        return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+    if (remoteFactory())
+        return remoteFactory()(profile);
+    return Result<std::shared_ptr<Transport>>::failure(
+        Diagnostic::keyError(profile.name, QStringLiteral("nodes"),
+                             Tr::tr("the head node %1 is remote and this build has no SSH transport yet; run "
+                                    "traindeck-cli on the head node itself")
+                                 .arg(profile.head().host)));
+}
+
+}  // namespace traindeck::launch

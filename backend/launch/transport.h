@@ -1,0 +1,114 @@
+// Transport: the few operations the launcher and the monitor need on the machine that runs mpirun
+// (the head node). LocalTransport does them on this machine; an SSH implementation (backend/ssh) does
+// them over libssh. Every call is blocking and may be slow (network): GUI code calls them from a
+// worker thread. Paths are absolute paths on the transport's machine. No call throws.
+//
+// Implementing it over libssh (one session per thread, DESIGN.md):
+//   run()                -> a channel with ssh_channel_request_exec("sh -c ..."), reading stdout and
+//                           stderr until EOF, splitting lines for onLine, then the exit status.
+//   readFile()           -> sftp_open + sftp_seek64 + sftp_read (or `tail -c +OFFSET | head -c MAX`).
+//   writeFile()          -> sftp_open(O_CREAT|O_TRUNC, mode) after `mkdir -p` of the parent.
+//   signalProcessGroup() -> run("kill -SIG -- -PGID"): exit 0 delivered; "No such process" -> NoSuchProcess.
+//   startDetached()      -> run("setsid -f sh SCRIPT </dev/null >/dev/null 2>&1").
+#pragma once
+
+#include "cluster/result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+namespace traindeck::cluster {
+class ClusterProfile;
+}
+
+namespace traindeck::launch {
+
+using cluster::Result;
+using cluster::Status;
+
+struct ExecResult {
+    int exitCode = -1;    // the command's exit status; -1 when it was killed by a signal or timed out
+    bool timedOut = false;
+    QByteArray out;       // whole stdout (also passed line by line to onLine)
+    QByteArray err;       // whole stderr
+};
+
+struct FileChunk {
+    QByteArray data;      // bytes [offset, offset + data.size())
+    qint64 fileSize = 0;  // size of the file when it was read
+};
+
+enum class SignalResult { Delivered, NoSuchProcess, Failed };
+
+class Transport
+{
+public:
+    enum class Stream { Out, Err };
+    // Called once per complete output line (without '\n'; a last unterminated line is passed too).
+    using LineCallback = std::function<void(Stream, const QByteArray &line)>;
+
+    virtual ~Transport();
+
+    // "localhost" or the SSH target ("user@host"); used in messages.
+    virtual QString displayName() const = 0;
+    // True when paths are on this machine (no mirror needed).
+    virtual bool isLocal() const = 0;
+    // True when processes started by this transport run as root (mpirun then needs OMPI_ALLOW_RUN_AS_ROOT).
+    virtual bool runsAsRoot() const = 0;
+
+    // Runs a command line with /bin/sh -c and waits for it (at most timeoutMs; then it is killed and
+    // timedOut set). stdin is /dev/null. Fails only when the command could not be started at all.
+    virtual Result<ExecResult> run(const QString &shellCommand, int timeoutMs = 30000,
+                                   const LineCallback &onLine = {}) = 0;
+
+    // Starts a shell script in a new session (setsid), detached from this process: it survives the
+    // caller exiting. Returns once it is started; stdio goes to /dev/null (the script redirects).
+    virtual Status startDetached(const QString &scriptPath) = 0;
+
+    // Reads at most maxBytes from byte offset `offset`. A missing file is an error; offset past the end
+    // gives empty data (fileSize tells the caller the file shrank).
+    virtual Result<FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) = 0;
+    // Writes a whole file (replacing it atomically), creating missing parent directories. mode: octal
+    // permission bits, e.g. 0644 or 0755.
+    virtual Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) = 0;
+    virtual bool exists(const QString &path) = 0;
+
+    // kill(-pgid, signal). signal 0 only tests whether any process of the group exists.
+    virtual SignalResult signalProcessGroup(qint64 pgid, int signal) = 0;
+};
+
+// This machine: QProcess and POSIX calls.
+class LocalTransport : public Transport
+{
+public:
+    QString displayName() const override;
+    bool isLocal() const override { return true; }
+    bool runsAsRoot() const override;
+    Result<ExecResult> run(const QString &shellCommand, int timeoutMs = 30000, const LineCallback &onLine = {}) override;
+    Status startDetached(const QString &scriptPath) override;
+    Result<FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) override;
+    Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) override;
+    bool exists(const QString &path) override;
+    SignalResult signalProcessGroup(qint64 pgid, int signal) override;
+};
+
+// Quotes one word for POSIX sh: 'it'\''s' style; the result is one word whatever the input
+// (spaces, quotes, ;, $(), newlines). Plain words of [A-Za-z0-9_./:=@%+,-] are left as they are.
+QString shellQuote(const QString &word);
+QString shellJoin(const QStringList &words);
+
+// Whether a profile's head node is this machine (the built-in "local" profile, or a head named
+// localhost / 127.0.0.1 / ::1 / this host's name).
+bool isLocalProfile(const cluster::ClusterProfile &profile);
+
+// The transport for a profile's head node: LocalTransport when isLocalProfile(), otherwise the
+// registered remote factory (backend/ssh registers one), else an error saying SSH is not available.
+using RemoteTransportFactory = std::function<Result<std::shared_ptr<Transport>>(const cluster::ClusterProfile &)>;
+void setRemoteTransportFactory(RemoteTransportFactory factory);
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile &profile);
+
+}  // namespace traindeck::launch
