@@ -1,0 +1,93 @@
+// traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
+// starts a run detached (it survives this program), prints its run id, then follows it to the end
+// unless --detach. Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not
+// start, 2 bad input.
+#include "cli_common.h"
+#include "command.h"
+
+#include "launch/launcher.h"
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTextStream>
+
+using namespace traindeck::cli;
+using namespace traindeck::launch;
+namespace cluster = traindeck::cluster;
+
+namespace {
+
+struct LaunchCommand {
+    Q_DECLARE_TR_FUNCTIONS(LaunchCommand)
+};
+
+QString usage()
+{
+    return LaunchCommand::tr(
+        "usage: traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]\n"
+        "Starts the job of a spec (docs/cli.md) detached under mpirun and prints its run id.\n"
+        "Without --detach it then follows the run like `watch` until it ends.\n"
+        "exit: 0 finished (--detach: started), 1 failed, cancelled or lost, 2 bad input.\n");
+}
+
+int run(const QStringList &args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser parser;
+    const QCommandLineOption specOpt(QStringLiteral("spec"), LaunchCommand::tr("Job spec (JSON)."), QStringLiteral("file"));
+    const QCommandLineOption profileOpt(QStringLiteral("profile"), LaunchCommand::tr("Cluster profile: file, name or local."),
+                                        QStringLiteral("profile"));
+    const QCommandLineOption detachOpt(QStringLiteral("detach"), LaunchCommand::tr("Print the run id and return."));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), LaunchCommand::tr("Follow as JSON lines."));
+    const QCommandLineOption runsDir = runsDirOption();
+    parser.addOptions({specOpt, profileOpt, detachOpt, jsonOpt, runsDir});
+    if (const int rc = parseOrExit(parser, QStringLiteral("launch"), args, usage()); rc >= 0)
+        return rc;
+    if (!parser.isSet(specOpt) || !parser.positionalArguments().isEmpty()) {
+        err << LaunchCommand::tr("traindeck-cli launch: --spec FILE is required (and nothing else)") << '\n' << usage();
+        return ExitBadInput;
+    }
+    const QString specPath = parser.value(specOpt);
+    const cluster::Result<JobSpec> loaded = JobSpec::load(specPath);
+    if (!loaded) {
+        err << loaded.errorString() << '\n';
+        return ExitBadInput;
+    }
+    JobSpec spec = loaded.value();
+    const QString baseDir = QFileInfo(specPath).absolutePath();
+    const QString profileName = parser.isSet(profileOpt) ? parser.value(profileOpt) : spec.profile;
+    const auto profile = resolveProfile(profileName, parser.isSet(profileOpt) ? QDir::currentPath() : baseDir);
+    if (!profile) {
+        err << profile.errorString() << '\n';
+        return ExitBadInput;
+    }
+    auto transport = transportFor(profile.value());
+    if (!transport) {
+        err << transport.errorString() << '\n';
+        return ExitBadInput;
+    }
+    if (transport.value()->isLocal())
+        spec.resolvePaths(baseDir);
+    spec.profile = profileName;
+    const QString runs = runsDirFrom(parser, runsDir);
+    const auto launched = Launcher::launch(*transport.value(), spec, profile.value(), runs);
+    if (!launched) {
+        err << launched.errorString() << '\n';
+        // A spec the launcher rejects, or a missing trainer/mpirun, is something the user fixes.
+        return ExitBadInput;
+    }
+    for (const auto &w : launched.warnings())
+        err << w.toString() << '\n';
+    out << launched->runId << '\n';
+    out.flush();
+    if (parser.isSet(detachOpt))
+        return ExitOk;
+    FollowOptions fo;
+    fo.json = parser.isSet(jsonOpt);
+    return followRun(transport.value(), launched->runDir, fo);
+}
+
+Registration reg{{QStringLiteral("launch"), QStringLiteral("start a training run from a job spec (detached)"), run}};
+
+}  // namespace

@@ -1,0 +1,431 @@
+// traindeck-cli report RUN [--json | --html DIR] [--runs-dir DIR]: offline review of a run (live or
+// ended): state, failure attribution, and the diagnosis findings. --json prints one object with a
+// `findings` array ({kind, severity, ranks, hosts, evidence, recommendation, ...}); --html writes
+// DIR/index.html with PNG plots (loss, throughput, per-rank step time, per-rank phases). The PNGs are
+// drawn and encoded here (zlib through qCompress), so the CLI stays on Qt Core.
+#include "cli_common.h"
+#include "command.h"
+
+#include "analysis/diagnosis.h"
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <array>
+#include <cmath>
+
+using namespace traindeck::cli;
+using namespace traindeck::launch;
+using namespace traindeck::metrics;
+using traindeck::analysis::Diagnosis;
+using traindeck::analysis::Finding;
+
+namespace {
+
+struct ReportCommand {
+    Q_DECLARE_TR_FUNCTIONS(ReportCommand)
+};
+
+QString usage()
+{
+    return ReportCommand::tr(
+        "usage: traindeck-cli report RUN [--json | --html DIR] [--runs-dir DIR]\n"
+        "Summarises a run: state, failure (rank, host, exit code or signal), findings with evidence and\n"
+        "recommendations. --json: one JSON object; --html DIR: DIR/index.html plus PNG plots.\n"
+        "exit: 0 report written, 1 the run's files cannot be read or DIR cannot be written, 2 bad input.\n");
+}
+
+// ---- a tiny RGB raster and PNG encoder -------------------------------------------------------
+
+struct Rgb {
+    quint8 r, g, b;
+};
+
+class Raster
+{
+public:
+    Raster(int w, int h, Rgb bg) : w_(w), h_(h), px_(size_t(w) * size_t(h), bg) {}
+    int width() const { return w_; }
+    int height() const { return h_; }
+    void set(int x, int y, Rgb c)
+    {
+        if (x >= 0 && y >= 0 && x < w_ && y < h_)
+            px_[size_t(y) * size_t(w_) + size_t(x)] = c;
+    }
+    void fill(int x0, int y0, int x1, int y1, Rgb c)
+    {
+        for (int y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
+            for (int x = std::min(x0, x1); x <= std::max(x0, x1); ++x)
+                set(x, y, c);
+    }
+    void line(int x0, int y0, int x1, int y1, Rgb c)
+    {
+        const int dx = std::abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+        const int dy = -std::abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+        int e = dx + dy;
+        for (int guard = 0; guard < 100000; ++guard) {
+            set(x0, y0, c);
+            set(x0, y0 + 1, c);  // 2 px thick
+            if (x0 == x1 && y0 == y1)
+                break;
+            const int e2 = 2 * e;
+            if (e2 >= dy) {
+                e += dy;
+                x0 += sx;
+            }
+            if (e2 <= dx) {
+                e += dx;
+                y0 += sy;
+            }
+        }
+    }
+    QByteArray png() const
+    {
+        QByteArray raw;
+        raw.reserve(h_ * (1 + 3 * w_));
+        for (int y = 0; y < h_; ++y) {
+            raw.append('\0');  // filter: none
+            for (int x = 0; x < w_; ++x) {
+                const Rgb &c = px_[size_t(y) * size_t(w_) + size_t(x)];
+                raw.append(char(c.r)).append(char(c.g)).append(char(c.b));
+            }
+        }
+        QByteArray out("\x89PNG\r\n\x1a\n", 8);
+        QByteArray ihdr;
+        be32(ihdr, quint32(w_));
+        be32(ihdr, quint32(h_));
+        ihdr.append(char(8)).append(char(2)).append(char(0)).append(char(0)).append(char(0));  // 8-bit RGB
+        chunk(out, "IHDR", ihdr);
+        chunk(out, "IDAT", qCompress(raw, 6).mid(4));  // qCompress: 4-byte length + zlib stream
+        chunk(out, "IEND", QByteArray());
+        return out;
+    }
+
+private:
+    static void be32(QByteArray &b, quint32 v)
+    {
+        b.append(char(v >> 24)).append(char(v >> 16)).append(char(v >> 8)).append(char(v));
+    }
+    static quint32 crc(const QByteArray &data)
+    {
+        static const std::array<quint32, 256> table = [] {
+            std::array<quint32, 256> t{};
+            for (quint32 n = 0; n < 256; ++n) {
+                quint32 c = n;
+                for (int k = 0; k < 8; ++k)
+                    c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+                t[n] = c;
+            }
+            return t;
+        }();
+        quint32 c = 0xffffffffu;
+        for (const char ch : data)
+            c = table[(c ^ quint8(ch)) & 0xff] ^ (c >> 8);
+        return c ^ 0xffffffffu;
+    }
+    static void chunk(QByteArray &out, const char *type, const QByteArray &data)
+    {
+        be32(out, quint32(data.size()));
+        const QByteArray body = QByteArray(type, 4) + data;
+        out += body;
+        be32(out, crc(body));
+    }
+    int w_, h_;
+    std::vector<Rgb> px_;
+};
+
+const Rgb kPalette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
+                        {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127}};
+
+struct PlotRange {
+    double yMin = 0, yMax = 1;
+    qint64 xMin = 0, xMax = 1;
+};
+
+// Lines of the given series (min/max decimated to the plot width) on one axis box.
+PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QString &path)
+{
+    const int W = 800, H = 300, L = 10, R = 10, T = 10, B = 10;
+    Raster img(W, H, {255, 255, 255});
+    PlotRange range;
+    range.xMin = s.firstStep();
+    range.xMax = std::max(s.lastStep(), range.xMin + 1);
+    const int pw = W - L - R, ph = H - T - B;
+    std::vector<std::vector<MinMaxBucket>> data;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const SeriesId &id : series) {
+        data.push_back(s.decimate(id, range.xMin, range.xMax, pw));
+        for (const MinMaxBucket &b : data.back()) {
+            if (b.count > 0) {
+                lo = std::min(lo, double(b.min));
+                hi = std::max(hi, double(b.max));
+            }
+        }
+    }
+    if (!std::isfinite(lo)) {
+        lo = 0;
+        hi = 1;
+    }
+    if (hi - lo < 1e-9) {
+        hi += 0.5;
+        lo -= 0.5;
+    }
+    range.yMin = lo;
+    range.yMax = hi;
+    for (int i = 1; i < 5; ++i) {
+        const int y = T + ph * i / 5;
+        for (int x = L; x < W - R; x += 4)
+            img.set(x, y, {220, 220, 220});
+    }
+    img.fill(L, T, W - R, T, {0, 0, 0});
+    img.fill(L, H - B, W - R, H - B, {0, 0, 0});
+    img.fill(L, T, L, H - B, {0, 0, 0});
+    img.fill(W - R, T, W - R, H - B, {0, 0, 0});
+    auto xOf = [&](double step) { return L + int(std::lround((step - range.xMin) / double(range.xMax - range.xMin) * pw)); };
+    auto yOf = [&](double v) { return T + ph - int(std::lround((v - lo) / (hi - lo) * ph)); };
+    for (size_t k = 0; k < data.size(); ++k) {
+        const Rgb c = kPalette[k % 8];
+        int px = -1, py = -1;
+        for (const MinMaxBucket &b : data[k]) {
+            if (b.count == 0) {
+                px = -1;
+                continue;
+            }
+            const int x = xOf(0.5 * double(b.firstStep + b.lastStep));
+            const int y0 = yOf(b.min), y1 = yOf(b.max);
+            img.line(x, y0, x, y1, c);
+            const int y = (y0 + y1) / 2;
+            if (px >= 0)
+                img.line(px, py, x, y, c);
+            px = x;
+            py = y;
+        }
+    }
+    QSaveFile f(path);
+    if (f.open(QIODevice::WriteOnly)) {
+        f.write(img.png());
+        f.commit();
+    }
+    return range;
+}
+
+// Mean per-rank phase breakdown as horizontal stacked bars.
+void phasePlot(const MetricStore &s, const QString &path)
+{
+    const int n = std::max(1, s.worldSize());
+    const int W = 800, rowH = 24, H = 20 + n * rowH;
+    Raster img(W, H, {255, 255, 255});
+    const RankMetric phases[] = {RankMetric::Data, RankMetric::Fwd, RankMetric::Bwd, RankMetric::Comm, RankMetric::Opt};
+    std::vector<std::array<double, 5>> mean(size_t(n), std::array<double, 5>{});
+    double maxTotal = 0;
+    for (int r = 0; r < s.worldSize(); ++r) {
+        double total = 0;
+        for (int p = 0; p < 5; ++p) {
+            const std::vector<float> v = s.series(SeriesId::of(phases[p], r));
+            double sum = 0;
+            int cnt = 0;
+            for (float x : v) {
+                if (std::isfinite(x)) {
+                    sum += x;
+                    ++cnt;
+                }
+            }
+            mean[size_t(r)][size_t(p)] = cnt ? sum / cnt : 0;
+            total += mean[size_t(r)][size_t(p)];
+        }
+        maxTotal = std::max(maxTotal, total);
+    }
+    for (int r = 0; r < s.worldSize() && maxTotal > 0; ++r) {
+        int x = 10;
+        for (int p = 0; p < 5; ++p) {
+            const int w = int(std::lround(mean[size_t(r)][size_t(p)] / maxTotal * (W - 20)));
+            if (w > 0)
+                img.fill(x, 10 + r * rowH, x + w - 1, 10 + r * rowH + rowH - 6, kPalette[p]);
+            x += w;
+        }
+    }
+    QSaveFile f(path);
+    if (f.open(QIODevice::WriteOnly)) {
+        f.write(img.png());
+        f.commit();
+    }
+}
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString num(double v, int prec = 4)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', prec) : QStringLiteral("-");
+}
+
+bool writeHtml(const QString &dir, const QString &runId, JobState state, const RunMonitor &m, const QList<Finding> &findings,
+               QTextStream &err)
+{
+    if (!QDir().mkpath(dir)) {
+        err << ReportCommand::tr("%1: cannot create directory").arg(dir) << '\n';
+        return false;
+    }
+    const MetricStore &s = m.store();
+    QString h;
+    h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
+                        "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
+                        "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}.critical{color:#b00}"
+                        ".warning{color:#b60}</style></head><body>\n")
+             .arg(esc(runId));
+    h += QStringLiteral("<h1>%1</h1>\n<p>%2</p>\n")
+             .arg(esc(runId), esc(ReportCommand::tr("state %1, %n step(s), %2 rank(s)", nullptr, int(qMax<qint64>(0, s.lastStep())))
+                                       .arg(jobStateName(state))
+                                       .arg(s.worldSize())));
+    if (state == JobState::Failed || state == JobState::Lost)
+        h += QStringLiteral("<p class=\"critical\">%1</p>\n").arg(esc(m.failure().summary()));
+    h += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportCommand::tr("Findings")));
+    if (findings.isEmpty())
+        h += QStringLiteral("<p>%1</p>\n").arg(esc(ReportCommand::tr("None.")));
+    for (const Finding &f : findings) {
+        QStringList ev;
+        for (const auto &[k, v] : f.evidence)
+            ev.append(k + QLatin1Char('=') + num(v));
+        h += QStringLiteral("<h3 class=\"%1\">[%1] %2</h3><p>%3</p><p><i>%4</i></p>\n")
+                 .arg(Finding::severityName(f.severity), esc(f.summary), esc(ev.join(QStringLiteral(", "))),
+                      esc(f.recommendation));
+    }
+    if (s.rowCount() > 0) {
+        struct P {
+            const char *file;
+            QString title;
+            QList<SeriesId> series;
+        };
+        QList<SeriesId> stepMs;
+        for (int r = 0; r < s.worldSize(); ++r)
+            stepMs.append(SeriesId::of(RankMetric::Step, r));
+        const QList<P> plots{{"loss.png", ReportCommand::tr("Loss"), {SeriesId::of(Scalar::Loss)}},
+                             {"throughput.png", ReportCommand::tr("Throughput (tokens/s)"), {SeriesId::of(Scalar::TokensPerS)}},
+                             {"step_ms.png", ReportCommand::tr("Step time per rank (ms)"), stepMs}};
+        h += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportCommand::tr("Plots")));
+        for (const P &p : plots) {
+            const PlotRange r = plot(s, p.series, dir + QLatin1Char('/') + QString::fromLatin1(p.file));
+            h += QStringLiteral("<h3>%1</h3><img src=\"%2\" alt=\"%1\"><p>%3</p>\n")
+                     .arg(esc(p.title), QString::fromLatin1(p.file),
+                          esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4").arg(r.xMin).arg(r.xMax).arg(num(r.yMin), num(r.yMax))));
+        }
+        phasePlot(s, dir + QStringLiteral("/phases.png"));
+        QStringList hostList;
+        for (int r = 0; r < s.worldSize(); ++r)
+            hostList.append(QStringLiteral("%1 %2").arg(r).arg(esc(s.hostOf(r))));
+        h += QStringLiteral("<h3>%1</h3><img src=\"phases.png\" alt=\"phases\"><p>%2</p><p>%3</p>\n")
+                 .arg(esc(ReportCommand::tr("Mean phase times per rank")),
+                      esc(ReportCommand::tr("one bar per rank, top to bottom; blue data, orange forward, green backward, "
+                                            "red comm, purple optimizer")),
+                      hostList.join(QStringLiteral(", ")));
+    }
+    h += QStringLiteral("</body></html>\n");
+    QSaveFile f(dir + QStringLiteral("/index.html"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(h.toUtf8()) < 0 || !f.commit()) {
+        err << ReportCommand::tr("%1: cannot write: %2").arg(f.fileName(), f.errorString()) << '\n';
+        return false;
+    }
+    return true;
+}
+
+int run(const QStringList &args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser parser;
+    const QCommandLineOption jsonOpt(QStringLiteral("json"), ReportCommand::tr("One JSON object."));
+    const QCommandLineOption htmlOpt(QStringLiteral("html"), ReportCommand::tr("Write an HTML report with PNG plots here."),
+                                     QStringLiteral("dir"));
+    const QCommandLineOption runsDir = runsDirOption();
+    parser.addOptions({jsonOpt, htmlOpt, runsDir});
+    if (const int rc = parseOrExit(parser, QStringLiteral("report"), args, usage()); rc >= 0)
+        return rc;
+    if (parser.positionalArguments().size() != 1 || (parser.isSet(jsonOpt) && parser.isSet(htmlOpt))) {
+        err << ReportCommand::tr("traindeck-cli report: expected one RUN and at most one of --json, --html") << '\n' << usage();
+        return ExitBadInput;
+    }
+    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
+    if (!dir) {
+        err << dir.errorString() << '\n';
+        return ExitBadInput;
+    }
+    RunMonitor m(std::make_shared<LocalTransport>(), dir.value());
+    m.setMaxBytesPerPoll(256 << 20);
+    m.poll();
+    const JobState state = m.state();
+    const MetricStore &s = m.store();
+    const QList<Finding> findings = Diagnosis::analyze(s);
+    const QString runId = QFileInfo(dir.value()).fileName();
+
+    if (parser.isSet(htmlOpt)) {
+        const QString htmlDir = QDir::current().absoluteFilePath(parser.value(htmlOpt));
+        if (!writeHtml(htmlDir, runId, state, m, findings, err))
+            return ExitFailed;
+        out << htmlDir << "/index.html\n";
+        return ExitOk;
+    }
+    if (parser.isSet(jsonOpt)) {
+        QJsonObject o;
+        o.insert(QStringLiteral("run_id"), runId);
+        o.insert(QStringLiteral("run_dir"), dir.value());
+        o.insert(QStringLiteral("state"), jobStateName(state));
+        o.insert(QStringLiteral("last_step"), s.lastStep());
+        o.insert(QStringLiteral("world_size"), s.worldSize());
+        QJsonArray hosts;
+        for (int r = 0; r < s.worldSize(); ++r)
+            hosts.append(s.hostOf(r));
+        o.insert(QStringLiteral("hosts"), hosts);
+        if (s.rowCount() > 0)
+            o.insert(QStringLiteral("last_loss"), s.scalarAt(Scalar::Loss, s.rowCount() - 1));
+        if (state != JobState::Finished && isFinal(state))
+            o.insert(QStringLiteral("failure"), m.failure().toJson());
+        QJsonArray fa;
+        for (const Finding &f : findings)
+            fa.append(f.toJson());
+        o.insert(QStringLiteral("findings"), fa);
+        o.insert(QStringLiteral("malformed_lines"), m.malformedLines());
+        QJsonArray issues;
+        for (const ParseIssue &i : s.issues().mid(0, 20))
+            issues.append(i.toString());
+        o.insert(QStringLiteral("issues"), issues);
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        return ExitOk;
+    }
+    out << ReportCommand::tr("run %1: %2, %n step(s)", nullptr, int(qMax<qint64>(0, s.lastStep()))).arg(runId, jobStateName(state))
+        << '\n';
+    if (s.rowCount() > 0) {
+        QStringList hosts;
+        for (int r = 0; r < s.worldSize(); ++r)
+            hosts.append(QStringLiteral("%1:%2").arg(r).arg(s.hostOf(r)));
+        out << ReportCommand::tr("ranks: %1").arg(hosts.join(QStringLiteral(", "))) << '\n';
+        out << ReportCommand::tr("loss: %1 -> %2").arg(num(s.scalarAt(Scalar::Loss, 0)), num(s.scalarAt(Scalar::Loss, s.rowCount() - 1)))
+            << '\n';
+    }
+    if (state == JobState::Failed || state == JobState::Lost || state == JobState::Cancelled)
+        out << ReportCommand::tr("failure: %1").arg(m.failure().summary()) << '\n';
+    if (m.malformedLines() > 0)
+        out << ReportCommand::tr("metrics.jsonl: %n malformed line(s) skipped", nullptr, int(m.malformedLines())) << '\n';
+    out << ReportCommand::tr("findings:") << (findings.isEmpty() ? ReportCommand::tr(" none") : QString()) << '\n';
+    for (const Finding &f : findings) {
+        out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
+        QStringList ev;
+        for (const auto &[k, v] : f.evidence)
+            ev.append(k + QLatin1Char('=') + num(v));
+        out << "    " << ev.join(QStringLiteral(", ")) << '\n';
+        out << "    " << f.recommendation << '\n';
+    }
+    return ExitOk;
+}
+
+Registration reg{{QStringLiteral("report"), QStringLiteral("findings and plots of a run (text, --json, --html)"), run}};
+
+}  // namespace
