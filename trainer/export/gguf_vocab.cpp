@@ -25,6 +25,21 @@ bool startsEnds(const std::string& s, const std::string& a, const std::string& b
 static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, const tok::BpeTokenizer& tokenizer,
                             int64_t vocabSize, int64_t configBos, int64_t configEos);
 
+bool llamaCppTreatsAsEndOfGeneration(const std::string& text)
+{
+    // The texts llama.cpp's vocabulary loader (llama-vocab.cpp) recognises as end-of-generation tokens; it
+    // forces them to control tokens, with a warning when the file says otherwise. Qwen's vocabulary has
+    // "</s>" (id 128247) as an ordinary token.
+    static const char* const texts[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>",
+                                        "<|flush|>", "<|calls|>", "<end_of_turn>", "<|endoftext|>", "</s>",
+                                        "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
+                                        "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>"};
+    for (const char* t : texts)
+        if (text == t)
+            return true;
+    return false;
+}
+
 bool looksLikeControlToken(const std::string& c)
 {
     return startsEnds(c, "<|", "|>") || startsEnds(c, "<\xEF\xBD\x9C", "\xEF\xBD\x9C>");  // fullwidth ｜
@@ -79,7 +94,8 @@ static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, co
         v.types[static_cast<size_t>(id)] = static_cast<int32_t>(type);
     };
     for (auto it = model.at("vocab").begin(); it != model.at("vocab").end(); ++it)
-        place(it->get<int64_t>(), it.key(), TokenType::Normal, false);
+        place(it->get<int64_t>(), it.key(),
+              llamaCppTreatsAsEndOfGeneration(it.key()) ? TokenType::Control : TokenType::Normal, false);
     if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
         for (const json& a : j["added_tokens"]) {
             const std::string content = a.at("content").get<std::string>();

@@ -34,4 +34,9 @@ GgufVocab loadGgufVocab(const std::string& tokenizerJson, int64_t vocabSize, int
 // ("<|...|>", "<｜...｜>"): llama.cpp treats such tokens as control tokens (and warns when they are not typed so).
 bool looksLikeControlToken(const std::string& content);
 
+// Whether llama.cpp recognises a token by its text as end-of-generation (and so forces it to a control token
+// when loading). The exporter marks such ordinary tokens as control tokens up front: same behaviour, no
+// load-time warning.
+bool llamaCppTreatsAsEndOfGeneration(const std::string& text);
+
 }  // namespace traindeck::exporter

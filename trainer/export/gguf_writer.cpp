@@ -151,6 +151,8 @@ uint64_t GgufWriter::tensorBytes(size_t index) const { return tensors_.at(index)
 
 uint64_t GgufWriter::headerBytes() const
 {
+    if (headerWritten_)
+        return headerSize_;
     uint64_t n = 4 + 4 + 8 + 8 + kv_.size();
     for (const auto& t : tensors_)
         n += 8 + t.name.size() + 4 + 8 * t.ne.size() + 4 + 8;
@@ -213,6 +215,7 @@ void GgufWriter::writeHeader()
     padTo(alignment_);
     if (written_ != headerBytes())
         throw std::logic_error("GGUF header size mismatch");
+    headerSize_ = written_;
     headerWritten_ = true;
     current_ = 0;
     currentDone_ = 0;

@@ -90,6 +90,7 @@ private:
     uint64_t dataBytes_ = 0;  // data section size (tensors with padding)
     std::string buffer_;
     uint64_t written_ = 0;    // bytes emitted so far
+    uint64_t headerSize_ = 0;
     bool headerWritten_ = false;
     size_t current_ = 0;      // tensor being written
     uint64_t currentDone_ = 0;
