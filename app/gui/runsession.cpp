@@ -1,0 +1,209 @@
+#include "runsession.h"
+
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+
+#include <QFileInfo>
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+
+namespace traindeck::gui {
+
+using metrics::MetricStore;
+
+RunSession::RunSession(QObject *parent)
+    : QObject(parent), m_store(std::make_shared<MetricStore>()), m_tailer(new metrics::MetricsTailer(this))
+{
+    m_tailer->setSink(m_store.get());
+    connect(m_tailer, &metrics::MetricsTailer::recordsReady, this,
+            [this](const QList<metrics::Record> &records) {
+                m_records += records.size();
+                Q_EMIT changed();
+            });
+    connect(m_tailer, &metrics::MetricsTailer::fileReset, this, [this] {
+        m_store->clear();
+        ++m_generation;
+        Q_EMIT reset();
+    });
+    connect(m_tailer, &metrics::MetricsTailer::errorOccurred, this, &RunSession::errorOccurred);
+}
+
+RunSession::~RunSession()
+{
+    m_tailer->stop();
+    stopMonitor();
+}
+
+void RunSession::stopMonitor()
+{
+    if (!m_monitorThread)
+        return;
+    launch::RunMonitor *mon = m_monitor;
+    QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection);
+    m_monitor->disconnect(this);
+    m_monitorThread->quit();
+    m_monitorThread->wait(5000);
+    delete m_monitorThread;
+    m_monitorThread = nullptr;
+    m_monitor = nullptr;
+}
+
+void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport)
+{
+    ++m_loadTicket;
+    m_tailer->stop();
+    stopMonitor();
+    m_store->clear();
+    m_records = 0;
+    ++m_generation;
+    m_runDir = runDir;
+    m_path = launch::runFile(runDir, launch::runfile::kMetrics);
+    m_hasJob = true;
+    m_jobState = launch::JobState::Starting;
+    m_failure.clear();
+    m_monitorThread = new QThread(this);
+    m_monitorThread->setObjectName(QStringLiteral("RunMonitor"));
+    m_monitor = new launch::RunMonitor(std::move(transport), runDir);
+    m_monitor->moveToThread(m_monitorThread);
+    launch::RunMonitor *mon = m_monitor;
+    connect(m_monitorThread, &QThread::started, mon, [mon] { mon->start(0); });
+    connect(m_monitorThread, &QThread::finished, mon, &QObject::deleteLater);
+    connect(mon, &launch::RunMonitor::recordsReady, this,
+            [this](const QList<metrics::Record> &records, qint64) {
+                for (const auto &r : records)
+                    metrics::dispatch(r, *m_store);
+                m_records += records.size();
+                Q_EMIT changed();
+            }, Qt::QueuedConnection);
+    connect(mon, &launch::RunMonitor::stateChanged, this, [this](launch::JobState s) {
+        m_jobState = s;
+        Q_EMIT jobStateChanged(s);
+    }, Qt::QueuedConnection);
+    connect(mon, &launch::RunMonitor::errorOccurred, this, &RunSession::errorOccurred, Qt::QueuedConnection);
+    // The failure is read on the monitor's thread, then handed over.
+    QPointer<RunSession> self(this);
+    connect(mon, &launch::RunMonitor::ended, mon, [mon, self](launch::JobState s) {
+        const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, s, summary] {
+            if (!self)
+                return;
+            self->m_jobState = s;
+            self->m_failure = summary;
+            Q_EMIT self->jobStateChanged(s);
+            Q_EMIT self->jobEnded(s, summary);
+        }, Qt::QueuedConnection);
+    }, Qt::DirectConnection);
+    m_monitorThread->start();
+    setMode(Mode::Live);
+    Q_EMIT reset();
+}
+
+QString RunSession::title() const
+{
+    if (const auto hello = m_store->hello(); hello && !hello->runId.isEmpty())
+        return hello->runId;
+    return m_path.isEmpty() ? QString() : QFileInfo(QFileInfo(m_path).path()).fileName();
+}
+
+void RunSession::setMode(Mode m)
+{
+    if (m_mode == m)
+        return;
+    m_mode = m;
+    Q_EMIT modeChanged(m);
+}
+
+void RunSession::follow(const QString &metricsPath, qint64 offset, qint64 line)
+{
+    ++m_loadTicket;  // a pending load no longer applies
+    m_tailer->stop();
+    stopMonitor();
+    m_hasJob = false;
+    if (offset == 0) {
+        m_store->clear();
+        m_records = 0;
+    }
+    ++m_generation;
+    m_path = metricsPath;
+    m_tailer->setPath(metricsPath);
+    if (offset > 0 && m_store->worldSize() > 0)
+        m_tailer->setWorldSize(m_store->worldSize());
+    m_tailer->start(offset, line);
+    setMode(Mode::Live);
+    Q_EMIT reset();
+}
+
+void RunSession::openOffline(const QString &metricsPath) { startLoad(metricsPath, false); }
+void RunSession::openAndFollow(const QString &metricsPath) { startLoad(metricsPath, true); }
+
+void RunSession::startLoad(const QString &path, bool followAfter)
+{
+    m_tailer->stop();
+    stopMonitor();
+    m_hasJob = false;
+    m_path = path;
+    const quint64 ticket = ++m_loadTicket;
+    setMode(Mode::Loading);
+    QPointer<RunSession> self(this);
+    QThread *thread = QThread::create([self, path, followAfter, ticket] {
+        auto store = std::make_shared<MetricStore>();
+        const metrics::LoadReport report = store->loadFile(path);
+        // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, store, report, path, followAfter, ticket]() mutable {
+                if (!self || self->m_loadTicket != ticket)
+                    return;
+                if (!report.ok && !followAfter) {
+                    self->setMode(Mode::None);
+                    Q_EMIT self->loadFailed(path, report.error);
+                    return;
+                }
+                self->m_store = std::move(store);
+                self->m_tailer->setSink(self->m_store.get());
+                self->m_records = report.records;
+                ++self->m_generation;
+                if (followAfter) {
+                    self->m_tailer->setPath(path);
+                    if (self->m_store->worldSize() > 0)
+                        self->m_tailer->setWorldSize(self->m_store->worldSize());
+                    self->m_tailer->start(report.ok ? report.offset : 0, report.ok ? report.lines : 0);
+                    self->setMode(Mode::Live);
+                } else {
+                    self->setMode(Mode::Offline);
+                }
+                Q_EMIT self->reset();
+                Q_EMIT self->loaded(path);
+            },
+            Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start(QThread::LowPriority);
+}
+
+void RunSession::feed(const QList<metrics::Record> &records)
+{
+    for (const auto &r : records)
+        metrics::dispatch(r, *m_store);
+    m_records += records.size();
+    if (m_mode == Mode::None)
+        setMode(Mode::Live);
+    Q_EMIT changed();
+}
+
+void RunSession::close()
+{
+    ++m_loadTicket;
+    m_tailer->stop();
+    stopMonitor();
+    m_hasJob = false;
+    m_store->clear();
+    m_path.clear();
+    m_records = 0;
+    ++m_generation;
+    setMode(Mode::None);
+    Q_EMIT reset();
+}
+
+}  // namespace traindeck::gui

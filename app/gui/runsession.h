@@ -1,0 +1,96 @@
+// The run the Monitor shows: a MetricStore fed by a MetricsTailer following a live metrics.jsonl, or
+// loaded from a finished run's file on a worker thread. Views listen to changed() and redraw on
+// their own timer (coalesced), never per record.
+#pragma once
+
+#include "launch/failure.h"
+#include "launch/rundir.h"
+#include "metrics/metricstore.h"
+#include "metrics/tailer.h"
+
+#include <QObject>
+#include <QString>
+
+class QThread;
+
+#include <memory>
+
+namespace traindeck::launch {
+class RunMonitor;
+class Transport;
+}  // namespace traindeck::launch
+
+namespace traindeck::gui {
+
+class RunSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Mode { None, Live, Offline, Loading };
+    Q_ENUM(Mode)
+
+    explicit RunSession(QObject *parent = nullptr);
+    ~RunSession() override;
+
+    metrics::MetricStore &store() { return *m_store; }
+    const metrics::MetricStore &store() const { return *m_store; }
+    Mode mode() const { return m_mode; }
+    QString path() const { return m_path; }
+    QString title() const;  // run id (from hello) or the file name
+    // Increments whenever the store is replaced or truncated (views rebuild instead of appending).
+    quint64 generation() const { return m_generation; }
+    // Records and malformed lines received so far (live).
+    qint64 recordCount() const { return m_records; }
+    qint64 malformedCount() const { return m_store->issueCount(); }
+    metrics::MetricsTailer *tailer() { return m_tailer; }
+
+    // Follows a growing file from the start (or from offset/line when reattaching with a store that
+    // already holds what came before).
+    void follow(const QString &metricsPath, qint64 offset = 0, qint64 line = 0);
+    // Loads a finished run's metrics.jsonl on a worker thread; loaded() or loadFailed() follow.
+    void openOffline(const QString &metricsPath);
+    // Loads a file on a worker thread and then follows it from the end of what was read.
+    void openAndFollow(const QString &metricsPath);
+    // Follows a run directory through a transport (local or SSH) with a launch::RunMonitor on a
+    // worker thread: metrics, job state and, when it fails, which rank failed.
+    void followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport);
+    QString runDir() const { return m_runDir; }
+    bool hasJob() const { return m_hasJob; }
+    launch::JobState jobState() const { return m_jobState; }
+    QString failureSummary() const { return m_failure; }
+    // Appends records coming from elsewhere (tests, the benchmark); emits changed() later.
+    void feed(const QList<metrics::Record> &records);
+    void close();
+
+Q_SIGNALS:
+    void changed();            // new records (coalesce!)
+    void reset();              // the store was replaced or cleared
+    void loaded(const QString &path);
+    void loadFailed(const QString &path, const QString &message);
+    void modeChanged(traindeck::gui::RunSession::Mode mode);
+    void errorOccurred(const QString &message);
+    void jobStateChanged(traindeck::launch::JobState state);
+    void jobEnded(traindeck::launch::JobState state, const QString &failureSummary);
+
+private:
+    void setMode(Mode m);
+    void startLoad(const QString &path, bool followAfter);
+    void stopMonitor();
+
+    std::shared_ptr<metrics::MetricStore> m_store;
+    metrics::MetricsTailer *m_tailer = nullptr;
+    Mode m_mode = Mode::None;
+    QString m_path;
+    quint64 m_generation = 0;
+    quint64 m_loadTicket = 0;
+    qint64 m_records = 0;
+    QThread *m_monitorThread = nullptr;
+    launch::RunMonitor *m_monitor = nullptr;
+    QString m_runDir;
+    bool m_hasJob = false;
+    launch::JobState m_jobState = launch::JobState::Starting;
+    QString m_failure;
+};
+
+}  // namespace traindeck::gui

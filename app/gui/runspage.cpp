@@ -1,0 +1,360 @@
+#include "runspage.h"
+
+#include "launch/launcher.h"
+#include "launch/transport.h"
+#include "plotstyle.h"
+#include "qcp.h"
+#include "series.h"
+#include "settings.h"
+
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <memory>
+
+namespace traindeck::gui {
+
+using launch::JobState;
+using launch::RunSummary;
+
+// Runs fn on a new thread, then done(result) on the receiver's thread (dropped if it is gone).
+template <typename Fn, typename Done>
+static void runInBackground(QObject *receiver, Fn fn, Done done)
+{
+    QPointer<QObject> guard(receiver);
+    QThread *t = QThread::create([guard, fn = std::move(fn), done = std::move(done)]() mutable {
+        auto result = std::make_shared<decltype(fn())>(fn());
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [guard, result, done]() mutable {
+            if (guard)
+                done(std::move(*result));
+        }, Qt::QueuedConnection);
+    });
+    QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
+    t->start();
+}
+
+// ---------------------------------------------------------------- model
+
+RunsModel::RunsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+QString RunsModel::stateText(JobState s)
+{
+    switch (s) {
+    case JobState::Starting: return tr("starting");
+    case JobState::Running: return tr("running");
+    case JobState::Finished: return tr("finished");
+    case JobState::Failed: return tr("failed");
+    case JobState::Cancelled: return tr("cancelled");
+    case JobState::Lost: return tr("lost");
+    }
+    return QString();
+}
+
+QColor RunsModel::stateColor(JobState s)
+{
+    switch (s) {
+    case JobState::Starting:
+    case JobState::Running: return infoColor();
+    case JobState::Finished: return passColor();
+    case JobState::Failed:
+    case JobState::Lost: return failColor();
+    case JobState::Cancelled: return warnColor();
+    }
+    return QColor();
+}
+
+void RunsModel::setRuns(const QList<RunSummary> &runs)
+{
+    // Same runs in the same order: update in place (keeps the selection); otherwise reset.
+    bool same = runs.size() == m_runs.size();
+    for (int i = 0; same && i < runs.size(); ++i)
+        same = runs.at(i).runDir == m_runs.at(i).runDir;
+    if (same) {
+        m_runs = runs;
+        if (!runs.isEmpty())
+            Q_EMIT dataChanged(index(0, 0), index(int(runs.size()) - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_runs = runs;
+    endResetModel();
+}
+
+int RunsModel::rowOfRunDir(const QString &runDir) const
+{
+    for (int i = 0; i < m_runs.size(); ++i)
+        if (m_runs.at(i).runDir == runDir)
+            return i;
+    return -1;
+}
+
+int RunsModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_runs.size()); }
+int RunsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RunSummary &r = m_runs.at(index.row());
+    if (role == RunDirRole)
+        return r.runDir;
+    if (role == StateRole)
+        return int(r.state);
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case RunColumn: return r.info.name.isEmpty() || r.info.name == r.runId ? r.runId : r.runId + QStringLiteral(" (") + r.info.name + QLatin1Char(')');
+        case StateColumn:
+            return r.exitCode && r.state == JobState::Failed ? tr("%1 (exit %2)").arg(stateText(r.state)).arg(*r.exitCode)
+                                                             : stateText(r.state);
+        case CreatedColumn: return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
+        case StepColumn: return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
+        case LossColumn: return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
+        case ProfileColumn: return r.info.profile;
+        case HostColumn: return r.info.host;
+        }
+    }
+    if (role == Qt::ForegroundRole && index.column() == StateColumn)
+        return stateColor(r.state);
+    if (role == Qt::ToolTipRole)
+        return r.runDir;
+    if (role == Qt::TextAlignmentRole && (index.column() == StepColumn || index.column() == LossColumn))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case RunColumn: return tr("Run");
+    case StateColumn: return tr("State");
+    case CreatedColumn: return tr("Started");
+    case StepColumn: return tr("Last step");
+    case LossColumn: return tr("Loss");
+    case ProfileColumn: return tr("Profile");
+    case HostColumn: return tr("Head node");
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------- page
+
+RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *top = new QHBoxLayout;
+    m_info = new QLabel(this);
+    top->addWidget(m_info, 1);
+    auto *refreshBtn = new QPushButton(tr("Re&fresh"), this);
+    m_open = new QPushButton(tr("&Open in Monitor"), this);
+    m_compareBtn = new QPushButton(tr("&Compare loss"), this);
+    m_compareBtn->setToolTip(tr("Plot the loss of the selected runs together (select several with Ctrl or Shift)"));
+    m_resume = new QPushButton(tr("&Resume"), this);
+    m_resume->setToolTip(tr("Relaunch a failed, cancelled or lost run from its latest checkpoint"));
+    m_cancel = new QPushButton(tr("C&ancel run"), this);
+    m_cancel->setToolTip(tr("Stop a running job (SIGTERM, then SIGKILL after 10 s)"));
+    for (QPushButton *b : {refreshBtn, m_open, m_compareBtn, m_resume, m_cancel})
+        top->addWidget(b);
+    layout->addLayout(top);
+
+    m_model = new RunsModel(this);
+    m_view = new QTableView(this);
+    m_view->setModel(m_model);
+    m_view->setAccessibleName(tr("Run history"));
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->setAlternatingRowColors(true);
+
+    m_compare = new QCustomPlot(this);
+    m_compare->plotLayout()->insertRow(0);
+    auto *title = new QCPTextElement(m_compare, tr("Loss of the compared runs"));
+    QFont f = font();
+    f.setBold(true);
+    title->setFont(f);
+    title->setTextColor(palette().color(QPalette::Text));
+    m_compare->plotLayout()->addElement(0, 0, title);
+    m_compare->xAxis->setLabel(tr("step"));
+    m_compare->yAxis->setLabel(tr("loss"));
+    m_compare->legend->setVisible(true);
+    m_compare->setMinimumHeight(200);
+    stylePlot(m_compare);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_compare);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    connect(refreshBtn, &QPushButton::clicked, this, &RunsPage::refresh);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateButtons);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsPage::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &RunsPage::updateButtons);
+    connect(m_view, &QTableView::activated, this, [this] { m_open->click(); });
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+        if (rows.isEmpty())
+            return;
+        const JobState s = JobState(rows.first().data(RunsModel::StateRole).toInt());
+        Q_EMIT openRequested(rows.first().data(RunsModel::RunDirRole).toString(), !launch::isFinal(s));
+    });
+    connect(m_compareBtn, &QPushButton::clicked, this, [this] { compareRunDirs(selectedRunDirs()); });
+    connect(m_resume, &QPushButton::clicked, this, &RunsPage::resumeSelected);
+    connect(m_cancel, &QPushButton::clicked, this, &RunsPage::cancelSelected);
+
+    m_timer = new QTimer(this);
+    m_timer->setInterval(3000);
+    connect(m_timer, &QTimer::timeout, this, &RunsPage::refresh);
+    m_timer->start();
+    updateButtons();
+    refresh();
+}
+
+RunsPage::~RunsPage() = default;
+
+void RunsPage::refresh()
+{
+    if (m_listing)
+        return;
+    m_listing = true;
+    const QString dir = Settings::runsDir();
+    runInBackground(this, [dir] { return launch::listRuns(dir); }, [this, dir](QList<RunSummary> runs) {
+        m_listing = false;
+        m_model->setRuns(runs);
+        int live = 0;
+        for (const RunSummary &r : runs)
+            live += launch::isFinal(r.state) ? 0 : 1;
+        m_info->setText(tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir)) +
+                        (live ? QStringLiteral(" — ") + tr("%n running", nullptr, live) : QString()));
+        Q_EMIT refreshed();
+    });
+}
+
+QStringList RunsPage::selectedRunDirs() const
+{
+    QStringList out;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
+        out << i.data(RunsModel::RunDirRole).toString();
+    return out;
+}
+
+void RunsPage::selectRunDir(const QString &runDir)
+{
+    const int row = m_model->rowOfRunDir(runDir);
+    if (row >= 0)
+        m_view->selectRow(row);
+}
+
+void RunsPage::updateButtons()
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    bool canResume = rows.size() == 1, canCancel = rows.size() == 1;
+    for (const QModelIndex &i : rows) {
+        const JobState s = JobState(i.data(RunsModel::StateRole).toInt());
+        canResume = canResume && (s == JobState::Failed || s == JobState::Cancelled || s == JobState::Lost);
+        canCancel = canCancel && !launch::isFinal(s);
+    }
+    m_open->setEnabled(rows.size() == 1);
+    m_compareBtn->setEnabled(!rows.isEmpty());
+    m_resume->setEnabled(canResume);
+    m_cancel->setEnabled(canCancel);
+}
+
+void RunsPage::compareRunDirs(const QStringList &runDirs)
+{
+    const quint64 ticket = ++m_compareTicket;
+    m_compare->clearGraphs();
+    m_compare->replot(QCustomPlot::rpQueuedRefresh);
+    struct Curve {
+        QString name;
+        XYSeries series;
+        QString error;
+    };
+    for (int i = 0; i < runDirs.size(); ++i) {
+        const QString dir = runDirs.at(i);
+        runInBackground(this, [dir] {
+            Curve c;
+            metrics::MetricStore store;
+            const auto report = store.loadFile(launch::runFile(dir, launch::runfile::kMetrics));
+            c.name = store.hello() ? store.hello()->runId : QDir(dir).dirName();
+            if (!report.ok)
+                c.error = report.error;
+            c.series = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 4000);
+            return c;
+        }, [this, ticket, i](Curve c) {
+            if (ticket != m_compareTicket)
+                return;
+            if (!c.error.isEmpty()) {
+                m_info->setText(tr("Cannot read the metrics of %1: %2").arg(c.name, c.error));
+                return;
+            }
+            QCPGraph *g = m_compare->addGraph();
+            g->setName(c.name);
+            g->setPen(QPen(seriesColor(i), 1.5));
+            g->setData(c.series.keys, c.series.values, true);
+            m_compare->rescaleAxes();
+            m_compare->replot(QCustomPlot::rpQueuedRefresh);
+        });
+    }
+}
+
+void RunsPage::resumeSelected()
+{
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() != 1)
+        return;
+    const QString dir = dirs.first();
+    m_resume->setEnabled(false);
+    m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
+    runInBackground(this, [dir] {
+        launch::LocalTransport transport;
+        return launch::Launcher::resume(transport, dir);
+    }, [this, dir](cluster::Result<launch::LaunchOutcome> r) {
+        if (!r.ok()) {
+            QMessageBox::warning(this, tr("Resume failed"), r.errorString());
+        } else {
+            Q_EMIT runLaunched(r->runDir);
+        }
+        refresh();
+    });
+}
+
+void RunsPage::cancelSelected()
+{
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.size() != 1)
+        return;
+    const QString dir = dirs.first();
+    if (QMessageBox::question(this, tr("Cancel run"),
+                              tr("Stop %1? Training ends now; the latest checkpoint stays for a resume.").arg(QDir(dir).dirName()))
+        != QMessageBox::Yes)
+        return;
+    m_cancel->setEnabled(false);
+    m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
+    runInBackground(this, [dir] {
+        launch::LocalTransport transport;
+        return launch::Launcher::cancel(transport, dir);
+    }, [this](cluster::Result<JobState> r) {
+        if (!r.ok())
+            QMessageBox::warning(this, tr("Cancel failed"), r.errorString());
+        refresh();
+    });
+}
+
+}  // namespace traindeck::gui

@@ -1,0 +1,59 @@
+#include "screenshots.h"
+
+#include "mainwindow.h"
+#include "monitorpage.h"
+#include "qcp.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QPixmap>
+
+namespace traindeck::gui {
+
+static void settle(int ms = 150)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *error)
+{
+    QStringList written;
+    if (!QDir().mkpath(dir)) {
+        if (error)
+            *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot create %1").arg(dir);
+        return written;
+    }
+    const MainWindow::Page previous = window->currentPage();
+    auto shoot = [&](const QString &name) {
+        settle();
+        const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+        if (window->grab().save(path, "PNG"))
+            written << path;
+        else if (error)
+            *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot write %1").arg(path);
+    };
+    int n = 1;
+    for (int p = 0; p < MainWindow::PageCount; ++p) {
+        window->showPage(MainWindow::Page(p));
+        if (p == MainWindow::MonitorPageIndex) {
+            MonitorPage *monitor = window->monitorPage();
+            const char *tabs[] = {"training", "devices", "balance"};
+            for (int t = 0; t < 3; ++t) {
+                monitor->setCurrentTab(MonitorPage::Tab(t));
+                monitor->refreshNow();
+                shoot(QStringLiteral("%1-monitor-%2").arg(n++, 2, 10, QLatin1Char('0')).arg(QLatin1String(tabs[t])));
+            }
+            monitor->setCurrentTab(MonitorPage::TrainingTab);
+            continue;
+        }
+        shoot(QStringLiteral("%1-%2").arg(n++, 2, 10, QLatin1Char('0')).arg(MainWindow::pageKey(MainWindow::Page(p))));
+    }
+    window->showPage(previous);
+    return written;
+}
+
+}  // namespace traindeck::gui

@@ -1,0 +1,258 @@
+#include "series.h"
+
+#include "analysis/diagnosis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace traindeck::gui {
+
+using metrics::MetricStore;
+using metrics::RankMetric;
+
+double DebiasedEma::add(double x)
+{
+    if (!std::isfinite(x))
+        return std::numeric_limits<double>::quiet_NaN();
+    if (m_beta <= 0)
+        return x;
+    m_state = m_beta * m_state + (1 - m_beta) * x;
+    m_weight = m_beta * m_weight + (1 - m_beta);  // = 1 - beta^n
+    return m_state / m_weight;
+}
+
+namespace {
+
+template <typename ValueAt>
+XYSeries buildSeries(const MetricStore &store, qint64 fromStep, qint64 toStep, int maxPoints, ValueAt valueAt,
+                     const std::vector<metrics::MinMaxBucket> *buckets)
+{
+    XYSeries out;
+    if (buckets) {
+        out.decimated = true;
+        out.keys.reserve(qsizetype(buckets->size() * 2));
+        out.values.reserve(qsizetype(buckets->size() * 2));
+        for (const auto &b : *buckets) {
+            if (b.count == 0)
+                continue;
+            if (b.firstStep == b.lastStep || b.min == b.max) {
+                out.keys.append(double(b.firstStep + b.lastStep) / 2);
+                out.values.append(b.min);
+                continue;
+            }
+            // Keep the envelope: min then max (the order does not matter at this density).
+            out.keys.append(double(b.firstStep));
+            out.values.append(b.min);
+            out.keys.append(double(b.lastStep));
+            out.values.append(b.max);
+        }
+        return out;
+    }
+    const qint64 r0 = store.lowerBoundRow(fromStep);
+    const qint64 r1 = toStep < 0 ? store.rowCount() : store.lowerBoundRow(toStep + 1);
+    Q_UNUSED(maxPoints);
+    out.keys.reserve(qsizetype(std::max<qint64>(0, r1 - r0)));
+    out.values.reserve(qsizetype(std::max<qint64>(0, r1 - r0)));
+    for (qint64 r = r0; r < r1; ++r) {
+        const double v = valueAt(r);
+        if (!std::isfinite(v))
+            continue;
+        out.keys.append(double(store.stepAt(r)));
+        out.values.append(v);
+    }
+    return out;
+}
+
+qint64 rowsIn(const MetricStore &store, qint64 fromStep, qint64 toStep)
+{
+    const qint64 r0 = store.lowerBoundRow(fromStep);
+    const qint64 r1 = toStep < 0 ? store.rowCount() : store.lowerBoundRow(toStep + 1);
+    return r1 - r0;
+}
+
+}  // namespace
+
+XYSeries seriesForPlot(const MetricStore &store, const metrics::SeriesId &id, qint64 fromStep, qint64 toStep,
+                       int maxPoints)
+{
+    if (store.rowCount() == 0)
+        return {};
+    if (fromStep < 0)
+        fromStep = store.firstStep();
+    if (toStep < 0)
+        toStep = store.lastStep();
+    if (rowsIn(store, fromStep, toStep) > maxPoints) {
+        const auto buckets = store.decimate(id, fromStep, toStep, std::max(1, maxPoints / 2));
+        return buildSeries(store, fromStep, toStep, maxPoints, [](qint64) { return 0.0; }, &buckets);
+    }
+    return buildSeries(store, fromStep, toStep, maxPoints, [&](qint64 r) { return store.valueAt(id, r); },
+                       nullptr);
+}
+
+XYSeries vectorForPlot(const MetricStore &store, const std::vector<float> &values, qint64 fromStep,
+                       qint64 toStep, int maxPoints)
+{
+    XYSeries out;
+    const qint64 n = std::min<qint64>(store.rowCount(), qint64(values.size()));
+    if (n == 0)
+        return out;
+    if (fromStep < 0)
+        fromStep = store.firstStep();
+    if (toStep < 0)
+        toStep = store.lastStep();
+    const qint64 r0 = store.lowerBoundRow(fromStep);
+    const qint64 r1 = std::min(n, store.lowerBoundRow(toStep + 1));
+    if (r1 <= r0)
+        return out;
+    const qint64 rows = r1 - r0;
+    if (rows <= maxPoints) {
+        out.keys.reserve(qsizetype(rows));
+        out.values.reserve(qsizetype(rows));
+        for (qint64 r = r0; r < r1; ++r) {
+            const float v = values[size_t(r)];
+            if (!std::isfinite(v))
+                continue;
+            out.keys.append(double(store.stepAt(r)));
+            out.values.append(v);
+        }
+        return out;
+    }
+    // Min/max per bucket of rows.
+    out.decimated = true;
+    const int buckets = std::max(1, maxPoints / 2);
+    out.keys.reserve(buckets * 2);
+    out.values.reserve(buckets * 2);
+    for (int b = 0; b < buckets; ++b) {
+        const qint64 a = r0 + rows * b / buckets;
+        const qint64 e = r0 + rows * (b + 1) / buckets;
+        float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+        qint64 rmn = -1, rmx = -1;
+        for (qint64 r = a; r < e; ++r) {
+            const float v = values[size_t(r)];
+            if (!std::isfinite(v))
+                continue;
+            if (v < mn) { mn = v; rmn = r; }
+            if (v > mx) { mx = v; rmx = r; }
+        }
+        if (rmn < 0)
+            continue;
+        const qint64 first = std::min(rmn, rmx), second = std::max(rmn, rmx);
+        out.keys.append(double(store.stepAt(first)));
+        out.values.append(values[size_t(first)]);
+        if (second != first) {
+            out.keys.append(double(store.stepAt(second)));
+            out.values.append(values[size_t(second)]);
+        }
+    }
+    return out;
+}
+
+double PhaseMeans::total(int rank) const
+{
+    double t = 0;
+    for (const auto &p : ms) {
+        if (rank < int(p.size()) && std::isfinite(p[size_t(rank)]))
+            t += p[size_t(rank)];
+    }
+    return t;
+}
+
+PhaseMeans phaseMeans(const MetricStore &store, int steps)
+{
+    PhaseMeans out;
+    out.ranks = store.worldSize();
+    out.ms.assign(size_t(Phase::Count), std::vector<double>(size_t(out.ranks), 0.0));
+    const qint64 rows = store.rowCount();
+    if (rows == 0 || out.ranks == 0 || steps <= 0)
+        return out;
+    const qint64 r0 = std::max<qint64>(0, rows - steps);
+    out.fromStep = store.stepAt(r0);
+    out.toStep = store.stepAt(rows - 1);
+    out.steps = int(rows - r0);
+    std::vector<std::vector<int>> counts(size_t(Phase::Count), std::vector<int>(size_t(out.ranks), 0));
+    auto add = [&](Phase p, int rank, double v) {
+        if (!std::isfinite(v))
+            return;
+        out.ms[size_t(p)][size_t(rank)] += v;
+        ++counts[size_t(p)][size_t(rank)];
+    };
+    for (qint64 r = r0; r < rows; ++r) {
+        const double transfer = analysis::Diagnosis::transferMs(store, r);
+        for (int k = 0; k < out.ranks; ++k) {
+            add(Phase::Data, k, store.rankAt(RankMetric::Data, k, r));
+            add(Phase::Forward, k, store.rankAt(RankMetric::Fwd, k, r));
+            add(Phase::Backward, k, store.rankAt(RankMetric::Bwd, k, r));
+            add(Phase::CommTransfer, k, transfer);
+            add(Phase::CommWait, k, analysis::Diagnosis::waitMs(store, r, k));
+            add(Phase::Optimizer, k, store.rankAt(RankMetric::Opt, k, r));
+        }
+    }
+    for (size_t p = 0; p < out.ms.size(); ++p) {
+        for (size_t k = 0; k < size_t(out.ranks); ++k)
+            out.ms[p][k] = counts[p][k] ? out.ms[p][k] / counts[p][k] : std::numeric_limits<double>::quiet_NaN();
+    }
+    return out;
+}
+
+double heatmapValue(const MetricStore &store, HeatmapMetric metric, qint64 row, int rank)
+{
+    switch (metric) {
+    case HeatmapMetric::Step: return store.rankAt(RankMetric::Step, rank, row);
+    case HeatmapMetric::Data: return store.rankAt(RankMetric::Data, rank, row);
+    case HeatmapMetric::Forward: return store.rankAt(RankMetric::Fwd, rank, row);
+    case HeatmapMetric::Backward: return store.rankAt(RankMetric::Bwd, rank, row);
+    case HeatmapMetric::Comm: return store.rankAt(RankMetric::Comm, rank, row);
+    case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
+    case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
+    case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
+    case HeatmapMetric::Count: break;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+HeatmapGrid heatmapGrid(const MetricStore &store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
+                        int maxColumns, int samplesPerBucket)
+{
+    HeatmapGrid g;
+    fromRow = std::max<qint64>(0, fromRow);
+    toRow = std::min(toRow < 0 ? store.rowCount() : toRow, store.rowCount());
+    const qint64 rows = toRow - fromRow;
+    g.ranks = store.worldSize();
+    if (rows <= 0 || g.ranks <= 0 || maxColumns <= 0)
+        return g;
+    g.columns = int(std::min<qint64>(rows, maxColumns));
+    g.cells.assign(size_t(g.columns) * size_t(g.ranks), std::numeric_limits<float>::quiet_NaN());
+    float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+    for (int c = 0; c < g.columns; ++c) {
+        const qint64 a = fromRow + rows * c / g.columns;
+        const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
+        const qint64 n = e - a;
+        const qint64 stride = std::max<qint64>(1, n / std::max(1, samplesPerBucket));
+        for (int k = 0; k < g.ranks; ++k) {
+            float best = std::numeric_limits<float>::quiet_NaN();
+            for (qint64 r = a; r < e; r += stride) {
+                const float v = float(heatmapValue(store, metric, r, k));
+                if (std::isfinite(v) && !(v <= best))
+                    best = std::isfinite(best) ? std::max(best, v) : v;
+            }
+            g.cells[size_t(c) * size_t(g.ranks) + size_t(k)] = best;
+            if (std::isfinite(best)) {
+                mn = std::min(mn, best);
+                mx = std::max(mx, best);
+            }
+        }
+    }
+    auto centre = [&](int c) {
+        const qint64 a = fromRow + rows * c / g.columns;
+        const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
+        return (double(store.stepAt(a)) + double(store.stepAt(e - 1))) / 2;
+    };
+    g.firstStep = centre(0);
+    g.lastStep = centre(g.columns - 1);
+    g.min = std::isfinite(mn) ? mn : 0;
+    g.max = std::isfinite(mx) ? mx : 1;
+    return g;
+}
+
+}  // namespace traindeck::gui

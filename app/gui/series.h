@@ -1,0 +1,73 @@
+// Plain numeric helpers for the Monitor page (no widgets; tested on their own).
+#pragma once
+
+#include "metrics/metricstore.h"
+
+#include <QVector>
+
+#include <vector>
+
+namespace traindeck::gui {
+
+// Debiased exponential moving average (as TensorBoard's smoothing): s_t = b*s_{t-1} + (1-b)*x_t,
+// shown as s_t / (1 - b^n) with n the finite values seen. Non-finite inputs give NaN and leave the
+// state unchanged. beta in [0, 1); 0 returns the input.
+class DebiasedEma
+{
+public:
+    explicit DebiasedEma(double beta = 0.6) : m_beta(beta) {}
+    void reset() { m_state = 0; m_weight = 0; }
+    double beta() const { return m_beta; }
+    double add(double x);
+
+private:
+    double m_beta;
+    double m_state = 0;
+    double m_weight = 0;  // 1 - b^n, kept incrementally
+};
+
+// Keys and values for a line plot of one store series over steps [fromStep, toStep]: every row when
+// the range holds at most maxPoints rows, otherwise min/max per bucket (two points per bucket, in
+// step order) from MetricStore::decimate, so spikes survive.
+struct XYSeries {
+    QVector<double> keys;
+    QVector<double> values;
+    bool decimated = false;
+};
+XYSeries seriesForPlot(const metrics::MetricStore &store, const metrics::SeriesId &id, qint64 fromStep,
+                       qint64 toStep, int maxPoints);
+
+// The same for a vector indexed like the store's rows (e.g. a smoothed copy of a series).
+XYSeries vectorForPlot(const metrics::MetricStore &store, const std::vector<float> &values, qint64 fromStep,
+                       qint64 toStep, int maxPoints);
+
+// Mean per-rank phase times over the last `steps` rows, for the load-balance bars. Transfer is the
+// smallest comm time over ranks (per step), wait the rank's excess (analysis::Diagnosis).
+enum class Phase { Data, Forward, Backward, CommTransfer, CommWait, Optimizer, Count };
+struct PhaseMeans {
+    int ranks = 0;
+    qint64 fromStep = -1, toStep = -1;
+    int steps = 0;
+    // ms[phase][rank]
+    std::vector<std::vector<double>> ms;
+    double total(int rank) const;
+};
+PhaseMeans phaseMeans(const metrics::MetricStore &store, int steps);
+
+// What the heatmap shows per (step, rank).
+enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimizer, Compute, Count };
+
+// A rank x step grid over rows [fromRow, toRow): one column per row when they fit in maxColumns,
+// otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each).
+struct HeatmapGrid {
+    int columns = 0, ranks = 0;
+    double firstStep = 0, lastStep = 0;  // step at the centre of the first and last column
+    std::vector<float> cells;            // column-major: cells[col * ranks + rank], NaN = unknown
+    float min = 0, max = 0;              // over finite cells
+    float at(int col, int rank) const { return cells[size_t(col) * size_t(ranks) + size_t(rank)]; }
+};
+double heatmapValue(const metrics::MetricStore &store, HeatmapMetric metric, qint64 row, int rank);
+HeatmapGrid heatmapGrid(const metrics::MetricStore &store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
+                        int maxColumns, int samplesPerBucket = 8);
+
+}  // namespace traindeck::gui
