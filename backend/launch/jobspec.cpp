@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -261,7 +262,7 @@ QStringList JobSpec::trainerArgs() const
         } else if (v.isDouble()) {
             const double x = v.toDouble();
             const bool integral = std::floor(x) == x && std::fabs(x) < 9.0e15;
-            a.append(flag + QLatin1Char('=') + (integral ? QString::number(qint64(x)) : QString::number(x, 'g', 17)));
+            a.append(flag + QLatin1Char('=') + (integral ? QString::number(qint64(x)) : QString::number(x, 'g', QLocale::FloatingPointShortest)));
         } else {
             a.append(flag + QLatin1Char('=') + v.toString());
         }

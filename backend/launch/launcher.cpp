@@ -154,6 +154,7 @@ Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const 
     info.runId = runId;
     info.name = spec.name;
     info.created = now.toUTC();
+    info.started = info.created;
     info.profile = profile.name.isEmpty() ? spec.profile : profile.name;
     info.host = t.displayName();
     info.trainer = trainer.value();
@@ -214,6 +215,8 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
 
     LaunchInputs in;
     in.spec = spec.value();
+    // An injected failure is a one-shot test aid: repeating it would fail the resumed run the same way.
+    in.spec.trainer.remove(QStringLiteral("inject-exit"));
     in.profile = prof;
     in.runId = info->runId.isEmpty() ? QFileInfo(runDir).fileName() : info->runId;
     in.runDir = runDir;
@@ -223,6 +226,7 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
     in.resume = true;
     RunInfo ri = *info;
     ri.attempts = attempt + 1;
+    ri.started = QDateTime::currentDateTimeUtc();
     ri.trainer = trainer.value();
     return start(t, in, ri, false, prof);
 }

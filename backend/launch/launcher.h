@@ -45,7 +45,7 @@ public:
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint (--resume=latest, same out
     // directory; the trainer appends to metrics.jsonl). The previous attempt's pid, exit-code, logs go
-    // to attempt-N/.
+    // to attempt-N/. The test aid inject-exit is not repeated.
     static cluster::Result<LaunchOutcome> resume(Transport &transport, const QString &runDir);
 
     // Writes cancel-requested, sends SIGTERM to the run's process group, SIGKILL after graceMs.

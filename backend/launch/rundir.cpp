@@ -95,8 +95,8 @@ RunFiles readRunFiles(Transport &t, const QString &runDir)
             f.exitCode = c;
     }
     f.cancelRequested = t.exists(runFile(runDir, runfile::kCancel));
-    if (const auto info = readRunInfo(t, runDir); info && info->created.isValid())
-        f.launchedSecsAgo = info->created.secsTo(QDateTime::currentDateTimeUtc());
+    if (const auto info = readRunInfo(t, runDir); info && info->started.isValid())
+        f.launchedSecsAgo = info->started.secsTo(QDateTime::currentDateTimeUtc());
     return f;
 }
 
@@ -106,6 +106,7 @@ QJsonObject RunInfo::toJson() const
     o.insert(QStringLiteral("run_id"), runId);
     o.insert(QStringLiteral("name"), name);
     o.insert(QStringLiteral("created"), created.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("started"), (started.isValid() ? started : created).toUTC().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("profile"), profile);
     o.insert(QStringLiteral("host"), host);
     o.insert(QStringLiteral("trainer"), trainer);
@@ -120,6 +121,9 @@ RunInfo RunInfo::fromJson(const QJsonObject &o)
     i.runId = o.value(QStringLiteral("run_id")).toString();
     i.name = o.value(QStringLiteral("name")).toString();
     i.created = QDateTime::fromString(o.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
+    i.started = QDateTime::fromString(o.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);
+    if (!i.started.isValid())
+        i.started = i.created;
     i.profile = o.value(QStringLiteral("profile")).toString();
     i.host = o.value(QStringLiteral("host")).toString();
     i.trainer = o.value(QStringLiteral("trainer")).toString();

@@ -74,6 +74,7 @@ struct RunInfo {
     QString runId;
     QString name;
     QDateTime created;
+    QDateTime started;    // start of the latest attempt (created, or the last resume)
     QString profile;
     QString host;         // transport display name of the head node
     QString trainer;      // trainer executable

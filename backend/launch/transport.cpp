@@ -12,6 +12,7 @@
 #include <QSaveFile>
 
 #include <cerrno>
+#include <optional>
 #include <csignal>
 #include <unistd.h>
 
@@ -165,10 +166,42 @@ bool LocalTransport::exists(const QString &path)
     return QFileInfo::exists(path);
 }
 
+// Whether a process other than a zombie belongs to the group. kill(-pgid, 0) also counts zombies,
+// and orphans stay zombies for good where PID 1 does not reap them (some containers).
+static std::optional<bool> liveMemberOnLinux(qint64 pgid)
+{
+    const QDir proc(QStringLiteral("/proc"));
+    if (!QFileInfo::exists(QStringLiteral("/proc/self/stat")))
+        return std::nullopt;
+    for (const QString &entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool isPid = false;
+        entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile f(QStringLiteral("/proc/") + entry + QStringLiteral("/stat"));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray s = f.read(1024);
+        const qsizetype paren = s.lastIndexOf(')');
+        if (paren < 0)
+            continue;
+        const QList<QByteArray> fields = s.mid(paren + 2).split(' ');  // state ppid pgrp ...
+        if (fields.size() > 2 && fields[2].toLongLong() == pgid && fields[0] != "Z" && fields[0] != "X")
+            return true;
+    }
+    return false;
+}
+
 SignalResult LocalTransport::signalProcessGroup(qint64 pgid, int signal)
 {
     if (pgid <= 1)
         return SignalResult::Failed;
+    if (signal == 0) {
+        if (::kill(pid_t(-pgid), 0) != 0)
+            return errno == ESRCH ? SignalResult::NoSuchProcess : SignalResult::Failed;
+        const std::optional<bool> live = liveMemberOnLinux(pgid);
+        return (!live || *live) ? SignalResult::Delivered : SignalResult::NoSuchProcess;
+    }
     if (::kill(pid_t(-pgid), signal) == 0)
         return SignalResult::Delivered;
     return errno == ESRCH ? SignalResult::NoSuchProcess : SignalResult::Failed;

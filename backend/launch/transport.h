@@ -8,7 +8,8 @@
 //                           stderr until EOF, splitting lines for onLine, then the exit status.
 //   readFile()           -> sftp_open + sftp_seek64 + sftp_read (or `tail -c +OFFSET | head -c MAX`).
 //   writeFile()          -> sftp_open(O_CREAT|O_TRUNC, mode) after `mkdir -p` of the parent.
-//   signalProcessGroup() -> run("kill -SIG -- -PGID"): exit 0 delivered; "No such process" -> NoSuchProcess.
+//   signalProcessGroup() -> run("kill -SIG -- -PGID"): exit 0 delivered; "No such process" -> NoSuchProcess
+//                           (signal 0: see below, zombies do not count).
 //   startDetached()      -> run("setsid -f sh SCRIPT </dev/null >/dev/null 2>&1").
 #pragma once
 
@@ -77,7 +78,9 @@ public:
     virtual Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) = 0;
     virtual bool exists(const QString &path) = 0;
 
-    // kill(-pgid, signal). signal 0 only tests whether any process of the group exists.
+    // kill(-pgid, signal). signal 0 only tests whether a live process of the group exists: zombies do
+    // not count (where PID 1 does not reap orphans they never go away; over SSH e.g.
+    // `ps -eo pgid=,stat= | awk '$1==PGID && $2!~/^Z/'`).
     virtual SignalResult signalProcessGroup(qint64 pgid, int signal) = 0;
 };
 

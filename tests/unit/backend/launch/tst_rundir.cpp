@@ -1,0 +1,129 @@
+// The run directory: the job state machine, run ids from hostile names, RUN arguments, history listing.
+#include "launch/rundir.h"
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace traindeck::launch;
+
+class TestRunDir : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void states_data();
+    void states();
+    void runIds_data();
+    void runIds();
+    void resolveAndList();
+};
+
+Q_DECLARE_METATYPE(JobState)
+
+void TestRunDir::states_data()
+{
+    QTest::addColumn<qint64>("pid");
+    QTest::addColumn<bool>("alive");
+    QTest::addColumn<int>("exitCode");  // -1: no file
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<qint64>("age");
+    QTest::addColumn<bool>("telemetry");
+    QTest::addColumn<JobState>("state");
+    QTest::addRow("just launched") << qint64(-1) << false << -1 << false << qint64(1) << false << JobState::Starting;
+    QTest::addRow("never started") << qint64(-1) << false << -1 << false << qint64(120) << false << JobState::Lost;
+    QTest::addRow("mpirun up") << qint64(100) << true << -1 << false << qint64(5) << false << JobState::Starting;
+    QTest::addRow("telemetry") << qint64(100) << true << -1 << false << qint64(5) << true << JobState::Running;
+    QTest::addRow("finished") << qint64(100) << false << 0 << false << qint64(5) << true << JobState::Finished;
+    QTest::addRow("failed") << qint64(100) << false << 3 << false << qint64(5) << true << JobState::Failed;
+    QTest::addRow("exit code, stray ranks") << qint64(100) << true << 1 << false << qint64(5) << true << JobState::Failed;
+    QTest::addRow("cancelled") << qint64(100) << false << 143 << true << qint64(5) << true << JobState::Cancelled;
+    QTest::addRow("cancel pending") << qint64(100) << true << -1 << true << qint64(5) << true << JobState::Running;
+    QTest::addRow("killed after cancel") << qint64(100) << false << -1 << true << qint64(5) << true << JobState::Cancelled;
+    QTest::addRow("lost") << qint64(100) << false << -1 << false << qint64(5) << true << JobState::Lost;
+}
+
+void TestRunDir::states()
+{
+    QFETCH(qint64, pid);
+    QFETCH(bool, alive);
+    QFETCH(int, exitCode);
+    QFETCH(bool, cancel);
+    QFETCH(qint64, age);
+    QFETCH(bool, telemetry);
+    QFETCH(JobState, state);
+    RunFiles f;
+    f.pid = pid;
+    f.groupAlive = alive;
+    if (exitCode >= 0)
+        f.exitCode = exitCode;
+    f.cancelRequested = cancel;
+    f.launchedSecsAgo = age;
+    QCOMPARE(jobStateName(deriveState(f, telemetry)), jobStateName(state));
+}
+
+void TestRunDir::runIds_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("id");
+    QTest::addRow("plain") << "demo" << "demo-20240610-091300";
+    QTest::addRow("spaces") << "my demo run" << "my-demo-run-20240610-091300";
+    QTest::addRow("hostile") << "../x'; rm -rf / $(y)\n" << "x-rm-rf-y-20240610-091300";
+    QTest::addRow("dots") << ".." << "run-20240610-091300";
+    QTest::addRow("empty") << "" << "run-20240610-091300";
+    QTest::addRow("unicode") << QStringLiteral("训练") << "run-20240610-091300";
+    QTest::addRow("long") << QString(100, QLatin1Char('a')) << QString(48, QLatin1Char('a')) + QStringLiteral("-20240610-091300");
+}
+
+void TestRunDir::runIds()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, id);
+    const QDateTime now(QDate(2024, 6, 10), QTime(9, 13, 0));
+    QCOMPARE(makeRunId(name, now, {}), id);
+    QStringList taken{id, id + QStringLiteral("-2")};
+    QCOMPARE(makeRunId(name, now, [&](const QString &s) { return taken.contains(s); }), id + QStringLiteral("-3"));
+}
+
+void TestRunDir::resolveAndList()
+{
+    QTemporaryDir runs;
+    LocalTransport t;
+    auto make = [&](const QString &id, const QString &created, const QByteArray &metrics, const QByteArray &exitCode) {
+        RunInfo i;
+        i.runId = id;
+        i.name = id;
+        i.created = QDateTime::fromString(created, Qt::ISODate);
+        const QString d = runs.filePath(id);
+        QVERIFY(t.writeFile(runFile(d, runfile::kRunInfo), QJsonDocument(i.toJson()).toJson()).ok());
+        if (!metrics.isEmpty())
+            QVERIFY(t.writeFile(runFile(d, runfile::kMetrics), metrics).ok());
+        if (!exitCode.isEmpty())
+            QVERIFY(t.writeFile(runFile(d, runfile::kExitCode), exitCode).ok());
+    };
+    make(QStringLiteral("old"), QStringLiteral("2024-01-01T00:00:00Z"),
+         "{\"v\":1,\"type\":\"step\",\"t\":1,\"step\":7,\"loss\":2.5}\n{\"v\":1,\"type\":\"done\",\"t\":2,\"status\":\"finished\"}\n", "0\n");
+    make(QStringLiteral("new"), QStringLiteral("2024-02-01T00:00:00Z"), QByteArray(), "3\n");
+    QDir().mkpath(runs.filePath(QStringLiteral("not-a-run")));
+
+    QCOMPARE(resolveRunDir(runs.path(), QStringLiteral("old")).value(), runs.filePath(QStringLiteral("old")));
+    QCOMPARE(resolveRunDir(QStringLiteral("/elsewhere"), runs.filePath(QStringLiteral("new"))).value(), runs.filePath(QStringLiteral("new")));
+    const auto missing = resolveRunDir(runs.path(), QStringLiteral("nope"));
+    QVERIFY(!missing.ok());
+    QVERIFY(missing.errorString().contains(QStringLiteral("no such run")));
+    QVERIFY(!resolveRunDir(runs.path(), QStringLiteral("not-a-run")).ok());
+
+    const QList<RunSummary> list = listRuns(runs.path());
+    QCOMPARE(list.size(), 2);
+    QCOMPARE(list[0].runId, QStringLiteral("new"));
+    QCOMPARE(list[0].state, JobState::Failed);
+    QCOMPARE(list[1].runId, QStringLiteral("old"));
+    QCOMPARE(list[1].state, JobState::Finished);
+    QCOMPARE(list[1].lastStep, 7);
+    QCOMPARE(list[1].lastLoss, 2.5);
+}
+
+QTEST_GUILESS_MAIN(TestRunDir)
+#include "tst_rundir.moc"

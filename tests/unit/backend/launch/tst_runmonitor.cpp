@@ -1,0 +1,174 @@
+// RunMonitor over a run directory that a test writes piece by piece: every record exactly once (also
+// when a second monitor reattaches at the first one's offset), malformed lines reported and skipped,
+// state changes from the pid / exit-code files, failure attribution at the end.
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace traindeck::launch;
+using namespace traindeck::metrics;
+
+class TestRunMonitor : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void followsAndReattaches();
+    void malformedLines();
+    void failureAtEnd();
+    void lostWithoutExitCode();
+
+private:
+    void append(const QByteArray &bytes);
+    void write(const char *name, const QByteArray &bytes);
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::shared_ptr<Transport> m_t = std::make_shared<LocalTransport>();
+};
+
+static QList<QByteArray> fixtureLines()
+{
+    QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> lines = f.readAll().split('\n');
+    lines.removeAll(QByteArray());
+    return lines;
+}
+
+void TestRunMonitor::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    RunInfo i;
+    i.runId = QStringLiteral("r");
+    i.created = i.started = QDateTime::currentDateTimeUtc();
+    write(runfile::kRunInfo, QJsonDocument(i.toJson()).toJson());
+}
+
+void TestRunMonitor::append(const QByteArray &bytes)
+{
+    QFile f(runFile(m_dir->path(), runfile::kMetrics));
+    QVERIFY(f.open(QIODevice::Append));
+    f.write(bytes);
+}
+
+void TestRunMonitor::write(const char *name, const QByteArray &bytes)
+{
+    QVERIFY(m_t->writeFile(runFile(m_dir->path(), name), bytes).ok());
+}
+
+static qint64 offsetOf(const Record &r)
+{
+    return std::visit([](const auto &x) { return x.origin.offset; }, r);
+}
+
+void TestRunMonitor::followsAndReattaches()
+{
+    const QList<QByteArray> lines = fixtureLines();
+    QCOMPARE(lines.size(), 15);
+    // Our own process group stands in for mpirun's: alive.
+    write(runfile::kPid, QByteArray::number(qint64(::getpgrp())) + '\n');
+
+    QList<qint64> seen;
+    qint64 cut = 0;
+    {
+        RunMonitor m(m_t, m_dir->path());
+        QSignalSpy states(&m, &RunMonitor::stateChanged);
+        connect(&m, &RunMonitor::recordsReady, this, [&](const QList<Record> &rs, qint64) {
+            for (const Record &r : rs)
+                seen.append(offsetOf(r));
+        });
+        m.poll();
+        QCOMPARE(m.state(), JobState::Starting);
+        // Half of the lines, the last one cut in the middle.
+        QByteArray first;
+        for (int i = 0; i < 7; ++i)
+            first += lines[i] + '\n';
+        first += lines[7].left(20);
+        append(first);
+        m.poll();
+        QCOMPARE(m.state(), JobState::Running);
+        QCOMPARE(seen.size(), 7);
+        QCOMPARE(m.store().rowCount(), qint64(5));  // lines 2-6 are steps 1-5
+        cut = m.metricsOffset();
+        QCOMPARE(states.size(), 2);
+    }  // the watcher goes away mid-run
+    QByteArray rest = lines[7].mid(20) + '\n';
+    for (int i = 8; i < lines.size(); ++i)
+        rest += lines[i] + '\n';
+    append(rest);
+    write(runfile::kExitCode, "0\n");
+
+    RunMonitor again(m_t, m_dir->path());
+    QSignalSpy ended(&again, &RunMonitor::ended);
+    connect(&again, &RunMonitor::recordsReady, this, [&](const QList<Record> &rs, qint64) {
+        for (const Record &r : rs)
+            seen.append(offsetOf(r));
+    });
+    again.start(cut);
+    QVERIFY(ended.wait(5000));
+    QCOMPARE(again.state(), JobState::Finished);
+    // Every line exactly once, in order.
+    QCOMPARE(seen.size(), lines.size());
+    for (qsizetype i = 1; i < seen.size(); ++i)
+        QVERIFY(seen[i] > seen[i - 1]);
+    // The reattached store still holds the whole run (loaded silently before the offset).
+    QCOMPARE(again.store().rowCount(), qint64(10));
+    QVERIFY(again.store().done().has_value());
+}
+
+void TestRunMonitor::malformedLines()
+{
+    const QList<QByteArray> lines = fixtureLines();
+    write(runfile::kPid, QByteArray::number(qint64(::getpgrp())) + '\n');
+    append(lines[0] + '\n' + lines[1] + '\n' + "{not json\n" + "{\"v\":1,\"type\":\"step\",\"t\":1}\n" + "\n" + lines[2] + '\n');
+    RunMonitor m(m_t, m_dir->path());
+    QList<ParseIssue> issues;
+    connect(&m, &RunMonitor::malformedLine, this, [&](const ParseIssue &i) { issues.append(i); });
+    m.poll();
+    QCOMPARE(issues.size(), 2);
+    QCOMPARE(issues[0].line, qint64(3));
+    QCOMPARE(issues[1].line, qint64(4));
+    QCOMPARE(m.malformedLines(), qint64(2));
+    QCOMPARE(m.store().rowCount(), qint64(2));
+    QCOMPARE(m.state(), JobState::Running);
+}
+
+void TestRunMonitor::failureAtEnd()
+{
+    const QList<QByteArray> lines = fixtureLines();
+    write(runfile::kPid, "999999999\n");  // no such process group
+    append(lines[0] + '\n' + lines[1] + '\n');
+    write(runfile::kStderr, "step 1\ntraindeck-trainer: rank 3 on node2: injected exit (test aid) at step 2\n"
+                            "  Process name: [[7278,1],3]\n  Exit code:    3\n");
+    write(runfile::kExitCode, "3\n");
+    RunMonitor m(m_t, m_dir->path());
+    QSignalSpy ended(&m, &RunMonitor::ended);
+    m.poll();
+    QCOMPARE(ended.size(), 1);
+    QCOMPARE(m.state(), JobState::Failed);
+    const FailureInfo f = m.failure();
+    QCOMPARE(f.rank, 3);
+    QCOMPARE(f.host, QStringLiteral("node2"));
+    QCOMPARE(f.exitCode, 3);
+    QCOMPARE(f.mpirunExitCode, 3);
+    QVERIFY(!f.stderrTail.isEmpty());
+}
+
+void TestRunMonitor::lostWithoutExitCode()
+{
+    write(runfile::kPid, "999999999\n");
+    RunMonitor m(m_t, m_dir->path());
+    m.poll();
+    QCOMPARE(m.state(), JobState::Lost);
+}
+
+QTEST_GUILESS_MAIN(TestRunMonitor)
+#include "tst_runmonitor.moc"
