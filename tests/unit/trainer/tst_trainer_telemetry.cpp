@@ -1,0 +1,82 @@
+// The trainer's telemetry, written by a real 2-rank run under mpirun, read by the backend's protocol
+// parser: no malformed line, every record type in order, per-rank arrays of the world's size, and a
+// planted delay visible on the delayed rank.
+#include "metrics/metricstore.h"
+#include "metrics/parser.h"
+#include "metrics/records.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace traindeck::metrics;
+
+class TestTrainerTelemetry : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void recordsFollowTheProtocol();
+};
+
+void TestTrainerTelemetry::recordsFollowTheProtocol()
+{
+    QTemporaryDir dir;
+    QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
+    QVERIFY(corpus.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 300; ++i)
+        corpus.write("{\"text\":\"telemetry line " + QByteArray::number(i) + " for a protocol check\"}\n");
+    corpus.close();
+    const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral("mpirun"),
+            {QStringLiteral("-np"), QStringLiteral("2"), QStringLiteral("--bind-to"), QStringLiteral("none"),
+             QStringLiteral("--oversubscribe"), QStringLiteral(TRAINDECK_TRAINER_EXE), QStringLiteral("train"),
+             QStringLiteral("--preset"), QStringLiteral("qwen2-tiny"), QStringLiteral("--data"), corpus.fileName(),
+             QStringLiteral("--seq-len"), QStringLiteral("16"), QStringLiteral("--micro-batch"), QStringLiteral("1"),
+             QStringLiteral("--max-steps"), QStringLiteral("6"), QStringLiteral("--threads"), QStringLiteral("1"),
+             QStringLiteral("--checkpoint-every"), QStringLiteral("3"), QStringLiteral("--inject-delay"),
+             QStringLiteral("1:150:forward"), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+             QStringLiteral("--metrics-out"), metrics});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+
+    MetricStore store;
+    const LoadReport report = store.loadFile(metrics);
+    QVERIFY2(report.ok, qPrintable(report.error));
+    QCOMPARE(report.malformed, qint64(0));
+    QCOMPARE(store.worldSize(), 2);
+    QCOMPARE(store.rowCount(), qint64(6));
+    QCOMPARE(store.firstStep(), qint64(1));
+    QCOMPARE(store.lastStep(), qint64(6));
+    QVERIFY(store.hello().has_value());
+    QCOMPARE(store.hello()->worldSize, 2);
+    QCOMPARE(store.checkpoints().size(), qsizetype(2));  // steps 3 and 6
+    QVERIFY(store.done().has_value());
+
+    // Parse again record by record to check types and order.
+    RecordCollector collector;
+    MetricsParser parser(&collector);
+    QFile f(metrics);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    parser.feed(&f);
+    parser.finish();
+    QCOMPARE(parser.stats().malformed, qint64(0));
+    QCOMPARE(parser.stats().unknownTypes, qint64(0));
+    QVERIFY(std::holds_alternative<HelloRecord>(collector.records.first()));
+    QVERIFY(std::holds_alternative<DoneRecord>(collector.records.last()));
+    for (const Record& r : collector.records) {
+        if (const auto* s = std::get_if<StepRecord>(&r)) {
+            QCOMPARE(s->worldSize(), 2);
+            // The planted 150 ms forward delay shows on rank 1 only.
+            QVERIFY(s->value(RankMetric::Fwd, 1) - s->value(RankMetric::Fwd, 0) > 120);
+            QVERIFY(s->value(RankMetric::Step, 0) >= s->value(RankMetric::Fwd, 0));
+            QVERIFY(s->value(RankMetric::CommBytes, 0) > 0);
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestTrainerTelemetry)
+#include "tst_trainer_telemetry.moc"
