@@ -34,7 +34,8 @@ void AdamW::step(double lr, double weightDecay)
             ap.param.mul_(1.0 - lr * weightDecay);
         ap.expAvg.lerp_(grad, 1.0 - beta1_);
         ap.expAvgSq.mul_(beta2_).addcmul_(grad, grad, 1.0 - beta2_);
-        auto denom = (ap.expAvgSq.sqrt() / bc2Sqrt).add_(eps_);
+        auto denom = ap.expAvgSq.sqrt();
+        denom.div_(bc2Sqrt).add_(eps_);
         ap.param.addcdiv_(ap.expAvg, denom, -stepSize);
     }
 }

@@ -387,7 +387,8 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         // Average gradients over ranks, bucket by bucket; only after the last micro-step.
         auto t = Clock::now();
         int64_t commBytes = 0;
-        {
+        // A single process without compression has nothing to exchange: skip the bucket copies.
+        if (world > 1 || wire != dist::WireType::None) {
             torch::NoGradGuard noGrad;
             for (auto& b : buckets) {
                 int64_t offset = 0;

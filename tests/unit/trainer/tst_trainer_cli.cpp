@@ -21,6 +21,7 @@ private Q_SLOTS:
     void infoModelFaults_data();
     void infoModelFaults();
     void selfCheck();
+    void blasCoreTypeCorrection();
     void badTrainFlags_data();
     void badTrainFlags();
     void trainTinyPreset();
@@ -118,6 +119,25 @@ void TestTrainerCli::selfCheck()
     const auto blas = j["blas"];
     if (blas["library"] == "openblas" && blas["cpu_best_core"] == "SKYLAKEX" && !qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
         QCOMPARE(QString::fromStdString(blas["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+}
+
+void TestTrainerCli::blasCoreTypeCorrection()
+{
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.remove("OPENBLAS_CORETYPE");
+    auto probe = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
+    if (probe["library"] != "openblas" || probe["cpu_best_core"] != "SKYLAKEX")
+        QSKIP("needs OpenBLAS on an AVX-512 CPU");
+    // OpenBLAS "detects" an old core (simulated): the trainer re-executes itself with the CPU's best core.
+    env.insert("TRAINDECK_TEST_BLAS_DETECTED", "Prescott");
+    auto j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
+    QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("SKYLAKEX"));
+    QCOMPARE(QString::fromStdString(j["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+    // A value already set is never changed.
+    env.insert("OPENBLAS_CORETYPE", "Haswell");
+    j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
+    QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("Haswell"));
+    QCOMPARE(QString::fromStdString(j["core"].get<std::string>()), QStringLiteral("Haswell"));
 }
 
 void TestTrainerCli::badTrainFlags_data()
