@@ -1,0 +1,80 @@
+// Key management: generate ED25519 key pairs (private key written by us with mode 0600 in a 0700
+// directory), install a public key on a node the way ssh-copy-id does and prove that key login works,
+// set up head → worker keys and host keys, and deploy a file (the trainer) to a node.
+#pragma once
+
+#include "ssh/sshsession.h"
+
+#include <QCoreApplication>
+
+#include <optional>
+
+namespace traindeck::cluster {
+class ClusterProfile;
+}
+
+namespace traindeck::ssh {
+
+struct GeneratedKey {
+    QString privateKeyPath;
+    QString publicKeyPath;
+    QString publicKeyLine;  // "ssh-ed25519 AAAA... traindeck@host"
+    QString fingerprint;    // "SHA256:..."
+};
+
+struct InstallResult {
+    bool added = false;         // false: the key was already authorized
+    bool keyLoginVerified = false;
+};
+
+class SshKeys {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::SshKeys)
+
+public:
+    static QString defaultKeyDir();                  // ~/.ssh
+    static QString defaultKeyName();                 // id_ed25519_traindeck
+    static QString defaultComment();                 // traindeck@<local host name>
+
+    // Generates an ED25519 key pair as DIR/NAME and DIR/NAME.pub. passphrase: nullopt writes an
+    // unencrypted key; any value, also "", encrypts it (libssh semantics). DIR is created with 0700
+    // (an existing one with group/other access is tightened to 0700); the private key file gets
+    // 0600 whatever the umask. Refuses to overwrite unless overwrite.
+    static std::optional<GeneratedKey> generateEd25519(const QString& dir, const QString& name,
+                                                       const std::optional<QByteArray>& passphrase,
+                                                       const QString& comment, QString* error,
+                                                       bool overwrite = false);
+
+    // Reads one OpenSSH public key line from FILE.pub (validated); nullopt with error otherwise.
+    static std::optional<QString> readPublicKeyLine(const QString& path, QString* error);
+    // "SHA256:..." of a public key line; empty when invalid.
+    static QString fingerprintOfLine(const QString& publicKeyLine);
+    // "ssh-ed25519 AAAA..." (type and key, no comment) of a line, for comparisons.
+    static QString keyPart(const QString& publicKeyLine);
+
+    // The ssh-copy-id style script: umask 077, mkdir -p ~/.ssh, newline added when the file lacks
+    // one, the key (read from stdin) appended unless already authorized. Prints TRAINDECK_KEY_ADDED
+    // or TRAINDECK_KEY_PRESENT.
+    static QString installScript();
+
+    // On an authenticated session (password or keyboard-interactive allowed), installs the key, then
+    // proves that a fresh session logs in with privateKeyPath only (no agent, no other keys).
+    // passphrase prompts for the proof come from `prompts`.
+    static std::optional<InstallResult> installPublicKey(SshSession& session, const QString& publicKeyLine,
+                                                         const QString& privateKeyPath,
+                                                         const SshPrompts& prompts, QString* error);
+
+    // Head → workers: ensures the head has a key (~/.ssh/id_ed25519_traindeck, created there with
+    // ssh-keygen when missing), installs its public key on every worker session, and adds each
+    // worker's host key — the one verified from this machine, never a fresh scan — to the head's
+    // ~/.ssh/known_hosts under the name the hostfile uses. workers[i] are authenticated sessions
+    // whose target().host is that name. Returns human-readable lines of what was done.
+    static std::optional<QStringList> setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers,
+                                                         QString* error);
+
+    // Copies a local file to remotePath (parent directories created, mode applied, written to a
+    // temporary name and renamed), streamed over an exec channel (`cat`), then compares sha256sum.
+    static bool deployFile(SshSession& session, const QString& localPath, const QString& remotePath, int mode,
+                           QString* error);
+};
+
+}  // namespace traindeck::ssh

@@ -1,0 +1,861 @@
+#include "ssh/sshsession.h"
+
+#include "cluster/clusterprofile.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QMutex>
+#include <QMutexLocker>
+
+#include <libssh/callbacks.h>
+#include <libssh/libssh.h>
+#include <libssh/server.h>  // ssh_send_keepalive (client and server)
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace traindeck::ssh {
+
+namespace {
+
+// Appends to known_hosts files are serialised within this process.
+QMutex& knownHostsMutex()
+{
+    static QMutex m;
+    return m;
+}
+
+QString fromC(const char* s)
+{
+    return s ? QString::fromUtf8(s) : QString();
+}
+
+// Splits a byte stream into lines for the streaming callbacks.
+class LineSplitter {
+public:
+    explicit LineSplitter(const std::function<void(const QByteArray&)>& sink) : m_sink(sink) {}
+    void feed(const char* data, int n)
+    {
+        if (!m_sink)
+            return;
+        int start = 0;
+        for (int i = 0; i < n; ++i) {
+            if (data[i] == '\n') {
+                m_pending.append(data + start, i - start);
+                emitLine();
+                start = i + 1;
+            }
+        }
+        m_pending.append(data + start, n - start);
+    }
+    void finish()
+    {
+        if (m_sink && !m_pending.isEmpty())
+            emitLine();
+    }
+
+private:
+    void emitLine()
+    {
+        if (m_pending.endsWith('\r'))
+            m_pending.chop(1);
+        m_sink(m_pending);
+        m_pending.clear();
+    }
+    const std::function<void(const QByteArray&)>& m_sink;
+    QByteArray m_pending;
+};
+
+struct ExitInfo {
+    bool haveStatus = false;
+    int status = -1;
+    bool haveSignal = false;
+    QString signal;
+    bool core = false;
+};
+
+void onExitStatus(ssh_session, ssh_channel, int status, void* userdata)
+{
+    auto* info = static_cast<ExitInfo*>(userdata);
+    info->haveStatus = true;
+    info->status = status;
+}
+
+void onExitSignal(ssh_session, ssh_channel, const char* signal, int core, const char*, const char*, void* userdata)
+{
+    auto* info = static_cast<ExitInfo*>(userdata);
+    info->haveSignal = true;
+    info->signal = fromC(signal);
+    info->core = core != 0;
+}
+
+}  // namespace
+
+struct SshSession::Private {
+    ssh_session session = nullptr;
+    ssh_callbacks_struct callbacks{};
+    SshSession* self = nullptr;
+
+    static int authCallback(const char* prompt, char* buf, size_t len, int echo, int, void* userdata)
+    {
+        auto* p = static_cast<Private*>(userdata);
+        if (!p->self->m_prompts.secret || len == 0)
+            return -1;
+        SecretRequest req;
+        req.kind = SecretKind::KeyPassphrase;
+        req.target = p->self->m_target.displayName();
+        req.prompt = fromC(prompt);
+        req.echo = echo != 0;
+        std::optional<QByteArray> answer = p->self->m_prompts.secret(req);
+        if (!answer)
+            return -1;
+        const size_t n = std::min(size_t(answer->size()), len - 1);
+        std::memcpy(buf, answer->constData(), n);
+        buf[n] = '\0';
+        answer->fill('\0');
+        return 0;
+    }
+};
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+QString shellQuote(const QString& s)
+{
+    QString out = s;
+    out.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + out + QLatin1Char('\'');
+}
+
+QString shellPath(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    return shellQuote(path);
+}
+
+QString expandTilde(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
+}
+
+QString SshTarget::displayName() const
+{
+    QString s = user.isEmpty() ? host : user + QLatin1Char('@') + host;
+    if (port > 0 && port != 22)
+        s += QLatin1Char(':') + QString::number(port);
+    return s;
+}
+
+QString HostKeyInfo::knownHostsName() const
+{
+    return port == 22 || port == 0 ? host : QStringLiteral("[%1]:%2").arg(host).arg(port);
+}
+
+QString HostKeyInfo::explanation() const
+{
+    const QString name = knownHostsName();
+    switch (state) {
+    case State::Known:
+        return QCoreApplication::translate("traindeck::ssh::HostKeyInfo", "The host key of %1 (%2 %3) is known.")
+            .arg(name, keyType, fingerprint);
+    case State::Unknown:
+        return QCoreApplication::translate(
+                   "traindeck::ssh::HostKeyInfo",
+                   "The authenticity of host %1 cannot be established: it is not in %2.\n"
+                   "Its %3 key fingerprint is %4.\n"
+                   "Compare it with the fingerprint the administrator gives you (on the host: "
+                   "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.")
+            .arg(name, knownHostsFile, keyType, fingerprint);
+    case State::Changed:
+    case State::OtherType:
+        return QCoreApplication::translate(
+                   "traindeck::ssh::HostKeyInfo",
+                   "WARNING: the host key of %1 does not match the one recorded in %2.\n"
+                   "Someone could be intercepting the connection (a man-in-the-middle attack), or the host "
+                   "was reinstalled and got a new key.\n"
+                   "The host now offers a %3 key with fingerprint %4.\n"
+                   "TrainDeck refuses to connect. After you have verified the new fingerprint with the "
+                   "administrator, remove the old key with:\n"
+                   "  ssh-keygen -R '%1' -f '%2'\n"
+                   "and connect again to accept the new one.")
+            .arg(name, knownHostsFile, keyType, fingerprint);
+    case State::Error:
+        break;
+    }
+    return QCoreApplication::translate("traindeck::ssh::HostKeyInfo", "The host key of %1 could not be checked against %2.")
+        .arg(name, knownHostsFile);
+}
+
+QString ExecResult::describe() const
+{
+    switch (status) {
+    case Status::Exited:
+        return tr("exit code %1").arg(exitCode);
+    case Status::Signalled:
+        return tr("killed by signal %1%2").arg(exitSignal, coreDumped ? tr(" (core dumped)") : QString());
+    case Status::TimedOut:
+        return tr("timed out after %1 ms").arg(elapsedMs);
+    case Status::Cancelled:
+        return tr("cancelled");
+    case Status::Failed:
+        break;
+    }
+    return error.message.isEmpty() ? tr("failed") : error.message;
+}
+
+// ---- SshSession -------------------------------------------------------------------------------
+
+SshSession::SshSession(SshTarget target) : m_target(std::move(target)), d(std::make_unique<Private>())
+{
+    d->self = this;
+}
+
+SshSession::~SshSession()
+{
+    disconnect();
+}
+
+SshTarget SshSession::targetFor(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node)
+{
+    SshTarget t;
+    t.host = node.host;
+    t.port = node.port == 22 ? 0 : node.port;
+    t.user = node.user;
+    t.identity = node.identity;
+    t.knownHosts = profile.knownHosts;
+    return t;
+}
+
+void* SshSession::nativeHandle() const
+{
+    return d->session;
+}
+
+bool SshSession::isConnected() const
+{
+    return d->session && ssh_is_connected(d->session);
+}
+
+void SshSession::disconnect()
+{
+    if (d->session) {
+        if (ssh_is_connected(d->session))
+            ssh_disconnect(d->session);
+        ssh_free(d->session);
+        d->session = nullptr;
+    }
+    m_authenticated = false;
+}
+
+bool SshSession::fail(SshError::Kind kind, const QString& message, const QString& detail)
+{
+    m_error.kind = kind;
+    m_error.message = message;
+    m_error.detail = detail;
+    return false;
+}
+
+bool SshSession::open(const AuthOptions& options)
+{
+    return connectToHost() && authenticate(options);
+}
+
+bool SshSession::connectToHost()
+{
+    disconnect();
+    m_error = {};
+    m_hostKey = {};
+    m_hostKeyLine.clear();
+    m_authMethod.clear();
+    if (m_cancel.isCancelled())
+        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+    if (m_target.host.isEmpty() || m_target.host.startsWith(QLatin1Char('-')))
+        return fail(SshError::Kind::Resolve, tr("invalid host name '%1'").arg(m_target.host));
+
+    ssh_session s = ssh_new();
+    if (!s)
+        return fail(SshError::Kind::Protocol, tr("%1: cannot create an SSH session").arg(m_target.displayName()));
+    d->session = s;
+    const QByteArray host = m_target.host.toUtf8();
+    ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
+
+    // ~/.ssh/config first, so that the profile's explicit values override it (as ssh's -p/-l/-i do)...
+    if (m_target.configFile == QLatin1String("none")) {
+        int no = 0;
+        ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no);
+    } else {
+        const QByteArray cfg = QFile::encodeName(expandTilde(m_target.configFile));
+        if (ssh_options_parse_config(s, m_target.configFile.isEmpty() ? nullptr : cfg.constData()) < 0)
+            return fail(SshError::Kind::Protocol,
+                        tr("%1: cannot parse the SSH configuration %2: %3")
+                            .arg(m_target.displayName(),
+                                 m_target.configFile.isEmpty() ? QStringLiteral("~/.ssh/config") : m_target.configFile,
+                                 fromC(ssh_get_error(s))));
+    }
+    if (m_target.port > 0) {
+        const unsigned int port = unsigned(m_target.port);
+        ssh_options_set(s, SSH_OPTIONS_PORT, &port);
+    }
+    if (!m_target.user.isEmpty())
+        ssh_options_set(s, SSH_OPTIONS_USER, m_target.user.toUtf8().constData());
+    if (!m_target.identity.isEmpty())
+        ssh_options_set(s, SSH_OPTIONS_ADD_IDENTITY, QFile::encodeName(expandTilde(m_target.identity)).constData());
+
+    // ...and strict host-key checking forced AFTER the config: "StrictHostKeyChecking no" there would
+    // otherwise make libssh trust unknown hosts. The known_hosts file is the profile's.
+    int strict = 1;
+    ssh_options_set(s, SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict);
+    const QString knownHosts =
+        expandTilde(m_target.knownHosts.isEmpty() ? QStringLiteral("~/.ssh/known_hosts") : m_target.knownHosts);
+    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, QFile::encodeName(knownHosts).constData());
+    if (!m_target.globalKnownHosts.isEmpty())
+        ssh_options_set(s, SSH_OPTIONS_GLOBAL_KNOWNHOSTS,
+                        QFile::encodeName(expandTilde(m_target.globalKnownHosts)).constData());
+
+    // Both parts of the timeout: libssh adds them, and an unset _USEC keeps an older value.
+    const long timeoutSec = qMax(0, m_target.connectTimeoutMs) / 1000;
+    const long timeoutUsec = (qMax(0, m_target.connectTimeoutMs) % 1000) * 1000L;
+    ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeoutSec);
+    ssh_options_set(s, SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec);
+
+    d->callbacks = {};
+    d->callbacks.userdata = d.get();
+    d->callbacks.auth_function = &Private::authCallback;
+    ssh_callbacks_init(&d->callbacks);
+    ssh_set_callbacks(s, &d->callbacks);
+
+    char* resolved = nullptr;
+    if (ssh_options_get(s, SSH_OPTIONS_HOST, &resolved) == SSH_OK) {
+        m_resolvedHost = fromC(resolved);
+        ssh_string_free_char(resolved);
+    }
+    resolved = nullptr;
+    if (ssh_options_get(s, SSH_OPTIONS_USER, &resolved) == SSH_OK) {
+        m_resolvedUser = fromC(resolved);
+        ssh_string_free_char(resolved);
+    }
+    unsigned int port = 22;
+    ssh_options_get_port(s, &port);
+    m_resolvedPort = int(port);
+
+    QElapsedTimer timer;
+    timer.start();
+    if (ssh_connect(s) != SSH_OK) {
+        const QString why = fromC(ssh_get_error(s));
+        const QString where = tr("%1 (port %2)").arg(m_target.displayName()).arg(m_resolvedPort);
+        SshError::Kind kind = SshError::Kind::Connect;
+        if (why.contains(QLatin1String("imeout")) || why.contains(QLatin1String("timed out"))
+            || timer.elapsed() >= m_target.connectTimeoutMs)
+            kind = SshError::Kind::Timeout;
+        else if (why.contains(QLatin1String("resolve")) || why.contains(QLatin1String("getaddrinfo")))
+            kind = SshError::Kind::Resolve;
+        disconnect();
+        if (kind == SshError::Kind::Timeout)
+            return fail(kind, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
+                        tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
+                           "connection.").arg(m_resolvedPort));
+        if (kind == SshError::Kind::Resolve)
+            return fail(kind, tr("%1: cannot resolve the host name (%2)").arg(where, why),
+                        tr("Check the spelling, /etc/hosts or DNS, or use the IP address."));
+        return fail(kind, tr("%1: cannot connect: %2").arg(where, why),
+                    tr("Check that the host is up and that sshd listens on port %1.").arg(m_resolvedPort));
+    }
+    applyTcpKeepalive();
+    if (!checkHostKey()) {
+        disconnect();
+        return false;
+    }
+    return true;
+}
+
+void SshSession::applyTcpKeepalive()
+{
+    const int fd = ssh_get_fd(d->session);
+    if (fd < 0 || m_target.keepaliveIntervalMs <= 0)
+        return;
+    const int on = 1;
+    const int idle = qMax(1, m_target.keepaliveIntervalMs / 1000);
+    const int count = qMax(1, m_target.keepaliveCountMax);
+    const unsigned int userTimeout = unsigned(m_target.keepaliveIntervalMs) * unsigned(count);
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &idle, sizeof idle);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+    // Data (our keepalives included) unacknowledged this long: the kernel drops the connection and
+    // the next read fails, so a dead link is detected while a command runs.
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &userTimeout, sizeof userTimeout);
+}
+
+bool SshSession::checkHostKey()
+{
+    ssh_session s = d->session;
+    m_hostKey.host = m_resolvedHost.isEmpty() ? m_target.host : m_resolvedHost;
+    m_hostKey.port = m_resolvedPort;
+    m_hostKey.knownHostsFile =
+        expandTilde(m_target.knownHosts.isEmpty() ? QStringLiteral("~/.ssh/known_hosts") : m_target.knownHosts);
+
+    ssh_key key = nullptr;
+    if (ssh_get_server_publickey(s, &key) != SSH_OK || !key) {
+        m_hostKey.state = HostKeyInfo::State::Error;
+        return fail(SshError::Kind::HostKey, tr("%1: the server sent no host key").arg(m_target.displayName()));
+    }
+    m_hostKey.keyType = fromC(ssh_key_type_to_char(ssh_key_type(key)));
+    unsigned char* hash = nullptr;
+    size_t hlen = 0;
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) == SSH_OK) {
+        char* fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+        m_hostKey.fingerprint = fromC(fp);
+        ssh_string_free_char(fp);
+        ssh_clean_pubkey_hash(&hash);
+    }
+    char* b64 = nullptr;
+    if (ssh_pki_export_pubkey_base64(key, &b64) == SSH_OK) {
+        m_hostKeyLine = m_hostKey.keyType + QLatin1Char(' ') + fromC(b64);
+        ssh_string_free_char(b64);
+    }
+    ssh_key_free(key);
+
+    const ssh_known_hosts_e state = ssh_session_is_known_server(s);
+    switch (state) {
+    case SSH_KNOWN_HOSTS_OK:
+        m_hostKey.state = HostKeyInfo::State::Known;
+        return true;
+    case SSH_KNOWN_HOSTS_CHANGED:
+        m_hostKey.state = HostKeyInfo::State::Changed;
+        return fail(SshError::Kind::HostKeyChanged,
+                    tr("%1: HOST KEY CHANGED, refusing to connect (this may be an attack)").arg(m_hostKey.knownHostsName()),
+                    m_hostKey.explanation());
+    case SSH_KNOWN_HOSTS_OTHER:
+        m_hostKey.state = HostKeyInfo::State::OtherType;
+        return fail(SshError::Kind::HostKeyChanged,
+                    tr("%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an "
+                       "attack)").arg(m_hostKey.knownHostsName(), m_hostKey.keyType),
+                    m_hostKey.explanation());
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+        break;
+    case SSH_KNOWN_HOSTS_ERROR:
+    default:
+        m_hostKey.state = HostKeyInfo::State::Error;
+        return fail(SshError::Kind::HostKey,
+                    tr("%1: cannot check the host key against %2: %3")
+                        .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile, fromC(ssh_get_error(s))));
+    }
+
+    m_hostKey.state = HostKeyInfo::State::Unknown;
+    const HostKeyDecision decision = m_prompts.hostKey ? m_prompts.hostKey(m_hostKey) : HostKeyDecision::Reject;
+    if (m_cancel.isCancelled())
+        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+    if (decision == HostKeyDecision::Reject)
+        return fail(SshError::Kind::HostKeyUnknown,
+                    tr("%1: unknown host key %2 %3 was not accepted").arg(m_hostKey.knownHostsName(), m_hostKey.keyType,
+                                                                          m_hostKey.fingerprint),
+                    m_hostKey.explanation());
+    if (decision == HostKeyDecision::AcceptAndSave) {
+        QMutexLocker lock(&knownHostsMutex());
+        const QString dir = QFileInfo(m_hostKey.knownHostsFile).absolutePath();
+        if (!QFileInfo::exists(dir)) {
+            QDir().mkpath(dir);
+            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        if (ssh_session_update_known_hosts(s) != SSH_OK)
+            return fail(SshError::Kind::Io, tr("%1: cannot add the host key to %2: %3")
+                                                .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile,
+                                                     fromC(ssh_get_error(s))));
+    }
+    m_hostKey.state = HostKeyInfo::State::Known;
+    return true;
+}
+
+bool SshSession::authenticate(const AuthOptions& options)
+{
+    m_authenticated = false;
+    if (!isConnected())
+        return fail(SshError::Kind::Protocol, tr("%1: not connected").arg(m_target.displayName()));
+    ssh_session s = d->session;
+    m_error = {};
+    int rc = ssh_userauth_none(s, nullptr);
+    if (rc == SSH_AUTH_SUCCESS) {
+        m_authMethod = QStringLiteral("none");
+        return m_authenticated = true;
+    }
+    if (rc == SSH_AUTH_ERROR)
+        return fail(isConnected() ? SshError::Kind::Protocol : SshError::Kind::LinkLost,
+                    tr("%1: authentication failed: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+    const int methods = ssh_userauth_list(s, nullptr);
+    QStringList offered;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY)
+        offered << QStringLiteral("publickey");
+    if (methods & SSH_AUTH_METHOD_INTERACTIVE)
+        offered << QStringLiteral("keyboard-interactive");
+    if (methods & SSH_AUTH_METHOD_PASSWORD)
+        offered << QStringLiteral("password");
+
+    if (options.publicKey && (methods & SSH_AUTH_METHOD_PUBLICKEY) && authPublicKey())
+        return m_authenticated = true;
+    if (m_cancel.isCancelled())
+        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+    if (options.keyboardInteractive && (methods & SSH_AUTH_METHOD_INTERACTIVE) && authKeyboardInteractive())
+        return m_authenticated = true;
+    if (options.password && (methods & SSH_AUTH_METHOD_PASSWORD) && authPassword())
+        return m_authenticated = true;
+    if (m_error.kind == SshError::Kind::Cancelled || m_error.kind == SshError::Kind::LinkLost)
+        return false;
+    QStringList tried;
+    if (options.publicKey)
+        tried << tr("keys (agent: %1, identity: %2)")
+                     .arg(m_target.useAgent && qEnvironmentVariableIsSet("SSH_AUTH_SOCK") ? tr("yes") : tr("no"),
+                          m_target.identity.isEmpty() ? tr("defaults") : m_target.identity);
+    if (options.keyboardInteractive)
+        tried << QStringLiteral("keyboard-interactive");
+    if (options.password)
+        tried << QStringLiteral("password");
+    return fail(SshError::Kind::Auth,
+                tr("%1: authentication failed (server offers: %2; tried: %3)")
+                    .arg(m_resolvedUser + QLatin1Char('@') + m_target.displayName(),
+                         offered.isEmpty() ? tr("nothing") : offered.join(QStringLiteral(", ")),
+                         tried.isEmpty() ? tr("nothing") : tried.join(QStringLiteral(", "))),
+                tr("Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the "
+                   "right private key in the profile's \"identity\"."));
+}
+
+bool SshSession::authPublicKey()
+{
+    ssh_session s = d->session;
+    if (m_target.useAgent && qEnvironmentVariableIsSet("SSH_AUTH_SOCK")) {
+        if (ssh_userauth_agent(s, nullptr) == SSH_AUTH_SUCCESS) {
+            m_authMethod = QStringLiteral("agent");
+            return true;
+        }
+    }
+    if (!m_target.identity.isEmpty()) {
+        const QString path = expandTilde(m_target.identity);
+        bool offer = true;
+        ssh_key pub = nullptr;
+        if (QFileInfo::exists(path + QStringLiteral(".pub"))
+            && ssh_pki_import_pubkey_file(QFile::encodeName(path + QStringLiteral(".pub")).constData(), &pub) == SSH_OK) {
+            offer = ssh_userauth_try_publickey(s, nullptr, pub) == SSH_AUTH_SUCCESS;
+            ssh_key_free(pub);
+        }
+        if (offer) {
+            ssh_key priv = nullptr;
+            if (ssh_pki_import_privkey_file(QFile::encodeName(path).constData(), nullptr, &Private::authCallback, d.get(),
+                                            &priv) == SSH_OK) {
+                const int rc = ssh_userauth_publickey(s, nullptr, priv);
+                ssh_key_free(priv);
+                if (rc == SSH_AUTH_SUCCESS) {
+                    m_authMethod = QStringLiteral("publickey");
+                    return true;
+                }
+            }
+        }
+    }
+    if (m_target.useDefaultIdentities && isConnected()) {
+        if (ssh_userauth_publickey_auto(s, nullptr, nullptr) == SSH_AUTH_SUCCESS) {
+            m_authMethod = QStringLiteral("publickey");
+            return true;
+        }
+    }
+    return false;
+}
+
+bool SshSession::authPassword()
+{
+    if (!m_prompts.secret)
+        return false;
+    SecretRequest req;
+    req.kind = SecretKind::Password;
+    req.target = m_resolvedUser + QLatin1Char('@') + m_target.displayName();
+    req.prompt = tr("Password for %1:").arg(req.target);
+    std::optional<QByteArray> pw = m_prompts.secret(req);
+    if (!pw)
+        return false;
+    const int rc = ssh_userauth_password(d->session, nullptr, pw->constData());
+    pw->fill('\0');
+    if (rc == SSH_AUTH_SUCCESS) {
+        m_authMethod = QStringLiteral("password");
+        return true;
+    }
+    return false;
+}
+
+bool SshSession::authKeyboardInteractive()
+{
+    if (!m_prompts.secret)
+        return false;
+    ssh_session s = d->session;
+    int rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+    for (int round = 0; rc == SSH_AUTH_INFO && round < 10; ++round) {
+        const QString instruction = fromC(ssh_userauth_kbdint_getinstruction(s));
+        const int n = ssh_userauth_kbdint_getnprompts(s);
+        for (int i = 0; i < n; ++i) {
+            char echo = 0;
+            const char* prompt = ssh_userauth_kbdint_getprompt(s, unsigned(i), &echo);
+            SecretRequest req;
+            req.kind = SecretKind::KeyboardInteractive;
+            req.target = m_resolvedUser + QLatin1Char('@') + m_target.displayName();
+            req.prompt = fromC(prompt);
+            req.instruction = instruction;
+            req.echo = echo != 0;
+            std::optional<QByteArray> answer = m_prompts.secret(req);
+            if (!answer)
+                return false;
+            const int set = ssh_userauth_kbdint_setanswer(s, unsigned(i), answer->constData());
+            answer->fill('\0');
+            if (set < 0)
+                return false;
+        }
+        rc = ssh_userauth_kbdint(s, nullptr, nullptr);
+    }
+    if (rc == SSH_AUTH_SUCCESS) {
+        m_authMethod = QStringLiteral("keyboard-interactive");
+        return true;
+    }
+    return false;
+}
+
+// Over a second channel: SIGTERM to the process group, SIGKILL two seconds later (in the background).
+static void killRemoteGroupOn(ssh_session s, qint64 pgid)
+{
+    ssh_channel k = ssh_channel_new(s);
+    if (!k)
+        return;
+    if (ssh_channel_open_session(k) == SSH_OK) {
+        const QByteArray cmd = QStringLiteral("kill -TERM -%1 2>/dev/null; (sleep 2; kill -KILL -%1 2>/dev/null) "
+                                              "</dev/null >/dev/null 2>&1 &")
+                                   .arg(pgid)
+                                   .toUtf8();
+        if (ssh_channel_request_exec(k, cmd.constData()) == SSH_OK) {
+            ssh_channel_send_eof(k);
+            char buf[256];
+            QElapsedTimer t;
+            t.start();
+            while (!ssh_channel_is_eof(k) && t.elapsed() < 3000) {
+                if (ssh_channel_read_timeout(k, buf, sizeof buf, 0, 100) == SSH_ERROR)
+                    break;
+            }
+        }
+        ssh_channel_close(k);
+    }
+    ssh_channel_free(k);
+}
+
+void SshSession::killRemoteGroup(qint64 pgid)
+{
+    if (isConnected())
+        killRemoteGroupOn(d->session, pgid);
+}
+
+ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
+{
+    ExecResult r;
+    QElapsedTimer timer;
+    timer.start();
+    auto failed = [&](SshError::Kind kind, const QString& message) {
+        r.status = ExecResult::Status::Failed;
+        r.error.kind = kind;
+        r.error.message = message;
+        r.elapsedMs = timer.elapsed();
+        return r;
+    };
+    if (!isConnected() || !m_authenticated)
+        return failed(SshError::Kind::Protocol, tr("%1: not connected").arg(m_target.displayName()));
+    ssh_session s = d->session;
+    const auto cancelled = [&] { return options.cancel.isCancelled() || m_cancel.isCancelled(); };
+    const auto linkKind = [&] { return ssh_is_connected(s) ? SshError::Kind::Channel : SshError::Kind::LinkLost; };
+
+    ssh_channel ch = ssh_channel_new(s);
+    if (!ch)
+        return failed(linkKind(), tr("%1: cannot open a channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+    ExitInfo info;
+    ssh_channel_callbacks_struct cb{};
+    cb.userdata = &info;
+    cb.channel_exit_status_function = &onExitStatus;
+    cb.channel_exit_signal_function = &onExitSignal;
+    ssh_callbacks_init(&cb);
+    ssh_set_channel_callbacks(ch, &cb);
+    // The callbacks point into this stack frame: detach them before the channel is freed (libssh
+    // keeps a locally freed channel until the server closes it, and late exit messages would land
+    // in the next command's frame).
+    struct ChannelGuard {
+        ssh_channel ch;
+        ssh_channel_callbacks cb;
+        ~ChannelGuard()
+        {
+            ssh_remove_channel_callbacks(ch, cb);
+            if (ssh_channel_is_open(ch))
+                ssh_channel_close(ch);
+            ssh_channel_free(ch);
+        }
+    } guard{ch, &cb};
+
+    if (ssh_channel_open_session(ch) != SSH_OK)
+        return failed(linkKind(), tr("%1: cannot open a session channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+    // The command's process group (sshd makes the remote shell a session leader) is announced first
+    // on stderr, so that cancel/timeout can kill it over a second channel: sshd refuses the "signal"
+    // request for root logins (no post-auth privilege separation).
+    const QByteArray wrapped = options.killOnCancel ? "echo TRAINDECK_PGID=$$ >&2; " + command.toUtf8() : command.toUtf8();
+    if (ssh_channel_request_exec(ch, wrapped.constData()) != SSH_OK)
+        return failed(linkKind(), tr("%1: cannot start the command: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+
+    // stdin (written before output is read: meant for small inputs and files streamed to `cat`).
+    auto writeAll = [&](const char* data, qint64 n) {
+        while (n > 0) {
+            if (cancelled())
+                return false;
+            const int w = ssh_channel_write(ch, data, uint32_t(qMin<qint64>(n, 32768)));
+            if (w <= 0)
+                return false;
+            data += w;
+            n -= w;
+        }
+        return true;
+    };
+    bool stdinOk = true;
+    if (!options.stdinData.isEmpty())
+        stdinOk = writeAll(options.stdinData.constData(), options.stdinData.size());
+    if (stdinOk && options.stdinDevice) {
+        QByteArray chunk(256 * 1024, Qt::Uninitialized);
+        for (;;) {
+            const qint64 n = options.stdinDevice->read(chunk.data(), chunk.size());
+            if (n <= 0)
+                break;
+            if (!(stdinOk = writeAll(chunk.constData(), n)))
+                break;
+        }
+    }
+    if (stdinOk)
+        ssh_channel_send_eof(ch);
+
+    LineSplitter outLines(options.onStdoutLine);
+    LineSplitter errLines(options.onStderrLine);
+    bool markerPending = options.killOnCancel;
+    QByteArray markerBuf;
+    qint64 pgid = 0;
+    auto take = [&](const char* data, int n, bool isStderr) {
+        if (isStderr && markerPending) {
+            markerBuf.append(data, n);
+            const qsizetype nl = markerBuf.indexOf('\n');
+            if (nl < 0 && markerBuf.size() < 64)
+                return;
+            markerPending = false;
+            QByteArray rest = markerBuf;
+            if (nl >= 0 && markerBuf.startsWith("TRAINDECK_PGID=")) {
+                pgid = markerBuf.mid(15, nl - 15).toLongLong();
+                rest = markerBuf.mid(nl + 1);
+            }
+            markerBuf.clear();
+            if (rest.isEmpty())
+                return;
+            data = rest.constData();
+            n = int(rest.size());
+            r.stdErrBytes += n;
+            if (options.captureOutput && r.stdErr.size() < options.maxCaptureBytes)
+                r.stdErr.append(data, int(qMin<qint64>(n, options.maxCaptureBytes - r.stdErr.size())));
+            errLines.feed(data, n);
+            return;
+        }
+        QByteArray& cap = isStderr ? r.stdErr : r.stdOut;
+        (isStderr ? r.stdErrBytes : r.stdOutBytes) += n;
+        if (options.captureOutput && cap.size() < options.maxCaptureBytes)
+            cap.append(data, int(qMin<qint64>(n, options.maxCaptureBytes - cap.size())));
+        (isStderr ? errLines : outLines).feed(data, n);
+    };
+    auto terminate = [&] {
+        // The remote process group gets SIGTERM (sshd's "signal" request) and the channel closes.
+        ssh_channel_request_send_signal(ch, "TERM");
+        ssh_channel_close(ch);
+        if (pgid > 1)
+            killRemoteGroup(pgid);
+    };
+
+    static thread_local char buf[65536];
+    qint64 lastKeepalive = timer.elapsed();
+    const int interval = m_target.keepaliveIntervalMs;
+    bool done = false;
+    while (!done) {
+        if (cancelled()) {
+            terminate();
+            r.status = ExecResult::Status::Cancelled;
+            r.error = {SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()), {}};
+            break;
+        }
+        if (options.timeoutMs > 0 && timer.elapsed() >= options.timeoutMs) {
+            terminate();
+            r.status = ExecResult::Status::TimedOut;
+            r.error = {SshError::Kind::Timeout,
+                       tr("%1: the command did not finish within %2 s").arg(m_target.displayName()).arg(options.timeoutMs / 1000.0),
+                       {}};
+            break;
+        }
+        int wait = 100;
+        if (options.timeoutMs > 0)
+            wait = int(std::clamp<qint64>(qint64(options.timeoutMs) - timer.elapsed(), 1, 100));
+        int n = ssh_channel_read_timeout(ch, buf, sizeof buf, 0, wait);
+        if (n > 0)
+            take(buf, n, false);
+        int m = 0;
+        while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
+            take(buf, m, true);
+        // SSH_EOF (from ssh_channel_poll) only means "nothing more on this stream".
+        if (n == SSH_EOF)
+            n = 0;
+        if (m == SSH_EOF)
+            m = 0;
+        if (n == SSH_ERROR || m == SSH_ERROR || !ssh_is_connected(s)) {
+            outLines.finish();
+            errLines.finish();
+            r.elapsedMs = timer.elapsed();
+            r.status = ExecResult::Status::Failed;
+            r.error = {SshError::Kind::LinkLost,
+                       tr("%1: connection lost while the command ran: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))),
+                       tr("The node did not answer for %1 s (keepalive). Check the network and whether the node is up.")
+                           .arg(interval * qMax(1, m_target.keepaliveCountMax) / 1000.0)};
+            return r;
+        }
+        if (n == 0 && m == 0 && ssh_channel_is_eof(ch)) {
+            done = true;
+            break;
+        }
+        if (interval > 0 && timer.elapsed() - lastKeepalive >= interval) {
+            ssh_send_keepalive(s);
+            lastKeepalive = timer.elapsed();
+        }
+    }
+    outLines.finish();
+    errLines.finish();
+    if (done) {
+        // The exit status or signal may arrive after EOF: wait for it (or the close).
+        if (!info.haveStatus && !info.haveSignal)
+            ssh_channel_get_exit_status(ch);
+        if (info.haveSignal) {
+            r.status = ExecResult::Status::Signalled;
+            r.exitSignal = info.signal;
+            r.coreDumped = info.core;
+        } else if (info.haveStatus) {
+            r.status = ExecResult::Status::Exited;
+            r.exitCode = info.status;
+        } else {
+            r.status = ExecResult::Status::Failed;
+            r.error = {ssh_is_connected(s) ? SshError::Kind::Protocol : SshError::Kind::LinkLost,
+                       tr("%1: the command ended without an exit status").arg(m_target.displayName()),
+                       {}};
+        }
+    }
+    r.elapsedMs = timer.elapsed();
+    return r;
+}
+
+}  // namespace traindeck::ssh
