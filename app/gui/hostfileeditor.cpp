@@ -168,8 +168,9 @@ HostfileEditor::HostfileEditor(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_edit);
     split->addWidget(m_list);
-    split->setStretchFactor(0, 3);
+    split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setSizes({300, 70});
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
 

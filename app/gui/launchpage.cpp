@@ -181,6 +181,7 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     m_env = new QTableWidget(0, 2, envBox);
     m_env->setHorizontalHeaderLabels({tr("Name"), tr("Value")});
     m_env->horizontalHeader()->setStretchLastSection(true);
+    m_env->setColumnWidth(0, 200);
     m_env->verticalHeader()->setVisible(false);
     m_env->setAccessibleName(tr("Environment variables"));
     el->addWidget(m_env);
@@ -371,10 +372,11 @@ launch::JobSpec LaunchPage::spec() const
         t.insert(QStringLiteral("grad-accum"), m_gradAccum->value());
     bool ok = false;
     const double lr = QLocale::c().toDouble(m_lr->text().trimmed(), &ok);
-    t.insert(QStringLiteral("lr"), ok ? QJsonValue(lr) : QJsonValue(m_lr->text()));
+    t.insert(QStringLiteral("lr"), ok ? QLocale::c().toString(lr, 'g', 6) : m_lr->text().trimmed());
     t.insert(QStringLiteral("warmup"), m_warmup->value());
-    t.insert(QStringLiteral("weight-decay"), m_weightDecay->value());
-    t.insert(QStringLiteral("clip"), m_clip->value());
+    // Decimal values as the user sees them ("0.1", not 0.10000000000000001).
+    t.insert(QStringLiteral("weight-decay"), QLocale::c().toString(m_weightDecay->value(), 'g', 6));
+    t.insert(QStringLiteral("clip"), QLocale::c().toString(m_clip->value(), 'g', 6));
     if (m_precision->currentText() != QLatin1String("fp32"))
         t.insert(QStringLiteral("precision"), m_precision->currentText());
     t.insert(QStringLiteral("checkpoint-every"), m_checkpointEvery->value());

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QThread>
 #include <QProgressDialog>
 #include <QSaveFile>
 #include <QSlider>
@@ -41,7 +42,7 @@ using metrics::SeriesId;
 namespace {
 
 constexpr int kFindingsIntervalMs = 2000;
-constexpr qint64 kFindingsWindow = 20000;  // steps analysed live
+constexpr qint64 kFindingsWindow = 2000;  // steps analysed live, on the GUI thread (a few ms)
 
 QCPColorGradient viridis()
 {
@@ -235,10 +236,16 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
         below = bars;
         m_bars.append(bars);
     }
+    // The legend in its own row under the title, one line, never over the bars.
     m_barsPlot->legend->setVisible(true);
+    m_barsPlot->axisRect()->insetLayout()->take(m_barsPlot->legend);
+    m_barsPlot->plotLayout()->insertRow(1);
+    m_barsPlot->plotLayout()->addElement(1, 0, m_barsPlot->legend);
+    m_barsPlot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_barsPlot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     m_barsPlot->legend->setWrap(6);
-    m_barsPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_barsPlot->legend->setBorderPen(Qt::NoPen);
+    m_barsPlot->legend->setMargins(QMargins(4, 0, 4, 0));
 
     m_heatPlot = makePlot(tr("Step time per rank and step"));
     m_heatPlot->yAxis->setLabel(tr("rank"));
@@ -275,9 +282,8 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 1);
     split->setSizes({900, 300});
     layout->addWidget(split, 1);
-    m_status = new QLabel(this);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_status);
+    m_status = new QLabel(this);  // shown in the main window's status bar
+    m_status->setVisible(false);
 
     // --- behaviour
     m_timer = new QTimer(this);
@@ -388,7 +394,9 @@ void MonitorPage::schedule(unsigned flags)
     m_dirty |= flags;
     for (unsigned &t : m_tabDirty)
         t |= flags & (DirtyData | DirtyRange | DirtyRebuild | DirtySelection);
-    if (!m_timer->isActive())
+    // Data changes are drawn within one refresh period, even when a later findings pass was armed.
+    const bool dataDirty = m_dirty & ~unsigned(DirtyFindings);
+    if (!m_timer->isActive() || (dataDirty && m_timer->remainingTime() > Settings::refreshMs()))
         m_timer->start(Settings::refreshMs());
 }
 
@@ -428,7 +436,8 @@ void MonitorPage::refresh()
     m_updating = true;
     // The x range: everything when following, otherwise what the user chose.
     if (m_follow && store.rowCount() > 0) {
-        const double lo = double(store.firstStep()), hi = double(std::max(store.lastStep(), store.firstStep() + 1));
+        // Half a step of margin so the heatmap's first and last columns are whole.
+        const double lo = double(store.firstStep()) - 0.5, hi = double(std::max(store.lastStep(), store.firstStep() + 1)) + 0.5;
         for (QCustomPlot *p : timePlots())
             p->xAxis->setRange(lo, hi);
     }
@@ -447,6 +456,7 @@ void MonitorPage::refresh()
         applySelectionStyle();
     m_updating = false;
     refreshFindings(dirty & DirtyRebuild, dirty & DirtyFindings);
+    ensureRankGraphs();
     updateStatus();
     replotVisible();
     ++m_redraws;
@@ -573,6 +583,12 @@ void MonitorPage::refreshTraining(bool rebuild)
     }
     m_tokens->rescaleValueAxis(false, true);
     m_mfu->rescaleValueAxis(false, true);
+    // Headroom so flat lines do not sit on the frame.
+    for (QCPAxis *axis : {m_lossPlot->yAxis, m_lrPlot->yAxis, m_gradPlot->yAxis, m_tputPlot->yAxis, m_tputPlot->yAxis2}) {
+        const QCPRange r = axis->range();
+        const double pad = r.size() > 0 ? r.size() * 0.05 : std::max(1e-12, std::abs(r.upper) * 0.05);
+        axis->setRange(r.lower - pad, r.upper + pad);
+    }
     if (m_tokens->dataCount() > 0 && m_tputPlot->yAxis->range().lower > 0)
         m_tputPlot->yAxis->setRangeLower(0);
     if (m_mfu->dataCount() > 0)
@@ -686,7 +702,7 @@ void MonitorPage::refreshBalance()
     for (int r = 0; r < means.ranks; ++r)
         top = std::max(top, means.total(r));
     m_barsPlot->xAxis->setRange(-0.6, std::max(1, means.ranks) - 0.4);
-    m_barsPlot->yAxis->setRange(0, top > 0 ? top * 1.25 : 1);
+    m_barsPlot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
     if (auto *title = qobject_cast<QCPTextElement *>(m_barsPlot->plotLayout()->element(0, 0))) {
         title->setText(means.steps > 0 ? tr("Load balance: mean time per phase and rank, steps %1–%2")
                                              .arg(means.fromStep)
@@ -720,7 +736,12 @@ void MonitorPage::refreshHeatmap()
     for (int c = 0; c < g.columns; ++c)
         for (int r = 0; r < g.ranks; ++r)
             data->setCell(c, r, g.at(c, r));
-    m_heat->setDataRange(QCPRange(g.min, g.max > g.min ? g.max : g.min + 1));
+    // A flat grid gets a range around its value, so it shows the middle colour, not the lowest.
+    const double spread = double(g.max) - double(g.min);
+    if (spread > 1e-6 * std::max(1.0, std::abs(double(g.max))))
+        m_heat->setDataRange(QCPRange(g.min, g.max));
+    else
+        m_heat->setDataRange(QCPRange(g.min - std::max(0.5, std::abs(g.min) * 0.1), g.max + std::max(0.5, std::abs(g.max) * 0.1)));
     m_heatPlot->yAxis->setRange(-0.5, world - 0.5);
     m_heatPlot->yAxis->setRangeReversed(true);  // rank 0 at the top, as in the bars' legend order
     if (world <= 16) {
@@ -758,7 +779,7 @@ void MonitorPage::applySelectionStyle()
         m_mem[r]->setPen(pen);
         if (sel) {
             m_util[r]->setLayer(QStringLiteral("main"));  // drawn above the others
-            m_util[r]->setLayer(QStringLiteral("main"));
+            m_mem[r]->setLayer(QStringLiteral("main"));
         }
     }
     // Bars: the data points of the selected ranks are selected.
@@ -801,6 +822,22 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
     const MetricStore &store = m_session->store();
     if (store.rowCount() == 0) {
         m_findings->setFindings({});
+        return;
+    }
+    if (m_session->mode() == RunSession::Mode::Offline) {
+        // A finished run does not change: the whole run is analysed on a worker thread.
+        const auto shared = m_session->storePointer();
+        const quint64 generation = m_session->generation();
+        QPointer<MonitorPage> self(this);
+        QThread *t = QThread::create([self, shared, generation] {
+            const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*shared);
+            QMetaObject::invokeMethod(QCoreApplication::instance(), [self, findings, generation] {
+                if (self && self->m_session->generation() == generation)
+                    self->m_findings->setFindings(findings);
+            }, Qt::QueuedConnection);
+        });
+        connect(t, &QThread::finished, t, &QObject::deleteLater);
+        t->start(QThread::LowPriority);
         return;
     }
     analysis::DiagnosisOptions options;

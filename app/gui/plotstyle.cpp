@@ -63,6 +63,9 @@ void stylePlot(QCustomPlot *plot)
     plot->legend->setTextColor(fg);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot->setNoAntialiasingOnDrag(true);
+    // Dense, wiggly series (a gradient norm over 20k steps) with pens wider than 1 px take hundreds of
+    // milliseconds through QPainter's stroker; the fast polyline path takes a few.
+    plot->setPlottingHint(QCP::phFastPolylines, true);
     plot->setFocusPolicy(Qt::StrongFocus);
 }
 

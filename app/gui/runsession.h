@@ -34,6 +34,8 @@ public:
     ~RunSession() override;
 
     metrics::MetricStore &store() { return *m_store; }
+    // Shared ownership for background readers of a store that no longer changes (offline runs).
+    std::shared_ptr<const metrics::MetricStore> storePointer() const { return m_store; }
     const metrics::MetricStore &store() const { return *m_store; }
     Mode mode() const { return m_mode; }
     QString path() const { return m_path; }

@@ -177,8 +177,8 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->setVisible(false);
-    m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(RunsModel::RunColumn, QHeaderView::Stretch);
     m_view->setAlternatingRowColors(true);
 
     m_compare = new QCustomPlot(this);
@@ -191,7 +191,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_compare->plotLayout()->addElement(0, 0, title);
     m_compare->xAxis->setLabel(tr("step"));
     m_compare->yAxis->setLabel(tr("loss"));
-    m_compare->legend->setVisible(true);
+    m_compare->legend->setVisible(false);  // shown once a run is added
     m_compare->setMinimumHeight(200);
     stylePlot(m_compare);
 
@@ -240,7 +240,8 @@ void RunsPage::refresh()
         int live = 0;
         for (const RunSummary &r : runs)
             live += launch::isFinal(r.state) ? 0 : 1;
-        m_info->setText(tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir)) +
+        m_info->setText((runs.isEmpty() ? tr("No runs in %1 yet: start one on the Launch page.").arg(QDir::toNativeSeparators(dir))
+                                        : tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir))) +
                         (live ? QStringLiteral(" — ") + tr("%n running", nullptr, live) : QString()));
         Q_EMIT refreshed();
     });
@@ -308,6 +309,7 @@ void RunsPage::compareRunDirs(const QStringList &runDirs)
             g->setName(c.name);
             g->setPen(QPen(seriesColor(i), 1.5));
             g->setData(c.series.keys, c.series.values, true);
+            m_compare->legend->setVisible(true);
             m_compare->rescaleAxes();
             m_compare->replot(QCustomPlot::rpQueuedRefresh);
         });

@@ -1,0 +1,109 @@
+#include "launchpage.h"
+#include "settings.h"
+
+#include "launch/jobspec.h"
+
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace traindeck;
+using namespace traindeck::gui;
+
+class TestLaunchPage : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+    QString m_corpus;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("TRAINDECK_CACHE", m_home.filePath(QStringLiteral("cache")).toUtf8());
+        Settings::setRunsDirOverride(m_home.filePath(QStringLiteral("runs")));
+        QDir().mkpath(m_home.filePath(QStringLiteral("cache/demo")));
+        m_corpus = m_home.filePath(QStringLiteral("cache/demo/corpus.jsonl"));
+        QFile f(m_corpus);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"text\":\"hello\"}\n");
+    }
+
+    void demoSpec()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        const launch::JobSpec spec = page.spec();
+        QCOMPARE(spec.profile, QStringLiteral("local"));
+        QCOMPARE(spec.ranks, 2);
+        QCOMPARE(spec.name, QStringLiteral("demo"));
+        QCOMPARE(spec.trainer.value(QStringLiteral("preset")).toString(), QStringLiteral("qwen2-tiny"));
+        QCOMPARE(spec.trainer.value(QStringLiteral("data")).toString(), m_corpus);
+        QCOMPARE(spec.trainer.value(QStringLiteral("max-steps")).toInt(), 200);
+        QCOMPARE(spec.trainer.value(QStringLiteral("seq-len")).toInt(), 64);
+        QCOMPARE(spec.trainer.value(QStringLiteral("lr")).toString(), QStringLiteral("0.002"));
+        QCOMPARE(spec.env.value(QStringLiteral("OMP_NUM_THREADS")), QStringLiteral("1"));
+        QVERIFY(spec.trainer.value(QStringLiteral("tokenizer")).toString().endsWith(QStringLiteral("models/tokenizer.json")));
+        QVERIFY2(spec.validate().isEmpty(), qPrintable(cluster::formatDiagnostics(spec.validate())));
+        // The spec survives its JSON form.
+        const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
+        QVERIFY2(back.ok(), qPrintable(back.errorString()));
+        QCOMPARE(back->trainerArgs(), spec.trainerArgs());
+    }
+
+    void commandPreview()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        page.setRanks(3);
+        const QString cmd = page.commandPreview();
+        QVERIFY2(cmd.contains(QStringLiteral("-np 3")), qPrintable(cmd));
+        QVERIFY(cmd.contains(QStringLiteral("mpirun")));
+        QVERIFY(cmd.contains(QStringLiteral(" train ")));
+        QVERIFY(cmd.contains(QStringLiteral("--preset=qwen2-tiny")));
+        QVERIFY(cmd.contains(QStringLiteral("--max-steps=200")));
+        QVERIFY(cmd.contains(QStringLiteral("--data=") + m_corpus));
+        QVERIFY(cmd.contains(QStringLiteral("--metrics-out=")));
+        QVERIFY(cmd.contains(QStringLiteral("-x OMP_NUM_THREADS")));
+        QVERIFY(page.layoutText().contains(QStringLiteral("3")));
+        page.updatePreview();
+        QVERIFY(page.previewWidget()->toPlainText().contains(QStringLiteral("-np 3")));
+    }
+
+    void validationBlocksLaunch()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        page.setDataPath(m_home.filePath(QStringLiteral("missing.jsonl")));
+        bool dataError = false;
+        for (const auto &d : page.validate())
+            dataError = dataError || (d.isError() && d.message.contains(QStringLiteral("missing.jsonl")));
+        QVERIFY(dataError);
+        page.updatePreview();
+        QVERIFY(!page.launchButton()->isEnabled());
+    }
+
+    void distillPreset()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::DeepSeekDistill1_5B);
+        const QString model = m_home.filePath(QStringLiteral("distill"));
+        page.setModelDir(model);
+        launch::JobSpec spec = page.spec();
+        QCOMPARE(spec.trainer.value(QStringLiteral("model")).toString(), model);
+        QVERIFY(!spec.trainer.contains(QStringLiteral("preset")));
+        QCOMPARE(spec.trainer.value(QStringLiteral("precision")).toString(), QStringLiteral("bf16"));
+        QCOMPARE(spec.trainer.value(QStringLiteral("seq-len")).toInt(), 1024);
+        // No config.json there yet: the form says so.
+        bool modelError = false;
+        for (const auto &d : page.validate())
+            modelError = modelError || d.message.contains(QStringLiteral("config.json"));
+        QVERIFY(modelError);
+    }
+};
+
+QTEST_MAIN(TestLaunchPage)
+#include "tst_launchpage.moc"

@@ -1,0 +1,219 @@
+#include "findingspanel.h"
+#include "gui_testdata.h"
+#include "monitorpage.h"
+#include "qcp.h"
+#include "runsession.h"
+
+#include "analysis/diagnosis.h"
+
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace traindeck;
+using namespace traindeck::gui;
+using metrics::RankMetric;
+using metrics::Scalar;
+
+static const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
+
+class TestMonitorPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recordedStream()
+    {
+        RunSession session;
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        session.follow(kFixture);
+        session.tailer()->poll();
+        QTRY_COMPARE(session.store().rowCount(), 10);
+        const metrics::MetricStore &store = session.store();
+        const int redrawsBefore = page.redrawCount();
+        page.refreshNow();
+        QCOMPARE(page.redrawCount(), redrawsBefore + 1);
+
+        // Loss: every step, values as recorded; smoothed starts at the first value (debiased).
+        QCPGraph *loss = page.lossGraph();
+        QCOMPARE(loss->dataCount(), 10);
+        QCOMPARE(loss->data()->at(0)->key, 1.0);
+        QCOMPARE(loss->data()->at(0)->value, 11.5);
+        QCOMPARE(loss->data()->at(3)->value, 10.0);
+        QCOMPARE(page.smoothedLossGraph()->dataCount(), 10);
+        QCOMPARE(page.smoothedLossGraph()->data()->at(0)->value, 11.5);
+        QVERIFY(page.smoothedLossGraph()->data()->at(9)->value > loss->data()->at(9)->value);  // lags behind a falling loss
+        QVERIFY(std::abs(page.lrGraph()->data()->at(0)->value - 3e-05) < 1e-10);  // the store keeps float32
+        QVERIFY(std::abs(page.gradNormGraph()->data()->at(1)->value - 3.6) < 1e-6);
+        QVERIFY(std::abs(page.mfuGraph()->data()->at(0)->value - 41.0) < 1e-4);  // shown in percent
+        QCOMPARE(page.tokensGraph()->dataCount(), 10);
+
+        // Smoothing 0 shows the raw loss.
+        page.setSmoothing(0);
+        page.refreshNow();
+        QCOMPARE(page.smoothedLossGraph()->data()->at(9)->value, loss->data()->at(9)->value);
+
+        // Devices: one graph per rank.
+        page.setCurrentTab(MonitorPage::DevicesTab);
+        page.refreshNow();
+        QCOMPARE(page.utilPlot()->graphCount(), 4);
+        QCOMPARE(page.utilGraph(2)->dataCount(), 10);
+        QCOMPARE(page.utilGraph(2)->data()->at(0)->value, 97.0);
+        QCOMPARE(page.memGraph(3)->data()->at(0)->value, 60003.0);
+
+        // Load balance over the last 5 steps: bar heights are the means per rank and phase.
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        page.setBalanceSteps(5);
+        page.refreshNow();
+        for (int r = 0; r < 4; ++r) {
+            double fwd = 0, wait = 0, transfer = 0;
+            for (qint64 row = 5; row < 10; ++row) {
+                fwd += store.rankAt(RankMetric::Fwd, r, row);
+                wait += analysis::Diagnosis::waitMs(store, row, r);
+                transfer += analysis::Diagnosis::transferMs(store, row);
+            }
+            QCPBars *bars = page.phaseBars(Phase::Forward);
+            QCOMPARE(bars->dataCount(), 4);
+            QCOMPARE(bars->data()->at(r)->key, double(r));
+            QVERIFY(std::abs(bars->data()->at(r)->value - fwd / 5) < 1e-3);
+            QVERIFY(std::abs(page.phaseBars(Phase::CommWait)->data()->at(r)->value - wait / 5) < 1e-3);
+            QVERIFY(std::abs(page.phaseBars(Phase::CommTransfer)->data()->at(r)->value - transfer / 5) < 1e-3);
+        }
+        // Bars are stacked data < forward < backward < transfer < wait < optimizer.
+        QCOMPARE(page.phaseBars(Phase::Forward)->barBelow(), page.phaseBars(Phase::Data));
+        QCOMPARE(page.phaseBars(Phase::Optimizer)->barBelow(), page.phaseBars(Phase::CommWait));
+
+        // Heatmap: one cell per (step, rank) holding step_ms, then the chosen phase.
+        QCPColorMapData *cells = page.heatmap()->data();
+        QCOMPARE(cells->keySize(), 10);
+        QCOMPARE(cells->valueSize(), 4);
+        QCOMPARE(cells->cell(0, 0), 1500.0);
+        page.setHeatmapMetric(HeatmapMetric::Forward);
+        page.refreshNow();
+        for (int c : {0, 4, 9})
+            for (int r = 0; r < 4; ++r)
+                QCOMPARE(cells->cell(c, r), double(store.rankAt(RankMetric::Fwd, r, c)));
+    }
+
+    void findingsSelectRanks()
+    {
+        RunSession session;
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        QList<metrics::Record> records;
+        records.append(guitest::hello(4));
+        for (int s = 1; s <= 120; ++s)
+            records.append(guitest::step(s, 4, 2));
+        session.feed(records);
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        page.refreshNow();
+        FindingsPanel *panel = page.findingsPanel();
+        int straggler = -1;
+        for (int i = 0; i < panel->findings().size(); ++i)
+            if (panel->findings().at(i).kind == analysis::FindingKind::Straggler)
+                straggler = i;
+        QVERIFY2(straggler >= 0, "the diagnosis names the straggler");
+        QCOMPARE(panel->findings().at(straggler).ranks, QList<int>{2});
+        QSignalSpy spy(&page, &MonitorPage::selectedRanksChanged);
+        panel->list()->setCurrentRow(straggler);
+        QCOMPARE(spy.size(), 1);
+        QCOMPARE(page.selectedRanks(), QList<int>{2});
+        // Bars: rank 2's segments are selected, nobody else's.
+        for (int p = 0; p < int(Phase::Count); ++p) {
+            const QCPDataSelection sel = page.phaseBars(Phase(p))->selection();
+            QCOMPARE(sel.dataRangeCount(), 1);
+            QCOMPARE(sel.dataRange(0), QCPDataRange(2, 3));
+        }
+        // Lines: rank 2 drawn thicker, the others faded.
+        QVERIFY(page.utilGraph(2)->pen().widthF() > page.utilGraph(0)->pen().widthF());
+        QVERIFY(page.utilGraph(0)->pen().color().alphaF() < 0.5);
+        QCOMPARE(page.utilGraph(2)->pen().color().alphaF(), 1.0);
+        // Heatmap: an outline around rank 2's row.
+        QCOMPARE(page.heatmapPlot()->itemCount(), 1);
+        // The finding's detail text shows evidence and what to do.
+        QVERIFY(panel->findChild<QTextBrowser *>()->toPlainText().contains(QStringLiteral("What to do")));
+        // Clearing the selection clears the highlight.
+        panel->list()->setCurrentRow(-1);
+        QVERIFY(page.selectedRanks().isEmpty());
+        QCOMPARE(page.phaseBars(Phase::Forward)->selection().dataRangeCount(), 0);
+        QCOMPARE(page.heatmapPlot()->itemCount(), 0);
+    }
+
+    void updatesAreCoalesced()
+    {
+        RunSession session;
+        MonitorPage page(&session);
+        page.show();
+        session.feed({guitest::hello(2)});
+        QTest::qWait(300);
+        const int before = page.redrawCount();
+        for (int s = 1; s <= 500; ++s)
+            session.feed({guitest::step(s, 2)});  // 500 change notifications
+        QTest::qWait(350);
+        const int redraws = page.redrawCount() - before;
+        QVERIFY2(redraws >= 1 && redraws <= 5, qPrintable(QString::number(redraws)));
+        QCOMPARE(page.lossGraph()->dataCount(), 500);
+    }
+
+    void resumedRunReplacesSteps()
+    {
+        RunSession session;
+        MonitorPage page(&session);
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 20; ++s)
+            records.append(guitest::step(s, 2));
+        session.feed(records);
+        page.refreshNow();
+        QCOMPARE(page.lossGraph()->dataCount(), 20);
+        // A resume from step 10 rewrites steps 11.. (the later record wins).
+        QList<metrics::Record> resumed;
+        for (int s = 11; s <= 15; ++s) {
+            auto st = guitest::step(s, 2);
+            st.loss = 1.0;
+            resumed.append(st);
+        }
+        session.feed(resumed);
+        page.refreshNow();
+        QCOMPARE(page.lossGraph()->dataCount(), 15);
+        QCOMPARE(page.lossGraph()->data()->at(14)->value, 1.0);
+    }
+
+    void csvRows()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(2));
+        store.onStep(guitest::step(1, 2));
+        const QString header = MonitorPage::csvHeader(store);
+        QVERIFY(header.startsWith(QStringLiteral("step,epoch,loss,loss_smoothed,lr")));
+        QVERIFY(header.trimmed().endsWith(QStringLiteral("step_ms_rank1")));
+        const QStringList row = MonitorPage::csvRow(store, 0, 9.5).trimmed().split(QLatin1Char(','));
+        QCOMPARE(row.size(), header.trimmed().split(QLatin1Char(',')).size());
+        QCOMPARE(row.at(0), QStringLiteral("1"));
+        QCOMPARE(row.at(3), QStringLiteral("9.5"));
+    }
+
+    void exportPng()
+    {
+        QTemporaryDir dir;
+        RunSession session;
+        MonitorPage page(&session);
+        page.resize(1000, 600);
+        page.show();
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 50; ++s)
+            records.append(guitest::step(s, 2));
+        session.feed(records);
+        const QString path = dir.filePath(QStringLiteral("plots.png"));
+        QVERIFY(page.exportPngTo(path));
+        QImage img(path);
+        QVERIFY(!img.isNull());
+        QVERIFY(img.width() > 100);
+    }
+};
+
+QTEST_MAIN(TestMonitorPage)
+#include "tst_monitorpage.moc"

@@ -1,0 +1,107 @@
+#include "gui_testdata.h"
+#include "series.h"
+
+#include "metrics/metricstore.h"
+
+#include <QTest>
+
+using namespace traindeck;
+using namespace traindeck::gui;
+
+class TestSeries : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void ema_data()
+    {
+        QTest::addColumn<double>("beta");
+        QTest::addRow("none") << 0.0;
+        QTest::addRow("0.6") << 0.6;
+        QTest::addRow("0.99") << 0.99;
+    }
+    void ema()
+    {
+        QFETCH(double, beta);
+        DebiasedEma e(beta);
+        // A constant input is returned unchanged from the first value on (that is the debiasing).
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(std::abs(e.add(5.0) - 5.0) < 1e-12);
+        // NaN leaves the state alone.
+        QVERIFY(std::isnan(e.add(metrics::kNaN)));
+        QVERIFY(std::abs(e.add(5.0) - 5.0) < 1e-12);
+    }
+    void emaValues()
+    {
+        DebiasedEma e(0.5);
+        QCOMPARE(e.add(2.0), 2.0);
+        // s = 0.5*1 + 0.5*4 = 2.5... state: 0.5*0 + 0.5*2 = 1; then 0.5*1 + 0.5*4 = 2.5; weight 0.75.
+        QVERIFY(std::abs(e.add(4.0) - 2.5 / 0.75) < 1e-12);
+    }
+    void phaseMeansTransferAndWait()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(4));
+        for (int s = 1; s <= 30; ++s)
+            store.onStep(guitest::step(s, 4, 2));
+        const PhaseMeans m = phaseMeans(store, 10);
+        QCOMPARE(m.steps, 10);
+        QCOMPARE(m.fromStep, 21);
+        QCOMPARE(m.toStep, 30);
+        for (int r = 0; r < 4; ++r) {
+            // Transfer is the straggler's comm (50 ms) for everybody; the others wait 40% of 310 ms.
+            QVERIFY(std::abs(m.ms[size_t(Phase::CommTransfer)][size_t(r)] - 50) < 1e-3);
+            const double wait = r == 2 ? 0 : 0.4 * 310;
+            QVERIFY2(std::abs(m.ms[size_t(Phase::CommWait)][size_t(r)] - wait) < 1e-2, qPrintable(QString::number(r)));
+            QVERIFY(std::abs(m.total(r) - m.total(0)) < 1e-2);  // every step ends together
+        }
+        QVERIFY(std::abs(m.ms[size_t(Phase::Forward)][2] - 140) < 1e-3);
+    }
+    void heatmapExactAndBucketed()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(3));
+        for (int s = 1; s <= 100; ++s)
+            store.onStep(guitest::step(s, 3, s == 50 ? 1 : -1));
+        const HeatmapGrid exact = heatmapGrid(store, HeatmapMetric::Forward, 0, -1, 1000);
+        QCOMPARE(exact.columns, 100);
+        QCOMPARE(exact.ranks, 3);
+        QCOMPARE(exact.at(49, 1), 140.f);
+        QCOMPARE(exact.at(48, 1), 100.f);
+        QCOMPARE(exact.firstStep, 1.0);
+        QCOMPARE(exact.lastStep, 100.0);
+        // Ten columns: the maximum of each bucket keeps the spike.
+        const HeatmapGrid coarse = heatmapGrid(store, HeatmapMetric::Forward, 0, -1, 10, 100);
+        QCOMPARE(coarse.columns, 10);
+        QCOMPARE(coarse.at(4, 1), 140.f);
+        QCOMPARE(coarse.at(3, 1), 100.f);
+        QCOMPARE(coarse.max, 140.f);
+    }
+    void decimatedSeriesKeepsExtremes()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(1));
+        for (int s = 1; s <= 10000; ++s) {
+            auto st = guitest::step(s, 1);
+            st.loss = s == 7777 ? 100.0 : 1.0;
+            store.onStep(st);
+        }
+        const XYSeries all = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 20000);
+        QVERIFY(!all.decimated);
+        QCOMPARE(all.keys.size(), 10000);
+        const XYSeries few = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 400);
+        QVERIFY(few.decimated);
+        QVERIFY(few.keys.size() <= 400);
+        QCOMPARE(*std::max_element(few.values.begin(), few.values.end()), 100.0);
+        QVERIFY(std::is_sorted(few.keys.begin(), few.keys.end()));
+        // The vector variant (smoothed series) as well.
+        std::vector<float> v(10000, 1.f);
+        v[1234] = -5.f;
+        const XYSeries fv = vectorForPlot(store, v, -1, -1, 400);
+        QVERIFY(fv.decimated);
+        QCOMPARE(*std::min_element(fv.values.begin(), fv.values.end()), -5.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSeries)
+#include "tst_series.moc"
