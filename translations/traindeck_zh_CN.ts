@@ -6,179 +6,830 @@
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="84"/>
         <source>rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="84"/>
         <source>rank %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1（%2）</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="179"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是掉队者：其数据加载比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="182"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
-        <translation type="unfinished"></translation>
+        <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="186"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是掉队者：其计算比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="189"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
-        <translation type="unfinished"></translation>
+        <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="229"/>
         <source>The input pipeline takes %1% of every step on all ranks</source>
-        <translation type="unfinished"></translation>
+        <translation>所有进程的每一步中，输入管线都占用 %1%</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="231"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
-        <translation type="unfinished"></translation>
+        <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="260"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
-        <translation type="unfinished"></translation>
+        <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="264"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
-        <translation type="unfinished"></translation>
+        <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="310"/>
         <source>Gradient transfer takes %1% of each step</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度传输占每步时间的 %1%</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="313"/>
         <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of the link&apos;s %3 GB/s. Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
-        <translation type="unfinished"></translation>
+        <translation>allreduce 的总线带宽仅为 %1 GB/s，只达到链路 %3 GB/s 的 %2%。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选用的网卡（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速率。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="319"/>
         <source>The link is close to saturated (%1 of %2 GB/s). Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
-        <translation type="unfinished"></translation>
+        <translation>链路已接近饱和（%1 / %2 GB/s）。请减少每步发送的数据量：提高梯度累积或每进程批大小、以 bf16 规约梯度，或使用更快的互连。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="324"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
-        <translation type="unfinished"></translation>
+        <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
         <location filename="../backend/analysis/diagnosis.cpp" line="364"/>
         <source>Device memory is %1% full on %n rank(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="366"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
-        <translation type="unfinished"></translation>
+        <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="399"/>
         <source>Device memory grew by %1% since the start of the run</source>
-        <translation type="unfinished"></translation>
+        <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="401"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
-        <translation type="unfinished"></translation>
+        <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="437"/>
         <source>The loss became NaN/infinite at step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="439"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
-        <translation type="unfinished"></translation>
+        <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="442"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
-        <translation type="unfinished"></translation>
+        <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="495"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
-        <translation type="unfinished"></translation>
+        <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="497"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
-        <translation type="unfinished"></translation>
+        <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="514"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
-        <translation type="unfinished"></translation>
+        <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="516"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="519"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="553"/>
         <source>Throughput dropped by %1% since the start of the run</source>
-        <translation type="unfinished"></translation>
+        <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="558"/>
         <source>tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>tokens/s</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="558"/>
         <source>steps/s</source>
-        <translation type="unfinished"></translation>
+        <translation>步/秒</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
         <source>gradient transfer</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度传输</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
         <source>waiting for slower ranks</source>
-        <translation type="unfinished"></translation>
+        <translation>等待较慢的进程</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
         <source>data loading</source>
-        <translation type="unfinished"></translation>
+        <translation>数据加载</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="610"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="614"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
-        <translation type="unfinished"></translation>
+        <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::checks::NodeChecker</name>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="127"/>
+        <source>Reachable and logged in</source>
+        <translation>可以连接并已登录</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="135"/>
+        <source>this machine (no SSH)</source>
+        <translation>本机（不使用 SSH）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="155"/>
+        <source>%1@%2:%3 (%4)</source>
+        <translation>%1@%2:%3（%4）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="159"/>
+        <source>host key %1 %2</source>
+        <translation>主机密钥 %1 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="169"/>
+        <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
+        <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="185"/>
+        <source>not reachable</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="37"/>
+        <source>… (%1 more lines)</source>
+        <translation>…（另有 %1 行）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="247"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="268"/>
+        <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
+        <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="270"/>
+        <source>Check the connection to the node.</source>
+        <translation>请检查到该节点的连接。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="276"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <source>Operating system</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="285"/>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="288"/>
+        <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
+        <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="297"/>
+        <source>CPU cores</source>
+        <translation>CPU 核心</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
+        <source>core count unknown</source>
+        <translation>核心数未知</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <source>`nproc` gave no number; check that coreutils are installed.</source>
+        <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="313"/>
+        <source>%n core(s)</source>
+        <translation>
+            <numerusform>%n 个核心</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="317"/>
+        <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
+        <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="324"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="795"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <source>/proc/meminfo could not be read.</source>
+        <translation>无法读取 /proc/meminfo。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="342"/>
+        <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
+        <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
+        <source>Free disk in the work directory</source>
+        <translation>工作目录可用磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="366"/>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="366"/>
+        <source>%1 is not writable</source>
+        <translation>%1 不可写</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="367"/>
+        <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
+        <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="376"/>
+        <source>free space unknown</source>
+        <translation>可用空间未知</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="377"/>
+        <source>`df -Pk` gave unexpected output.</source>
+        <translation>`df -Pk` 的输出不符合预期。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="381"/>
+        <source>%1 free in %2 (%3)</source>
+        <translation>%2 可用 %1（%3）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="385"/>
+        <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
+        <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="389"/>
+        <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
+        <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="435"/>
+        <source>nvidia-smi not found on PATH</source>
+        <translation>PATH 中找不到 nvidia-smi</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="451"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="460"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="578"/>
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
+        <source>no GPU (nvidia-smi not found)</source>
+        <translation>无 GPU（找不到 nvidia-smi）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
+        <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
+        <translation>
+            <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
+        <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
+        <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="450"/>
+        <source>nvidia-smi failed (exit code %1)</source>
+        <translation>nvidia-smi 运行失败（退出码 %1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
+        <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
+        <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="459"/>
+        <source>nvidia-smi lists no GPU</source>
+        <translation>nvidia-smi 未列出任何 GPU</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
+        <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
+        <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="473"/>
+        <source>%1 × %2 (%3 GiB), driver %4</source>
+        <translation>%1 × %2（%3 GiB），驱动 %4</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="478"/>
+        <source>the profile uses %1 GPUs but %2 are present</source>
+        <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
+        <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
+        <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="483"/>
+        <source>%1 ranks but %2 GPUs</source>
+        <translation>%1 个进程但只有 %2 块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="484"/>
+        <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
+        <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="489"/>
+        <source>the profile does not use the %n GPU(s) of this node</source>
+        <translation>
+            <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="490"/>
+        <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
+        <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="495"/>
+        <source>%1 GiB per GPU</source>
+        <translation>每块 GPU %1 GiB</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="496"/>
+        <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
+        <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
+        <source>mixed models: %1</source>
+        <translation>混合型号：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
+        <source>Mixed GPU models make the slowest one set the pace of every step.</source>
+        <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="514"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="994"/>
+        <source>traindeck-trainer</source>
+        <translation>traindeck-trainer</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
+        <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck can deploy this machine&apos;s binary (Deploy trainer; SshKeys::deployFile).</source>
+        <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置的 &quot;path_prefix&quot; 中（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可以部署本机的程序（部署训练程序；SshKeys::deployFile）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
+        <source>not found on PATH</source>
+        <translation>PATH 中未找到</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <source>command -v traindeck-trainer: not found</source>
+        <translation>command -v traindeck-trainer：未找到</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="539"/>
+        <source>%1 self-check failed (%2)</source>
+        <translation>%1 自检失败（%2）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
+        <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
+        <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="550"/>
+        <source>%1 self-check printed no JSON</source>
+        <translation>%1 自检没有输出 JSON</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
+        <source>available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
+        <source>not available</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <source>%1 (LibTorch %2) at %3</source>
+        <translation>%1（LibTorch %2），位于 %3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <source>unknown version</source>
+        <translation>版本未知</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
+        <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
+        <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="986"/>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="595"/>
+        <source>driver supports CUDA %1</source>
+        <translation>驱动支持 CUDA %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="597"/>
+        <source>toolkit %1</source>
+        <translation>工具包 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
+        <source>trainer: CUDA %1</source>
+        <translation>训练程序：CUDA %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="600"/>
+        <source>CUDA version unknown</source>
+        <translation>CUDA 版本未知</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
+        <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
+        <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="606"/>
+        <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
+        <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
+        <source>NCCL</source>
+        <translation>NCCL</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="619"/>
+        <source>no GPU (NCCL is used for GPU training)</source>
+        <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="646"/>
+        <source>NCCL not found</source>
+        <translation>未找到 NCCL</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="647"/>
+        <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
+        <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <source>NCCL %1</source>
+        <translation>NCCL %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <source> (trainer: %1)</source>
+        <translation>（训练程序：%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="658"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="991"/>
+        <source>Open MPI</source>
+        <translation>Open MPI</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="674"/>
+        <source>%1 not found</source>
+        <translation>未找到 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
+        <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
+        <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
+        <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
+        <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="718"/>
+        <source>Network interfaces</source>
+        <translation>网络接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="739"/>
+        <source>`ip` not found</source>
+        <translation>未找到 `ip`</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="740"/>
+        <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
+        <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
+        <source>NCCL_SOCKET_IFNAME=%1 is set</source>
+        <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="762"/>
+        <source>; no matching interface</source>
+        <translation>；没有匹配的接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="763"/>
+        <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
+        <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="764"/>
+        <source>an existing interface</source>
+        <translation>一个已存在的接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="772"/>
+        <source>only loopback</source>
+        <translation>只有回环接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="774"/>
+        <source>No network interface besides loopback: other nodes cannot reach this one.</source>
+        <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
+        <source>suggested NCCL_SOCKET_IFNAME=%1</source>
+        <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="784"/>
+        <source>Clock</source>
+        <translation>时钟</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="796"/>
+        <source>`date +%s.%N` gave no time.</source>
+        <translation>`date +%s.%N` 没有返回时间。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="803"/>
+        <source>offset %1 s (± %2 s) from this machine</source>
+        <translation>与本机相差 %1 秒（± %2 秒）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="806"/>
+        <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
+        <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
+        <source>Head → workers SSH</source>
+        <translation>主节点 → 工作节点 SSH</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
+        <source>%1: ok%2</source>
+        <translation>%1：正常%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
+        <source> (getent cannot resolve %1, ssh could)</source>
+        <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="865"/>
+        <source>%1: exit %2: %3</source>
+        <translation>%1：退出码 %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="868"/>
+        <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
+        <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="871"/>
+        <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
+        <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="876"/>
+        <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
+        <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
+        <source>ssh is not installed on the head: apt install openssh-client.</source>
+        <translation>主节点未安装 ssh：apt install openssh-client。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
+        <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="887"/>
+        <source>the test did not complete</source>
+        <translation>测试未完成</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="889"/>
+        <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
+        <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="894"/>
+        <source>passwordless SSH to all %n worker(s)</source>
+        <translation>
+            <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="897"/>
+        <source>no passwordless SSH to %1</source>
+        <translation>无法免密 SSH 到 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="906"/>
+        <source>Interconnect (allreduce)</source>
+        <translation>互连（allreduce）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="909"/>
+        <source>single node</source>
+        <translation>单节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="935"/>
+        <source>traindeck-trainer has no bench-comm (older version)</source>
+        <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="947"/>
+        <source>allreduce test failed (%1)</source>
+        <translation>allreduce 测试失败（%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
+        <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
+        <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
+        <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="962"/>
+        <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
+        <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="982"/>
+        <source>Different systems may ship different library versions.</source>
+        <translation>不同的系统可能附带不同版本的库。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
+        <source>GPUs and driver</source>
+        <translation>GPU 与驱动</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="984"/>
+        <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
+        <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="987"/>
+        <source>Use the same CUDA version on every node.</source>
+        <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="989"/>
+        <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
+        <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="992"/>
+        <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
+        <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="995"/>
+        <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
+        <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="998"/>
+        <source>NCCL_SOCKET_IFNAME</source>
+        <translation>NCCL_SOCKET_IFNAME</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="999"/>
+        <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
+        <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1037"/>
+        <source>; differs from the head (%1)</source>
+        <translation>；与主节点不同（%1）</translation>
     </message>
 </context>
 <context>
@@ -186,57 +837,57 @@
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="59"/>
         <source>head</source>
-        <translation type="unfinished"></translation>
+        <translation>主节点</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="59"/>
         <source>worker</source>
-        <translation type="unfinished"></translation>
+        <translation>工作节点</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="66"/>
         <source>Rank 0 and the run directory live on the head node</source>
-        <translation type="unfinished"></translation>
+        <translation>0 号进程和运行目录位于主节点上</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="78"/>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="80"/>
         <source>Host</source>
-        <translation type="unfinished"></translation>
+        <translation>主机</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="82"/>
         <source>Port</source>
-        <translation type="unfinished"></translation>
+        <translation>端口</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="84"/>
         <source>User</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="86"/>
         <source>Identity file</source>
-        <translation type="unfinished"></translation>
+        <translation>身份密钥文件</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="88"/>
         <source>Slots</source>
-        <translation type="unfinished"></translation>
+        <translation>槽位</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="90"/>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusternodesmodel.cpp" line="92"/>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
 </context>
 <context>
@@ -244,25 +895,25 @@
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="66"/>
         <source>removed: profiles hold no secrets (passwords, tokens, keys); use an SSH key or agent</source>
-        <translation type="unfinished"></translation>
+        <translation>已移除：配置中不保存机密（密码、令牌、密钥）；请使用 SSH 密钥或代理</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="70"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="363"/>
         <source>profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent</source>
-        <translation type="unfinished"></translation>
+        <translation>配置中不得保存机密（密码、令牌、密钥）；请删除它并使用 SSH 密钥或代理</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="88"/>
         <source>profiles must not hold private keys</source>
-        <translation type="unfinished"></translation>
+        <translation>配置中不得保存私钥</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="108"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="250"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="267"/>
         <source>expected a string</source>
-        <translation type="unfinished"></translation>
+        <translation>应为字符串</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="122"/>
@@ -270,187 +921,187 @@
         <location filename="../backend/cluster/clusterprofile.cpp" line="396"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
         <source>expected an integer %1..%2</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="206"/>
         <source>invalid JSON: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 无效：%1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="210"/>
         <source>expected a JSON object with &quot;version&quot;, &quot;name&quot; and &quot;nodes&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为包含 &quot;version&quot;、&quot;name&quot; 和 &quot;nodes&quot; 的 JSON 对象</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="219"/>
         <source>missing; read as version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>缺失；按版本 %1 读取</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="224"/>
         <source>expected an integer format version (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>应为整数格式版本（%1）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="227"/>
         <source>format version %1 is newer than this TrainDeck reads (%2); update TrainDeck</source>
-        <translation type="unfinished"></translation>
+        <translation>格式版本 %1 比此版本 TrainDeck 能读取的（%2）更新；请更新 TrainDeck</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="239"/>
         <source>expected true or false</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 true 或 false</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="255"/>
         <source>expected a directory or a list of directories</source>
-        <translation type="unfinished"></translation>
+        <translation>应为一个目录或目录列表</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="270"/>
         <source>expected an object of NAME: value strings</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 NAME: value 字符串组成的对象</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="275"/>
         <source>missing; a profile needs at least one node</source>
-        <translation type="unfinished"></translation>
+        <translation>缺失；配置至少需要一个节点</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="277"/>
         <source>expected a list of nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>应为节点列表</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="282"/>
         <source>expected an object with at least &quot;host&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为至少包含 &quot;host&quot; 的对象</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="305"/>
         <source>expected &quot;head&quot; or &quot;worker&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 &quot;head&quot; 或 &quot;worker&quot;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="308"/>
         <source>missing; every node needs a host name or address</source>
-        <translation type="unfinished"></translation>
+        <translation>缺失；每个节点都需要主机名或地址</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="338"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="586"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="341"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="378"/>
         <source>must not be empty</source>
-        <translation type="unfinished"></translation>
+        <translation>不能为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="343"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="365"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="380"/>
         <source>control characters (such as a newline) are not allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>不允许控制字符（如换行）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="345"/>
         <source>must not start with &apos;-&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>不能以 &apos;-&apos; 开头</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="351"/>
         <source>expected a program name or path without spaces (&quot;mpirun&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>应为不含空格的程序名或路径（&quot;mpirun&quot;）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="355"/>
         <source>one directory per entry; &apos;:&apos; is not allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>每项一个目录；不允许使用 &apos;:&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="368"/>
         <source>a profile needs at least one node</source>
-        <translation type="unfinished"></translation>
+        <translation>配置至少需要一个节点</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="394"/>
         <source>expected the path of a key file, not the key itself</source>
-        <translation type="unfinished"></translation>
+        <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="402"/>
         <source>%1 port %2 is already nodes[%3]</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="408"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="489"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="508"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
-        <translation type="unfinished"></translation>
+        <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="548"/>
         <source>cannot read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="550"/>
         <source>file is larger than 4 MiB; not a profile</source>
-        <translation type="unfinished"></translation>
+        <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="564"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="575"/>
         <location filename="../backend/cluster/clusterprofile.cpp" line="578"/>
         <source>cannot write: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入：%1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
         <source>cannot create the profiles directory</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建配置目录</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="599"/>
         <source>cannot remove profile &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="602"/>
         <source>cannot remove: no such profile</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除：没有该配置</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="618"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="625"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
-        <translation type="unfinished"></translation>
+        <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
 </context>
 <context>
@@ -458,7 +1109,7 @@
     <message>
         <location filename="../backend/cluster/result.cpp" line="14"/>
         <source>warning: </source>
-        <translation type="unfinished"></translation>
+        <translation>警告：</translation>
     </message>
 </context>
 <context>
@@ -466,169 +1117,169 @@
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="95"/>
         <source>%1: expected an integer 1..%2, got &apos;%3&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：应为 1..%2 之间的整数，实际为 &apos;%3&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="104"/>
         <source>%1 hostfiles have no user@ part; set the user in ~/.ssh/config or the cluster profile</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hostfile 不含 user@ 部分；请在 ~/.ssh/config 或集群配置中设置用户</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="156"/>
         <source>unexpected &apos;:&apos; after the process count (expected &apos;host:N&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程数之后出现意外的 &apos;:&apos;（应为 &apos;host:N&apos;）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="161"/>
         <source>process count</source>
-        <translation type="unfinished"></translation>
+        <translation>进程数</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="172"/>
         <source>empty user name before &apos;@&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;@&apos; 之前的用户名为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="189"/>
         <source>expected a host name before &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 之前应有主机名</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="201"/>
         <source>unexpected &apos;%1&apos; after the host (MPICH lines are &apos;host&apos; or &apos;host:N&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>主机之后出现意外的 &apos;%1&apos;（MPICH 的行格式为 &apos;host&apos; 或 &apos;host:N&apos;）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="213"/>
         <source>unexpected &apos;=&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>意外的 &apos;=&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="215"/>
         <source>unexpected &apos;%1&apos; (DeepSpeed lines are &apos;host slots=N&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>意外的 &apos;%1&apos;（DeepSpeed 的行格式为 &apos;host slots=N&apos;）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="217"/>
         <source>expected &apos;=&apos; after &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 之后应有 &apos;=&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="221"/>
         <location filename="../backend/cluster/hostfile.cpp" line="229"/>
         <source>no spaces allowed around &apos;=&apos; in DeepSpeed hostfiles</source>
-        <translation type="unfinished"></translation>
+        <translation>DeepSpeed hostfile 中 &apos;=&apos; 两侧不允许有空格</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="239"/>
         <source>unknown attribute &apos;%1&apos; (DeepSpeed knows only slots=)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知属性 &apos;%1&apos;（DeepSpeed 只支持 slots=）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="240"/>
         <source>unknown attribute &apos;%1&apos; (expected slots= or max_slots=)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知属性 &apos;%1&apos;（应为 slots= 或 max_slots=）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="244"/>
         <source>&apos;%1&apos; given twice on one line</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 在一行中出现了两次</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="248"/>
         <source>missing value after &apos;%1=&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1=&apos; 之后缺少值</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="252"/>
         <source>unexpected &apos;=&apos; in &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 中出现意外的 &apos;=&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="310"/>
         <source>invalid UTF-8 in the line</source>
-        <translation type="unfinished"></translation>
+        <translation>该行包含无效的 UTF-8</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="311"/>
         <source>control character U+%1 in the line</source>
-        <translation type="unfinished"></translation>
+        <translation>该行包含控制字符 U+%1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="334"/>
         <source>cannot read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="337"/>
         <source>file is larger than 16 MiB; not a hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>文件大于 16 MiB，不是 hostfile</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="387"/>
         <source>missing &apos;slots=N&apos; after &apos;%1&apos; (DeepSpeed needs a count on every line)</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 之后缺少 &apos;slots=N&apos;（DeepSpeed 要求每行都有数量）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="391"/>
         <source>%1 hostfiles have no max_slots</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hostfile 不支持 max_slots</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="395"/>
         <source>max_slots (%1) is less than slots (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>max_slots（%1）小于 slots（%2）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="406"/>
         <source>host &apos;%1&apos; is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)</source>
-        <translation type="unfinished"></translation>
+        <translation>主机 &apos;%1&apos; 已在第 %2 行列出；DeepSpeed 中每个主机只能出现一次（请把槽位数合并到同一行）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="411"/>
         <source>host &apos;%1&apos; is listed on line %2 as &apos;%3&apos; and here as &apos;%4&apos;; use one user per host</source>
-        <translation type="unfinished"></translation>
+        <translation>主机 &apos;%1&apos; 在第 %2 行写作 &apos;%3&apos;，此处写作 &apos;%4&apos;；每个主机请使用同一用户</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="417"/>
         <source>host &apos;%1&apos; is also listed on line %2; %3 adds up the slots of repeated lines</source>
-        <translation type="unfinished"></translation>
+        <translation>主机 &apos;%1&apos; 也在第 %2 行列出；%3 会把重复行的槽位数相加</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="424"/>
         <source>no hosts in the hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>hostfile 中没有主机</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="486"/>
         <source>no slots for &apos;%1&apos;; wrote slots=1 (Open MPI would use the core count)</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 没有槽位数；已写入 slots=1（Open MPI 会使用核心数）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="497"/>
         <source>repeated host &apos;%1&apos; merged into line %2 (DeepSpeed allows each host once)</source>
-        <translation type="unfinished"></translation>
+        <translation>重复的主机 &apos;%1&apos; 已合并到第 %2 行（DeepSpeed 中每个主机只能出现一次）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="518"/>
         <source>user &apos;%1&apos; dropped: %2 hostfiles have no user; set it in ~/.ssh/config</source>
-        <translation type="unfinished"></translation>
+        <translation>已丢弃用户 &apos;%1&apos;：%2 hostfile 不含用户；请在 ~/.ssh/config 中设置</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="524"/>
         <source>max_slots=%1 dropped: %2 hostfiles have no max_slots</source>
-        <translation type="unfinished"></translation>
+        <translation>已丢弃 max_slots=%1：%2 hostfile 不支持 max_slots</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="531"/>
         <source>IPv6 address &apos;%1&apos; cannot be written in an MPICH hostfile; use a host name</source>
-        <translation type="unfinished"></translation>
+        <translation>IPv6 地址 &apos;%1&apos; 无法写入 MPICH hostfile；请使用主机名</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="551"/>
         <location filename="../backend/cluster/hostfile.cpp" line="554"/>
         <source>cannot write: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入：%1</translation>
     </message>
 </context>
 <context>
@@ -636,32 +1287,32 @@
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="55"/>
         <source>Not set: Open MPI uses the number of cores, MPICH 1</source>
-        <translation type="unfinished"></translation>
+        <translation>未设置：Open MPI 使用核心数，MPICH 使用 1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="67"/>
         <source>User</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="69"/>
         <source>Host</source>
-        <translation type="unfinished"></translation>
+        <translation>主机</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="71"/>
         <source>Slots</source>
-        <translation type="unfinished"></translation>
+        <translation>槽位</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="73"/>
         <source>Max slots</source>
-        <translation type="unfinished"></translation>
+        <translation>最大槽位</translation>
     </message>
     <message>
         <location filename="../backend/cluster/hostfilemodel.cpp" line="75"/>
         <source>Comment</source>
-        <translation type="unfinished"></translation>
+        <translation>注释</translation>
     </message>
 </context>
 <context>
@@ -669,107 +1320,107 @@
     <message>
         <location filename="../backend/cluster/names.cpp" line="24"/>
         <source>a space</source>
-        <translation type="unfinished"></translation>
+        <translation>空格</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="31"/>
         <source>empty host name</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="33"/>
         <source>host name &apos;%1&apos; starts with &apos;-&apos;; it would be read as an option</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%1&apos; 以 &apos;-&apos; 开头，会被当作选项</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="36"/>
         <source>IPv6 address &apos;%1&apos; is not allowed in this format</source>
-        <translation type="unfinished"></translation>
+        <translation>此格式不允许 IPv6 地址 &apos;%1&apos;</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="39"/>
         <source>&apos;%1&apos; is not a valid IPv6 address</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 不是有效的 IPv6 地址</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="57"/>
         <source>&apos;%1&apos; is not a valid IPv4 address</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; 不是有效的 IPv4 地址</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="61"/>
         <source>host name is longer than 253 characters</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名超过 253 个字符</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="67"/>
         <source>empty label in host name &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%1&apos; 中有空标签</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="69"/>
         <source>label longer than 63 characters in host name &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%1&apos; 中有超过 63 个字符的标签</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="71"/>
         <source>a label of host name &apos;%1&apos; starts with &apos;-&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%1&apos; 的某个标签以 &apos;-&apos; 开头</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="73"/>
         <source>a label of host name &apos;%1&apos; ends with &apos;-&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%1&apos; 的某个标签以 &apos;-&apos; 结尾</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="79"/>
         <source>invalid character %1 in host name &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>主机名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="87"/>
         <source>empty user name</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="89"/>
         <source>user name &apos;%1&apos; starts with &apos;-&apos;; it would be read as an option</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名 &apos;%1&apos; 以 &apos;-&apos; 开头，会被当作选项</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="91"/>
         <source>user name &apos;%1&apos; is longer than 32 characters</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名 &apos;%1&apos; 超过 32 个字符</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="98"/>
         <source>invalid character %1 in user name &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="106"/>
         <source>empty profile name</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="108"/>
         <source>profile name is longer than 64 characters</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称超过 64 个字符</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="114"/>
         <source>invalid character %1 in profile name &apos;%2&apos; (use letters, digits, &apos;.&apos;, &apos;-&apos;, &apos;_&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称 &apos;%2&apos; 中有无效字符 %1（请使用字母、数字、&apos;.&apos;、&apos;-&apos;、&apos;_&apos;）</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="122"/>
         <source>empty environment variable name</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量名为空</translation>
     </message>
     <message>
         <location filename="../backend/cluster/names.cpp" line="126"/>
         <source>invalid character %1 in environment variable name &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
 </context>
 <context>
@@ -777,122 +1428,122 @@
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="26"/>
         <source>&amp;Profile:</source>
-        <translation type="unfinished"></translation>
+        <translation>配置(&amp;P)：</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="30"/>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="31"/>
         <source>Save the nodes to the profile file</source>
-        <translation type="unfinished"></translation>
+        <translation>将节点保存到配置文件</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="32"/>
         <source>Save &amp;as…</source>
-        <translation type="unfinished"></translation>
+        <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="40"/>
         <source>SS&amp;H setup…</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 设置(&amp;H)…</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="41"/>
         <source>Create a key, install it on every node and verify password-less login</source>
-        <translation type="unfinished"></translation>
+        <translation>创建密钥、安装到每个节点并验证免密登录</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="47"/>
         <source>Nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>节点</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="52"/>
         <source>Cluster nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>集群节点</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="59"/>
         <source>A&amp;dd node</source>
-        <translation type="unfinished"></translation>
+        <translation>添加节点(&amp;D)</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="60"/>
         <source>&amp;Remove node</source>
-        <translation type="unfinished"></translation>
+        <translation>移除节点(&amp;R)</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="68"/>
         <source>Hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostfile</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="72"/>
         <source>Use hostfile as &amp;nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>用 hostfile 生成节点(&amp;N)</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="73"/>
         <source>Replace the node table with the hosts of the hostfile (repeated hosts merged)</source>
-        <translation type="unfinished"></translation>
+        <translation>用 hostfile 中的主机替换节点表（重复的主机会合并）</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="141"/>
         <source>Cannot load profile: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法加载配置：%1</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="146"/>
         <source>This machine, ranks started as local processes (no SSH).</source>
-        <translation type="unfinished"></translation>
+        <translation>本机，各进程作为本地进程启动（不使用 SSH）。</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="147"/>
         <source>Work directory on the nodes: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>节点上的工作目录：%1</translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/clusterpage.cpp" line="157"/>
         <source>%n node(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/clusterpage.cpp" line="158"/>
         <source>%n rank(s) in all</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="166"/>
         <source>Hostfile has errors</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostfile 有错误</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="166"/>
         <source>Fix the errors listed below the hostfile first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正 hostfile 下方列出的错误。</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="183"/>
         <location filename="../app/gui/clusterpage.cpp" line="203"/>
         <source>Cannot save profile</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存配置</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="193"/>
         <source>Save profile as</source>
-        <translation type="unfinished"></translation>
+        <translation>配置另存为</translation>
     </message>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="194"/>
         <source>Profile name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;):</source>
-        <translation type="unfinished"></translation>
+        <translation>配置名称（字母、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;）：</translation>
     </message>
 </context>
 <context>
@@ -900,124 +1551,124 @@
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="25"/>
         <source>Findings</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断结果</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="30"/>
         <source>Diagnosis findings</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断结果</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="35"/>
         <source>Finding details</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断详情</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="36"/>
         <source>Select a finding to see its evidence and what to do.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一条诊断结果以查看证据和处理建议。</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="54"/>
         <source>Critical</source>
-        <translation type="unfinished"></translation>
+        <translation>严重</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="55"/>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>警告</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="58"/>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>提示</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="74"/>
         <source>Straggler</source>
-        <translation type="unfinished"></translation>
+        <translation>掉队进程</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="75"/>
         <source>Data loading</source>
-        <translation type="unfinished"></translation>
+        <translation>数据加载</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="76"/>
         <source>Communication-bound</source>
-        <translation type="unfinished"></translation>
+        <translation>通信瓶颈</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="77"/>
         <source>Memory pressure</source>
-        <translation type="unfinished"></translation>
+        <translation>内存压力</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="78"/>
         <source>Loss is NaN</source>
-        <translation type="unfinished"></translation>
+        <translation>损失为 NaN</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="79"/>
         <source>Loss spikes</source>
-        <translation type="unfinished"></translation>
+        <translation>损失尖峰</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="80"/>
         <source>Loss divergence</source>
-        <translation type="unfinished"></translation>
+        <translation>损失发散</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="81"/>
         <source>Throughput drift</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量下降</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="82"/>
         <source>Scaling efficiency</source>
-        <translation type="unfinished"></translation>
+        <translation>扩展效率</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="117"/>
         <source>rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="118"/>
         <source>rank %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1（%2）</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="130"/>
         <source>Findings: none</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/findingspanel.cpp" line="130"/>
         <source>Findings (%n)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="156"/>
         <source>Steps %1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="158"/>
         <source>Evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>证据</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="160"/>
         <source>n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <location filename="../app/gui/findingspanel.cpp" line="167"/>
         <source>What to do:</source>
-        <translation type="unfinished"></translation>
+        <translation>处理建议：</translation>
     </message>
 </context>
 <context>
@@ -1025,148 +1676,150 @@
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="126"/>
         <source>Open MPI hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>Open MPI hostfile</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="127"/>
         <source>DeepSpeed hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>DeepSpeed hostfile</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="128"/>
         <source>MPICH machine file</source>
-        <translation type="unfinished"></translation>
+        <translation>MPICH machine file</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="138"/>
         <source>F&amp;ormat:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式(&amp;O)：</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="142"/>
         <source>Changing the format converts a valid hostfile to the new syntax</source>
-        <translation type="unfinished"></translation>
+        <translation>切换格式会把有效的 hostfile 转换为新语法</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="144"/>
         <source>&amp;Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)…</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="145"/>
         <source>E&amp;xport…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;X)…</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="154"/>
         <source>Hostfile text</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostfile 文本</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="159"/>
         <source># one host per line, e.g.
 node1 slots=8
 node2 slots=8</source>
-        <translation type="unfinished"></translation>
+        <translation># 每行一个主机，例如
+node1 slots=8
+node2 slots=8</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="164"/>
         <source>Hostfile problems</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostfile 问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="252"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
         <source>line %1, column %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行，第 %2 列</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="262"/>
-        <source>Valid: %n host(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation>警告</translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
+        <source>Valid: %n host(s)</source>
+        <translation>
+            <numerusform>有效：%n 个主机</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
         <source>%n slot(s) in all</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>共 %n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
-        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
-        <source>%n warning(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="268"/>
-        <source>Empty: add one host per line.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="270"/>
-        <source>%n error(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
+        <location filename="../app/gui/hostfileeditor.cpp" line="266"/>
         <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/hostfileeditor.cpp" line="269"/>
+        <source>Empty: add one host per line.</source>
+        <translation>为空：请每行添加一个主机。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
         <source>double-click a problem to go to it</source>
-        <translation type="unfinished"></translation>
+        <translation>双击问题即可跳转到对应位置</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="317"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="318"/>
         <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="336"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="337"/>
         <source>Fix the errors in the hostfile first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正 hostfile 中的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="356"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="357"/>
         <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="373"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="374"/>
         <source>Import hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="379"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="380"/>
         <source>Import failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="386"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="387"/>
         <source>Export hostfile</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="392"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="393"/>
         <source>Export failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="394"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
         <source>Exported with warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出，但有警告</translation>
     </message>
 </context>
 <context>
@@ -1174,389 +1827,389 @@ node2 slots=8</source>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="60"/>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="65"/>
         <source>Choose a directory</source>
-        <translation type="unfinished"></translation>
+        <translation>选择目录</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="67"/>
         <source>Choose a file</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="68"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="83"/>
         <source>Model and data</source>
-        <translation type="unfinished"></translation>
+        <translation>模型与数据</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="86"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
-        <translation type="unfinished"></translation>
+        <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="87"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
-        <translation type="unfinished"></translation>
+        <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="88"/>
         <source>&amp;Preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>预设(&amp;P)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="90"/>
         <source>Run name; the run id adds the date and time</source>
-        <translation type="unfinished"></translation>
+        <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="91"/>
         <source>Run &amp;name:</source>
-        <translation type="unfinished"></translation>
+        <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="93"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
-        <translation type="unfinished"></translation>
+        <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="94"/>
         <source>&amp;Model directory:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="96"/>
         <source>JSONL file, text file or a directory of them</source>
-        <translation type="unfinished"></translation>
+        <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="97"/>
         <source>&amp;Dataset:</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="99"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
-        <translation type="unfinished"></translation>
+        <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>&amp;Tokenizer:</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="104"/>
         <source>World layout</source>
-        <translation type="unfinished"></translation>
+        <translation>进程布局</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="107"/>
         <source>Cluster p&amp;rofile:</source>
-        <translation type="unfinished"></translation>
+        <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="111"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="112"/>
         <source>Ran&amp;ks (local):</source>
-        <translation type="unfinished"></translation>
+        <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="114"/>
         <source>Layout:</source>
-        <translation type="unfinished"></translation>
+        <translation>布局：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="118"/>
         <source>Hyper-parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>超参数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="128"/>
         <source>Optimizer steps to run</source>
-        <translation type="unfinished"></translation>
+        <translation>要运行的优化器步数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="129"/>
         <source>Tokens per sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>每个序列的 token 数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="130"/>
         <source>Sequences per rank per micro-step</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="131"/>
         <source>Micro-steps per optimizer step</source>
-        <translation type="unfinished"></translation>
+        <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="132"/>
         <source>Linear warmup steps of the cosine schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="133"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
-        <translation type="unfinished"></translation>
+        <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="134"/>
         <source>Seed for initialisation and shuffling</source>
-        <translation type="unfinished"></translation>
+        <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="135"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="141"/>
         <source>Peak learning rate, e.g. 3e-4</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
-        <translation type="unfinished"></translation>
+        <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="156"/>
         <source>Max &amp;steps:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="157"/>
         <source>Se&amp;quence length:</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="158"/>
         <source>Micro-&amp;batch:</source>
-        <translation type="unfinished"></translation>
+        <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="159"/>
         <source>Gradient &amp;accumulation:</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="160"/>
         <source>&amp;Learning rate:</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="161"/>
         <source>&amp;Warmup steps:</source>
-        <translation type="unfinished"></translation>
+        <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="162"/>
         <source>Weight d&amp;ecay:</source>
-        <translation type="unfinished"></translation>
+        <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="163"/>
         <source>Gradient c&amp;lip:</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="164"/>
         <source>Pre&amp;cision:</source>
-        <translation type="unfinished"></translation>
+        <translation>精度(&amp;C)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="165"/>
         <source>Checkpoint e&amp;very:</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="166"/>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="167"/>
         <source>T&amp;hreads per rank:</source>
-        <translation type="unfinished"></translation>
+        <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="179"/>
         <source>Environment variables (exported to every rank)</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="185"/>
+        <location filename="../app/gui/launchpage.cpp" line="186"/>
         <source>Environment variables</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
-        <source>Add &amp;variable</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="189"/>
+        <source>Add &amp;variable</source>
+        <translation>添加变量(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>Remo&amp;ve variable</source>
-        <translation type="unfinished"></translation>
+        <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="198"/>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="199"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
         <source>Problems:</source>
-        <translation type="unfinished"></translation>
+        <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="202"/>
+        <location filename="../app/gui/launchpage.cpp" line="203"/>
         <source>mpirun command (preview):</source>
-        <translation type="unfinished"></translation>
+        <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="206"/>
+        <location filename="../app/gui/launchpage.cpp" line="207"/>
         <source>mpirun command preview</source>
-        <translation type="unfinished"></translation>
+        <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="210"/>
-        <location filename="../app/gui/launchpage.cpp" line="510"/>
+        <location filename="../app/gui/launchpage.cpp" line="211"/>
+        <location filename="../app/gui/launchpage.cpp" line="512"/>
         <source>&amp;Launch</source>
-        <translation type="unfinished"></translation>
+        <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="395"/>
+        <location filename="../app/gui/launchpage.cpp" line="397"/>
         <source>form</source>
-        <translation type="unfinished"></translation>
+        <translation>表单</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="401"/>
+        <location filename="../app/gui/launchpage.cpp" line="403"/>
         <source>learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="401"/>
+        <location filename="../app/gui/launchpage.cpp" line="403"/>
         <source>enter a number between 0 and 10, e.g. 3e-4</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入 0 到 10 之间的数，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="408"/>
         <location filename="../app/gui/launchpage.cpp" line="410"/>
+        <location filename="../app/gui/launchpage.cpp" line="412"/>
         <source>dataset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="408"/>
-        <source>choose a JSONL or text file, or a directory of them</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="410"/>
+        <source>choose a JSONL or text file, or a directory of them</source>
+        <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="412"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="413"/>
+        <location filename="../app/gui/launchpage.cpp" line="415"/>
         <source>tokenizer</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="413"/>
+        <location filename="../app/gui/launchpage.cpp" line="415"/>
         <source>%1 is not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="417"/>
         <location filename="../app/gui/launchpage.cpp" line="419"/>
+        <location filename="../app/gui/launchpage.cpp" line="421"/>
         <source>model directory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="417"/>
-        <source>choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型目录</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="419"/>
+        <source>choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)</source>
+        <translation>请选择 DeepSeek-R1-Distill-Qwen-1.5B 的目录（config.json、*.safetensors）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="421"/>
         <source>%1 has no config.json</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="422"/>
+        <location filename="../app/gui/launchpage.cpp" line="424"/>
         <source>trainer</source>
-        <translation type="unfinished"></translation>
+        <translation>训练程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="422"/>
+        <location filename="../app/gui/launchpage.cpp" line="424"/>
         <source>traindeck-trainer was not found; build it (cmake --build build --target traindeck-trainer)</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到 traindeck-trainer；请先构建（cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="437"/>
         <location filename="../app/gui/launchpage.cpp" line="439"/>
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
         <source>%n node(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="437"/>
-        <source>%n slot(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="438"/>
-        <source>%n rank(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/launchpage.cpp" line="439"/>
-        <source>%n rank(s) in all</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <source>%n slot(s)</source>
+        <translation>
+            <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="477"/>
-        <source>None: ready to launch.</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个进程</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <source>%n rank(s) in all</source>
+        <translation>
+            <numerusform>共 %n 个进程</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="479"/>
-        <source>(fix the problems above to see the command)</source>
-        <translation type="unfinished"></translation>
+        <source>None: ready to launch.</source>
+        <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="496"/>
+        <location filename="../app/gui/launchpage.cpp" line="481"/>
+        <source>(fix the problems above to see the command)</source>
+        <translation>（修正上面的问题后即可看到命令）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="498"/>
         <source>Launching…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动…</translation>
     </message>
 </context>
 <context>
@@ -1564,605 +2217,606 @@ node2 slots=8</source>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="44"/>
         <source>TrainDeck</source>
-        <translation type="unfinished"></translation>
+        <translation>TrainDeck</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="53"/>
         <source>Pages</source>
-        <translation type="unfinished"></translation>
+        <translation>页面</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="72"/>
         <source>Monitor</source>
-        <translation type="unfinished"></translation>
+        <translation>监控</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="72"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
-        <translation type="unfinished"></translation>
+        <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="73"/>
         <source>Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="73"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="74"/>
         <source>Launch</source>
-        <translation type="unfinished"></translation>
+        <translation>启动</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="74"/>
         <source>Start a training run (Ctrl+3)</source>
-        <translation type="unfinished"></translation>
+        <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="75"/>
         <source>Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>集群</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="75"/>
         <source>Nodes, hostfile and SSH setup (Ctrl+4)</source>
-        <translation type="unfinished"></translation>
+        <translation>节点、hostfile 与 SSH 设置（Ctrl+4）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Runs directory, language, colours (Ctrl+5)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行目录、语言、配色（Ctrl+5）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="94"/>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="95"/>
         <source>Run the &amp;demo</source>
-        <translation type="unfinished"></translation>
+        <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="96"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="98"/>
         <source>&amp;Open metrics file…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="101"/>
         <source>Open metrics file</source>
-        <translation type="unfinished"></translation>
+        <translation>打开指标文件</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="102"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
-        <translation type="unfinished"></translation>
+        <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="109"/>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="112"/>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="113"/>
         <source>&amp;About TrainDeck</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="115"/>
         <source>About TrainDeck</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 TrainDeck</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="116"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>TrainDeck %1
+在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="128"/>
         <location filename="../app/gui/mainwindow.cpp" line="192"/>
         <source>No job</source>
-        <translation type="unfinished"></translation>
+        <translation>无作业</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="154"/>
         <source>Reattached to running job %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="164"/>
         <source>Launched %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已启动 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="169"/>
         <source>Launch failed</source>
-        <translation type="unfinished"></translation>
+        <translation>启动失败</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="176"/>
         <location filename="../app/gui/mainwindow.cpp" line="182"/>
         <source>Job %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>作业 %1：%2</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="183"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="188"/>
         <source>Viewing a finished run offline</source>
-        <translation type="unfinished"></translation>
+        <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="190"/>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="195"/>
         <source>Cannot open run</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开运行</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="195"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="215"/>
         <source>Connection: this machine (local profile)</source>
-        <translation type="unfinished"></translation>
+        <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="217"/>
         <source>Connection: profile %1, head node %2</source>
-        <translation type="unfinished"></translation>
+        <translation>连接：配置 %1，主节点 %2</translation>
     </message>
     <message>
         <location filename="../app/gui/screenshots.cpp" line="27"/>
         <source>Cannot create %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/screenshots.cpp" line="37"/>
         <source>Cannot write %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="75"/>
+        <location filename="../app/gui/monitorpage.cpp" line="76"/>
         <source>No run</source>
-        <translation type="unfinished"></translation>
+        <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="83"/>
+        <location filename="../app/gui/monitorpage.cpp" line="84"/>
         <source>&amp;Smoothing:</source>
-        <translation type="unfinished"></translation>
+        <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="88"/>
+        <location filename="../app/gui/monitorpage.cpp" line="89"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
-        <translation type="unfinished"></translation>
+        <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="96"/>
+        <location filename="../app/gui/monitorpage.cpp" line="97"/>
         <source>&amp;Bars over last:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="100"/>
-        <source> steps</source>
-        <translation type="unfinished"></translation>
+        <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="101"/>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="102"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
-        <translation type="unfinished"></translation>
+        <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="106"/>
+        <location filename="../app/gui/monitorpage.cpp" line="107"/>
         <source>&amp;Heatmap:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="108"/>
-        <source>Step time</source>
-        <translation type="unfinished"></translation>
+        <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="109"/>
-        <source>Data loading</source>
-        <translation type="unfinished"></translation>
+        <source>Step time</source>
+        <translation>步耗时</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="110"/>
-        <source>Forward</source>
-        <translation type="unfinished"></translation>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="111"/>
-        <source>Backward</source>
-        <translation type="unfinished"></translation>
+        <source>Forward</source>
+        <translation>前向</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="112"/>
-        <source>Communication (total)</source>
-        <translation type="unfinished"></translation>
+        <source>Backward</source>
+        <translation>反向</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="113"/>
-        <source>Communication wait</source>
-        <translation type="unfinished"></translation>
+        <source>Communication (total)</source>
+        <translation>通信（总计）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="114"/>
-        <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <source>Communication wait</source>
+        <translation>通信等待</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="116"/>
         <source>Compute (fwd+bwd+opt)</source>
-        <translation type="unfinished"></translation>
+        <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="120"/>
+        <location filename="../app/gui/monitorpage.cpp" line="121"/>
         <source>&amp;Follow latest</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="122"/>
+        <location filename="../app/gui/monitorpage.cpp" line="123"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="126"/>
-        <source>Reset &amp;zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="127"/>
-        <source>Show the whole run again (also: double-click a plot)</source>
-        <translation type="unfinished"></translation>
+        <source>Reset &amp;zoom</source>
+        <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="129"/>
-        <source>Export &amp;PNG…</source>
-        <translation type="unfinished"></translation>
+        <location filename="../app/gui/monitorpage.cpp" line="128"/>
+        <source>Show the whole run again (also: double-click a plot)</source>
+        <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="130"/>
-        <source>Save the plots of the current tab as an image</source>
-        <translation type="unfinished"></translation>
+        <source>Export &amp;PNG…</source>
+        <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="132"/>
-        <source>Export &amp;CSV…</source>
-        <translation type="unfinished"></translation>
+        <location filename="../app/gui/monitorpage.cpp" line="131"/>
+        <source>Save the plots of the current tab as an image</source>
+        <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="133"/>
-        <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
-        <translation type="unfinished"></translation>
+        <source>Export &amp;CSV…</source>
+        <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="144"/>
-        <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <location filename="../app/gui/monitorpage.cpp" line="134"/>
+        <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
+        <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="145"/>
-        <source>Learning rate</source>
-        <translation type="unfinished"></translation>
+        <source>Loss</source>
+        <translation>损失</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="146"/>
-        <source>Gradient norm</source>
-        <translation type="unfinished"></translation>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="147"/>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="148"/>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="156"/>
+        <location filename="../app/gui/monitorpage.cpp" line="157"/>
         <source>loss (raw)</source>
-        <translation type="unfinished"></translation>
+        <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="161"/>
+        <location filename="../app/gui/monitorpage.cpp" line="162"/>
         <source>loss (smoothed)</source>
-        <translation type="unfinished"></translation>
+        <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="165"/>
+        <location filename="../app/gui/monitorpage.cpp" line="166"/>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="168"/>
-        <location filename="../app/gui/monitorpage.cpp" line="170"/>
+        <location filename="../app/gui/monitorpage.cpp" line="169"/>
+        <location filename="../app/gui/monitorpage.cpp" line="171"/>
         <source>learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="174"/>
+        <location filename="../app/gui/monitorpage.cpp" line="175"/>
         <source>gradient norm</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="176"/>
+        <location filename="../app/gui/monitorpage.cpp" line="177"/>
         <source>L2 norm before clipping</source>
-        <translation type="unfinished"></translation>
+        <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="179"/>
-        <location filename="../app/gui/monitorpage.cpp" line="181"/>
+        <location filename="../app/gui/monitorpage.cpp" line="180"/>
+        <location filename="../app/gui/monitorpage.cpp" line="182"/>
         <source>tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="183"/>
-        <location filename="../app/gui/monitorpage.cpp" line="185"/>
+        <location filename="../app/gui/monitorpage.cpp" line="184"/>
+        <location filename="../app/gui/monitorpage.cpp" line="186"/>
         <source>MFU (%)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="194"/>
-        <source>Device utilisation per rank</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU（%）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="195"/>
-        <source>utilisation (%)</source>
-        <translation type="unfinished"></translation>
+        <source>Device utilisation per rank</source>
+        <translation>各进程的设备利用率</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="196"/>
-        <source>Peak memory per rank</source>
-        <translation type="unfinished"></translation>
+        <source>utilisation (%)</source>
+        <translation>利用率（%）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="197"/>
-        <source>memory (MiB)</source>
-        <translation type="unfinished"></translation>
+        <source>Peak memory per rank</source>
+        <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="204"/>
-        <location filename="../app/gui/monitorpage.cpp" line="694"/>
-        <source>Load balance: mean time per phase and rank</source>
-        <translation type="unfinished"></translation>
+        <location filename="../app/gui/monitorpage.cpp" line="198"/>
+        <source>memory (MiB)</source>
+        <translation>显存（MiB）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="205"/>
-        <location filename="../app/gui/monitorpage.cpp" line="244"/>
-        <source>rank</source>
-        <translation type="unfinished"></translation>
+        <location filename="../app/gui/monitorpage.cpp" line="710"/>
+        <source>Load balance: mean time per phase and rank</source>
+        <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="206"/>
+        <location filename="../app/gui/monitorpage.cpp" line="251"/>
+        <source>rank</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="207"/>
         <source>ms per step</source>
-        <translation type="unfinished"></translation>
+        <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="217"/>
         <source>data</source>
-        <translation type="unfinished"></translation>
+        <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="217"/>
         <source>forward</source>
-        <translation type="unfinished"></translation>
+        <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="217"/>
         <source>backward</source>
-        <translation type="unfinished"></translation>
+        <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="217"/>
         <source>comm transfer</source>
-        <translation type="unfinished"></translation>
+        <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>comm wait</source>
-        <translation type="unfinished"></translation>
+        <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="243"/>
+        <location filename="../app/gui/monitorpage.cpp" line="250"/>
         <source>Step time per rank and step</source>
-        <translation type="unfinished"></translation>
+        <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="253"/>
+        <location filename="../app/gui/monitorpage.cpp" line="260"/>
         <source>ms</source>
-        <translation type="unfinished"></translation>
+        <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="266"/>
+        <location filename="../app/gui/monitorpage.cpp" line="273"/>
         <source>&amp;Training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="267"/>
+        <location filename="../app/gui/monitorpage.cpp" line="274"/>
         <source>&amp;Devices</source>
-        <translation type="unfinished"></translation>
+        <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="268"/>
+        <location filename="../app/gui/monitorpage.cpp" line="275"/>
         <source>&amp;Load balance</source>
-        <translation type="unfinished"></translation>
+        <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="302"/>
+        <location filename="../app/gui/monitorpage.cpp" line="308"/>
         <source>%1 per rank and step</source>
-        <translation type="unfinished"></translation>
+        <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="336"/>
+        <location filename="../app/gui/monitorpage.cpp" line="342"/>
         <source>step</source>
-        <translation type="unfinished"></translation>
+        <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="593"/>
+        <location filename="../app/gui/monitorpage.cpp" line="609"/>
         <source>rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="593"/>
+        <location filename="../app/gui/monitorpage.cpp" line="609"/>
         <source>rank %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="691"/>
+        <location filename="../app/gui/monitorpage.cpp" line="707"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
-        <translation type="unfinished"></translation>
+        <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="817"/>
+        <location filename="../app/gui/monitorpage.cpp" line="854"/>
         <source>No run — open one on the Runs page or launch one</source>
-        <translation type="unfinished"></translation>
+        <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="818"/>
+        <location filename="../app/gui/monitorpage.cpp" line="855"/>
         <source>Loading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="819"/>
+        <location filename="../app/gui/monitorpage.cpp" line="856"/>
         <source>Run %1 (live)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="820"/>
+        <location filename="../app/gui/monitorpage.cpp" line="857"/>
         <source>Run %1 (finished, offline)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="825"/>
+        <location filename="../app/gui/monitorpage.cpp" line="862"/>
         <source>step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="826"/>
-        <source>%n rank(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="828"/>
-        <source>loss %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="831"/>
-        <source>%1 tokens/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="834"/>
-        <source>MFU %1%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="837"/>
-        <source>%n malformed line(s) skipped</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="842"/>
-        <source>selected ranks: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/monitorpage.cpp" line="863"/>
-        <source>Export plots as PNG</source>
-        <translation type="unfinished"></translation>
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个进程</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="865"/>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="868"/>
+        <source>%1 tokens/s</source>
+        <translation>%1 tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="871"/>
+        <source>MFU %1%</source>
+        <translation>MFU %1%</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitorpage.cpp" line="874"/>
+        <source>%n malformed line(s) skipped</source>
+        <translation>
+            <numerusform>已跳过 %n 行格式错误的数据</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="879"/>
+        <source>selected ranks: %1</source>
+        <translation>已选进程：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="900"/>
+        <source>Export plots as PNG</source>
+        <translation>将图表导出为 PNG</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="902"/>
         <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="869"/>
-        <location filename="../app/gui/monitorpage.cpp" line="910"/>
-        <location filename="../app/gui/monitorpage.cpp" line="940"/>
+        <location filename="../app/gui/monitorpage.cpp" line="906"/>
+        <location filename="../app/gui/monitorpage.cpp" line="947"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>Export failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="869"/>
+        <location filename="../app/gui/monitorpage.cpp" line="906"/>
         <source>Could not write %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="897"/>
+        <location filename="../app/gui/monitorpage.cpp" line="934"/>
         <source>Export CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="897"/>
+        <location filename="../app/gui/monitorpage.cpp" line="934"/>
         <source>There is no data to export yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="901"/>
+        <location filename="../app/gui/monitorpage.cpp" line="938"/>
         <source>Export series as CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="903"/>
-        <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="910"/>
         <location filename="../app/gui/monitorpage.cpp" line="940"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="947"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>Could not write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="915"/>
+        <location filename="../app/gui/monitorpage.cpp" line="952"/>
         <source>Exporting %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="915"/>
+        <location filename="../app/gui/monitorpage.cpp" line="952"/>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -2170,72 +2824,72 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../app/gui/runspage.cpp" line="54"/>
         <source>starting</source>
-        <translation type="unfinished"></translation>
+        <translation>启动中</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="55"/>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="56"/>
         <source>finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="57"/>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="58"/>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="59"/>
         <source>lost</source>
-        <translation type="unfinished"></translation>
+        <translation>已失联</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="118"/>
         <source>%1 (exit %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（退出码 %2）</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="141"/>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="142"/>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="143"/>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>开始时间</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="144"/>
         <source>Last step</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一步</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="145"/>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="146"/>
         <source>Profile</source>
-        <translation type="unfinished"></translation>
+        <translation>配置</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="147"/>
         <source>Head node</source>
-        <translation type="unfinished"></translation>
+        <translation>主节点</translation>
     </message>
 </context>
 <context>
@@ -2243,111 +2897,116 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../app/gui/runspage.cpp" line="160"/>
         <source>Re&amp;fresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新(&amp;F)</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="161"/>
         <source>&amp;Open in Monitor</source>
-        <translation type="unfinished"></translation>
+        <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="162"/>
         <source>&amp;Compare loss</source>
-        <translation type="unfinished"></translation>
+        <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="163"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
-        <translation type="unfinished"></translation>
+        <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="164"/>
         <source>&amp;Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复(&amp;R)</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="165"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="166"/>
         <source>C&amp;ancel run</source>
-        <translation type="unfinished"></translation>
+        <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="167"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="175"/>
         <source>Run history</source>
-        <translation type="unfinished"></translation>
+        <translation>运行历史</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="186"/>
         <source>Loss of the compared runs</source>
-        <translation type="unfinished"></translation>
+        <translation>所比较运行的损失</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="192"/>
         <source>step</source>
-        <translation type="unfinished"></translation>
+        <translation>步</translation>
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="193"/>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../app/gui/runspage.cpp" line="243"/>
-        <source>%n run(s) in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <source>No runs in %1 yet: start one on the Launch page.</source>
+        <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
         <location filename="../app/gui/runspage.cpp" line="244"/>
+        <source>%n run(s) in %1</source>
+        <translation>
+            <numerusform>%1 中共有 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/runspage.cpp" line="245"/>
         <source>%n running</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="304"/>
+        <location filename="../app/gui/runspage.cpp" line="305"/>
         <source>Cannot read the metrics of %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="324"/>
+        <location filename="../app/gui/runspage.cpp" line="326"/>
         <source>Resuming %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="330"/>
+        <location filename="../app/gui/runspage.cpp" line="332"/>
         <source>Resume failed</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="344"/>
+        <location filename="../app/gui/runspage.cpp" line="346"/>
         <source>Cancel run</source>
-        <translation type="unfinished"></translation>
+        <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="345"/>
+        <location filename="../app/gui/runspage.cpp" line="347"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="349"/>
+        <location filename="../app/gui/runspage.cpp" line="351"/>
         <source>Cancelling %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="355"/>
+        <location filename="../app/gui/runspage.cpp" line="357"/>
         <source>Cancel failed</source>
-        <translation type="unfinished"></translation>
+        <translation>取消失败</translation>
     </message>
 </context>
 <context>
@@ -2355,92 +3014,92 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../app/gui/settingspage.cpp" line="23"/>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="43"/>
         <source>Every run gets a directory here with its spec, logs, metrics and checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>每次运行都会在此目录下建立子目录，存放其配置、日志、指标和检查点</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="44"/>
         <source>&amp;Runs directory:</source>
-        <translation type="unfinished"></translation>
+        <translation>运行目录(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="44"/>
         <source>Runs directory</source>
-        <translation type="unfinished"></translation>
+        <translation>运行目录</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="47"/>
         <source>directory with config.json and *.safetensors</source>
-        <translation type="unfinished"></translation>
+        <translation>包含 config.json 和 *.safetensors 的目录</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="48"/>
         <source>Hugging Face model directory used by the DeepSeek-R1-Distill-Qwen-1.5B preset</source>
-        <translation type="unfinished"></translation>
+        <translation>DeepSeek-R1-Distill-Qwen-1.5B 预设使用的 Hugging Face 模型目录</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="49"/>
         <source>&amp;Model directory (1.5B preset):</source>
-        <translation type="unfinished"></translation>
+        <translation>模型目录（1.5B 预设）(&amp;M)：</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="49"/>
         <source>Model directory</source>
-        <translation type="unfinished"></translation>
+        <translation>模型目录</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="52"/>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="57"/>
         <source>&amp;Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)：</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="60"/>
         <source>Okabe–Ito (colour-blind safe)</source>
-        <translation type="unfinished"></translation>
+        <translation>Okabe–Ito（色盲友好）</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="61"/>
         <source>Tableau 10</source>
-        <translation type="unfinished"></translation>
+        <translation>Tableau 10</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="63"/>
         <source>Plot colours; axes and backgrounds follow the system theme</source>
-        <translation type="unfinished"></translation>
+        <translation>图表配色；坐标轴和背景跟随系统主题</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="64"/>
         <source>Plot &amp;colours:</source>
-        <translation type="unfinished"></translation>
+        <translation>图表配色(&amp;C)：</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="69"/>
         <source> ms</source>
-        <translation type="unfinished"></translation>
+        <translation> ms</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="71"/>
         <source>How often the Monitor redraws while metrics arrive</source>
-        <translation type="unfinished"></translation>
+        <translation>指标到达时监控页面的重绘间隔</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="72"/>
         <source>Monitor &amp;refresh:</source>
-        <translation type="unfinished"></translation>
+        <translation>监控刷新间隔(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../app/gui/settingspage.cpp" line="75"/>
         <source>Changes apply at once. Plot colours apply to plots created afterwards (reopen the run).</source>
-        <translation type="unfinished"></translation>
+        <translation>更改立即生效。图表配色对之后创建的图表生效（重新打开运行即可）。</translation>
     </message>
 </context>
 <context>
@@ -2448,177 +3107,177 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/launch/failure.cpp" line="113"/>
         <source>the job</source>
-        <translation type="unfinished"></translation>
+        <translation>作业</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="115"/>
         <source>rank %1</source>
-        <translation type="unfinished"></translation>
+        <translation>进程 %1</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="117"/>
         <source>rank %1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 上的进程 %1</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="120"/>
         <source>was killed by signal %1</source>
-        <translation type="unfinished"></translation>
+        <translation>被信号 %1 终止</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="121"/>
         <source>was killed by signal %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="123"/>
         <source>exited with code %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以退出码 %1 退出</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="125"/>
         <source>failed (mpirun exit code %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
         <location filename="../backend/launch/failure.cpp" line="127"/>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
 </context>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="72"/>
+        <location filename="../backend/launch/jobspec.cpp" line="73"/>
         <source>invalid JSON: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="75"/>
+        <location filename="../backend/launch/jobspec.cpp" line="76"/>
         <source>expected a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="85"/>
+        <location filename="../backend/launch/jobspec.cpp" line="86"/>
         <source>unknown key (expected one of %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="90"/>
+        <location filename="../backend/launch/jobspec.cpp" line="91"/>
         <source>expected an integer %1..%2</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="96"/>
+        <location filename="../backend/launch/jobspec.cpp" line="97"/>
         <source>missing (expected %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="101"/>
-        <location filename="../backend/launch/jobspec.cpp" line="189"/>
+        <location filename="../backend/launch/jobspec.cpp" line="102"/>
+        <location filename="../backend/launch/jobspec.cpp" line="190"/>
         <source>expected a non-empty string</source>
-        <translation type="unfinished"></translation>
+        <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="107"/>
+        <location filename="../backend/launch/jobspec.cpp" line="108"/>
         <source>expected a profile name or file</source>
-        <translation type="unfinished"></translation>
+        <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="116"/>
+        <location filename="../backend/launch/jobspec.cpp" line="117"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="122"/>
+        <location filename="../backend/launch/jobspec.cpp" line="123"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="124"/>
-        <location filename="../backend/launch/jobspec.cpp" line="149"/>
+        <location filename="../backend/launch/jobspec.cpp" line="125"/>
+        <location filename="../backend/launch/jobspec.cpp" line="150"/>
         <source>expected a string</source>
-        <translation type="unfinished"></translation>
+        <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="133"/>
+        <location filename="../backend/launch/jobspec.cpp" line="134"/>
         <source>expected an object</source>
-        <translation type="unfinished"></translation>
+        <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="140"/>
+        <location filename="../backend/launch/jobspec.cpp" line="141"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="146"/>
+        <location filename="../backend/launch/jobspec.cpp" line="147"/>
         <source>expected an array of strings</source>
-        <translation type="unfinished"></translation>
+        <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="154"/>
+        <location filename="../backend/launch/jobspec.cpp" line="155"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="161"/>
+        <location filename="../backend/launch/jobspec.cpp" line="162"/>
         <source>expected an object of trainer flags without dashes</source>
-        <translation type="unfinished"></translation>
+        <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="178"/>
+        <location filename="../backend/launch/jobspec.cpp" line="179"/>
         <source>cannot read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="187"/>
+        <location filename="../backend/launch/jobspec.cpp" line="188"/>
         <source>unsupported version %1 (expected %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="191"/>
+        <location filename="../backend/launch/jobspec.cpp" line="192"/>
         <source>longer than 200 characters</source>
-        <translation type="unfinished"></translation>
+        <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="193"/>
+        <location filename="../backend/launch/jobspec.cpp" line="194"/>
         <source>expected an integer 1..%1</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="196"/>
+        <location filename="../backend/launch/jobspec.cpp" line="197"/>
         <source>not a valid environment variable name</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="202"/>
+        <location filename="../backend/launch/jobspec.cpp" line="203"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="206"/>
+        <location filename="../backend/launch/jobspec.cpp" line="207"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
-        <translation type="unfinished"></translation>
+        <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="210"/>
+        <location filename="../backend/launch/jobspec.cpp" line="211"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="216"/>
+        <location filename="../backend/launch/jobspec.cpp" line="217"/>
         <source>expected a finite number</source>
-        <translation type="unfinished"></translation>
+        <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="219"/>
+        <location filename="../backend/launch/jobspec.cpp" line="220"/>
         <source>contains a NUL character</source>
-        <translation type="unfinished"></translation>
+        <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="221"/>
+        <location filename="../backend/launch/jobspec.cpp" line="222"/>
         <source>expected a string, number or boolean</source>
-        <translation type="unfinished"></translation>
+        <translation>应为字符串、数字或布尔值</translation>
     </message>
 </context>
 <context>
@@ -2626,27 +3285,27 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/launch/launchplan.cpp" line="23"/>
         <source>must be an absolute path</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是绝对路径</translation>
     </message>
     <message>
         <location filename="../backend/launch/launchplan.cpp" line="25"/>
         <source>no trainer executable</source>
-        <translation type="unfinished"></translation>
+        <translation>没有训练程序可执行文件</translation>
     </message>
     <message>
         <location filename="../backend/launch/launchplan.cpp" line="27"/>
         <source>empty</source>
-        <translation type="unfinished"></translation>
+        <translation>为空</translation>
     </message>
     <message>
         <location filename="../backend/launch/launchplan.cpp" line="46"/>
         <source>%1 does not match profile &apos;%2&apos; (%3 slots); leave ranks out for a cluster profile</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 与配置 &apos;%2&apos;（%3 个槽位）不符；使用集群配置时请不要设置 ranks</translation>
     </message>
     <message>
         <location filename="../backend/launch/launchplan.cpp" line="69"/>
         <source>nodes have different slot counts: ranks are placed with --map-by slot</source>
-        <translation type="unfinished"></translation>
+        <translation>各节点槽位数不同：进程将以 --map-by slot 方式放置</translation>
     </message>
 </context>
 <context>
@@ -2654,75 +3313,75 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/launch/launcher.cpp" line="35"/>
         <source>%1 not found or not executable</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="42"/>
         <source>%1 not found in PATH</source>
-        <translation type="unfinished"></translation>
+        <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="52"/>
         <source>%1 not found on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 上找不到 %1</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="94"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="111"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="122"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="139"/>
         <source>the runs directory must be an absolute path</source>
-        <translation type="unfinished"></translation>
+        <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="167"/>
+        <location filename="../backend/launch/launcher.cpp" line="168"/>
         <source>cannot read the run record</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="172"/>
+        <location filename="../backend/launch/launcher.cpp" line="173"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
-        <translation type="unfinished"></translation>
+        <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="174"/>
+        <location filename="../backend/launch/launcher.cpp" line="175"/>
         <source>the run finished; there is nothing to resume</source>
-        <translation type="unfinished"></translation>
+        <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="178"/>
+        <location filename="../backend/launch/launcher.cpp" line="179"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="212"/>
+        <location filename="../backend/launch/launcher.cpp" line="213"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
 </context>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="173"/>
+        <location filename="../backend/launch/rundir.cpp" line="177"/>
         <source>no run given</source>
-        <translation type="unfinished"></translation>
+        <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="182"/>
+        <location filename="../backend/launch/rundir.cpp" line="186"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
-        <translation type="unfinished"></translation>
+        <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
 </context>
 <context>
@@ -2730,50 +3389,50 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/launch/runmonitor.cpp" line="123"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>
 </context>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="77"/>
+        <location filename="../backend/launch/transport.cpp" line="78"/>
         <source>cannot start: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="111"/>
+        <location filename="../backend/launch/transport.cpp" line="112"/>
         <source>no such script</source>
-        <translation type="unfinished"></translation>
+        <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="118"/>
+        <location filename="../backend/launch/transport.cpp" line="119"/>
         <source>setsid failed (exit %1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="128"/>
+        <location filename="../backend/launch/transport.cpp" line="129"/>
         <source>cannot read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="133"/>
+        <location filename="../backend/launch/transport.cpp" line="134"/>
         <source>cannot seek to %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="145"/>
+        <location filename="../backend/launch/transport.cpp" line="146"/>
         <source>cannot create directory</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="148"/>
+        <location filename="../backend/launch/transport.cpp" line="149"/>
         <source>cannot write: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="231"/>
+        <location filename="../backend/launch/transport.cpp" line="264"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
-        <translation type="unfinished"></translation>
+        <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
 </context>
 <context>
@@ -2781,13 +3440,13 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/metrics/metricstore.cpp" line="424"/>
         <source>cannot open %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开 %1：%2</translation>
     </message>
     <message>
         <location filename="../backend/metrics/metricstore.cpp" line="445"/>
         <location filename="../backend/metrics/metricstore.cpp" line="480"/>
         <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2795,12 +3454,12 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/metrics/parser.cpp" line="455"/>
         <source>unexpected characters after the JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 对象之后有多余字符</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="739"/>
         <source>unsupported schema version</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持的模式版本</translation>
     </message>
 </context>
 <context>
@@ -2808,44 +3467,44 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/metrics/parser.cpp" line="384"/>
         <source>line too long (%1 bytes, at most %2 allowed)</source>
-        <translation type="unfinished"></translation>
+        <translation>行过长（%1 字节，最多允许 %2）</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="418"/>
         <location filename="../backend/metrics/parser.cpp" line="428"/>
         <location filename="../backend/metrics/parser.cpp" line="437"/>
         <source>not JSON: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 JSON：%1</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="427"/>
         <source>not a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 JSON 对象</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="435"/>
         <source>missing field &apos;type&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少字段 &apos;type&apos;</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="436"/>
         <source>field &apos;type&apos;: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>字段 &apos;type&apos;：%1</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="448"/>
         <source>not JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 JSON</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="463"/>
         <source>missing field &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少字段 &apos;%1&apos;</translation>
     </message>
     <message>
         <location filename="../backend/metrics/parser.cpp" line="467"/>
         <source>field &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>字段 &apos;%1&apos;：%2</translation>
     </message>
 </context>
 <context>
@@ -2853,7 +3512,7 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/metrics/tailer.cpp" line="173"/>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2861,70 +3520,77 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../backend/metrics/records.cpp" line="27"/>
         <source>line %1 (byte offset %2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行（字节偏移 %2）：%3</translation>
     </message>
 </context>
 <context>
     <name>traindeck::ssh::ExecResult</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="203"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="205"/>
         <source>exit code %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="205"/>
-        <source>killed by signal %1%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="205"/>
-        <source> (core dumped)</source>
-        <translation type="unfinished"></translation>
+        <translation>退出码 %1</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="207"/>
-        <source>timed out after %1 ms</source>
-        <translation type="unfinished"></translation>
+        <source>killed by signal %1%2</source>
+        <translation>被信号 %1 终止%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="207"/>
+        <source> (core dumped)</source>
+        <translation>（已转储核心）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="209"/>
-        <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <source>timed out after %1 ms</source>
+        <translation>%1 ms 后超时</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="213"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="211"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="215"/>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
 </context>
 <context>
     <name>traindeck::ssh::HostKeyInfo</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="169"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="171"/>
         <source>The host key of %1 (%2 %3) is known.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的主机密钥（%2 %3）是已知的。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="172"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="174"/>
         <source>The authenticity of host %1 cannot be established: it is not in %2.
 Its %3 key fingerprint is %4.
 Compare it with the fingerprint the administrator gives you (on the host: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法确认主机 %1 的真实性：它不在 %2 中。
+其 %3 密钥指纹为 %4。
+接受之前，请与管理员提供的指纹核对（在该主机上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="181"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="183"/>
         <source>WARNING: the host key of %1 does not match the one recorded in %2.
 Someone could be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled and got a new key.
 The host now offers a %3 key with fingerprint %4.
 TrainDeck refuses to connect. After you have verified the new fingerprint with the administrator, remove the old key with:
   ssh-keygen -R &apos;%1&apos; -f &apos;%2&apos;
 and connect again to accept the new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：%1 的主机密钥与 %2 中记录的不一致。
+可能有人在拦截连接（中间人攻击），也可能该主机重装后生成了新密钥。
+该主机现在提供的 %3 密钥指纹为 %4。
+TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除旧密钥：
+  ssh-keygen -R &apos;%1&apos; -f &apos;%2&apos;
+然后重新连接以接受新密钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="195"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="197"/>
         <source>The host key of %1 could not be checked against %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法对照 %2 检查 %1 的主机密钥。</translation>
     </message>
 </context>
 <context>
@@ -2932,17 +3598,17 @@ and connect again to accept the new one.</source>
     <message>
         <location filename="../backend/ssh/commandrunner.cpp" line="80"/>
         <source>local: cannot start /bin/sh: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>本地：无法启动 /bin/sh：%1</translation>
     </message>
     <message>
         <location filename="../backend/ssh/commandrunner.cpp" line="124"/>
         <source>local: cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>本地：已取消</translation>
     </message>
     <message>
         <location filename="../backend/ssh/commandrunner.cpp" line="130"/>
         <source>local: the command did not finish within %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>本地：命令未在 %1 秒内完成</translation>
     </message>
 </context>
 <context>
@@ -2950,12 +3616,12 @@ and connect again to accept the new one.</source>
     <message>
         <location filename="../backend/ssh/sshconnection.cpp" line="89"/>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshconnection.cpp" line="92"/>
         <source>%1: not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未连接</translation>
     </message>
 </context>
 <context>
@@ -2963,368 +3629,369 @@ and connect again to accept the new one.</source>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="36"/>
         <source>%1: cannot create: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法创建：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="51"/>
         <location filename="../backend/ssh/sshkeys.cpp" line="195"/>
         <source>%1: cannot write: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="62"/>
         <source>%1: cannot create the directory</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法创建该目录</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="64"/>
         <source>%1: cannot set mode 0700</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法将权限设为 0700</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="68"/>
         <source>%1: not a directory</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不是目录</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="70"/>
         <source>%1: readable by others and cannot be set to mode 0700</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：其他用户可读，且无法将权限设为 0700</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="131"/>
         <source>invalid key file name &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>无效的密钥文件名 &apos;%1&apos;</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="135"/>
         <source>the key comment may not contain a newline</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥注释中不能包含换行</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="147"/>
         <source>%1 exists; choose another name or overwrite it explicitly</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已存在；请另选名称，或明确选择覆盖</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="156"/>
         <source>cannot generate an ED25519 key</source>
-        <translation type="unfinished"></translation>
+        <translation>无法生成 ED25519 密钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="169"/>
         <source>cannot export the private key</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出私钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="179"/>
         <source>cannot export the public key</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出公钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="206"/>
         <location filename="../backend/ssh/sshkeys.cpp" line="422"/>
         <source>%1: cannot read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法读取：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="211"/>
         <source>%1: this is a private key; give the .pub file</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：这是私钥；请提供 .pub 文件</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="224"/>
         <source>%1: not an OpenSSH public key (expected a line such as &apos;ssh-ed25519 AAAA... comment&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不是 OpenSSH 公钥（应为形如 &apos;ssh-ed25519 AAAA... comment&apos; 的一行）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="262"/>
         <source>not a valid public key line</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的公钥行</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="271"/>
         <source>%1: installing the key failed (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：安装密钥失败（%2）：%3</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="280"/>
         <source>%1: unexpected answer while installing the key: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：安装密钥时收到意外的应答：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="299"/>
         <source>%1: the key was installed but logging in with %2 failed: %3
 Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, and the server&apos;s AuthorizedKeysFile.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：密钥已安装，但使用 %2 登录失败：%3
+请检查节点上 ~/.ssh（0700）和 ~/.ssh/authorized_keys（0600）的权限，以及服务器的 AuthorizedKeysFile 设置。</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="308"/>
         <source>%1: key login works but running a command failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="333"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="346"/>
         <source>%1: the head&apos;s public key could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="349"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="349"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="352"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="361"/>
         <source>%1: authorized the head&apos;s key</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="361"/>
         <source>%1: the head&apos;s key was already authorized</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="370"/>
         <source>%1: no verified host key</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="387"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="391"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="395"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="396"/>
         <source>%1: the host key of %2 (%3) was already known</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="408"/>
         <source>%1: `%2` still fails (%3): %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="412"/>
         <source>%1: passwordless SSH to %2 works</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="425"/>
         <source>%1: cannot read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法读取</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="438"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="443"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
 </context>
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="281"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="458"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="507"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="722"/>
-        <source>%1: cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../backend/ssh/sshsession.cpp" line="283"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="460"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="509"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="792"/>
+        <source>%1: cancelled</source>
+        <translation>%1：已取消</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="285"/>
         <source>invalid host name &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="287"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="289"/>
         <source>%1: cannot create an SSH session</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="300"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="302"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="355"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="357"/>
         <source>%1 (port %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="364"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
         <source>%1: no answer within %2 s (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="368"/>
-        <source>%1: cannot resolve the host name (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="369"/>
-        <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="370"/>
-        <source>%1: cannot connect: %2</source>
-        <translation type="unfinished"></translation>
+        <source>%1: cannot resolve the host name (%2)</source>
+        <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="371"/>
+        <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
+        <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="372"/>
+        <source>%1: cannot connect: %2</source>
+        <translation>%1：无法连接：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="373"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="410"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="412"/>
         <source>%1: the server sent no host key</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="436"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="438"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="441"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="443"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="451"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
         <source>%1: cannot check the host key against %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="461"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="463"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="472"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="474"/>
         <source>%1: cannot add the host key to %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="484"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="640"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="486"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="674"/>
         <source>%1: not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="494"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="496"/>
         <source>%1: authentication failed: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="516"/>
-        <source>keys (agent: %1, identity: %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="517"/>
-        <source>yes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="517"/>
-        <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="518"/>
-        <source>defaults</source>
-        <translation type="unfinished"></translation>
+        <source>keys (agent: %1, identity: %2)</source>
+        <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="524"/>
-        <source>%1: authentication failed (server offers: %2; tried: %3)</source>
-        <translation type="unfinished"></translation>
+        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
+        <source>defaults</source>
+        <translation>默认</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="526"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="527"/>
-        <source>nothing</source>
-        <translation type="unfinished"></translation>
+        <source>%1: authentication failed (server offers: %2; tried: %3)</source>
+        <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="528"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="529"/>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="530"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="579"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="581"/>
         <source>Password for %1:</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="647"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="681"/>
         <source>%1: cannot open a channel: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="666"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="705"/>
         <source>%1: cannot open a session channel: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="668"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="711"/>
         <source>%1: cannot start the command: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="729"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="799"/>
         <source>%1: the command did not finish within %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="748"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="823"/>
         <source>%1: connection lost while the command ran: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="749"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="824"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="778"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="853"/>
         <source>%1: the command ended without an exit status</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：命令结束时没有退出状态</translation>
     </message>
 </context>
 </TS>
