@@ -55,6 +55,7 @@ const std::vector<Flag>& flags()
         {"prefetch", Kind::Int, "batches prefetched by the data loader (default 4)"},
         {"inject-delay", Kind::String, "TEST AID: RANK:MS[:PHASE] makes one rank a straggler"},
         {"inject-exit", Kind::String, "TEST AID: RANK:STEP makes a rank exit with status 3 at that step"},
+        {"inject-nan", Kind::String, "TEST AID: RANK:STEP makes that rank's loss NaN at that step"},
         {"init-seed-per-rank", Kind::Bool, "TEST AID: initialise every rank with a different seed"},
         {"verify-sync", Kind::Bool, "TEST AID: compare parameter checksums across ranks (start and end)"},
         {"run-id", Kind::String, "run identifier for telemetry (default: the out directory's name)"},
@@ -280,6 +281,17 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
             throw InputError("--inject-exit expects RANK:STEP, got \"" + s + "\"");
         }
         need(o.injectExit->first >= 0 && o.injectExit->second >= 1, "--inject-exit: rank >= 0 and step >= 1");
+    }
+    if (auto it = j.find("inject-nan"); it != j.end()) {
+        const std::string s = it->get<std::string>();
+        const auto c = s.find(':');
+        try {
+            need(c != std::string::npos, "");
+            o.injectNan = std::make_pair(std::stoi(s.substr(0, c)), static_cast<int64_t>(std::stoll(s.substr(c + 1))));
+        } catch (const std::exception&) {
+            throw InputError("--inject-nan expects RANK:STEP, got \"" + s + "\"");
+        }
+        need(o.injectNan->first >= 0 && o.injectNan->second >= 1, "--inject-nan: rank >= 0 and step >= 1");
     }
     return o;
 }

@@ -51,6 +51,7 @@ struct TrainOptions {
     int prefetch = 4;
     std::optional<InjectDelay> injectDelay;
     std::optional<std::pair<int, int64_t>> injectExit;  // rank, step
+    std::optional<std::pair<int, int64_t>> injectNan;   // rank, step: that rank's loss becomes NaN
     std::string runId;
     // Test aids: seed each rank's initialisation differently, and check parameter checksums across
     // ranks before/after the start-up broadcast and at the end.

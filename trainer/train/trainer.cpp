@@ -6,6 +6,7 @@
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
 #include "train/checkpoint.h"
+#include "train/loss_scaler.h"
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
@@ -274,6 +275,10 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     const double minLr = o.scaleLr ? o.minLr * world : o.minLr;
     const auto wire = dist::parseWireType(o.compression);
     auto buckets = makeBuckets(params, o.bucketMb);
+    LossScaler scaler(o.precision == "fp16");
+    if (!resumeState.is_null() && resumeState.contains("scaler"))
+        scaler.restore(resumeState["scaler"].value("scale", 1.0), resumeState["scaler"].value("good_steps", int64_t(0)),
+                       resumeState["scaler"].value("skipped", int64_t(0)));
 
     const std::string runId = o.runId.empty() ? fs::absolute(o.out).filename().string() : o.runId;
     if (lead) {
@@ -320,7 +325,8 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                               {"samples_consumed_in_epoch", position * world},
                               {"world_size", world},
                               {"optimizer_steps", optimizer.steps()},
-                              {"loss_scale", nullptr},
+                              {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
+                              {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
                               {"lr_schedule", {{"peak", peakLr}, {"min", minLr}, {"warmup", o.warmup}, {"max_steps", maxSteps}}},
                               {"seed", o.seed},
                               {"config_hash", std::to_string(std::hash<std::string>{}(config.toJson().dump() +
@@ -370,6 +376,8 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                 }
                 auto logits = net->forward(batch.inputIds);
                 loss = model::causalLmLoss(logits, batch.labels);
+                if (o.injectNan && o.injectNan->first == rank && o.injectNan->second == thisStep)
+                    loss = loss * std::numeric_limits<double>::quiet_NaN();
                 if (bf16) {
                     at::autocast::set_cpu_enabled(false);
                     at::autocast::clear_cache();
@@ -380,7 +388,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
 
             t = Clock::now();
             injectSleep(o, rank, "backward");
-            (loss / static_cast<double>(o.gradAccum)).backward();
+            (loss * (scaler.scale() / static_cast<double>(o.gradAccum))).backward();
             bwdMs += msSince(t);
         }
 
@@ -423,6 +431,10 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         double gradNorm = 0;
         {
             torch::NoGradGuard noGrad;
+            if (scaler.scale() != 1.0)
+                for (auto& p : params)
+                    if (p.grad().defined())
+                        p.mutable_grad().div_(scaler.scale());
             double sq = 0;
             for (auto& p : params)
                 if (p.grad().defined())
@@ -436,7 +448,15 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
             }
         }
         const double lr = learningRate(o, peakLr, minLr, thisStep, maxSteps);
-        optimizer.step(lr, o.weightDecay);
+        // Every rank holds the same averaged gradients, so every rank takes the same decision.
+        const double scaleUsed = scaler.scale();
+        const bool skip = scaler.update(std::isfinite(gradNorm));
+        if (!skip)
+            optimizer.step(lr, o.weightDecay);
+        else if (lead)
+            metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "non_finite_gradients"},
+                                       {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
+                                                       std::to_string(scaleUsed) + "); the step was skipped"}});
         optimizer.zeroGrad();
         optMs = msSince(t);
         step = thisStep;
@@ -476,7 +496,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                                           {"tokens_per_s", tokensPerS},
                                           {"samples_per_s", samplesPerS},
                                           {"mfu", peakFlops > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
-                                          {"loss_scale", nullptr}};
+                                          {"loss_scale", scaler.enabled() ? nlohmann::ordered_json(scaleUsed) : nlohmann::ordered_json()}};
             const char* names[] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms", "opt_ms", "step_ms", "mem_mb", "util"};
             for (size_t k = 0; k < 8; ++k)
                 rec[names[k]] = column(k);

@@ -88,6 +88,7 @@ private Q_SLOTS:
     void compressionStaysWithinItsError();
     void injectedExitFailsNamingTheRank_thenResumeIsBitExact();
     void compressionErrorOfTheWire();
+    void nonFiniteGradientsSkipTheStep();
     void benchComm();
 
 private:
@@ -224,6 +225,19 @@ void TestDistributed::compressionErrorOfTheWire()
     // Two roundings (to the wire type, then of the sum) of half an ulp each: 2^-11 (fp16) and 2^-8 (bf16).
     QVERIFY(e["fp16"].get<double>() > 0 && e["fp16"].get<double>() <= std::ldexp(1.0, -10));
     QVERIFY(e["bf16"].get<double>() > 0 && e["bf16"].get<double>() <= std::ldexp(1.0, -7));
+}
+
+void TestDistributed::nonFiniteGradientsSkipTheStep()
+{
+    const QString out = dir_.path() + "/nan";
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--inject-nan", "1:2",
+                       "--out", out, "--metrics-out", out + ".jsonl"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QByteArray metrics = testsupport::readFile(out + ".jsonl");
+    QVERIFY(metrics.contains("\"code\":\"non_finite_gradients\""));
+    QVERIFY(metrics.contains("\"loss\":\"NaN\""));  // the protocol's spelling of a NaN loss
+    for (const auto& [name, t] : weights(out + "/checkpoints/step-00000004"))
+        QVERIFY2(torch::isfinite(t).all().item<bool>(), name.c_str());
 }
 
 void TestDistributed::benchComm()
