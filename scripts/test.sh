@@ -12,6 +12,8 @@ jobs="${TRAINDECK_JOBS:-$(nproc)}"
 # ccache must accept precompiled headers; keep its cache between runs (CI runs on the same machine).
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+# Paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
+export CCACHE_BASEDIR="$root"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export QT_QPA_PLATFORM=offscreen
 
