@@ -224,11 +224,15 @@ int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const
     int exitCode = ExitFailed;
     QEventLoop loop;
 
+    QElapsedTimer sinceDiagnosis;
+    sinceDiagnosis.start();
     auto diagnose = [&](bool force) {
+        // The analysis reads the whole store: at most every 5 new steps and every 2 s.
         const qint64 rows = monitor.store().rowCount();
-        if (!force && (rows == stepsAtLastDiagnosis || rows - stepsAtLastDiagnosis < 5))
+        if (!force && (rows - stepsAtLastDiagnosis < 5 || (stepsAtLastDiagnosis >= 0 && sinceDiagnosis.elapsed() < 2000)))
             return;
         stepsAtLastDiagnosis = rows;
+        sinceDiagnosis.restart();
         findings = Diagnosis::analyze(monitor.store());
         for (const Finding &f : findings) {
             if (f.severity == analysis::Severity::Info && f.kind == analysis::FindingKind::ScalingEfficiency)
