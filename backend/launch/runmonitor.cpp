@@ -212,6 +212,12 @@ void RunMonitor::poll()
         return;
     // State first: what is read after it (metrics, logs) is at least as new as the state says.
     d->files = readRunFiles(*d->transport, d->runDir);
+    if (!d->statePublished) {
+        // Observers hear the state before the first records.
+        d->state = deriveState(d->files, d->tee.sawTelemetry || (d->files.exitCode.has_value()));
+        d->statePublished = true;
+        Q_EMIT stateChanged(d->state);
+    }
     readMetrics();
     readStderr();
     JobState s = deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);
