@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -107,11 +108,15 @@ int cmdSelfCheck()
     j["libtorch"] = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
                     std::to_string(TORCH_VERSION_PATCH);
     j["cuda"] = {{"available", torch::cuda::is_available()}, {"devices", torch::cuda::device_count()}};
-#ifdef TRAINDECK_WITH_NCCL
-    j["nccl"] = {{"compiled", true}};
-#else
-    j["nccl"] = {{"compiled", false}};
-#endif
+    // NCCL is loaded on demand: report the library a GPU node has, if any.
+    j["nccl"] = nullptr;
+    if (void* nccl = ::dlopen("libnccl.so.2", RTLD_LAZY | RTLD_LOCAL)) {
+        using GetVersion = int (*)(int*);
+        int version = 0;
+        if (auto fn = reinterpret_cast<GetVersion>(::dlsym(nccl, "ncclGetVersion")); fn && fn(&version) == 0)
+            j["nccl"] = std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+                        std::to_string(version % 100);
+    }
     j["mpi"] = dist::mpiLibraryVersion();
     j["blas"] = {{"library", blas.library},
                  {"core", blas.coreName},

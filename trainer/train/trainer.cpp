@@ -82,6 +82,34 @@ std::string torchVersion()
 
 }  // namespace
 
+// The default CPU generator's state, for checkpoints (training itself draws no random numbers today,
+// but dropout or sampling added later must resume exactly too).
+std::string rngStateHex()
+{
+    auto state = at::detail::getDefaultCPUGenerator().get_state();
+    static const char* digits = "0123456789abcdef";
+    std::string hex;
+    const auto* p = state.data_ptr<uint8_t>();
+    for (int64_t i = 0; i < state.numel(); ++i) {
+        hex += digits[p[i] >> 4];
+        hex += digits[p[i] & 15];
+    }
+    return hex;
+}
+
+void restoreRngState(const std::string& hex)
+{
+    if (hex.empty() || hex.size() % 2)
+        return;
+    auto state = torch::empty({static_cast<int64_t>(hex.size() / 2)}, torch::kUInt8);
+    auto* p = state.data_ptr<uint8_t>();
+    auto nibble = [](char c) { return static_cast<uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10); };
+    for (size_t i = 0; i < hex.size() / 2; ++i)
+        p[i] = static_cast<uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    auto generator = at::detail::getDefaultCPUGenerator();
+    generator.set_state(state);
+}
+
 double measureMatmulPeak(int size, int repeats)
 {
     torch::NoGradGuard noGrad;
@@ -317,6 +345,8 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                      blas.coreName.empty() ? "unknown" : blas.coreName.c_str(), static_cast<long long>(maxSteps));
     }
 
+    if (!resumeState.is_null() && resumeState.contains("rng"))
+        restoreRngState(resumeState["rng"].value("torch_cpu", std::string()));
     int64_t step = startStep, epoch = startEpoch, position = startPosition;
     auto stateJson = [&](int64_t atStep) {
         return nlohmann::json{{"step", atStep},
@@ -329,6 +359,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                               {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
                               {"lr_schedule", {{"peak", peakLr}, {"min", minLr}, {"warmup", o.warmup}, {"max_steps", maxSteps}}},
                               {"seed", o.seed},
+                              {"rng", {{"torch_cpu", rngStateHex()}}},
                               {"config_hash", std::to_string(std::hash<std::string>{}(config.toJson().dump() +
                                                                                       std::to_string(o.seqLen)))}};
     };

@@ -9,6 +9,9 @@ namespace traindeck::train {
 // Runs training; returns the process exit code (0 finished). Throws InputError / RuntimeFailure.
 int runTraining(const TrainOptions& options, dist::Communicator& comm);
 
+std::string rngStateHex();
+void restoreRngState(const std::string& hex);
+
 // Measured dense fp32 matmul throughput of this process (FLOP/s), used as the CPU peak for MFU.
 double measureMatmulPeak(int size = 1024, int repeats = 5);
 

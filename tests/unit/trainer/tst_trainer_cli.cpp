@@ -206,6 +206,18 @@ void TestTrainerCli::trainTinyPreset()
     QVERIFY(QFile::exists(ckpt + "/optimizer.safetensors"));
     QCOMPARE(testsupport::readFile(dir.path() + "/out/checkpoints/latest").trimmed(), QByteArray("step-00000004"));
     QCOMPARE(run(trainerExe(), {"info", "--model", ckpt}).exitCode, 0);
+    auto state = nlohmann::json::parse(testsupport::readFile(ckpt + "/trainer_state.json").toStdString());
+    QCOMPARE(state["step"].get<int>(), 4);
+    QCOMPARE(state["world_size"].get<int>(), 1);
+    QVERIFY(state["rng"]["torch_cpu"].get<std::string>().size() > 100);
+
+    // bf16 autocast on the CPU trains too.
+    r = run(trainerExe(), {"train", "--preset", "qwen2-tiny", "--precision", "bf16", "--max-steps", "2", "--seq-len", "16",
+                           "--micro-batch", "1", "--data", dir.path() + "/c.jsonl", "--tokenizer", tok, "--out",
+                           dir.path() + "/bf16", "--threads", "1"},
+            300000, env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.err.contains("step 2/2"));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerCli)
