@@ -314,13 +314,22 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         metrics = std::make_unique<telemetry::MetricsWriter>(o.metricsOut, o.metricsStdout);
     }
     const auto hosts = comm.allgatherStrings(comm.host());
+    // Per rank: local rank, pid and the host memory it can use (for the memory-pressure diagnosis).
+    const double hostMemMb = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
+                             (1024.0 * 1024.0);
+    const auto rankInfo = comm.gather({static_cast<double>(comm.localRank()), static_cast<double>(::getpid()), hostMemMb}, 0);
     const double peakFlops = measureMatmulPeak();
     const double tokenFlops = flopsPerToken(config.parameterCount(), config.num_hidden_layers, config.hidden_size, o.seqLen);
     const auto blas = util::blasInfo();
     if (lead) {
         nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
         for (int r = 0; r < world; ++r)
-            ranks.push_back({{"rank", r}, {"host", hosts[static_cast<size_t>(r)]}, {"device", "cpu"}});
+            ranks.push_back({{"rank", r},
+                             {"host", hosts[static_cast<size_t>(r)]},
+                             {"device", "cpu"},
+                             {"local_rank", static_cast<int>(rankInfo[static_cast<size_t>(r) * 3])},
+                             {"pid", static_cast<int64_t>(rankInfo[static_cast<size_t>(r) * 3 + 1])},
+                             {"mem_total_mb", rankInfo[static_cast<size_t>(r) * 3 + 2]}});
         nlohmann::ordered_json hparams = o.toJson();
         hparams["world_size"] = world;
         hparams["max_steps"] = maxSteps;
