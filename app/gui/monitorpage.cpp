@@ -466,19 +466,21 @@ void MonitorPage::refresh()
 
 void MonitorPage::replotVisible()
 {
+    QList<QCustomPlot *> plots;
     switch (m_tabs->currentIndex()) {
-    case TrainingTab:
-        for (QCustomPlot *p : {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot})
+    case TrainingTab: plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot}; break;
+    case DevicesTab: plots = {m_utilPlot, m_memPlot}; break;
+    default: plots = {m_barsPlot, m_heatPlot}; break;
+    }
+    // One queued call per plot, so the event loop serves input between two plots' drawing.
+    for (QCustomPlot *p : std::as_const(plots)) {
+        if (m_replotPending.contains(p))
+            continue;
+        m_replotPending.insert(p);
+        QMetaObject::invokeMethod(this, [this, p] {
+            m_replotPending.remove(p);
             p->replot(QCustomPlot::rpQueuedRefresh);
-        break;
-    case DevicesTab:
-        m_utilPlot->replot(QCustomPlot::rpQueuedRefresh);
-        m_memPlot->replot(QCustomPlot::rpQueuedRefresh);
-        break;
-    default:
-        m_barsPlot->replot(QCustomPlot::rpQueuedRefresh);
-        m_heatPlot->replot(QCustomPlot::rpQueuedRefresh);
-        break;
+        }, Qt::QueuedConnection);
     }
 }
 
@@ -508,6 +510,35 @@ void MonitorPage::updateSmoothed(bool rebuild)
         m_plottedLastStep = store.stepAt(rows - 1);
 }
 
+XYSeries MonitorPage::visibleSeries(const QString &key, const std::function<XYSeries(qint64, qint64, int)> &compute,
+                                    qint64 lo, qint64 hi, int points)
+{
+    constexpr int kEnvelopePoints = 16384;
+    const MetricStore &store = m_session->store();
+    const qint64 visibleRows = store.lowerBoundRow(hi + 1) - store.lowerBoundRow(lo);
+    if (visibleRows <= kRawLimit)
+        return compute(lo, hi, points);
+    if (m_envelopeGeneration != m_session->generation() ||
+        (m_envelopeRows != store.rowCount() && (!m_envelopeClock.isValid() || m_envelopeClock.elapsed() >= 1000))) {
+        m_envelopes.clear();
+        m_envelopeGeneration = m_session->generation();
+        m_envelopeRows = store.rowCount();
+        m_envelopeClock.start();
+    }
+    auto it = m_envelopes.find(key);
+    if (it == m_envelopes.end())
+        it = m_envelopes.insert(key, compute(-1, -1, kEnvelopePoints));
+    const XYSeries &env = it.value();
+    const auto first = std::lower_bound(env.keys.cbegin(), env.keys.cend(), double(lo));
+    const auto last = std::upper_bound(first, env.keys.cend(), double(hi));
+    XYSeries out;
+    out.decimated = true;
+    const qsizetype a = first - env.keys.cbegin(), n = last - first;
+    out.keys = env.keys.mid(a, n);
+    out.values = env.values.mid(a, n);
+    return out;
+}
+
 void MonitorPage::refreshTraining(bool rebuild)
 {
     const MetricStore &store = m_session->store();
@@ -522,12 +553,17 @@ void MonitorPage::refreshTraining(bool rebuild)
         const qint64 lo = std::max<qint64>(store.firstStep(), qint64(std::floor(range.lower)));
         const qint64 hi = std::min<qint64>(store.lastStep(), qint64(std::ceil(range.upper)));
         for (const auto &[graph, scalar] : scalars) {
-            XYSeries s = seriesForPlot(store, SeriesId::of(scalar), lo, hi, plotPoints(graph->parentPlot()));
+            const SeriesId id = SeriesId::of(scalar);
+            XYSeries s = visibleSeries(QString::fromLatin1(metrics::scalarKey(scalar)),
+                                       [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); },
+                                       lo, hi, plotPoints(graph->parentPlot()));
             if (scalar == Scalar::Mfu)
                 for (double &v : s.values) v *= 100;
             setGraphData(graph, s);
         }
-        setGraphData(m_lossSmooth, vectorForPlot(store, m_smoothed, lo, hi, plotPoints(m_lossPlot)));
+        setGraphData(m_lossSmooth, visibleSeries(QStringLiteral("smoothed"),
+                                                 [&](qint64 a, qint64 b, int n) { return vectorForPlot(store, m_smoothed, a, b, n); },
+                                                 lo, hi, plotPoints(m_lossPlot)));
         m_plottedRows = rows;
         m_plottedLastStep = store.lastStep();
     } else {
@@ -637,9 +673,15 @@ void MonitorPage::refreshDevices(bool rebuild)
         const qint64 lo = std::max<qint64>(store.firstStep(), qint64(std::floor(range.lower)));
         const qint64 hi = std::min<qint64>(store.lastStep(), qint64(std::ceil(range.upper)));
         const int points = std::max(200, m_utilPlot->width() / std::max(1, world / 8));
-        for (const auto &[graphs, metric] : sets)
-            for (int r = 0; r < world; ++r)
-                setGraphData(graphs->at(r), seriesForPlot(store, SeriesId::of(metric, r), lo, hi, points));
+        for (const auto &[graphs, metric] : sets) {
+            for (int r = 0; r < world; ++r) {
+                const SeriesId id = SeriesId::of(metric, r);
+                setGraphData(graphs->at(r),
+                             visibleSeries(QStringLiteral("%1/%2").arg(QLatin1String(metrics::rankMetricKey(metric))).arg(r),
+                                           [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); },
+                                           lo, hi, points));
+            }
+        }
         m_deviceDecimated = true;
         m_deviceRows = rows;
     } else {

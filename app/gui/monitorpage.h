@@ -11,6 +11,9 @@
 #include "series.h"
 
 #include <QElapsedTimer>
+#include <QHash>
+
+#include <functional>
 #include <QList>
 #include <QSet>
 #include <QWidget>
@@ -153,6 +156,16 @@ private:
     std::vector<float> m_smoothed;  // debiased EMA of the loss, per store row
     DebiasedEma m_ema;
     QSet<int> m_selected;
+    QSet<QCustomPlot *> m_replotPending;
+    // Long runs: a min/max envelope of each whole series (kEnvelopePoints), recomputed when the data
+    // changed (at most once a second while live); a zoomed-out view slices it, a zoomed-in view
+    // (<= kRawLimit rows visible) reads the store for the visible range only. Bounds a frame's work.
+    XYSeries visibleSeries(const QString &key, const std::function<XYSeries(qint64, qint64, int)> &compute,
+                           qint64 lo, qint64 hi, int points);
+    QHash<QString, XYSeries> m_envelopes;
+    qint64 m_envelopeRows = -1;
+    quint64 m_envelopeGeneration = ~quint64(0);
+    QElapsedTimer m_envelopeClock;
     QElapsedTimer m_findingsClock;
     int m_redraws = 0;
     HeatmapMetric m_metric = HeatmapMetric::Step;
