@@ -135,6 +135,13 @@ std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const Q
         setError(error, tr("the key comment may not contain a newline"));
         return std::nullopt;
     }
+    if (passphrase && passphrase->isEmpty()) {
+        // A NULL passphrase means "unencrypted"; "" is a passphrase that libssh's bcrypt-pbkdf cannot use.
+        // Refused rather than silently writing an unencrypted key.
+        setError(error, tr("an empty passphrase cannot encrypt the key; give a passphrase, or none for an "
+                           "unencrypted key"));
+        return std::nullopt;
+    }
     const QString keyDir = expandTilde(dir);
     if (!ensurePrivateDir(keyDir, error))
         return std::nullopt;

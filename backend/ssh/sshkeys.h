@@ -36,7 +36,8 @@ public:
     static QString defaultComment();                 // traindeck@<local host name>
 
     // Generates an ED25519 key pair as DIR/NAME and DIR/NAME.pub. passphrase: nullopt writes an
-    // unencrypted key; any value, also "", encrypts it (libssh semantics). DIR is created with 0700
+    // unencrypted key; a non-empty value encrypts it; "" is refused (libssh treats it as a passphrase,
+    // not as "none", and cannot encrypt with it). DIR is created with 0700
     // (an existing one with group/other access is tightened to 0700); the private key file gets
     // 0600 whatever the umask. Refuses to overwrite unless overwrite.
     static std::optional<GeneratedKey> generateEd25519(const QString& dir, const QString& name,

@@ -1,0 +1,179 @@
+// traindeck-cli check: the node environment checks of a profile, as a table or JSON.
+#include "command.h"
+
+#include "checks/clusterchecker.h"
+#include "cluster/clusterprofile.h"
+#include "ssh/terminalprompt.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTextStream>
+
+using namespace traindeck::checks;
+using namespace traindeck::cli;
+using namespace traindeck::cluster;
+using namespace traindeck::ssh;
+
+namespace {
+
+struct CheckCommand {
+    Q_DECLARE_TR_FUNCTIONS(CheckCommand)
+};
+
+QString usage()
+{
+    return CheckCommand::tr(
+        "usage: traindeck-cli check --profile FILE|NAME|local [--json] [--accept-new-host-keys] [--interconnect]\n"
+        "                           [--timeout SECONDS] [--slots N]\n"
+        "Checks every node in parallel: reachability and login, OS, CPU cores, memory, free disk in the work\n"
+        "directory, GPUs, CUDA, NCCL, Open MPI, traindeck-trainer (same version everywhere), network interfaces\n"
+        "(suggested NCCL_SOCKET_IFNAME), clock offset, passwordless SSH from the head to every worker, and with\n"
+        "--interconnect an allreduce test (traindeck-trainer bench-comm). Each result is pass, warn, fail or skip\n"
+        "with evidence and a remedy; versions that differ between nodes are flagged.\n"
+        "Unknown host keys are asked about on the terminal (their SHA256 fingerprint is shown); without a\n"
+        "terminal they are refused unless --accept-new-host-keys. Changed host keys are always refused.\n"
+        "--json: {profile, ok, counts, nodes: [{node, host, role, status, checks: [{id, title, status, summary,\n"
+        "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}]}.\n"
+        "Exit codes: 0 nothing failed (warnings allowed), 1 a check failed, 2 bad usage or profile.\n");
+}
+
+QString tag(CheckStatus s)
+{
+    switch (s) {
+    case CheckStatus::Pass: return QStringLiteral("PASS");
+    case CheckStatus::Warn: return QStringLiteral("WARN");
+    case CheckStatus::Fail: return QStringLiteral("FAIL");
+    case CheckStatus::Skip: return QStringLiteral("skip");
+    }
+    return QString();
+}
+
+QString indent(const QString& text, const QString& prefix)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString& l : lines)
+        l.prepend(prefix);
+    return lines.join(QLatin1Char('\n'));
+}
+
+int run(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser parser;
+    const QCommandLineOption profileOption(QStringLiteral("profile"), CheckCommand::tr("Profile file, saved name or local."),
+                                           QStringLiteral("profile"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"), CheckCommand::tr("JSON output."));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), CheckCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption interconnectOption(QStringLiteral("interconnect"), CheckCommand::tr("Run the allreduce test."));
+    const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."), QStringLiteral("s"));
+    const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."), QStringLiteral("n"));
+    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, CheckCommand::tr("Show help."));
+    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, helpOption});
+    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli check")} + args)) {
+        err << QStringLiteral("traindeck-cli check: ") << parser.errorText() << '\n' << usage();
+        return ExitBadInput;
+    }
+    if (parser.isSet(helpOption)) {
+        out << usage();
+        return ExitOk;
+    }
+    if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
+        err << CheckCommand::tr("traindeck-cli check: --profile is required") << '\n' << usage();
+        return ExitBadInput;
+    }
+    CheckOptions options;
+    if (parser.isSet(timeoutOption)) {
+        bool ok = false;
+        const double s = parser.value(timeoutOption).toDouble(&ok);
+        if (!ok || s <= 0 || s > 3600) {
+            err << CheckCommand::tr("traindeck-cli check: --timeout: expected seconds 0..3600") << '\n';
+            return ExitBadInput;
+        }
+        options.stepTimeoutMs = int(s * 1000);
+    }
+    int slots = 0;
+    if (parser.isSet(slotsOption)) {
+        bool ok = false;
+        slots = parser.value(slotsOption).toInt(&ok);
+        if (!ok || slots < 1) {
+            err << CheckCommand::tr("traindeck-cli check: --slots: expected a positive integer") << '\n';
+            return ExitBadInput;
+        }
+    }
+    options.interconnect = parser.isSet(interconnectOption);
+    const QString which = parser.value(profileOption);
+    const bool isFile = which.contains(QLatin1Char('/')) || which.endsWith(QLatin1String(".json")) || QFileInfo(which).isFile();
+    const Result<ClusterProfile> loaded = isFile ? ClusterProfile::load(which) : ClusterProfile::loadNamed(which, slots);
+    if (!loaded) {
+        err << loaded.errorString();
+        return ExitBadInput;
+    }
+    err << formatDiagnostics(loaded.warnings());
+
+    ClusterChecker checker(loaded.value(), options);
+    checker.prompts()->setAcceptNewHostKeys(parser.isSet(acceptOption));
+    const bool interactive = stdinIsTerminal();
+    QObject::connect(checker.prompts(), &PromptBroker::hostKeyQuestion, &checker,
+                     [&](quint64 id, const HostKeyInfo& info) {
+                         err << info.explanation() << '\n';
+                         err.flush();
+                         const bool yes = interactive
+                                          && askYesNoOnTerminal(CheckCommand::tr("Accept the host key of %1?").arg(info.knownHostsName()));
+                         checker.prompts()->answerHostKey(id, yes ? HostKeyDecision::AcceptAndSave : HostKeyDecision::Reject);
+                     });
+    if (interactive) {
+        QObject::connect(checker.prompts(), &PromptBroker::secretQuestion, &checker,
+                         [&](quint64 id, const SecretRequest& req) {
+                             std::optional<QByteArray> s = readSecretFromTerminal(req.prompt);
+                             if (s)
+                                 checker.prompts()->answerSecret(id, *s);
+                             else
+                                 checker.prompts()->declineSecret(id);
+                         });
+    }
+    const CheckReport report = checker.runAndWait();
+
+    if (parser.isSet(jsonOption)) {
+        out << QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
+    } else {
+        for (const NodeReport& n : report.nodes) {
+            out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
+                << QStringLiteral(")\n");
+            for (const CheckResult& r : n.results) {
+                out << QStringLiteral("  [") << tag(r.status) << QStringLiteral("] ") << r.title.leftJustified(32)
+                    << QLatin1Char(' ') << r.summary << '\n';
+                if (!r.remedy.isEmpty() && (r.status == CheckStatus::Fail || r.status == CheckStatus::Warn))
+                    out << indent(r.remedy, QStringLiteral("         → ")) << '\n';
+            }
+        }
+        bool header = false;
+        for (const MatrixRow& m : report.matrix) {
+            if (!m.differs)
+                continue;
+            if (!header) {
+                out << CheckCommand::tr("Differences between nodes:") << '\n';
+                header = true;
+            }
+            out << QStringLiteral("  [") << tag(m.severity) << QStringLiteral("] ") << m.title << '\n';
+            for (int i = 0; i < m.values.size() && i < report.nodes.size(); ++i)
+                out << QStringLiteral("         ") << report.nodes.at(i).node << QStringLiteral(": ")
+                    << (m.values.at(i).isEmpty() ? QStringLiteral("-") : m.values.at(i)) << '\n';
+            out << indent(m.remedy, QStringLiteral("         → ")) << '\n';
+        }
+        out << CheckCommand::tr("%1 passed, %2 warnings, %3 failed, %4 skipped in %5 s")
+                   .arg(report.count(CheckStatus::Pass))
+                   .arg(report.count(CheckStatus::Warn))
+                   .arg(report.count(CheckStatus::Fail))
+                   .arg(report.count(CheckStatus::Skip))
+                   .arg(report.elapsedMs / 1000.0, 0, 'f', 1)
+            << '\n';
+    }
+    out.flush();
+    return report.hasFailures() ? ExitFailed : ExitOk;
+}
+
+Registration reg{{QStringLiteral("check"), QStringLiteral("check the nodes of a profile (SSH, GPUs, versions, ...)"), run}};
+
+}  // namespace

@@ -1,0 +1,177 @@
+// traindeck-cli install-key: authorize a public key on the nodes of a profile (ssh-copy-id
+// semantics), logging in with the password once, then prove that key login works.
+#include "command.h"
+
+#include "cluster/clusterprofile.h"
+#include "ssh/sshkeys.h"
+#include "ssh/sshsession.h"
+#include "ssh/terminalprompt.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTextStream>
+
+using namespace traindeck::cli;
+using namespace traindeck::cluster;
+using namespace traindeck::ssh;
+
+namespace {
+
+struct InstallKeyCommand {
+    Q_DECLARE_TR_FUNCTIONS(InstallKeyCommand)
+};
+
+QString usage()
+{
+    return InstallKeyCommand::tr(
+        "usage: traindeck-cli install-key --profile FILE [--key FILE.pub] [--node NAME]... [--password-stdin]\n"
+        "                                 [--accept-new-host-keys]\n"
+        "Adds the public key (default ~/.ssh/id_ed25519_traindeck.pub, else ~/.ssh/id_ed25519.pub) to\n"
+        "~/.ssh/authorized_keys on every node (or the named ones) unless it is there already, then logs in\n"
+        "with the matching private key to prove it works. Logging in for the installation uses your agent\n"
+        "or keys, else the password: asked on the terminal (no echo), or the first line of stdin with\n"
+        "--password-stdin. The password is never stored and never taken from the command line.\n"
+        "Unknown host keys are shown with their SHA256 fingerprint and asked about on the terminal;\n"
+        "--accept-new-host-keys accepts them (verify the fingerprints!). Changed host keys are refused.\n"
+        "Exit codes: 0 installed and verified on every node, 1 a node failed, 2 bad usage or profile.\n");
+}
+
+int run(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser parser;
+    const QCommandLineOption profileOption(QStringLiteral("profile"), InstallKeyCommand::tr("Profile file."), QStringLiteral("file"));
+    const QCommandLineOption keyOption(QStringLiteral("key"), InstallKeyCommand::tr("Public key file."), QStringLiteral("file"));
+    const QCommandLineOption nodeOption(QStringLiteral("node"), InstallKeyCommand::tr("Only this node."), QStringLiteral("name"));
+    const QCommandLineOption passOption(QStringLiteral("password-stdin"), InstallKeyCommand::tr("Read the password from stdin."));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), InstallKeyCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, InstallKeyCommand::tr("Show help."));
+    parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, helpOption});
+    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli install-key")} + args)) {
+        err << QStringLiteral("traindeck-cli install-key: ") << parser.errorText() << '\n' << usage();
+        return ExitBadInput;
+    }
+    if (parser.isSet(helpOption)) {
+        out << usage();
+        return ExitOk;
+    }
+    if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
+        err << InstallKeyCommand::tr("traindeck-cli install-key: --profile FILE is required") << '\n' << usage();
+        return ExitBadInput;
+    }
+    const Result<ClusterProfile> loaded = ClusterProfile::load(parser.value(profileOption));
+    if (!loaded) {
+        err << loaded.errorString();
+        return ExitBadInput;
+    }
+    const ClusterProfile& profile = loaded.value();
+    if (profile.isLocal) {
+        err << InstallKeyCommand::tr("traindeck-cli install-key: the profile is local; there is nothing to install") << '\n';
+        return ExitBadInput;
+    }
+    QString keyPath = parser.value(keyOption);
+    if (keyPath.isEmpty()) {
+        keyPath = SshKeys::defaultKeyDir() + QLatin1Char('/') + SshKeys::defaultKeyName() + QStringLiteral(".pub");
+        if (!QFileInfo::exists(keyPath))
+            keyPath = SshKeys::defaultKeyDir() + QStringLiteral("/id_ed25519.pub");
+    }
+    QString error;
+    const std::optional<QString> line = SshKeys::readPublicKeyLine(keyPath, &error);
+    if (!line) {
+        err << QStringLiteral("traindeck-cli install-key: ") << error << '\n'
+            << InstallKeyCommand::tr("Create a key first: traindeck-cli keygen") << '\n';
+        return ExitBadInput;
+    }
+    QString privateKey = expandTilde(keyPath);
+    if (privateKey.endsWith(QLatin1String(".pub")))
+        privateKey.chop(4);
+    if (!QFileInfo::exists(privateKey))
+        privateKey.clear();
+    const QStringList only = parser.values(nodeOption);
+    for (const QString& n : only) {
+        bool found = false;
+        for (const ClusterNode& node : profile.nodes)
+            found = found || node.name == n;
+        if (!found) {
+            err << InstallKeyCommand::tr("traindeck-cli install-key: no node '%1' in the profile").arg(n) << '\n';
+            return ExitBadInput;
+        }
+    }
+
+    const bool accept = parser.isSet(acceptOption);
+    const bool passwordFromStdin = parser.isSet(passOption);
+    std::optional<QByteArray> password;  // asked once, reused for the nodes, wiped at the end
+    bool passwordRead = false;
+    SshPrompts prompts;
+    prompts.hostKey = [&](const HostKeyInfo& info) {
+        err << info.explanation() << '\n';
+        err.flush();
+        if (accept)
+            return HostKeyDecision::AcceptAndSave;
+        if (stdinIsTerminal() && askYesNoOnTerminal(InstallKeyCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
+            return HostKeyDecision::AcceptAndSave;
+        return HostKeyDecision::Reject;
+    };
+    prompts.secret = [&](const SecretRequest& req) -> std::optional<QByteArray> {
+        if (req.kind == SecretKind::KeyPassphrase)
+            return stdinIsTerminal() ? readSecretFromTerminal(req.prompt) : std::nullopt;
+        if (!passwordRead) {
+            passwordRead = true;
+            password = passwordFromStdin ? readLineFromStdin() : readSecretFromTerminal(req.prompt);
+        }
+        return password;
+    };
+
+    out << InstallKeyCommand::tr("key: %1 (%2)").arg(keyPath, SshKeys::fingerprintOfLine(*line)) << '\n';
+    int failures = 0;
+    for (const ClusterNode& node : profile.nodes) {
+        if (!only.isEmpty() && !only.contains(node.name))
+            continue;
+        SshTarget target = SshSession::targetFor(profile, node);
+        // Already authorized? Log in with this key alone.
+        if (!privateKey.isEmpty()) {
+            SshTarget keyOnly = target;
+            keyOnly.identity = privateKey;
+            keyOnly.useAgent = false;
+            keyOnly.useDefaultIdentities = false;
+            SshSession probe(keyOnly);
+            probe.setPrompts(prompts);
+            if (probe.open(AuthOptions{true, false, false})) {
+                out << InstallKeyCommand::tr("%1: key login already works").arg(node.name) << '\n';
+                continue;
+            }
+            if (probe.error().kind != SshError::Kind::Auth) {
+                err << node.name << QStringLiteral(": ") << probe.error().toString() << '\n';
+                ++failures;
+                continue;
+            }
+        }
+        SshSession session(target);
+        session.setPrompts(prompts);
+        if (!session.open(AuthOptions{true, true, true})) {
+            err << node.name << QStringLiteral(": ") << session.error().toString() << '\n';
+            ++failures;
+            continue;
+        }
+        const auto installed = SshKeys::installPublicKey(session, *line, privateKey, prompts, &error);
+        if (!installed) {
+            err << node.name << QStringLiteral(": ") << error << '\n';
+            ++failures;
+            continue;
+        }
+        out << (installed->added ? InstallKeyCommand::tr("%1: key added") : InstallKeyCommand::tr("%1: key was already authorized"))
+                   .arg(node.name)
+            << (installed->keyLoginVerified ? InstallKeyCommand::tr(", key login verified")
+                                            : InstallKeyCommand::tr(" (no private key here to verify the login)"))
+            << '\n';
+    }
+    if (password)
+        password->fill('\0');
+    return failures == 0 ? ExitOk : ExitFailed;
+}
+
+Registration reg{{QStringLiteral("install-key"),
+                  QStringLiteral("authorize a public key on the nodes of a profile (password once)"), run}};
+
+}  // namespace

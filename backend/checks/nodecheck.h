@@ -1,0 +1,144 @@
+// Node environment checks: small independent steps run on every node of a profile (over SSH, or
+// through a local process for the "local" profile), each with a timeout, continuing after errors
+// (Qt Creator's linuxdevicetester style). Every result is pass/warn/fail/skip with the evidence seen
+// and a remedy a person can act on. A cross-node matrix flags versions that differ.
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "ssh/sshtypes.h"
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <functional>
+
+namespace traindeck::ssh {
+class CommandRunner;
+}
+
+namespace traindeck::checks {
+
+enum class CheckStatus { Pass, Warn, Fail, Skip };
+QString checkStatusName(CheckStatus s);  // "pass", "warn", "fail", "skip"
+
+struct CheckResult {
+    QString id;        // stable: "connect", "os", "cpu", "memory", "disk", "gpu", "cuda", "nccl", "mpi",
+                       // "trainer", "head-ssh", "clock", "network", "interconnect"
+    QString title;     // translated
+    CheckStatus status = CheckStatus::Skip;
+    QString summary;   // one line, translated ("4 × NVIDIA H100 80GB, driver 550.54")
+    QString evidence;  // what was seen (command output excerpts), may be several lines
+    QString remedy;    // what to do (empty for pass)
+    QString value;     // the comparable value for the cross-node matrix (a version, a model), may be empty
+    qint64 elapsedMs = 0;
+    QJsonObject toJson() const;
+};
+
+struct NodeReport {
+    QString node;  // display name
+    QString host;
+    bool isHead = false;
+    QList<CheckResult> results;
+    const CheckResult* find(const QString& id) const;
+    CheckStatus worst() const;
+    QJsonObject toJson() const;
+};
+
+struct MatrixRow {
+    QString id;               // check id
+    QString title;
+    QStringList values;       // per node, in node order ("" when unknown)
+    bool differs = false;     // non-empty values differ
+    CheckStatus severity = CheckStatus::Pass;  // of the difference (fail for trainer/MPI versions, else warn)
+    QString remedy;
+};
+
+struct CheckReport {
+    QString profile;
+    QList<NodeReport> nodes;
+    QList<MatrixRow> matrix;
+    bool cancelled = false;
+    qint64 elapsedMs = 0;
+    bool hasFailures() const;
+    int count(CheckStatus s) const;
+    QJsonObject toJson() const;
+};
+
+struct CheckOptions {
+    int stepTimeoutMs = 20000;    // per command
+    int connectTimeoutMs = 10000;
+    bool interconnect = false;    // run `traindeck-trainer bench-comm` (optional)
+    double minMemoryGb = 64;      // warn below
+    double minGpuMemoryGb = 24;   // warn below (1.5B model)
+    double minDiskGb = 100;       // warn below; fail below failDiskGb
+    double failDiskGb = 10;
+    double maxClockSkewS = 2;     // warn above
+    ssh::SshTarget targetTemplate;  // knownHosts/configFile/agent/identities defaults for every node
+};
+
+// Runs the checks of one node on an already connected runner. headContext gives the other nodes
+// (for the head's passwordless-SSH check). Continues after failures. progress(result) after each.
+class NodeChecker {
+    Q_DECLARE_TR_FUNCTIONS(traindeck::checks::NodeChecker)
+
+public:
+    NodeChecker(const cluster::ClusterProfile& profile, int nodeIndex, const CheckOptions& options);
+
+    // The check list for this node, in order (ids).
+    QStringList checkIds() const;
+    // connect result comes from the caller (it opened the runner); this runs the rest.
+    QList<CheckResult> run(ssh::CommandRunner& runner, const ssh::CancelToken& cancel,
+                           const std::function<void(const CheckResult&)>& progress);
+
+    // Wraps a command with the profile's path_prefix and env: "export PATH=...; export K=V; cmd".
+    static QString wrapCommand(const cluster::ClusterProfile& profile, const QString& command);
+
+    // Parsers, public for tests.
+    struct Gpu {
+        QString name;
+        double memoryMiB = 0;
+        QString driver;
+    };
+    static QList<Gpu> parseNvidiaSmi(const QString& csv);
+    // Suggested NCCL_SOCKET_IFNAME from `ip -o -4 addr` output: the interface holding preferAddress,
+    // else the first that is not loopback/docker/virtual bridge. Empty when none.
+    static QString suggestSocketIfname(const QString& ipOutput, const QString& preferAddress = QString());
+
+private:
+    CheckResult step(const QString& id, const QString& title) const;
+    ssh::ExecResult exec(ssh::CommandRunner& runner, const QString& command, const ssh::CancelToken& cancel) const;
+
+    CheckResult checkOs(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkCpu(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkMemory(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkDisk(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkGpu(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkCuda(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkNccl(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkMpi(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkTrainer(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkHeadSsh(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkClock(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkNetwork(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkInterconnect(ssh::CommandRunner&, const ssh::CancelToken&);
+
+    const cluster::ClusterProfile& m_profile;
+    int m_index;
+    cluster::ClusterNode m_node;
+    CheckOptions m_options;
+    bool m_hasGpu = false;
+    QString m_selfCheckNccl;
+    QString m_selfCheckCuda;
+};
+
+// The cross-node matrix and the failures it implies (added to the report).
+void buildMatrix(CheckReport& report);
+
+}  // namespace traindeck::checks
+
+Q_DECLARE_METATYPE(traindeck::checks::CheckResult)
+Q_DECLARE_METATYPE(traindeck::checks::NodeReport)
+Q_DECLARE_METATYPE(traindeck::checks::CheckReport)
