@@ -124,7 +124,7 @@ void ClusterChecker::runNode(int node)
 
     CheckResult connect;
     connect.id = QStringLiteral("connect");
-    connect.title = NodeChecker::tr("Reachable and logged in");
+    connect.title = NodeChecker::titleFor(connect.id);
     std::unique_ptr<ssh::CommandRunner> runner;
     std::unique_ptr<ssh::SshSession> session;
     QElapsedTimer timer;
@@ -180,7 +180,7 @@ void ClusterChecker::runNode(int node)
         for (const QString& id : checker.checkIds()) {
             CheckResult r;
             r.id = id;
-            r.title = id;
+            r.title = NodeChecker::titleFor(id);
             r.status = CheckStatus::Skip;
             r.summary = NodeChecker::tr("not reachable");
             report.results.append(r);

@@ -202,6 +202,27 @@ QStringList NodeChecker::checkIds() const
     return ids;
 }
 
+QString NodeChecker::titleFor(const QString& id)
+{
+    static const QHash<QString, const char*> titles{
+        {QStringLiteral("connect"), QT_TR_NOOP("Reachable and logged in")},
+        {QStringLiteral("os"), QT_TR_NOOP("Operating system")},
+        {QStringLiteral("cpu"), QT_TR_NOOP("CPU cores")},
+        {QStringLiteral("memory"), QT_TR_NOOP("Memory")},
+        {QStringLiteral("disk"), QT_TR_NOOP("Free disk in the work directory")},
+        {QStringLiteral("gpu"), QT_TR_NOOP("GPUs")},
+        {QStringLiteral("trainer"), QT_TR_NOOP("traindeck-trainer")},
+        {QStringLiteral("cuda"), QT_TR_NOOP("CUDA")},
+        {QStringLiteral("nccl"), QT_TR_NOOP("NCCL")},
+        {QStringLiteral("mpi"), QT_TR_NOOP("Open MPI")},
+        {QStringLiteral("network"), QT_TR_NOOP("Network interfaces")},
+        {QStringLiteral("clock"), QT_TR_NOOP("Clock")},
+        {QStringLiteral("head-ssh"), QT_TR_NOOP("Head → workers SSH")},
+        {QStringLiteral("interconnect"), QT_TR_NOOP("Interconnect (allreduce)")}};
+    const char* t = titles.value(id);
+    return t ? tr(t) : id;
+}
+
 CheckResult NodeChecker::step(const QString& id, const QString& title) const
 {
     CheckResult r;
@@ -242,7 +263,7 @@ QList<CheckResult> NodeChecker::run(CommandRunner& runner, const CancelToken& ca
         t.start();
         CheckResult r;
         if (cancel.isCancelled()) {
-            r = step(id, id);
+            r = step(id, titleFor(id));
             r.status = CheckStatus::Skip;
             r.summary = tr("cancelled");
         } else {

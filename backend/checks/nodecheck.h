@@ -89,6 +89,8 @@ public:
 
     // The check list for this node, in order (ids).
     QStringList checkIds() const;
+    // Translated title of a check id ("gpu" → "GPUs").
+    static QString titleFor(const QString& id);
     // connect result comes from the caller (it opened the runner); this runs the rest.
     QList<CheckResult> run(ssh::CommandRunner& runner, const ssh::CancelToken& cancel,
                            const std::function<void(const CheckResult&)>& progress);

@@ -302,6 +302,7 @@ private Q_SLOTS:
         QCOMPARE(c->status, CheckStatus::Fail);
         QVERIFY(!c->remedy.isEmpty());
         QCOMPARE(findResult(report, 1, QStringLiteral("os"))->status, CheckStatus::Skip);
+        QCOMPARE(findResult(report, 1, QStringLiteral("os"))->title, NodeChecker::titleFor(QStringLiteral("os")));
         QCOMPARE(findResult(report, 0, QStringLiteral("os"))->status, CheckStatus::Pass);  // others continue
         QCOMPARE(findResult(report, 0, QStringLiteral("head-ssh"))->status, CheckStatus::Fail);
     }
