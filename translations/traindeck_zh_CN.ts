@@ -184,7 +184,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="127"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="208"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
@@ -219,615 +219,628 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="247"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="268"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="268"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="289"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="270"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="291"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="276"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="297"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1002"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="285"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="306"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="288"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="297"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="318"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="329"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="313"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="317"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="338"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="324"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="345"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="795"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="355"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="342"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="363"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="366"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="366"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="367"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="388"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="376"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="377"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="398"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="381"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="402"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="385"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="389"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="410"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="447"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="435"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="456"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="451"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="460"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="578"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="457"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="472"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="481"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="458"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="465"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="450"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="471"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="473"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="459"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="480"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="482"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="473"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="494"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="478"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="499"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="483"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="484"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="505"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="489"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="490"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="495"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="516"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="496"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="524"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="514"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="994"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="535"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1015"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck can deploy this machine&apos;s binary (Deploy trainer; SshKeys::deployFile).</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置的 &quot;path_prefix&quot; 中（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可以部署本机的程序（部署训练程序；SshKeys::deployFile）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="548"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="539"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="560"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="550"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="571"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="586"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="586"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="625"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="587"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="587"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="590"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="986"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="596"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1007"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="595"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="597"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="618"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="620"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="600"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="624"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="606"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="627"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="637"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1009"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="619"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="640"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="646"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="667"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="647"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="668"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="658"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="991"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1012"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="674"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="695"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="696"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="704"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="718"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="739"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="739"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="760"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="740"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="761"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="780"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="762"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="783"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="763"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="784"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="764"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="785"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="772"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="793"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="774"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="795"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="799"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="799"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="784"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="805"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="796"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="803"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="824"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="806"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="827"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="837"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="865"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="886"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="868"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="889"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="871"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="892"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="876"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="897"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="901"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="903"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="887"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="908"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="889"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="910"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="894"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="897"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="918"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="906"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="927"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="909"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="930"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="935"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="947"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="968"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="969"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="977"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="962"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="982"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1003"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1004"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="984"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1005"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="987"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1008"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="989"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1010"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="992"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1013"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="995"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1016"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="998"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1019"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="999"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1020"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1037"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1058"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -2606,7 +2619,7 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="205"/>
-        <location filename="../app/gui/monitorpage.cpp" line="710"/>
+        <location filename="../app/gui/monitorpage.cpp" line="752"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
@@ -2687,134 +2700,134 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="609"/>
+        <location filename="../app/gui/monitorpage.cpp" line="645"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="609"/>
+        <location filename="../app/gui/monitorpage.cpp" line="645"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="707"/>
+        <location filename="../app/gui/monitorpage.cpp" line="749"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="854"/>
+        <location filename="../app/gui/monitorpage.cpp" line="896"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="855"/>
+        <location filename="../app/gui/monitorpage.cpp" line="897"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="856"/>
+        <location filename="../app/gui/monitorpage.cpp" line="898"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="857"/>
+        <location filename="../app/gui/monitorpage.cpp" line="899"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="862"/>
+        <location filename="../app/gui/monitorpage.cpp" line="904"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="863"/>
+        <location filename="../app/gui/monitorpage.cpp" line="905"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="865"/>
+        <location filename="../app/gui/monitorpage.cpp" line="907"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="868"/>
+        <location filename="../app/gui/monitorpage.cpp" line="910"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="871"/>
+        <location filename="../app/gui/monitorpage.cpp" line="913"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="874"/>
+        <location filename="../app/gui/monitorpage.cpp" line="916"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="879"/>
+        <location filename="../app/gui/monitorpage.cpp" line="921"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="900"/>
+        <location filename="../app/gui/monitorpage.cpp" line="942"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="902"/>
+        <location filename="../app/gui/monitorpage.cpp" line="944"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="906"/>
-        <location filename="../app/gui/monitorpage.cpp" line="947"/>
-        <location filename="../app/gui/monitorpage.cpp" line="977"/>
+        <location filename="../app/gui/monitorpage.cpp" line="948"/>
+        <location filename="../app/gui/monitorpage.cpp" line="989"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="906"/>
+        <location filename="../app/gui/monitorpage.cpp" line="948"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="934"/>
+        <location filename="../app/gui/monitorpage.cpp" line="976"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="934"/>
+        <location filename="../app/gui/monitorpage.cpp" line="976"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="938"/>
+        <location filename="../app/gui/monitorpage.cpp" line="980"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="940"/>
+        <location filename="../app/gui/monitorpage.cpp" line="982"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="947"/>
-        <location filename="../app/gui/monitorpage.cpp" line="977"/>
+        <location filename="../app/gui/monitorpage.cpp" line="989"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="952"/>
+        <location filename="../app/gui/monitorpage.cpp" line="994"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="952"/>
+        <location filename="../app/gui/monitorpage.cpp" line="994"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3633,7 +3646,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="51"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="195"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="202"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
@@ -3668,150 +3681,155 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
         <translation>密钥注释中不能包含换行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="147"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="141"/>
+        <source>an empty passphrase cannot encrypt the key; give a passphrase, or none for an unencrypted key</source>
+        <translation>空密码短语无法加密密钥；请提供密码短语，或不设密码短语以生成未加密的密钥</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="154"/>
         <source>%1 exists; choose another name or overwrite it explicitly</source>
         <translation>%1 已存在；请另选名称，或明确选择覆盖</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="156"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="163"/>
         <source>cannot generate an ED25519 key</source>
         <translation>无法生成 ED25519 密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="169"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="176"/>
         <source>cannot export the private key</source>
         <translation>无法导出私钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="179"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="186"/>
         <source>cannot export the public key</source>
         <translation>无法导出公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="206"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="422"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="213"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="429"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="211"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="218"/>
         <source>%1: this is a private key; give the .pub file</source>
         <translation>%1：这是私钥；请提供 .pub 文件</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="224"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="231"/>
         <source>%1: not an OpenSSH public key (expected a line such as &apos;ssh-ed25519 AAAA... comment&apos;)</source>
         <translation>%1：不是 OpenSSH 公钥（应为形如 &apos;ssh-ed25519 AAAA... comment&apos; 的一行）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="262"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="269"/>
         <source>not a valid public key line</source>
         <translation>不是有效的公钥行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="271"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="278"/>
         <source>%1: installing the key failed (%2): %3</source>
         <translation>%1：安装密钥失败（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="280"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="287"/>
         <source>%1: unexpected answer while installing the key: %2</source>
         <translation>%1：安装密钥时收到意外的应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="299"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="306"/>
         <source>%1: the key was installed but logging in with %2 failed: %3
 Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, and the server&apos;s AuthorizedKeysFile.</source>
         <translation>%1：密钥已安装，但使用 %2 登录失败：%3
 请检查节点上 ~/.ssh（0700）和 ~/.ssh/authorized_keys（0600）的权限，以及服务器的 AuthorizedKeysFile 设置。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="308"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="315"/>
         <source>%1: key login works but running a command failed: %2</source>
         <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="333"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="340"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
         <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="346"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="353"/>
         <source>%1: the head&apos;s public key could not be read</source>
         <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="349"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="356"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
         <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="349"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="356"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
         <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="352"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="359"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
         <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="361"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="368"/>
         <source>%1: authorized the head&apos;s key</source>
         <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="361"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="368"/>
         <source>%1: the head&apos;s key was already authorized</source>
         <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="370"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="377"/>
         <source>%1: no verified host key</source>
         <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="387"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="394"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
         <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="391"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="398"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
         <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="395"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="402"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
         <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="396"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="403"/>
         <source>%1: the host key of %2 (%3) was already known</source>
         <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="408"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="415"/>
         <source>%1: `%2` still fails (%3): %4</source>
         <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="412"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="419"/>
         <source>%1: passwordless SSH to %2 works</source>
         <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="425"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="432"/>
         <source>%1: cannot read</source>
         <translation>%1：无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="438"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="445"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
         <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="443"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="450"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
         <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
