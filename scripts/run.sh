@@ -10,7 +10,7 @@ scripts/setup-deps.sh >/dev/null
 
 build="${BUILD_DIR:-build}"
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
-cmake --preset default -B "$build" >/dev/null
+cmake --preset default -B "$build" -DTRAINDECK_WITH_GUI=ON >/dev/null
 targets=(traindeck-trainer traindeck-cli)
 gui=0
 if [ -f app/gui/CMakeLists.txt ]; then targets+=(traindeck); gui=1; fi
