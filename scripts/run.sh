@@ -2,7 +2,7 @@
 # The one command to use TrainDeck: installs dependencies, builds, and starts the app on the embedded
 # local-cluster default (this machine, 2 ranks on the CPU, the qwen2-tiny preset, the demo corpus).
 # Without a display it runs the same demo in the terminal.
-#   scripts/run.sh [--terminal]
+#   scripts/run.sh [--terminal | traindeck options such as --demo, --lang zh_CN]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,7 +21,7 @@ cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
 if [ "$gui" = 1 ] && [ "${1:-}" != "--terminal" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
-  exec "$build/app/gui/traindeck"
+  exec "$build/app/gui/traindeck" "$@"
 fi
 [ "$gui" = 1 ] && [ "${1:-}" != "--terminal" ] && echo "run.sh: no display found; running the demo in the terminal instead"
 

@@ -17,7 +17,8 @@ packages=(
   libtorch-dev libopenblas0-openmp
   openmpi-bin libopenmpi-dev
   libssh-dev nlohmann-json3-dev libutf8proc-dev libsimdjson-dev
-  openssh-server openssh-client xvfb xauth python3
+  openssh-server openssh-client xvfb xauth python3 iproute2 passwd
+  fonts-wqy-microhei
 )
 
 missing=()
