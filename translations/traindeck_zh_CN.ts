@@ -1437,6 +1437,214 @@
     </message>
 </context>
 <context>
+    <name>traindeck::gui::CheckResultsModel</name>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="16"/>
+        <source>✓ pass</source>
+        <translation>✓ 通过</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="17"/>
+        <source>! warn</source>
+        <translation>! 警告</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="18"/>
+        <source>✗ fail</source>
+        <translation>✗ 失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="21"/>
+        <source>– skip</source>
+        <translation>– 跳过</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="119"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="121"/>
+        <source>Not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::ChecksPage</name>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="32"/>
+        <source>Host key refused</source>
+        <translation>已拒绝主机密钥</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="37"/>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="38"/>
+        <source>First connection to %1. Compare the fingerprint with the one the node&apos;s administrator sees (ssh-keygen -lf on the node&apos;s host key).
+
+%2 key fingerprint:
+%3</source>
+        <translation>首次连接 %1。请将指纹与节点管理员看到的指纹进行比对（在节点上对主机密钥执行 ssh-keygen -lf）。
+
+%2 密钥指纹：
+%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="47"/>
+        <source>&amp;Trust and save</source>
+        <translation>信任并保存(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="49"/>
+        <source>Trust &amp;once</source>
+        <translation>仅本次信任(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="51"/>
+        <source>&amp;Reject</source>
+        <translation>拒绝(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="73"/>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="75"/>
+        <source>Passphrase:</source>
+        <translation>口令：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="93"/>
+        <source>&amp;Run checks</source>
+        <translation>运行检查(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="94"/>
+        <source>Run the environment checks on every node of the profile</source>
+        <translation>在配置的每个节点上运行环境检查</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="95"/>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="100"/>
+        <source>Check progress</source>
+        <translation>检查进度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="106"/>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="113"/>
+        <source>Check results: nodes × checks</source>
+        <translation>检查结果：节点 × 检查项</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="119"/>
+        <source>Check details</source>
+        <translation>检查详情</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="120"/>
+        <source>Select a cell to see what was seen and what to do.</source>
+        <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="121"/>
+        <source>Versions across nodes (cells that differ from the head are highlighted)</source>
+        <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="125"/>
+        <source>Version matrix</source>
+        <translation>版本矩阵</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="153"/>
+        <source>Profile: %1 (%n node(s))</source>
+        <translation>
+            <numerusform>配置：%1（%n 个节点）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="163"/>
+        <source>The profile has no nodes: add nodes on the Cluster page.</source>
+        <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="194"/>
+        <source>Checking %n node(s)…</source>
+        <translation>
+            <numerusform>正在检查 %n 个节点…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="204"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="220"/>
+        <source>&amp;Re-run</source>
+        <translation>重新运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="221"/>
+        <source>Run the checks again on every node</source>
+        <translation>在每个节点上重新运行检查</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="242"/>
+        <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
+        <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="248"/>
+        <source>%n version(s) differ between nodes.</source>
+        <translation>
+            <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="250"/>
+        <source>Cancelled: some checks did not run.</source>
+        <translation>已取消：部分检查未运行。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="259"/>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="262"/>
+        <source>%1 on %2: %3</source>
+        <translation>%2 上的%1：%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="266"/>
+        <source>Evidence:</source>
+        <translation>检查依据：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="267"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="269"/>
+        <source>Remedy:</source>
+        <translation>处理建议：</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::gui::ClusterPage</name>
     <message>
         <location filename="../app/gui/clusterpage.cpp" line="26"/>
@@ -2228,181 +2436,191 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="44"/>
+        <location filename="../app/gui/mainwindow.cpp" line="46"/>
         <source>TrainDeck</source>
         <translation>TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="53"/>
+        <location filename="../app/gui/mainwindow.cpp" line="55"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="72"/>
+        <location filename="../app/gui/mainwindow.cpp" line="75"/>
         <source>Monitor</source>
         <translation>监控</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="72"/>
+        <location filename="../app/gui/mainwindow.cpp" line="75"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
         <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="73"/>
+        <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="73"/>
+        <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
         <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="74"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="74"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Start a training run (Ctrl+3)</source>
         <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="75"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <source>Checks</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <source>Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)</source>
+        <translation>检查节点：GPU、版本、SSH、磁盘（Ctrl+4）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="75"/>
-        <source>Nodes, hostfile and SSH setup (Ctrl+4)</source>
-        <translation>节点、hostfile 与 SSH 设置（Ctrl+4）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
-        <source>Runs directory, language, colours (Ctrl+5)</source>
-        <translation>运行目录、语言、配色（Ctrl+5）</translation>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <source>Nodes, hostfile and SSH setup (Ctrl+5)</source>
+        <translation>节点、hostfile 与 SSH 设置（Ctrl+5）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="94"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <source>Runs directory, language, colours (Ctrl+6)</source>
+        <translation>运行目录、语言、配色（Ctrl+6）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="98"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="95"/>
+        <location filename="../app/gui/mainwindow.cpp" line="99"/>
         <source>Run the &amp;demo</source>
         <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="96"/>
+        <location filename="../app/gui/mainwindow.cpp" line="100"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
         <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="98"/>
+        <location filename="../app/gui/mainwindow.cpp" line="102"/>
         <source>&amp;Open metrics file…</source>
         <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="101"/>
+        <location filename="../app/gui/mainwindow.cpp" line="105"/>
         <source>Open metrics file</source>
         <translation>打开指标文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="102"/>
+        <location filename="../app/gui/mainwindow.cpp" line="106"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
         <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="109"/>
+        <location filename="../app/gui/mainwindow.cpp" line="113"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="112"/>
+        <location filename="../app/gui/mainwindow.cpp" line="116"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="113"/>
+        <location filename="../app/gui/mainwindow.cpp" line="117"/>
         <source>&amp;About TrainDeck</source>
         <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="115"/>
+        <location filename="../app/gui/mainwindow.cpp" line="119"/>
         <source>About TrainDeck</source>
         <translation>关于 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="116"/>
+        <location filename="../app/gui/mainwindow.cpp" line="120"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
         <translation>TrainDeck %1
 在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="128"/>
-        <location filename="../app/gui/mainwindow.cpp" line="192"/>
+        <location filename="../app/gui/mainwindow.cpp" line="132"/>
+        <location filename="../app/gui/mainwindow.cpp" line="202"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="154"/>
+        <location filename="../app/gui/mainwindow.cpp" line="158"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="164"/>
+        <location filename="../app/gui/mainwindow.cpp" line="168"/>
         <source>Launched %1</source>
         <translation>已启动 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="169"/>
+        <location filename="../app/gui/mainwindow.cpp" line="173"/>
         <source>Launch failed</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="176"/>
-        <location filename="../app/gui/mainwindow.cpp" line="182"/>
+        <location filename="../app/gui/mainwindow.cpp" line="186"/>
+        <location filename="../app/gui/mainwindow.cpp" line="192"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="183"/>
+        <location filename="../app/gui/mainwindow.cpp" line="193"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="188"/>
+        <location filename="../app/gui/mainwindow.cpp" line="198"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="190"/>
+        <location filename="../app/gui/mainwindow.cpp" line="200"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="195"/>
+        <location filename="../app/gui/mainwindow.cpp" line="205"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="195"/>
+        <location filename="../app/gui/mainwindow.cpp" line="205"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="215"/>
+        <location filename="../app/gui/mainwindow.cpp" line="225"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="217"/>
+        <location filename="../app/gui/mainwindow.cpp" line="227"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
@@ -3113,6 +3331,39 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <location filename="../app/gui/settingspage.cpp" line="75"/>
         <source>Changes apply at once. Plot colours apply to plots created afterwards (reopen the run).</source>
         <translation>更改立即生效。图表配色对之后创建的图表生效（重新打开运行即可）。</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::VersionMatrixModel</name>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="210"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="212"/>
+        <source>%1 (differs from the head)</source>
+        <translation>%1（与头节点不同）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="212"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="215"/>
+        <source>Differs from the head node</source>
+        <translation>与头节点不同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="215"/>
+        <source>Differs from the head node. %1</source>
+        <translation>与头节点不同。%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checksmodel.cpp" line="245"/>
+        <source>%1 (head)</source>
+        <translation>%1（头节点）</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "checkspage.h"
 #include "clusterpage.h"
 #include "icons.h"
 #include "launch/transport.h"
@@ -32,6 +33,7 @@ QString MainWindow::pageKey(Page page)
     case MonitorPageIndex: return QStringLiteral("monitor");
     case RunsPageIndex: return QStringLiteral("runs");
     case LaunchPageIndex: return QStringLiteral("launch");
+    case ChecksPageIndex: return QStringLiteral("checks");
     case ClusterPageIndex: return QStringLiteral("cluster");
     case SettingsPageIndex: return QStringLiteral("settings");
     case PageCount: break;
@@ -63,6 +65,7 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     m_monitor = new MonitorPage(session, m_stack);
     m_runs = new RunsPage(m_stack);
     m_launch = new LaunchPage(m_stack);
+    m_checks = new ChecksPage(m_stack);
     m_cluster = new ClusterPage(m_stack);
     m_settings = new SettingsPage(m_stack);
     const struct {
@@ -72,8 +75,9 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
         {m_monitor, tr("Monitor"), QStringLiteral("monitor"), tr("Live curves, devices, load balance and diagnosis (Ctrl+1)")},
         {m_runs, tr("Runs"), QStringLiteral("runs"), tr("Run history: open, compare, resume, cancel (Ctrl+2)")},
         {m_launch, tr("Launch"), QStringLiteral("launch"), tr("Start a training run (Ctrl+3)")},
-        {m_cluster, tr("Cluster"), QStringLiteral("cluster"), tr("Nodes, hostfile and SSH setup (Ctrl+4)")},
-        {m_settings, tr("Settings"), QStringLiteral("settings"), tr("Runs directory, language, colours (Ctrl+5)")},
+        {m_checks, tr("Checks"), QStringLiteral("checks"), tr("Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)")},
+        {m_cluster, tr("Cluster"), QStringLiteral("cluster"), tr("Nodes, hostfile and SSH setup (Ctrl+5)")},
+        {m_settings, tr("Settings"), QStringLiteral("settings"), tr("Runs directory, language, colours (Ctrl+6)")},
     };
     for (int i = 0; i < PageCount; ++i) {
         auto *item = new QListWidgetItem(appIcon(pages[i].icon), pages[i].name);
@@ -170,6 +174,12 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     });
     connect(m_cluster, &ClusterPage::profilesChanged, m_launch, &LaunchPage::reloadProfiles);
     connect(m_cluster, &ClusterPage::profilesChanged, this, &MainWindow::updateConnection);
+    // The Checks page checks the Cluster page's current profile.
+    m_checks->setProfile(m_cluster->profile());
+    connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row == ChecksPageIndex && !m_checks->isRunning())
+            m_checks->setProfile(m_cluster->profile());
+    });
     connect(m_settings, &SettingsPage::languageChanged, this, &MainWindow::languageChangeRequested);
     connect(m_settings, &SettingsPage::runsDirChanged, m_runs, &RunsPage::refresh);
     connect(m_session, &RunSession::jobStateChanged, this, [this](launch::JobState s) {

@@ -1,4 +1,4 @@
-// The main window: a sidebar of pages (Monitor, Runs, Launch, Cluster, Settings), a status bar with
+// The main window: a sidebar of pages (Monitor, Runs, Launch, Checks, Cluster, Settings), a status bar with
 // the connection (cluster profile / head node) and the shown job's state. Ctrl+1..Ctrl+6 switch pages.
 #pragma once
 
@@ -10,6 +10,7 @@ class QStackedWidget;
 
 namespace traindeck::gui {
 
+class ChecksPage;
 class ClusterPage;
 class LaunchPage;
 class MonitorPage;
@@ -22,7 +23,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    enum Page { MonitorPageIndex, RunsPageIndex, LaunchPageIndex, ClusterPageIndex, SettingsPageIndex, PageCount };
+    enum Page { MonitorPageIndex, RunsPageIndex, LaunchPageIndex, ChecksPageIndex, ClusterPageIndex, SettingsPageIndex, PageCount };
 
     explicit MainWindow(RunSession *session, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -34,6 +35,7 @@ public:
     QListWidget *sidebar() const { return m_sidebar; }
     MonitorPage *monitorPage() const { return m_monitor; }
     ClusterPage *clusterPage() const { return m_cluster; }
+    ChecksPage *checksPage() const { return m_checks; }
     RunsPage *runsPage() const { return m_runs; }
     LaunchPage *launchPage() const { return m_launch; }
     SettingsPage *settingsPage() const { return m_settings; }
@@ -54,6 +56,7 @@ private:
     MonitorPage *m_monitor = nullptr;
     RunsPage *m_runs = nullptr;
     LaunchPage *m_launch = nullptr;
+    ChecksPage *m_checks = nullptr;
     ClusterPage *m_cluster = nullptr;
     SettingsPage *m_settings = nullptr;
     QLabel *m_connection = nullptr;

@@ -1,0 +1,273 @@
+#include "checkspage.h"
+
+#include "checks/clusterchecker.h"
+#include "checksmodel.h"
+#include "ssh/promptbroker.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace traindeck::gui {
+
+using checks::CheckReport;
+using checks::CheckStatus;
+using ssh::HostKeyDecision;
+using ssh::HostKeyInfo;
+
+ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const HostKeyInfo &info)
+{
+    if (info.state != HostKeyInfo::State::Unknown) {
+        QMessageBox::critical(parent, QCoreApplication::translate("traindeck::gui::ChecksPage", "Host key refused"),
+                              info.explanation());
+        return HostKeyDecision::Reject;
+    }
+    QMessageBox box(QMessageBox::Question,
+                    QCoreApplication::translate("traindeck::gui::ChecksPage", "Unknown host key"),
+                    QCoreApplication::translate("traindeck::gui::ChecksPage",
+                                                "First connection to %1. Compare the fingerprint with the one the "
+                                                "node's administrator sees (ssh-keygen -lf on the node's host key).\n\n"
+                                                "%2 key fingerprint:\n%3")
+                        .arg(info.knownHostsName(), info.keyType, info.fingerprint),
+                    QMessageBox::NoButton, parent);
+    box.setDetailedText(info.explanation());
+    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPushButton *save = box.addButton(
+        QCoreApplication::translate("traindeck::gui::ChecksPage", "&Trust and save"), QMessageBox::AcceptRole);
+    QPushButton *once = box.addButton(
+        QCoreApplication::translate("traindeck::gui::ChecksPage", "Trust &once"), QMessageBox::YesRole);
+    QPushButton *reject = box.addButton(
+        QCoreApplication::translate("traindeck::gui::ChecksPage", "&Reject"), QMessageBox::RejectRole);
+    box.setDefaultButton(reject);
+    box.setEscapeButton(reject);
+    box.exec();
+    if (box.clickedButton() == save)
+        return HostKeyDecision::AcceptAndSave;
+    if (box.clickedButton() == once)
+        return HostKeyDecision::AcceptOnce;
+    return HostKeyDecision::Reject;
+}
+
+void connectPromptDialogs(ssh::PromptBroker *broker, QWidget *parent)
+{
+    QPointer<QWidget> guard(parent);
+    QObject::connect(broker, &ssh::PromptBroker::hostKeyQuestion, parent,
+                     [broker, guard](quint64 id, const HostKeyInfo &info) {
+                         broker->answerHostKey(id, askHostKeyDecision(guard, info));
+                     });
+    QObject::connect(broker, &ssh::PromptBroker::secretQuestion, parent,
+                     [broker, guard](quint64 id, const ssh::SecretRequest &request) {
+                         bool ok = false;
+                         const QString secret = QInputDialog::getText(
+                             guard, QCoreApplication::translate("traindeck::gui::ChecksPage", "SSH"),
+                             request.prompt.isEmpty()
+                                 ? QCoreApplication::translate("traindeck::gui::ChecksPage", "Passphrase:")
+                                 : request.prompt,
+                             QLineEdit::Password, QString(), &ok);
+                         if (ok)
+                             broker->answerSecret(id, secret.toUtf8());
+                         else
+                             broker->declineSecret(id);
+                     });
+}
+
+ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::ClusterProfile::local())
+{
+    m_results = new CheckResultsModel(this);
+    m_versions = new VersionMatrixModel(this);
+
+    auto *layout = new QVBoxLayout(this);
+    auto *top = new QHBoxLayout;
+    m_profileLabel = new QLabel(this);
+    m_run = new QPushButton(tr("&Run checks"), this);
+    m_run->setToolTip(tr("Run the environment checks on every node of the profile"));
+    m_cancel = new QPushButton(tr("&Cancel"), this);
+    m_cancel->setEnabled(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setAccessibleName(tr("Check progress"));
+    top->addWidget(m_profileLabel);
+    top->addWidget(m_run);
+    top->addWidget(m_cancel);
+    top->addWidget(m_progress, 1);
+    layout->addLayout(top);
+    m_summary = new QLabel(tr("Not run yet."), this);
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_resultsView = new QTableView(split);
+    m_resultsView->setModel(m_results);
+    m_resultsView->setAccessibleName(tr("Check results: nodes × checks"));
+    m_resultsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_resultsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_resultsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_details = new QPlainTextEdit(split);
+    m_details->setReadOnly(true);
+    m_details->setAccessibleName(tr("Check details"));
+    m_details->setPlaceholderText(tr("Select a cell to see what was seen and what to do."));
+    auto *versionBox = new QGroupBox(tr("Versions across nodes (cells that differ from the head are highlighted)"), split);
+    auto *vl = new QVBoxLayout(versionBox);
+    m_versionView = new QTableView(versionBox);
+    m_versionView->setModel(m_versions);
+    m_versionView->setAccessibleName(tr("Version matrix"));
+    m_versionView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_versionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    vl->addWidget(m_versionView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    layout->addWidget(split, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &ChecksPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &ChecksPage::cancel);
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ChecksPage::onCurrentChanged);
+    connect(m_results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl) {
+        if (tl == m_resultsView->currentIndex())
+            onCurrentChanged();
+    });
+    setProfile(m_profile);
+}
+
+ChecksPage::~ChecksPage()
+{
+    if (m_checker)
+        m_checker->prompts()->shutdown();
+}
+
+void ChecksPage::setProfile(const cluster::ClusterProfile &profile)
+{
+    m_profile = profile;
+    m_profileLabel->setText(tr("Profile: %1 (%n node(s))", nullptr, int(profile.nodes.size())).arg(profile.name));
+}
+
+bool ChecksPage::isRunning() const { return m_checker && m_checker->isRunning(); }
+
+void ChecksPage::run()
+{
+    if (isRunning())
+        return;
+    if (m_profile.nodes.isEmpty()) {
+        m_summary->setText(tr("The profile has no nodes: add nodes on the Cluster page."));
+        return;
+    }
+    if (m_checker)
+        m_checker->prompts()->shutdown();
+    m_checker = std::make_unique<checks::ClusterChecker>(m_profile);
+    checks::ClusterChecker *checker = m_checker.get();
+    QStringList nodes;
+    QStringList ids;
+    for (int i = 0; i < m_profile.nodes.size(); ++i) {
+        nodes.append(m_profile.nodes.at(i).name.isEmpty() ? m_profile.nodes.at(i).host : m_profile.nodes.at(i).name);
+        for (const QString &id : checker->checkIds(i)) {
+            if (!ids.contains(id))
+                ids.append(id);
+        }
+    }
+    m_results->setLayout(nodes, ids);
+    m_versions->clear();
+    m_details->clear();
+    m_progress->setRange(0, qMax(1, checker->totalSteps()));
+    m_progress->setValue(0);
+    connectPromptDialogs(checker->prompts(), this);
+    connect(checker, &checks::ClusterChecker::checkFinished, this,
+            [this](int node, const checks::CheckResult &r) { m_results->setResult(node, r); });
+    connect(checker, &checks::ClusterChecker::progress, this, [this](int done, int total) {
+        m_progress->setRange(0, qMax(1, total));
+        m_progress->setValue(done);
+    });
+    connect(checker, &checks::ClusterChecker::finished, this, &ChecksPage::onFinished);
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_summary->setText(tr("Checking %n node(s)…", nullptr, int(nodes.size())));
+    checker->start();
+}
+
+void ChecksPage::cancel()
+{
+    if (!isRunning())
+        return;
+    m_checker->cancel();
+    m_checker->prompts()->shutdown();
+    m_summary->setText(tr("Cancelling…"));
+}
+
+void ChecksPage::onFinished(const CheckReport &report)
+{
+    m_report = report;
+    m_versions->setReport(report);
+    // Results that arrived only with the report (e.g. after cancelling) fill the remaining cells.
+    for (int i = 0; i < report.nodes.size() && i < m_results->rowCount(); ++i) {
+        for (const auto &r : report.nodes.at(i).results) {
+            const int col = int(m_results->checkIds().indexOf(r.id));
+            if (col < 0 || !m_results->result(m_results->index(i, col)))
+                m_results->setResult(i, r);
+        }
+    }
+    m_run->setEnabled(true);
+    m_run->setText(tr("&Re-run"));
+    m_run->setToolTip(tr("Run the checks again on every node"));
+    m_cancel->setEnabled(false);
+    m_progress->setValue(m_progress->maximum());
+    updateSummary();
+    Q_EMIT finished(report);
+}
+
+void ChecksPage::showReport(const CheckReport &report)
+{
+    m_report = report;
+    m_results->setReport(report);
+    m_versions->setReport(report);
+    m_details->clear();
+    updateSummary();
+}
+
+void ChecksPage::updateSummary()
+{
+    int differ = 0;
+    for (const auto &row : m_report.matrix)
+        differ += row.differs ? 1 : 0;
+    QString text = tr("%1 passed, %2 warnings, %3 failed in %4 s.")
+                       .arg(m_report.count(CheckStatus::Pass))
+                       .arg(m_report.count(CheckStatus::Warn))
+                       .arg(m_report.count(CheckStatus::Fail))
+                       .arg(double(m_report.elapsedMs) / 1000.0, 0, 'f', 1);
+    if (differ > 0)
+        text += QLatin1Char(' ') + tr("%n version(s) differ between nodes.", nullptr, differ);
+    if (m_report.cancelled)
+        text += QLatin1Char(' ') + tr("Cancelled: some checks did not run.");
+    m_summary->setText(text);
+}
+
+void ChecksPage::onCurrentChanged()
+{
+    const QModelIndex idx = m_resultsView->currentIndex();
+    const checks::CheckResult *r = m_results->result(idx);
+    if (!r) {
+        m_details->setPlainText(idx.isValid() ? tr("Not checked yet.") : QString());
+        return;
+    }
+    QString text = tr("%1 on %2: %3").arg(r->title.isEmpty() ? checks::NodeChecker::titleFor(r->id) : r->title,
+                                          m_results->nodeName(idx.row()), CheckResultsModel::statusText(r->status));
+    if (!r->summary.isEmpty())
+        text += QLatin1Char('\n') + r->summary;
+    text += QLatin1String("\n\n") + tr("Evidence:") + QLatin1Char('\n')
+            + (r->evidence.isEmpty() ? tr("(none)") : r->evidence);
+    if (!r->remedy.isEmpty())
+        text += QLatin1String("\n\n") + tr("Remedy:") + QLatin1Char('\n') + r->remedy;
+    m_details->setPlainText(text);
+}
+
+}  // namespace traindeck::gui

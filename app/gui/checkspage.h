@@ -1,0 +1,92 @@
+// Checks: runs the node checks (checks::ClusterChecker) of the current cluster profile without
+// blocking the GUI, with progress and Cancel. Shows a nodes × checks matrix (pass/warn/fail as text
+// and colour), the evidence and remedy of the selected cell, and the cross-node version matrix with
+// the cells that differ from the head highlighted. Host-key and passphrase questions of the checker
+// are asked in dialogs.
+#pragma once
+
+#include "checks/nodecheck.h"
+#include "cluster/clusterprofile.h"
+#include "ssh/sshtypes.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace traindeck::checks {
+class ClusterChecker;
+}
+namespace traindeck::ssh {
+class PromptBroker;
+}
+
+namespace traindeck::gui {
+
+class CheckResultsModel;
+class VersionMatrixModel;
+
+// Asks a person about a host key (modal): shows the SHA256 fingerprint for an unknown key; a changed
+// key (or one of another type) is refused with HostKeyInfo::explanation() and returns Reject.
+ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const ssh::HostKeyInfo &info);
+// Connects a broker's questions to dialogs parented to `parent` (host keys, key passphrases, passwords).
+void connectPromptDialogs(ssh::PromptBroker *broker, QWidget *parent);
+
+class ChecksPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ChecksPage(QWidget *parent = nullptr);
+    ~ChecksPage() override;
+
+    void setProfile(const cluster::ClusterProfile &profile);
+    cluster::ClusterProfile profile() const { return m_profile; }
+    bool isRunning() const;
+    checks::CheckReport report() const { return m_report; }
+
+    // Shows a report without running (a finished report, or one built by a test).
+    void showReport(const checks::CheckReport &report);
+
+    CheckResultsModel *resultsModel() const { return m_results; }
+    VersionMatrixModel *versionModel() const { return m_versions; }
+    QTableView *resultsView() const { return m_resultsView; }
+    QTableView *versionView() const { return m_versionView; }
+    QPlainTextEdit *detailsView() const { return m_details; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QPushButton *runButton() const { return m_run; }
+    QPushButton *cancelButton() const { return m_cancel; }
+
+public Q_SLOTS:
+    void run();
+    void cancel();
+
+Q_SIGNALS:
+    void finished(const traindeck::checks::CheckReport &report);
+
+private:
+    void onCurrentChanged();
+    void onFinished(const checks::CheckReport &report);
+    void updateSummary();
+
+    cluster::ClusterProfile m_profile;
+    checks::CheckReport m_report;
+    std::unique_ptr<checks::ClusterChecker> m_checker;
+    CheckResultsModel *m_results = nullptr;
+    VersionMatrixModel *m_versions = nullptr;
+    QLabel *m_profileLabel = nullptr;
+    QLabel *m_summary = nullptr;
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QTableView *m_resultsView = nullptr;
+    QTableView *m_versionView = nullptr;
+    QPlainTextEdit *m_details = nullptr;
+};
+
+}  // namespace traindeck::gui

@@ -1,0 +1,138 @@
+#include "checkspage.h"
+#include "checksmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace traindeck;
+using namespace traindeck::gui;
+using checks::CheckStatus;
+
+static checks::CheckResult result(const QString &id, CheckStatus s, const QString &value = QString())
+{
+    checks::CheckResult r;
+    r.id = id;
+    r.title = id;
+    r.status = s;
+    r.summary = id + QStringLiteral(" summary");
+    r.evidence = QStringLiteral("evidence of ") + id;
+    r.remedy = s == CheckStatus::Pass ? QString() : QStringLiteral("remedy for ") + id;
+    r.value = value;
+    return r;
+}
+
+class TestChecksPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void localRun()
+    {
+        ChecksPage page;
+        QAbstractItemModelTester t1(page.resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(page.versionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setProfile(cluster::ClusterProfile::local(2));
+        QSignalSpy done(&page, &ChecksPage::finished);
+        page.runButton()->click();
+        QVERIFY(page.isRunning() || done.count() == 1);
+        QVERIFY(page.cancelButton()->isEnabled() || done.count() == 1);
+        QVERIFY(done.count() == 1 || done.wait(90000));
+        const auto report = done.at(0).at(0).value<checks::CheckReport>();
+        QCOMPARE(report.nodes.size(), 1);
+        auto *m = page.resultsModel();
+        QCOMPARE(m->rowCount(), 1);
+        QVERIFY(m->columnCount() >= 3);
+        QCOMPARE(m->headerData(0, Qt::Vertical).toString(), QStringLiteral("localhost"));
+        const QStringList texts = {CheckResultsModel::statusText(CheckStatus::Pass),
+                                   CheckResultsModel::statusText(CheckStatus::Warn),
+                                   CheckResultsModel::statusText(CheckStatus::Fail),
+                                   CheckResultsModel::statusText(CheckStatus::Skip)};
+        for (int c = 0; c < m->columnCount(); ++c) {
+            const QModelIndex idx = m->index(0, c);
+            QVERIFY2(m->result(idx), qPrintable(m->checkIds().at(c)));
+            QVERIFY(texts.contains(idx.data().toString()));
+            QVERIFY(idx.data(Qt::BackgroundRole).value<QColor>().isValid());
+        }
+        QCOMPARE(m->index(0, 0).data(CheckResultsModel::CheckIdRole).toString(), QStringLiteral("connect"));
+        QCOMPARE(m->index(0, 0).data().toString(), QStringLiteral("✓ pass"));
+        QCOMPARE(page.progressBar()->value(), page.progressBar()->maximum());
+        QVERIFY(!page.cancelButton()->isEnabled());
+        QCOMPARE(page.runButton()->text(), QStringLiteral("&Re-run"));
+
+        // Details of a selected cell: evidence and (for a non-pass) the remedy.
+        const checks::CheckResult *r = m->result(m->index(0, 0));
+        page.resultsView()->setCurrentIndex(m->index(0, 0));
+        const QString details = page.detailsView()->toPlainText();
+        QVERIFY(details.contains(QStringLiteral("Evidence:")));
+        if (!r->evidence.isEmpty())
+            QVERIFY(details.contains(r->evidence.left(20)));
+        for (int c = 0; c < m->columnCount(); ++c) {
+            const checks::CheckResult *rc = m->result(m->index(0, c));
+            if (rc && !rc->remedy.isEmpty()) {
+                page.resultsView()->setCurrentIndex(m->index(0, c));
+                QVERIFY(page.detailsView()->toPlainText().contains(rc->remedy));
+                break;
+            }
+        }
+    }
+
+    void versionMatrixHighlight()
+    {
+        checks::CheckReport report;
+        report.profile = QStringLiteral("lab");
+        for (int i = 0; i < 3; ++i) {
+            checks::NodeReport n;
+            n.node = QStringLiteral("node%1").arg(i);
+            n.host = n.node;
+            n.isHead = i == 0;
+            n.results = {result(QStringLiteral("connect"), CheckStatus::Pass),
+                         result(QStringLiteral("mpi"), i == 2 ? CheckStatus::Fail : CheckStatus::Pass,
+                                i == 2 ? QStringLiteral("4.1.2") : QStringLiteral("4.1.4")),
+                         result(QStringLiteral("cuda"), CheckStatus::Warn, QStringLiteral("12.4"))};
+            report.nodes.append(n);
+        }
+        checks::buildMatrix(report);
+
+        ChecksPage page;
+        QAbstractItemModelTester t1(page.resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(page.versionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.showReport(report);
+        auto *m = page.resultsModel();
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(m->columnCount(), 3);
+        QCOMPARE(m->index(2, 1).data().toString(), QStringLiteral("✗ fail"));
+        QCOMPARE(m->index(0, 2).data().toString(), QStringLiteral("! warn"));
+        QCOMPARE(m->index(0, 1).data().toString(), QStringLiteral("✓ pass"));
+        QVERIFY(m->index(2, 1).data(Qt::BackgroundRole).value<QColor>() != m->index(0, 1).data(Qt::BackgroundRole).value<QColor>());
+        page.resultsView()->setCurrentIndex(m->index(2, 1));
+        QVERIFY(page.detailsView()->toPlainText().contains(QStringLiteral("evidence of mpi")));
+        QVERIFY(page.detailsView()->toPlainText().contains(QStringLiteral("remedy for mpi")));
+
+        auto *v = page.versionModel();
+        QCOMPARE(v->columnCount(), 3);
+        QCOMPARE(v->headColumn(), 0);
+        int mpiRow = -1, cudaRow = -1;
+        for (int r = 0; r < v->rowCount(); ++r) {
+            if (report.matrix.at(r).id == QLatin1String("mpi"))
+                mpiRow = r;
+            if (report.matrix.at(r).id == QLatin1String("cuda"))
+                cudaRow = r;
+        }
+        QVERIFY(mpiRow >= 0 && cudaRow >= 0);
+        QCOMPARE(v->index(mpiRow, 2).data().toString(), QStringLiteral("4.1.2"));
+        QVERIFY(v->index(mpiRow, 2).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        QVERIFY(v->index(mpiRow, 2).data(Qt::BackgroundRole).value<QColor>().isValid());
+        QVERIFY(!v->index(mpiRow, 1).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        QVERIFY(!v->index(mpiRow, 1).data(Qt::BackgroundRole).isValid());
+        QVERIFY(!v->index(cudaRow, 2).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        QVERIFY(v->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("node0")));
+    }
+};
+
+QTEST_MAIN(TestChecksPage)
+#include "tst_checkspage.moc"
