@@ -1,4 +1,5 @@
 #include "command.h"
+#include "ssh/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -30,6 +31,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
+    traindeck::ssh::registerSshTransport();  // remote profiles: launch/cancel/watch over SSH
     QTextStream out(stdout), err(stderr);
     QStringList args = app.arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {

@@ -1,0 +1,287 @@
+#include "ssh/sshtransport.h"
+
+#include "cluster/clusterprofile.h"
+#include "ssh/sshsession.h"
+
+#include <QFileInfo>
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+using traindeck::cluster::Diagnostic;
+using traindeck::cluster::Result;
+using traindeck::cluster::Status;
+
+namespace traindeck::ssh {
+
+namespace {
+QString q(const QString &word)
+{
+    return launch::shellQuote(word);
+}
+}  // namespace
+
+struct SshTransport::Private {
+    SshTarget target;
+    SshTransportOptions options;
+    std::mutex mutex;
+    // One session per calling thread (libssh sessions are not thread-safe). A session stays with its
+    // thread id until the transport is destroyed; a later thread that gets the same id (the old one
+    // has ended) simply continues with it.
+    std::map<std::thread::id, std::unique_ptr<SshSession>> sessions;
+    std::once_flag rootOnce;
+    bool root = false;
+};
+
+SshTransport::SshTransport(SshTarget target, SshTransportOptions options) : d(std::make_unique<Private>())
+{
+    d->target = std::move(target);
+    d->options = std::move(options);
+}
+
+SshTransport::~SshTransport() = default;
+
+std::shared_ptr<SshTransport> SshTransport::forProfile(const cluster::ClusterProfile &profile,
+                                                       SshTransportOptions options)
+{
+    return std::make_shared<SshTransport>(SshSession::targetFor(profile, profile.head()), std::move(options));
+}
+
+QString SshTransport::displayName() const
+{
+    return d->target.displayName();
+}
+
+SshSession *SshTransport::threadSession(QString *error) const
+{
+    SshSession *s = nullptr;
+    {
+        std::lock_guard lock(d->mutex);
+        auto &slot = d->sessions[std::this_thread::get_id()];
+        if (!slot)
+            slot = std::make_unique<SshSession>(d->target);
+        s = slot.get();
+    }
+    // Only this thread uses *s from here on.
+    if (s->isConnected() && s->isAuthenticated())
+        return s;
+    s->disconnect();
+    SshPrompts prompts = d->options.prompts;
+    if (d->options.acceptNewHostKeys)
+        prompts.hostKey = [](const HostKeyInfo &) { return HostKeyDecision::AcceptAndSave; };
+    s->setPrompts(prompts);
+    if (s->open())
+        return s;
+    const SshError &e = s->error();
+    QString message = e.toString();
+    if (e.kind == SshError::Kind::HostKeyUnknown)
+        message += QLatin1Char('\n') +
+                   tr("After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE "
+                      "--accept-new-host-keys` (or connect once with ssh(1) and answer yes).");
+    if (error)
+        *error = message;
+    s->disconnect();
+    return nullptr;
+}
+
+Status SshTransport::connect()
+{
+    QString error;
+    if (!threadSession(&error))
+        return Status::failure(Diagnostic::error(displayName(), 0, 0, error));
+    return cluster::Done{};
+}
+
+bool SshTransport::exec(const QString &shellCommand, const ExecOptions &options, ExecResult *result,
+                        QString *error) const
+{
+    SshSession *s = threadSession(error);
+    if (!s)
+        return false;
+    // `exec` keeps the login shell's pid (whose process group exec() kills on timeout).
+    *result = s->exec(QStringLiteral("exec /bin/sh -c ") + q(shellCommand), options);
+    if (result->status == ExecResult::Status::Failed) {
+        if (error)
+            *error = result->error.toString();
+        if (!s->isConnected())
+            s->disconnect();  // reopened by the next call
+        return false;
+    }
+    return true;
+}
+
+bool SshTransport::runsAsRoot() const
+{
+    std::call_once(d->rootOnce, [this] {
+        ExecResult r;
+        if (exec(QStringLiteral("id -u"), ExecOptions::withTimeout(15000), &r, nullptr) && r.ok())
+            d->root = r.stdOut.trimmed() == "0";
+    });
+    return d->root;
+}
+
+Result<launch::ExecResult> SshTransport::run(const QString &shellCommand, int timeoutMs, const LineCallback &onLine)
+{
+    ExecOptions o;
+    o.timeoutMs = qMax(1, timeoutMs);
+    if (onLine) {
+        o.onStdoutLine = [&onLine](const QByteArray &line) { onLine(Stream::Out, line); };
+        o.onStderrLine = [&onLine](const QByteArray &line) { onLine(Stream::Err, line); };
+    }
+    ExecResult r;
+    QString error;
+    if (!exec(shellCommand, o, &r, &error))
+        return Result<launch::ExecResult>::failure(Diagnostic::error(displayName(), 0, 0, error));
+    launch::ExecResult out;
+    out.timedOut = r.status == ExecResult::Status::TimedOut;
+    out.exitCode = r.status == ExecResult::Status::Exited ? r.exitCode : -1;
+    out.out = std::move(r.stdOut);
+    out.err = std::move(r.stdErr);
+    return out;
+}
+
+Status SshTransport::startDetached(const QString &scriptPath)
+{
+    // setsid -f: fork into a new session (the script's pid is its process group) and return at once;
+    // stdio on /dev/null so the channel closes. Without -f (old util-linux): a background subshell.
+    const QString s = q(scriptPath);
+    const QString cmd = QStringLiteral("[ -f %1 ] || { echo 'no such script' >&2; exit 2; }; "
+                                       "if setsid --help 2>&1 | grep -q -- --fork; then "
+                                       "setsid -f /bin/sh %1 </dev/null >/dev/null 2>&1; "
+                                       "else (setsid /bin/sh %1 </dev/null >/dev/null 2>&1 &); fi")
+                            .arg(s);
+    const Result<launch::ExecResult> r = run(cmd, 15000);
+    if (!r)
+        return Status::failure(r.diagnostics());
+    if (r->exitCode != 0)
+        return Status::failure(Diagnostic::error(scriptPath, 0, 0,
+                                                 tr("%1: cannot start detached (exit %2): %3")
+                                                     .arg(displayName())
+                                                     .arg(r->exitCode)
+                                                     .arg(QString::fromLocal8Bit(r->err).trimmed())));
+    return cluster::Done{};
+}
+
+Result<launch::FileChunk> SshTransport::readFile(const QString &path, qint64 offset, qint64 maxBytes)
+{
+    offset = qMax<qint64>(0, offset);
+    maxBytes = qMax<qint64>(0, maxBytes);
+    // First line: the size; then the bytes [offset, offset + maxBytes) as they are (binary-safe).
+    const QString f = q(path);
+    const QString cmd = QStringLiteral("export LC_ALL=C; "
+                                       "[ -e %1 ] || { echo 'No such file or directory' >&2; exit 2; }; "
+                                       "[ -d %1 ] && { echo 'Is a directory' >&2; exit 2; }; "
+                                       "s=$(wc -c < %1) || exit 3; echo $s; "
+                                       "if [ %2 -lt $s ] && [ %3 -gt 0 ]; then tail -c +%4 %1 | head -c %3; fi")
+                            .arg(f)
+                            .arg(offset)
+                            .arg(maxBytes)
+                            .arg(offset + 1);
+    ExecOptions o;
+    o.timeoutMs = 60000;
+    o.maxCaptureBytes = maxBytes + 64;
+    ExecResult r;
+    QString error;
+    if (!exec(cmd, o, &r, &error))
+        return Result<launch::FileChunk>::failure(Diagnostic::error(path, 0, 0, error));
+    if (!r.ok())
+        return Result<launch::FileChunk>::failure(Diagnostic::error(
+            path, 0, 0,
+            tr("%1: cannot read: %2")
+                .arg(displayName(), r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
+    const qsizetype nl = r.stdOut.indexOf('\n');
+    bool sizeOk = false;
+    const qint64 size = nl > 0 ? r.stdOut.left(nl).trimmed().toLongLong(&sizeOk) : 0;
+    if (!sizeOk)
+        return Result<launch::FileChunk>::failure(
+            Diagnostic::error(path, 0, 0, tr("%1: cannot read: unexpected answer from the head node").arg(displayName())));
+    launch::FileChunk c;
+    c.data = r.stdOut.mid(nl + 1, maxBytes);
+    // The file may have grown between wc and tail: report at least what was read.
+    c.fileSize = c.data.isEmpty() ? size : qMax(size, offset + c.data.size());
+    return c;
+}
+
+Status SshTransport::writeFile(const QString &path, const QByteArray &data, int mode)
+{
+    const QFileInfo info(path);
+    const QString f = q(path);
+    // Parents with the default umask; the data goes to a private temporary file (umask 077) that gets
+    // its mode and then replaces the target atomically.
+    const QString cmd = QStringLiteral("mkdir -p %1 || exit 1; umask 077; t=%2.tmp.$$; "
+                                       "if cat > \"$t\" && chmod %3 \"$t\" && mv -f \"$t\" %2; then exit 0; fi; "
+                                       "rm -f \"$t\"; exit 1")
+                            .arg(q(info.path()), f, QString::number(mode & 07777, 8));
+    ExecOptions o;
+    o.timeoutMs = 120000;
+    o.stdinData = data;
+    ExecResult r;
+    QString error;
+    if (!exec(cmd, o, &r, &error))
+        return Status::failure(Diagnostic::error(path, 0, 0, error));
+    if (!r.ok())
+        return Status::failure(Diagnostic::error(
+            path, 0, 0,
+            tr("%1: cannot write: %2")
+                .arg(displayName(), r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
+    return cluster::Done{};
+}
+
+bool SshTransport::exists(const QString &path)
+{
+    ExecResult r;
+    return exec(QStringLiteral("test -e ") + q(path), ExecOptions::withTimeout(30000), &r, nullptr) && r.ok();
+}
+
+launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
+{
+    if (pgid <= 1 || signal < 0)
+        return launch::SignalResult::Failed;
+    // `kill -SIG -PGID` (dash's kill takes no "--"). Exit 0: a process of the group that is not a zombie exists; 1: none; 3: cannot tell (no /proc).
+    const QString live = QStringLiteral(
+        "live() { [ -r /proc/self/stat ] || return 3; "
+        "for f in /proc/[0-9]*/stat; do "
+        "read -r l < \"$f\" 2>/dev/null || continue; "
+        "set -- ${l##*\") \"}; "
+        "[ \"$3\" = %1 ] && [ \"$1\" != Z ] && [ \"$1\" != X ] && return 0; "
+        "done; return 1; }; ")
+                             .arg(pgid);
+    QString cmd;
+    if (signal == 0)
+        cmd = live + QStringLiteral("kill -0 -%1 2>/dev/null || exit 1; live; r=$?; [ $r = 3 ] && exit 0; exit $r")
+                         .arg(pgid);
+    else
+        cmd = live + QStringLiteral("export LC_ALL=C; kill -%1 -%2 && exit 0; live; [ $? = 1 ] && exit 1; exit 4")
+                         .arg(signal)
+                         .arg(pgid);
+    ExecResult r;
+    if (!exec(cmd, ExecOptions::withTimeout(30000), &r, nullptr) || r.status != ExecResult::Status::Exited)
+        return launch::SignalResult::Failed;
+    switch (r.exitCode) {
+    case 0:
+        return launch::SignalResult::Delivered;
+    case 1:
+        return launch::SignalResult::NoSuchProcess;
+    default:
+        return launch::SignalResult::Failed;
+    }
+}
+
+void registerSshTransport(SshTransportOptions options)
+{
+    launch::setRemoteTransportFactory(
+        [options](const cluster::ClusterProfile &profile) -> Result<std::shared_ptr<launch::Transport>> {
+            if (profile.nodes.isEmpty())
+                return Result<std::shared_ptr<launch::Transport>>::failure(Diagnostic::keyError(
+                    profile.name, QStringLiteral("nodes"), SshTransport::tr("the profile has no nodes")));
+            auto t = SshTransport::forProfile(profile, options);
+            const Status connected = t->connect();
+            if (!connected)
+                return Result<std::shared_ptr<launch::Transport>>::failure(connected.diagnostics());
+            return std::shared_ptr<launch::Transport>(std::move(t));
+        });
+}
+
+}  // namespace traindeck::ssh
