@@ -167,7 +167,7 @@ Status SshTransport::startDetached(const QString &scriptPath)
 Result<launch::FileChunk> SshTransport::readFile(const QString &path, qint64 offset, qint64 maxBytes)
 {
     offset = qMax<qint64>(0, offset);
-    maxBytes = qMax<qint64>(0, maxBytes);
+    maxBytes = qBound<qint64>(0, maxBytes, qint64(1) << 30);  // one QByteArray
     // First line: the size; then the bytes [offset, offset + maxBytes) as they are (binary-safe).
     const QString f = q(path);
     const QString cmd = QStringLiteral("export LC_ALL=C; "
