@@ -2436,191 +2436,201 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="46"/>
+        <location filename="../app/gui/mainwindow.cpp" line="47"/>
         <source>TrainDeck</source>
         <translation>TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="55"/>
+        <location filename="../app/gui/mainwindow.cpp" line="56"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="75"/>
+        <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Monitor</source>
         <translation>监控</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="75"/>
+        <location filename="../app/gui/mainwindow.cpp" line="76"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
         <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
         <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
         <source>Start a training run (Ctrl+3)</source>
         <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Checks</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)</source>
         <translation>检查节点：GPU、版本、SSH、磁盘（Ctrl+4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Nodes, hostfile and SSH setup (Ctrl+5)</source>
         <translation>节点、hostfile 与 SSH 设置（Ctrl+5）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Runs directory, language, colours (Ctrl+6)</source>
         <translation>运行目录、语言、配色（Ctrl+6）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="98"/>
+        <location filename="../app/gui/mainwindow.cpp" line="99"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="99"/>
+        <location filename="../app/gui/mainwindow.cpp" line="100"/>
         <source>Run the &amp;demo</source>
         <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="100"/>
+        <location filename="../app/gui/mainwindow.cpp" line="101"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
         <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="102"/>
+        <location filename="../app/gui/mainwindow.cpp" line="103"/>
         <source>&amp;Open metrics file…</source>
         <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="105"/>
+        <location filename="../app/gui/mainwindow.cpp" line="106"/>
         <source>Open metrics file</source>
         <translation>打开指标文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="106"/>
+        <location filename="../app/gui/mainwindow.cpp" line="107"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
         <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="113"/>
+        <location filename="../app/gui/mainwindow.cpp" line="114"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="116"/>
+        <location filename="../app/gui/mainwindow.cpp" line="117"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="117"/>
+        <location filename="../app/gui/mainwindow.cpp" line="118"/>
         <source>&amp;About TrainDeck</source>
         <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="119"/>
+        <location filename="../app/gui/mainwindow.cpp" line="120"/>
         <source>About TrainDeck</source>
         <translation>关于 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="120"/>
+        <location filename="../app/gui/mainwindow.cpp" line="121"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
         <translation>TrainDeck %1
 在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="132"/>
-        <location filename="../app/gui/mainwindow.cpp" line="202"/>
+        <location filename="../app/gui/mainwindow.cpp" line="133"/>
+        <location filename="../app/gui/mainwindow.cpp" line="212"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="158"/>
+        <location filename="../app/gui/mainwindow.cpp" line="159"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="168"/>
+        <location filename="../app/gui/mainwindow.cpp" line="169"/>
         <source>Launched %1</source>
         <translation>已启动 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="173"/>
+        <location filename="../app/gui/mainwindow.cpp" line="174"/>
         <source>Launch failed</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="186"/>
-        <location filename="../app/gui/mainwindow.cpp" line="192"/>
+        <location filename="../app/gui/mainwindow.cpp" line="180"/>
+        <source>SSH setup</source>
+        <translation>SSH 设置</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="180"/>
+        <source>The local profile runs on this machine and needs no SSH.</source>
+        <translation>本地配置在本机上运行，不需要 SSH。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="196"/>
+        <location filename="../app/gui/mainwindow.cpp" line="202"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="193"/>
+        <location filename="../app/gui/mainwindow.cpp" line="203"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="198"/>
+        <location filename="../app/gui/mainwindow.cpp" line="208"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="200"/>
+        <location filename="../app/gui/mainwindow.cpp" line="210"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="205"/>
+        <location filename="../app/gui/mainwindow.cpp" line="215"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="205"/>
+        <location filename="../app/gui/mainwindow.cpp" line="215"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="225"/>
+        <location filename="../app/gui/mainwindow.cpp" line="235"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="227"/>
+        <location filename="../app/gui/mainwindow.cpp" line="237"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
@@ -3331,6 +3341,242 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <location filename="../app/gui/settingspage.cpp" line="75"/>
         <source>Changes apply at once. Plot colours apply to plots created afterwards (reopen the run).</source>
         <translation>更改立即生效。图表配色对之后创建的图表生效（重新打开运行即可）。</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::SshWizard</name>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="35"/>
+        <source>SSH key</source>
+        <translation>SSH 密钥</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="36"/>
+        <source>TrainDeck logs in to the nodes with an ED25519 key. Generate a new one or use a key you already have.</source>
+        <translation>TrainDeck 使用 ED25519 密钥登录各节点。请生成新密钥，或使用已有的密钥。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="45"/>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="48"/>
+        <source>&amp;Passphrase:</source>
+        <translation>口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="49"/>
+        <source>Re&amp;peat passphrase:</source>
+        <translation>重复口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="51"/>
+        <source>Use an &amp;existing private key:</source>
+        <translation>使用已有私钥(&amp;E)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="56"/>
+        <source>Private key file</source>
+        <translation>私钥文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="57"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="78"/>
+        <source>Choose a private key</source>
+        <translation>选择私钥</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="107"/>
+        <source>Passwords</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="108"/>
+        <source>The password of each node is used once to install the key and is never stored. Leave it empty for nodes where the key already works.</source>
+        <translation>每个节点的密码仅用于安装密钥一次，绝不保存。对于密钥已可登录的节点，请留空。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="114"/>
+        <source>Password for %1</source>
+        <translation>%1 的密码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="115"/>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="118"/>
+        <source>Let the &amp;head node log in to the workers (needed by mpirun)</source>
+        <translation>允许头节点(&amp;H)登录各工作节点（mpirun 需要）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="130"/>
+        <source>Install and verify</source>
+        <translation>安装并验证</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="131"/>
+        <source>The key is added to ~/.ssh/authorized_keys on every node, then a fresh login with the key alone is tried.</source>
+        <translation>将密钥添加到每个节点的 ~/.ssh/authorized_keys，然后仅用该密钥尝试重新登录。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="134"/>
+        <source>Installation progress</source>
+        <translation>安装进度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="137"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="137"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="141"/>
+        <source>Status per node</source>
+        <translation>各节点状态</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="157"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="176"/>
+        <source>SSH setup: %1</source>
+        <translation>SSH 设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="207"/>
+        <source>&amp;Use the TrainDeck key %1 (it exists)</source>
+        <translation>使用 TrainDeck 密钥 %1（已存在）(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="208"/>
+        <source>&amp;Generate a new ED25519 key as %1</source>
+        <translation>生成新的 ED25519 密钥 %1(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="226"/>
+        <source>The passphrases do not match.</source>
+        <translation>两次输入的口令不一致。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="242"/>
+        <source>Choose an existing private key file.</source>
+        <translation>请选择一个已有的私钥文件。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="252"/>
+        <source>Key %1
+Fingerprint %2</source>
+        <translation>密钥 %1
+指纹 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="272"/>
+        <location filename="../app/gui/sshwizard.cpp" line="305"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="273"/>
+        <source>working…</source>
+        <translation>处理中…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="274"/>
+        <source>✓ %1</source>
+        <translation>✓ %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="275"/>
+        <source>✗ %1</source>
+        <translation>✗ %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="303"/>
+        <source>Head → workers</source>
+        <translation>头节点 → 工作节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="347"/>
+        <source>key login already works</source>
+        <translation>密钥登录已可用</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="359"/>
+        <source>the key does not work yet and no password was given</source>
+        <translation>密钥尚不可用，且未提供密码</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="377"/>
+        <source>key installed, but the key login could not be verified</source>
+        <translation>密钥已安装，但无法验证密钥登录</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="380"/>
+        <source>key installed, key login verified</source>
+        <translation>密钥已安装，密钥登录已验证</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="381"/>
+        <source>key was already authorized, key login verified</source>
+        <translation>密钥此前已授权，密钥登录已验证</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="387"/>
+        <source>skipped: not every node accepts the key</source>
+        <translation>已跳过：并非所有节点都接受该密钥</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="433"/>
+        <source>Key: %1 (%2)</source>
+        <translation>密钥：%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <source>✓ %1: %2</source>
+        <translation>✓ %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <source>✗ %1: %2</source>
+        <translation>✗ %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <source>not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="441"/>
+        <source>✓ Head → workers: %1</source>
+        <translation>✓ 头节点 → 工作节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="441"/>
+        <source>✗ Head → workers: %1</source>
+        <translation>✗ 头节点 → 工作节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="444"/>
+        <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
+        <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/sshwizard.cpp" line="445"/>
+        <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
+        <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "runspage.h"
 #include "settings.h"
 #include "settingspage.h"
+#include "sshwizard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -174,6 +175,15 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     });
     connect(m_cluster, &ClusterPage::profilesChanged, m_launch, &LaunchPage::reloadProfiles);
     connect(m_cluster, &ClusterPage::profilesChanged, this, &MainWindow::updateConnection);
+    connect(m_cluster, &ClusterPage::sshSetupRequested, this, [this](const cluster::ClusterProfile &profile) {
+        if (profile.isLocal) {
+            QMessageBox::information(this, tr("SSH setup"), tr("The local profile runs on this machine and needs no SSH."));
+            return;
+        }
+        auto *wizard = new SshWizard(profile, this);
+        wizard->setAttribute(Qt::WA_DeleteOnClose);
+        wizard->open();
+    });
     // The Checks page checks the Cluster page's current profile.
     m_checks->setProfile(m_cluster->profile());
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {

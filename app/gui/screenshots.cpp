@@ -1,13 +1,19 @@
 #include "screenshots.h"
 
+#include "checkspage.h"
+#include "checksmodel.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
 #include "qcp.h"
+#include "sshwizard.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QPixmap>
+#include <QTableView>
+#include <QTimer>
 
 namespace traindeck::gui {
 
@@ -50,9 +56,37 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
             monitor->setCurrentTab(MonitorPage::TrainingTab);
             continue;
         }
+        if (p == MainWindow::ChecksPageIndex) {
+            // The checks of the current profile (quick for the local profile), first cell selected.
+            ChecksPage *checks = window->checksPage();
+            QEventLoop loop;
+            QObject::connect(checks, &ChecksPage::finished, &loop, &QEventLoop::quit);
+            QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+            checks->run();
+            if (checks->isRunning())
+                loop.exec();
+            checks->resultsView()->setCurrentIndex(checks->resultsModel()->index(0, 0));
+        }
         shoot(QStringLiteral("%1-%2").arg(n++, 2, 10, QLatin1Char('0')).arg(MainWindow::pageKey(MainWindow::Page(p))));
     }
     window->showPage(previous);
+
+    // The SSH setup wizard's first page for an example two-node profile (nothing is written).
+    cluster::ClusterProfile example;
+    example.name = QStringLiteral("lab");
+    for (const char *host : {"gpu-a", "gpu-b"}) {
+        cluster::ClusterNode node;
+        node.name = node.host = QLatin1String(host);
+        example.nodes.append(node);
+    }
+    SshWizard wizard(example, window);
+    wizard.show();
+    settle();
+    const QString path = QDir(dir).filePath(QStringLiteral("%1-ssh-wizard.png").arg(n++, 2, 10, QLatin1Char('0')));
+    if (wizard.grab().save(path, "PNG"))
+        written << path;
+    else if (error)
+        *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot write %1").arg(path);
     return written;
 }
 
