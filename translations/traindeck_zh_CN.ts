@@ -2635,12 +2635,13 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/screenshots.cpp" line="27"/>
+        <location filename="../app/gui/screenshots.cpp" line="33"/>
         <source>Cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/screenshots.cpp" line="37"/>
+        <location filename="../app/gui/screenshots.cpp" line="43"/>
+        <location filename="../app/gui/screenshots.cpp" line="89"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
@@ -4507,6 +4508,39 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <location filename="../backend/ssh/sshsession.cpp" line="853"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::ssh::SshTransport</name>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="81"/>
+        <source>After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE --accept-new-host-keys` (or connect once with ssh(1) and answer yes).</source>
+        <translation>核对指纹后，用 `traindeck-cli check --profile PROFILE --accept-new-host-keys` 接受该密钥（或用 ssh(1) 连接一次并回答 yes）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="160"/>
+        <source>%1: cannot start detached (exit %2): %3</source>
+        <translation>%1：无法以分离方式启动（退出码 %2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="192"/>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="199"/>
+        <source>%1: cannot read: unexpected answer from the head node</source>
+        <translation>%1：无法读取：头节点返回了意外的应答</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="227"/>
+        <source>%1: cannot write: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="278"/>
+        <source>the profile has no nodes</source>
+        <translation>该配置没有节点</translation>
     </message>
 </context>
 </TS>
