@@ -48,6 +48,9 @@ public:
     NodeState nodeState(int node) const { return m_states.value(node, NodeState::Pending); }
     QString nodeMessage(int node) const { return m_messages.value(node); }
     bool installFinished() const { return m_finished; }
+    // The head → workers step (Pending when not run).
+    NodeState headToWorkersState() const { return m_headState; }
+    QString headToWorkersMessage() const { return m_headMessage; }
     QString summaryText() const;
 
     // Page widgets (tests, keyboard navigation).

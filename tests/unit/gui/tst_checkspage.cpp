@@ -2,6 +2,9 @@
 #include "checksmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTimer>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -79,6 +82,41 @@ private Q_SLOTS:
                 break;
             }
         }
+    }
+
+    void hostKeyDialog()
+    {
+        ssh::HostKeyInfo info;
+        info.state = ssh::HostKeyInfo::State::Unknown;
+        info.host = QStringLiteral("gpu-a");
+        info.port = 2222;
+        info.keyType = QStringLiteral("ssh-ed25519");
+        info.fingerprint = QStringLiteral("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG");
+        QString shown;
+        auto answer = [&shown](const QString &buttonText) {
+            QTimer::singleShot(0, [&shown, buttonText] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                shown = box->text();
+                for (QAbstractButton *b : box->buttons()) {
+                    if (b->text() == buttonText)
+                        b->click();
+                }
+            });
+        };
+        answer(QStringLiteral("&Trust and save"));
+        QCOMPARE(askHostKeyDecision(nullptr, info), ssh::HostKeyDecision::AcceptAndSave);
+        QVERIFY(shown.contains(info.fingerprint));
+        QVERIFY(shown.contains(QStringLiteral("[gpu-a]:2222")));
+        answer(QStringLiteral("Trust &once"));
+        QCOMPARE(askHostKeyDecision(nullptr, info), ssh::HostKeyDecision::AcceptOnce);
+        answer(QStringLiteral("&Reject"));
+        QCOMPARE(askHostKeyDecision(nullptr, info), ssh::HostKeyDecision::Reject);
+        // A changed key is refused, with the explanation.
+        info.state = ssh::HostKeyInfo::State::Changed;
+        answer(QStringLiteral("OK"));
+        QCOMPARE(askHostKeyDecision(nullptr, info), ssh::HostKeyDecision::Reject);
+        QCOMPARE(shown, info.explanation());
     }
 
     void versionMatrixHighlight()

@@ -25,6 +25,7 @@ class TestSshWizard : public QObject
     Q_OBJECT
 
     SshdInstance m_server{QStringLiteral("wizard")};
+    SshdInstance m_worker{QStringLiteral("worker")};
     std::unique_ptr<SshClientEnv> m_client;
 
     cluster::ClusterProfile profile() const
@@ -62,6 +63,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(ensureTestUser(&error), qPrintable(error));
         QVERIFY2(m_server.start(&error), qPrintable(error));
+        QVERIFY2(m_worker.start(&error), qPrintable(error));
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
     }
@@ -130,6 +132,51 @@ private Q_SLOTS:
         QCOMPARE(again.nodeMessage(0), QStringLiteral("key login already works"));
     }
 
+    void headToWorkers()
+    {
+        // Two "nodes" (both the test user on this machine): the key is installed on both, then the head
+        // gets its own key, authorized on the worker, with the worker's host key in its known_hosts.
+        writeKnownHosts(m_server.knownHostsLine() + QLatin1Char('\n') + m_worker.knownHostsLine());
+        cluster::ClusterProfile p = profile();
+        cluster::ClusterNode worker = p.nodes.at(0);
+        worker.name = QStringLiteral("node1");
+        worker.port = m_worker.port();
+        worker.role = cluster::NodeRole::Worker;
+        p.nodes.append(worker);
+        QTemporaryDir keys;
+        SshWizard w(p);
+        w.setKeyLocation(keys.path(), QStringLiteral("traindeck_ed25519"));
+        w.setTargetTemplate(sshTemplate());
+        w.show();
+        w.next();
+        QCOMPARE(w.currentId(), int(SshWizard::NodesPageId));
+        QVERIFY(w.headToWorkersBox()->isEnabled());
+        QVERIFY(w.headToWorkersBox()->isChecked());
+        w.passwordEdit(0)->setText(QLatin1String(kTestUserPassword));
+        w.passwordEdit(1)->setText(QLatin1String(kTestUserPassword));
+        w.next();
+        QTRY_VERIFY_WITH_TIMEOUT(w.installFinished(), 90000);
+        QCOMPARE(w.nodeState(0), SshWizard::NodeState::Done);
+        QCOMPARE(w.nodeState(1), SshWizard::NodeState::Done);
+        QVERIFY2(w.headToWorkersState() == SshWizard::NodeState::Done, qPrintable(w.headToWorkersMessage()));
+        QCOMPARE(w.statusTable()->rowCount(), 3);
+
+        // The head logs in to the worker without a password.
+        ssh::SshTarget t = ssh::SshSession::targetFor(p, p.nodes.at(0));
+        t.configFile = m_client->configFile();
+        t.identity = keys.path() + QStringLiteral("/traindeck_ed25519");
+        t.useAgent = false;
+        t.useDefaultIdentities = false;
+        ssh::SshSession head(t);
+        QVERIFY2(head.open(ssh::AuthOptions{true, false, false}), qPrintable(head.error().toString()));
+        const QString probe = QStringLiteral("ssh -o BatchMode=yes -o ConnectTimeout=5 -p %1 -l %2 127.0.0.1 true")
+                                  .arg(m_worker.port())
+                                  .arg(QLatin1String(kTestUser));
+        QVERIFY(head.exec(probe).ok());
+        w.next();
+        QVERIFY(w.summaryText().contains(QStringLiteral("✓ Head → workers")));
+    }
+
     void changedHostKeyRefused()
     {
         // known_hosts records another key for the server: refused with the explanation.
@@ -145,7 +192,6 @@ private Q_SLOTS:
         w.next();
         QTRY_VERIFY_WITH_TIMEOUT(w.installFinished(), 60000);
         QCOMPARE(w.nodeState(0), SshWizard::NodeState::Failed);
-        ssh::HostKeyInfo info;
         QVERIFY(!w.nodeMessage(0).isEmpty());
         QVERIFY2(w.nodeMessage(0).contains(QStringLiteral("SHA256:")), qPrintable(w.nodeMessage(0)));
     }
