@@ -1,6 +1,7 @@
 // traindeck: the desktop application.
 //   traindeck [--demo] [--screenshots DIR [--screenshot-delay S]] [--runs-dir DIR] [--lang L] [--open FILE]
 // Exit codes: 0 success, 1 screenshots could not be written, 2 bad command line.
+#include "ssh/sshtransport.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
                                   QStringLiteral("FILE"));
     parser.addOptions({demo, shots, delay, runsDir, lang, open});
     parser.process(app);
+
+    // Remote profiles launch, follow and cancel runs over SSH. Unknown host keys are not accepted here:
+    // the Checks page or the SSH setup wizard asks about them first.
+    traindeck::ssh::registerSshTransport();
 
     if (parser.isSet(runsDir))
         Settings::setRunsDirOverride(parser.value(runsDir));
