@@ -12,9 +12,14 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -91,6 +96,44 @@ std::string gib(uint64_t bytes)
     return buf;
 }
 
+// Address ranges at which `path` is memory-mapped in this process (from /proc/self/maps).
+std::vector<std::pair<uintptr_t, uintptr_t>> mappedRanges(const std::string& path)
+{
+    std::vector<std::pair<uintptr_t, uintptr_t>> out;
+    std::error_code ec;
+    const std::string canonical = fs::canonical(path, ec).string();
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        const auto slash = line.find('/');
+        if (slash == std::string::npos || line.compare(slash, std::string::npos, canonical) != 0)
+            continue;
+        std::istringstream in(line);
+        uintptr_t begin = 0, end = 0;
+        char dash;
+        in >> std::hex >> begin >> dash >> end;
+        out.emplace_back(begin, end);
+    }
+    return out;
+}
+
+// Once a tensor is written, drop its pages from this process's resident set when they belong to the
+// read-only mapping of the weight file (they are re-read from the file if touched again), so the exporter's
+// footprint stays at about one tensor, not the whole model. Anything else (an aligned copy) is left alone.
+void releaseMappedPages(const void* data, size_t bytes, const std::vector<std::pair<uintptr_t, uintptr_t>>& ranges)
+{
+    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto p = reinterpret_cast<uintptr_t>(data);
+    for (const auto& [b, e] : ranges) {
+        if (p < b || p + bytes > e)
+            continue;
+        const uintptr_t first = (p + page - 1) & ~(page - 1), last = (p + bytes) & ~(page - 1);
+        if (last > first)
+            ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+        return;
+    }
+}
+
 struct PlannedTensor {
     std::string hfName, ggufName;
     std::shared_ptr<model::SafetensorsFile> file;
@@ -136,8 +179,10 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
                "full attention too)\n";
 
     std::map<std::string, std::pair<std::shared_ptr<model::SafetensorsFile>, const model::TensorInfo*>> stored;
+    std::map<const model::SafetensorsFile*, std::vector<std::pair<uintptr_t, uintptr_t>>> mapped;
     for (const auto& path : model::weightFiles(o.modelDir)) {
         auto file = model::SafetensorsFile::open(path);
+        mapped[file.get()] = mappedRanges(path);
         for (const auto& t : file->tensors())
             stored[t.name] = {file, &t};
     }
@@ -203,7 +248,8 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
     auto lastReport = std::chrono::steady_clock::now();
     for (size_t i = 0; i < plan.size(); ++i) {
         const auto& p = plan[i];
-        const auto flat = p.file->view(*p.info).reshape({-1});
+        const auto source = p.file->view(*p.info);
+        const auto flat = source.reshape({-1});
         const auto target = torchType(p.type);
         const int64_t n = flat.numel();
         int64_t nonFinite = 0, overflowed = 0;
@@ -217,6 +263,7 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
             writer.writeTensorData(dst.data_ptr(), static_cast<size_t>(dst.numel()) * dst.element_size());
             done += static_cast<uint64_t>(dst.numel()) * dst.element_size();
         }
+        releaseMappedPages(source.data_ptr(), static_cast<size_t>(source.nbytes()), mapped[p.file.get()]);
         if (nonFinite)
             log << "export-gguf: warning: " << p.hfName << " holds " << nonFinite << " NaN/inf values\n";
         if (overflowed)
