@@ -140,19 +140,22 @@ for (const m of job.models) {
             await sequence.dispose();
         }
         if (m.speed) {
+            // Prompt processing: one batch of prompt tokens (after a warm-up decode that builds the graph);
+            // generation: the ordinary greedy generation loop (sequence.evaluate), one token per decode.
             phase = `speed ${m.id}`;
             const sequence = context.getSequence();
             const prompt = m.speed.prompt;
+            await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, 8));
+            await sequence.clearHistory();
             const t0 = performance.now();
-            await sequence.controlledEvaluate(prompt.slice(0, -1));
+            await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1));
             const t1 = performance.now();
-            let next = prompt[prompt.length - 1];
             let generated = 0;
             const t2 = performance.now();
-            for (; generated < m.speed.generate; generated++) {
-                const r = await sequence.controlledEvaluate([[next, { generateNext: { token: true,
-                    options: { temperature: 0 } } }]]);
-                next = r[0]?.next?.token ?? 0;
+            for await (const token of sequence.evaluate([prompt[prompt.length - 1]], { temperature: 0 })) {
+                void token;
+                if (++generated >= m.speed.generate)
+                    break;
             }
             const t3 = performance.now();
             out.speed = { promptTokens: prompt.length - 1, promptMs: t1 - t0,
