@@ -166,7 +166,7 @@ int main(int argc, char** argv)
                 runChild({"node", script, (w / "job-big.json").string(), (w / "result-big.json").string()});
                 const json r = json::parse(std::ifstream(w / "result-big.json"));
                 const json& s = r["models"][0]["speed"];
-                table.push_back({"llama.cpp 1.5B f16, " + std::to_string(threads) + " threads",
+                table.push_back({"llama.cpp 1.5B f16, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
                                  "load " + fixed(r["models"][0]["loadMs"].get<double>() / 1000, 1) + " s", "-", "-",
                                  "prompt " + fixed(s["promptTokensPerSecond"].get<double>(), 1) + " tok/s, gen " +
                                      fixed(s["generateTokensPerSecond"].get<double>(), 1) + " tok/s"});
