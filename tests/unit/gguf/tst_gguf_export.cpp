@@ -15,6 +15,7 @@
 #include "export/gguf_writer.h"
 #include "model/hf_checkpoint.h"
 #include "model/qwen2.h"
+#include "model/safetensors.h"
 #include "test_corpus.h"
 #include "testsupport.h"
 #include "tokenizer/tokenizer.h"
@@ -85,6 +86,7 @@ private Q_SLOTS:
     void tokenizer();
     void loadsWithoutWarnings();
     void fileLayout();
+    void shardedInput();
     void refusesBadInput_data();
     void refusesBadInput();
     void cleanupTestCase();
@@ -410,6 +412,38 @@ void TestGgufExport::fileLayout()
 
     const auto trained = GgufInfo::read(path("trained.f32.gguf").toStdString());
     QCOMPARE(s(trained, "general.name"), std::string("run step-00000008"));
+}
+
+void TestGgufExport::shardedInput()
+{
+    // The same weights split over two shards with model.safetensors.index.json export to the same tensors.
+    const fs::path src = path("tiny-s1").toStdString(), dst = path("sharded").toStdString();
+    fs::create_directories(dst);
+    for (const char* f : {"config.json", "tokenizer.json", "tokenizer_config.json"})
+        fs::copy_file(src / f, dst / f, fs::copy_options::overwrite_existing);
+    auto file = traindeck::model::SafetensorsFile::open((src / "model.safetensors").string());
+    std::vector<std::pair<std::string, torch::Tensor>> shard[2];
+    json index{{"metadata", json::object()}, {"weight_map", json::object()}};
+    const std::string names[2] = {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"};
+    size_t i = 0;
+    for (const auto& t : file->tensors()) {
+        shard[i % 2].emplace_back(t.name, file->view(t).clone());
+        index["weight_map"][t.name] = names[i % 2];
+        ++i;
+    }
+    for (int k = 0; k < 2; ++k)
+        traindeck::model::writeSafetensors((dst / names[k]).string(), shard[k]);
+    testsupport::writeFile(QString::fromStdString((dst / "model.safetensors.index.json").string()),
+                           QByteArray::fromStdString(index.dump(2)));
+    exportModel(path("sharded"), path("sharded.f32.gguf"), "f32");
+    using traindeck::exporter::GgufInfo;
+    const auto a = GgufInfo::read(path("tiny-s1.f32.gguf").toStdString());
+    const auto b = GgufInfo::read(path("sharded.f32.gguf").toStdString());
+    QCOMPARE(a.tensors.size(), b.tensors.size());
+    const QByteArray da = testsupport::readFile(path("tiny-s1.f32.gguf")).mid(qsizetype(a.dataOffset));
+    const QByteArray db = testsupport::readFile(path("sharded.f32.gguf")).mid(qsizetype(b.dataOffset));
+    QVERIFY(!da.isEmpty());
+    QVERIFY2(da == db, "the tensor data differs between the sharded and the single-file export");
 }
 
 void TestGgufExport::refusesBadInput_data()
