@@ -41,7 +41,7 @@ const QStringList &JobSpec::knownTrainerFlags()
                               "micro-batch", "grad-accum", "lr", "min-lr", "warmup", "max-steps", "epochs", "weight-decay",
                               "clip", "seed", "init-std", "precision", "compression", "bucket-mb", "scale-lr",
                               "checkpoint-every", "keep", "out", "resume", "metrics-out", "metrics-stdout", "threads",
-                              "log-every", "prefetch", "inject-delay", "inject-exit", "init-seed-per-rank", "verify-sync",
+                              "log-every", "prefetch", "inject-delay", "inject-exit", "inject-nan", "init-seed-per-rank", "verify-sync",
                               "run-id", "config"})
             l.append(QString::fromLatin1(n));
         return l;
