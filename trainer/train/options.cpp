@@ -111,6 +111,30 @@ T get(const nlohmann::json& j, const char* key, T fallback)
     return it == j.end() ? fallback : it->get<T>();
 }
 
+// A RANK:STEP test-aid value, if the flag was given.
+std::optional<std::pair<int, int64_t>> rankAndStep(const nlohmann::json& j, const char* flag)
+{
+    auto it = j.find(flag);
+    if (it == j.end())
+        return std::nullopt;
+    const std::string s = it->get<std::string>();
+    const auto c = s.find(':');
+    std::pair<int, int64_t> v;
+    try {
+        if (c == std::string::npos)
+            throw std::invalid_argument(s);
+        size_t used1 = 0, used2 = 0;
+        v = {std::stoi(s.substr(0, c), &used1), static_cast<int64_t>(std::stoll(s.substr(c + 1), &used2))};
+        if (used1 != c || used2 != s.size() - c - 1)
+            throw std::invalid_argument(s);
+    } catch (const std::exception&) {
+        throw InputError(std::string("--") + flag + " expects RANK:STEP, got \"" + s + "\"");
+    }
+    if (v.first < 0 || v.second < 1)
+        throw InputError(std::string("--") + flag + ": rank >= 0 and step >= 1");
+    return v;
+}
+
 }  // namespace
 
 std::string trainUsage()
@@ -271,28 +295,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
              "--inject-delay: phase must be data, forward, backward or optimizer");
         o.injectDelay = d;
     }
-    if (auto it = j.find("inject-exit"); it != j.end()) {
-        const std::string s = it->get<std::string>();
-        const auto c = s.find(':');
-        try {
-            need(c != std::string::npos, "");
-            o.injectExit = std::make_pair(std::stoi(s.substr(0, c)), static_cast<int64_t>(std::stoll(s.substr(c + 1))));
-        } catch (const std::exception&) {
-            throw InputError("--inject-exit expects RANK:STEP, got \"" + s + "\"");
-        }
-        need(o.injectExit->first >= 0 && o.injectExit->second >= 1, "--inject-exit: rank >= 0 and step >= 1");
-    }
-    if (auto it = j.find("inject-nan"); it != j.end()) {
-        const std::string s = it->get<std::string>();
-        const auto c = s.find(':');
-        try {
-            need(c != std::string::npos, "");
-            o.injectNan = std::make_pair(std::stoi(s.substr(0, c)), static_cast<int64_t>(std::stoll(s.substr(c + 1))));
-        } catch (const std::exception&) {
-            throw InputError("--inject-nan expects RANK:STEP, got \"" + s + "\"");
-        }
-        need(o.injectNan->first >= 0 && o.injectNan->second >= 1, "--inject-nan: rank >= 0 and step >= 1");
-    }
+    o.injectExit = rankAndStep(j, "inject-exit");
+    o.injectNan = rankAndStep(j, "inject-nan");
     return o;
 }
 
