@@ -467,11 +467,6 @@
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
-        <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck can deploy this machine&apos;s binary (Deploy trainer; SshKeys::deployFile).</source>
-        <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置的 &quot;path_prefix&quot; 中（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可以部署本机的程序（部署训练程序；SshKeys::deployFile）。</translation>
-    </message>
-    <message>
         <location filename="../backend/checks/nodecheck.cpp" line="548"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
@@ -763,6 +758,11 @@
         <location filename="../backend/checks/nodecheck.cpp" line="927"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
+        <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
+        <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodecheck.cpp" line="930"/>

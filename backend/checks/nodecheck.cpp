@@ -541,8 +541,8 @@ CheckResult NodeChecker::checkTrainer(CommandRunner& runner, const CancelToken& 
         return *bad;
     const QString deployRemedy =
         tr("Install traindeck-trainer on %1 in a directory on PATH or in the profile's \"path_prefix\" (for example "
-           "~/.local/bin), in the same version as on the other nodes. TrainDeck can deploy this machine's binary "
-           "(Deploy trainer; SshKeys::deployFile).").arg(m_node.name);
+           "~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine's binary there "
+           "with: traindeck-cli deploy --profile FILE --node %1").arg(m_node.name);
     if (e.stdOut.contains("TRAINDECK_NOT_FOUND")) {
         r.status = CheckStatus::Fail;
         r.summary = tr("not found on PATH");

@@ -349,6 +349,49 @@ private Q_SLOTS:
         QCOMPARE(findResult(report, 0, QStringLiteral("clock"))->status, CheckStatus::Skip);
     }
 
+    // The remedy the trainer check offers: copy this machine's trainer to the nodes, checked there.
+    void deployTrainer()
+    {
+        trustAll();
+        const QString profileFile = m_tmp.path() + QStringLiteral("/deploy.json");
+        {
+            ClusterProfile p = threeNodeProfile();
+            QVERIFY2(p.save(profileFile).ok(), "save");
+        }
+        auto deploy = [&](const QStringList& args, QByteArray* out = nullptr, QByteArray* errOut = nullptr) {
+            QProcess proc;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+            proc.setProcessEnvironment(env);
+            proc.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("deploy")} + args);
+            proc.closeWriteChannel();
+            if (!proc.waitForFinished(90000))
+                return -1;
+            if (out)
+                *out = proc.readAllStandardOutput();
+            if (errOut)
+                *errOut = proc.readAllStandardError();
+            return proc.exitCode();
+        };
+        const QString local = fakeBin() + QStringLiteral("/traindeck-trainer");
+        // The test nodes log in as root on this machine: deploy into the test's own directory.
+        const QString dest = m_tmp.path() + QStringLiteral("/deployed/bin/traindeck-trainer");
+        QCOMPARE(deploy({}), 2);
+        QCOMPARE(deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), m_tmp.path() + QStringLiteral("/nope")}), 2);
+        QCOMPARE(deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--node"), QStringLiteral("nosuchnode")}), 2);
+        QByteArray out, errOut;
+        const int code = deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), local, QStringLiteral("--dest"),
+                                 dest, QStringLiteral("--node"), threeNodeProfile().nodes.at(1).name},
+                                &out, &errOut);
+        QVERIFY2(code == 0 && out.contains("deployed"), errOut.constData());
+        const QString copy = dest;
+        QFile a(local), b(copy);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll());
+        QVERIFY(QFileInfo(copy).permissions() & QFileDevice::ExeOwner);
+        QFile::remove(copy);
+    }
+
     void cli()
     {
         trustAll();

@@ -1,0 +1,154 @@
+// traindeck-cli deploy: copy this machine's traindeck-trainer to the nodes of a profile (the remedy the
+// node checks offer when a node lacks the trainer or runs another version), verified by checksum and by
+// running its self-check there.
+#include "command.h"
+
+#include "cluster/clusterprofile.h"
+#include "launch/launcher.h"
+#include "launch/transport.h"
+#include "ssh/sshkeys.h"
+#include "ssh/sshsession.h"
+#include "ssh/terminalprompt.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+using namespace traindeck::cli;
+using namespace traindeck::cluster;
+using namespace traindeck::ssh;
+
+namespace {
+
+struct DeployCommand {
+    Q_DECLARE_TR_FUNCTIONS(DeployCommand)
+};
+
+QString usage()
+{
+    return DeployCommand::tr(
+        "usage: traindeck-cli deploy --profile FILE [--trainer PATH] [--dest PATH] [--node NAME]...\n"
+        "                            [--accept-new-host-keys]\n"
+        "Copies traindeck-trainer (default: the one traindeck-cli would launch) to every node of the profile\n"
+        "(or the named ones) at --dest (default ~/.local/bin/traindeck-trainer; put its directory in the\n"
+        "profile's path_prefix), checks the copy by SHA-256 and runs its self-check there.\n"
+        "Exit codes: 0 deployed and verified on every node, 1 a node failed, 2 bad usage or profile.\n");
+}
+
+int run(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser parser;
+    const QCommandLineOption profileOption(QStringLiteral("profile"), DeployCommand::tr("Profile file."), QStringLiteral("file"));
+    const QCommandLineOption trainerOption(QStringLiteral("trainer"), DeployCommand::tr("Trainer binary to copy."), QStringLiteral("path"));
+    const QCommandLineOption destOption(QStringLiteral("dest"), DeployCommand::tr("Path on the nodes."), QStringLiteral("path"));
+    const QCommandLineOption nodeOption(QStringLiteral("node"), DeployCommand::tr("Only this node."), QStringLiteral("name"));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), DeployCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, DeployCommand::tr("Show help."));
+    parser.addOptions({profileOption, trainerOption, destOption, nodeOption, acceptOption, helpOption});
+    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli deploy")} + args)) {
+        err << QStringLiteral("traindeck-cli deploy: ") << parser.errorText() << '\n' << usage();
+        return ExitBadInput;
+    }
+    if (parser.isSet(helpOption)) {
+        out << usage();
+        return ExitOk;
+    }
+    if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
+        err << DeployCommand::tr("traindeck-cli deploy: --profile FILE is required") << '\n' << usage();
+        return ExitBadInput;
+    }
+    const Result<ClusterProfile> loaded = ClusterProfile::load(parser.value(profileOption));
+    if (!loaded) {
+        err << loaded.errorString();
+        return ExitBadInput;
+    }
+    const ClusterProfile& profile = loaded.value();
+    if (profile.isLocal) {
+        err << DeployCommand::tr("traindeck-cli deploy: the profile is local; the trainer is already here") << '\n';
+        return ExitBadInput;
+    }
+    QString trainer = parser.value(trainerOption);
+    if (trainer.isEmpty()) {
+        traindeck::launch::LocalTransport local;
+        const auto found = traindeck::launch::Launcher::findTrainer(local, ClusterProfile::local(1));
+        if (!found) {
+            err << found.errorString();
+            return ExitBadInput;
+        }
+        trainer = found.value();
+    }
+    if (!QFileInfo(trainer).isFile() || !QFileInfo(trainer).isExecutable()) {
+        err << DeployCommand::tr("traindeck-cli deploy: %1 is not an executable file").arg(trainer) << '\n';
+        return ExitBadInput;
+    }
+    const QString dest = parser.isSet(destOption) ? parser.value(destOption) : QStringLiteral("~/.local/bin/traindeck-trainer");
+    if (dest.isEmpty() || dest.contains(QLatin1Char('\n'))) {
+        err << DeployCommand::tr("traindeck-cli deploy: --dest must be a path") << '\n';
+        return ExitBadInput;
+    }
+    const QStringList only = parser.values(nodeOption);
+    for (const QString& n : only) {
+        bool found = false;
+        for (const ClusterNode& node : profile.nodes)
+            found = found || node.name == n;
+        if (!found) {
+            err << DeployCommand::tr("traindeck-cli deploy: no node '%1' in the profile").arg(n) << '\n';
+            return ExitBadInput;
+        }
+    }
+
+    const bool accept = parser.isSet(acceptOption);
+    SshPrompts prompts;
+    prompts.hostKey = [&](const HostKeyInfo& info) {
+        err << info.explanation() << '\n';
+        err.flush();
+        if (accept)
+            return HostKeyDecision::AcceptAndSave;
+        if (stdinIsTerminal() && askYesNoOnTerminal(DeployCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
+            return HostKeyDecision::AcceptAndSave;
+        return HostKeyDecision::Reject;
+    };
+    prompts.secret = [&](const SecretRequest& req) -> std::optional<QByteArray> {
+        return stdinIsTerminal() ? readSecretFromTerminal(req.prompt) : std::nullopt;
+    };
+
+    int failures = 0;
+    for (const ClusterNode& node : profile.nodes) {
+        if (!only.isEmpty() && !only.contains(node.name))
+            continue;
+        SshSession session(SshSession::targetFor(profile, node));
+        session.setPrompts(prompts);
+        if (!session.open(AuthOptions{true, true, false})) {
+            err << node.name << QStringLiteral(": ") << session.error().toString() << '\n';
+            ++failures;
+            continue;
+        }
+        QString error;
+        if (!SshKeys::deployFile(session, trainer, dest, 0755, &error)) {
+            err << node.name << QStringLiteral(": ") << error << '\n';
+            ++failures;
+            continue;
+        }
+        ExecOptions opts;
+        opts.timeoutMs = 60000;
+        const ExecResult check = session.exec(shellPath(dest) + QStringLiteral(" self-check"), opts);
+        if (!check.ok()) {
+            err << DeployCommand::tr("%1: copied to %2, but it does not run there (%3): %4")
+                       .arg(node.name, dest, check.describe(), QString::fromUtf8(check.stdErr).trimmed())
+                << '\n';
+            ++failures;
+            continue;
+        }
+        const QString version = QJsonDocument::fromJson(check.stdOut).object().value(QStringLiteral("trainer")).toString();
+        out << DeployCommand::tr("%1: deployed %2 (traindeck-trainer %3, self-check passed)").arg(node.name, dest, version) << '\n';
+    }
+    return failures == 0 ? ExitOk : ExitFailed;
+}
+
+Registration reg{{QStringLiteral("deploy"), QStringLiteral("copy this machine's traindeck-trainer to the nodes of a profile"), run}};
+
+}  // namespace
