@@ -149,6 +149,16 @@ torch::Tensor Qwen2ForCausalLMImpl::forward(const torch::Tensor& inputIds)
     return torch::matmul(h, lmHeadWeight().t());
 }
 
+torch::Tensor Qwen2ForCausalLMImpl::loss(const torch::Tensor& inputIds, const torch::Tensor& labels)
+{
+    auto h = model->forward(inputIds);
+    const int64_t T = h.size(1);
+    auto hidden = h.narrow(1, 0, T - 1).reshape({-1, h.size(2)});
+    auto logits = torch::matmul(hidden, lmHeadWeight().t()).to(torch::kFloat32);
+    auto target = labels.narrow(1, 1, T - 1).reshape({-1});
+    return F::cross_entropy(logits, target, F::CrossEntropyFuncOptions().ignore_index(-100));
+}
+
 void Qwen2ForCausalLMImpl::initWeights(double std)
 {
     torch::NoGradGuard noGrad;

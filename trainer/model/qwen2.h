@@ -76,6 +76,9 @@ public:
     explicit Qwen2ForCausalLMImpl(const Qwen2Config& config);
     // inputIds [B, T] (int64) -> logits [B, T, vocab].
     torch::Tensor forward(const torch::Tensor& inputIds);
+    // Causal LM loss without materialising logits for the last position: the lm_head runs on
+    // positions 0..T-2 only, so no [B, T, vocab] slice is copied (forward or backward).
+    torch::Tensor loss(const torch::Tensor& inputIds, const torch::Tensor& labels);
     // Transformers' initialisation: normal(0, std) for Linear/Embedding weights, zero biases, unit norms.
     void initWeights(double std);
     const Qwen2Config& config() const { return config_; }

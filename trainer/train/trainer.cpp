@@ -414,8 +414,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                     at::autocast::set_cpu_enabled(true);
                     at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
                 }
-                auto logits = net->forward(batch.inputIds);
-                loss = model::causalLmLoss(logits, batch.labels);
+                loss = net->loss(batch.inputIds, batch.labels);
                 if (o.injectNan && o.injectNan->first == rank && o.injectNan->second == thisStep)
                     loss = loss * std::numeric_limits<double>::quiet_NaN();
                 if (bf16) {

@@ -90,6 +90,8 @@ void TestQwen2Model::forwardShapes()
     QCOMPARE(loss.dim(), int64_t(0));
     // An untrained model is close to uniform: loss near ln(vocab).
     QVERIFY(std::abs(loss.item<double>() - std::log(512.0)) < 0.5);
+    // The training path (lm_head on positions 0..T-2 only) computes the same loss.
+    QVERIFY(std::abs(m->loss(ids, ids).item<double>() - loss.item<double>()) < 1e-5);
 }
 
 void TestQwen2Model::tiedHeadSharesEmbedding()
