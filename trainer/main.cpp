@@ -1,8 +1,10 @@
 // traindeck-trainer: the LibTorch data-parallel trainer for Qwen2 models.
 // Exit codes: 0 success, 1 runtime failure, 2 bad input (file, flag or configuration), 3 injected exit.
 #include "dist/communicator.h"
+#include "export/gguf_export.h"
 #include "model/hf_checkpoint.h"
 #include "model/safetensors.h"
+#include "tokenizer/tokenize_command.h"
 #include "tokenizer/tokenizer.h"
 #include "train/options.h"
 #include "train/trainer.h"
@@ -22,14 +24,6 @@
 #include <sstream>
 #include <thread>
 
-#if __has_include("export/gguf_export.h")
-#include "export/gguf_export.h"
-#define TRAINDECK_HAVE_GGUF_EXPORT 1
-#endif
-#if __has_include("tokenizer/tokenize_command.h")
-#include "tokenizer/tokenize_command.h"
-#define TRAINDECK_HAVE_TOKENIZE_COMMAND 1
-#endif
 
 namespace fs = std::filesystem;
 using namespace traindeck;
@@ -299,14 +293,10 @@ int main(int argc, char** argv)
             return cmdEvalLogits(args);
         if (command == "bench-comm")
             return cmdBenchComm(args, &argc, &argv);
-#ifdef TRAINDECK_HAVE_GGUF_EXPORT
         if (command == "export-gguf")
             return exporter::runExportGguf(args);
-#endif
-#ifdef TRAINDECK_HAVE_TOKENIZE_COMMAND
         if (command == "tokenize")
             return tok::runTokenizeCommand(argc - 1, argv + 1);
-#endif
         if (command == "train") {
             if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
                 std::cout << train::trainUsage();
