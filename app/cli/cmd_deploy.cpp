@@ -1,6 +1,7 @@
 // traindeck-cli deploy: copy this machine's traindeck-trainer to the nodes of a profile (the remedy the
 // node checks offer when a node lacks the trainer or runs another version), verified by checksum and by
 // running its self-check there.
+#include "cli_ssh.h"
 #include "command.h"
 
 #include "cluster/clusterprofile.h"
@@ -8,7 +9,6 @@
 #include "launch/transport.h"
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
-#include "ssh/terminalprompt.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -61,16 +61,12 @@ int run(const QStringList& args)
         err << DeployCommand::tr("traindeck-cli deploy: --profile FILE is required") << '\n' << usage();
         return ExitBadInput;
     }
-    const Result<ClusterProfile> loaded = ClusterProfile::load(parser.value(profileOption));
-    if (!loaded) {
-        err << loaded.errorString();
+    const QStringList only = parser.values(nodeOption);
+    const auto loaded = loadNodesProfile(parser.value(profileOption), only, QStringLiteral("deploy"),
+                                         DeployCommand::tr("the profile is local; the trainer is already here"), err);
+    if (!loaded)
         return ExitBadInput;
-    }
-    const ClusterProfile& profile = loaded.value();
-    if (profile.isLocal) {
-        err << DeployCommand::tr("traindeck-cli deploy: the profile is local; the trainer is already here") << '\n';
-        return ExitBadInput;
-    }
+    const ClusterProfile& profile = *loaded;
     QString trainer = parser.value(trainerOption);
     if (trainer.isEmpty()) {
         traindeck::launch::LocalTransport local;
@@ -90,31 +86,7 @@ int run(const QStringList& args)
         err << DeployCommand::tr("traindeck-cli deploy: --dest must be a path") << '\n';
         return ExitBadInput;
     }
-    const QStringList only = parser.values(nodeOption);
-    for (const QString& n : only) {
-        bool found = false;
-        for (const ClusterNode& node : profile.nodes)
-            found = found || node.name == n;
-        if (!found) {
-            err << DeployCommand::tr("traindeck-cli deploy: no node '%1' in the profile").arg(n) << '\n';
-            return ExitBadInput;
-        }
-    }
-
-    const bool accept = parser.isSet(acceptOption);
-    SshPrompts prompts;
-    prompts.hostKey = [&](const HostKeyInfo& info) {
-        err << info.explanation() << '\n';
-        err.flush();
-        if (accept)
-            return HostKeyDecision::AcceptAndSave;
-        if (stdinIsTerminal() && askYesNoOnTerminal(DeployCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
-            return HostKeyDecision::AcceptAndSave;
-        return HostKeyDecision::Reject;
-    };
-    prompts.secret = [&](const SecretRequest& req) -> std::optional<QByteArray> {
-        return stdinIsTerminal() ? readSecretFromTerminal(req.prompt) : std::nullopt;
-    };
+    const SshPrompts prompts = terminalPrompts(parser.isSet(acceptOption), err);
 
     int failures = 0;
     for (const ClusterNode& node : profile.nodes) {

@@ -1,5 +1,6 @@
 // traindeck-cli install-key: authorize a public key on the nodes of a profile (ssh-copy-id
 // semantics), logging in with the password once, then prove that key login works.
+#include "cli_ssh.h"
 #include "command.h"
 
 #include "cluster/clusterprofile.h"
@@ -60,16 +61,12 @@ int run(const QStringList& args)
         err << InstallKeyCommand::tr("traindeck-cli install-key: --profile FILE is required") << '\n' << usage();
         return ExitBadInput;
     }
-    const Result<ClusterProfile> loaded = ClusterProfile::load(parser.value(profileOption));
-    if (!loaded) {
-        err << loaded.errorString();
+    const QStringList only = parser.values(nodeOption);
+    const auto loaded = loadNodesProfile(parser.value(profileOption), only, QStringLiteral("install-key"),
+                                         InstallKeyCommand::tr("the profile is local; there is nothing to install"), err);
+    if (!loaded)
         return ExitBadInput;
-    }
-    const ClusterProfile& profile = loaded.value();
-    if (profile.isLocal) {
-        err << InstallKeyCommand::tr("traindeck-cli install-key: the profile is local; there is nothing to install") << '\n';
-        return ExitBadInput;
-    }
+    const ClusterProfile& profile = *loaded;
     QString keyPath = parser.value(keyOption);
     if (keyPath.isEmpty()) {
         keyPath = SshKeys::defaultKeyDir() + QLatin1Char('/') + SshKeys::defaultKeyName() + QStringLiteral(".pub");
@@ -88,31 +85,11 @@ int run(const QStringList& args)
         privateKey.chop(4);
     if (!QFileInfo::exists(privateKey))
         privateKey.clear();
-    const QStringList only = parser.values(nodeOption);
-    for (const QString& n : only) {
-        bool found = false;
-        for (const ClusterNode& node : profile.nodes)
-            found = found || node.name == n;
-        if (!found) {
-            err << InstallKeyCommand::tr("traindeck-cli install-key: no node '%1' in the profile").arg(n) << '\n';
-            return ExitBadInput;
-        }
-    }
-
-    const bool accept = parser.isSet(acceptOption);
     const bool passwordFromStdin = parser.isSet(passOption);
     std::optional<QByteArray> password;  // asked once, reused for the nodes, wiped at the end
     bool passwordRead = false;
-    SshPrompts prompts;
-    prompts.hostKey = [&](const HostKeyInfo& info) {
-        err << info.explanation() << '\n';
-        err.flush();
-        if (accept)
-            return HostKeyDecision::AcceptAndSave;
-        if (stdinIsTerminal() && askYesNoOnTerminal(InstallKeyCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
-            return HostKeyDecision::AcceptAndSave;
-        return HostKeyDecision::Reject;
-    };
+    SshPrompts prompts = terminalPrompts(parser.isSet(acceptOption), err);
+    // The login password (for installing) is asked once and reused for every node.
     prompts.secret = [&](const SecretRequest& req) -> std::optional<QByteArray> {
         if (req.kind == SecretKind::KeyPassphrase)
             return stdinIsTerminal() ? readSecretFromTerminal(req.prompt) : std::nullopt;

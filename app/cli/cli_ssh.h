@@ -1,0 +1,24 @@
+// Helpers shared by the subcommands that log in to a profile's nodes (install-key, deploy).
+#pragma once
+
+#include "cluster/clusterprofile.h"
+#include "ssh/sshtypes.h"
+
+#include <QStringList>
+#include <QTextStream>
+
+#include <optional>
+
+namespace traindeck::cli {
+
+// Loads the profile FILE of `traindeck-cli COMMAND`, refusing the local profile with localMessage and
+// --node names the profile lacks. Prints the error and returns nullopt on bad input.
+std::optional<cluster::ClusterProfile> loadNodesProfile(const QString& file, const QStringList& onlyNodes,
+                                                        const QString& command, const QString& localMessage,
+                                                        QTextStream& err);
+
+// Unknown host keys: shown with their fingerprint, accepted with acceptNewHostKeys, else asked on the
+// terminal (refused without one). Key passphrases are asked on the terminal.
+ssh::SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err);
+
+}  // namespace traindeck::cli
