@@ -1459,12 +1459,12 @@
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="119"/>
+        <location filename="../app/gui/checksmodel.cpp" line="134"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="121"/>
+        <location filename="../app/gui/checksmodel.cpp" line="136"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -1472,17 +1472,17 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="32"/>
+        <location filename="../app/gui/checkspage.cpp" line="34"/>
         <source>Host key refused</source>
         <translation>已拒绝主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="37"/>
+        <location filename="../app/gui/checkspage.cpp" line="39"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="38"/>
+        <location filename="../app/gui/checkspage.cpp" line="40"/>
         <source>First connection to %1. Compare the fingerprint with the one the node&apos;s administrator sees (ssh-keygen -lf on the node&apos;s host key).
 
 %2 key fingerprint:
@@ -1493,153 +1493,170 @@
 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="47"/>
+        <location filename="../app/gui/checkspage.cpp" line="49"/>
         <source>&amp;Trust and save</source>
         <translation>信任并保存(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="49"/>
+        <location filename="../app/gui/checkspage.cpp" line="51"/>
         <source>Trust &amp;once</source>
         <translation>仅本次信任(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="51"/>
+        <location filename="../app/gui/checkspage.cpp" line="53"/>
         <source>&amp;Reject</source>
         <translation>拒绝(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="73"/>
+        <location filename="../app/gui/checkspage.cpp" line="75"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="75"/>
+        <location filename="../app/gui/checkspage.cpp" line="77"/>
         <source>Passphrase:</source>
         <translation>口令：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="93"/>
+        <location filename="../app/gui/checkspage.cpp" line="95"/>
         <source>&amp;Run checks</source>
         <translation>运行检查(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="94"/>
+        <location filename="../app/gui/checkspage.cpp" line="96"/>
         <source>Run the environment checks on every node of the profile</source>
         <translation>在配置的每个节点上运行环境检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="95"/>
+        <location filename="../app/gui/checkspage.cpp" line="97"/>
+        <source>Re-run &amp;selected</source>
+        <translation>重新运行所选(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="98"/>
+        <source>Run the checks again on the nodes of the selected rows or cells only</source>
+        <translation>仅在所选行或单元格的节点上再次运行检查</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="100"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="100"/>
+        <location filename="../app/gui/checkspage.cpp" line="105"/>
         <source>Check progress</source>
         <translation>检查进度</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="106"/>
+        <location filename="../app/gui/checkspage.cpp" line="112"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="113"/>
+        <location filename="../app/gui/checkspage.cpp" line="119"/>
         <source>Check results: nodes × checks</source>
         <translation>检查结果：节点 × 检查项</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="119"/>
+        <location filename="../app/gui/checkspage.cpp" line="125"/>
         <source>Check details</source>
         <translation>检查详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="120"/>
+        <location filename="../app/gui/checkspage.cpp" line="126"/>
         <source>Select a cell to see what was seen and what to do.</source>
         <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="121"/>
+        <location filename="../app/gui/checkspage.cpp" line="127"/>
         <source>Versions across nodes (cells that differ from the head are highlighted)</source>
         <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="125"/>
+        <location filename="../app/gui/checkspage.cpp" line="131"/>
         <source>Version matrix</source>
         <translation>版本矩阵</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="153"/>
+        <location filename="../app/gui/checkspage.cpp" line="169"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="163"/>
+        <location filename="../app/gui/checkspage.cpp" line="179"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="194"/>
+        <location filename="../app/gui/checkspage.cpp" line="186"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="224"/>
+        <source>Checking %n selected node(s)…</source>
+        <translation>
+            <numerusform>正在检查所选的 %n 个节点…</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="204"/>
+        <location filename="../app/gui/checkspage.cpp" line="293"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="220"/>
+        <location filename="../app/gui/checkspage.cpp" line="347"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="221"/>
+        <location filename="../app/gui/checkspage.cpp" line="348"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="242"/>
+        <location filename="../app/gui/checkspage.cpp" line="378"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="248"/>
+        <location filename="../app/gui/checkspage.cpp" line="384"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="250"/>
+        <location filename="../app/gui/checkspage.cpp" line="386"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="259"/>
+        <location filename="../app/gui/checkspage.cpp" line="395"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="262"/>
+        <location filename="../app/gui/checkspage.cpp" line="398"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="266"/>
+        <location filename="../app/gui/checkspage.cpp" line="402"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="267"/>
+        <location filename="../app/gui/checkspage.cpp" line="403"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="269"/>
+        <location filename="../app/gui/checkspage.cpp" line="405"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -3583,32 +3600,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="210"/>
+        <location filename="../app/gui/checksmodel.cpp" line="225"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="212"/>
+        <location filename="../app/gui/checksmodel.cpp" line="227"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="212"/>
+        <location filename="../app/gui/checksmodel.cpp" line="227"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="215"/>
+        <location filename="../app/gui/checksmodel.cpp" line="230"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="215"/>
+        <location filename="../app/gui/checksmodel.cpp" line="230"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="245"/>
+        <location filename="../app/gui/checksmodel.cpp" line="260"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>

@@ -78,6 +78,21 @@ void CheckResultsModel::setResult(int node, const CheckResult &result)
     Q_EMIT dataChanged(idx, idx);
 }
 
+void CheckResultsModel::clearResults(int node, const QStringList &checkIds)
+{
+    if (node < 0 || node >= m_nodes.size())
+        return;
+    for (const QString &id : checkIds) {
+        const int col = int(m_ids.indexOf(id));
+        if (col < 0 || !m_has.at(node).at(col))
+            continue;
+        m_results[node][col] = CheckResult();
+        m_has[node][col] = false;
+        const QModelIndex idx = index(node, col);
+        Q_EMIT dataChanged(idx, idx);
+    }
+}
+
 void CheckResultsModel::setReport(const CheckReport &report)
 {
     QStringList nodes;

@@ -21,6 +21,8 @@ public:
     // Rows = nodes, columns = check ids (results cleared).
     void setLayout(const QStringList &nodes, const QStringList &checkIds);
     void setResult(int node, const checks::CheckResult &result);
+    // Forgets the results of `checkIds` on one node (cells read "not checked yet" until set again).
+    void clearResults(int node, const QStringList &checkIds);
     // Rebuilds the table from a finished report.
     void setReport(const checks::CheckReport &report);
     void clear();

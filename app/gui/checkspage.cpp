@@ -19,6 +19,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace traindeck::gui {
 
 using checks::CheckReport;
@@ -92,6 +94,9 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_profileLabel = new QLabel(this);
     m_run = new QPushButton(tr("&Run checks"), this);
     m_run->setToolTip(tr("Run the environment checks on every node of the profile"));
+    m_rerunSelected = new QPushButton(tr("Re-run &selected"), this);
+    m_rerunSelected->setToolTip(tr("Run the checks again on the nodes of the selected rows or cells only"));
+    m_rerunSelected->setEnabled(false);
     m_cancel = new QPushButton(tr("&Cancel"), this);
     m_cancel->setEnabled(false);
     m_progress = new QProgressBar(this);
@@ -100,6 +105,7 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_progress->setAccessibleName(tr("Check progress"));
     top->addWidget(m_profileLabel);
     top->addWidget(m_run);
+    top->addWidget(m_rerunSelected);
     top->addWidget(m_cancel);
     top->addWidget(m_progress, 1);
     layout->addLayout(top);
@@ -132,7 +138,10 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     layout->addWidget(split, 1);
 
     connect(m_run, &QPushButton::clicked, this, &ChecksPage::run);
+    connect(m_rerunSelected, &QPushButton::clicked, this, &ChecksPage::runSelected);
     connect(m_cancel, &QPushButton::clicked, this, &ChecksPage::cancel);
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ChecksPage::updateRerunSelected);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ChecksPage::onCurrentChanged);
     connect(m_results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl) {
         if (tl == m_resultsView->currentIndex())
@@ -149,7 +158,14 @@ ChecksPage::~ChecksPage()
 
 void ChecksPage::setProfile(const cluster::ClusterProfile &profile)
 {
+    bool sameNodes = profile.nodes.size() == m_profile.nodes.size();
+    for (int i = 0; sameNodes && i < profile.nodes.size(); ++i)
+        sameNodes = profile.nodes.at(i).name == m_profile.nodes.at(i).name
+                    && profile.nodes.at(i).host == m_profile.nodes.at(i).host;
+    if (!sameNodes)
+        m_raw.clear();  // the results of the last run belong to other nodes: no partial re-run on them
     m_profile = profile;
+    updateRerunSelected();
     m_profileLabel->setText(tr("Profile: %1 (%n node(s))", nullptr, int(profile.nodes.size())).arg(profile.name));
 }
 
@@ -163,35 +179,108 @@ void ChecksPage::run()
         m_summary->setText(tr("The profile has no nodes: add nodes on the Cluster page."));
         return;
     }
+    QList<int> rowOf;
+    for (int i = 0; i < m_profile.nodes.size(); ++i)
+        rowOf.append(i);
+    startChecker(m_profile, rowOf, false);
+    m_summary->setText(tr("Checking %n node(s)…", nullptr, int(rowOf.size())));
+}
+
+QList<int> ChecksPage::selectedNodes() const
+{
+    QList<int> rows;
+    for (const QModelIndex &idx : m_resultsView->selectionModel()->selectedIndexes()) {
+        if (!rows.contains(idx.row()))
+            rows.append(idx.row());
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+void ChecksPage::runSelected()
+{
+    if (isRunning() || m_raw.size() != m_profile.nodes.size())
+        return;
+    const QList<int> selected = selectedNodes();
+    if (selected.isEmpty())
+        return;
+    // The head runs the head → worker SSH check of the workers in the profile: a selected worker keeps
+    // the head in the copy; its results are only taken over when it is selected itself.
+    const int head = m_profile.headIndex();
+    bool needHead = false;
+    for (int row : selected)
+        needHead = needHead || row != head;
+    cluster::ClusterProfile sub = m_profile;
+    sub.nodes.clear();
+    QList<int> rowOf;
+    for (int i = 0; i < m_profile.nodes.size(); ++i) {
+        const bool isSelected = selected.contains(i);
+        if (!isSelected && !(needHead && i == head))
+            continue;
+        sub.nodes.append(m_profile.nodes.at(i));
+        rowOf.append(isSelected ? i : -1);
+    }
+    startChecker(sub, rowOf, true);
+    m_summary->setText(tr("Checking %n selected node(s)…", nullptr, int(selected.size())));
+}
+
+void ChecksPage::startChecker(const cluster::ClusterProfile &profile, const QList<int> &rowOf, bool partial)
+{
     if (m_checker)
         m_checker->prompts()->shutdown();
-    m_checker = std::make_unique<checks::ClusterChecker>(m_profile);
+    m_checker = std::make_unique<checks::ClusterChecker>(profile);
     checks::ClusterChecker *checker = m_checker.get();
-    QStringList nodes;
-    QStringList ids;
-    for (int i = 0; i < m_profile.nodes.size(); ++i) {
-        nodes.append(m_profile.nodes.at(i).name.isEmpty() ? m_profile.nodes.at(i).host : m_profile.nodes.at(i).name);
-        for (const QString &id : checker->checkIds(i)) {
-            if (!ids.contains(id))
-                ids.append(id);
+    m_rowOf = rowOf;
+    m_partial = partial;
+    m_pending = QList<checks::NodeReport>(profile.nodes.size());
+    int steps = 0;
+    if (partial) {
+        // Only the re-run nodes' cells are cleared; the other rows keep their results.
+        for (int i = 0; i < profile.nodes.size(); ++i) {
+            if (m_rowOf.at(i) < 0)
+                continue;
+            const QStringList ids = checker->checkIds(i);
+            steps += int(ids.size());
+            m_results->clearResults(m_rowOf.at(i), ids);
         }
+    } else {
+        QStringList nodes;
+        QStringList ids;
+        for (int i = 0; i < profile.nodes.size(); ++i) {
+            nodes.append(profile.nodes.at(i).name.isEmpty() ? profile.nodes.at(i).host : profile.nodes.at(i).name);
+            const QStringList nodeIds = checker->checkIds(i);
+            steps += int(nodeIds.size());
+            for (const QString &id : nodeIds) {
+                if (!ids.contains(id))
+                    ids.append(id);
+            }
+        }
+        m_raw.clear();
+        m_results->setLayout(nodes, ids);
+        m_versions->clear();
     }
-    m_results->setLayout(nodes, ids);
-    m_versions->clear();
     m_details->clear();
-    m_progress->setRange(0, qMax(1, checker->totalSteps()));
+    // Progress counts the checks of the nodes whose results are shown (not those of a head run only
+    // for the head → worker SSH check).
+    m_progress->setRange(0, qMax(1, steps));
     m_progress->setValue(0);
     connectPromptDialogs(checker->prompts(), this);
-    connect(checker, &checks::ClusterChecker::checkFinished, this,
-            [this](int node, const checks::CheckResult &r) { m_results->setResult(node, r); });
-    connect(checker, &checks::ClusterChecker::progress, this, [this](int done, int total) {
-        m_progress->setRange(0, qMax(1, total));
-        m_progress->setValue(done);
+    connect(checker, &checks::ClusterChecker::checkFinished, this, [this](int node, const checks::CheckResult &r) {
+        const int row = m_rowOf.value(node, -1);
+        if (row < 0)
+            return;
+        m_results->setResult(row, r);
+        m_progress->setValue(qMin(m_progress->maximum(), m_progress->value() + 1));
     });
+    connect(checker, &checks::ClusterChecker::nodeFinished, this,
+            [this](int node, const checks::NodeReport &report) {
+                if (node >= 0 && node < m_pending.size())
+                    m_pending[node] = report;
+            });
     connect(checker, &checks::ClusterChecker::finished, this, &ChecksPage::onFinished);
     m_run->setEnabled(false);
+    m_rerunSelected->setEnabled(false);
     m_cancel->setEnabled(true);
-    m_summary->setText(tr("Checking %n node(s)…", nullptr, int(nodes.size())));
     checker->start();
 }
 
@@ -206,14 +295,52 @@ void ChecksPage::cancel()
 
 void ChecksPage::onFinished(const CheckReport &report)
 {
-    m_report = report;
-    m_versions->setReport(report);
-    // Results that arrived only with the report (e.g. after cancelling) fill the remaining cells.
-    for (int i = 0; i < report.nodes.size() && i < m_results->rowCount(); ++i) {
-        for (const auto &r : report.nodes.at(i).results) {
+    // The node reports as the workers sent them (before buildMatrix added its findings), merged into
+    // the rows of the last run; the matrix is then rebuilt from the merged report.
+    if (!m_partial)
+        m_raw = QList<checks::NodeReport>(m_profile.nodes.size());
+    for (int i = 0; i < m_rowOf.size(); ++i) {
+        const int row = m_rowOf.at(i);
+        if (row < 0 || row >= m_raw.size())
+            continue;
+        checks::NodeReport fresh = m_pending.value(i);
+        if (fresh.node.isEmpty() && fresh.results.isEmpty())
+            fresh = report.nodes.value(i);
+        if (!m_partial) {
+            m_raw[row] = fresh;
+            continue;
+        }
+        // A check the partial run did not repeat (the head's SSH check without workers) keeps its result.
+        checks::NodeReport &merged = m_raw[row];
+        for (const auto &r : fresh.results) {
+            bool replaced = false;
+            for (auto &old : merged.results) {
+                if (old.id == r.id) {
+                    old = r;
+                    replaced = true;
+                }
+            }
+            if (!replaced)
+                merged.results.append(r);
+        }
+    }
+    CheckReport merged;
+    merged.profile = m_profile.name;
+    merged.nodes = m_raw;
+    checks::buildMatrix(merged);
+    merged.cancelled = report.cancelled;
+    merged.elapsedMs = report.elapsedMs;
+    m_report = merged;
+    m_versions->setReport(merged);
+    // Results that arrived only with the report (e.g. after cancelling) or that the matrix changed
+    // ("differs from the head") update their cells; the others stay as they are.
+    for (int row = 0; row < merged.nodes.size() && row < m_results->rowCount(); ++row) {
+        for (const auto &r : merged.nodes.at(row).results) {
             const int col = int(m_results->checkIds().indexOf(r.id));
-            if (col < 0 || !m_results->result(m_results->index(i, col)))
-                m_results->setResult(i, r);
+            const checks::CheckResult *cur = col < 0 ? nullptr : m_results->result(m_results->index(row, col));
+            if (!cur || cur->status != r.status || cur->summary != r.summary || cur->remedy != r.remedy
+                || cur->evidence != r.evidence || cur->value != r.value)
+                m_results->setResult(row, r);
         }
     }
     m_run->setEnabled(true);
@@ -221,16 +348,25 @@ void ChecksPage::onFinished(const CheckReport &report)
     m_run->setToolTip(tr("Run the checks again on every node"));
     m_cancel->setEnabled(false);
     m_progress->setValue(m_progress->maximum());
+    updateRerunSelected();
     updateSummary();
-    Q_EMIT finished(report);
+    Q_EMIT finished(m_report);
+}
+
+void ChecksPage::updateRerunSelected()
+{
+    m_rerunSelected->setEnabled(!isRunning() && !m_raw.isEmpty() && m_raw.size() == m_profile.nodes.size()
+                                && m_resultsView->selectionModel()->hasSelection());
 }
 
 void ChecksPage::showReport(const CheckReport &report)
 {
     m_report = report;
+    m_raw.clear();  // a shown report has no raw node results to merge a partial re-run into
     m_results->setReport(report);
     m_versions->setReport(report);
     m_details->clear();
+    updateRerunSelected();
     updateSummary();
 }
 

@@ -60,10 +60,18 @@ public:
     QPlainTextEdit *detailsView() const { return m_details; }
     QProgressBar *progressBar() const { return m_progress; }
     QPushButton *runButton() const { return m_run; }
+    QPushButton *rerunSelectedButton() const { return m_rerunSelected; }
+    // Rows (node indices) with a selected cell, ascending.
+    QList<int> selectedNodes() const;
     QPushButton *cancelButton() const { return m_cancel; }
 
 public Q_SLOTS:
     void run();
+    // Runs the checks again on the nodes with a selected row/cell only (after a first run): a checker
+    // on a copy of the profile with just those nodes (plus the head, whose results are then not taken
+    // over unless it is selected); only those rows are replaced and the version matrix is rebuilt
+    // from the merged report.
+    void runSelected();
     void cancel();
 
 Q_SIGNALS:
@@ -73,15 +81,23 @@ private:
     void onCurrentChanged();
     void onFinished(const checks::CheckReport &report);
     void updateSummary();
+    void updateRerunSelected();
+    // Starts m_checker on `profile`; rowOf maps the checker's node index to a results row (-1: not shown).
+    void startChecker(const cluster::ClusterProfile &profile, const QList<int> &rowOf, bool partial);
 
     cluster::ClusterProfile m_profile;
     checks::CheckReport m_report;
+    QList<checks::NodeReport> m_raw;      // per row, as the node's worker reported it (before buildMatrix)
+    QList<checks::NodeReport> m_pending;  // per checker node, of the run in progress
+    QList<int> m_rowOf;                   // checker node -> results row (-1: run for the head only)
+    bool m_partial = false;
     std::unique_ptr<checks::ClusterChecker> m_checker;
     CheckResultsModel *m_results = nullptr;
     VersionMatrixModel *m_versions = nullptr;
     QLabel *m_profileLabel = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_run = nullptr;
+    QPushButton *m_rerunSelected = nullptr;
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QTableView *m_resultsView = nullptr;

@@ -84,6 +84,77 @@ private Q_SLOTS:
         }
     }
 
+    void rerunSelected()
+    {
+        // Two nodes of the local profile (both run on this machine); the second one is a worker.
+        cluster::ClusterProfile profile = cluster::ClusterProfile::local(2);
+        cluster::ClusterNode worker = profile.nodes.first();
+        worker.name = QStringLiteral("localhost-2");
+        worker.role = cluster::NodeRole::Worker;
+        profile.nodes.append(worker);
+
+        ChecksPage page;
+        QAbstractItemModelTester t1(page.resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(page.versionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setProfile(profile);
+        QVERIFY(!page.rerunSelectedButton()->isEnabled());
+        QSignalSpy done(&page, &ChecksPage::finished);
+        page.runButton()->click();
+        QVERIFY(done.count() == 1 || done.wait(90000));
+        auto *m = page.resultsModel();
+        QCOMPARE(m->rowCount(), 2);
+        QVERIFY(!page.rerunSelectedButton()->isEnabled());  // nothing selected yet
+        QList<checks::CheckResult> headBefore;
+        for (int c = 0; c < m->columnCount(); ++c) {
+            QVERIFY(m->result(m->index(0, c)));
+            headBefore.append(*m->result(m->index(0, c)));
+        }
+        const int columns = m->columnCount();
+
+        // Select a cell of the worker: only its row is cleared and refreshed.
+        page.resultsView()->selectionModel()->select(m->index(1, 1), QItemSelectionModel::ClearAndSelect);
+        QCOMPARE(page.selectedNodes(), QList<int>{1});
+        QVERIFY(page.rerunSelectedButton()->isEnabled());
+        QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(m, &QAbstractItemModel::modelReset);
+        page.rerunSelectedButton()->click();
+        QVERIFY(!page.rerunSelectedButton()->isEnabled() || done.count() == 2);
+        QVERIFY(done.count() == 2 || done.wait(90000));
+        QCOMPARE(reset.count(), 0);
+        QVERIFY(changed.count() > 0);
+        for (const auto &args : changed) {
+            QCOMPARE(args.at(0).value<QModelIndex>().row(), 1);
+            QCOMPARE(args.at(1).value<QModelIndex>().row(), 1);
+        }
+        // The progress counted the worker's checks only (not those of the head, run for head → worker SSH).
+        int workerChecks = 0;
+        for (int c = 0; c < m->columnCount(); ++c)
+            workerChecks += m->result(m->index(1, c)) ? 1 : 0;
+        QVERIFY(workerChecks > 0);
+        QCOMPARE(page.progressBar()->maximum(), workerChecks);
+        QCOMPARE(page.progressBar()->value(), workerChecks);
+        // The head kept its results; the worker's row is complete again.
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(m->columnCount(), columns);
+        for (int c = 0; c < m->columnCount(); ++c) {
+            const checks::CheckResult *r = m->result(m->index(0, c));
+            QVERIFY(r);
+            QCOMPARE(r->id, headBefore.at(c).id);
+            QCOMPARE(r->summary, headBefore.at(c).summary);
+            QCOMPARE(int(r->status), int(headBefore.at(c).status));
+        }
+        QCOMPARE(m->index(1, 0).data(CheckResultsModel::CheckIdRole).toString(), QStringLiteral("connect"));
+        QVERIFY(m->result(m->index(1, 0)));
+        // The merged report has both nodes and the version matrix covers both.
+        const auto report = done.at(1).at(0).value<checks::CheckReport>();
+        QCOMPARE(report.nodes.size(), 2);
+        QVERIFY(report.nodes.at(0).isHead);
+        QCOMPARE(report.nodes.at(1).node, QStringLiteral("localhost-2"));
+        QCOMPARE(page.versionModel()->columnCount(), 2);
+        QVERIFY(page.runButton()->isEnabled());
+        QVERIFY(page.rerunSelectedButton()->isEnabled());
+    }
+
     void hostKeyDialog()
     {
         ssh::HostKeyInfo info;
