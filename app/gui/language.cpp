@@ -20,8 +20,11 @@ QStringList Language::available()
 {
     QStringList out;
     const QStringList files = QDir(QStringLiteral(":/i18n")).entryList({QStringLiteral("traindeck_*.qm")});
-    for (const QString &f : files)
-        out << f.mid(10, f.size() - 13);
+    for (const QString &f : files) {
+        const QString name = f.mid(10, f.size() - 13);
+        if (name != QLatin1String("en"))
+            out << name;
+    }
     return out;
 }
 
@@ -52,7 +55,16 @@ bool Language::apply(const QString &language)
         m_qt = nullptr;
     }
     bool loaded = false;
-    if (lang != QLatin1String("en")) {
+    if (lang == QLatin1String("en")) {
+        // The source texts are English; only the plural forms ("%n node(s)") need a translation.
+        auto *app = new QTranslator(this);
+        if (app->load(QStringLiteral("traindeck_en"), QStringLiteral(":/i18n"))) {
+            QCoreApplication::installTranslator(app);
+            m_app = app;
+        } else {
+            delete app;
+        }
+    } else {
         auto *app = new QTranslator(this);
         if (app->load(QStringLiteral("traindeck_") + lang, QStringLiteral(":/i18n"))) {
             QCoreApplication::installTranslator(app);

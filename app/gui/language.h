@@ -15,13 +15,15 @@ class Language : public QObject
 public:
     static Language *instance();
 
-    // Locale names with an embedded translation ("zh_CN"); English is the source language.
+    // Locale names with an embedded translation ("zh_CN"); English is the source language (its
+    // embedded plural forms, traindeck_en, are not listed).
     static QStringList available();
     // The language to use for a setting: "" follows the system locale.
     static QString resolve(const QString &setting);
 
-    // Installs the translation for `language` ("" = system, "en" = none). Returns true when a
-    // translation was loaded (false for English or when nothing matches).
+    // Installs the translation for `language` ("" = system, "en" = only the English plural forms,
+    // "1 node" rather than "1 node(s)"). Returns true when a translation of another language was
+    // loaded (false for English or when nothing matches).
     bool apply(const QString &language);
     QString current() const { return m_current; }
 

@@ -38,12 +38,30 @@ private Q_SLOTS:
             QCOMPARE(window.sidebar()->item(0)->text(), QStringLiteral("监控"));
             QCOMPARE(window.sidebar()->item(MainWindow::ClusterPageIndex)->text(), QStringLiteral("集群"));
         }
-        // Back to English (the source language): no translator.
+        // Back to English (the source language): only the plural forms are translated.
         QVERIFY(!Language::instance()->apply(QStringLiteral("en")));
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MainWindow", "Monitor"), QStringLiteral("Monitor"));
+        QVERIFY(!Language::available().contains(QStringLiteral("en")));
         RunSession session;
         MainWindow window(&session);
         QCOMPARE(window.sidebar()->item(0)->text(), QStringLiteral("Monitor"));
+    }
+
+    void englishPluralForms()
+    {
+        Language::instance()->apply(QStringLiteral("en"));
+        QCOMPARE(Language::instance()->current(), QStringLiteral("en"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 1), QStringLiteral("1 node"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 2), QStringLiteral("2 nodes"));
+        const char *ctx = "traindeck::gui::ChecksPage";
+        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 1), QStringLiteral("Checking 1 node…"));
+        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 3), QStringLiteral("Checking 3 nodes…"));
+        QCOMPARE(QCoreApplication::translate(ctx, "%n version(s) differ between nodes.", nullptr, 1),
+                 QStringLiteral("1 version differs between nodes."));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 1), QStringLiteral("1 rank"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 8), QStringLiteral("8 ranks"));
+        // Non-plural texts stay the source texts.
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MainWindow", "Monitor"), QStringLiteral("Monitor"));
     }
 
     void systemLocaleIsFollowed()

@@ -1,0 +1,225 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>traindeck::analysis</name>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="364"/>
+        <source>Device memory is %1% full on %n rank(s)</source>
+        <translation>
+            <numerusform>Device memory is %1% full on %n rank</numerusform>
+            <numerusform>Device memory is %1% full on %n ranks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::checks::NodeChecker</name>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <source>%n core(s)</source>
+        <translation>
+            <numerusform>%n core</numerusform>
+            <numerusform>%n cores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
+        <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
+        <translation>
+            <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set "gpus": 0 to train on the CPU.</numerusform>
+            <numerusform>The profile uses %n GPUs on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set "gpus": 0 to train on the CPU.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
+        <source>the profile does not use the %n GPU(s) of this node</source>
+        <translation>
+            <numerusform>the profile does not use the %n GPU of this node</numerusform>
+            <numerusform>the profile does not use the %n GPUs of this node</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
+        <source>passwordless SSH to all %n worker(s)</source>
+        <translation>
+            <numerusform>passwordless SSH to the %n worker</numerusform>
+            <numerusform>passwordless SSH to all %n workers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::ChecksPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="169"/>
+        <source>Profile: %1 (%n node(s))</source>
+        <translation>
+            <numerusform>Profile: %1 (%n node)</numerusform>
+            <numerusform>Profile: %1 (%n nodes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="186"/>
+        <source>Checking %n node(s)…</source>
+        <translation>
+            <numerusform>Checking %n node…</numerusform>
+            <numerusform>Checking %n nodes…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="224"/>
+        <source>Checking %n selected node(s)…</source>
+        <translation>
+            <numerusform>Checking %n selected node…</numerusform>
+            <numerusform>Checking %n selected nodes…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="384"/>
+        <source>%n version(s) differ between nodes.</source>
+        <translation>
+            <numerusform>%n version differs between nodes.</numerusform>
+            <numerusform>%n versions differ between nodes.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::ClusterPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/clusterpage.cpp" line="157"/>
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/clusterpage.cpp" line="158"/>
+        <source>%n rank(s) in all</source>
+        <translation>
+            <numerusform>%n rank in all</numerusform>
+            <numerusform>%n ranks in all</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::FindingsPanel</name>
+    <message numerus="yes">
+        <location filename="../app/gui/findingspanel.cpp" line="130"/>
+        <source>Findings (%n)</source>
+        <translation>
+            <numerusform>Findings (%n)</numerusform>
+            <numerusform>Findings (%n)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::HostfileEditor</name>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
+        <source>Valid: %n host(s)</source>
+        <translation>
+            <numerusform>Valid: %n host</numerusform>
+            <numerusform>Valid: %n hosts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
+        <source>%n slot(s) in all</source>
+        <translation>
+            <numerusform>%n slot in all</numerusform>
+            <numerusform>%n slots in all</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="266"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n warning</numerusform>
+            <numerusform>%n warnings</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errors</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::LaunchPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="439"/>
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="439"/>
+        <source>%n slot(s)</source>
+        <translation>
+            <numerusform>%n slot</numerusform>
+            <numerusform>%n slots</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <source>%n rank(s) in all</source>
+        <translation>
+            <numerusform>%n rank in all</numerusform>
+            <numerusform>%n ranks in all</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::MonitorPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/monitorpage.cpp" line="905"/>
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n rank</numerusform>
+            <numerusform>%n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitorpage.cpp" line="916"/>
+        <source>%n malformed line(s) skipped</source>
+        <translation>
+            <numerusform>%n malformed line skipped</numerusform>
+            <numerusform>%n malformed lines skipped</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::RunsPage</name>
+    <message numerus="yes">
+        <location filename="../app/gui/runspage.cpp" line="244"/>
+        <source>%n run(s) in %1</source>
+        <translation>
+            <numerusform>%n run in %1</numerusform>
+            <numerusform>%n runs in %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/runspage.cpp" line="245"/>
+        <source>%n running</source>
+        <translation>
+            <numerusform>%n running</numerusform>
+            <numerusform>%n running</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
