@@ -14,6 +14,8 @@ export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
 # Paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
 export CCACHE_BASEDIR="$root"
+# Debug info (-g) would otherwise put the working directory into every hash.
+export CCACHE_NOHASHDIR=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export QT_QPA_PLATFORM=offscreen
 
