@@ -1,5 +1,9 @@
 #include "train/adamw.h"
 
+#include "train/adamw_kernel.h"
+
+#include <ATen/Parallel.h>
+
 #include <cmath>
 
 namespace traindeck::train {
@@ -30,6 +34,24 @@ void AdamW::step(double lr, double weightDecay)
         const auto& grad = ap.param.grad();
         if (!grad.defined())
             continue;
+        if (fusedKernelApplies(ap, grad)) {
+            AdamWScalars s;
+            s.decayFactor = ap.decay && weightDecay != 0 ? static_cast<float>(1.0 - lr * weightDecay) : 1.0f;
+            s.oneMinusBeta1 = static_cast<float>(1.0 - beta1_);
+            s.beta2 = static_cast<float>(beta2_);
+            s.oneMinusBeta2 = static_cast<float>(1.0 - beta2_);
+            s.bc2Sqrt = static_cast<float>(bc2Sqrt);
+            s.eps = static_cast<float>(eps_);
+            s.negStepSize = static_cast<float>(-stepSize);
+            float* p = ap.param.data_ptr<float>();
+            const float* g = grad.data_ptr<float>();
+            float* m = ap.expAvg.data_ptr<float>();
+            float* v = ap.expAvgSq.data_ptr<float>();
+            at::parallel_for(0, ap.param.numel(), 1 << 15, [&](int64_t begin, int64_t end) {
+                adamwUpdate(p + begin, g + begin, m + begin, v + begin, end - begin, s);
+            });
+            continue;
+        }
         if (ap.decay && weightDecay != 0)
             ap.param.mul_(1.0 - lr * weightDecay);
         ap.expAvg.lerp_(grad, 1.0 - beta1_);
@@ -38,6 +60,18 @@ void AdamW::step(double lr, double weightDecay)
         denom.div_(bc2Sqrt).add_(eps_);
         ap.param.addcdiv_(ap.expAvg, denom, -stepSize);
     }
+}
+
+// The fused loop handles contiguous float32 CPU tensors; anything else (CUDA, other dtypes) takes the
+// op-by-op path, which computes the same update.
+bool AdamW::fusedKernelApplies(const AdamWParam& ap, const torch::Tensor& grad) const
+{
+    if (!fused_)
+        return false;
+    for (const torch::Tensor* t : {&ap.param, &grad, &ap.expAvg, &ap.expAvgSq})
+        if (!t->device().is_cpu() || t->scalar_type() != torch::kFloat32 || !t->is_contiguous())
+            return false;
+    return true;
 }
 
 void AdamW::zeroGrad()

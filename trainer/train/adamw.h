@@ -22,6 +22,8 @@ public:
           double eps = 1e-8);
     void step(double lr, double weightDecay);
     void zeroGrad();
+    // The fused single-pass CPU update (default on); off computes the same update op by op (tests compare the two).
+    void setFused(bool on) { fused_ = on; }
     int64_t steps() const { return steps_; }
     void setSteps(int64_t s) { steps_ = s; }
     std::vector<AdamWParam>& params() { return params_; }
@@ -30,7 +32,10 @@ public:
     std::vector<std::pair<std::string, torch::Tensor>> stateTensors() const;
 
 private:
+    bool fusedKernelApplies(const AdamWParam& ap, const torch::Tensor& grad) const;
+
     std::vector<AdamWParam> params_;
+    bool fused_ = true;
     double beta1_, beta2_, eps_;
     int64_t steps_ = 0;
 };
