@@ -39,7 +39,7 @@ const QStringList &JobSpec::knownTrainerFlags()
         QStringList l;
         for (const char *n : {"model", "preset", "tokenizer", "data", "text-field", "batch-mode", "cache-dir", "seq-len",
                               "micro-batch", "grad-accum", "lr", "min-lr", "warmup", "max-steps", "epochs", "weight-decay",
-                              "clip", "seed", "init-std", "precision", "compression", "bucket-mb", "scale-lr",
+                              "clip", "seed", "init-std", "precision", "device", "compression", "bucket-mb", "scale-lr",
                               "checkpoint-every", "keep", "out", "resume", "metrics-out", "metrics-stdout", "threads",
                               "log-every", "prefetch", "inject-delay", "inject-exit", "inject-nan", "init-seed-per-rank", "verify-sync",
                               "run-id", "config"})

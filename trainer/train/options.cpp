@@ -40,7 +40,8 @@ const std::vector<Flag>& flags()
         {"clip", Kind::Float, "global gradient-norm clip, 0 disables (default 1.0)"},
         {"seed", Kind::Int, "seed for initialisation and shuffling (default 1234)"},
         {"init-std", Kind::Float, "std of the random initialisation (default: config initializer_range)"},
-        {"precision", Kind::String, "fp32 | bf16 | fp16 (default fp32)"},
+        {"precision", Kind::String, "fp32 | bf16 | fp16 (default fp32; fp16 needs a CUDA device)"},
+        {"device", Kind::String, "auto | cpu | cuda | cuda:N (default auto: cuda:<local rank> when CUDA is there)"},
         {"compression", Kind::String, "gradient wire compression: none | fp16 | bf16"},
         {"bucket-mb", Kind::Float, "allreduce bucket size in MiB (default 25)"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
@@ -231,6 +232,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.initStd = get<double>(j, "init-std", -1);
     o.precision = get<std::string>(j, "precision", o.precision);
     o.compression = get<std::string>(j, "compression", o.compression);
+    o.device = get<std::string>(j, "device", o.device);
     o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
     o.scaleLr = get<bool>(j, "scale-lr", false);
     o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
@@ -264,6 +266,10 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
     need(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
          "--precision must be fp32, bf16 or fp16");
+    need(o.device == "auto" || o.device == "cpu" || o.device == "cuda" ||
+             (o.device.starts_with("cuda:") && o.device.size() > 5 && o.device.size() < 9 &&
+              o.device.find_first_not_of("0123456789", 5) == std::string::npos),
+         "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
     need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
          "--compression must be none, fp16 or bf16");
     need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
@@ -306,6 +312,7 @@ nlohmann::json TrainOptions::toJson() const
                         {"lr", lr},               {"min_lr", minLr},           {"warmup", warmup},
                         {"max_steps", maxSteps},  {"epochs", epochs},          {"weight_decay", weightDecay},
                         {"clip", clip},           {"seed", seed},              {"precision", precision},
+                        {"device", device},
                         {"compression", compression}, {"bucket_mb", bucketMb}, {"scale_lr", scaleLr},
                         {"batch_mode", batchMode}, {"text_field", textField}, {"data", data},
                         {"model", modelDir},      {"preset", preset},          {"tokenizer", tokenizer}};

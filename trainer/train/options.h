@@ -37,6 +37,7 @@ struct TrainOptions {
     uint64_t seed = 1234;
     double initStd = -1;  // default: the config's initializer_range
     std::string precision = "fp32";
+    std::string device = "auto";  // auto | cpu | cuda | cuda:N
     std::string compression = "none";
     double bucketMb = 25;
     bool scaleLr = false;  // multiply lr by the world size (Horovod's linear scaling)

@@ -6,12 +6,11 @@
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
 #include "train/checkpoint.h"
+#include "train/device.h"
 #include "train/loss_scaler.h"
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
-
-#include <ATen/autocast_mode.h>
 
 #include <chrono>
 #include <cmath>
@@ -39,33 +38,81 @@ double learningRate(const TrainOptions& o, double peak, double minLr, int64_t st
 }
 
 // Gradients travel in fused buckets of about --bucket-mb, filled in reverse parameter order (the order
-// in which backward produces them).
+// in which backward produces them). Every parameter's .grad is a view into its bucket, so backward
+// accumulates straight into the buffer the allreduce sends: no copies in or out (PyTorch DDP's
+// gradient_as_bucket_view). On CUDA the MPI backend needs host memory: `host` is a pinned staging copy.
 struct Bucket {
     std::vector<torch::Tensor> params;
+    std::vector<torch::Tensor> views;  // views[i]: params[i]'s gradient inside `flat`
     torch::Tensor flat;
+    torch::Tensor host;
 };
 
-std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb)
+std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb, const torch::Device& device)
 {
     const int64_t limit = std::max<int64_t>(1, static_cast<int64_t>(bucketMb * 1024 * 1024 / sizeof(float)));
     std::vector<Bucket> buckets;
-    Bucket current;
+    std::vector<std::vector<torch::Tensor>> groups(1);
     int64_t elements = 0;
     for (auto it = params.rbegin(); it != params.rend(); ++it) {
         if (elements > 0 && elements + it->numel() > limit) {
-            current.flat = torch::zeros({elements}, torch::kFloat32);
-            buckets.push_back(std::move(current));
-            current = Bucket();
+            groups.emplace_back();
             elements = 0;
         }
-        current.params.push_back(*it);
+        groups.back().push_back(*it);
         elements += it->numel();
     }
-    if (elements > 0) {
-        current.flat = torch::zeros({elements}, torch::kFloat32);
-        buckets.push_back(std::move(current));
+    for (auto& group : groups) {
+        if (group.empty())
+            continue;
+        Bucket b;
+        int64_t n = 0;
+        for (const auto& p : group)
+            n += p.numel();
+        b.flat = torch::zeros({n}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
+        if (device.is_cuda())
+            b.host = torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
+        int64_t offset = 0;
+        for (auto& p : group) {
+            auto view = b.flat.narrow(0, offset, p.numel()).view_as(p);
+            p.mutable_grad() = view;
+            b.views.push_back(view);
+            offset += p.numel();
+        }
+        b.params = std::move(group);
+        buckets.push_back(std::move(b));
     }
     return buckets;
+}
+
+// Backward adds into existing gradients in place; should anything have replaced a .grad tensor, its
+// values go back into the bucket and the view is restored (cheap: a pointer comparison per parameter).
+void reattachGradientViews(std::vector<Bucket>& buckets)
+{
+    torch::NoGradGuard noGrad;
+    for (auto& b : buckets)
+        for (size_t i = 0; i < b.params.size(); ++i) {
+            auto& g = b.params[i].mutable_grad();
+            if (g.defined() && g.data_ptr() == b.views[i].data_ptr())
+                continue;
+            if (g.defined())
+                b.views[i].copy_(g);
+            else
+                b.views[i].zero_();
+            g = b.views[i];
+        }
+}
+
+// Rank 0's values of a tensor on every rank; device tensors go through host memory for MPI.
+void broadcastFromRankZero(dist::Communicator& comm, torch::Tensor tensor)
+{
+    if (tensor.device().is_cpu() && tensor.is_contiguous()) {
+        comm.broadcast(tensor, 0);
+        return;
+    }
+    auto host = tensor.to(torch::kCPU).contiguous();
+    comm.broadcast(host, 0);
+    tensor.copy_(host);
 }
 
 void injectSleep(const TrainOptions& o, int rank, const char* phase)
@@ -112,18 +159,7 @@ void restoreRngState(const std::string& hex)
 
 double measureMatmulPeak(int size, int repeats)
 {
-    torch::NoGradGuard noGrad;
-    auto a = torch::randn({size, size});
-    auto b = torch::randn({size, size});
-    auto c = torch::matmul(a, b);  // warm up
-    double best = 0;
-    for (int i = 0; i < repeats; ++i) {
-        const auto t = Clock::now();
-        c = torch::matmul(a, b);
-        const double s = std::chrono::duration<double>(Clock::now() - t).count();
-        best = std::max(best, 2.0 * size * size * static_cast<double>(size) / s);
-    }
-    return best;
+    return measureMatmulPeak(torch::kCPU, torch::kFloat32, size, repeats);
 }
 
 double flopsPerToken(int64_t parameters, int64_t layers, int64_t hidden, int64_t seqLen)
@@ -161,9 +197,11 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     const bool lead = rank == 0;
     if (o.threads > 0)
         torch::set_num_threads(o.threads);
-    if (o.precision == "fp16")
-        throw InputError("--precision fp16 needs a CUDA build with loss scaling; this trainer runs on the CPU "
-                         "(use fp32 or bf16)");
+    const torch::Device device = resolveDevice(o.device, comm.localRank());
+    const bool onCuda = device.is_cuda();
+    if (o.precision == "fp16" && !onCuda)
+        throw InputError("--precision fp16 needs a CUDA device (fp16 with dynamic loss scaling); on the CPU use fp32 "
+                         "or bf16");
 
     // Tokenizer: given, else the model directory's, else bytes.
     std::string tokenizerPath = o.tokenizer;
@@ -219,6 +257,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     if (tokenizer && tokenizer->vocabSize() > config.vocab_size)
         throw InputError(tokenizerPath + ": tokenizer has " + std::to_string(tokenizer->vocabSize()) +
                          " ids but the model's vocab_size is " + std::to_string(config.vocab_size));
+    net->to(device);
     net->train();
 
     std::vector<std::pair<std::string, torch::Tensor>> named;
@@ -251,13 +290,11 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     // Horovod semantics: every rank starts from rank 0's parameters and optimizer state.
     {
         torch::NoGradGuard noGrad;
-        for (auto& p : params) {
-            auto data = p.data();
-            comm.broadcast(data, 0);
-        }
+        for (auto& p : params)
+            broadcastFromRankZero(comm, p.data());
         for (auto& ap : optimizer.params()) {
-            comm.broadcast(ap.expAvg, 0);
-            comm.broadcast(ap.expAvgSq, 0);
+            broadcastFromRankZero(comm, ap.expAvg);
+            broadcastFromRankZero(comm, ap.expAvgSq);
         }
     }
 
@@ -302,7 +339,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     const double peakLr = o.scaleLr ? o.lr * world : o.lr;
     const double minLr = o.scaleLr ? o.minLr * world : o.minLr;
     const auto wire = dist::parseWireType(o.compression);
-    auto buckets = makeBuckets(params, o.bucketMb);
+    auto buckets = makeBuckets(params, o.bucketMb, device);
     LossScaler scaler(o.precision == "fp16");
     if (!resumeState.is_null() && resumeState.contains("scaler"))
         scaler.restore(resumeState["scaler"].value("scale", 1.0), resumeState["scaler"].value("good_steps", int64_t(0)),
@@ -409,59 +446,44 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
             injectSleep(o, rank, "forward");
             torch::Tensor loss;
             {
-                const bool bf16 = o.precision == "bf16";
-                if (bf16) {
-                    at::autocast::set_cpu_enabled(true);
-                    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-                }
-                loss = net->loss(batch.inputIds, batch.labels);
+                const auto inputIds = batch.inputIds.to(device, /*non_blocking=*/true);
+                const auto labels = batch.labels.to(device, /*non_blocking=*/true);
+                AutocastScope autocast(device, o.precision);
+                loss = net->loss(inputIds, labels);
                 if (o.injectNan && o.injectNan->first == rank && o.injectNan->second == thisStep)
                     loss = loss * std::numeric_limits<double>::quiet_NaN();
-                if (bf16) {
-                    at::autocast::set_cpu_enabled(false);
-                    at::autocast::clear_cache();
-                }
             }
+            lossSum += loss.item<double>();  // waits for the forward pass on a device
             fwdMs += msSince(t);
-            lossSum += loss.item<double>();
 
             t = Clock::now();
             injectSleep(o, rank, "backward");
             (loss * (scaler.scale() / static_cast<double>(o.gradAccum))).backward();
+            synchronize(device);
             bwdMs += msSince(t);
         }
 
-        // Average gradients over ranks, bucket by bucket; only after the last micro-step.
+        // Average gradients over ranks, bucket by bucket; only after the last micro-step. The gradients
+        // already live in the buckets (see makeBuckets).
         auto t = Clock::now();
+        reattachGradientViews(buckets);
         int64_t commBytes = 0;
-        // A single process without compression has nothing to exchange: skip the bucket copies.
+        // A single process without compression has nothing to exchange.
         if (world > 1 || wire != dist::WireType::None) {
             torch::NoGradGuard noGrad;
             for (auto& b : buckets) {
-                int64_t offset = 0;
-                for (auto& p : b.params) {
-                    auto g = p.grad();
-                    auto slice = b.flat.narrow(0, offset, p.numel());
-                    if (g.defined())
-                        slice.copy_(g.reshape({-1}));
-                    else
-                        slice.zero_();
-                    offset += p.numel();
-                }
-                if (world > 1 || wire != dist::WireType::None)
+                if (b.host.defined()) {
+                    b.host.copy_(b.flat);
+                    comm.allreduceSum(b.host, wire);
+                    b.flat.copy_(b.host, /*non_blocking=*/true);
+                } else {
                     comm.allreduceSum(b.flat, wire);
+                }
                 commBytes += b.flat.numel() * (wire == dist::WireType::None ? 4 : 2);
                 if (world > 1)
                     b.flat.div_(static_cast<double>(world));
-                offset = 0;
-                for (auto& p : b.params) {
-                    auto& g = p.mutable_grad();
-                    if (!g.defined())
-                        g = torch::zeros_like(p);
-                    g.copy_(b.flat.narrow(0, offset, p.numel()).view_as(p));
-                    offset += p.numel();
-                }
             }
+            synchronize(device);
         }
         commMs = msSince(t);
 
@@ -470,20 +492,17 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         double gradNorm = 0;
         {
             torch::NoGradGuard noGrad;
-            if (scaler.scale() != 1.0)
-                for (auto& p : params)
-                    if (p.grad().defined())
-                        p.mutable_grad().div_(scaler.scale());
-            double sq = 0;
-            for (auto& p : params)
-                if (p.grad().defined())
-                    sq += p.grad().pow(2).sum().item<double>();
-            gradNorm = std::sqrt(sq);
+            std::vector<torch::Tensor> norms;
+            for (auto& b : buckets) {
+                if (scaler.scale() != 1.0)
+                    b.flat.div_(scaler.scale());
+                norms.push_back(torch::linalg_vector_norm(b.flat, 2).to(torch::kFloat64));
+            }
+            gradNorm = torch::stack(norms).norm().item<double>();  // one device sync for all buckets
             if (o.clip > 0 && std::isfinite(gradNorm) && gradNorm > o.clip) {
                 const double scale = o.clip / (gradNorm + 1e-6);
-                for (auto& p : params)
-                    if (p.grad().defined())
-                        p.mutable_grad().mul_(scale);
+                for (auto& b : buckets)
+                    b.flat.mul_(scale);
             }
         }
         const double lr = learningRate(o, peakLr, minLr, thisStep, maxSteps);
@@ -496,7 +515,9 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
             metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "non_finite_gradients"},
                                        {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
                                                        std::to_string(scaleUsed) + "); the step was skipped"}});
-        optimizer.zeroGrad();
+        for (auto& b : buckets)
+            b.flat.zero_();
+        synchronize(device);
         optMs = msSince(t);
         step = thisStep;
         stepOut = step;

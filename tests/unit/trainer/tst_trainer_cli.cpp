@@ -153,6 +153,12 @@ void TestTrainerCli::badTrainFlags_data()
     QTest::addRow("bad precision") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--precision", "fp8"} << "--precision";
     QTest::addRow("bad inject") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--inject-exit", "one"} << "--inject-exit";
     QTest::addRow("missing data") << QStringList{"--preset", "qwen2-tiny", "--data", "/nonexistent/corpus.jsonl", "--max-steps", "1"} << "/nonexistent/corpus.jsonl";
+    QTest::addRow("bad device") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--device", "cuda:x"} << "--device must be auto, cpu, cuda or cuda:N";
+    // Where this LibTorch has no CUDA (CI), asking for it is bad input, named before any work.
+    if (!torch::cuda::is_available()) {
+        QTest::addRow("cuda absent") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--device", "cuda"} << "sees no CUDA device";
+        QTest::addRow("fp16 on the cpu") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--precision", "fp16"} << "--precision fp16 needs a CUDA device";
+    }
     QTest::addRow("config file missing") << QStringList{"--config", "/nonexistent/train.json"} << "/nonexistent/train.json";
 }
 
