@@ -1,5 +1,6 @@
 #include "launch/rundir.h"
 
+#include "launch/remoterun.h"
 #include "launch/transport.h"
 
 #include <QDir>
@@ -197,6 +198,14 @@ QJsonObject RunSummary::toJson() const
         o.insert(QStringLiteral("loss"), lastLoss);
     if (exitCode)
         o.insert(QStringLiteral("exit_code"), *exitCode);
+    o.insert(QStringLiteral("remote"), remote);
+    if (remote) {
+        o.insert(QStringLiteral("head"), head);
+        o.insert(QStringLiteral("remote_run_dir"), remoteRunDir);
+        if (lastSeen.isValid())
+            o.insert(QStringLiteral("last_seen"), lastSeen.toUTC().toString(Qt::ISODateWithMs));
+        o.insert(QStringLiteral("synced"), synced);
+    }
     return o;
 }
 
@@ -214,7 +223,25 @@ QList<RunSummary> listRuns(const QString &runsDir)
         s.runId = id;
         s.runDir = rd;
         s.info = *info;
-        const RunFiles f = readRunFiles(t, rd);
+        std::optional<RemoteRecord> remote = readRemoteRecord(rd);
+        RunFiles f;
+        if (remote) {
+            // Only what was copied here: the pid of a remote run means nothing on this machine.
+            if (const auto code = readSmall(t, runFile(rd, runfile::kExitCode), 64)) {
+                bool ok = false;
+                const int c = code->trimmed().toInt(&ok);
+                if (ok)
+                    f.exitCode = c;
+            }
+            f.cancelRequested = QFileInfo::exists(runFile(rd, runfile::kCancel));
+            s.remote = true;
+            s.head = remote->head;
+            s.remoteRunDir = remote->remoteRunDir;
+            s.lastSeen = remote->lastSeen;
+            s.synced = remote->synced;
+        } else {
+            f = readRunFiles(t, rd);
+        }
         s.exitCode = f.exitCode;
         // The last step line in the file's tail.
         QFile m(runFile(rd, runfile::kMetrics));
@@ -239,7 +266,10 @@ QList<RunSummary> listRuns(const QString &runsDir)
                 break;
             }
         }
-        s.state = deriveState(f, telemetry);
+        if (remote)
+            s.state = f.exitCode ? deriveState(f, telemetry) : remote->lastState;
+        else
+            s.state = deriveState(f, telemetry);
         out.append(s);
     }
     std::sort(out.begin(), out.end(), [](const RunSummary &a, const RunSummary &b) {

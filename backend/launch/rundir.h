@@ -101,9 +101,17 @@ struct RunSummary {
     double lastLoss = 0;
     bool hasLoss = false;
     std::optional<int> exitCode;
+    // A run on a remote head node (remoterun.h): runDir is its local record, the state is the one last
+    // seen (lastSeen) until the run has ended and its record was synced (then it is final offline).
+    bool remote = false;
+    QString head;           // ssh target of the head node
+    QString remoteRunDir;   // the run directory on the head node
+    QDateTime lastSeen;
+    bool synced = false;
     QJsonObject toJson() const;
 };
-// Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only.
+// Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only;
+// never uses the network (remote runs: see RunSummary::remote).
 QList<RunSummary> listRuns(const QString &runsDir);
 
 }  // namespace traindeck::launch

@@ -52,6 +52,8 @@ struct RunMonitor::Private {
     QTimer *timer = nullptr;
     qint64 maxBytes = 16 << 20;
     QString mirrorPath;
+    bool mirrorChecked = false;  // the mirror was compared with the head's file (prefill done)
+    bool mirrorFailed = false;
     MetricStore store;
     Tee tee;
     MetricsParser parser;
@@ -88,7 +90,13 @@ RunMonitor::~RunMonitor() = default;
 QString RunMonitor::runDir() const { return d->runDir; }
 void RunMonitor::setPollInterval(int ms) { d->timer->setInterval(ms); }
 void RunMonitor::setMaxBytesPerPoll(qint64 bytes) { d->maxBytes = qMax<qint64>(4096, bytes); }
-void RunMonitor::setMirrorPath(const QString &path) { d->mirrorPath = path; }
+void RunMonitor::setMirrorPath(const QString &path)
+{
+    d->mirrorPath = path;
+    d->mirrorChecked = false;
+}
+QString RunMonitor::mirrorPath() const { return d->mirrorPath; }
+std::shared_ptr<Transport> RunMonitor::transport() const { return d->transport; }
 const MetricStore &RunMonitor::store() const { return d->store; }
 JobState RunMonitor::state() const { return d->state; }
 RunFiles RunMonitor::files() const { return d->files; }
@@ -111,9 +119,82 @@ void RunMonitor::stop()
     d->timer->stop();
 }
 
+void RunMonitor::consumeMetrics(const QByteArray &data)
+{
+    d->tee.records.clear();
+    d->tee.issues.clear();
+    d->parser.feed(data);
+    const QList<Record> recs = d->tee.records;
+    const QList<ParseIssue> issues = d->tee.issues;
+    d->tee.records.clear();
+    d->tee.issues.clear();
+    for (const ParseIssue &i : issues)
+        Q_EMIT malformedLine(i);
+    if (!recs.isEmpty())
+        Q_EMIT recordsReady(recs, d->parser.offset());
+}
+
+// The mirror holds exactly the bytes [0, N) of the head's file. Bytes are written at their own offset
+// (never appended), so a mirror that already holds them (a reattach, a second follower, a sync) gets
+// the same bytes again at the same place: no duplicates. A gap (the mirror was removed meanwhile) is
+// filled from the head first.
+void RunMonitor::writeMirror(qint64 at, const QByteArray &data)
+{
+    QFile m(d->mirrorPath);
+    if (!m.open(QIODevice::ReadWrite)) {
+        if (!d->mirrorFailed)
+            Q_EMIT errorOccurred(tr("cannot write the metrics mirror %1: %2").arg(d->mirrorPath, m.errorString()));
+        d->mirrorFailed = true;
+        return;
+    }
+    const QString path = runFile(d->runDir, runfile::kMetrics);
+    while (m.size() < at) {
+        const cluster::Result<FileChunk> gap = d->transport->readFile(path, m.size(), qMin(at - m.size(), d->maxBytes));
+        if (!gap || gap->data.isEmpty())
+            return;
+        m.seek(m.size());
+        m.write(gap->data);
+    }
+    if (m.seek(at))
+        m.write(data);
+}
+
+// Reattaching with a mirror: what the mirror holds is read from this machine, the head only sends the
+// rest. The mirror is used when it can be a prefix of the head's file (not longer than it).
+void RunMonitor::prefillFromMirror()
+{
+    const QString path = runFile(d->runDir, runfile::kMetrics);
+    const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
+    if (!head)
+        return;  // not there yet: try again on the next poll
+    d->mirrorChecked = true;
+    QFile m(d->mirrorPath);
+    if (!m.exists())
+        return;
+    if (m.size() > head->fileSize) {
+        // Not a prefix of this file (the head's file was replaced): start the mirror again.
+        if (m.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            m.close();
+        return;
+    }
+    if (!m.open(QIODevice::ReadOnly))
+        return;
+    while (!m.atEnd()) {
+        const QByteArray chunk = m.read(d->maxBytes);
+        if (chunk.isEmpty())
+            break;
+        consumeMetrics(chunk);
+    }
+}
+
 void RunMonitor::readMetrics()
 {
     const QString path = runFile(d->runDir, runfile::kMetrics);
+    if (!d->mirrorPath.isEmpty() && !d->mirrorChecked) {
+        prefillFromMirror();
+        if (!d->mirrorChecked)
+            return;
+    }
     for (int round = 0; round < 64; ++round) {
         const qint64 at = d->parser.offset() + d->parser.pendingBytes();
         const cluster::Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
@@ -125,25 +206,9 @@ void RunMonitor::readMetrics()
         }
         if (c->data.isEmpty())
             return;
-        if (!d->mirrorPath.isEmpty()) {
-            QFile m(d->mirrorPath);
-            if (m.open(QIODevice::ReadWrite) && m.size() >= at) {
-                m.resize(at);
-                m.seek(at);
-                m.write(c->data);
-            }
-        }
-        d->tee.records.clear();
-        d->tee.issues.clear();
-        d->parser.feed(c->data);
-        const QList<Record> recs = d->tee.records;
-        const QList<ParseIssue> issues = d->tee.issues;
-        d->tee.records.clear();
-        d->tee.issues.clear();
-        for (const ParseIssue &i : issues)
-            Q_EMIT malformedLine(i);
-        if (!recs.isEmpty())
-            Q_EMIT recordsReady(recs, d->parser.offset());
+        if (!d->mirrorPath.isEmpty())
+            writeMirror(at, c->data);
+        consumeMetrics(c->data);
         if (c->data.size() < d->maxBytes)
             return;
         // A full chunk: more may follow right away, but yield after one more round when polling live.

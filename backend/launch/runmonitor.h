@@ -33,8 +33,14 @@ public:
     void setPollInterval(int ms);  // default 250
     // Bytes of metrics read per poll at most (default 16 MiB); the rest follows on the next poll.
     void setMaxBytesPerPoll(qint64 bytes);
-    // Keep a copy of every metrics byte read in this file (the local mirror of a remote run).
+    // Keep a copy of every metrics byte read in this file (the local mirror of a remote run): the
+    // mirror is byte-identical to the head's metrics.jsonl up to metricsOffset() (plus a partial last
+    // line). A mirror that already holds a prefix (reattaching) is read from this machine first and
+    // only the rest comes from the head; records from it are emitted like any others (subject to
+    // start()'s emitFromOffset). Set before start().
     void setMirrorPath(const QString &path);
+    QString mirrorPath() const;
+    std::shared_ptr<Transport> transport() const;
 
     // Starts polling. Records whose line starts before emitFromOffset go into the store without being
     // emitted (a watcher that resumes at the offset it printed last sees no duplicate and no gap).
@@ -67,6 +73,9 @@ Q_SIGNALS:
 
 private:
     void readMetrics();
+    void consumeMetrics(const QByteArray &data);
+    void writeMirror(qint64 at, const QByteArray &data);
+    void prefillFromMirror();
     void readStderr();
     void computeFailure();
 

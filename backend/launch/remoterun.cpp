@@ -1,0 +1,363 @@
+#include "launch/remoterun.h"
+
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+using traindeck::cluster::ClusterProfile;
+using traindeck::cluster::Diagnostic;
+using traindeck::cluster::Result;
+using traindeck::cluster::Status;
+
+namespace traindeck::launch {
+
+namespace {
+constexpr qint64 kLogTail = 1 << 20;   // the last MiB of each log is copied (what failure attribution reads)
+constexpr qint64 kChunk = 16 << 20;
+
+Diagnostic err(const QString &what, const QString &message)
+{
+    return Diagnostic::error(what, 0, 0, message);
+}
+
+QString localFile(const QString &dir, const char *name)
+{
+    return runFile(dir, name);
+}
+
+std::optional<JobState> stateFromName(const QString &name)
+{
+    for (JobState s : {JobState::Starting, JobState::Running, JobState::Finished, JobState::Failed, JobState::Cancelled,
+                       JobState::Lost}) {
+        if (jobStateName(s) == name)
+            return s;
+    }
+    return std::nullopt;
+}
+
+// Brings the local mirror up to the remote file: the bytes it lacks are written at their own offsets
+// (idempotent: a RunMonitor mirroring the same file at the same time writes the same bytes there). A
+// mirror longer than the remote file is not a prefix of it: it is rewritten from the start.
+Status catchUpMirror(Transport &t, const QString &remotePath, const QString &mirrorPath)
+{
+    const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
+    if (!head)
+        return cluster::Done{};  // no metrics (yet): nothing to mirror
+    QFile m(mirrorPath);
+    if (!m.open(QIODevice::ReadWrite))
+        return Status::failure(err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
+    qint64 at = m.size();
+    if (at > head->fileSize) {
+        m.resize(0);
+        at = 0;
+    }
+    for (;;) {
+        const Result<FileChunk> c = t.readFile(remotePath, at, kChunk);
+        if (!c)
+            return Status::failure(c.diagnostics());
+        if (c->data.isEmpty())
+            break;
+        if (!m.seek(at) || m.write(c->data) != c->data.size())
+            return Status::failure(err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
+        at += c->data.size();
+    }
+    return cluster::Done{};
+}
+
+// Copies a remote file (its last maxBytes) into the record; a missing remote file removes the copy.
+Status copyTail(Transport &t, const QString &remotePath, const QString &localPath, qint64 maxBytes)
+{
+    const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
+    if (!head) {
+        if (!t.exists(remotePath))
+            QFile::remove(localPath);
+        return cluster::Done{};
+    }
+    const qint64 from = qMax<qint64>(0, head->fileSize - maxBytes);
+    const Result<FileChunk> c = t.readFile(remotePath, from, maxBytes);
+    if (!c)
+        return Status::failure(c.diagnostics());
+    LocalTransport local;
+    return local.writeFile(localPath, c->data);
+}
+}  // namespace
+
+// ---------------------------------------------------------------- remote.json
+
+QJsonObject RemoteRecord::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), 1);
+    o.insert(QStringLiteral("profile"), profile);
+    o.insert(QStringLiteral("head"), head);
+    o.insert(QStringLiteral("head_host"), headHost);
+    o.insert(QStringLiteral("remote_run_dir"), remoteRunDir);
+    o.insert(QStringLiteral("created"), created.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("state"), jobStateName(lastState));
+    if (lastSeen.isValid())
+        o.insert(QStringLiteral("last_seen"), lastSeen.toUTC().toString(Qt::ISODateWithMs));
+    o.insert(QStringLiteral("synced"), synced);
+    return o;
+}
+
+std::optional<RemoteRecord> RemoteRecord::fromJson(const QJsonObject &o)
+{
+    RemoteRecord r;
+    r.remoteRunDir = o.value(QStringLiteral("remote_run_dir")).toString();
+    if (r.remoteRunDir.isEmpty())
+        return std::nullopt;
+    r.profile = o.value(QStringLiteral("profile")).toString();
+    r.head = o.value(QStringLiteral("head")).toString();
+    r.headHost = o.value(QStringLiteral("head_host")).toString();
+    r.created = QDateTime::fromString(o.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
+    r.lastState = stateFromName(o.value(QStringLiteral("state")).toString()).value_or(JobState::Starting);
+    r.lastSeen = QDateTime::fromString(o.value(QStringLiteral("last_seen")).toString(), Qt::ISODateWithMs);
+    r.synced = o.value(QStringLiteral("synced")).toBool();
+    return r;
+}
+
+bool isRemoteRecord(const QString &localDir)
+{
+    return QFileInfo::exists(localFile(localDir, runfile::kRemote));
+}
+
+std::optional<RemoteRecord> readRemoteRecord(const QString &localDir)
+{
+    QFile f(localFile(localDir, runfile::kRemote));
+    if (!f.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonDocument d = QJsonDocument::fromJson(f.read(1 << 20));
+    if (!d.isObject())
+        return std::nullopt;
+    return RemoteRecord::fromJson(d.object());
+}
+
+Status writeRemoteRecord(const QString &localDir, const RemoteRecord &record)
+{
+    LocalTransport local;
+    return local.writeFile(localFile(localDir, runfile::kRemote), QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented));
+}
+
+// ---------------------------------------------------------------- RemoteRuns
+
+Result<QString> RemoteRuns::remoteRunsDir(Transport &t, const ClusterProfile &profile)
+{
+    QString w = profile.workdir.trimmed();
+    if (w.isEmpty())
+        w = QStringLiteral("~/traindeck");
+    QString base;
+    if (w.startsWith(QLatin1Char('/'))) {
+        base = w;
+    } else {
+        if (w.startsWith(QLatin1Char('~')) && w != QLatin1String("~") && !w.startsWith(QLatin1String("~/")))
+            return Result<QString>::failure(Diagnostic::keyError(
+                profile.name, QStringLiteral("workdir"),
+                tr("%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path").arg(w)));
+        const Result<ExecResult> home = t.run(QStringLiteral("printf %s \"$HOME\""), 20000);
+        const QString h = home && home->exitCode == 0 ? QString::fromUtf8(home->out).trimmed() : QString();
+        if (!h.startsWith(QLatin1Char('/')))
+            return Result<QString>::failure(Diagnostic::keyError(
+                profile.name, QStringLiteral("workdir"),
+                tr("cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile")
+                    .arg(w, t.displayName(), home ? (h.isEmpty() ? tr("empty") : h) : home.errorString())));
+        const QString rest = w.startsWith(QLatin1Char('~')) ? w.mid(1) : QLatin1Char('/') + w;
+        base = h + rest;
+    }
+    return QDir::cleanPath(base + QStringLiteral("/runs"));
+}
+
+Result<RemoteRuns::Launched> RemoteRuns::launch(Transport &t, const JobSpec &spec, const ClusterProfile &profile,
+                                                const QString &localRunsDir)
+{
+    if (t.isLocal()) {
+        const Result<LaunchOutcome> r = Launcher::launch(t, spec, profile, localRunsDir);
+        if (!r)
+            return Result<Launched>::failure(r.diagnostics());
+        return Result<Launched>(Launched{r.value(), r->runDir, QString(), false}, r.diagnostics());
+    }
+    if (localRunsDir.isEmpty() || !QDir::isAbsolutePath(localRunsDir))
+        return Result<Launched>::failure(err(localRunsDir, Launcher::tr("the runs directory must be an absolute path")));
+    const Result<QString> runs = remoteRunsDir(t, profile);
+    if (!runs)
+        return Result<Launched>::failure(runs.diagnostics());
+    const Result<LaunchOutcome> r = Launcher::launch(t, spec, profile, runs.value());
+    if (!r)
+        return Result<Launched>::failure(r.diagnostics());
+    cluster::Diagnostics warnings = r.diagnostics();
+    const Result<QString> record = writeRecord(t, r.value(), profile, localRunsDir);
+    Launched out{r.value(), QString(), QString(), true};
+    if (record) {
+        out.localDir = record.value();
+        out.mirrorPath = localFile(record.value(), runfile::kMetrics);
+    } else {
+        // The run is started on the head: say so rather than fail.
+        warnings << Diagnostic::warning(r->runDir, 0, 0,
+                                        tr("run %1 started on %2 in %3, but its local record could not be written: %4")
+                                            .arg(r->runId, t.displayName(), r->runDir, record.errorString()));
+    }
+    return Result<Launched>(out, warnings);
+}
+
+Result<QString> RemoteRuns::writeRecord(Transport &t, const LaunchOutcome &outcome, const ClusterProfile &profile,
+                                        const QString &localRunsDir)
+{
+    const QString dir = QDir::cleanPath(localRunsDir + QLatin1Char('/') + outcome.runId);
+    if (QFileInfo::exists(localFile(dir, runfile::kRunInfo)) && !isRemoteRecord(dir))
+        return Result<QString>::failure(err(dir, tr("a local run with this id already exists")));
+    if (!QDir().mkpath(dir))
+        return Result<QString>::failure(err(dir, tr("cannot create the run's local record directory")));
+    LocalTransport local;
+    RemoteRecord rec;
+    rec.profile = profile.name;
+    rec.head = t.displayName();
+    rec.headHost = profile.nodes.isEmpty() ? QString() : profile.head().host;
+    rec.remoteRunDir = outcome.runDir;
+    rec.created = QDateTime::currentDateTimeUtc();
+    rec.lastState = JobState::Starting;
+    rec.lastSeen = rec.created;
+    // remote.json first: a listing never takes the record for a local run.
+    QList<Status> writes;
+    writes << writeRemoteRecord(dir, rec);
+    writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson());
+    for (const char *name : {runfile::kSpec, runfile::kRunInfo}) {
+        const Result<FileChunk> c = t.readFile(runFile(outcome.runDir, name), 0, 1 << 20);
+        if (!c)
+            return Result<QString>::failure(c.diagnostics());
+        writes << local.writeFile(localFile(dir, name), c->data);
+    }
+    for (const Status &s : writes) {
+        if (!s)
+            return Result<QString>::failure(s.diagnostics());
+    }
+    return dir;
+}
+
+void RemoteRuns::noteState(const QString &localDir, JobState state)
+{
+    std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
+    if (!rec || rec->synced)
+        return;
+    rec->lastState = state;
+    rec->lastSeen = QDateTime::currentDateTimeUtc();
+    writeRemoteRecord(localDir, *rec);
+}
+
+Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, const QString &localDir)
+{
+    std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
+    if (!rec)
+        return Result<JobState>::failure(err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
+    // The run record must be readable, or nothing below means anything (link down, directory gone).
+    const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20);
+    if (!info)
+        return Result<JobState>::failure(err(remoteRunDir, tr("cannot read run %1 on %2: %3")
+                                                               .arg(QFileInfo(localDir).fileName(), t.displayName(),
+                                                                    info.errorString())));
+    const RunFiles files = readRunFiles(t, remoteRunDir);
+    const QString metrics = runFile(remoteRunDir, runfile::kMetrics);
+    const Result<FileChunk> m = t.readFile(metrics, 0, 0);
+    const JobState state = deriveState(files, m && m->fileSize > 0);
+    if (const Status s = catchUpMirror(t, metrics, localFile(localDir, runfile::kMetrics)); !s)
+        return Result<JobState>::failure(s.diagnostics());
+    LocalTransport local;
+    if (isFinal(state)) {
+        QList<Status> writes;
+        writes << local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+        if (files.exitCode)
+            writes << local.writeFile(localFile(localDir, runfile::kExitCode), QByteArray::number(*files.exitCode) + '\n');
+        else
+            QFile::remove(localFile(localDir, runfile::kExitCode));
+        for (const char *name : {runfile::kStderr, runfile::kStdout, runfile::kCancel})
+            writes << copyTail(t, runFile(remoteRunDir, name), localFile(localDir, name), kLogTail);
+        for (const Status &s : writes) {
+            if (!s)
+                return Result<JobState>::failure(s.diagnostics());
+        }
+        // Lost runs have no exit-code on the head; the record needs one to stay final offline.
+        if (!files.exitCode && state == JobState::Lost)
+            local.writeFile(localFile(localDir, runfile::kExitCode), QByteArrayLiteral("-1\n"));
+        rec->synced = true;
+    } else {
+        QFile copy(localFile(localDir, runfile::kRunInfo));
+        if (!copy.open(QIODevice::ReadOnly) || copy.readAll() != info->data) {
+            copy.close();
+            local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);  // attempts, started
+        }
+    }
+    rec->lastState = state;
+    rec->lastSeen = QDateTime::currentDateTimeUtc();
+    if (const Status s = writeRemoteRecord(localDir, *rec); !s)
+        return Result<JobState>::failure(s.diagnostics());
+    return state;
+}
+
+void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString &localDir, int previousAttempt)
+{
+    const QString keep = localDir + QStringLiteral("/attempt-%1").arg(previousAttempt);
+    QDir().mkpath(keep);
+    for (const char *name : {runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr}) {
+        const QString from = localFile(localDir, name);
+        if (QFileInfo::exists(from)) {
+            QFile::remove(localFile(keep, name));
+            QFile::rename(from, localFile(keep, name));
+        }
+    }
+    if (const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20))
+        LocalTransport().writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+    if (std::optional<RemoteRecord> rec = readRemoteRecord(localDir)) {
+        rec->synced = false;
+        rec->lastState = JobState::Starting;
+        rec->lastSeen = QDateTime::currentDateTimeUtc();
+        writeRemoteRecord(localDir, *rec);
+    }
+}
+
+// ---------------------------------------------------------------- locating a run
+
+Result<ClusterProfile> recordProfile(const QString &localDir, const RemoteRecord &record)
+{
+    const QString path = localFile(localDir, runfile::kProfile);
+    QFile f(path);
+    if (f.open(QIODevice::ReadOnly)) {
+        Result<ClusterProfile> p = ClusterProfile::fromJson(f.readAll(), path);
+        if (p)
+            return p;
+    }
+    if (record.profile.isEmpty())
+        return Result<ClusterProfile>::failure(err(path, RemoteRuns::tr("the record names no cluster profile")));
+    return ClusterProfile::loadNamed(record.profile);
+}
+
+Result<RunLocation> locateRun(const QString &localDir)
+{
+    RunLocation loc;
+    loc.localDir = localDir;
+    if (!isRemoteRecord(localDir)) {
+        loc.transport = std::make_shared<LocalTransport>();
+        loc.runDir = localDir;
+        return loc;
+    }
+    loc.record = readRemoteRecord(localDir);
+    if (!loc.record)
+        return Result<RunLocation>::failure(
+            err(localFile(localDir, runfile::kRemote), RemoteRuns::tr("unreadable record of a remote run")));
+    const Result<ClusterProfile> profile = recordProfile(localDir, *loc.record);
+    if (!profile)
+        return Result<RunLocation>::failure(profile.diagnostics());
+    loc.profile = profile.value();
+    loc.remote = true;
+    loc.runDir = loc.record->remoteRunDir;
+    loc.mirrorPath = localFile(localDir, runfile::kMetrics);
+    Result<std::shared_ptr<Transport>> t = transportFor(loc.profile);
+    if (!t)
+        return Result<RunLocation>::failure(err(
+            localDir, RemoteRuns::tr("run %1 is on %2 (%3): %4")
+                          .arg(QFileInfo(localDir).fileName(), loc.record->head, loc.record->remoteRunDir, t.errorString())));
+    loc.transport = t.value();
+    return loc;
+}
+
+}  // namespace traindeck::launch
