@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
+#include "launch/remoterun.h"
 #include "launch/rundir.h"
 
 #include <QCommandLineOption>
@@ -35,7 +36,17 @@ struct FollowOptions {
     qint64 fromOffset = 0;      // emit only metrics lines that start at or after this byte offset
     bool printSteps = true;     // terminal view when stdout is not a terminal: one line per step
     int pollMs = 250;
+    // A remote run: the local record, whose metrics.jsonl mirrors the head's and which is synced when
+    // the run ends (remoterun.h). Empty for local runs.
+    QString recordDir;
 };
+
+// RUN (id or directory) to where the run is: a local run directory, or a remote run's record with a
+// transport to its head (connecting over SSH). offlineWhenSynced: a remote run that has ended and
+// whose record is complete is read from the record without connecting. On failure prints why and
+// sets *exitCode (2 no such run, 1 the head cannot be reached).
+std::optional<launch::RunLocation> locateRunArgument(const QString &runsDir, const QString &run, bool offlineWhenSynced,
+                                                     QTextStream &err, int *exitCode);
 
 // Follows the run until it ends; returns exitCodeFor(final state).
 int followRun(std::shared_ptr<launch::Transport> transport, const QString &runDir, const FollowOptions &options);

@@ -1,6 +1,7 @@
 // traindeck-cli cancel RUN [--grace SECONDS] [--runs-dir DIR]: SIGTERM to the run's mpirun process
 // group, SIGKILL after the grace period (default 10 s). Exit 0 when the run is no longer running
-// (cancelled, or it had ended already), 1 when it could not be stopped, 2 bad input.
+// (cancelled, or it had ended already), 1 when it could not be stopped, 2 bad input. A remote run is
+// cancelled over SSH on its head node and its local record synced.
 #include "cli_common.h"
 #include "command.h"
 
@@ -45,16 +46,19 @@ int run(const QStringList &args)
         err << CancelCommand::tr("traindeck-cli cancel: --grace: expected seconds 0..3600") << '\n';
         return ExitBadInput;
     }
-    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
-    if (!dir) {
-        err << dir.errorString() << '\n';
-        return ExitBadInput;
-    }
-    LocalTransport t;
-    const auto state = Launcher::cancel(t, dir.value(), int(grace * 1000));
+    int rc = ExitBadInput;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), false, err, &rc);
+    if (!loc)
+        return rc;
+    const auto state = Launcher::cancel(*loc->transport, loc->runDir, int(grace * 1000));
     if (!state) {
         err << state.errorString() << '\n';
         return ExitFailed;
+    }
+    if (loc->remote) {
+        const auto synced = RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir);
+        if (!synced)
+            err << synced.errorString() << '\n';
     }
     out << jobStateName(state.value()) << '\n';
     return isFinal(state.value()) ? ExitOk : ExitFailed;

@@ -209,10 +209,43 @@ int parseOrExit(QCommandLineParser &parser, const QString &name, const QStringLi
     return -1;
 }
 
+std::optional<RunLocation> locateRunArgument(const QString &runsDir, const QString &run, bool offlineWhenSynced,
+                                             QTextStream &err, int *exitCode)
+{
+    const auto dir = resolveRunDir(runsDir, run);
+    if (!dir) {
+        err << dir.errorString() << '\n';
+        *exitCode = ExitBadInput;
+        return std::nullopt;
+    }
+    if (offlineWhenSynced && isRemoteRecord(dir.value())) {
+        const std::optional<RemoteRecord> rec = readRemoteRecord(dir.value());
+        if (rec && rec->synced) {
+            RunLocation loc;
+            loc.transport = std::make_shared<LocalTransport>();
+            loc.runDir = loc.localDir = dir.value();
+            loc.record = rec;
+            return loc;
+        }
+    }
+    auto loc = locateRun(dir.value());
+    if (!loc) {
+        err << loc.errorString() << '\n';
+        *exitCode = ExitFailed;
+        return std::nullopt;
+    }
+    return loc.value();
+}
+
 int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const FollowOptions &options)
 {
     RunMonitor monitor(transport, runDir);
     monitor.setPollInterval(options.pollMs);
+    if (!options.recordDir.isEmpty()) {
+        monitor.setMirrorPath(runFile(options.recordDir, runfile::kMetrics));
+        QObject::connect(&monitor, &RunMonitor::stateChanged, &monitor,
+                         [&](JobState s) { RemoteRuns::noteState(options.recordDir, s); });
+    }
     QTextStream out(stdout);
     const bool tty = !options.json && ::isatty(STDOUT_FILENO);
     QSet<QString> findingsSeen;
@@ -342,6 +375,12 @@ int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const
         }
     });
     QObject::connect(&monitor, &RunMonitor::ended, &loop, [&](JobState s) {
+        if (!options.recordDir.isEmpty()) {
+            // The record becomes complete: the run can be listed, watched and reported offline.
+            const auto synced = RemoteRuns::sync(*transport, runDir, options.recordDir);
+            if (!synced)
+                QTextStream(stderr) << synced.errorString() << '\n';
+        }
         diagnose(true);
         const FailureInfo failure = monitor.failure();
         const MetricStore &st = monitor.store();

@@ -1,11 +1,13 @@
 // traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
 // starts a run detached (it survives this program), prints its run id, then follows it to the end
-// unless --detach. Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not
+// unless --detach. On a remote profile the run directory is <workdir>/runs/<id> on the head node and
+// the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h). Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not
 // start, 2 bad input.
 #include "cli_common.h"
 #include "command.h"
 
 #include "launch/launcher.h"
+#include "launch/remoterun.h"
 #include "launch/transport.h"
 
 #include <QDir>
@@ -28,6 +30,8 @@ QString usage()
         "usage: traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]\n"
         "Starts the job of a spec (docs/cli.md) detached under mpirun and prints its run id.\n"
         "Without --detach it then follows the run like `watch` until it ends.\n"
+        "A remote profile runs it in <workdir>/runs/<run id> on the head node; --runs-dir keeps its local\n"
+        "record and metrics mirror.\n"
         "exit: 0 finished (--detach: started), 1 failed, cancelled or lost, 2 bad input.\n");
 }
 
@@ -71,7 +75,7 @@ int run(const QStringList &args)
         spec.resolvePaths(baseDir);
     spec.profile = profileName;
     const QString runs = runsDirFrom(parser, runsDir);
-    const auto launched = Launcher::launch(*transport.value(), spec, profile.value(), runs);
+    const auto launched = RemoteRuns::launch(*transport.value(), spec, profile.value(), runs);
     if (!launched) {
         err << launched.errorString() << '\n';
         // A spec the launcher rejects, or a missing trainer/mpirun, is something the user fixes.
@@ -79,13 +83,23 @@ int run(const QStringList &args)
     }
     for (const auto &w : launched.warnings())
         err << w.toString() << '\n';
-    out << launched->runId << '\n';
+    const LaunchOutcome &outcome = launched->outcome;
+    if (launched->remote) {
+        err << LaunchCommand::tr("run %1 on %2: %3").arg(outcome.runId, transport.value()->displayName(), outcome.runDir)
+            << '\n';
+        if (!launched->localDir.isEmpty())
+            err << LaunchCommand::tr("local record and metrics mirror: %1").arg(launched->localDir) << '\n';
+        err.flush();
+    }
+    out << outcome.runId << '\n';
     out.flush();
     if (parser.isSet(detachOpt))
         return ExitOk;
     FollowOptions fo;
     fo.json = parser.isSet(jsonOpt);
-    return followRun(transport.value(), launched->runDir, fo);
+    if (launched->remote)
+        fo.recordDir = launched->localDir;
+    return followRun(transport.value(), outcome.runDir, fo);
 }
 
 Registration reg{{QStringLiteral("launch"), QStringLiteral("start a training run from a job spec (detached)"), run}};

@@ -2,7 +2,8 @@
 // ended): state, failure attribution, and the diagnosis findings. --json prints one object with a
 // `findings` array ({kind, severity, ranks, hosts, evidence, recommendation, ...}); --html writes
 // DIR/index.html with PNG plots (loss, throughput, per-rank step time, per-rank phases). The PNGs are
-// drawn and encoded here (zlib through qCompress), so the CLI stays on Qt Core.
+// drawn and encoded here (zlib through qCompress), so the CLI stays on Qt Core. A remote run is read
+// from its local record once it has ended (no network), over SSH while it runs.
 #include "cli_common.h"
 #include "command.h"
 
@@ -353,18 +354,23 @@ int run(const QStringList &args)
         err << ReportCommand::tr("traindeck-cli report: expected one RUN and at most one of --json, --html") << '\n' << usage();
         return ExitBadInput;
     }
-    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
-    if (!dir) {
-        err << dir.errorString() << '\n';
-        return ExitBadInput;
-    }
-    RunMonitor m(std::make_shared<LocalTransport>(), dir.value());
+    int rc = ExitBadInput;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
+    if (!loc)
+        return rc;
+    RunMonitor m(loc->transport, loc->runDir);
     m.setMaxBytesPerPoll(256 << 20);
+    if (loc->remote)
+        m.setMirrorPath(loc->mirrorPath);
     m.poll();
+    if (loc->remote && isFinal(m.state())) {
+        if (const auto synced = RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir); !synced)
+            err << synced.errorString() << '\n';
+    }
     const JobState state = m.state();
     const MetricStore &s = m.store();
     const QList<Finding> findings = Diagnosis::analyze(s);
-    const QString runId = QFileInfo(dir.value()).fileName();
+    const QString runId = QFileInfo(loc->localDir).fileName();
 
     if (parser.isSet(htmlOpt)) {
         const QString htmlDir = QDir::current().absoluteFilePath(parser.value(htmlOpt));
@@ -376,7 +382,11 @@ int run(const QStringList &args)
     if (parser.isSet(jsonOpt)) {
         QJsonObject o;
         o.insert(QStringLiteral("run_id"), runId);
-        o.insert(QStringLiteral("run_dir"), dir.value());
+        o.insert(QStringLiteral("run_dir"), loc->localDir);
+        if (loc->record) {
+            o.insert(QStringLiteral("head"), loc->record->head);
+            o.insert(QStringLiteral("remote_run_dir"), loc->record->remoteRunDir);
+        }
         o.insert(QStringLiteral("state"), jobStateName(state));
         o.insert(QStringLiteral("last_step"), s.lastStep());
         o.insert(QStringLiteral("world_size"), s.worldSize());

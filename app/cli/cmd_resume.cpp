@@ -1,6 +1,7 @@
 // traindeck-cli resume RUN [--detach] [--json] [--runs-dir DIR]: relaunches a failed, cancelled or lost
 // run from its latest checkpoint (--resume latest, same out directory, metrics appended to the same
-// metrics.jsonl), prints the run id and follows it like launch.
+// metrics.jsonl), prints the run id and follows it like launch. A remote run is resumed over SSH on its
+// head node; its local record goes live again.
 #include "cli_common.h"
 #include "command.h"
 
@@ -40,24 +41,28 @@ int run(const QStringList &args)
         err << ResumeCommand::tr("traindeck-cli resume: expected exactly one RUN") << '\n' << usage();
         return ExitBadInput;
     }
-    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
-    if (!dir) {
-        err << dir.errorString() << '\n';
-        return ExitBadInput;
-    }
-    auto t = std::make_shared<LocalTransport>();
-    const auto resumed = Launcher::resume(*t, dir.value());
+    int rc = ExitBadInput;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), false, err, &rc);
+    if (!loc)
+        return rc;
+    auto t = loc->transport;
+    const std::optional<RunInfo> before = readRunInfo(*t, loc->runDir);
+    const auto resumed = Launcher::resume(*t, loc->runDir);
     if (!resumed) {
         err << resumed.errorString() << '\n';
         return ExitFailed;
     }
+    if (loc->remote)
+        RemoteRuns::reopen(*t, loc->runDir, loc->localDir, before ? before->attempts : 1);
     out << resumed->runId << '\n';
     out.flush();
     if (parser.isSet(detachOpt))
         return ExitOk;
     FollowOptions fo;
     fo.json = parser.isSet(jsonOpt);
-    return followRun(t, dir.value(), fo);
+    if (loc->remote)
+        fo.recordDir = loc->localDir;
+    return followRun(t, loc->runDir, fo);
 }
 
 Registration reg{{QStringLiteral("resume"), QStringLiteral("relaunch a failed run from its latest checkpoint"), run}};

@@ -2,6 +2,7 @@
 // until it ends. The terminal view shows loss, throughput, per-rank phase bars and findings; --json
 // streams state, records, findings and the failure as JSON lines, each metrics record with the byte
 // offset of its line and next_offset (pass it to --from-offset to reattach without gaps or duplicates).
+// A remote run is followed over SSH; its local record's metrics mirror is read first, then extended.
 #include "cli_common.h"
 #include "command.h"
 
@@ -23,7 +24,9 @@ QString usage()
     return WatchCommand::tr(
         "usage: traindeck-cli watch RUN [--json] [--from-offset N] [--runs-dir DIR]\n"
         "Follows a run until it ends: loss, throughput, per-rank phase bars, findings.\n"
-        "RUN is a run id (see `runs`) or a run directory. --json: one JSON object per line\n"
+        "RUN is a run id (see `runs`) or a run directory. A run on a remote head node is followed over SSH\n"
+        "and mirrored into its local record (once it has ended, the record is read without SSH).\n"
+        "--json: one JSON object per line\n"
         "(types state, hello, step, checkpoint, warning, error, done, finding, malformed, failure, end).\n"
         "--from-offset N: only metrics lines starting at byte N or later (a previous next_offset).\n"
         "Stopping watch never stops the run. exit: 0 finished, 1 failed, cancelled or lost, 2 bad input.\n");
@@ -54,12 +57,13 @@ int run(const QStringList &args)
             return ExitBadInput;
         }
     }
-    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
-    if (!dir) {
-        err << dir.errorString() << '\n';
-        return ExitBadInput;
-    }
-    return followRun(std::make_shared<LocalTransport>(), dir.value(), fo);
+    int rc = ExitBadInput;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
+    if (!loc)
+        return rc;
+    if (loc->remote)
+        fo.recordDir = loc->localDir;
+    return followRun(loc->transport, loc->runDir, fo);
 }
 
 Registration reg{{QStringLiteral("watch"), QStringLiteral("follow a run live (terminal view or --json lines)"), run}};
