@@ -1,6 +1,8 @@
 // traindeck-cli launch/watch/report/runs/cancel/resume without the trainer: bad input (exit 2, the
 // message naming the key or file), a missing trainer reported before anything starts, and watch/report/
-// runs/resume on a run directory built from fixtures (a failed 4-rank run).
+// runs/resume on a run directory built from fixtures (a failed 4-rank run), and the local records of
+// runs on a remote head node: listed offline (runs, runs --json), a finished one watched/reported
+// without SSH, an unreachable head named when a live one is cancelled.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -20,6 +22,7 @@ private Q_SLOTS:
     void badInput();
     void missingTrainerStartsNothing();
     void failedRunFromFixtures();
+    void remoteRecords();
 
 private:
     struct Outcome {
@@ -174,6 +177,81 @@ void TestCliRunCommands::failedRunFromFixtures()
     const Outcome can = cli({QStringLiteral("cancel"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(can.exitCode, 0);
     QCOMPARE(can.out, QByteArray("failed\n"));
+}
+
+void TestCliRunCommands::remoteRecords()
+{
+    const QString runs = m_tmp.filePath(QStringLiteral("remote-runs"));
+    auto write = [&](const QString &dir, const char *name, const QByteArray &data) {
+        QDir().mkpath(dir);
+        QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data);
+    };
+    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray metrics = in.readAll();
+    // A live run on a head that cannot be reached from here, last seen running at step 5.
+    const QString live = runs + QStringLiteral("/live-20250101-100000");
+    write(live, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+        "remote_run_dir":"/home/ops/traindeck/runs/live-20250101-100000","created":"2025-01-01T10:00:00Z",
+        "state":"running","last_seen":"2025-01-01T10:05:00Z","synced":false})");
+    write(live, "run.json", R"({"run_id":"live-20250101-100000","name":"live","created":"2025-01-01T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+    write(live, "profile.json", R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
+    write(live, "metrics.jsonl", metrics.left(metrics.indexOf("\"step\":6")));
+    // A finished one whose record was synced: exit-code copied, the whole metrics file mirrored.
+    const QString done = runs + QStringLiteral("/done-20241231-100000");
+    write(done, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+        "remote_run_dir":"/home/ops/traindeck/runs/done-20241231-100000","created":"2024-12-31T10:00:00Z",
+        "state":"finished","last_seen":"2024-12-31T11:00:00Z","synced":true})");
+    write(done, "run.json", R"({"run_id":"done-20241231-100000","name":"done","created":"2024-12-31T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+    write(done, "metrics.jsonl", metrics);
+    write(done, "exit-code", "0\n");
+
+    const Outcome js = cli({QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(js.exitCode, 0);
+    const QJsonArray a = QJsonDocument::fromJson(js.out).array();
+    QCOMPARE(a.size(), 2);
+    const QJsonObject l = a.at(0).toObject(), d = a.at(1).toObject();  // newest first
+    QCOMPARE(l.value(QStringLiteral("run_id")).toString(), QStringLiteral("live-20250101-100000"));
+    QCOMPARE(l.value(QStringLiteral("remote")).toBool(), true);
+    QCOMPARE(l.value(QStringLiteral("head")).toString(), QStringLiteral("ops@gpu-head.invalid:2222"));
+    QCOMPARE(l.value(QStringLiteral("remote_run_dir")).toString(), QStringLiteral("/home/ops/traindeck/runs/live-20250101-100000"));
+    QCOMPARE(l.value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+    QCOMPARE(l.value(QStringLiteral("synced")).toBool(), false);
+    QCOMPARE(l.value(QStringLiteral("last_step")).toInt(), 5);
+    QCOMPARE(l.value(QStringLiteral("run_dir")).toString(), live);
+    QCOMPARE(d.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(d.value(QStringLiteral("synced")).toBool(), true);
+    QCOMPARE(d.value(QStringLiteral("last_step")).toInt(), 10);
+
+    const Outcome text = cli({QStringLiteral("runs"), QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("live-20250101-100000  running*"), text.out.constData());
+    QVERIFY2(text.out.contains("ops@gpu-head.invalid:2222"), text.out.constData());
+
+    // The finished record needs no network: watch and report read it here.
+    const Outcome w = cli({QStringLiteral("watch"), QStringLiteral("done-20241231-100000"), QStringLiteral("--json"),
+                           QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(w.exitCode, 0);
+    QVERIFY2(w.out.contains("\"type\":\"end\""), w.out.constData());
+    const Outcome rep = cli({QStringLiteral("report"), QStringLiteral("done-20241231-100000"), QStringLiteral("--json"),
+                             QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(rep.exitCode, 0);
+    const QJsonObject r = QJsonDocument::fromJson(rep.out).object();
+    QCOMPARE(r.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(r.value(QStringLiteral("last_step")).toInt(), 10);
+    QCOMPARE(r.value(QStringLiteral("remote_run_dir")).toString(), QStringLiteral("/home/ops/traindeck/runs/done-20241231-100000"));
+
+    // The live one goes through its head: unreachable, exit 1 naming the run and the head.
+    const Outcome can = cli({QStringLiteral("cancel"), QStringLiteral("live-20250101-100000"), QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(can.exitCode, 1);
+    QVERIFY2(can.err.contains("live-20250101-100000") && can.err.contains("gpu-head.invalid"), can.err.constData());
+    // ... and runs --refresh says so too, listing the record as before.
+    const Outcome ref = cli({QStringLiteral("runs"), QStringLiteral("--refresh"), QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(ref.exitCode, 0);
+    QVERIFY2(ref.err.contains("gpu-head.invalid"), ref.err.constData());
+    QVERIFY2(ref.out.contains("live-20250101-100000  running*"), ref.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRunCommands)
