@@ -11,6 +11,7 @@
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
+#include "util/gpu.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
@@ -121,6 +122,25 @@ int cmdSelfCheck()
     nlohmann::ordered_json devices = nlohmann::ordered_json::array();
     devices.push_back({{"type", "cpu"}, {"cores", std::thread::hardware_concurrency()}});
     j["devices"] = devices;
+    // GPUs as the CUDA driver and NVML report them, both loaded with dlopen: null/empty without a driver.
+    auto orNull = [](const std::string& s) { return s.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s); };
+    std::string gpusError;
+    const auto gpus = util::cudaDevices(&gpusError);
+    j["cuda_driver"] = orNull(util::cudaDriverVersion());
+    nlohmann::ordered_json gpuList = nlohmann::ordered_json::array();
+    for (const auto& g : gpus) {
+        const auto peak = util::gpuPeakFlops(g.name, "bf16");
+        gpuList.push_back({{"index", g.index},
+                           {"name", g.name},
+                           {"pci_bus_id", g.pciBusId},
+                           {"memory_total_mb", g.memoryTotalBytes / (1024 * 1024)},
+                           {"compute_capability", std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor)},
+                           {"peak_bf16_tflops", peak ? nlohmann::ordered_json(std::round(*peak / 1e10) / 100) : nlohmann::ordered_json()}});
+    }
+    j["gpus"] = gpuList;
+    j["gpus_error"] = orNull(gpusError);  // why "gpus" is empty (or a device was skipped)
+    const auto& nvml = util::Nvml::instance();
+    j["nvml"] = {{"available", nvml.available()}, {"driver", orNull(nvml.driverVersion())}, {"error", orNull(nvml.error())}};
     std::cout << j.dump(2) << "\n";
     return 0;
 }
