@@ -1,6 +1,7 @@
 #include "launchpage.h"
 
 #include "launch/launcher.h"
+#include "launch/remoterun.h"
 #include "launch/launchplan.h"
 #include "launch/transport.h"
 #include "plotstyle.h"
@@ -503,7 +504,14 @@ void LaunchPage::launchNow()
             auto transport = launch::transportFor(p);
             if (!transport.ok())
                 return cluster::Result<launch::LaunchOutcome>::failure(transport.diagnostics());
-            return launch::Launcher::launch(*transport.value(), s, p, runsDir);
+            // Remote heads: the run goes to <workdir>/runs there, its local record under runsDir.
+            auto launched = launch::RemoteRuns::launch(*transport.value(), s, p, runsDir);
+            if (!launched.ok())
+                return cluster::Result<launch::LaunchOutcome>::failure(launched.diagnostics());
+            launch::LaunchOutcome o = launched->outcome;
+            if (launched->remote && !launched->localDir.isEmpty())
+                o.runDir = launched->localDir;  // what the Runs page and the session know it by
+            return cluster::Result<launch::LaunchOutcome>(o, launched.diagnostics());
         }();
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
             if (!self)

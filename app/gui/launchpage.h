@@ -63,7 +63,7 @@ public Q_SLOTS:
     void launchNow();
 
 Q_SIGNALS:
-    void launched(const QString &runDir);
+    void launched(const QString &runDir);  // the run directory, or the local record of a remote run
     void launchFailed(const QString &message);
 
 private:

@@ -135,17 +135,19 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     // --- wiring
     connect(m_monitor, &MonitorPage::statusTextChanged, m_monitorStatus, &QLabel::setText);
     connect(m_runs, &RunsPage::openRequested, this, [this](const QString &runDir, bool live) {
+        // runDir: a run directory or a remote run's record (offline: its metrics mirror).
         if (live)
-            m_session->followRun(runDir, std::make_shared<launch::LocalTransport>());
+            m_session->followRecord(runDir);
         else
             m_session->openOffline(launch::runFile(runDir, launch::runfile::kMetrics));
         showPage(MonitorPageIndex);
     });
     connect(m_runs, &RunsPage::runLaunched, this, [this](const QString &runDir) {
-        m_session->followRun(runDir, std::make_shared<launch::LocalTransport>());
+        m_session->followRecord(runDir);
         showPage(MonitorPageIndex);
     });
-    // Reattach: the first listing after start follows the newest live run, if any.
+    // Reattach: the first listing after start follows the newest live run, if any (a remote one over
+    // SSH, connected on a worker thread; the Runs page also asks the heads of the others).
     connect(m_runs, &RunsPage::refreshed, this, [this] {
         static bool first = true;
         if (!first)
@@ -155,17 +157,15 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
             return;
         for (const auto &r : m_runs->model()->runs()) {
             if (!launch::isFinal(r.state)) {
-                m_session->followRun(r.runDir, std::make_shared<launch::LocalTransport>());
+                m_session->followRecord(r.runDir);
                 statusBar()->showMessage(tr("Reattached to running job %1").arg(r.runId), 8000);
                 break;
             }
         }
     });
     connect(m_launch, &LaunchPage::launched, this, [this](const QString &runDir) {
-        const auto profile = m_launch->profile();
-        auto transport = profile.ok() ? launch::transportFor(profile.value()) : launch::transportFor(cluster::ClusterProfile::local(1));
-        if (transport.ok())
-            m_session->followRun(runDir, transport.value());
+        // A run directory, or the local record of a run on a remote head (mirrored while followed).
+        m_session->followRecord(runDir);
         statusBar()->showMessage(tr("Launched %1").arg(runDir), 8000);
         m_runs->refresh();
         showPage(MonitorPageIndex);

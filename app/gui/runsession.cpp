@@ -1,5 +1,6 @@
 #include "runsession.h"
 
+#include "launch/remoterun.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 
@@ -49,7 +50,39 @@ void RunSession::stopMonitor()
     m_monitor = nullptr;
 }
 
-void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport)
+void RunSession::followRecord(const QString &localDir)
+{
+    if (!launch::isRemoteRecord(localDir)) {
+        followRun(localDir, std::make_shared<launch::LocalTransport>());
+        return;
+    }
+    ++m_loadTicket;
+    m_tailer->stop();
+    stopMonitor();
+    m_hasJob = false;
+    m_path = launch::runFile(localDir, launch::runfile::kMetrics);
+    const quint64 ticket = m_loadTicket;
+    setMode(Mode::Loading);
+    QPointer<RunSession> self(this);
+    QThread *thread = QThread::create([self, localDir, ticket] {
+        // SSH connect: never on the GUI thread.
+        auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(launch::locateRun(localDir));
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, loc, localDir, ticket] {
+            if (!self || self->m_loadTicket != ticket)
+                return;
+            if (!loc->ok()) {
+                self->setMode(Mode::None);
+                Q_EMIT self->errorOccurred(loc->errorString());
+                return;
+            }
+            self->followRun(loc->value().runDir, loc->value().transport, localDir);
+        }, Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport, const QString &recordDir)
 {
     ++m_loadTicket;
     m_tailer->stop();
@@ -58,15 +91,23 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     m_records = 0;
     ++m_generation;
     m_runDir = runDir;
-    m_path = launch::runFile(runDir, launch::runfile::kMetrics);
+    m_recordDir = recordDir;
+    m_path = launch::runFile(recordDir.isEmpty() ? runDir : recordDir, launch::runfile::kMetrics);
     m_hasJob = true;
     m_jobState = launch::JobState::Starting;
     m_failure.clear();
     m_monitorThread = new QThread(this);
     m_monitorThread->setObjectName(QStringLiteral("RunMonitor"));
     m_monitor = new launch::RunMonitor(std::move(transport), runDir);
+    if (!recordDir.isEmpty())
+        m_monitor->setMirrorPath(launch::runFile(recordDir, launch::runfile::kMetrics));
     m_monitor->moveToThread(m_monitorThread);
     launch::RunMonitor *mon = m_monitor;
+    if (!recordDir.isEmpty()) {
+        // On the monitor's thread: a small local write per state change.
+        connect(mon, &launch::RunMonitor::stateChanged, mon,
+                [recordDir](launch::JobState s) { launch::RemoteRuns::noteState(recordDir, s); }, Qt::DirectConnection);
+    }
     connect(m_monitorThread, &QThread::started, mon, [mon] { mon->start(0); });
     connect(m_monitorThread, &QThread::finished, mon, &QObject::deleteLater);
     connect(mon, &launch::RunMonitor::recordsReady, this,
@@ -83,7 +124,10 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     connect(mon, &launch::RunMonitor::errorOccurred, this, &RunSession::errorOccurred, Qt::QueuedConnection);
     // The failure is read on the monitor's thread, then handed over.
     QPointer<RunSession> self(this);
-    connect(mon, &launch::RunMonitor::ended, mon, [mon, self](launch::JobState s) {
+    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir](launch::JobState s) {
+        // A remote run's record becomes complete (logs, exit code) for offline review; network, so here.
+        if (!recordDir.isEmpty())
+            launch::RemoteRuns::sync(*mon->transport(), mon->runDir(), recordDir);
         const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, s, summary] {
             if (!self)
@@ -116,6 +160,7 @@ void RunSession::setMode(Mode m)
 
 void RunSession::follow(const QString &metricsPath, qint64 offset, qint64 line)
 {
+    m_recordDir.clear();
     ++m_loadTicket;  // a pending load no longer applies
     m_tailer->stop();
     stopMonitor();

@@ -55,9 +55,17 @@ public:
     // Loads a file on a worker thread and then follows it from the end of what was read.
     void openAndFollow(const QString &metricsPath);
     // Follows a run directory through a transport (local or SSH) with a launch::RunMonitor on a
-    // worker thread: metrics, job state and, when it fails, which rank failed.
-    void followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport);
+    // worker thread: metrics, job state and, when it fails, which rank failed. recordDir: the local
+    // record of a remote run (launch/remoterun.h): its metrics.jsonl is the mirror (read first when
+    // reattaching, then extended), its state is noted, and it is synced when the run ends.
+    void followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport,
+                   const QString &recordDir = QString());
+    // A run directory or a remote run's record: local runs are followed at once; for a remote one the
+    // transport is made (SSH connect) on a worker thread first, then followRun(); errorOccurred()
+    // says why not when the head cannot be reached.
+    void followRecord(const QString &localDir);
     QString runDir() const { return m_runDir; }
+    QString recordDir() const { return m_recordDir; }  // remote runs: the local record
     bool hasJob() const { return m_hasJob; }
     launch::JobState jobState() const { return m_jobState; }
     QString failureSummary() const { return m_failure; }
@@ -90,6 +98,7 @@ private:
     QThread *m_monitorThread = nullptr;
     launch::RunMonitor *m_monitor = nullptr;
     QString m_runDir;
+    QString m_recordDir;
     bool m_hasJob = false;
     launch::JobState m_jobState = launch::JobState::Starting;
     QString m_failure;

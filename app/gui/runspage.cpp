@@ -1,6 +1,7 @@
 #include "runspage.h"
 
 #include "launch/launcher.h"
+#include "launch/remoterun.h"
 #include "launch/transport.h"
 #include "plotstyle.h"
 #include "qcp.h"
@@ -111,23 +112,32 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         return r.runDir;
     if (role == StateRole)
         return int(r.state);
+    if (role == RemoteRole)
+        return r.remote;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case RunColumn: return r.info.name.isEmpty() || r.info.name == r.runId ? r.runId : r.runId + QStringLiteral(" (") + r.info.name + QLatin1Char(')');
         case StateColumn:
-            return r.exitCode && r.state == JobState::Failed ? tr("%1 (exit %2)").arg(stateText(r.state)).arg(*r.exitCode)
-                                                             : stateText(r.state);
+            if (r.exitCode && r.state == JobState::Failed)
+                return tr("%1 (exit %2)").arg(stateText(r.state)).arg(*r.exitCode);
+            // A remote run's state as last seen, not asked now.
+            if (r.remote && !r.synced && r.lastSeen.isValid())
+                return tr("%1 (seen %2)").arg(stateText(r.state), QLocale().toString(r.lastSeen.toLocalTime().time(), QLocale::ShortFormat));
+            return stateText(r.state);
         case CreatedColumn: return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
         case StepColumn: return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
         case LossColumn: return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
         case ProfileColumn: return r.info.profile;
-        case HostColumn: return r.info.host;
+        case HostColumn: return r.remote ? tr("%1 (remote)").arg(r.head.isEmpty() ? r.info.host : r.head) : r.info.host;
         }
     }
     if (role == Qt::ForegroundRole && index.column() == StateColumn)
         return stateColor(r.state);
-    if (role == Qt::ToolTipRole)
+    if (role == Qt::ToolTipRole) {
+        if (r.remote)
+            return tr("On %1: %2\nLocal record and metrics mirror: %3").arg(r.head, r.remoteRunDir, r.runDir);
         return r.runDir;
+    }
     if (role == Qt::TextAlignmentRole && (index.column() == StepColumn || index.column() == LossColumn))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -222,6 +232,18 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_timer->setInterval(3000);
     connect(m_timer, &QTimer::timeout, this, &RunsPage::refresh);
     m_timer->start();
+    m_remoteTimer = new QTimer(this);
+    m_remoteTimer->setInterval(30000);
+    connect(m_remoteTimer, &QTimer::timeout, this, &RunsPage::syncRemoteRuns);
+    m_remoteTimer->start();
+    // The first listing after start: ask the heads of remote runs that were running (reattach).
+    QPointer<RunsPage> self(this);
+    auto *once = new QObject(this);
+    connect(this, &RunsPage::refreshed, once, [self, once] {
+        delete once;
+        if (self)
+            self->syncRemoteRuns();
+    });
     updateButtons();
     refresh();
 }
@@ -244,6 +266,35 @@ void RunsPage::refresh()
                                         : tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir))) +
                         (live ? QStringLiteral(" — ") + tr("%n running", nullptr, live) : QString()));
         Q_EMIT refreshed();
+    });
+}
+
+void RunsPage::syncRemoteRuns()
+{
+    QStringList dirs;
+    for (const RunSummary &r : m_model->runs()) {
+        if (r.remote && !r.synced)
+            dirs << r.runDir;
+    }
+    if (dirs.isEmpty() || m_syncing)
+        return;
+    m_syncing = true;
+    runInBackground(this, [dirs] {
+        QStringList errors;
+        for (const QString &dir : dirs) {
+            const auto loc = launch::locateRun(dir);
+            const auto state = loc.ok() ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
+                                        : cluster::Result<JobState>::failure(loc.diagnostics());
+            if (!state.ok())
+                errors << state.errorString();
+        }
+        return errors;
+    }, [this](QStringList errors) {
+        m_syncing = false;
+        if (!errors.isEmpty())
+            m_info->setText(tr("Cannot reach the head node of a remote run: %1").arg(errors.first()));
+        Q_EMIT remoteSynced(errors);
+        refresh();
     });
 }
 
@@ -325,13 +376,20 @@ void RunsPage::resumeSelected()
     m_resume->setEnabled(false);
     m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
     runInBackground(this, [dir] {
-        launch::LocalTransport transport;
-        return launch::Launcher::resume(transport, dir);
+        // A remote run: over SSH on its head node, then its record goes live again.
+        const auto loc = launch::locateRun(dir);
+        if (!loc.ok())
+            return cluster::Result<launch::LaunchOutcome>::failure(loc.diagnostics());
+        const std::optional<launch::RunInfo> before = launch::readRunInfo(*loc->transport, loc->runDir);
+        auto r = launch::Launcher::resume(*loc->transport, loc->runDir);
+        if (r.ok() && loc->remote)
+            launch::RemoteRuns::reopen(*loc->transport, loc->runDir, loc->localDir, before ? before->attempts : 1);
+        return r;
     }, [this, dir](cluster::Result<launch::LaunchOutcome> r) {
         if (!r.ok()) {
             QMessageBox::warning(this, tr("Resume failed"), r.errorString());
         } else {
-            Q_EMIT runLaunched(r->runDir);
+            Q_EMIT runLaunched(dir);
         }
         refresh();
     });
@@ -350,8 +408,13 @@ void RunsPage::cancelSelected()
     m_cancel->setEnabled(false);
     m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
     runInBackground(this, [dir] {
-        launch::LocalTransport transport;
-        return launch::Launcher::cancel(transport, dir);
+        const auto loc = launch::locateRun(dir);
+        if (!loc.ok())
+            return cluster::Result<JobState>::failure(loc.diagnostics());
+        auto r = launch::Launcher::cancel(*loc->transport, loc->runDir);
+        if (r.ok() && loc->remote)
+            launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir);
+        return r;
     }, [this](cluster::Result<JobState> r) {
         if (!r.ok())
             QMessageBox::warning(this, tr("Cancel failed"), r.errorString());

@@ -1,6 +1,10 @@
 // Runs: the history of runs under the runs directory (state, steps, loss), refreshed in the
 // background; open one in the Monitor (live runs are followed, finished ones loaded offline), compare
-// the loss curves of several, resume a failed one, cancel a running one.
+// the loss curves of several, resume a failed one, cancel a running one. Runs on a remote head node
+// are listed from their local records (launch/remoterun.h) with their head node; the page asks those
+// heads about runs not known to have ended on a worker thread (at start and every 30 s), and resume,
+// cancel and live opening reach them over SSH, also on worker threads. Ended remote runs open offline
+// from the record's metrics mirror.
 #pragma once
 
 #include "launch/rundir.h"
@@ -23,7 +27,7 @@ class RunsModel : public QAbstractTableModel
 
 public:
     enum Column { RunColumn, StateColumn, CreatedColumn, StepColumn, LossColumn, ProfileColumn, HostColumn, ColumnCount };
-    enum Roles { RunDirRole = Qt::UserRole + 1, StateRole };
+    enum Roles { RunDirRole = Qt::UserRole + 1, StateRole, RemoteRole };
 
     explicit RunsModel(QObject *parent = nullptr);
     // Replaces the rows; rows of runs already shown are updated in place.
@@ -60,11 +64,15 @@ public:
     void selectRunDir(const QString &runDir);
     // Adds the loss curve of a run to the comparison (loaded in the background).
     void compareRunDirs(const QStringList &runDirs);
+    // Asks the head nodes of remote runs that are not known to have ended about their state (worker
+    // thread, one at a time) and lists again; remoteSynced() follows.
+    void syncRemoteRuns();
 
 Q_SIGNALS:
     void openRequested(const QString &runDir, bool live);
     void refreshed();
-    void runLaunched(const QString &runDir);  // resume relaunched it
+    void runLaunched(const QString &runDir);  // resume relaunched it (a run dir or a remote run's record)
+    void remoteSynced(const QStringList &errors);
 
 private:
     void updateButtons();
@@ -78,6 +86,8 @@ private:
     QPushButton *m_open = nullptr, *m_compareBtn = nullptr, *m_resume = nullptr, *m_cancel = nullptr;
     QTimer *m_timer = nullptr;
     bool m_listing = false;
+    bool m_syncing = false;
+    QTimer *m_remoteTimer = nullptr;
     quint64 m_compareTicket = 0;
 };
 
