@@ -11,6 +11,7 @@
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
+#include "util/gpu.h"
 
 #include <chrono>
 #include <cmath>
@@ -119,6 +120,72 @@ void injectSleep(const TrainOptions& o, int rank, const char* phase)
 {
     if (o.injectDelay && o.injectDelay->rank == rank && o.injectDelay->phase == phase)
         std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(o.injectDelay->ms * 1000)));
+}
+
+// What the telemetry says about a rank's device.
+struct DeviceTelemetry {
+    std::string label;  // "cpu" or "cuda:0|NVIDIA H200" (the name after '|')
+    std::string pciBusId;
+    double memoryTotalMb = 0;
+    double peakFlops = 0;
+    std::string peakSource;  // "measured fp32 matmul", "datasheet NVIDIA H200 bf16", ...
+};
+
+DeviceTelemetry describeDevice(const torch::Device& device, const std::string& precision)
+{
+    DeviceTelemetry d;
+    if (!device.is_cuda()) {
+        d.label = "cpu";
+        d.memoryTotalMb = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
+                          (1024.0 * 1024.0);
+        d.peakFlops = measureMatmulPeak(torch::kCPU, torch::kFloat32);
+        d.peakSource = "measured fp32 matmul";
+        return d;
+    }
+    std::string name = "CUDA device";
+    std::string error;
+    for (const auto& gpu : util::cudaDevices(&error))
+        if (gpu.index == device.index()) {
+            name = gpu.name;
+            d.pciBusId = gpu.pciBusId;
+            d.memoryTotalMb = static_cast<double>(gpu.memoryTotalBytes) / (1024.0 * 1024.0);
+        }
+    d.label = device.str() + "|" + name;
+    if (auto peak = util::gpuPeakFlops(name, precision); peak && *peak > 0) {
+        d.peakFlops = *peak;
+        d.peakSource = "datasheet " + name + " " + precision;
+    } else {
+        const auto dtype = precision == "bf16" ? torch::kBFloat16 : precision == "fp16" ? torch::kHalf : torch::kFloat32;
+        d.peakFlops = measureMatmulPeak(device, dtype, 4096, 5);
+        d.peakSource = "measured " + precision + " matmul (device not in the datasheet table)";
+    }
+    return d;
+}
+
+// "cuda:0|NVIDIA H200" -> "cuda:0" or "NVIDIA H200" (the CPU has no separate name).
+std::string deviceField(const std::string& label, bool name)
+{
+    const auto bar = label.find('|');
+    if (bar == std::string::npos)
+        return name ? std::string() : label;
+    return name ? label.substr(bar + 1) : label.substr(0, bar);
+}
+
+// GPU utilisation (NVML: share of time a kernel ran) and this process's GPU memory, where NVML answers;
+// the CPU figures stay otherwise.
+void sampleGpu(const DeviceTelemetry& d, double& utilPercent, double& memMb)
+{
+    if (d.pciBusId.empty())
+        return;
+    const auto sample = util::Nvml::instance().sample(d.pciBusId, ::getpid());
+    if (!sample)
+        return;
+    if (sample->utilisationPercent >= 0)
+        utilPercent = sample->utilisationPercent;
+    if (sample->memoryUsedMiB >= 0)
+        memMb = sample->memoryUsedMiB;
+    else if (sample->deviceMemoryUsedMiB >= 0)
+        memMb = sample->deviceMemoryUsedMiB;
 }
 
 std::string torchVersion()
@@ -351,11 +418,19 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         metrics = std::make_unique<telemetry::MetricsWriter>(o.metricsOut, o.metricsStdout);
     }
     const auto hosts = comm.allgatherStrings(comm.host());
-    // Per rank: local rank, pid and the host memory it can use (for the memory-pressure diagnosis).
-    const double hostMemMb = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
-                             (1024.0 * 1024.0);
-    const auto rankInfo = comm.gather({static_cast<double>(comm.localRank()), static_cast<double>(::getpid()), hostMemMb}, 0);
-    const double peakFlops = measureMatmulPeak();
+    // This rank's device: a CUDA device is identified through the driver (name, PCI bus id for NVML);
+    // its peak comes from the datasheet table, else from a matmul measured on it in the training dtype.
+    // CPU ranks measure fp32 matmul throughput with the BLAS core the trainer uses.
+    const DeviceTelemetry deviceInfo = describeDevice(device, o.precision);
+    const auto devices = comm.allgatherStrings(deviceInfo.label);
+    // Per rank: local rank, pid, the memory it can use (host RAM, or the GPU's memory: for the
+    // memory-pressure diagnosis) and its peak FLOP/s.
+    const auto rankInfo = comm.gather({static_cast<double>(comm.localRank()), static_cast<double>(::getpid()),
+                                       deviceInfo.memoryTotalMb, deviceInfo.peakFlops}, 0);
+    const double peakFlops = deviceInfo.peakFlops;
+    double peakFlopsAllRanks = 0;
+    for (int r = 0; r < world && lead; ++r)
+        peakFlopsAllRanks += rankInfo[static_cast<size_t>(r) * 4 + 3];
     const double tokenFlops = flopsPerToken(config.parameterCount(), config.num_hidden_layers, config.hidden_size, o.seqLen);
     const auto blas = util::blasInfo();
     if (lead) {
@@ -363,16 +438,18 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         for (int r = 0; r < world; ++r)
             ranks.push_back({{"rank", r},
                              {"host", hosts[static_cast<size_t>(r)]},
-                             {"device", "cpu"},
-                             {"local_rank", static_cast<int>(rankInfo[static_cast<size_t>(r) * 3])},
-                             {"pid", static_cast<int64_t>(rankInfo[static_cast<size_t>(r) * 3 + 1])},
-                             {"mem_total_mb", rankInfo[static_cast<size_t>(r) * 3 + 2]}});
+                             {"device", deviceField(devices[static_cast<size_t>(r)], false)},
+                             {"device_name", deviceField(devices[static_cast<size_t>(r)], true)},
+                             {"local_rank", static_cast<int>(rankInfo[static_cast<size_t>(r) * 4])},
+                             {"pid", static_cast<int64_t>(rankInfo[static_cast<size_t>(r) * 4 + 1])},
+                             {"mem_total_mb", rankInfo[static_cast<size_t>(r) * 4 + 2]}});
         nlohmann::ordered_json hparams = o.toJson();
         hparams["world_size"] = world;
         hparams["max_steps"] = maxSteps;
         hparams["batch_size"] = o.microBatch * o.gradAccum * world;
         hparams["threads"] = torch::get_num_threads();
         hparams["peak_flops_per_rank"] = peakFlops;
+        hparams["peak_flops_source"] = deviceInfo.peakSource;
         nlohmann::ordered_json hello = {
             {"run_id", runId},
             {"world_size", world},
@@ -385,10 +462,11 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         if (!resumeDir.empty())
             hello["resumed_from"] = {{"step", startStep}, {"path", resumeDir}};
         metrics->write("hello", hello);
-        std::fprintf(stderr, "training %s (%lld parameters) on %d rank(s) x %d thread(s), BLAS core %s, %lld steps\n",
+        std::fprintf(stderr, "training %s (%lld parameters) on %d rank(s) x %d thread(s), %s, BLAS core %s, %lld steps\n",
                      o.modelDir.empty() ? o.preset.c_str() : o.modelDir.c_str(),
                      static_cast<long long>(config.parameterCount()), world, torch::get_num_threads(),
-                     blas.coreName.empty() ? "unknown" : blas.coreName.c_str(), static_cast<long long>(maxSteps));
+                     deviceInfo.label.c_str(), blas.coreName.empty() ? "unknown" : blas.coreName.c_str(),
+                     static_cast<long long>(maxSteps));
     }
 
     if (!resumeState.is_null() && resumeState.contains("rng"))
@@ -524,8 +602,11 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
 
         const double stepMs = msSince(stepStart);
         const double cpu = telemetry::processCpuSeconds() - cpuStart;
-        const double util = std::min(100.0, 100.0 * cpu / (stepMs / 1000.0) / std::max(1, torch::get_num_threads()));
-        local = {dataMs, fwdMs, bwdMs, commMs, optMs, stepMs, telemetry::residentMiB(), util,
+        double util = std::min(100.0, 100.0 * cpu / (stepMs / 1000.0) / std::max(1, torch::get_num_threads()));
+        double memMb = telemetry::residentMiB();
+        if (onCuda)
+            sampleGpu(deviceInfo, util, memMb);
+        local = {dataMs, fwdMs, bwdMs, commMs, optMs, stepMs, memMb, util,
                  static_cast<double>(commBytes)};
         std::vector<double> extra = {lossSum / static_cast<double>(o.gradAccum), static_cast<double>(tokens)};
         local.insert(local.end(), extra.begin(), extra.end());
@@ -546,7 +627,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
             loss /= world;
             const double tokensPerS = totalTokens / (stepMs / 1000.0);
             const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * world) / (stepMs / 1000.0);
-            const double mfu = peakFlops > 0 ? tokensPerS * tokenFlops / (peakFlops * world) : 0;
+            const double mfu = peakFlopsAllRanks > 0 ? tokensPerS * tokenFlops / peakFlopsAllRanks : 0;
             nlohmann::ordered_json rec = {{"step", step},
                                           {"epoch", epoch},
                                           {"loss", telemetry::MetricsWriter::number(loss)},
@@ -555,7 +636,7 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
                                           {"tokens", static_cast<int64_t>(totalTokens)},
                                           {"tokens_per_s", tokensPerS},
                                           {"samples_per_s", samplesPerS},
-                                          {"mfu", peakFlops > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
+                                          {"mfu", peakFlopsAllRanks > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
                                           {"loss_scale", scaler.enabled() ? nlohmann::ordered_json(scaleUsed) : nlohmann::ordered_json()}};
             const char* names[] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms", "opt_ms", "step_ms", "mem_mb", "util"};
             for (size_t k = 0; k < 8; ++k)
