@@ -26,8 +26,8 @@
         <location filename="../backend/checks/nodecheck.cpp" line="461"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
-            <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set "gpus": 0 to train on the CPU.</numerusform>
-            <numerusform>The profile uses %n GPUs on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set "gpus": 0 to train on the CPU.</numerusform>
+            <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
+            <numerusform>The profile uses %n GPUs on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -151,8 +151,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="439"/>
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="442"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -160,7 +160,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="439"/>
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -168,7 +168,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -176,7 +176,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="442"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -206,7 +206,7 @@
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="244"/>
+        <location filename="../app/gui/runspage.cpp" line="266"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%n run in %1</numerusform>
@@ -214,7 +214,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="245"/>
+        <location filename="../app/gui/runspage.cpp" line="267"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n running</numerusform>

@@ -2063,389 +2063,389 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="60"/>
+        <location filename="../app/gui/launchpage.cpp" line="61"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="65"/>
+        <location filename="../app/gui/launchpage.cpp" line="66"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="67"/>
+        <location filename="../app/gui/launchpage.cpp" line="68"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="68"/>
+        <location filename="../app/gui/launchpage.cpp" line="69"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="83"/>
+        <location filename="../app/gui/launchpage.cpp" line="84"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="86"/>
+        <location filename="../app/gui/launchpage.cpp" line="87"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="87"/>
+        <location filename="../app/gui/launchpage.cpp" line="88"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="88"/>
+        <location filename="../app/gui/launchpage.cpp" line="89"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="90"/>
+        <location filename="../app/gui/launchpage.cpp" line="91"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="91"/>
+        <location filename="../app/gui/launchpage.cpp" line="92"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="93"/>
+        <location filename="../app/gui/launchpage.cpp" line="94"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="94"/>
+        <location filename="../app/gui/launchpage.cpp" line="95"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="96"/>
+        <location filename="../app/gui/launchpage.cpp" line="97"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="97"/>
+        <location filename="../app/gui/launchpage.cpp" line="98"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="99"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="101"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="104"/>
+        <location filename="../app/gui/launchpage.cpp" line="105"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="107"/>
+        <location filename="../app/gui/launchpage.cpp" line="108"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="111"/>
+        <location filename="../app/gui/launchpage.cpp" line="112"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="112"/>
+        <location filename="../app/gui/launchpage.cpp" line="113"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="114"/>
+        <location filename="../app/gui/launchpage.cpp" line="115"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="118"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="128"/>
+        <location filename="../app/gui/launchpage.cpp" line="129"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="129"/>
+        <location filename="../app/gui/launchpage.cpp" line="130"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="130"/>
+        <location filename="../app/gui/launchpage.cpp" line="131"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="131"/>
+        <location filename="../app/gui/launchpage.cpp" line="132"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="132"/>
+        <location filename="../app/gui/launchpage.cpp" line="133"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="133"/>
+        <location filename="../app/gui/launchpage.cpp" line="134"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="134"/>
+        <location filename="../app/gui/launchpage.cpp" line="135"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="135"/>
+        <location filename="../app/gui/launchpage.cpp" line="136"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="141"/>
+        <location filename="../app/gui/launchpage.cpp" line="142"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="156"/>
+        <location filename="../app/gui/launchpage.cpp" line="157"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <location filename="../app/gui/launchpage.cpp" line="158"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="158"/>
+        <location filename="../app/gui/launchpage.cpp" line="159"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="159"/>
+        <location filename="../app/gui/launchpage.cpp" line="160"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="160"/>
+        <location filename="../app/gui/launchpage.cpp" line="161"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="161"/>
+        <location filename="../app/gui/launchpage.cpp" line="162"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="162"/>
+        <location filename="../app/gui/launchpage.cpp" line="163"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="163"/>
+        <location filename="../app/gui/launchpage.cpp" line="164"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="164"/>
+        <location filename="../app/gui/launchpage.cpp" line="165"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <location filename="../app/gui/launchpage.cpp" line="166"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <location filename="../app/gui/launchpage.cpp" line="167"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <location filename="../app/gui/launchpage.cpp" line="168"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="179"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="182"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="182"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="186"/>
+        <location filename="../app/gui/launchpage.cpp" line="187"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="189"/>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="190"/>
+        <location filename="../app/gui/launchpage.cpp" line="191"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="198"/>
+        <location filename="../app/gui/launchpage.cpp" line="199"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <location filename="../app/gui/launchpage.cpp" line="201"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="203"/>
+        <location filename="../app/gui/launchpage.cpp" line="204"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="207"/>
+        <location filename="../app/gui/launchpage.cpp" line="208"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="211"/>
-        <location filename="../app/gui/launchpage.cpp" line="512"/>
+        <location filename="../app/gui/launchpage.cpp" line="212"/>
+        <location filename="../app/gui/launchpage.cpp" line="520"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="397"/>
+        <location filename="../app/gui/launchpage.cpp" line="398"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="403"/>
+        <location filename="../app/gui/launchpage.cpp" line="404"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="403"/>
+        <location filename="../app/gui/launchpage.cpp" line="404"/>
         <source>enter a number between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的数，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="410"/>
-        <location filename="../app/gui/launchpage.cpp" line="412"/>
+        <location filename="../app/gui/launchpage.cpp" line="411"/>
+        <location filename="../app/gui/launchpage.cpp" line="413"/>
         <source>dataset</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="410"/>
+        <location filename="../app/gui/launchpage.cpp" line="411"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="412"/>
+        <location filename="../app/gui/launchpage.cpp" line="413"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="415"/>
+        <location filename="../app/gui/launchpage.cpp" line="416"/>
         <source>tokenizer</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="415"/>
+        <location filename="../app/gui/launchpage.cpp" line="416"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="419"/>
-        <location filename="../app/gui/launchpage.cpp" line="421"/>
+        <location filename="../app/gui/launchpage.cpp" line="420"/>
+        <location filename="../app/gui/launchpage.cpp" line="422"/>
         <source>model directory</source>
         <translation>模型目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="419"/>
+        <location filename="../app/gui/launchpage.cpp" line="420"/>
         <source>choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)</source>
         <translation>请选择 DeepSeek-R1-Distill-Qwen-1.5B 的目录（config.json、*.safetensors）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="421"/>
+        <location filename="../app/gui/launchpage.cpp" line="422"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="424"/>
+        <location filename="../app/gui/launchpage.cpp" line="425"/>
         <source>trainer</source>
         <translation>训练程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="424"/>
+        <location filename="../app/gui/launchpage.cpp" line="425"/>
         <source>traindeck-trainer was not found; build it (cmake --build build --target traindeck-trainer)</source>
         <translation>未找到 traindeck-trainer；请先构建（cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="439"/>
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="442"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="439"/>
+        <location filename="../app/gui/launchpage.cpp" line="440"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="441"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="442"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="479"/>
+        <location filename="../app/gui/launchpage.cpp" line="480"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="481"/>
+        <location filename="../app/gui/launchpage.cpp" line="482"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="498"/>
+        <location filename="../app/gui/launchpage.cpp" line="499"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -2586,7 +2586,7 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="159"/>
+        <location filename="../app/gui/mainwindow.cpp" line="161"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
@@ -3081,72 +3081,89 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::RunsModel</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="54"/>
+        <location filename="../app/gui/runspage.cpp" line="55"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="55"/>
+        <location filename="../app/gui/runspage.cpp" line="56"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="56"/>
+        <location filename="../app/gui/runspage.cpp" line="57"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="57"/>
+        <location filename="../app/gui/runspage.cpp" line="58"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="58"/>
+        <location filename="../app/gui/runspage.cpp" line="59"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="59"/>
+        <location filename="../app/gui/runspage.cpp" line="60"/>
         <source>lost</source>
         <translation>已失联</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="118"/>
+        <location filename="../app/gui/runspage.cpp" line="122"/>
         <source>%1 (exit %2)</source>
         <translation>%1（退出码 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="141"/>
+        <location filename="../app/gui/runspage.cpp" line="125"/>
+        <source>%1 (seen %2)</source>
+        <translation>%1（%2 时所见）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="131"/>
+        <source>%1 (remote)</source>
+        <translation>%1（远程）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="138"/>
+        <source>On %1: %2
+Local record and metrics mirror: %3</source>
+        <translation>位于 %1：%2
+本地记录与指标镜像：%3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="151"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="142"/>
+        <location filename="../app/gui/runspage.cpp" line="152"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="143"/>
+        <location filename="../app/gui/runspage.cpp" line="153"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="144"/>
+        <location filename="../app/gui/runspage.cpp" line="154"/>
         <source>Last step</source>
         <translation>最后一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="145"/>
+        <location filename="../app/gui/runspage.cpp" line="155"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="146"/>
+        <location filename="../app/gui/runspage.cpp" line="156"/>
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="147"/>
+        <location filename="../app/gui/runspage.cpp" line="157"/>
         <source>Head node</source>
         <translation>主节点</translation>
     </message>
@@ -3154,116 +3171,121 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="160"/>
+        <location filename="../app/gui/runspage.cpp" line="170"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="161"/>
+        <location filename="../app/gui/runspage.cpp" line="171"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="162"/>
+        <location filename="../app/gui/runspage.cpp" line="172"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="163"/>
+        <location filename="../app/gui/runspage.cpp" line="173"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="164"/>
+        <location filename="../app/gui/runspage.cpp" line="174"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="165"/>
+        <location filename="../app/gui/runspage.cpp" line="175"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="166"/>
+        <location filename="../app/gui/runspage.cpp" line="176"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="167"/>
+        <location filename="../app/gui/runspage.cpp" line="177"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="175"/>
+        <location filename="../app/gui/runspage.cpp" line="185"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="186"/>
+        <location filename="../app/gui/runspage.cpp" line="196"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="192"/>
+        <location filename="../app/gui/runspage.cpp" line="202"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="193"/>
+        <location filename="../app/gui/runspage.cpp" line="203"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="243"/>
+        <location filename="../app/gui/runspage.cpp" line="265"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="244"/>
+        <location filename="../app/gui/runspage.cpp" line="266"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="245"/>
+        <location filename="../app/gui/runspage.cpp" line="267"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="305"/>
+        <location filename="../app/gui/runspage.cpp" line="295"/>
+        <source>Cannot reach the head node of a remote run: %1</source>
+        <translation>无法连接远程运行的主节点：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="356"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="326"/>
+        <location filename="../app/gui/runspage.cpp" line="377"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="332"/>
+        <location filename="../app/gui/runspage.cpp" line="390"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="346"/>
+        <location filename="../app/gui/runspage.cpp" line="404"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="347"/>
+        <location filename="../app/gui/runspage.cpp" line="405"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="351"/>
+        <location filename="../app/gui/runspage.cpp" line="409"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="357"/>
+        <location filename="../app/gui/runspage.cpp" line="420"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -3870,6 +3892,7 @@ Fingerprint %2</source>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="139"/>
+        <location filename="../backend/launch/remoterun.cpp" line="182"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
@@ -3900,14 +3923,78 @@ Fingerprint %2</source>
     </message>
 </context>
 <context>
+    <name>traindeck::launch::RemoteRuns</name>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="51"/>
+        <location filename="../backend/launch/remoterun.cpp" line="64"/>
+        <source>cannot write the metrics mirror: %1</source>
+        <translation>无法写入指标镜像：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="158"/>
+        <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
+        <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="164"/>
+        <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
+        <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="165"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="198"/>
+        <source>run %1 started on %2 in %3, but its local record could not be written: %4</source>
+        <translation>运行 %1 已在 %2 的 %3 中启动，但无法写入其本地记录：%4</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="209"/>
+        <source>a local run with this id already exists</source>
+        <translation>已存在同一 ID 的本地运行</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="211"/>
+        <source>cannot create the run&apos;s local record directory</source>
+        <translation>无法创建该运行的本地记录目录</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="252"/>
+        <source>not the record of a remote run</source>
+        <translation>不是远程运行的记录</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="256"/>
+        <source>cannot read run %1 on %2: %3</source>
+        <translation>无法读取 %2 上的运行 %1：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="330"/>
+        <source>the record names no cluster profile</source>
+        <translation>该记录未指明集群配置</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="346"/>
+        <source>unreadable record of a remote run</source>
+        <translation>远程运行的记录无法读取</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="357"/>
+        <source>run %1 is on %2 (%3): %4</source>
+        <translation>运行 %1 位于 %2（%3）：%4</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="177"/>
+        <location filename="../backend/launch/rundir.cpp" line="178"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="186"/>
+        <location filename="../backend/launch/rundir.cpp" line="187"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -3915,7 +4002,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="123"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="146"/>
+        <source>cannot write the metrics mirror %1: %2</source>
+        <translation>无法写入指标镜像 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/runmonitor.cpp" line="204"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>
