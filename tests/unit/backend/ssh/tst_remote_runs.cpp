@@ -399,6 +399,56 @@ private Q_SLOTS:
         }
     }
 
+    void resumeThroughRecord()
+    {
+        // Attempt 1 writes 5 lines and a checkpoint, then fails; attempt 2 (--resume=latest) appends the rest.
+        const QByteArray body =
+            "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; --resume=latest) r=1;; esac; done\n"
+            "f='" + kFixture.toUtf8() + "'\nd=$(dirname \"$m\")\n"
+            "if [ -z \"$r\" ]; then head -n 5 \"$f\" > \"$m\"; mkdir -p \"$d/out/checkpoints/latest\"; echo 'attempt 1 died' >&2; exit 3; fi\n"
+            "tail -n +6 \"$f\" >> \"$m\"\necho 'attempt 2 ok' >&2\nexit 0\n";
+        const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-resume"), body));
+        auto t = transport(p);
+        QVERIFY(t);
+        const auto launched = launch::RemoteRuns::launch(*t, spec(QStringLiteral("resumed")), p, m_localRuns);
+        QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
+        const QString remoteDir = launched->outcome.runDir, record = launched->localDir;
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(remoteDir + QStringLiteral("/exit-code")), 20000);
+        const auto first = launch::RemoteRuns::sync(*t, remoteDir, record);
+        QVERIFY2(first.ok(), qPrintable(first.errorString()));
+        QCOMPARE(launch::jobStateName(first.value()), QStringLiteral("failed"));
+        QCOMPARE(readAll(record + QStringLiteral("/exit-code")).trimmed(), QByteArray("3"));
+
+        const auto loc = launch::locateRun(record);
+        QVERIFY2(loc.ok(), qPrintable(loc.errorString()));
+        const auto resumed = launch::Launcher::resume(*loc->transport, loc->runDir);
+        QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
+        launch::RemoteRuns::reopen(*loc->transport, loc->runDir, record, 1);
+        // The record is live again: the previous attempt's copies moved aside, attempts from the head.
+        QVERIFY(!QFileInfo::exists(record + QStringLiteral("/exit-code")));
+        QCOMPARE(readAll(record + QStringLiteral("/attempt-1/exit-code")).trimmed(), QByteArray("3"));
+        QVERIFY(!launch::readRemoteRecord(record)->synced);
+        QCOMPARE(launch::readRunInfo(*loc->transport, record)->attempts, 2);
+        for (const launch::RunSummary &r : launch::listRuns(m_localRuns)) {
+            if (r.runDir == record)
+                QVERIFY(!launch::isFinal(r.state));
+        }
+
+        launch::RunMonitor m(loc->transport, loc->runDir);
+        m.setMirrorPath(loc->mirrorPath);
+        bool ended = false;
+        connect(&m, &launch::RunMonitor::ended, this, [&] { ended = true; });
+        pollUntil(m, ended, [] { return false; });
+        QVERIFY(ended);
+        QCOMPARE(launch::jobStateName(m.state()), QStringLiteral("finished"));
+        QCOMPARE(readAll(loc->mirrorPath), readAll(kFixture));
+        const auto second = launch::RemoteRuns::sync(*loc->transport, loc->runDir, record);
+        QVERIFY2(second.ok(), qPrintable(second.errorString()));
+        QCOMPARE(launch::jobStateName(second.value()), QStringLiteral("finished"));
+        QVERIFY(readAll(record + QStringLiteral("/stderr.log")).contains("attempt 2 ok"));
+        QCOMPARE(readAll(record + QStringLiteral("/exit-code")).trimmed(), QByteArray("0"));
+    }
+
     void cancelThroughRecordReachesRemoteGroup()
     {
         const QByteArray body = "#!/bin/sh\nsleep 300 &\nwait\n";
