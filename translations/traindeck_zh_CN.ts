@@ -2453,201 +2453,206 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="47"/>
+        <location filename="../app/gui/mainwindow.cpp" line="48"/>
         <source>TrainDeck</source>
         <translation>TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="56"/>
+        <location filename="../app/gui/mainwindow.cpp" line="57"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Monitor</source>
         <translation>监控</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="76"/>
+        <location filename="../app/gui/mainwindow.cpp" line="77"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
         <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
         <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Start a training run (Ctrl+3)</source>
         <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Checks</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)</source>
         <translation>检查节点：GPU、版本、SSH、磁盘（Ctrl+4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="82"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Nodes, hostfile and SSH setup (Ctrl+5)</source>
         <translation>节点、hostfile 与 SSH 设置（Ctrl+5）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="82"/>
         <source>Runs directory, language, colours (Ctrl+6)</source>
         <translation>运行目录、语言、配色（Ctrl+6）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="99"/>
+        <location filename="../app/gui/mainwindow.cpp" line="100"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="100"/>
+        <location filename="../app/gui/mainwindow.cpp" line="101"/>
         <source>Run the &amp;demo</source>
         <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="101"/>
+        <location filename="../app/gui/mainwindow.cpp" line="102"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
         <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="103"/>
+        <location filename="../app/gui/mainwindow.cpp" line="104"/>
         <source>&amp;Open metrics file…</source>
         <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="106"/>
+        <location filename="../app/gui/mainwindow.cpp" line="107"/>
         <source>Open metrics file</source>
         <translation>打开指标文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="107"/>
+        <location filename="../app/gui/mainwindow.cpp" line="108"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
         <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="114"/>
+        <location filename="../app/gui/mainwindow.cpp" line="115"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="117"/>
+        <location filename="../app/gui/mainwindow.cpp" line="118"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="118"/>
+        <location filename="../app/gui/mainwindow.cpp" line="119"/>
         <source>&amp;About TrainDeck</source>
         <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="120"/>
+        <location filename="../app/gui/mainwindow.cpp" line="121"/>
         <source>About TrainDeck</source>
         <translation>关于 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="121"/>
+        <location filename="../app/gui/mainwindow.cpp" line="122"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
         <translation>TrainDeck %1
 在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="133"/>
-        <location filename="../app/gui/mainwindow.cpp" line="212"/>
+        <location filename="../app/gui/mainwindow.cpp" line="134"/>
+        <location filename="../app/gui/mainwindow.cpp" line="213"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="161"/>
+        <location filename="../app/gui/mainwindow.cpp" line="162"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="169"/>
+        <location filename="../app/gui/mainwindow.cpp" line="170"/>
         <source>Launched %1</source>
         <translation>已启动 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="174"/>
+        <location filename="../app/gui/mainwindow.cpp" line="175"/>
         <source>Launch failed</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="180"/>
+        <location filename="../app/gui/mainwindow.cpp" line="181"/>
         <source>SSH setup</source>
         <translation>SSH 设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="180"/>
+        <location filename="../app/gui/mainwindow.cpp" line="181"/>
         <source>The local profile runs on this machine and needs no SSH.</source>
         <translation>本地配置在本机上运行，不需要 SSH。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="196"/>
-        <location filename="../app/gui/mainwindow.cpp" line="202"/>
+        <location filename="../app/gui/mainwindow.cpp" line="197"/>
+        <location filename="../app/gui/mainwindow.cpp" line="203"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="203"/>
+        <location filename="../app/gui/mainwindow.cpp" line="204"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="208"/>
+        <location filename="../app/gui/mainwindow.cpp" line="209"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="210"/>
+        <location filename="../app/gui/mainwindow.cpp" line="211"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="215"/>
+        <location filename="../app/gui/mainwindow.cpp" line="217"/>
+        <source>Cannot follow %1: %2</source>
+        <translation>无法跟踪 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/mainwindow.cpp" line="220"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="215"/>
+        <location filename="../app/gui/mainwindow.cpp" line="220"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="235"/>
+        <location filename="../app/gui/mainwindow.cpp" line="240"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="237"/>
+        <location filename="../app/gui/mainwindow.cpp" line="242"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>

@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QIcon>
@@ -210,6 +211,10 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
             setJobState(tr("Loading…"), palette().color(QPalette::WindowText));
         else if (m == RunSession::Mode::None)
             setJobState(tr("No job"), palette().color(QPalette::WindowText));
+    });
+    // A remote run's head could not be reached (reattach at start, Open in Monitor, after a resume).
+    connect(m_session, &RunSession::followFailed, this, [this](const QString &runDir, const QString &message) {
+        statusBar()->showMessage(tr("Cannot follow %1: %2").arg(QDir(runDir).dirName(), message), 30000);
     });
     connect(m_session, &RunSession::loadFailed, this, [this](const QString &path, const QString &message) {
         QMessageBox::warning(this, tr("Cannot open run"), tr("%1: %2").arg(path, message));

@@ -72,7 +72,7 @@ void RunSession::followRecord(const QString &localDir)
                 return;
             if (!loc->ok()) {
                 self->setMode(Mode::None);
-                Q_EMIT self->errorOccurred(loc->errorString());
+                Q_EMIT self->followFailed(localDir, loc->errorString());
                 return;
             }
             self->followRun(loc->value().runDir, loc->value().transport, localDir);

@@ -61,7 +61,7 @@ public:
     void followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport,
                    const QString &recordDir = QString());
     // A run directory or a remote run's record: local runs are followed at once; for a remote one the
-    // transport is made (SSH connect) on a worker thread first, then followRun(); errorOccurred()
+    // transport is made (SSH connect) on a worker thread first, then followRun(); followFailed()
     // says why not when the head cannot be reached.
     void followRecord(const QString &localDir);
     QString runDir() const { return m_runDir; }
@@ -80,6 +80,7 @@ Q_SIGNALS:
     void loadFailed(const QString &path, const QString &message);
     void modeChanged(traindeck::gui::RunSession::Mode mode);
     void errorOccurred(const QString &message);
+    void followFailed(const QString &localDir, const QString &message);
     void jobStateChanged(traindeck::launch::JobState state);
     void jobEnded(traindeck::launch::JobState state, const QString &failureSummary);
 
