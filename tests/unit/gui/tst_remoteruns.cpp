@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -164,6 +165,26 @@ private Q_SLOTS:
                                                        .data(RunsModel::StateRole)
                                                        .toInt()),
                                   launch::JobState::Finished, 10000);
+        // A live run whose head is gone: following it fails in the background and the window says so.
+        const auto gone = launchStaged(QStringLiteral("head-gone"));
+        QFile profile(gone.localDir + QStringLiteral("/profile.json"));
+        QVERIFY(profile.open(QIODevice::ReadOnly));
+        QByteArray json = profile.readAll();
+        profile.close();
+        json.replace(QByteArray::number(m_server.port()), QByteArray::number(freePort()));  // nobody listens there
+        QVERIFY(profile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        profile.write(json);
+        profile.close();
+        QSignalSpy failed(&session, &RunSession::followFailed);
+        session.followRecord(gone.localDir);
+        QCOMPARE(session.mode(), RunSession::Mode::Loading);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 15000);
+        QCOMPARE(failed.first().first().toString(), gone.localDir);
+        QCOMPARE(session.mode(), RunSession::Mode::None);
+        const QString message = window.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QFileInfo(gone.localDir).fileName()) && message.contains(QStringLiteral("127.0.0.2")),
+                 qPrintable(message));
+        go(gone);
     }
 };
 
