@@ -16,6 +16,10 @@ endif()
 find_package(Torch REQUIRED)
 message(STATUS "LibTorch ${Torch_VERSION}")
 
+# jemalloc for traindeck-trainer (see trainer/main.cpp); optional so a trainer-only build on a bare GPU
+# machine still configures.
+pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
+
 # Optional CUDA + NCCL (GPU machines); detected, never required.
 set(TRAINDECK_HAVE_NCCL OFF)
 find_path(NCCL_INCLUDE_DIR nccl.h HINTS /usr/local/cuda/include /usr/local/cuda/targets/x86_64-linux/include)

@@ -25,6 +25,18 @@
 #include <sstream>
 #include <thread>
 
+#ifdef TRAINDECK_WITH_JEMALLOC
+#include <jemalloc/jemalloc.h>
+
+// Every training step allocates and frees the same large buffers (logits, activations, gradients).
+// glibc hands blocks that large back to the kernel at once, and the next step page-faults them in again:
+// about 40% of a CPU step on qwen2-small. jemalloc, told never to purge dirty pages, reuses them (the
+// process keeps its peak footprint, as the CUDA caching allocator does on GPUs).
+extern "C" {
+const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
+}
+#endif
+
 
 namespace fs = std::filesystem;
 using namespace traindeck;
@@ -113,6 +125,17 @@ int cmdSelfCheck()
                         std::to_string(version % 100);
     }
     j["mpi"] = dist::mpiLibraryVersion();
+    j["allocator"] = {{"name", "glibc"}};
+#ifdef TRAINDECK_WITH_JEMALLOC
+    {
+        const char* version = nullptr;
+        ssize_t decay = 0;
+        size_t len = sizeof(version), decayLen = sizeof(decay);
+        if (mallctl("version", &version, &len, nullptr, 0) == 0 &&
+            mallctl("opt.dirty_decay_ms", &decay, &decayLen, nullptr, 0) == 0)
+            j["allocator"] = {{"name", "jemalloc"}, {"version", version}, {"dirty_decay_ms", decay}};
+    }
+#endif
     j["blas"] = {{"library", blas.library},
                  {"core", blas.coreName},
                  {"cpu_best_core", blas.cpuBestCore},

@@ -119,6 +119,12 @@ void TestTrainerCli::selfCheck()
     const auto blas = j["blas"];
     if (blas["library"] == "openblas" && blas["cpu_best_core"] == "SKYLAKEX" && !qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
         QCOMPARE(QString::fromStdString(blas["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+    // Where the build found jemalloc, the trainer runs on it with purging off (main.cpp's malloc_conf was
+    // honoured): the allocator setting that removes the per-step page faults.
+    if (TRAINDECK_TRAINER_USES_JEMALLOC) {
+        QCOMPARE(QString::fromStdString(j["allocator"]["name"].get<std::string>()), QStringLiteral("jemalloc"));
+        QCOMPARE(j["allocator"]["dirty_decay_ms"].get<int>(), -1);
+    }
 }
 
 void TestTrainerCli::blasCoreTypeCorrection()
