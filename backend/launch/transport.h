@@ -82,6 +82,10 @@ public:
     // not count (where PID 1 does not reap orphans they never go away; over SSH e.g.
     // `ps -eo pgid=,stat= | awk '$1==PGID && $2!~/^Z/'`).
     virtual SignalResult signalProcessGroup(qint64 pgid, int signal) = 0;
+
+    // Drops what the transport keeps for the calling thread (SSH: that thread's session, which is
+    // disconnected). For a worker thread that is about to end while the transport lives on elsewhere.
+    virtual void releaseCallingThread() {}
 };
 
 // This machine: QProcess and POSIX calls.

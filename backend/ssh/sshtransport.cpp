@@ -43,6 +43,21 @@ SshTransport::SshTransport(SshTarget target, SshTransportOptions options) : d(st
 
 SshTransport::~SshTransport() = default;
 
+void SshTransport::releaseCallingThread()
+{
+    std::unique_ptr<SshSession> session;
+    {
+        std::lock_guard lock(d->mutex);
+        const auto it = d->sessions.find(std::this_thread::get_id());
+        if (it == d->sessions.end())
+            return;
+        session = std::move(it->second);
+        d->sessions.erase(it);
+    }
+    if (session)
+        session->disconnect();  // outside the lock: it may wait for the server
+}
+
 std::shared_ptr<SshTransport> SshTransport::forProfile(const cluster::ClusterProfile &profile,
                                                        SshTransportOptions options)
 {

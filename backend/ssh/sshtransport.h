@@ -52,6 +52,7 @@ public:
     cluster::Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) override;
     bool exists(const QString &path) override;
     launch::SignalResult signalProcessGroup(qint64 pgid, int signal) override;
+    void releaseCallingThread() override;  // disconnects and forgets this thread's session
 
 private:
     struct Private;

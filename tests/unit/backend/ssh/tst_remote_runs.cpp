@@ -29,6 +29,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
 #include <pwd.h>
 #include <unistd.h>
 
@@ -180,6 +182,37 @@ private Q_SLOTS:
         QVERIFY(t);
         QVERIFY(!t->isLocal());
         QVERIFY2(t->displayName().contains(QStringLiteral("127.0.0.2")), qPrintable(t->displayName()));
+    }
+
+    void workerThreadReleasesItsSession()
+    {
+        // One session per calling thread; a worker that releases its own leaves no connection behind.
+        auto t = transport(profile(QStringLiteral("mpirun")));
+        QVERIFY(t);
+        auto established = [&] {
+            QByteArray out;
+            runProgram(QStringLiteral("ss"), {QStringLiteral("-Htn"), QStringLiteral("state"), QStringLiteral("established"),
+                                              QStringLiteral("( dst 127.0.0.2 and dport = :%1 )").arg(m_server.port())},
+                       &out);
+            return int(out.count('\n'));
+        };
+        const int before = established();  // this thread's session (transportFor connects)
+        QVERIFY(before >= 1);
+        bool ran = false;
+        int during = 0;
+        std::thread([&] {
+            ran = t->run(QStringLiteral("true")).ok();
+            during = established();
+            t->releaseCallingThread();
+        }).join();
+        QVERIFY(ran);
+        QCOMPARE(during, before + 1);
+        QTRY_COMPARE(established(), before);
+        // Without a release, an ended worker's session stays until the transport goes.
+        std::thread([&] { ran = t->run(QStringLiteral("true")).ok(); }).join();
+        QVERIFY(ran);
+        QTRY_COMPARE(established(), before + 1);
+        QVERIFY(t->run(QStringLiteral("true")).ok());  // this thread's session is untouched
     }
 
     void remoteRunsDirResolvesHome()
