@@ -508,8 +508,14 @@ void LaunchPage::launchNow()
             auto launched = launch::RemoteRuns::launch(*transport.value(), s, p, runsDir);
             if (!launched.ok())
                 return cluster::Result<launch::LaunchOutcome>::failure(launched.diagnostics());
+            if (launched->remote && launched->localDir.isEmpty()) {  // started, but not followable from here
+                cluster::Diagnostics d = launched.warnings();
+                for (cluster::Diagnostic &x : d)
+                    x.severity = cluster::Diagnostic::Severity::Error;
+                return cluster::Result<launch::LaunchOutcome>::failure(d);
+            }
             launch::LaunchOutcome o = launched->outcome;
-            if (launched->remote && !launched->localDir.isEmpty())
+            if (launched->remote)
                 o.runDir = launched->localDir;  // what the Runs page and the session know it by
             return cluster::Result<launch::LaunchOutcome>(o, launched.diagnostics());
         }();

@@ -67,6 +67,9 @@ void RunSession::followRecord(const QString &localDir)
     QThread *thread = QThread::create([self, localDir, ticket] {
         // SSH connect: never on the GUI thread.
         auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(launch::locateRun(localDir));
+        // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
+        if (loc->ok())
+            loc->value().transport->releaseCallingThread();
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, loc, localDir, ticket] {
             if (!self || self->m_loadTicket != ticket)
                 return;
