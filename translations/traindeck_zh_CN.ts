@@ -2334,7 +2334,7 @@ node2 slots=8</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="212"/>
-        <location filename="../app/gui/launchpage.cpp" line="520"/>
+        <location filename="../app/gui/launchpage.cpp" line="526"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
@@ -3986,9 +3986,9 @@ Fingerprint %2</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="357"/>
-        <source>run %1 is on %2 (%3): %4</source>
-        <translation>运行 %1 位于 %2（%3）：%4</translation>
+        <location filename="../backend/launch/remoterun.cpp" line="358"/>
+        <source>cannot reach the head node of run %1: %2</source>
+        <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
 </context>
 <context>
@@ -4627,32 +4627,32 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshTransport</name>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="81"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="96"/>
         <source>After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE --accept-new-host-keys` (or connect once with ssh(1) and answer yes).</source>
         <translation>核对指纹后，用 `traindeck-cli check --profile PROFILE --accept-new-host-keys` 接受该密钥（或用 ssh(1) 连接一次并回答 yes）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="160"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="175"/>
         <source>%1: cannot start detached (exit %2): %3</source>
         <translation>%1：无法以分离方式启动（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="192"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="207"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="199"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="214"/>
         <source>%1: cannot read: unexpected answer from the head node</source>
         <translation>%1：无法读取：头节点返回了意外的应答</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="227"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="242"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="278"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="293"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>

@@ -353,9 +353,11 @@ Result<RunLocation> locateRun(const QString &localDir)
     loc.mirrorPath = localFile(localDir, runfile::kMetrics);
     Result<std::shared_ptr<Transport>> t = transportFor(loc.profile);
     if (!t)
-        return Result<RunLocation>::failure(err(
-            localDir, RemoteRuns::tr("run %1 is on %2 (%3): %4")
-                          .arg(QFileInfo(localDir).fileName(), loc.record->head, loc.record->remoteRunDir, t.errorString())));
+        // The transport's own message names the host and the cause.
+        return Result<RunLocation>::failure(
+            err(loc.record->head, RemoteRuns::tr("cannot reach the head node of run %1: %2")
+                                      .arg(QFileInfo(localDir).fileName(),
+                                           t.diagnostics().isEmpty() ? t.errorString() : t.diagnostics().first().message)));
     loc.transport = t.value();
     return loc;
 }
