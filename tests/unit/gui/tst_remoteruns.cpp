@@ -53,7 +53,7 @@ class TestGuiRemoteRuns : public QObject
             f.open(QIODevice::WriteOnly);
             f.write("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
                     "f='" + kFixture.toUtf8() + "'\nhead -n 3 \"$f\" > \"$m\"\n"
-                    "while [ ! -e \"$(dirname \"$m\")/go\" ]; do sleep 0.05; done\ntail -n +4 \"$f\" >> \"$m\"\nexit 0\n");
+                    "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] || exit 1; i=$((i+1)); sleep 0.05; done\ntail -n +4 \"$f\" >> \"$m\"\nexit 0\n");
             f.close();
             f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }

@@ -261,7 +261,7 @@ private Q_SLOTS:
             "f='" + kFixture.toUtf8() + "'\n"
             "echo \"fake mpirun $*\"\necho 'rank 0: warming up' >&2\n"
             "head -n 3 \"$f\" > \"$m\"\nsed -n 4p \"$f\" | head -c 40 >> \"$m\"\n"
-            "while [ ! -e \"$(dirname \"$m\")/go\" ]; do sleep 0.05; done\n"
+            "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] || exit 1; i=$((i+1)); sleep 0.05; done\n"
             "sed -n 4p \"$f\" | tail -c +41 >> \"$m\"\ntail -n +5 \"$f\" >> \"$m\"\n"
             "echo 'rank 0: done' >&2\nexit 0\n";
         const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-staged"), body));
