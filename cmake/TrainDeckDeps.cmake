@@ -1,12 +1,58 @@
 # Finds every third-party dependency once, as imported targets.
-find_package(PkgConfig REQUIRED)
-find_package(Threads REQUIRED)
-find_package(nlohmann_json 3.10 REQUIRED)
-pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
-find_package(MPI REQUIRED COMPONENTS C)
-find_package(Qt6 6.4 REQUIRED COMPONENTS Core Network Test Widgets PrintSupport LinguistTools)
-find_package(QCustomPlotQt6 REQUIRED)
-pkg_check_modules(LIBSSH REQUIRED IMPORTED_TARGET libssh>=0.10.6)
+#
+# TRAINDECK_TRAINER_ONLY (top-level option) finds only what traindeck-trainer needs: no Qt, QCustomPlot,
+# libssh or pkg-config, MPI optional. nlohmann-json, utf8proc and jemalloc are then looked up in
+# CMAKE_PREFIX_PATH (and the system), so the contents of their .deb files unpacked with `dpkg -x` into a
+# folder work (tests/device/check-gpu.sh does this on a GPU machine that has none of them).
+if(TRAINDECK_TRAINER_ONLY)
+  find_package(Threads REQUIRED)
+  find_package(nlohmann_json 3.10 QUIET)
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    # Header-only: the header is enough when the package's CMake config is missing.
+    find_path(TRAINDECK_NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp)
+    if(NOT TRAINDECK_NLOHMANN_JSON_INCLUDE_DIR)
+      message(FATAL_ERROR "nlohmann-json not found: install nlohmann-json3-dev or add its prefix to CMAKE_PREFIX_PATH")
+    endif()
+    add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+    set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
+      INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_NLOHMANN_JSON_INCLUDE_DIR}")
+  endif()
+  # The same target names as pkg_check_modules(... IMPORTED_TARGET) gives in the full build.
+  find_path(TRAINDECK_UTF8PROC_INCLUDE_DIR utf8proc.h)
+  find_library(TRAINDECK_UTF8PROC_LIBRARY utf8proc)
+  if(NOT TRAINDECK_UTF8PROC_INCLUDE_DIR OR NOT TRAINDECK_UTF8PROC_LIBRARY)
+    message(FATAL_ERROR "utf8proc not found: install libutf8proc-dev or add its prefix to CMAKE_PREFIX_PATH")
+  endif()
+  add_library(PkgConfig::UTF8PROC UNKNOWN IMPORTED)
+  set_target_properties(PkgConfig::UTF8PROC PROPERTIES
+    IMPORTED_LOCATION "${TRAINDECK_UTF8PROC_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_UTF8PROC_INCLUDE_DIR}")
+  set(UTF8PROC_FOUND TRUE)
+  message(STATUS "utf8proc: ${TRAINDECK_UTF8PROC_LIBRARY}")
+
+  # MPI: optional here. Without it the trainer runs single-process only (see dist/communicator.cpp).
+  if(TRAINDECK_WITH_MPI)
+    find_package(MPI COMPONENTS C)
+    if(NOT MPI_C_FOUND)
+      message(STATUS "MPI not found: traindeck-trainer is built without MPI (single process only; "
+                     "TRAINDECK_WITH_MPI is off for this configuration)")
+      set(TRAINDECK_WITH_MPI OFF)  # a normal variable: the cache keeps ON, so a later configure looks again
+    endif()
+  endif()
+else()
+  find_package(PkgConfig REQUIRED)
+  find_package(Threads REQUIRED)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+  if(NOT TRAINDECK_WITH_MPI)
+    message(FATAL_ERROR "TRAINDECK_WITH_MPI=OFF needs TRAINDECK_TRAINER_ONLY=ON "
+                        "(the full build's tests run the trainer under mpirun)")
+  endif()
+  find_package(MPI REQUIRED COMPONENTS C)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Network Test Widgets PrintSupport LinguistTools)
+  find_package(QCustomPlotQt6 REQUIRED)
+  pkg_check_modules(LIBSSH REQUIRED IMPORTED_TARGET libssh>=0.10.6)
+endif()
 
 # LibTorch: Debian's libtorch-dev (1.13, CPU), or the one inside a PyTorch install (2.x, maybe CUDA)
 # when TRAINDECK_TORCH_PREFIX or CMAKE_PREFIX_PATH points at it.
@@ -18,7 +64,22 @@ message(STATUS "LibTorch ${Torch_VERSION}")
 
 # jemalloc for traindeck-trainer (see trainer/main.cpp); optional so a trainer-only build on a bare GPU
 # machine still configures.
-pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
+if(TRAINDECK_TRAINER_ONLY)
+  find_path(TRAINDECK_JEMALLOC_INCLUDE_DIR jemalloc/jemalloc.h)
+  find_library(TRAINDECK_JEMALLOC_LIBRARY jemalloc)
+  if(TRAINDECK_JEMALLOC_INCLUDE_DIR AND TRAINDECK_JEMALLOC_LIBRARY)
+    add_library(PkgConfig::JEMALLOC UNKNOWN IMPORTED)
+    set_target_properties(PkgConfig::JEMALLOC PROPERTIES
+      IMPORTED_LOCATION "${TRAINDECK_JEMALLOC_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_JEMALLOC_INCLUDE_DIR}")
+    set(JEMALLOC_FOUND TRUE)
+    message(STATUS "jemalloc: ${TRAINDECK_JEMALLOC_LIBRARY}")
+  else()
+    set(JEMALLOC_FOUND FALSE)
+  endif()
+else()
+  pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
+endif()
 
 # Optional CUDA + NCCL (GPU machines); detected, never required.
 set(TRAINDECK_HAVE_NCCL OFF)

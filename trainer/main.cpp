@@ -208,6 +208,12 @@ int cmdInit(const std::vector<std::string>& args)
 // Allreduce sweep with nccl-tests' definitions: algbw = bytes / t, busbw = algbw * 2(n-1)/n.
 int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
 {
+#ifdef TRAINDECK_NO_MPI
+    (void)args;
+    (void)argc;
+    (void)argv;
+    throw InputError("bench-comm needs MPI: this traindeck-trainer was built without MPI (TRAINDECK_WITH_MPI=OFF)");
+#else
     bool json = false, verify = false;
     int iterations = 5;
     int64_t maxBytes = 256ll << 20;
@@ -269,6 +275,7 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
     if (comm->rank() == 0 && json)
         std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"results", rows}}.dump() << "\n";
     return 0;
+#endif
 }
 
 int cmdEvalLogits(const std::vector<std::string>& args)

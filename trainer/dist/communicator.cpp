@@ -2,7 +2,10 @@
 
 #include "util/errors.h"
 
+// TRAINDECK_NO_MPI (set by CMake when TRAINDECK_WITH_MPI is off): only the single-process backend exists.
+#ifndef TRAINDECK_NO_MPI
 #include <mpi.h>
+#endif
 
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
@@ -25,6 +28,9 @@ WireType parseWireType(const std::string& name)
 
 std::string mpiLibraryVersion()
 {
+#ifdef TRAINDECK_NO_MPI
+    return "none (built without MPI)";
+#else
     char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int len = 0;
     MPI_Get_library_version(buf, &len);
@@ -32,6 +38,7 @@ std::string mpiLibraryVersion()
     if (auto nl = v.find_first_of(",\n"); nl != std::string::npos)
         v.resize(nl);
     return v;
+#endif
 }
 
 bool launchedByMpi()
@@ -93,6 +100,7 @@ double fp16Scale(double maxAbs, int ranks)
     return std::ldexp(1.0, static_cast<int>(std::clamp(exponent, -60.0, 60.0)));
 }
 
+#ifndef TRAINDECK_NO_MPI
 namespace {
 
 // Sum reductions for 16-bit floats, which MPI has no type for: accumulate in float, store rounded.
@@ -233,11 +241,21 @@ private:
 };
 
 }  // namespace
+#endif  // TRAINDECK_NO_MPI
 
 std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv)
 {
+#ifdef TRAINDECK_NO_MPI
+    (void)argc;
+    (void)argv;
+    if (launchedByMpi())
+        throw InputError("started by an MPI launcher on host " + hostName() +
+                         ", but this traindeck-trainer was built without MPI (TRAINDECK_WITH_MPI=OFF): run it "
+                         "without mpirun, or rebuild it with MPI");
+#else
     if (launchedByMpi())
         return std::make_unique<MpiCommunicator>(argc, argv);
+#endif
     return std::make_unique<LocalCommunicator>();
 }
 
