@@ -1,19 +1,455 @@
 #!/usr/bin/env bash
-# Prepared check for a GPU machine (run through the device tool; not part of CI): builds the trainer
-# against the LibTorch 2.x inside that machine's PyTorch (so version-guarded code such as
-# scaled_dot_product_attention is compiled), runs the trainer's model and checkpoint tests, and prints
-# self-check. Results go to $OUT when set.
+# One prepared check of traindeck-trainer's CUDA path on a GPU machine (the device tool's H200; not CI).
+#
+#   here, once:  bash tests/device/prepare-carry.sh            (fills .devcarry/: .debs, tokenizer, corpus)
+#   device call: bash tests/device/check-gpu.sh                with carry [".devcarry"], timeout_s 560
+#   dry run:     TRAINDECK_DEVICE_DRYRUN=cpu bash tests/device/check-gpu.sh   (this machine, CPU, small sizes)
+#
+# Stages (each prints one "check-gpu: PASS|FAIL|SKIP <stage>" line; the script exits 1 if any failed):
+#   env, deps (dpkg -x .devcarry/deb/*.deb into /tmp/devdeps), configure (trainer-only, no MPI, against
+#   the LibTorch inside python3's PyTorch), build (traindeck-trainer only), self-check (CUDA, GPU, NVML),
+#   train-fp32/-bf16/-fp16 (qwen2-tiny, 30 steps: loss falls, telemetry from NVML, MFU, fp16 loss scale),
+#   step-parity (first two steps on cuda:0 vs the CPU), hf-parity (transformers' Qwen2ForCausalLM vs our
+#   eval-logits on a checkpoint the trainer wrote), resume (10 steps with a checkpoint at 5, interrupted at 6,
+#   resumed: losses 6-10 vs the uninterrupted run), throughput-small (qwen2-small bf16 seq 1024 x 8) and,
+#   when time is left, throughput-1.5b (deepseek-r1-distill-qwen-1.5b bf16 seq 1024 x 4).
+# Every command runs under `timeout`, and the whole check keeps to TRAINDECK_CHECK_BUDGET_S (default 450 s
+# on the GPU) so that results.json is always written. Output under $OUT: check-gpu.log, results.json,
+# configure.log, build.log, self-check.json, metrics.tar.gz.
 set -uo pipefail
-out="${OUT:-/tmp/traindeck-device}"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root" || exit 2
+dryrun="${TRAINDECK_DEVICE_DRYRUN:-}"
+case "$dryrun" in "" | cpu) ;; *) echo "check-gpu: TRAINDECK_DEVICE_DRYRUN must be 'cpu' or unset" >&2; exit 2 ;; esac
+out="${OUT:-/tmp/traindeck-check-out}"
+work="${TRAINDECK_CHECK_WORK:-/tmp/traindeck-check}"
+deps=/tmp/devdeps
+carry="$root/.devcarry"
+results="$out/results.json"
+helper=(python3 "$root/tests/device/check_gpu.py")
+export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 mkdir -p "$out"
-prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" || { echo "no PyTorch here"; exit 1; }
-export TRAINDECK_TORCH_PREFIX="$prefix"
-{
-  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
-  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_WITH_GUI=OFF &&
-  cmake --build build-device -j "$(nproc)" --target traindeck-trainer tst_qwen2_model tst_safetensors &&
-  build-device/trainer/traindeck-trainer self-check &&
-  build-device/tests/unit/trainer/tst_qwen2_model &&
-  build-device/tests/unit/trainer/tst_safetensors
-} 2>&1 | tee "$out/check-gpu.log"
+rm -rf "$work" "$results"
+mkdir -p "$work"
+
+if [ -n "$dryrun" ]; then
+  budget="${TRAINDECK_CHECK_BUDGET_S:-1800}"  # two shared cores here: the first build alone takes minutes
+  build_dir="$root/build-device-dryrun"
+  device=cpu
+  mfu_max=()  # the CPU peak is one measured fp32 matmul: bf16 steps can exceed it
+else
+  budget="${TRAINDECK_CHECK_BUDGET_S:-450}"
+  build_dir="$root/build-device"
+  device=cuda:0
+  mfu_max=(--mfu-max 1.0)  # against the datasheet peak: above 1 means the FLOPs or the peak are wrong
+fi
+bin="$build_dir/trainer/traindeck-trainer"
+blocked=""  # set when a stage that later ones need has failed
+SECONDS=0
+
+log() { echo "check-gpu: $*"; }
+remaining() { echo $((budget - SECONDS)); }
+
+# stage NAME REQUIRED(yes|no) MIN_S FUNCTION: runs FUNCTION unless fewer than MIN_S seconds of the budget
+# are left or an earlier stage it needs failed. FUNCTION writes its numbers (one JSON object) as the last
+# line of $work/NAME.json and returns 0 (pass), 1 (fail) or 3 (skip, reason in $work/NAME.note).
+stage() {
+  local name=$1 required=$2 min_s=$3 fn=$4 status rc="" note="" start=$SECONDS
+  : >"$work/$name.json"
+  : >"$work/$name.note"
+  if [ -n "$blocked" ]; then
+    status=SKIP note="not run: $blocked"
+  elif [ "$(remaining)" -lt "$min_s" ]; then
+    status=SKIP note="not run: $(remaining) s of the budget left, needs $min_s"
+  else
+    log "--- $name (budget left $(remaining) s)"
+    "$fn" "$name"
+    rc=$?
+    note="$(cat "$work/$name.note")"
+    case $rc in 0) status=PASS ;; 3) status=SKIP ;; *) status=FAIL ;; esac
+  fi
+  # A required stage that could not run (no time left, or an earlier stage failed) counts as failed; one
+  # that skipped itself by design (return 3: fp16 and the 1.5B run in the dry run) does not.
+  local recorded=$status
+  if [ "$status" = SKIP ] && [ "$required" = yes ] && [ "${rc:-}" != 3 ]; then recorded=FAIL; fi
+  # The later stages need these (and must not run a binary left from an earlier build).
+  case "$name" in
+    env | deps | configure | build | self-check) [ "$recorded" = FAIL ] && [ -z "$blocked" ] && blocked="$name failed" ;;
+  esac
+  "${helper[@]}" stage "$results" "$name" "$recorded" "@$work/$name.json" --note "$note" \
+    --seconds $((SECONDS - start)) >/dev/null || log "could not write $results"
+  local summary
+  summary="$(tail -n 1 "$work/$name.json" 2>/dev/null | cut -c1-600)"
+  log "$recorded $name ($((SECONDS - start)) s)${note:+: $note}${summary:+ $summary}"
+  [ "$recorded" = FAIL ] && failed=$((failed + 1))
+  return 0
+}
+
+# run SECONDS_CAP LOGFILE CMD...: the command under timeout (capped by the budget left), output to LOGFILE
+# and its tail to the console.
+run() {
+  local cap=$1 logfile=$2 left rc
+  shift 2
+  left=$(remaining)
+  [ "$left" -lt "$cap" ] && cap=$left
+  [ "$cap" -lt 5 ] && cap=5
+  echo "+ (timeout ${cap}s) $*" >>"$logfile"
+  timeout -k 10 "$cap" "$@" >>"$logfile" 2>&1
+  rc=$?
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "check-gpu: timed out after ${cap}s: $*" | tee -a "$logfile"
+  return $rc
+}
+
+note() { echo "$2" >"$work/$1.note"; }
+
+# ---- stages ---------------------------------------------------------------------------------------------
+
+st_env() {
+  local name=$1 f="$work/$1.txt"
+  {
+    date -u
+    uname -a
+    nproc
+    if [ -z "$dryrun" ]; then
+      nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    fi
+    python3 -c 'import sys; print("python", sys.version.split()[0], sys.executable)'
+    python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "cxx11_abi",
+      torch.compiled_with_cxx11_abi(), "cuda_available", torch.cuda.is_available())'
+    python3 -c 'import transformers; print("transformers", transformers.__version__)'
+    cmake --version | head -n 1
+    ninja --version
+    c++ --version | head -n 1
+    command -v nvcc && nvcc --version | tail -n 2
+    ls -d /usr/local/cuda* 2>/dev/null
+    command -v dpkg pkg-config ccache
+  } >"$f" 2>&1
+  cat "$f"
+  local torch transformers
+  torch="$(python3 -c 'import torch; print(torch.__version__)' 2>/dev/null)"
+  transformers="$(python3 -c 'import transformers; print(transformers.__version__)' 2>/dev/null)"
+  printf '{"mode": "%s", "torch": "%s", "transformers": "%s", "cores": %s}\n' \
+    "${dryrun:-gpu}" "$torch" "$transformers" "$(nproc)" >"$work/$name.json"
+  if [ -z "$dryrun" ] && [ -z "$torch" ]; then
+    note "$name" "python3 has no torch: cannot build against its LibTorch"
+    blocked="no PyTorch"
+    return 1
+  fi
+  return 0
+}
+
+st_deps() {
+  local name=$1 f
+  if ! ls "$carry"/deb/*.deb >/dev/null 2>&1 || [ ! -s "$carry/tokenizer.json" ] || [ ! -s "$carry/corpus.jsonl" ]; then
+    note "$name" ".devcarry/ is missing or incomplete: run tests/device/prepare-carry.sh here and name .devcarry in carry"
+    blocked="no .devcarry"
+    return 1
+  fi
+  rm -rf "$deps"
+  mkdir -p "$deps"
+  for f in "$carry"/deb/*.deb; do
+    if command -v dpkg >/dev/null; then
+      dpkg -x "$f" "$deps" || return 1
+    else  # no dpkg: a .deb is an ar archive holding data.tar.*
+      local t
+      t="$(mktemp -d)"
+      (cd "$t" && ar x "$f" && tar -xf data.tar.* -C "$deps") || return 1
+      rm -rf "$t"
+    fi
+  done
+  local missing=()
+  for f in usr/include/nlohmann/json.hpp usr/include/utf8proc.h usr/include/jemalloc/jemalloc.h \
+    usr/lib/x86_64-linux-gnu/libutf8proc.so usr/lib/x86_64-linux-gnu/libjemalloc.so; do
+    [ -e "$deps/$f" ] || missing+=("$f")
+  done
+  printf '{"debs": %s, "prefix": "%s/usr"}\n' "$(ls "$carry"/deb/*.deb | wc -l)" "$deps" >"$work/$name.json"
+  if [ ${#missing[@]} -gt 0 ]; then
+    note "$name" "missing after unpacking: ${missing[*]}"
+    blocked="dependencies incomplete"
+    return 1
+  fi
+  return 0
+}
+
+st_configure() {
+  local name=$1 logf="$out/configure.log" args=()
+  : >"$logf"
+  args=(-S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_TRAINER_ONLY=ON
+    -DTRAINDECK_WITH_MPI=OFF -DCMAKE_PREFIX_PATH="$deps/usr")
+  if [ -z "$dryrun" ]; then
+    local torch_prefix cuda nvcc cudnn abi
+    torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" || return 1
+    export TRAINDECK_TORCH_PREFIX="$torch_prefix"
+    nvcc="$(command -v nvcc || true)"
+    for cuda in "${CUDA_HOME:-}" /usr/local/cuda "${nvcc%/bin/nvcc}" ""; do
+      [ -n "$cuda" ] && [ -x "$cuda/bin/nvcc" ] && break
+    done
+    if [ -z "$cuda" ]; then
+      note "$name" "no nvcc (CUDA_HOME, /usr/local/cuda, PATH): PyTorch's CMake config enables the CUDA language"
+      blocked="configure failed"
+      return 1
+    fi
+    export CUDA_HOME="$cuda" CUDACXX="$cuda/bin/nvcc" PATH="$cuda/bin:$PATH" TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
+    args+=(-DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc" -DCUDAToolkit_ROOT="$cuda" -DCUDA_TOOLKIT_ROOT_DIR="$cuda"
+      -DCMAKE_CUDA_ARCHITECTURES=90)
+    # cuDNN from the nvidia-cudnn wheel PyTorch uses: its lib/ has only libcudnn.so.9, which find_library
+    # misses, and PyTorch's exported targets may name cuDNN's.
+    local cudnn_lib="" cudnn_inc=""
+    { read -r cudnn_lib; read -r cudnn_inc; } < <(python3 - <<'PY' 2>/dev/null
+import glob, os, torch
+sp = os.path.dirname(os.path.dirname(torch.__file__))
+libs = sorted(glob.glob(os.path.join(sp, "nvidia", "**", "libcudnn.so*"), recursive=True))
+hdrs = sorted(glob.glob(os.path.join(sp, "nvidia", "**", "cudnn.h"), recursive=True))
+print(libs[0] if libs else "")
+print(os.path.dirname(hdrs[0]) if hdrs else "")
+PY
+    )
+    if [ -n "$cudnn_lib" ] && [ -n "$cudnn_inc" ]; then
+      args+=(-DCUDNN_INCLUDE_PATH="$cudnn_inc" -DCUDNN_INCLUDE_DIR="$cudnn_inc" -DCUDNN_LIBRARY_PATH="$cudnn_lib"
+        -DCUDNN_LIBRARY="$cudnn_lib")
+    fi
+    cudnn="${cudnn_lib:-none (system or not needed)}"
+    # PyTorch's TorchConfig adds its -D_GLIBCXX_USE_CXX11_ABI to the torch target; our libraries without
+    # LibTorch must agree with it.
+    abi="$(python3 -c 'import torch; print(int(torch.compiled_with_cxx11_abi()))')"
+    [ "$abi" = 0 ] && args+=(-DCMAKE_CXX_FLAGS=-D_GLIBCXX_USE_CXX11_ABI=0)
+    echo "torch prefix $torch_prefix, CUDA $cuda, cuDNN ${cudnn:-none}, cxx11 abi $abi" | tee -a "$logf"
+  fi
+  run 180 "$logf" cmake "${args[@]}"
+  local rc=$?
+  grep -E "^-- (LibTorch|utf8proc|jemalloc|Trainer-only|Caffe2: CUDA|Found CUDA|NCCL|MPI)" "$logf"
+  local torch_version
+  torch_version="$(sed -n 's/^-- LibTorch //p' "$logf" | tail -n 1)"
+  printf '{"libtorch": "%s", "utf8proc": "%s", "jemalloc": "%s"}\n' "$torch_version" \
+    "$(sed -n 's/^-- utf8proc: //p' "$logf" | tail -n 1)" "$(sed -n 's/^-- jemalloc: //p' "$logf" | tail -n 1)" \
+    >"$work/$name.json"
+  if [ $rc -ne 0 ]; then
+    tail -n 40 "$logf"
+    [ -f "$build_dir/CMakeFiles/CMakeError.log" ] && tail -n 30 "$build_dir/CMakeFiles/CMakeError.log"
+    note "$name" "cmake failed (rc $rc); see configure.log"
+    blocked="configure failed"
+    return 1
+  fi
+  if ! grep -q "^-- utf8proc: $deps/" "$logf"; then
+    note "$name" "utf8proc was not taken from the unpacked .debs ($deps)"
+  fi
+  return 0
+}
+
+st_build() {
+  local name=$1 logf="$out/build.log"
+  : >"$logf"
+  command -v ccache >/dev/null && export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+  local start=$SECONDS
+  rm -f "$bin"  # relinked: later stages must run this build, not an earlier one
+  run 420 "$logf" cmake --build "$build_dir" -j "$(nproc)" --target traindeck-trainer
+  local rc=$?
+  printf '{"seconds": %s, "jobs": %s}\n' $((SECONDS - start)) "$(nproc)" >"$work/$name.json"
+  if [ $rc -ne 0 ] || [ ! -x "$bin" ]; then
+    grep -m 40 -E "error|Error" "$logf"
+    tail -n 15 "$logf"
+    note "$name" "build failed (rc $rc); see build.log"
+    blocked="build failed"
+    return 1
+  fi
+  tail -n 2 "$logf"
+  return 0
+}
+
+st_selfcheck() {
+  local name=$1 flags=(--expect-no-mpi)
+  timeout -k 10 60 "$bin" self-check >"$out/self-check.json" 2>"$work/self-check.err" || {
+    cat "$work/self-check.err"
+    note "$name" "self-check failed"
+    blocked="self-check failed"
+    return 1
+  }
+  cat "$out/self-check.json"
+  [ -z "$dryrun" ] && flags+=(--expect-cuda)
+  "${helper[@]}" selfcheck "$out/self-check.json" "${flags[@]}" >"$work/$name.json"
+  local rc=$?
+  if [ "$dryrun" = "" ] && [ $rc -ne 0 ]; then blocked="CUDA not usable (self-check)"; fi
+  return $rc
+}
+
+# Common training flags: the carried tokenizer and corpus, one token cache for every run.
+train_flags() {
+  echo --tokenizer "$carry/tokenizer.json" --data "$carry/corpus.jsonl" --cache-dir "$work/tokens" --seed 1234 \
+    --log-every 5
+}
+
+# The qwen2-tiny runs of stage a: 30 steps, learning rate high enough for the loss to fall visibly.
+tiny_flags() {
+  if [ -n "$dryrun" ]; then echo --seq-len 64 --micro-batch 4; else echo --seq-len 256 --micro-batch 8; fi
+  echo --preset qwen2-tiny --lr 2e-3 --warmup 5 --max-steps 30
+}
+
+train_stage() {
+  local name=$1 precision=$2 extra=()
+  local dir="$work/$name" metrics="$work/$name.jsonl"
+  # shellcheck disable=SC2046
+  run 120 "$work/$name.log" "$bin" train $(train_flags) $(tiny_flags) --device "$device" --precision "$precision" \
+    --out "$dir" --metrics-out "$metrics"
+  local rc=$?
+  grep -E "^(step|training|checkpoint|traindeck-trainer)" "$work/$name.log" | tail -n 8
+  [ "$precision" = fp16 ] && extra+=(--fp16)
+  "${helper[@]}" train "$metrics" --expect-device "${device%%:*}" --loss-drop 1.0 --min-steps 30 "${extra[@]}" \
+    "${mfu_max[@]}" >"$work/$name.json"
+  local judged=$?
+  if [ $rc -ne 0 ]; then
+    tail -n 20 "$work/$name.log"
+    note "$name" "train exited with $rc"
+    return 1
+  fi
+  return $judged
+}
+st_fp32() { train_stage "$1" fp32; }
+st_bf16() { train_stage "$1" bf16; }
+st_fp16() {
+  if [ -n "$dryrun" ]; then
+    note "$1" "fp16 needs CUDA (dry run on the CPU)"
+    return 3
+  fi
+  train_stage "$1" fp16
+}
+
+# Our CUDA forward/backward against our CPU one: the first two steps of the fp32 run again on the CPU
+# (same seed, data and schedule; --inject-exit stops it before step 3 without a checkpoint).
+st_step_parity() {
+  local name=$1 metrics="$work/$1.jsonl"
+  [ -s "$work/train-fp32.jsonl" ] || { note "$name" "no fp32 run to compare with"; return 1; }
+  # shellcheck disable=SC2046
+  run 120 "$work/$name.log" "$bin" train $(train_flags) $(tiny_flags) --device cpu --precision fp32 \
+    --inject-exit 0:3 --out "$work/$name" --metrics-out "$metrics"
+  local rc=$?
+  if [ $rc -ne 3 ]; then
+    tail -n 20 "$work/$name.log"
+    note "$name" "CPU run exited with $rc (expected 3, the injected exit)"
+    return 1
+  fi
+  "${helper[@]}" step-parity "$work/train-fp32.jsonl" "$metrics" --steps 2 --tolerance 1e-3 >"$work/$name.json"
+}
+
+# Hugging Face transformers' Qwen2ForCausalLM (fp32; on the GPU and the CPU) against our eval-logits, on the
+# checkpoint the fp32 run wrote (a Hugging Face model directory).
+st_hf_parity() {
+  local name=$1 ckpt ids
+  local latest="$work/train-fp32/checkpoints/latest"
+  [ -f "$latest" ] || { note "$name" "the fp32 run wrote no checkpoint"; return 1; }
+  ckpt="$work/train-fp32/checkpoints/$(cat "$latest")"
+  ids="$(echo "The quick brown fox jumps over the lazy dog. TrainDeck checks the CUDA path of its trainer on an H200." |
+    "$bin" tokenize --tokenizer "$carry/tokenizer.json")"
+  local n
+  n=$(wc -w <<<"$ids")
+  [ "$n" -gt 4 ] || { note "$name" "tokenize gave no ids"; return 1; }
+  run 120 "$work/$name.log" "$bin" eval-logits --model "$ckpt" --ids "$ids" --out "$work/ours.f32" || {
+    tail -n 10 "$work/$name.log"
+    note "$name" "eval-logits failed"
+    return 1
+  }
+  if python3 -c 'import torch, transformers' 2>/dev/null; then
+    local devices=cpu
+    [ -z "$dryrun" ] && devices=cuda,cpu
+    run 240 "$work/$name.log" "${helper[@]}" hf-parity "$ckpt" "$work/ours.f32" --ids "$ids" --devices "$devices" \
+      --tolerance 1e-3
+    local rc=$?
+    grep -v '^+ ' "$work/$name.log" | tail -n 1 >"$work/$name.json"
+    [ $rc -eq 0 ] || tail -n 20 "$work/$name.log"
+    return $rc
+  fi
+  # No transformers here (the dry run): check our output alone.
+  "${helper[@]}" logits "$work/ours.f32" --tokens "$n" >"$work/$name.json" || return 1
+  note "$name" "transformers not importable: eval-logits output checked alone (shape, log-probabilities)"
+  [ -n "$dryrun" ] && return 0
+  return 1
+}
+
+# Resume on the device: 10 steps with a checkpoint at 5 uninterrupted, the same run killed at step 6
+# (--inject-exit) and resumed from latest; losses of steps 6-10 compared (reported; GPU kernels need not be
+# bit-exact).
+st_resume() {
+  local name=$1 size=(--seq-len 128 --micro-batch 4)
+  [ -n "$dryrun" ] && size=(--seq-len 64 --micro-batch 2)
+  # shellcheck disable=SC2207
+  local common=($(train_flags) --preset qwen2-tiny --lr 2e-3 --warmup 3 --max-steps 10 --checkpoint-every 5
+    --device "$device" "${size[@]}")
+  run 90 "$work/$name.log" "$bin" train "${common[@]}" --out "$work/resume-ref" --metrics-out "$work/resume-ref.jsonl" ||
+    { tail -n 10 "$work/$name.log"; note "$name" "uninterrupted run failed"; return 1; }
+  run 90 "$work/$name.log" "$bin" train "${common[@]}" --out "$work/resume-run" --metrics-out "$work/resume-a.jsonl" \
+    --inject-exit 0:6
+  local rc=$?
+  [ $rc -eq 3 ] || { tail -n 10 "$work/$name.log"; note "$name" "interrupted run exited with $rc, expected 3"; return 1; }
+  run 90 "$work/$name.log" "$bin" train "${common[@]}" --out "$work/resume-run" --metrics-out "$work/resume-b.jsonl" \
+    --resume latest ||
+    { tail -n 10 "$work/$name.log"; note "$name" "resumed run failed"; return 1; }
+  local tol=1e-2
+  [ -n "$dryrun" ] && tol=0  # CPU, same threads: bit for bit (docs/trainer.md)
+  "${helper[@]}" resume "$work/resume-ref.jsonl" "$work/resume-b.jsonl" --steps 6-10 --tolerance "$tol" >"$work/$name.json"
+}
+
+# Throughput runs stop with --inject-exit after their last step, so no multi-GB final checkpoint is written.
+throughput() {
+  local name=$1 preset=$2 seq=$3 mb=$4 steps=$5 cap=$6 warm=$7
+  local metrics="$work/$name.jsonl"
+  # shellcheck disable=SC2046
+  run "$cap" "$work/$name.log" "$bin" train $(train_flags) --preset "$preset" --precision bf16 --device "$device" \
+    --seq-len "$seq" --micro-batch "$mb" --lr 3e-4 --warmup 2 --max-steps $((steps + 1)) --inject-exit 0:$((steps + 1)) \
+    --out "$work/$name" --metrics-out "$metrics"
+  local rc=$?
+  grep -E "^(step|training|traindeck-trainer)" "$work/$name.log" | tail -n 4
+  "${helper[@]}" train "$metrics" --expect-device "${device%%:*}" --min-steps "$steps" --warmup-steps "$warm" \
+    "${mfu_max[@]}" >"$work/$name.json"
+  local judged=$?
+  if [ $rc -ne 3 ]; then
+    tail -n 20 "$work/$name.log"
+    note "$name" "train exited with $rc (expected 3, the injected exit after step $steps)"
+    return 1
+  fi
+  return $judged
+}
+st_throughput_small() {
+  if [ -n "$dryrun" ]; then throughput "$1" qwen2-small 128 2 4 300 1; else throughput "$1" qwen2-small 1024 8 20 150 3; fi
+}
+st_throughput_15b() {
+  if [ -n "$dryrun" ]; then
+    note "$1" "1.5B parameters: GPU only"
+    return 3
+  fi
+  throughput "$1" deepseek-r1-distill-qwen-1.5b 1024 4 10 200 3
+}
+
+main() {
+  failed=0
+  log "mode ${dryrun:-gpu}, budget ${budget} s, build $build_dir, work $work, out $out"
+  stage env yes 0 st_env
+  stage deps yes 0 st_deps
+  export CMAKE_PREFIX_PATH="$deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export PKG_CONFIG_PATH="$deps/usr/lib/x86_64-linux-gnu/pkgconfig:$deps/usr/share/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export CPATH="$deps/usr/include${CPATH:+:$CPATH}"
+  export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  stage configure yes 30 st_configure
+  stage build yes 60 st_build
+  stage self-check yes 10 st_selfcheck
+  stage train-fp32 yes 20 st_fp32
+  stage train-bf16 yes 20 st_bf16
+  stage train-fp16 yes 20 st_fp16
+  stage step-parity yes 20 st_step_parity
+  stage hf-parity yes 30 st_hf_parity
+  stage resume yes 30 st_resume
+  stage throughput-small yes 30 st_throughput_small
+  stage throughput-1.5b no 100 st_throughput_15b
+  (cd "$work" && tar -czf "$out/metrics.tar.gz" ./*.jsonl 2>/dev/null)
+  "${helper[@]}" stage "$results" summary "$([ $failed -eq 0 ] && echo PASS || echo FAIL)" \
+    "{\"failed_stages\": $failed, \"seconds\": $SECONDS}" --set "mode=${dryrun:-gpu}" >/dev/null
+  log "results: $results"
+  if [ $failed -eq 0 ]; then
+    log "ALL PASSED in $SECONDS s"
+    return 0
+  fi
+  log "$failed stage(s) FAILED ($SECONDS s)"
+  return 1
+}
+
+main 2>&1 | tee "$out/check-gpu.log"
+exit "${PIPESTATUS[0]}"
