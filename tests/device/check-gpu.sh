@@ -443,6 +443,7 @@ main() {
   "${helper[@]}" stage "$results" summary "$([ $failed -eq 0 ] && echo PASS || echo FAIL)" \
     "{\"failed_stages\": $failed, \"seconds\": $SECONDS}" --set "mode=${dryrun:-gpu}" >/dev/null
   log "results: $results"
+  "${helper[@]}" headline "$results"
   if [ $failed -eq 0 ]; then
     log "ALL PASSED in $SECONDS s"
     return 0

@@ -335,6 +335,31 @@ def cmd_stage(a):
     return 0
 
 
+def cmd_headline(a):
+    """The numbers a report needs, one line per stage, from the results JSON."""
+    with open(a.results, encoding="utf-8") as f:
+        stages = json.load(f).get("stages", {})
+    keys = {
+        "self-check": ["gpu", "cuda_driver", "libtorch", "nvml", "peak_bf16_tflops", "mpi"],
+        "train-fp32": ["loss_mean_first", "loss_mean_last", "util_median", "mem_mb_max", "mfu_median", "tokens_per_s_median"],
+        "train-bf16": ["loss_mean_first", "loss_mean_last", "util_median", "mem_mb_max", "mfu_median", "tokens_per_s_median"],
+        "train-fp16": ["loss_mean_first", "loss_mean_last", "loss_scale_first", "loss_scale_last", "mfu_median"],
+        "step-parity": ["max_rel_diff"],
+        "hf-parity": ["max_abs_diff_logprob_cuda", "max_abs_diff_logprob_cpu", "max_abs_logsumexp"],
+        "resume": ["max_abs_loss_diff", "bit_exact"],
+        "throughput-small": ["tokens_per_s_median", "step_ms_median", "mfu_median", "mem_mb_max"],
+        "throughput-1.5b": ["tokens_per_s_median", "step_ms_median", "mfu_median", "mem_mb_max"],
+    }
+    for name, st in stages.items():
+        if name == "summary":
+            continue
+        shown = ", ".join(f"{k}={st[k]:.4g}" if isinstance(st[k], float) else f"{k}={st[k]}"
+                          for k in keys.get(name, []) if k in st)
+        extra = f" ({st['note']})" if st.get("note") else ""
+        print(f"{st.get('status', '?'):4} {name:17} {st.get('seconds', '?'):>4} s  {shown}{extra}")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -378,6 +403,9 @@ def main():
     sp.add_argument("--steps", type=int, default=2)
     sp.add_argument("--tolerance", type=float, default=1e-3)
     sp.set_defaults(fn=cmd_step_parity)
+    hl = sub.add_parser("headline")
+    hl.add_argument("results")
+    hl.set_defaults(fn=cmd_headline)
     st = sub.add_parser("stage")
     st.add_argument("results")
     st.add_argument("name")
