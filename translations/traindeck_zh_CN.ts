@@ -3236,61 +3236,66 @@ Local record and metrics mirror: %3</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="265"/>
+        <location filename="../app/gui/runspage.cpp" line="210"/>
+        <source>Select one or more runs above and press Compare loss</source>
+        <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="270"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="266"/>
+        <location filename="../app/gui/runspage.cpp" line="271"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="267"/>
+        <location filename="../app/gui/runspage.cpp" line="272"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="295"/>
+        <location filename="../app/gui/runspage.cpp" line="300"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="356"/>
+        <location filename="../app/gui/runspage.cpp" line="362"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="377"/>
+        <location filename="../app/gui/runspage.cpp" line="383"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="390"/>
+        <location filename="../app/gui/runspage.cpp" line="396"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="404"/>
+        <location filename="../app/gui/runspage.cpp" line="410"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="405"/>
+        <location filename="../app/gui/runspage.cpp" line="411"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="409"/>
+        <location filename="../app/gui/runspage.cpp" line="415"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="420"/>
+        <location filename="../app/gui/runspage.cpp" line="426"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>

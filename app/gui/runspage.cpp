@@ -204,6 +204,11 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_compare->legend->setVisible(false);  // shown once a run is added
     m_compare->setMinimumHeight(200);
     stylePlot(m_compare);
+    m_compareHint = new QCPItemText(m_compare);
+    m_compareHint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_compareHint->position->setCoords(0.5, 0.5);
+    m_compareHint->setText(tr("Select one or more runs above and press Compare loss"));
+    m_compareHint->setColor(palette().color(QPalette::PlaceholderText));
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
@@ -332,6 +337,7 @@ void RunsPage::compareRunDirs(const QStringList &runDirs)
 {
     const quint64 ticket = ++m_compareTicket;
     m_compare->clearGraphs();
+    m_compareHint->setVisible(runDirs.isEmpty());
     m_compare->replot(QCustomPlot::rpQueuedRefresh);
     struct Curve {
         QString name;

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPItemText;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -82,6 +83,7 @@ private:
     RunsModel *m_model = nullptr;
     QTableView *m_view = nullptr;
     QCustomPlot *m_compare = nullptr;
+    QCPItemText *m_compareHint = nullptr;  // shown while no run is plotted
     QLabel *m_info = nullptr;
     QPushButton *m_open = nullptr, *m_compareBtn = nullptr, *m_resume = nullptr, *m_cancel = nullptr;
     QTimer *m_timer = nullptr;
