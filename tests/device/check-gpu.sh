@@ -37,7 +37,7 @@ if [ -n "$dryrun" ]; then
   budget="${TRAINDECK_CHECK_BUDGET_S:-1800}"  # two shared cores here: the first build alone takes minutes
   build_dir="$root/build-device-dryrun"
   device=cpu
-  mfu_max=()  # the CPU peak is one measured fp32 matmul: bf16 steps can exceed it
+  mfu_max=(--mfu-max 1.0)  # the CPU peak is measured in the training dtype (fp32, or bf16 under bf16)
 else
   budget="${TRAINDECK_CHECK_BUDGET_S:-450}"
   build_dir="$root/build-device"

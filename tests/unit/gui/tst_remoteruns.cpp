@@ -57,20 +57,8 @@ class TestGuiRemoteRuns : public QObject
             f.close();
             f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
-        cluster::ClusterProfile p;
-        p.name = QStringLiteral("gui-remote");
-        cluster::ClusterNode head;
-        head.name = head.host = m_server.address();
-        head.port = m_server.port();
-        head.user = QStringLiteral("root");
-        head.identity = m_client->identity();
-        head.role = cluster::NodeRole::Head;
-        head.slots = 2;
-        p.nodes = {head};
-        p.knownHosts = m_client->knownHosts();
-        p.launcher = mpirun;
-        p.workdir = m_tmp.filePath(QStringLiteral("head"));
-        p.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
+        const cluster::ClusterProfile p = testing::headOnlyProfile(QStringLiteral("gui-remote"), m_server, *m_client,
+                                                                   mpirun, m_tmp.filePath(QStringLiteral("head")));
         launch::JobSpec spec;
         spec.name = name;
         spec.ranks = 2;

@@ -95,21 +95,7 @@ private:
 
     cluster::ClusterProfile profile(const QString &mpirun) const
     {
-        cluster::ClusterProfile p;
-        p.name = QStringLiteral("remote-test");
-        cluster::ClusterNode head;
-        head.name = head.host = m_server.address();
-        head.port = m_server.port();
-        head.user = QStringLiteral("root");
-        head.identity = m_client->identity();
-        head.role = cluster::NodeRole::Head;
-        head.slots = 2;
-        p.nodes = {head};
-        p.knownHosts = m_client->knownHosts();
-        p.launcher = mpirun;
-        p.workdir = m_headDir;
-        p.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
-        return p;
+        return testing::headOnlyProfile(QStringLiteral("remote-test"), m_server, *m_client, mpirun, m_headDir);
     }
 
     launch::JobSpec spec(const QString &name) const
