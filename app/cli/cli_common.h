@@ -39,6 +39,9 @@ struct FollowOptions {
     // A remote run: the local record, whose metrics.jsonl mirrors the head's and which is synced when
     // the run ends (remoterun.h). Empty for local runs.
     QString recordDir;
+    // A synced remote record read offline: the state its remote.json says the run ended in (a lost
+    // run stays lost; the copied files alone cannot tell).
+    std::optional<launch::JobState> knownFinalState;
 };
 
 // RUN (id or directory) to where the run is: a local run directory, or a remote run's record with a

@@ -241,6 +241,8 @@ int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const
 {
     RunMonitor monitor(transport, runDir);
     monitor.setPollInterval(options.pollMs);
+    if (options.knownFinalState)
+        monitor.setKnownFinalState(*options.knownFinalState);
     if (!options.recordDir.isEmpty()) {
         monitor.setMirrorPath(runFile(options.recordDir, runfile::kMetrics));
         QObject::connect(&monitor, &RunMonitor::stateChanged, &monitor,

@@ -362,6 +362,8 @@ int run(const QStringList &args)
     m.setMaxBytesPerPoll(256 << 20);
     if (loc->remote)
         m.setMirrorPath(loc->mirrorPath);
+    else if (loc->record && loc->record->synced)
+        m.setKnownFinalState(loc->record->lastState);  // offline: the record's final state
     m.poll();
     if (loc->remote && isFinal(m.state())) {
         if (const auto synced = RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir); !synced)

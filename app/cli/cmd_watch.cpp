@@ -63,6 +63,8 @@ int run(const QStringList &args)
         return rc;
     if (loc->remote)
         fo.recordDir = loc->localDir;
+    else if (loc->record && loc->record->synced)
+        fo.knownFinalState = loc->record->lastState;
     return followRun(loc->transport, loc->runDir, fo);
 }
 

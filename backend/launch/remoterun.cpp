@@ -260,34 +260,36 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
     const QString metrics = runFile(remoteRunDir, runfile::kMetrics);
     const Result<FileChunk> m = t.readFile(metrics, 0, 0);
     const JobState state = deriveState(files, m && m->fileSize > 0);
+    // Final only on the head's word: an exit code, or a group known to be gone (never "could not ask").
+    const bool ended = isFinal(state) && (files.exitCode || !files.livenessUnknown);
     if (const Status s = catchUpMirror(t, metrics, localFile(localDir, runfile::kMetrics)); !s)
         return Result<JobState>::failure(s.diagnostics());
     LocalTransport local;
-    if (isFinal(state)) {
+    if (ended) {
         QList<Status> writes;
         writes << local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
         if (files.exitCode)
             writes << local.writeFile(localFile(localDir, runfile::kExitCode), QByteArray::number(*files.exitCode) + '\n');
         else
-            QFile::remove(localFile(localDir, runfile::kExitCode));
+            QFile::remove(localFile(localDir, runfile::kExitCode));  // lost: remote.json's state says so
         for (const char *name : {runfile::kStderr, runfile::kStdout, runfile::kCancel})
             writes << copyTail(t, runFile(remoteRunDir, name), localFile(localDir, name), kLogTail);
         for (const Status &s : writes) {
             if (!s)
                 return Result<JobState>::failure(s.diagnostics());
         }
-        // Lost runs have no exit-code on the head; the record needs one to stay final offline.
-        if (!files.exitCode && state == JobState::Lost)
-            local.writeFile(localFile(localDir, runfile::kExitCode), QByteArrayLiteral("-1\n"));
         rec->synced = true;
+        rec->lastState = state;
     } else {
         QFile copy(localFile(localDir, runfile::kRunInfo));
         if (!copy.open(QIODevice::ReadOnly) || copy.readAll() != info->data) {
             copy.close();
             local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);  // attempts, started
         }
+        // Liveness unknown: the state last seen stays; only the time of this contact is new.
+        if (!files.livenessUnknown && !rec->synced)
+            rec->lastState = state;
     }
-    rec->lastState = state;
     rec->lastSeen = QDateTime::currentDateTimeUtc();
     if (const Status s = writeRemoteRecord(localDir, *rec); !s)
         return Result<JobState>::failure(s.diagnostics());

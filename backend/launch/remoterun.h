@@ -88,7 +88,9 @@ public:
 
     // Reads the run's files through the transport; when the run has ended, copies exit-code,
     // cancel-requested, run.json, the logs' last MiB and what the metrics mirror lacks into the record
-    // and marks it synced. Returns the state seen. Blocking (network).
+    // and marks it synced. Returns the state seen. Blocking (network). "Ended" means an exit code was
+    // read or the process group is known to be gone: when the head could not tell (RunFiles::
+    // livenessUnknown) only lastSeen is updated.
     static cluster::Result<JobState> sync(Transport &transport, const QString &remoteRunDir, const QString &localDir);
 
     // After a resume: the record is live again (the copied final files go to attempt-N/).

@@ -66,6 +66,8 @@ JobState deriveState(const RunFiles &f, bool sawTelemetry)
             return JobState::Cancelled;
         return *f.exitCode == 0 ? JobState::Finished : JobState::Failed;
     }
+    if (f.livenessUnknown)
+        return sawTelemetry ? JobState::Running : JobState::Starting;  // not known to be gone: ask again
     if (f.pid <= 0) {
         // The wrapper writes its pid first thing; give it a minute (a loaded machine) before calling it lost.
         if (f.cancelRequested)
@@ -80,20 +82,33 @@ JobState deriveState(const RunFiles &f, bool sawTelemetry)
 RunFiles readRunFiles(Transport &t, const QString &runDir)
 {
     RunFiles f;
-    if (const auto pid = readSmall(t, runFile(runDir, runfile::kPid), 64)) {
+    // A failed read means "missing" only when the file is not there while the run directory is seen
+    // (over SSH a read also fails on a timeout or a broken session).
+    auto reallyMissing = [&](const QString &path) { return !t.exists(path) && t.exists(runDir); };
+    const QString pidPath = runFile(runDir, runfile::kPid);
+    if (const auto pid = readSmall(t, pidPath, 64)) {
         bool ok = false;
         const qint64 p = pid->trimmed().toLongLong(&ok);
         if (ok && p > 1) {
             f.pid = p;
-            f.groupAlive = t.signalProcessGroup(p, 0) == SignalResult::Delivered;
+            const SignalResult alive = t.signalProcessGroup(p, 0);
+            f.groupAlive = alive == SignalResult::Delivered;
+            if (alive == SignalResult::Failed)
+                f.livenessUnknown = true;
         }
+    } else if (!reallyMissing(pidPath)) {
+        f.livenessUnknown = true;
     }
     // After the liveness check (see header).
-    if (const auto code = readSmall(t, runFile(runDir, runfile::kExitCode), 64)) {
+    const QString codePath = runFile(runDir, runfile::kExitCode);
+    if (const auto code = readSmall(t, codePath, 64)) {
         bool ok = false;
         const int c = code->trimmed().toInt(&ok);
         if (ok)
             f.exitCode = c;
+    } else if (!f.groupAlive && !f.livenessUnknown && !reallyMissing(codePath)) {
+        // Only asked when the answer decides between "ended" and "lost".
+        f.livenessUnknown = true;
     }
     f.cancelRequested = t.exists(runFile(runDir, runfile::kCancel));
     if (const auto info = readRunInfo(t, runDir); info && info->started.isValid())
@@ -266,10 +281,14 @@ QList<RunSummary> listRuns(const QString &runsDir)
                 break;
             }
         }
-        if (remote)
-            s.state = f.exitCode ? deriveState(f, telemetry) : remote->lastState;
-        else
+        if (remote) {
+            // A synced record's state is final as last seen (a lost run stays lost, not "failed (exit -1)").
+            s.state = f.exitCode && !remote->synced ? deriveState(f, telemetry) : remote->lastState;
+            if (remote->synced && s.state == JobState::Lost)
+                s.exitCode.reset();  // older records hold a placeholder -1
+        } else {
             s.state = deriveState(f, telemetry);
+        }
         out.append(s);
     }
     std::sort(out.begin(), out.end(), [](const RunSummary &a, const RunSummary &b) {

@@ -57,16 +57,25 @@ int exitCodeFor(JobState s);
 struct RunFiles {
     qint64 pid = -1;                // from pid; -1 when missing
     bool groupAlive = false;        // some process of the group exists
+    // The transport could not tell whether the group lives (the liveness check failed: an SSH exec
+    // error or timeout), or a read the decision needs failed (pid or exit-code there but unreadable,
+    // the run directory unreachable). deriveState() then never concludes a final state without an
+    // exit code: "could not ask" is not "gone".
+    bool livenessUnknown = false;
     std::optional<int> exitCode;    // from exit-code
     bool cancelRequested = false;
     qint64 launchedSecsAgo = 0;     // from run.json "created"
 };
 
 // The state machine, as a pure function (tested on its own). sawTelemetry: a hello or step was read.
+// With files.livenessUnknown and no exit code the answer is non-final (starting, or running with
+// telemetry): the caller keeps asking.
 JobState deriveState(const RunFiles &files, bool sawTelemetry);
 
 // Reads pid, exit-code, cancel-requested and run.json through the transport. Liveness is checked
 // before the exit-code file is read, so a wrapper that ends between the two reads is never "lost".
+// A failed liveness check or a failed read of pid / exit-code (the file exists, or the run directory
+// cannot be seen) sets livenessUnknown rather than looking like a dead group or a missing file.
 RunFiles readRunFiles(Transport &transport, const QString &runDir);
 
 // run.json
@@ -111,7 +120,8 @@ struct RunSummary {
     QJsonObject toJson() const;
 };
 // Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only;
-// never uses the network (remote runs: see RunSummary::remote).
+// never uses the network (remote runs: see RunSummary::remote; a synced record's state is the final
+// state in its remote.json, e.g. lost, not one derived from the copied files).
 QList<RunSummary> listRuns(const QString &runsDir);
 
 }  // namespace traindeck::launch

@@ -54,6 +54,7 @@ struct RunMonitor::Private {
     QString mirrorPath;
     bool mirrorChecked = false;  // the mirror was compared with the head's file (prefill done)
     bool mirrorFailed = false;
+    std::optional<JobState> knownFinalState;
     MetricStore store;
     Tee tee;
     MetricsParser parser;
@@ -96,6 +97,11 @@ void RunMonitor::setMirrorPath(const QString &path)
     d->mirrorChecked = false;
 }
 QString RunMonitor::mirrorPath() const { return d->mirrorPath; }
+void RunMonitor::setKnownFinalState(JobState state)
+{
+    if (isFinal(state))
+        d->knownFinalState = state;
+}
 std::shared_ptr<Transport> RunMonitor::transport() const { return d->transport; }
 const MetricStore &RunMonitor::store() const { return d->store; }
 JobState RunMonitor::state() const { return d->state; }
@@ -279,13 +285,15 @@ void RunMonitor::poll()
     d->files = readRunFiles(*d->transport, d->runDir);
     if (!d->statePublished) {
         // Observers hear the state before the first records.
-        d->state = deriveState(d->files, d->tee.sawTelemetry || (d->files.exitCode.has_value()));
+        d->state = d->knownFinalState ? *d->knownFinalState
+                                      : deriveState(d->files, d->tee.sawTelemetry || (d->files.exitCode.has_value()));
         d->statePublished = true;
         Q_EMIT stateChanged(d->state);
     }
     readMetrics();
     readStderr();
-    JobState s = deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);
+    JobState s = d->knownFinalState ? *d->knownFinalState
+                                    : deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);
     if (isFinal(s)) {
         // Read everything that was written before the end.
         readMetrics();

@@ -41,6 +41,10 @@ public:
     void setMirrorPath(const QString &path);
     QString mirrorPath() const;
     std::shared_ptr<Transport> transport() const;
+    // The run has ended in this state and its directory is a record read offline (a synced remote
+    // run: remote.json's state, e.g. lost, which the copied files cannot tell). poll() reads what is
+    // there and ends with this state. Ignored for a non-final state. Set before start().
+    void setKnownFinalState(JobState state);
 
     // Starts polling. Records whose line starts before emitFromOffset go into the store without being
     // emitted (a watcher that resumes at the offset it printed last sees no duplicate and no gap).

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void missingTrainerStartsNothing();
     void failedRunFromFixtures();
     void remoteRecords();
+    void remoteLostRecords();
 
 private:
     struct Outcome {
@@ -252,6 +253,52 @@ void TestCliRunCommands::remoteRecords()
     QCOMPARE(ref.exitCode, 0);
     QVERIFY2(ref.err.contains("gpu-head.invalid"), ref.err.constData());
     QVERIFY2(ref.out.contains("live-20250101-100000  running*"), ref.out.constData());
+}
+
+// Synced records of runs that were lost: listed, watched and reported offline as lost (remote.json's
+// final state), not as "failed (exit -1)" from the placeholder exit code older records hold, nor as
+// "starting" from a record without pid and exit code.
+void TestCliRunCommands::remoteLostRecords()
+{
+    const QString runs = m_tmp.filePath(QStringLiteral("lost-runs"));
+    auto write = [&](const QString &dir, const char *name, const QByteArray &data) {
+        QDir().mkpath(dir);
+        QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data);
+    };
+    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray metrics = in.readAll();
+    const QByteArray now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8();
+    for (const char *id : {"lost-old", "lost-new"}) {
+        const QString dir = runs + QLatin1Char('/') + QString::fromLatin1(id);
+        write(dir, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+            "remote_run_dir":"/home/ops/traindeck/runs/)" + QByteArray(id) + R"(","created":")" + now + R"(",
+            "state":"lost","last_seen":")" + now + R"(","synced":true})");
+        write(dir, "run.json", R"({"run_id":")" + QByteArray(id) + R"(","name":"x","created":")" + now +
+                                   R"(","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+        write(dir, "metrics.jsonl", metrics.left(metrics.indexOf("\"step\":6")));
+    }
+    write(runs + QStringLiteral("/lost-old"), "exit-code", "-1\n");
+
+    const Outcome js = cli({QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(js.exitCode, 0);
+    const QJsonArray a = QJsonDocument::fromJson(js.out).array();
+    QCOMPARE(a.size(), 2);
+    for (const QJsonValue &v : a) {
+        QCOMPARE(v.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("lost"));
+        QVERIFY(!v.toObject().contains(QStringLiteral("exit_code")));
+    }
+    for (const QString id : {QStringLiteral("lost-old"), QStringLiteral("lost-new")}) {
+        const Outcome rep = cli({QStringLiteral("report"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+        QCOMPARE(rep.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(rep.out).object().value(QStringLiteral("state")).toString(), QStringLiteral("lost"));
+        const Outcome w = cli({QStringLiteral("watch"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+        QCOMPARE(w.exitCode, 1);
+        QVERIFY2(w.out.contains("\"type\":\"end\"") && w.out.contains("\"state\":\"lost\""), w.out.constData());
+        QVERIFY2(!w.out.contains("\"state\":\"failed\""), w.out.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliRunCommands)

@@ -1,4 +1,6 @@
 // The run directory: the job state machine, run ids from hostile names, RUN arguments, history listing.
+#include "faketransport.h"
+#include "launch/remoterun.h"
 #include "launch/rundir.h"
 #include "launch/transport.h"
 
@@ -19,6 +21,10 @@ private Q_SLOTS:
     void runIds_data();
     void runIds();
     void resolveAndList();
+    void livenessUnknown_data();
+    void livenessUnknown();
+    void readRunFilesWhenAskingFails();
+    void syncedRemoteRecordKeepsItsState();
 };
 
 Q_DECLARE_METATYPE(JobState)
@@ -123,6 +129,128 @@ void TestRunDir::resolveAndList()
     QCOMPARE(list[1].state, JobState::Finished);
     QCOMPARE(list[1].lastStep, 7);
     QCOMPARE(list[1].lastLoss, 2.5);
+}
+
+// "Could not ask" (an SSH exec failure or timeout) is not "gone": without an exit code the state stays
+// non-final; an exit code still decides.
+void TestRunDir::livenessUnknown_data()
+{
+    QTest::addColumn<qint64>("pid");
+    QTest::addColumn<int>("exitCode");  // -1: no file
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<qint64>("age");
+    QTest::addColumn<bool>("telemetry");
+    QTest::addColumn<JobState>("state");
+    QTest::addRow("running, check failed") << qint64(100) << -1 << false << qint64(5) << true << JobState::Running;
+    QTest::addRow("starting, check failed") << qint64(100) << -1 << false << qint64(5) << false << JobState::Starting;
+    QTest::addRow("old run, check failed") << qint64(100) << -1 << false << qint64(7200) << true << JobState::Running;
+    QTest::addRow("pid unreadable") << qint64(-1) << -1 << false << qint64(7200) << false << JobState::Starting;
+    QTest::addRow("cancel pending, check failed") << qint64(100) << -1 << true << qint64(5) << true << JobState::Running;
+    QTest::addRow("exit code read") << qint64(100) << 0 << false << qint64(5) << true << JobState::Finished;
+    QTest::addRow("failed, exit code read") << qint64(100) << 2 << false << qint64(5) << true << JobState::Failed;
+}
+
+void TestRunDir::livenessUnknown()
+{
+    QFETCH(qint64, pid);
+    QFETCH(int, exitCode);
+    QFETCH(bool, cancel);
+    QFETCH(qint64, age);
+    QFETCH(bool, telemetry);
+    QFETCH(JobState, state);
+    RunFiles f;
+    f.pid = pid;
+    f.groupAlive = false;
+    f.livenessUnknown = true;
+    if (exitCode >= 0)
+        f.exitCode = exitCode;
+    f.cancelRequested = cancel;
+    f.launchedSecsAgo = age;
+    QCOMPARE(jobStateName(deriveState(f, telemetry)), jobStateName(state));
+}
+
+void TestRunDir::readRunFilesWhenAskingFails()
+{
+    QTemporaryDir dir;
+    FakeTransport t;
+    RunInfo i;
+    i.runId = QStringLiteral("r");
+    i.created = i.started = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kRunInfo), QJsonDocument(i.toJson()).toJson()).ok());
+    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kPid), "999999999\n").ok());  // no such group
+
+    // The real answer: the group is gone and there is no exit code: lost.
+    RunFiles f = readRunFiles(t, dir.path());
+    QVERIFY(!f.livenessUnknown);
+    QCOMPARE(deriveState(f, true), JobState::Lost);
+
+    // The liveness check could not be made: not lost.
+    t.signalResult = SignalResult::Failed;
+    f = readRunFiles(t, dir.path());
+    QVERIFY(f.livenessUnknown);
+    QVERIFY(!f.groupAlive);
+    QCOMPARE(deriveState(f, true), JobState::Running);
+    t.signalResult.reset();
+
+    // The group is gone, the exit-code file is there but its read failed: not lost either.
+    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kExitCode), "0\n").ok());
+    t.failingReads.insert(runFile(dir.path(), runfile::kExitCode));
+    f = readRunFiles(t, dir.path());
+    QVERIFY(f.livenessUnknown);
+    QVERIFY(!f.exitCode);
+    QCOMPARE(deriveState(f, true), JobState::Running);
+    t.failingReads.clear();
+    f = readRunFiles(t, dir.path());
+    QCOMPARE(deriveState(f, true), JobState::Finished);
+
+    // The pid file is there but unreadable (an hour after the launch): not "never started".
+    QFile::remove(runFile(dir.path(), runfile::kExitCode));
+    t.failingReads.insert(runFile(dir.path(), runfile::kPid));
+    f = readRunFiles(t, dir.path());
+    QVERIFY(f.livenessUnknown);
+    QCOMPARE(deriveState(f, false), JobState::Starting);
+    // Really missing: lost after a minute, as before.
+    QFile::remove(runFile(dir.path(), runfile::kPid));
+    f = readRunFiles(t, dir.path());
+    QVERIFY(!f.livenessUnknown);
+    QCOMPARE(deriveState(f, false), JobState::Lost);
+}
+
+// A synced remote record is final as remote.json says: a lost run is listed lost, not failed with the
+// placeholder exit code -1 older records hold.
+void TestRunDir::syncedRemoteRecordKeepsItsState()
+{
+    QTemporaryDir runs;
+    LocalTransport t;
+    auto make = [&](const QString &id, JobState last, bool synced, const QByteArray &exitCode) {
+        const QString d = runs.filePath(id);
+        RunInfo i;
+        i.runId = id;
+        i.created = i.started = QDateTime::currentDateTimeUtc();
+        QVERIFY(t.writeFile(runFile(d, runfile::kRunInfo), QJsonDocument(i.toJson()).toJson()).ok());
+        RemoteRecord r;
+        r.remoteRunDir = QStringLiteral("/remote/") + id;
+        r.lastState = last;
+        r.synced = synced;
+        QVERIFY(writeRemoteRecord(d, r).ok());
+        if (!exitCode.isEmpty())
+            QVERIFY(t.writeFile(runFile(d, runfile::kExitCode), exitCode).ok());
+    };
+    make(QStringLiteral("lost-old"), JobState::Lost, true, "-1\n");
+    make(QStringLiteral("lost-new"), JobState::Lost, true, QByteArray());
+    make(QStringLiteral("failed"), JobState::Failed, true, "3\n");
+    make(QStringLiteral("cancelled"), JobState::Cancelled, true, "143\n");
+    QHash<QString, RunSummary> byId;
+    for (const RunSummary &s : listRuns(runs.path()))
+        byId.insert(s.runId, s);
+    QCOMPARE(byId.size(), 4);
+    QCOMPARE(jobStateName(byId[QStringLiteral("lost-old")].state), QStringLiteral("lost"));
+    QVERIFY(!byId[QStringLiteral("lost-old")].exitCode);
+    QVERIFY(!byId[QStringLiteral("lost-old")].toJson().contains(QStringLiteral("exit_code")));
+    QCOMPARE(jobStateName(byId[QStringLiteral("lost-new")].state), QStringLiteral("lost"));
+    QCOMPARE(jobStateName(byId[QStringLiteral("failed")].state), QStringLiteral("failed"));
+    QCOMPARE(byId[QStringLiteral("failed")].exitCode.value_or(0), 3);
+    QCOMPARE(jobStateName(byId[QStringLiteral("cancelled")].state), QStringLiteral("cancelled"));
 }
 
 QTEST_GUILESS_MAIN(TestRunDir)

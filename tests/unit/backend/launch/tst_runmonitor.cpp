@@ -1,6 +1,7 @@
 // RunMonitor over a run directory that a test writes piece by piece: every record exactly once (also
 // when a second monitor reattaches at the first one's offset), malformed lines reported and skipped,
 // state changes from the pid / exit-code files, failure attribution at the end.
+#include "faketransport.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 
@@ -25,6 +26,8 @@ private Q_SLOTS:
     void malformedLines();
     void failureAtEnd();
     void lostWithoutExitCode();
+    void livenessUnknownKeepsPolling();
+    void knownFinalState();
 
 private:
     void append(const QByteArray &bytes);
@@ -168,6 +171,47 @@ void TestRunMonitor::lostWithoutExitCode()
     RunMonitor m(m_t, m_dir->path());
     m.poll();
     QCOMPARE(m.state(), JobState::Lost);
+}
+
+// A liveness check that could not be made (SSH exec failure, timeout on a loaded head) neither ends
+// the run nor stops the monitor; the real answer does.
+void TestRunMonitor::livenessUnknownKeepsPolling()
+{
+    write(runfile::kPid, "999999999\n");  // a group that is gone ...
+    QByteArray all;
+    for (const QByteArray &l : fixtureLines())
+        all += l + '\n';
+    append(all.left(all.indexOf("\"step\":6")));
+    auto t = std::make_shared<FakeTransport>();
+    t->signalResult = SignalResult::Failed;  // ... but the head cannot be asked
+    RunMonitor m(t, m_dir->path());
+    m.setPollInterval(10);
+    QSignalSpy ended(&m, &RunMonitor::ended);
+    m.start();
+    QVERIFY(!ended.wait(300));
+    QCOMPARE(m.state(), JobState::Running);
+    QVERIFY(m.files().livenessUnknown);
+    const qsizetype readsSoFar = t->reads.size();
+    QTRY_VERIFY(t->reads.size() > readsSoFar);  // still polling
+    t->signalResult.reset();
+    QVERIFY(ended.wait(5000));
+    QCOMPARE(m.state(), JobState::Lost);
+}
+
+// A synced record read offline ends in the state its remote.json says, whatever the copied files say.
+void TestRunMonitor::knownFinalState()
+{
+    QByteArray all;
+    for (const QByteArray &l : fixtureLines())
+        all += l + '\n';
+    append(all);  // no pid, no exit-code, launched just now: the files alone say "starting"
+    RunMonitor m(m_t, m_dir->path());
+    m.setKnownFinalState(JobState::Lost);
+    QSignalSpy ended(&m, &RunMonitor::ended);
+    m.poll();
+    QCOMPARE(ended.size(), 1);
+    QCOMPARE(m.state(), JobState::Lost);
+    QCOMPARE(m.store().rowCount(), qint64(10));
 }
 
 QTEST_GUILESS_MAIN(TestRunMonitor)
