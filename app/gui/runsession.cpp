@@ -4,14 +4,85 @@
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 
+#include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QPointer>
 #include <QThread>
 #include <QTimer>
 
+#include <atomic>
+
 namespace traindeck::gui {
 
 using metrics::MetricStore;
+
+namespace {
+
+// Stopping to follow a run never waits for its monitor thread: that thread is often inside a blocking
+// transport call (SSH: a read with a 60 s timeout, the process-group check, the end-of-run sync), and
+// destroying a QThread that still runs is fatal in Qt 6. stopMonitor() tells the monitor to stop, quits
+// the thread's event loop and leaves the thread: once the call returns it finishes and deletes itself
+// and its monitor (QThread::finished -> deleteLater), whatever happened to the session meanwhile.
+//
+// Every monitor thread is listed here until it is deleted (GUI thread only). At application exit
+// (QCoreApplication::aboutToQuit) they are all told to stop and waited for kShutdownWaitMs at most,
+// together; one still stuck after that is left as it is, never destroyed: the process exits with it
+// (its call is cut off, as if the program were killed; a remote run's record that was not synced yet
+// keeps its last non-final state, and the Runs page syncs it at the next start).
+constexpr int kShutdownWaitMs = 3000;
+
+struct MonitorThread {
+    QPointer<QThread> thread;
+    launch::RunMonitor *monitor = nullptr;  // alive until quitting is set (deleted when the thread ends)
+    bool quitting = false;
+};
+
+QList<MonitorThread> &monitorThreads()
+{
+    static QList<MonitorThread> threads;
+    threads.removeIf([](const MonitorThread &m) { return !m.thread; });
+    return threads;
+}
+
+// Set at aboutToQuit: a monitor thread that reaches the end of a run then no longer starts the
+// network sync (it may not finish before the process exits; the next start syncs the record).
+std::atomic<bool> g_quitting{false};
+
+// The receiver of results posted from monitor threads: a GUI-thread object that is never destroyed, so a
+// thread that returns from a blocking call late (even after the QApplication is gone) still posts to a
+// valid object; the results are then dropped by the QPointer/ticket checks or never delivered.
+QObject *resultContext()
+{
+    static QObject *const context = new QObject;  // intentionally never deleted
+    return context;
+}
+
+void stopThread(MonitorThread &m)
+{
+    if (m.quitting || !m.thread)
+        return;
+    // The monitor is alive: it is only deleted once its thread's event loop was told to quit (here).
+    launch::RunMonitor *mon = m.monitor;
+    QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection);
+    m.thread->quit();
+    m.quitting = true;
+}
+
+void registerMonitorThread(QThread *thread, launch::RunMonitor *monitor)
+{
+    static QPointer<QCoreApplication> hooked;
+    if (QCoreApplication *app = QCoreApplication::instance(); app && hooked != app) {
+        hooked = app;
+        QObject::connect(app, &QCoreApplication::aboutToQuit, app, [] {
+            g_quitting = true;
+            RunSession::stopAllMonitors(kShutdownWaitMs);
+        });
+    }
+    monitorThreads().append(MonitorThread{thread, monitor, false});
+}
+
+}  // namespace
 
 RunSession::RunSession(QObject *parent)
     : QObject(parent), m_store(std::make_shared<MetricStore>()), m_tailer(new metrics::MetricsTailer(this))
@@ -36,16 +107,41 @@ RunSession::~RunSession()
     stopMonitor();
 }
 
+int RunSession::monitorThreadCount() { return int(monitorThreads().size()); }
+
+bool RunSession::stopAllMonitors(int waitMs)
+{
+    QList<MonitorThread> &threads = monitorThreads();
+    for (MonitorThread &m : threads)
+        stopThread(m);
+    const QDeadlineTimer deadline(waitMs);
+    bool allDone = true;
+    for (MonitorThread &m : threads) {
+        if (!m.thread)
+            continue;
+        if (m.thread->wait(deadline))
+            delete m.thread.data();  // finished: safe, and the event loop may not run again to deleteLater it
+        else
+            allDone = false;  // still in a blocking call: left running, never destroyed
+    }
+    monitorThreads();  // drops the deleted ones
+    return allDone;
+}
+
+// Returns at once (see above): the GUI thread never waits for a transport call.
 void RunSession::stopMonitor()
 {
-    if (!m_monitorThread)
-        return;
-    launch::RunMonitor *mon = m_monitor;
-    QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection);
-    m_monitor->disconnect(this);
-    m_monitorThread->quit();
-    m_monitorThread->wait(5000);
-    delete m_monitorThread;
+    ++m_monitorTicket;  // whatever the old monitor still posts (records, state, its end) is dropped
+    if (m_monitorThread) {
+        for (MonitorThread &m : monitorThreads()) {
+            if (m.thread != m_monitorThread)
+                continue;
+            if (!m.quitting)
+                QObject::disconnect(m.monitor, nullptr, this, nullptr);
+            stopThread(m);
+        }
+        m_monitorThread->setParent(nullptr);  // detached: deletes itself when it finishes
+    }
     m_monitorThread = nullptr;
     m_monitor = nullptr;
 }
@@ -106,6 +202,7 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
         m_monitor->setMirrorPath(launch::runFile(recordDir, launch::runfile::kMetrics));
     m_monitor->moveToThread(m_monitorThread);
     launch::RunMonitor *mon = m_monitor;
+    registerMonitorThread(m_monitorThread, mon);
     if (!recordDir.isEmpty()) {
         // On the monitor's thread: a small local write per state change.
         connect(mon, &launch::RunMonitor::stateChanged, mon,
@@ -113,27 +210,40 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     }
     connect(m_monitorThread, &QThread::started, mon, [mon] { mon->start(0); });
     connect(m_monitorThread, &QThread::finished, mon, &QObject::deleteLater);
+    connect(m_monitorThread, &QThread::finished, m_monitorThread, &QObject::deleteLater);
+    // Results are queued to this thread; each carries this follow's ticket, as a result posted just
+    // before stopMonitor() is still delivered after it (to the next run otherwise).
+    const quint64 ticket = m_monitorTicket;
     connect(mon, &launch::RunMonitor::recordsReady, this,
-            [this](const QList<metrics::Record> &records, qint64) {
+            [this, ticket](const QList<metrics::Record> &records, qint64) {
+                if (ticket != m_monitorTicket)
+                    return;
                 for (const auto &r : records)
                     metrics::dispatch(r, *m_store);
                 m_records += records.size();
                 Q_EMIT changed();
             }, Qt::QueuedConnection);
-    connect(mon, &launch::RunMonitor::stateChanged, this, [this](launch::JobState s) {
+    connect(mon, &launch::RunMonitor::stateChanged, this, [this, ticket](launch::JobState s) {
+        if (ticket != m_monitorTicket)
+            return;
         m_jobState = s;
         Q_EMIT jobStateChanged(s);
     }, Qt::QueuedConnection);
-    connect(mon, &launch::RunMonitor::errorOccurred, this, &RunSession::errorOccurred, Qt::QueuedConnection);
-    // The failure is read on the monitor's thread, then handed over.
+    connect(mon, &launch::RunMonitor::errorOccurred, this, [this, ticket](const QString &message) {
+        if (ticket == m_monitorTicket)
+            Q_EMIT errorOccurred(message);
+    }, Qt::QueuedConnection);
+    // The failure is read on the monitor's thread, then handed over. This connection's context is the
+    // monitor (it runs there), so stopMonitor() does not cut it: the ticket check drops an old run's end.
     QPointer<RunSession> self(this);
-    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir](launch::JobState s) {
+    QObject *context = resultContext();
+    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir, ticket, context](launch::JobState s) {
         // A remote run's record becomes complete (logs, exit code) for offline review; network, so here.
-        if (!recordDir.isEmpty())
+        if (!recordDir.isEmpty() && !g_quitting)
             launch::RemoteRuns::sync(*mon->transport(), mon->runDir(), recordDir);
         const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, s, summary] {
-            if (!self)
+        QMetaObject::invokeMethod(context, [self, s, summary, ticket] {
+            if (!self || self->m_monitorTicket != ticket)
                 return;
             self->m_jobState = s;
             self->m_failure = summary;

@@ -9,6 +9,7 @@
 #include "metrics/tailer.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QThread;
@@ -73,6 +74,13 @@ public:
     void feed(const QList<metrics::Record> &records);
     void close();
 
+    // Monitor threads of this process (RunSession::followRun) that have not been deleted yet: the
+    // followed one and those left behind to finish a blocking transport call. GUI thread only.
+    static int monitorThreadCount();
+    // Tells every monitor thread to stop and waits for them, waitMs at most for all together; those
+    // that finished are deleted. True when none is left running. Called at QCoreApplication::aboutToQuit.
+    static bool stopAllMonitors(int waitMs);
+
 Q_SIGNALS:
     void changed();            // new records (coalesce!)
     void reset();              // the store was replaced or cleared
@@ -96,8 +104,12 @@ private:
     quint64 m_generation = 0;
     quint64 m_loadTicket = 0;
     qint64 m_records = 0;
-    QThread *m_monitorThread = nullptr;
-    launch::RunMonitor *m_monitor = nullptr;
+    // The followed run's monitor thread; a QPointer as stopAllMonitors() may delete it at exit.
+    QPointer<QThread> m_monitorThread;
+    launch::RunMonitor *m_monitor = nullptr;  // lives on m_monitorThread; deleted when it finishes
+    // Which monitor results apply: bumped by stopMonitor(); everything a monitor posts carries the
+    // ticket of its followRun() and is dropped when it no longer matches (an old run's late end).
+    quint64 m_monitorTicket = 0;
     QString m_runDir;
     QString m_recordDir;
     bool m_hasJob = false;
