@@ -40,20 +40,21 @@ std::optional<JobState> stateFromName(const QString &name)
 
 // Brings the local mirror up to the remote file: the bytes it lacks are written at their own offsets
 // (idempotent: a RunMonitor mirroring the same file at the same time writes the same bytes there). A
-// mirror longer than the remote file is not a prefix of it: it is rewritten from the start.
+// mirror longer than the remote file is not a prefix of it: it is rewritten from the start. The
+// mirror's size is taken before the head's: another writer can only make the mirror grow to what the
+// head had, so a mirror size taken first that exceeds the head's means the head's file was replaced.
 Status catchUpMirror(Transport &t, const QString &remotePath, const QString &mirrorPath)
 {
+    const qint64 mirrorBefore = QFileInfo(mirrorPath).size();  // 0 when missing
     const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
     if (!head)
         return cluster::Done{};  // no metrics (yet): nothing to mirror
     QFile m(mirrorPath);
-    if (!m.open(QIODevice::ReadWrite))
+    if (!m.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
         return Status::failure(err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
-    qint64 at = m.size();
-    if (at > head->fileSize) {
+    if (!mirrorIsPrefixOf(mirrorBefore, head->fileSize))
         m.resize(0);
-        at = 0;
-    }
+    qint64 at = m.size();
     for (;;) {
         const Result<FileChunk> c = t.readFile(remotePath, at, kChunk);
         if (!c)
@@ -84,6 +85,11 @@ Status copyTail(Transport &t, const QString &remotePath, const QString &localPat
     return local.writeFile(localPath, c->data);
 }
 }  // namespace
+
+bool mirrorIsPrefixOf(qint64 mirrorSizeBefore, qint64 headSize)
+{
+    return mirrorSizeBefore <= headSize;
+}
 
 // ---------------------------------------------------------------- remote.json
 

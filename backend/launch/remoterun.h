@@ -57,6 +57,12 @@ bool isRemoteRecord(const QString &localDir);
 std::optional<RemoteRecord> readRemoteRecord(const QString &localDir);
 cluster::Status writeRemoteRecord(const QString &localDir, const RemoteRecord &record);
 
+// Whether a metrics mirror can be a prefix of the head's file. mirrorSizeBefore must be taken BEFORE
+// the head's size is asked: writers (a RunMonitor, a sync in another thread or process) only extend
+// the mirror with bytes the head had, so only a mirror that was already longer than the head's file
+// says the file was replaced (then the mirror is started again).
+bool mirrorIsPrefixOf(qint64 mirrorSizeBefore, qint64 headSize);
+
 class RemoteRuns
 {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::RemoteRuns)

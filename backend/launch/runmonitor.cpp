@@ -1,5 +1,6 @@
 #include "launch/runmonitor.h"
 
+#include "launch/remoterun.h"
 #include "launch/transport.h"
 
 #include <QFile>
@@ -53,7 +54,7 @@ struct RunMonitor::Private {
     qint64 maxBytes = 16 << 20;
     QString mirrorPath;
     bool mirrorChecked = false;  // the mirror was compared with the head's file (prefill done)
-    bool mirrorFailed = false;
+    bool mirrorFailed = false;   // a mirror write failed (full disk, not a file): mirroring stopped
     std::optional<JobState> knownFinalState;
     MetricStore store;
     Tee tee;
@@ -146,38 +147,55 @@ void RunMonitor::consumeMetrics(const QByteArray &data)
 // filled from the head first.
 void RunMonitor::writeMirror(qint64 at, const QByteArray &data)
 {
+    if (d->mirrorFailed)
+        return;
     QFile m(d->mirrorPath);
-    if (!m.open(QIODevice::ReadWrite)) {
-        if (!d->mirrorFailed)
-            Q_EMIT errorOccurred(tr("cannot write the metrics mirror %1: %2").arg(d->mirrorPath, m.errorString()));
+    // Unbuffered: a failed write (a full disk) shows in write()'s result, not later in close().
+    auto fail = [&] {
+        // Once: monitoring goes on without the mirror.
         d->mirrorFailed = true;
+        Q_EMIT errorOccurred(tr("cannot write the metrics mirror %1: %2").arg(d->mirrorPath, m.errorString()));
+    };
+    if (!m.open(QIODevice::ReadWrite | QIODevice::Unbuffered)) {
+        fail();
         return;
     }
     const QString path = runFile(d->runDir, runfile::kMetrics);
-    while (m.size() < at) {
-        const cluster::Result<FileChunk> gap = d->transport->readFile(path, m.size(), qMin(at - m.size(), d->maxBytes));
-        if (!gap || gap->data.isEmpty())
+    for (;;) {
+        // Checked right before each write: another writer may have cut the mirror (a sync that found it
+        // was no prefix) since the last look; writing past its end would leave a hole of zeros.
+        const qint64 size = m.size();
+        if (size >= at) {
+            if (!m.seek(at) || m.write(data) != data.size())
+                fail();
             return;
-        m.seek(m.size());
-        m.write(gap->data);
+        }
+        const cluster::Result<FileChunk> gap = d->transport->readFile(path, size, qMin(at - size, d->maxBytes));
+        if (!gap || gap->data.isEmpty())
+            return;  // the next write tries again
+        if (!m.seek(size) || m.write(gap->data) != gap->data.size()) {
+            fail();
+            return;
+        }
     }
-    if (m.seek(at))
-        m.write(data);
 }
 
 // Reattaching with a mirror: what the mirror holds is read from this machine, the head only sends the
-// rest. The mirror is used when it can be a prefix of the head's file (not longer than it).
+// rest. The mirror is used when it can be a prefix of the head's file (mirrorIsPrefixOf: its size is
+// taken before the head's).
 void RunMonitor::prefillFromMirror()
 {
     const QString path = runFile(d->runDir, runfile::kMetrics);
+    QFile m(d->mirrorPath);
+    const bool exists = m.exists();
+    const qint64 mirrorBefore = exists ? m.size() : 0;
     const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
     if (!head)
         return;  // not there yet: try again on the next poll
     d->mirrorChecked = true;
-    QFile m(d->mirrorPath);
-    if (!m.exists())
+    if (!exists)
         return;
-    if (m.size() > head->fileSize) {
+    if (!mirrorIsPrefixOf(mirrorBefore, head->fileSize)) {
         // Not a prefix of this file (the head's file was replaced): start the mirror again.
         if (m.open(QIODevice::WriteOnly | QIODevice::Truncate))
             m.close();

@@ -1,5 +1,6 @@
 // The local record of a remote run, synced through a transport that a test can bend (no SSH: the
-// "head" is a local directory): a failed liveness check does not make the record final.
+// "head" is a local directory): a failed liveness check does not make the record final, a mirror that
+// grows meanwhile is kept.
 #include "faketransport.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
@@ -18,7 +19,9 @@ class TestRemoteRecord : public QObject
 
 private Q_SLOTS:
     void init();
+    void mirrorPrefixDecision();
     void unknownLivenessIsNotFinal();
+    void mirrorGrowingDuringSyncIsKept();
 
 private:
     void put(const QString &dir, const char *name, const QByteArray &data);
@@ -77,6 +80,14 @@ void TestRemoteRecord::init()
     QVERIFY(writeRemoteRecord(m_record, r).ok());
 }
 
+void TestRemoteRecord::mirrorPrefixDecision()
+{
+    QVERIFY(mirrorIsPrefixOf(0, 0));
+    QVERIFY(mirrorIsPrefixOf(100, 100));
+    QVERIFY(mirrorIsPrefixOf(50, 100));
+    QVERIFY(!mirrorIsPrefixOf(101, 100));  // the head's file was replaced by a shorter one
+}
+
 // "Could not ask" (exec failure, timeout) leaves the record live: only lastSeen moves. The real answer
 // (the group is gone, no exit code) makes it final: lost, without a placeholder exit code.
 void TestRemoteRecord::unknownLivenessIsNotFinal()
@@ -115,6 +126,41 @@ void TestRemoteRecord::unknownLivenessIsNotFinal()
     QCOMPARE(list.size(), 1);
     QCOMPARE(list[0].state, JobState::Lost);
     QVERIFY(!list[0].exitCode);
+}
+
+// Another writer (a live RunMonitor) extends the mirror right after the sync asked the head for its
+// size: the mirror is still a prefix, it is kept and completed, not wiped and downloaded again.
+void TestRemoteRecord::mirrorGrowingDuringSyncIsKept()
+{
+    const qsizetype half = m_metrics.indexOf("\"step\":4");
+    const qsizetype more = m_metrics.indexOf("\"step\":7");
+    put(m_head, runfile::kMetrics, m_metrics.left(more));
+    put(m_head, runfile::kExitCode, "0\n");
+    put(m_record, runfile::kMetrics, m_metrics.left(half));
+    const QString metrics = runFile(m_head, runfile::kMetrics);
+    int sizeReads = 0;
+    m_t.afterRead = [&](const QString &path, qint64 offset, qint64 maxBytes) {
+        if (path != metrics || offset != 0 || maxBytes != 0)
+            return;
+        // Every size read of the head's file is followed by the head growing and the mirror following it.
+        ++sizeReads;
+        if (sizeReads > 2)
+            return;
+        // The head grows, and the other writer mirrors it right away.
+        const qsizetype grown = sizeReads == 1 ? (more + m_metrics.size()) / 2 : m_metrics.size();
+        put(m_head, runfile::kMetrics, m_metrics.left(grown));
+        QFile f(runFile(m_record, runfile::kMetrics));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(half);
+        f.write(m_metrics.mid(half, grown - half));
+    };
+    const auto s = RemoteRuns::sync(m_t, m_head, m_record);
+    QVERIFY2(s.ok(), qPrintable(s.errorString()));
+    QCOMPARE(s.value(), JobState::Finished);
+    QVERIFY(sizeReads >= 2);
+    for (const FakeTransport::Read &r : m_t.reads)
+        QVERIFY2(!(r.path == metrics && r.offset == 0 && r.maxBytes > 0), "the mirror was downloaded again");
+    QCOMPARE(get(m_record, runfile::kMetrics), m_metrics);
 }
 
 QTEST_GUILESS_MAIN(TestRemoteRecord)

@@ -6,11 +6,14 @@
 #include "launch/transport.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace traindeck::launch;
@@ -28,6 +31,8 @@ private Q_SLOTS:
     void lostWithoutExitCode();
     void livenessUnknownKeepsPolling();
     void knownFinalState();
+    void mirrorWriteFailureStopsMirroring();
+    void mirrorGrowingDuringPrefillIsKept();
 
 private:
     void append(const QByteArray &bytes);
@@ -212,6 +217,97 @@ void TestRunMonitor::knownFinalState()
     QCOMPARE(ended.size(), 1);
     QCOMPARE(m.state(), JobState::Lost);
     QCOMPARE(m.store().rowCount(), qint64(10));
+}
+
+// A mirror that cannot be written (a full disk) is reported once, naming it; mirroring stops, the
+// monitoring goes on (before: a gap that never filled was re-read from the head forever).
+void TestRunMonitor::mirrorWriteFailureStopsMirroring()
+{
+    if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+        QSKIP("no /dev/full here");
+    QByteArray all;
+    for (const QByteArray &l : fixtureLines())
+        all += l + '\n';
+    QVERIFY(all.size() > 4096);
+    append(all);
+    write(runfile::kExitCode, "0\n");
+    RunMonitor m(m_t, m_dir->path());
+    m.setMaxBytesPerPoll(4096);  // several writes, the later ones past the mirror's end
+    m.setMirrorPath(QStringLiteral("/dev/full"));
+    QSignalSpy errors(&m, &RunMonitor::errorOccurred);
+    QSignalSpy ended(&m, &RunMonitor::ended);
+    m.poll();
+    QCOMPARE(ended.size(), 1);
+    QCOMPARE(m.state(), JobState::Finished);
+    QCOMPARE(m.store().rowCount(), qint64(10));
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors.first().first().toString().contains(QStringLiteral("/dev/full")),
+             qPrintable(errors.first().first().toString()));
+
+    // A regular file that stops growing part way (RLIMIT_FSIZE: writes past 5000 bytes fail, as on a
+    // full disk): the first chunk lands, the second fails; reported once, the run still followed.
+    const QString mirror = m_dir->filePath(QStringLiteral("mirror.jsonl"));
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit old {};
+    QCOMPARE(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    struct rlimit small = old;
+    small.rlim_cur = 5000;
+    QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    RunMonitor m2(m_t, m_dir->path());
+    m2.setMaxBytesPerPoll(4096);
+    m2.setMirrorPath(mirror);
+    QSignalSpy errors2(&m2, &RunMonitor::errorOccurred);
+    QSignalSpy ended2(&m2, &RunMonitor::ended);
+    m2.poll();
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    QCOMPARE(ended2.size(), 1);
+    QCOMPARE(m2.store().rowCount(), qint64(10));
+    QCOMPARE(errors2.size(), 1);
+    QVERIFY2(errors2.first().first().toString().contains(mirror), qPrintable(errors2.first().first().toString()));
+    QFile f(mirror);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(all.startsWith(f.readAll()));
+}
+
+// Reattaching with a mirror that another writer (a sync, a second watcher) extends between the
+// monitor's two size reads: the mirror is still a prefix and is used, not wiped and downloaded again.
+void TestRunMonitor::mirrorGrowingDuringPrefillIsKept()
+{
+    QByteArray all;
+    for (const QByteArray &l : fixtureLines())
+        all += l + '\n';
+    const qsizetype half = all.indexOf("\"step\":4");
+    const qsizetype more = all.indexOf("\"step\":7");
+    append(all.left(more));
+    const QString mirror = m_dir->filePath(QStringLiteral("mirror.jsonl"));
+    QVERIFY(m_t->writeFile(mirror, all.left(half)).ok());
+    auto t = std::make_shared<FakeTransport>();
+    const QString metrics = runFile(m_dir->path(), runfile::kMetrics);
+    bool grown = false;
+    t->afterRead = [&](const QString &path, qint64 offset, qint64 maxBytes) {
+        if (grown || path != metrics || offset != 0 || maxBytes != 0)
+            return;
+        // Right after the head's size was read: the head's file grows, and another writer mirrors it.
+        grown = true;
+        append(all.mid(more));
+        QFile f(mirror);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        f.seek(half);
+        f.write(all.mid(half));
+    };
+    write(runfile::kExitCode, "0\n");
+    RunMonitor m(t, m_dir->path());
+    m.setMirrorPath(mirror);
+    QSignalSpy ended(&m, &RunMonitor::ended);
+    m.poll();
+    QVERIFY(grown);
+    QCOMPARE(ended.size(), 1);
+    QCOMPARE(m.store().rowCount(), qint64(10));
+    for (const FakeTransport::Read &r : t->reads)
+        QVERIFY2(!(r.path == metrics && r.offset == 0 && r.maxBytes > 0), "the mirror was downloaded again");
+    QFile f(mirror);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), all);
 }
 
 QTEST_GUILESS_MAIN(TestRunMonitor)
