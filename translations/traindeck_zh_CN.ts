@@ -3902,7 +3902,7 @@ Fingerprint %2</source>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="139"/>
-        <location filename="../backend/launch/remoterun.cpp" line="182"/>
+        <location filename="../backend/launch/remoterun.cpp" line="210"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
@@ -3935,63 +3935,69 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RemoteRuns</name>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="51"/>
-        <location filename="../backend/launch/remoterun.cpp" line="64"/>
+        <location filename="../backend/launch/remoterun.cpp" line="55"/>
+        <location filename="../backend/launch/remoterun.cpp" line="66"/>
         <source>cannot write the metrics mirror: %1</source>
         <translation>无法写入指标镜像：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="158"/>
+        <location filename="../backend/launch/remoterun.cpp" line="186"/>
         <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
         <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="164"/>
+        <location filename="../backend/launch/remoterun.cpp" line="192"/>
         <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
         <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="165"/>
+        <location filename="../backend/launch/remoterun.cpp" line="193"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="198"/>
+        <location filename="../backend/launch/remoterun.cpp" line="226"/>
         <source>run %1 started on %2 in %3, but its local record could not be written: %4</source>
         <translation>运行 %1 已在 %2 的 %3 中启动，但无法写入其本地记录：%4</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="209"/>
+        <location filename="../backend/launch/remoterun.cpp" line="237"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="211"/>
+        <location filename="../backend/launch/remoterun.cpp" line="239"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="252"/>
+        <location filename="../backend/launch/remoterun.cpp" line="282"/>
+        <location filename="../backend/launch/remoterun.cpp" line="315"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="256"/>
+        <location filename="../backend/launch/remoterun.cpp" line="288"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="330"/>
+        <location filename="../backend/launch/remoterun.cpp" line="312"/>
+        <source>the run&apos;s record is locked by another process</source>
+        <translation>该运行的本地记录已被另一个进程锁定</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="397"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="346"/>
+        <location filename="../backend/launch/remoterun.cpp" line="413"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="358"/>
+        <location filename="../backend/launch/remoterun.cpp" line="425"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -3999,12 +4005,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="178"/>
+        <location filename="../backend/launch/rundir.cpp" line="193"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="187"/>
+        <location filename="../backend/launch/rundir.cpp" line="202"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4012,12 +4018,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="146"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="157"/>
         <source>cannot write the metrics mirror %1: %2</source>
         <translation>无法写入指标镜像 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="204"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="228"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>

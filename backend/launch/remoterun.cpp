@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLockFile>
 
 using traindeck::cluster::ClusterProfile;
 using traindeck::cluster::Diagnostic;
@@ -68,21 +69,32 @@ Status catchUpMirror(Transport &t, const QString &remotePath, const QString &mir
     return cluster::Done{};
 }
 
-// Copies a remote file (its last maxBytes) into the record; a missing remote file removes the copy.
-Status copyTail(Transport &t, const QString &remotePath, const QString &localPath, qint64 maxBytes)
+// A remote file's last maxBytes for the record: data, or "remove the copy" (no such remote file), or
+// "keep the copy" (the file is there but could not be read).
+struct Tail {
+    enum class Action { Write, Remove, Keep } action = Action::Write;
+    QByteArray data;
+};
+Result<Tail> fetchTail(Transport &t, const QString &remotePath, qint64 maxBytes)
 {
     const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
-    if (!head) {
-        if (!t.exists(remotePath))
-            QFile::remove(localPath);
-        return cluster::Done{};
-    }
+    if (!head)
+        return Tail{t.exists(remotePath) ? Tail::Action::Keep : Tail::Action::Remove, {}};
     const qint64 from = qMax<qint64>(0, head->fileSize - maxBytes);
     const Result<FileChunk> c = t.readFile(remotePath, from, maxBytes);
     if (!c)
-        return Status::failure(c.diagnostics());
-    LocalTransport local;
-    return local.writeFile(localPath, c->data);
+        return Result<Tail>::failure(c.diagnostics());
+    return Tail{Tail::Action::Write, c->data};
+}
+
+// The attempt count in the record's copy of run.json; 0 when there is none.
+int recordAttempts(const QString &localDir)
+{
+    QFile f(localFile(localDir, runfile::kRunInfo));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QJsonDocument d = QJsonDocument::fromJson(f.read(1 << 20));
+    return d.isObject() ? RunInfo::fromJson(d.object()).attempts : 0;
 }
 }  // namespace
 
@@ -90,6 +102,16 @@ bool mirrorIsPrefixOf(qint64 mirrorSizeBefore, qint64 headSize)
 {
     return mirrorSizeBefore <= headSize;
 }
+
+// ---------------------------------------------------------------- record lock
+
+RecordLock::RecordLock(const QString &localDir, int timeoutMs)
+    : m_lock(std::make_unique<QLockFile>(localFile(localDir, runfile::kRecordLock)))
+{
+    m_locked = m_lock->tryLock(timeoutMs);
+}
+
+RecordLock::~RecordLock() = default;
 
 // ---------------------------------------------------------------- remote.json
 
@@ -243,6 +265,9 @@ Result<QString> RemoteRuns::writeRecord(Transport &t, const LaunchOutcome &outco
 
 void RemoteRuns::noteState(const QString &localDir, JobState state)
 {
+    const RecordLock lock(localDir);
+    if (!lock)
+        return;  // a state note is not worth waiting for
     std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
     if (!rec || rec->synced)
         return;
@@ -253,9 +278,10 @@ void RemoteRuns::noteState(const QString &localDir, JobState state)
 
 Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, const QString &localDir)
 {
-    std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
-    if (!rec)
+    if (!readRemoteRecord(localDir))
         return Result<JobState>::failure(err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
+    // A resume that reopens the record meanwhile changes the attempt count of the record's run.json.
+    const int attemptsAtStart = recordAttempts(localDir);
     // The run record must be readable, or nothing below means anything (link down, directory gone).
     const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20);
     if (!info)
@@ -270,6 +296,25 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
     const bool ended = isFinal(state) && (files.exitCode || !files.livenessUnknown);
     if (const Status s = catchUpMirror(t, metrics, localFile(localDir, runfile::kMetrics)); !s)
         return Result<JobState>::failure(s.diagnostics());
+    // Network first, then the local writes under the lock.
+    QList<QPair<const char *, Tail>> tails;
+    if (ended) {
+        for (const char *name : {runfile::kStderr, runfile::kStdout, runfile::kCancel}) {
+            const Result<Tail> tail = fetchTail(t, runFile(remoteRunDir, name), kLogTail);
+            if (!tail)
+                return Result<JobState>::failure(tail.diagnostics());
+            tails.append({name, tail.value()});
+        }
+    }
+    const RecordLock lock(localDir);
+    if (!lock)
+        return Result<JobState>::failure(
+            err(localFile(localDir, runfile::kRecordLock), tr("the run's record is locked by another process")));
+    std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
+    if (!rec)
+        return Result<JobState>::failure(err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
+    if (recordAttempts(localDir) != attemptsAtStart)
+        return state;  // resumed while this sync read the old attempt: the record is the new attempt's now
     LocalTransport local;
     if (ended) {
         QList<Status> writes;
@@ -278,8 +323,12 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
             writes << local.writeFile(localFile(localDir, runfile::kExitCode), QByteArray::number(*files.exitCode) + '\n');
         else
             QFile::remove(localFile(localDir, runfile::kExitCode));  // lost: remote.json's state says so
-        for (const char *name : {runfile::kStderr, runfile::kStdout, runfile::kCancel})
-            writes << copyTail(t, runFile(remoteRunDir, name), localFile(localDir, name), kLogTail);
+        for (const auto &[name, tail] : tails) {
+            if (tail.action == Tail::Action::Write)
+                writes << local.writeFile(localFile(localDir, name), tail.data);
+            else if (tail.action == Tail::Action::Remove)
+                QFile::remove(localFile(localDir, name));
+        }
         for (const Status &s : writes) {
             if (!s)
                 return Result<JobState>::failure(s.diagnostics());
@@ -304,6 +353,10 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
 
 void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString &localDir, int previousAttempt)
 {
+    const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20);
+    // Waits for a sync in flight to finish its writes; the files it wrote go to attempt-N/ below.
+    const RecordLock lock(localDir, 60000);
+    LocalTransport local;
     const QString keep = localDir + QStringLiteral("/attempt-%1").arg(previousAttempt);
     QDir().mkpath(keep);
     for (const char *name : {runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr}) {
@@ -313,8 +366,14 @@ void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString
             QFile::rename(from, localFile(keep, name));
         }
     }
-    if (const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20))
-        LocalTransport().writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+    if (info) {
+        local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+    } else if (const std::optional<RunInfo> old = readRunInfo(local, localDir)) {
+        // The new attempt count at least, so that a sync of the old attempt still in flight writes nothing.
+        RunInfo next = *old;
+        next.attempts = qMax(next.attempts, previousAttempt + 1);
+        local.writeFile(localFile(localDir, runfile::kRunInfo), QJsonDocument(next.toJson()).toJson());
+    }
     if (std::optional<RemoteRecord> rec = readRemoteRecord(localDir)) {
         rec->synced = false;
         rec->lastState = JobState::Starting;

@@ -29,6 +29,8 @@
 #include <memory>
 #include <optional>
 
+class QLockFile;
+
 namespace traindeck::launch {
 
 class Transport;
@@ -36,6 +38,7 @@ class Transport;
 namespace runfile {
 inline constexpr char kRemote[] = "remote.json";
 inline constexpr char kProfile[] = "profile.json";
+inline constexpr char kRecordLock[] = "remote.json.lock";  // QLockFile: one record update at a time
 }  // namespace runfile
 
 // remote.json
@@ -56,6 +59,23 @@ struct RemoteRecord {
 bool isRemoteRecord(const QString &localDir);
 std::optional<RemoteRecord> readRemoteRecord(const QString &localDir);
 cluster::Status writeRemoteRecord(const QString &localDir, const RemoteRecord &record);
+
+// Serializes updates of a record (remote.json and the copied files) across threads and processes
+// (GUI, CLI watch): a QLockFile in the record directory, held while it lives. Never held across
+// network calls.
+class RecordLock
+{
+public:
+    explicit RecordLock(const QString &localDir, int timeoutMs = 15000);
+    ~RecordLock();
+    RecordLock(const RecordLock &) = delete;
+    RecordLock &operator=(const RecordLock &) = delete;
+    explicit operator bool() const { return m_locked; }
+
+private:
+    std::unique_ptr<QLockFile> m_lock;
+    bool m_locked = false;
+};
 
 // Whether a metrics mirror can be a prefix of the head's file. mirrorSizeBefore must be taken BEFORE
 // the head's size is asked: writers (a RunMonitor, a sync in another thread or process) only extend
@@ -96,7 +116,8 @@ public:
     // cancel-requested, run.json, the logs' last MiB and what the metrics mirror lacks into the record
     // and marks it synced. Returns the state seen. Blocking (network). "Ended" means an exit code was
     // read or the process group is known to be gone: when the head could not tell (RunFiles::
-    // livenessUnknown) only lastSeen is updated.
+    // livenessUnknown) only lastSeen is updated. The record is written under RecordLock, and not at
+    // all when a resume reopened it (run.json's attempt count changed) while the sync was reading.
     static cluster::Result<JobState> sync(Transport &transport, const QString &remoteRunDir, const QString &localDir);
 
     // After a resume: the record is live again (the copied final files go to attempt-N/).

@@ -1,6 +1,6 @@
 // The local record of a remote run, synced through a transport that a test can bend (no SSH: the
 // "head" is a local directory): a failed liveness check does not make the record final, a mirror that
-// grows meanwhile is kept.
+// grows meanwhile is kept, a resume during a sync wins.
 #include "faketransport.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
@@ -22,6 +22,7 @@ private Q_SLOTS:
     void mirrorPrefixDecision();
     void unknownLivenessIsNotFinal();
     void mirrorGrowingDuringSyncIsKept();
+    void resumeDuringSyncWins();
 
 private:
     void put(const QString &dir, const char *name, const QByteArray &data);
@@ -161,6 +162,36 @@ void TestRemoteRecord::mirrorGrowingDuringSyncIsKept()
     for (const FakeTransport::Read &r : m_t.reads)
         QVERIFY2(!(r.path == metrics && r.offset == 0 && r.maxBytes > 0), "the mirror was downloaded again");
     QCOMPARE(get(m_record, runfile::kMetrics), m_metrics);
+}
+
+// A resume that reopens the record while a sync of the old attempt is reading: the sync writes
+// nothing, the record stays the new attempt's (live, no old exit code).
+void TestRemoteRecord::resumeDuringSyncWins()
+{
+    put(m_head, runfile::kMetrics, m_metrics);
+    put(m_head, runfile::kExitCode, "1\n");
+    bool resumed = false;
+    const QString stderrPath = runFile(m_head, runfile::kStderr);
+    m_t.afterRead = [&](const QString &path, qint64, qint64) {
+        if (resumed || path != stderrPath)
+            return;
+        resumed = true;
+        // What `resume` does: the head's files move to attempt-1/, run.json counts 2, the record reopens.
+        QDir().mkpath(m_head + QStringLiteral("/attempt-1"));
+        QFile::rename(runFile(m_head, runfile::kExitCode), m_head + QStringLiteral("/attempt-1/exit-code"));
+        writeRunInfo(m_head, 2);
+        RemoteRuns::reopen(m_t, m_head, m_record, 1);
+    };
+    const auto s = RemoteRuns::sync(m_t, m_head, m_record);
+    QVERIFY(resumed);
+    QVERIFY2(s.ok(), qPrintable(s.errorString()));
+    const std::optional<RemoteRecord> rec = readRemoteRecord(m_record);
+    QVERIFY(!rec->synced);
+    QCOMPARE(rec->lastState, JobState::Starting);
+    QVERIFY(!QFile::exists(runFile(m_record, runfile::kExitCode)));
+    QVERIFY(!QFile::exists(runFile(m_record, runfile::kStderr)));
+    QCOMPARE(readRunInfo(m_t, m_record)->attempts, 2);
+    QVERIFY(!QFile::exists(runFile(m_record, runfile::kRecordLock)));
 }
 
 QTEST_GUILESS_MAIN(TestRemoteRecord)
