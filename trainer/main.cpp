@@ -6,6 +6,7 @@
 #include "model/safetensors.h"
 #include "tokenizer/tokenize_command.h"
 #include "tokenizer/tokenizer.h"
+#include "train/device.h"
 #include "train/options.h"
 #include "train/trainer.h"
 #include "util/blas.h"
@@ -50,7 +51,7 @@ const char* kUsage =
     "  train        data-parallel training (run under mpirun for several ranks); see train --help\n"
     "  info         --preset NAME | --model DIR: parameter count and config as JSON; validates weights\n"
     "  init         --preset NAME --seed S [--init-std X] [--tokenizer FILE] --out DIR: random model\n"
-    "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE: log-probabilities, float32 T x V\n"
+    "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE [--device cpu|cuda|cuda:N]: log-probabilities, float32 T x V\n"
     "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
     "  bench-comm   [--json] [--iters N] [--max-bytes B]: allreduce sweep 1 KiB..256 MiB (under mpirun)\n"
@@ -280,10 +281,15 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
 
 int cmdEvalLogits(const std::vector<std::string>& args)
 {
-    auto f = parseFlags(args, {"model", "ids", "out"});
+    auto f = parseFlags(args, {"model", "ids", "out", "device"});
     if (!f.count("model") || !f.count("ids") || !f.count("out"))
-        throw InputError("eval-logits needs --model DIR --ids \"i1 i2 ...\" --out FILE");
+        throw InputError("eval-logits needs --model DIR --ids \"i1 i2 ...\" --out FILE [--device cpu|cuda|cuda:N]");
+    const std::string deviceSpec = f.count("device") ? f["device"] : "cpu";
+    if (!train::isDeviceSpec(deviceSpec, /*allowAuto=*/false))
+        throw InputError("--device must be cpu, cuda or cuda:N, got \"" + deviceSpec + "\"");
+    const torch::Device device = train::resolveDevice(deviceSpec, 0);
     auto net = model::loadPretrained(f["model"]);
+    net->to(device);
     net->eval();
     std::vector<int64_t> ids;
     std::istringstream in(f["ids"]);
@@ -303,8 +309,9 @@ int cmdEvalLogits(const std::vector<std::string>& args)
     if (ids.empty())
         throw InputError("--ids is empty");
     torch::NoGradGuard noGrad;
-    auto input = torch::tensor(ids, torch::kInt64).unsqueeze(0);
-    auto logProbs = torch::log_softmax(net->forward(input).to(torch::kFloat32), -1).squeeze(0).contiguous();
+    auto input = torch::tensor(ids, torch::kInt64).unsqueeze(0).to(device);
+    auto logProbs =
+        torch::log_softmax(net->forward(input).to(torch::kFloat32), -1).squeeze(0).to(torch::kCPU).contiguous();
     util::AtomicFileWriter out(f["out"]);
     out.write(logProbs.data_ptr<float>(), static_cast<size_t>(logProbs.numel()) * sizeof(float));
     out.commit();

@@ -10,7 +10,7 @@
 #   the LibTorch inside python3's PyTorch), build (traindeck-trainer only), self-check (CUDA, GPU, NVML),
 #   train-fp32/-bf16/-fp16 (qwen2-tiny, 30 steps: loss falls, telemetry from NVML, MFU, fp16 loss scale),
 #   step-parity (first two steps on cuda:0 vs the CPU), hf-parity (transformers' Qwen2ForCausalLM vs our
-#   eval-logits on a checkpoint the trainer wrote), resume (10 steps with a checkpoint at 5, interrupted at 6,
+#   eval-logits on cuda:0, on a checkpoint the trainer wrote), resume (10 steps with a checkpoint at 5, interrupted at 6,
 #   resumed: losses 6-10 vs the uninterrupted run), throughput-small (qwen2-small bf16 seq 1024 x 8) and,
 #   when time is left, throughput-1.5b (deepseek-r1-distill-qwen-1.5b bf16 seq 1024 x 4).
 # Every command runs under `timeout`, and the whole check keeps to TRAINDECK_CHECK_BUDGET_S (default 450 s
@@ -331,8 +331,9 @@ st_step_parity() {
   "${helper[@]}" step-parity "$work/train-fp32.jsonl" "$metrics" --steps 2 --tolerance 1e-3 >"$work/$name.json"
 }
 
-# Hugging Face transformers' Qwen2ForCausalLM (fp32; on the GPU and the CPU) against our eval-logits, on the
-# checkpoint the fp32 run wrote (a Hugging Face model directory).
+# Hugging Face transformers' Qwen2ForCausalLM (fp32; on the GPU and the CPU) against our eval-logits run on
+# the check's device (our CUDA forward pass on the GPU), on the checkpoint the fp32 run wrote (a Hugging
+# Face model directory).
 st_hf_parity() {
   local name=$1 ckpt ids
   local latest="$work/train-fp32/checkpoints/latest"
@@ -343,7 +344,7 @@ st_hf_parity() {
   local n
   n=$(wc -w <<<"$ids")
   [ "$n" -gt 4 ] || { note "$name" "tokenize gave no ids"; return 1; }
-  run 120 "$work/$name.log" "$bin" eval-logits --model "$ckpt" --ids "$ids" --out "$work/ours.f32" || {
+  run 120 "$work/$name.log" "$bin" eval-logits --model "$ckpt" --ids "$ids" --out "$work/ours.f32" --device "$device" || {
     tail -n 10 "$work/$name.log"
     note "$name" "eval-logits failed"
     return 1

@@ -13,6 +13,14 @@ namespace traindeck::train {
 #define TRAINDECK_AUTOCAST_GENERIC 1
 #endif
 
+bool isDeviceSpec(const std::string& spec, bool allowAuto)
+{
+    if (spec == "cpu" || spec == "cuda" || (allowAuto && spec == "auto"))
+        return true;
+    return spec.starts_with("cuda:") && spec.size() > 5 && spec.size() < 9 &&
+           spec.find_first_not_of("0123456789", 5) == std::string::npos;
+}
+
 torch::Device resolveDevice(const std::string& spec, int localRank)
 {
     if (spec == "cpu")

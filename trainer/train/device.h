@@ -11,6 +11,8 @@ namespace traindeck::train {
 // --device: "cpu"; "cuda" = cuda:<local rank mod device count>; "cuda:N"; "auto" = "cuda" when this
 // LibTorch sees a CUDA device, else the CPU. Throws InputError when CUDA is asked for and absent.
 torch::Device resolveDevice(const std::string& spec, int localRank);
+// Whether `spec` is one of the forms above ("auto" only where allowAuto).
+bool isDeviceSpec(const std::string& spec, bool allowAuto = true);
 
 // Mixed precision for the forward pass (and the loss): autocast to bf16 on the CPU or CUDA, to fp16 on
 // CUDA; nothing for fp32. The backward pass follows the dtypes the forward recorded.

@@ -1,5 +1,6 @@
 #include "train/options.h"
 
+#include "train/device.h"
 #include "util/errors.h"
 #include "util/fileio.h"
 
@@ -266,9 +267,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
     need(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
          "--precision must be fp32, bf16 or fp16");
-    need(o.device == "auto" || o.device == "cpu" || o.device == "cuda" ||
-             (o.device.starts_with("cuda:") && o.device.size() > 5 && o.device.size() < 9 &&
-              o.device.find_first_not_of("0123456789", 5) == std::string::npos),
+    need(isDeviceSpec(o.device),
          "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
     need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
          "--compression must be none, fp16 or bf16");

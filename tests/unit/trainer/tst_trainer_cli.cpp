@@ -25,6 +25,7 @@ private Q_SLOTS:
     void badTrainFlags_data();
     void badTrainFlags();
     void trainTinyPreset();
+    void evalLogitsDevice();
 };
 
 void TestTrainerCli::version()
@@ -230,6 +231,31 @@ void TestTrainerCli::trainTinyPreset()
             300000, env);
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(r.err.contains("step 2/2"));
+}
+
+// eval-logits on an explicit device: the CPU gives the default's bytes; a malformed or absent device is
+// bad input named before any work.
+void TestTrainerCli::evalLogitsDevice()
+{
+    QTemporaryDir dir;
+    const QString m = dir.path() + "/m";
+    QCOMPARE(run(trainerExe(), {"init", "--preset", "qwen2-tiny", "--seed", "5", "--out", m}).exitCode, 0);
+    const QStringList base{"eval-logits", "--model", m, "--ids", "1 2 3 4"};
+    QCOMPARE(run(trainerExe(), base + QStringList{"--out", dir.path() + "/default.f32"}).exitCode, 0);
+    QCOMPARE(run(trainerExe(), base + QStringList{"--out", dir.path() + "/cpu.f32", "--device", "cpu"}).exitCode, 0);
+    const QByteArray a = testsupport::readFile(dir.path() + "/default.f32");
+    QCOMPARE(a.size(), qsizetype(4 * 151936 * sizeof(float)));
+    QCOMPARE(testsupport::readFile(dir.path() + "/cpu.f32"), a);
+
+    auto r = run(trainerExe(), base + QStringList{"--out", dir.path() + "/x.f32", "--device", "gpu0"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--device must be cpu, cuda or cuda:N"), r.err.constData());
+    if (!torch::cuda::is_available()) {
+        r = run(trainerExe(), base + QStringList{"--out", dir.path() + "/x.f32", "--device", "cuda"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("sees no CUDA device"), r.err.constData());
+    }
+    QVERIFY(!QFile::exists(dir.path() + "/x.f32"));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerCli)
