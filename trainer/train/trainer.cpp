@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -107,6 +108,8 @@ void reattachGradientViews(std::vector<Bucket>& buckets)
 // Rank 0's values of a tensor on every rank; device tensors go through host memory for MPI.
 void broadcastFromRankZero(dist::Communicator& comm, torch::Tensor tensor)
 {
+    if (comm.size() == 1)
+        return;
     if (tensor.device().is_cpu() && tensor.is_contiguous()) {
         comm.broadcast(tensor, 0);
         return;
@@ -175,12 +178,19 @@ std::string deviceField(const std::string& label, bool name)
 }
 
 // GPU utilisation (NVML: share of time a kernel ran) and this process's GPU memory, where NVML answers;
-// the CPU figures stay otherwise.
+// the CPU figures stay otherwise. NVML averages utilisation over 1/6 s to 1 s, so it is asked at most
+// once a second (a sample lists the GPU's processes: several driver calls) and steps in between repeat it.
 void sampleGpu(const DeviceTelemetry& d, double& utilPercent, double& memMb)
 {
     if (d.pciBusId.empty())
         return;
-    const auto sample = util::Nvml::instance().sample(d.pciBusId, ::getpid());
+    static std::optional<util::GpuSample> last;
+    static Clock::time_point lastAt;
+    if (!last || Clock::now() - lastAt >= std::chrono::seconds(1)) {
+        last = util::Nvml::instance().sample(d.pciBusId, ::getpid());
+        lastAt = Clock::now();
+    }
+    const auto& sample = last;
     if (!sample)
         return;
     if (sample->utilisationPercent >= 0)
@@ -269,6 +279,11 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         torch::set_num_threads(o.threads);
     const torch::Device device = resolveDevice(o.device, comm.localRank());
     const bool onCuda = device.is_cuda();
+    // The rank's GPU is the current device for the whole run, so nothing creates a context on GPU 0 from
+    // every rank of a node.
+    c10::OptionalDeviceGuard deviceGuard;
+    if (onCuda)
+        deviceGuard.reset_device(device);
     if (o.precision == "fp16" && !onCuda)
         throw InputError("--precision fp16 needs a CUDA device (fp16 with dynamic loss scaling); on the CPU use fp32 "
                          "or bf16");
