@@ -1,88 +1,29 @@
 #include "runsession.h"
 
+#include "backgroundwork.h"
 #include "launch/remoterun.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QPointer>
 #include <QThread>
 #include <QTimer>
 
-#include <atomic>
-
 namespace traindeck::gui {
 
 using metrics::MetricStore;
-
-namespace {
 
 // Stopping to follow a run never waits for its monitor thread: that thread is often inside a blocking
 // transport call (SSH: a read with a 60 s timeout, the process-group check, the end-of-run sync), and
 // destroying a QThread that still runs is fatal in Qt 6. stopMonitor() tells the monitor to stop, quits
 // the thread's event loop and leaves the thread: once the call returns it finishes and deletes itself
 // and its monitor (QThread::finished -> deleteLater), whatever happened to the session meanwhile.
-//
-// Every monitor thread is listed here until it is deleted (GUI thread only). At application exit
-// (QCoreApplication::aboutToQuit) they are all told to stop and waited for kShutdownWaitMs at most,
-// together; one still stuck after that is left as it is, never destroyed: the process exits with it
-// (its call is cut off, as if the program were killed; a remote run's record that was not synced yet
-// keeps its last non-final state, and the Runs page syncs it at the next start).
-constexpr int kShutdownWaitMs = 3000;
-
-struct MonitorThread {
-    QPointer<QThread> thread;
-    launch::RunMonitor *monitor = nullptr;  // alive until quitting is set (deleted when the thread ends)
-    bool quitting = false;
-};
-
-QList<MonitorThread> &monitorThreads()
-{
-    static QList<MonitorThread> threads;
-    threads.removeIf([](const MonitorThread &m) { return !m.thread; });
-    return threads;
-}
-
-// Set at aboutToQuit: a monitor thread that reaches the end of a run then no longer starts the
-// network sync (it may not finish before the process exits; the next start syncs the record).
-std::atomic<bool> g_quitting{false};
-
-// The receiver of results posted from monitor threads: a GUI-thread object that is never destroyed, so a
-// thread that returns from a blocking call late (even after the QApplication is gone) still posts to a
-// valid object; the results are then dropped by the QPointer/ticket checks or never delivered.
-QObject *resultContext()
-{
-    static QObject *const context = new QObject;  // intentionally never deleted
-    return context;
-}
-
-void stopThread(MonitorThread &m)
-{
-    if (m.quitting || !m.thread)
-        return;
-    // The monitor is alive: it is only deleted once its thread's event loop was told to quit (here).
-    launch::RunMonitor *mon = m.monitor;
-    QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection);
-    m.thread->quit();
-    m.quitting = true;
-}
-
-void registerMonitorThread(QThread *thread, launch::RunMonitor *monitor)
-{
-    static QPointer<QCoreApplication> hooked;
-    if (QCoreApplication *app = QCoreApplication::instance(); app && hooked != app) {
-        hooked = app;
-        QObject::connect(app, &QCoreApplication::aboutToQuit, app, [] {
-            g_quitting = true;
-            RunSession::stopAllMonitors(kShutdownWaitMs);
-        });
-    }
-    monitorThreads().append(MonitorThread{thread, monitor, false});
-}
-
-}  // namespace
+// Monitor threads (and this file's other worker threads) are registered with backgroundwork.h: at
+// application exit they are stopped and waited for a bounded time, one still stuck is left running,
+// never destroyed (a remote run's record that was not synced yet keeps its last non-final state, and
+// the Runs page syncs it at the next start).
+static const QString kMonitorThreadName = QStringLiteral("RunMonitor");
 
 RunSession::RunSession(QObject *parent)
     : QObject(parent), m_store(std::make_shared<MetricStore>()), m_tailer(new metrics::MetricsTailer(this))
@@ -107,38 +48,17 @@ RunSession::~RunSession()
     stopMonitor();
 }
 
-int RunSession::monitorThreadCount() { return int(monitorThreads().size()); }
-
-bool RunSession::stopAllMonitors(int waitMs)
-{
-    QList<MonitorThread> &threads = monitorThreads();
-    for (MonitorThread &m : threads)
-        stopThread(m);
-    const QDeadlineTimer deadline(waitMs);
-    bool allDone = true;
-    for (MonitorThread &m : threads) {
-        if (!m.thread)
-            continue;
-        if (m.thread->wait(deadline))
-            delete m.thread.data();  // finished: safe, and the event loop may not run again to deleteLater it
-        else
-            allDone = false;  // still in a blocking call: left running, never destroyed
-    }
-    monitorThreads();  // drops the deleted ones
-    return allDone;
-}
+int RunSession::monitorThreadCount() { return background::threadCount(kMonitorThreadName); }
 
 // Returns at once (see above): the GUI thread never waits for a transport call.
 void RunSession::stopMonitor()
 {
     ++m_monitorTicket;  // whatever the old monitor still posts (records, state, its end) is dropped
     if (m_monitorThread) {
-        for (MonitorThread &m : monitorThreads()) {
-            if (m.thread != m_monitorThread)
-                continue;
-            if (!m.quitting)
-                QObject::disconnect(m.monitor, nullptr, this, nullptr);
-            stopThread(m);
+        // The monitor is alive until its thread was told to stop (it is deleted when the thread ends).
+        if (!background::isStopping(m_monitorThread)) {
+            QObject::disconnect(m_monitor, nullptr, this, nullptr);
+            background::stop(m_monitorThread);
         }
         m_monitorThread->setParent(nullptr);  // detached: deletes itself when it finishes
     }
@@ -160,13 +80,13 @@ void RunSession::followRecord(const QString &localDir)
     const quint64 ticket = m_loadTicket;
     setMode(Mode::Loading);
     QPointer<RunSession> self(this);
-    QThread *thread = QThread::create([self, localDir, ticket] {
+    background::start([self, localDir, ticket] {
         // SSH connect: never on the GUI thread.
         auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(launch::locateRun(localDir));
         // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
         if (loc->ok())
             loc->value().transport->releaseCallingThread();
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, loc, localDir, ticket] {
+        background::post([self, loc, localDir, ticket] {
             if (!self || self->m_loadTicket != ticket)
                 return;
             if (!loc->ok()) {
@@ -175,10 +95,8 @@ void RunSession::followRecord(const QString &localDir)
                 return;
             }
             self->followRun(loc->value().runDir, loc->value().transport, localDir);
-        }, Qt::QueuedConnection);
-    });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    thread->start();
+        });
+    }, QStringLiteral("RunLocate"));
 }
 
 void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport, const QString &recordDir)
@@ -196,13 +114,14 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     m_jobState = launch::JobState::Starting;
     m_failure.clear();
     m_monitorThread = new QThread(this);
-    m_monitorThread->setObjectName(QStringLiteral("RunMonitor"));
+    m_monitorThread->setObjectName(kMonitorThreadName);
     m_monitor = new launch::RunMonitor(std::move(transport), runDir);
     if (!recordDir.isEmpty())
         m_monitor->setMirrorPath(launch::runFile(recordDir, launch::runfile::kMetrics));
     m_monitor->moveToThread(m_monitorThread);
     launch::RunMonitor *mon = m_monitor;
-    registerMonitorThread(m_monitorThread, mon);
+    // Told to stop by stopMonitor() or at exit; the monitor is alive until then.
+    background::adopt(m_monitorThread, [mon] { QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection); });
     if (!recordDir.isEmpty()) {
         // On the monitor's thread: a small local write per state change.
         connect(mon, &launch::RunMonitor::stateChanged, mon,
@@ -236,20 +155,20 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     // The failure is read on the monitor's thread, then handed over. This connection's context is the
     // monitor (it runs there), so stopMonitor() does not cut it: the ticket check drops an old run's end.
     QPointer<RunSession> self(this);
-    QObject *context = resultContext();
-    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir, ticket, context](launch::JobState s) {
+    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir, ticket](launch::JobState s) {
         // A remote run's record becomes complete (logs, exit code) for offline review; network, so here.
-        if (!recordDir.isEmpty() && !g_quitting)
+        // Not when quitting: it may not finish before the process exits (the next start syncs it).
+        if (!recordDir.isEmpty() && !background::quitting())
             launch::RemoteRuns::sync(*mon->transport(), mon->runDir(), recordDir);
         const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
-        QMetaObject::invokeMethod(context, [self, s, summary, ticket] {
+        background::post([self, s, summary, ticket] {
             if (!self || self->m_monitorTicket != ticket)
                 return;
             self->m_jobState = s;
             self->m_failure = summary;
             Q_EMIT self->jobStateChanged(s);
             Q_EMIT self->jobEnded(s, summary);
-        }, Qt::QueuedConnection);
+        });
     }, Qt::DirectConnection);
     m_monitorThread->start();
     setMode(Mode::Live);
@@ -304,12 +223,11 @@ void RunSession::startLoad(const QString &path, bool followAfter)
     const quint64 ticket = ++m_loadTicket;
     setMode(Mode::Loading);
     QPointer<RunSession> self(this);
-    QThread *thread = QThread::create([self, path, followAfter, ticket] {
+    background::start([self, path, followAfter, ticket] {
         auto store = std::make_shared<MetricStore>();
         const metrics::LoadReport report = store->loadFile(path);
         // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
+        background::post(
             [self, store, report, path, followAfter, ticket]() mutable {
                 if (!self || self->m_loadTicket != ticket)
                     return;
@@ -333,11 +251,8 @@ void RunSession::startLoad(const QString &path, bool followAfter)
                 }
                 Q_EMIT self->reset();
                 Q_EMIT self->loaded(path);
-            },
-            Qt::QueuedConnection);
-    });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    thread->start(QThread::LowPriority);
+            });
+    }, QStringLiteral("RunLoad"), QThread::LowPriority);
 }
 
 void RunSession::feed(const QList<metrics::Record> &records)

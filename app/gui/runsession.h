@@ -75,11 +75,9 @@ public:
     void close();
 
     // Monitor threads of this process (RunSession::followRun) that have not been deleted yet: the
-    // followed one and those left behind to finish a blocking transport call. GUI thread only.
+    // followed one and those left behind to finish a blocking transport call. GUI thread only. They are
+    // registered with backgroundwork.h, which stops them and waits for them (bounded) at exit.
     static int monitorThreadCount();
-    // Tells every monitor thread to stop and waits for them, waitMs at most for all together; those
-    // that finished are deleted. True when none is left running. Called at QCoreApplication::aboutToQuit.
-    static bool stopAllMonitors(int waitMs);
 
 Q_SIGNALS:
     void changed();            // new records (coalesce!)
@@ -104,7 +102,7 @@ private:
     quint64 m_generation = 0;
     quint64 m_loadTicket = 0;
     qint64 m_records = 0;
-    // The followed run's monitor thread; a QPointer as stopAllMonitors() may delete it at exit.
+    // The followed run's monitor thread; a QPointer as background::stopAll() may delete it at exit.
     QPointer<QThread> m_monitorThread;
     launch::RunMonitor *m_monitor = nullptr;  // lives on m_monitorThread; deleted when it finishes
     // Which monitor results apply: bumped by stopMonitor(); everything a monitor posts carries the
