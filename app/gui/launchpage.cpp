@@ -1,5 +1,6 @@
 #include "launchpage.h"
 
+#include "backgroundwork.h"
 #include "launch/launcher.h"
 #include "launch/remoterun.h"
 #include "launch/launchplan.h"
@@ -27,7 +28,6 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -498,7 +498,9 @@ void LaunchPage::launchNow()
     m_launch->setEnabled(false);
     m_launch->setText(tr("Launching…"));
     QPointer<LaunchPage> self(this);
-    QThread *t = QThread::create([self, s, p = prof.value(), runsDir] {
+    // SSH connect and launch on a registered worker thread (backgroundwork.h); the outcome is dropped
+    // when the page is gone or the application is quitting.
+    background::start([self, s, p = prof.value(), runsDir] {
         QDir().mkpath(runsDir);
         cluster::Result<launch::LaunchOutcome> r = [&]() -> cluster::Result<launch::LaunchOutcome> {
             auto transport = launch::transportFor(p);
@@ -519,7 +521,7 @@ void LaunchPage::launchNow()
                 o.runDir = launched->localDir;  // what the Runs page and the session know it by
             return cluster::Result<launch::LaunchOutcome>(o, launched.diagnostics());
         }();
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
+        background::post([self, r] {
             if (!self)
                 return;
             self->m_launching = false;
@@ -529,10 +531,8 @@ void LaunchPage::launchNow()
                 Q_EMIT self->launched(r->runDir);
             else
                 Q_EMIT self->launchFailed(r.errorString());
-        }, Qt::QueuedConnection);
-    });
-    connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
+        });
+    }, QStringLiteral("Launch"));
 }
 
 }  // namespace traindeck::gui

@@ -1,6 +1,7 @@
 #include "monitorpage.h"
 
 #include "analysis/diagnosis.h"
+#include "backgroundwork.h"
 #include "findingspanel.h"
 #include "plotstyle.h"
 #include "qcp.h"
@@ -871,15 +872,14 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
         const auto shared = m_session->storePointer();
         const quint64 generation = m_session->generation();
         QPointer<MonitorPage> self(this);
-        QThread *t = QThread::create([self, shared, generation] {
+        // A registered worker thread (backgroundwork.h): waited for, bounded, at exit.
+        background::start([self, shared, generation] {
             const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*shared);
-            QMetaObject::invokeMethod(QCoreApplication::instance(), [self, findings, generation] {
+            background::post([self, findings, generation] {
                 if (self && self->m_session->generation() == generation)
                     self->m_findings->setFindings(findings);
-            }, Qt::QueuedConnection);
-        });
-        connect(t, &QThread::finished, t, &QObject::deleteLater);
-        t->start(QThread::LowPriority);
+            });
+        }, QStringLiteral("Findings"), QThread::LowPriority);
         return;
     }
     analysis::DiagnosisOptions options;

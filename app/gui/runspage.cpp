@@ -1,5 +1,6 @@
 #include "runspage.h"
 
+#include "backgroundwork.h"
 #include "launch/launcher.h"
 #include "launch/remoterun.h"
 #include "launch/transport.h"
@@ -18,7 +19,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -29,20 +29,12 @@ namespace traindeck::gui {
 using launch::JobState;
 using launch::RunSummary;
 
-// Runs fn on a new thread, then done(result) on the receiver's thread (dropped if it is gone).
+// Runs fn on a registered worker thread, then done(result) on the GUI thread (dropped if the receiver
+// is gone or the application is quitting): see backgroundwork.h.
 template <typename Fn, typename Done>
 static void runInBackground(QObject *receiver, Fn fn, Done done)
 {
-    QPointer<QObject> guard(receiver);
-    QThread *t = QThread::create([guard, fn = std::move(fn), done = std::move(done)]() mutable {
-        auto result = std::make_shared<decltype(fn())>(fn());
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [guard, result, done]() mutable {
-            if (guard)
-                done(std::move(*result));
-        }, Qt::QueuedConnection);
-    });
-    QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
+    background::run(receiver, std::move(fn), std::move(done), QStringLiteral("RunsPage"));
 }
 
 // ---------------------------------------------------------------- model
@@ -287,6 +279,8 @@ void RunsPage::syncRemoteRuns()
     runInBackground(this, [dirs] {
         QStringList errors;
         for (const QString &dir : dirs) {
+            if (background::quitting())
+                break;  // told to stop: the next start syncs the rest
             const auto loc = launch::locateRun(dir);
             const auto state = loc.ok() ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
                                         : cluster::Result<JobState>::failure(loc.diagnostics());
