@@ -7,6 +7,7 @@
 #include "backgroundwork.h"
 #include "runspage.h"
 #include "settings.h"
+#include "test_gate.h"
 
 #include <QApplication>
 #include <QDir>
@@ -33,35 +34,7 @@ using namespace traindeck::gui;
 
 namespace {
 
-// Holds a job until opened.
-struct Gate {
-    std::mutex mutex;
-    std::condition_variable cv;
-    bool open = false;
-    int entered = 0;
-
-    void release()
-    {
-        {
-            std::lock_guard lock(mutex);
-            open = true;
-        }
-        cv.notify_all();
-    }
-    bool waitEntered(int ms)
-    {
-        std::unique_lock lock(mutex);
-        return cv.wait_for(lock, std::chrono::milliseconds(ms), [this] { return entered > 0; });
-    }
-    void pass()
-    {
-        std::unique_lock lock(mutex);
-        ++entered;
-        cv.notify_all();
-        // Capped, so that a failed test does not leave the process hanging.
-        cv.wait_for(lock, std::chrono::seconds(60), [this] { return open; });
-    }
-};
+using guitest::Gate;
 
 // A run directory whose run.json is a FIFO: the Runs page's listing (launch::listRuns on its worker
 // thread) blocks in open() until release() opens it for writing.

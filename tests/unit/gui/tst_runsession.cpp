@@ -3,6 +3,7 @@
 // cleans up after itself once its call returns, an old run's late end is not taken for the new run's,
 // and the application exits without destroying a thread that still runs.
 #include "runsession.h"
+#include "test_gate.h"
 
 #include "launch/rundir.h"
 #include "launch/transport.h"
@@ -28,36 +29,7 @@ using namespace traindeck::gui;
 
 namespace {
 
-// Holds every liveness check until opened (the monitor's poll asks once a pid file is there).
-struct Gate {
-    std::mutex mutex;
-    std::condition_variable cv;
-    bool open = false;
-    int entered = 0;
-
-    void release()
-    {
-        {
-            std::lock_guard lock(mutex);
-            open = true;
-        }
-        cv.notify_all();
-    }
-    // True once a call is blocked in pass().
-    bool waitEntered(int ms)
-    {
-        std::unique_lock lock(mutex);
-        return cv.wait_for(lock, std::chrono::milliseconds(ms), [this] { return entered > 0; });
-    }
-    void pass()
-    {
-        std::unique_lock lock(mutex);
-        ++entered;
-        cv.notify_all();
-        // Capped, so that a failed test does not leave the process hanging.
-        cv.wait_for(lock, std::chrono::seconds(60), [this] { return open; });
-    }
-};
+using guitest::Gate;
 
 // LocalTransport whose process-group check blocks on a gate (like `ssh ... ps` over a stalled link).
 class GatedTransport : public launch::LocalTransport
