@@ -88,11 +88,7 @@ private Q_SLOTS:
         QVERIFY2(m_server.start(&error, {}, QString(), QStringLiteral("127.0.0.2")), qPrintable(error));
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
-        m_server.authorize(m_client->publicKeyLine());
-        QFile kh(m_client->knownHosts());
-        QVERIFY(kh.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        kh.write((m_server.knownHostsLine() + QLatin1Char('\n')).toUtf8());
-        kh.close();
+        QVERIFY(m_client->pairWith(m_server));
         ssh::registerSshTransport();
         Settings::setRunsDirOverride(m_localRuns);
     }
