@@ -55,6 +55,8 @@ const char* kUsage =
     "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
     "  bench-comm   [--json] [--iters N] [--max-bytes B]: allreduce sweep 1 KiB..256 MiB (under mpirun)\n"
+    "  bench-links  [--bytes B] [--iters N]: latency and bandwidth between every pair of ranks, as JSON\n"
+    "               (under mpirun, one rank per node: the link test of `traindeck-cli check --links`)\n"
     "  self-check   versions, devices and threads as JSON\n"
     "  --version    print the version\n"
     "\n"
@@ -279,6 +281,85 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
 #endif
 }
 
+// Point-to-point ping-pong between every pair of ranks, one pair at a time (the others wait at a
+// barrier, so no pair shares a link with another): latency from 8-byte round trips, bandwidth from
+// round trips of --bytes. Rank 0 prints one JSON object.
+int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
+{
+#ifdef TRAINDECK_NO_MPI
+    (void)args;
+    (void)argc;
+    (void)argv;
+    throw InputError("bench-links needs MPI: this traindeck-trainer was built without MPI (TRAINDECK_WITH_MPI=OFF)");
+#else
+    auto f = parseFlags(args, {"bytes", "iters"});
+    auto number = [&](const char* name, long long fallback, long long lo, long long hi) {
+        if (!f.count(name))
+            return fallback;
+        try {
+            size_t used = 0;
+            const long long v = std::stoll(f[name], &used);
+            if (used == f[name].size() && v >= lo && v <= hi)
+                return v;
+        } catch (const std::exception&) {
+        }
+        throw InputError(std::string("bench-links: --") + name + " expects an integer " + std::to_string(lo) + ".." +
+                         std::to_string(hi) + ", got \"" + f[name] + "\"");
+    };
+    const int64_t bytes = number("bytes", 1 << 20, 1024, 1ll << 30);
+    const int iterations = static_cast<int>(number("iters", 3, 1, 1000));
+    auto comm = dist::makeCommunicator(argc, argv);
+    const int n = comm->size();
+    const int me = comm->rank();
+    const std::vector<std::string> hosts = comm->allgatherStrings(comm->host());
+    auto small = torch::zeros({8}, torch::kUInt8);
+    auto large = torch::ones({bytes}, torch::kUInt8);
+    // Per rank: for each peer b, latency (us) and bandwidth (Mbit/s) measured as the initiator (a < b).
+    std::vector<double> mine(static_cast<size_t>(2 * n), -1.0);
+    auto timeRoundTrips = [&](torch::Tensor& t, int peer, bool initiator, int count) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < count; ++i)
+            comm->pingPong(t, peer, initiator);
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    for (int a = 0; a < n; ++a) {
+        for (int b = a + 1; b < n; ++b) {
+            comm->barrier();
+            if (me != a && me != b)
+                continue;
+            const int peer = me == a ? b : a;
+            const bool initiator = me == a;
+            timeRoundTrips(small, peer, initiator, 3);  // connection set-up
+            const double tSmall = timeRoundTrips(small, peer, initiator, 20);
+            timeRoundTrips(large, peer, initiator, 1);  // TCP window growth
+            const double tLarge = timeRoundTrips(large, peer, initiator, iterations);
+            if (initiator) {
+                mine[2 * b] = tSmall / 20 / 2 * 1e6;
+                mine[2 * b + 1] = static_cast<double>(bytes) * 8.0 / (tLarge / iterations / 2) / 1e6;
+            }
+        }
+    }
+    comm->barrier();
+    const std::vector<double> all = comm->gather(mine, 0);
+    if (me == 0) {
+        nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+        for (int a = 0; a < n; ++a) {
+            for (int b = a + 1; b < n; ++b) {
+                const double lat = all[static_cast<size_t>(a * 2 * n + 2 * b)];
+                const double bw = all[static_cast<size_t>(a * 2 * n + 2 * b + 1)];
+                pairs.push_back({{"a", a}, {"b", b}, {"host_a", hosts[a]}, {"host_b", hosts[b]}, {"latency_us", lat},
+                                 {"bandwidth_mbps", bw}});
+            }
+        }
+        std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"bytes", bytes},
+                                            {"iters", iterations}, {"hosts", hosts}, {"pairs", pairs}}
+                         .dump()
+                  << "\n";
+    }
+    return 0;
+#endif
+}
+
 int cmdEvalLogits(const std::vector<std::string>& args)
 {
     auto f = parseFlags(args, {"model", "ids", "out", "device"});
@@ -350,6 +431,8 @@ int main(int argc, char** argv)
             return cmdEvalLogits(args);
         if (command == "bench-comm")
             return cmdBenchComm(args, &argc, &argv);
+        if (command == "bench-links")
+            return cmdBenchLinks(args, &argc, &argv);
         if (command == "export-gguf")
             return exporter::runExportGguf(args);
         if (command == "tokenize")

@@ -2,6 +2,8 @@
 #include "command.h"
 
 #include "checks/clusterchecker.h"
+#include "checks/linktest.h"
+#include "cli_ssh.h"
 #include "cluster/clusterprofile.h"
 #include "ssh/terminalprompt.h"
 
@@ -26,17 +28,23 @@ QString usage()
 {
     return CheckCommand::tr(
         "usage: traindeck-cli check --profile FILE|NAME|local [--json] [--accept-new-host-keys] [--interconnect]\n"
-        "                           [--timeout SECONDS] [--slots N]\n"
+        "                           [--timeout SECONDS] [--slots N] [--links]\n"
         "Checks every node in parallel: reachability and login, OS, CPU cores, memory, free disk in the work\n"
         "directory, GPUs, CUDA, NCCL, Open MPI, traindeck-trainer (same version everywhere), network interfaces\n"
         "(suggested NCCL_SOCKET_IFNAME), clock offset, passwordless SSH from the head to every worker, and with\n"
         "--interconnect an allreduce test (traindeck-trainer bench-comm). Each result is pass, warn, fail or skip\n"
         "with evidence and a remedy; versions that differ between nodes are flagged.\n"
+        "--links then runs the link test: latency and bandwidth between every pair of nodes over MPI\n"
+        "point-to-point (mpirun on the head, traindeck-trainer bench-links, one pair at a time), shown as a\n"
+        "matrix, and names a node whose links are all much slower than the others' as the outlier.\n"
         "Unknown host keys are asked about on the terminal (their SHA256 fingerprint is shown); without a\n"
         "terminal they are refused unless --accept-new-host-keys. Changed host keys are always refused.\n"
         "--json: {profile, ok, counts, nodes: [{node, host, role, status, checks: [{id, title, status, summary,\n"
-        "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}]}.\n"
-        "Exit codes: 0 nothing failed (warnings allowed), 1 a check failed, 2 bad usage or profile.\n");
+        "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}]}, with --links\n"
+        "also links: {ok, nodes, bytes, pairs: [{a, b, host_a, host_b, latency_us, bandwidth_mbps}],\n"
+        "slow_bandwidth: {node, reason} | null, slow_latency, error}.\n"
+        "Exit codes: 0 nothing failed (warnings and slow links allowed), 1 a check or the link test failed,\n"
+        "2 bad usage or profile.\n");
 }
 
 QString tag(CheckStatus s)
@@ -58,6 +66,49 @@ QString indent(const QString& text, const QString& prefix)
     return lines.join(QLatin1Char('\n'));
 }
 
+QString linkCell(const LinkMeasurement& m)
+{
+    return CheckCommand::tr("%1, %2 µs").arg(LinkTest::formatBandwidth(m.bandwidthMbps)).arg(m.latencyUs, 0, 'f', 0);
+}
+
+void printLinks(const LinkReport& links, QTextStream& out)
+{
+    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024) << '\n';
+    if (!links.ok()) {
+        out << QStringLiteral("  [FAIL] ") << links.error << '\n';
+        if (!links.evidence.isEmpty())
+            out << indent(links.evidence, QStringLiteral("         | ")) << '\n';
+        return;
+    }
+    int width = 6;
+    for (const QString& n : links.nodes)
+        width = qMax(width, int(n.size()));
+    QStringList cells;
+    for (const LinkMeasurement& m : links.pairs)
+        cells << linkCell(m);
+    int cellWidth = 3;
+    for (const QString& c : cells)
+        cellWidth = qMax(cellWidth, int(c.size()));
+    out << QStringLiteral("  ") << QString().leftJustified(width);
+    for (const QString& n : links.nodes)
+        out << QStringLiteral("  ") << n.leftJustified(cellWidth);
+    out << '\n';
+    for (int i = 0; i < links.nodes.size(); ++i) {
+        out << QStringLiteral("  ") << links.nodes.at(i).leftJustified(width);
+        for (int k = 0; k < links.nodes.size(); ++k) {
+            const LinkMeasurement* m = links.find(i, k);
+            out << QStringLiteral("  ") << (m ? linkCell(*m) : QStringLiteral("-")).leftJustified(cellWidth);
+        }
+        out << '\n';
+    }
+    if (links.bandwidthOutlier)
+        out << QStringLiteral("  [WARN] ") << CheckCommand::tr("slow node %1: %2").arg(links.nodes.at(links.bandwidthOutlier->node), links.bandwidthOutlier->reason) << '\n';
+    if (links.latencyOutlier)
+        out << QStringLiteral("  [WARN] ") << CheckCommand::tr("high-latency node %1: %2").arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason) << '\n';
+    if (!links.bandwidthOutlier && !links.latencyOutlier)
+        out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
+}
+
 int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
@@ -69,8 +120,10 @@ int run(const QStringList& args)
     const QCommandLineOption interconnectOption(QStringLiteral("interconnect"), CheckCommand::tr("Run the allreduce test."));
     const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."), QStringLiteral("s"));
     const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."), QStringLiteral("n"));
+    const QCommandLineOption linksOption(QStringLiteral("links"), CheckCommand::tr("Run the link test."));
     const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, CheckCommand::tr("Show help."));
-    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, helpOption});
+    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption,
+                       helpOption});
     if (!parser.parse(QStringList{QStringLiteral("traindeck-cli check")} + args)) {
         err << QStringLiteral("traindeck-cli check: ") << parser.errorText() << '\n' << usage();
         return ExitBadInput;
@@ -134,9 +187,18 @@ int run(const QStringList& args)
                          });
     }
     const CheckReport report = checker.runAndWait();
+    std::optional<LinkReport> links;
+    if (parser.isSet(linksOption)) {
+        LinkTestOptions linkOptions;
+        linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
+        links = LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
+    }
 
     if (parser.isSet(jsonOption)) {
-        out << QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
+        QJsonObject j = report.toJson();
+        if (links)
+            j.insert(QStringLiteral("links"), links->toJson());
+        out << QJsonDocument(j).toJson(QJsonDocument::Indented);
     } else {
         for (const NodeReport& n : report.nodes) {
             out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
@@ -169,9 +231,11 @@ int run(const QStringList& args)
                    .arg(report.count(CheckStatus::Skip))
                    .arg(report.elapsedMs / 1000.0, 0, 'f', 1)
             << '\n';
+        if (links)
+            printLinks(*links, out);
     }
     out.flush();
-    return report.hasFailures() ? ExitFailed : ExitOk;
+    return report.hasFailures() || (links && !links->ok()) ? ExitFailed : ExitOk;
 }
 
 Registration reg{{QStringLiteral("check"), QStringLiteral("check the nodes of a profile (SSH, GPUs, versions, ...)"), run}};

@@ -27,7 +27,7 @@ QString usage()
 {
     return InstallKeyCommand::tr(
         "usage: traindeck-cli install-key --profile FILE [--key FILE.pub] [--node NAME]... [--password-stdin]\n"
-        "                                 [--accept-new-host-keys]\n"
+        "                                 [--accept-new-host-keys] [--head-to-workers]\n"
         "Adds the public key (default ~/.ssh/id_ed25519_traindeck.pub, else ~/.ssh/id_ed25519.pub) to\n"
         "~/.ssh/authorized_keys on every node (or the named ones) unless it is there already, then logs in\n"
         "with the matching private key to prove it works. Logging in for the installation uses your agent\n"
@@ -35,6 +35,10 @@ QString usage()
         "--password-stdin. The password is never stored and never taken from the command line.\n"
         "Unknown host keys are shown with their SHA256 fingerprint and asked about on the terminal;\n"
         "--accept-new-host-keys accepts them (verify the fingerprints!). Changed host keys are refused.\n"
+        "--head-to-workers then sets up head -> worker trust for mpirun: a passphrase-less key on the head\n"
+        "(created there when missing) authorized on every worker, each worker's host key as verified from\n"
+        "here added to the head's ~/.ssh/known_hosts, and `ssh -o BatchMode=yes WORKER true` proved on\n"
+        "the head.\n"
         "Exit codes: 0 installed and verified on every node, 1 a node failed, 2 bad usage or profile.\n");
 }
 
@@ -47,8 +51,9 @@ int run(const QStringList& args)
     const QCommandLineOption nodeOption(QStringLiteral("node"), InstallKeyCommand::tr("Only this node."), QStringLiteral("name"));
     const QCommandLineOption passOption(QStringLiteral("password-stdin"), InstallKeyCommand::tr("Read the password from stdin."));
     const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), InstallKeyCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption trustOption(QStringLiteral("head-to-workers"), InstallKeyCommand::tr("Set up head -> worker trust."));
     const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, InstallKeyCommand::tr("Show help."));
-    parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, helpOption});
+    parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, trustOption, helpOption});
     if (!parser.parse(QStringList{QStringLiteral("traindeck-cli install-key")} + args)) {
         err << QStringLiteral("traindeck-cli install-key: ") << parser.errorText() << '\n' << usage();
         return ExitBadInput;
@@ -145,6 +150,30 @@ int run(const QStringList& args)
     }
     if (password)
         password->fill('\0');
+    if (failures == 0 && parser.isSet(trustOption)) {
+        if (!only.isEmpty()) {
+            err << InstallKeyCommand::tr("traindeck-cli install-key: --head-to-workers needs every node (leave out --node)") << '\n';
+            return ExitBadInput;
+        }
+        QList<SshTarget> targets;
+        for (const ClusterNode& node : profile.nodes) {
+            SshTarget t = SshSession::targetFor(profile, node);
+            if (!privateKey.isEmpty()) {
+                t.identity = privateKey;
+                t.useAgent = false;
+                t.useDefaultIdentities = false;
+            }
+            targets.append(t);
+        }
+        const std::optional<QStringList> lines =
+            SshKeys::setupHeadToWorkers(targets, profile.headIndex(), prompts, CancelToken{}, &error);
+        if (!lines) {
+            err << InstallKeyCommand::tr("head -> workers: %1").arg(error) << '\n';
+            return ExitFailed;
+        }
+        for (const QString& l : *lines)
+            out << l << '\n';
+    }
     return failures == 0 ? ExitOk : ExitFailed;
 }
 

@@ -1,6 +1,7 @@
 #include "checkspage.h"
 
 #include "checks/clusterchecker.h"
+#include "backgroundwork.h"
 #include "checksmodel.h"
 #include "ssh/promptbroker.h"
 
@@ -17,6 +18,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -99,6 +101,9 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_rerunSelected->setEnabled(false);
     m_cancel = new QPushButton(tr("&Cancel"), this);
     m_cancel->setEnabled(false);
+    m_links = new QPushButton(tr("Test &links"), this);
+    m_links->setToolTip(tr("Measure latency and bandwidth between every pair of nodes (MPI point-to-point, "
+                           "started on the head) and name a node whose links are much slower"));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -107,6 +112,7 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     top->addWidget(m_run);
     top->addWidget(m_rerunSelected);
     top->addWidget(m_cancel);
+    top->addWidget(m_links);
     top->addWidget(m_progress, 1);
     layout->addLayout(top);
     m_summary = new QLabel(tr("Not run yet."), this);
@@ -132,14 +138,28 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_versionView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_versionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     vl->addWidget(m_versionView);
+    auto *linksBox = new QGroupBox(tr("Links between nodes (bandwidth, one-way latency)"), split);
+    auto *ll = new QVBoxLayout(linksBox);
+    m_linksSummary = new QLabel(tr("Not tested yet: Test links measures every pair of nodes."), linksBox);
+    m_linksSummary->setWordWrap(true);
+    m_linksView = new QTableWidget(linksBox);
+    m_linksView->setAccessibleName(tr("Link matrix"));
+    m_linksView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_linksView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    ll->addWidget(m_linksSummary);
+    ll->addWidget(m_linksView);
+    m_linkPrompts = new ssh::PromptBroker(this);
+    connectPromptDialogs(m_linkPrompts, this);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setStretchFactor(2, 2);
+    split->setStretchFactor(3, 2);
     layout->addWidget(split, 1);
 
     connect(m_run, &QPushButton::clicked, this, &ChecksPage::run);
     connect(m_rerunSelected, &QPushButton::clicked, this, &ChecksPage::runSelected);
     connect(m_cancel, &QPushButton::clicked, this, &ChecksPage::cancel);
+    connect(m_links, &QPushButton::clicked, this, &ChecksPage::testLinks);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ChecksPage::updateRerunSelected);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ChecksPage::onCurrentChanged);
@@ -154,6 +174,77 @@ ChecksPage::~ChecksPage()
 {
     if (m_checker)
         m_checker->prompts()->shutdown();
+    m_linkCancel.cancel();
+    m_linkPrompts->shutdown();
+}
+
+void ChecksPage::testLinks()
+{
+    if (m_linksRunning)
+        return;
+    m_linksRunning = true;
+    m_links->setEnabled(false);
+    m_linkCancel = ssh::CancelToken();
+    m_linksSummary->setText(tr("Testing the links between %n node(s)…", nullptr, int(m_profile.nodes.size())));
+    const cluster::ClusterProfile profile = m_profile;
+    const ssh::SshPrompts prompts = m_linkPrompts->prompts(m_linkCancel);
+    const ssh::CancelToken cancel = m_linkCancel;
+    background::run(
+        this, [profile, prompts, cancel] { return checks::LinkTest::run(profile, checks::LinkTestOptions{}, prompts, cancel); },
+        [this](checks::LinkReport report) {
+            m_linksRunning = false;
+            m_links->setEnabled(true);
+            showLinks(report);
+            Q_EMIT linksFinished(report);
+        },
+        QStringLiteral("link-test"));
+}
+
+void ChecksPage::showLinks(const checks::LinkReport &report)
+{
+    const int n = int(report.nodes.size());
+    m_linksView->clear();
+    m_linksView->setRowCount(report.ok() ? n : 0);
+    m_linksView->setColumnCount(report.ok() ? n : 0);
+    if (!report.ok()) {
+        m_linksSummary->setText(tr("✗ The link test could not run: %1").arg(report.error)
+                                + (report.evidence.isEmpty() ? QString() : QStringLiteral("\n") + report.evidence));
+        return;
+    }
+    m_linksView->setHorizontalHeaderLabels(report.nodes);
+    m_linksView->setVerticalHeaderLabels(report.nodes);
+    const int slow = report.bandwidthOutlier ? report.bandwidthOutlier->node : -1;
+    const int late = report.latencyOutlier ? report.latencyOutlier->node : -1;
+    for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < n; ++k) {
+            auto *item = new QTableWidgetItem;
+            const checks::LinkMeasurement *m = report.find(i, k);
+            if (!m) {
+                item->setText(QStringLiteral("—"));
+            } else {
+                item->setText(tr("%1\n%2 µs").arg(checks::LinkTest::formatBandwidth(m->bandwidthMbps)).arg(m->latencyUs, 0, 'f', 0));
+                if (i == slow || k == slow || i == late || k == late) {
+                    item->setBackground(CheckResultsModel::statusBackground(checks::CheckStatus::Warn));
+                    item->setToolTip(tr("A link of the slow node"));
+                }
+            }
+            item->setTextAlignment(Qt::AlignCenter);
+            m_linksView->setItem(i, k, item);
+        }
+    }
+    m_linksView->resizeRowsToContents();
+    QStringList lines;
+    if (report.bandwidthOutlier)
+        lines << tr("⚠ Slow node %1: %2").arg(report.nodes.at(slow), report.bandwidthOutlier->reason);
+    if (report.latencyOutlier)
+        lines << tr("⚠ High-latency node %1: %2").arg(report.nodes.at(late), report.latencyOutlier->reason);
+    if (lines.isEmpty())
+        lines << (n < 3 ? tr("✓ Measured the link between the two nodes (with two nodes no node can be singled out).")
+                        : tr("✓ No node's links stand out."));
+    lines << tr("MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.")
+                 .arg(report.bytes / 1024)
+                 .arg(report.elapsedMs / 1000.0, 0, 'f', 1);
+    m_linksSummary->setText(lines.join(QLatin1Char('\n')));
 }
 
 void ChecksPage::setProfile(const cluster::ClusterProfile &profile)

@@ -5,6 +5,7 @@
 // are asked in dialogs.
 #pragma once
 
+#include "checks/linktest.h"
 #include "checks/nodecheck.h"
 #include "cluster/clusterprofile.h"
 #include "ssh/sshtypes.h"
@@ -18,6 +19,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTableWidget;
 
 namespace traindeck::checks {
 class ClusterChecker;
@@ -64,6 +66,12 @@ public:
     // Rows (node indices) with a selected cell, ascending.
     QList<int> selectedNodes() const;
     QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *linksButton() const { return m_links; }
+    QTableWidget *linksView() const { return m_linksView; }
+    QLabel *linksSummary() const { return m_linksSummary; }
+    bool isTestingLinks() const { return m_linksRunning; }
+    // Shows a link test result (a finished one, or one built by a test).
+    void showLinks(const checks::LinkReport &report);
 
 public Q_SLOTS:
     void run();
@@ -73,9 +81,13 @@ public Q_SLOTS:
     // from the merged report.
     void runSelected();
     void cancel();
+    // The link test (checks::LinkTest) on a worker thread: latency and bandwidth between every pair of
+    // nodes over MPI, shown as a matrix with the slow node named.
+    void testLinks();
 
 Q_SIGNALS:
     void finished(const traindeck::checks::CheckReport &report);
+    void linksFinished(const traindeck::checks::LinkReport &report);
 
 private:
     void onCurrentChanged();
@@ -103,6 +115,12 @@ private:
     QTableView *m_resultsView = nullptr;
     QTableView *m_versionView = nullptr;
     QPlainTextEdit *m_details = nullptr;
+    QPushButton *m_links = nullptr;
+    QTableWidget *m_linksView = nullptr;
+    QLabel *m_linksSummary = nullptr;
+    ssh::PromptBroker *m_linkPrompts = nullptr;
+    ssh::CancelToken m_linkCancel;
+    bool m_linksRunning = false;
 };
 
 }  // namespace traindeck::gui

@@ -1,7 +1,11 @@
 // traindeck: the desktop application.
 //   traindeck [--demo] [--screenshots DIR [--screenshot-delay S]] [--runs-dir DIR] [--lang L] [--open FILE]
+//             [--profile FILE|NAME [--check]]
 // Exit codes: 0 success, 1 screenshots could not be written, 2 bad command line.
+#include "cluster/clusterprofile.h"
 #include "ssh/sshtransport.h"
+#include "checkspage.h"
+#include "clusterpage.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
@@ -11,6 +15,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QPointer>
 #include <QTextStream>
 #include <QTimer>
@@ -42,8 +47,33 @@ int main(int argc, char **argv)
                                   QStringLiteral("L"));
     const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open a metrics.jsonl file offline."),
                                   QStringLiteral("FILE"));
-    parser.addOptions({demo, shots, delay, runsDir, lang, open});
+    const QCommandLineOption profileOption(
+        QStringLiteral("profile"),
+        QStringLiteral("Cluster profile to show: a saved name, or a file (imported as a saved profile, replacing one of its name)."),
+        QStringLiteral("FILE|NAME"));
+    const QCommandLineOption check(QStringLiteral("check"),
+                                   QStringLiteral("With --profile: run the node checks and the link test at start."));
+    parser.addOptions({demo, shots, delay, runsDir, lang, open, profileOption, check});
     parser.process(app);
+    QString profileName;
+    if (parser.isSet(profileOption)) {
+        const QString which = parser.value(profileOption);
+        if (QFileInfo(which).isFile()) {
+            const auto imported = traindeck::cluster::ClusterProfile::importFile(which, QString(), /*overwrite=*/true);
+            if (!imported) {
+                QTextStream(stderr) << "traindeck: --profile: " << imported.errorString();
+                return 2;
+            }
+            profileName = imported->name;
+        } else {
+            const auto named = traindeck::cluster::ClusterProfile::loadNamed(which);
+            if (!named) {
+                QTextStream(stderr) << "traindeck: --profile: " << named.errorString();
+                return 2;
+            }
+            profileName = which;
+        }
+    }
 
     // Remote profiles launch, follow and cancel runs over SSH. Unknown host keys are not accepted here:
     // the Checks page or the SSH setup wizard asks about them first.
@@ -73,6 +103,17 @@ int main(int argc, char **argv)
         window->show();
     };
     createWindow();
+    if (!profileName.isEmpty()) {
+        window->clusterPage()->reloadProfiles();
+        window->clusterPage()->selectProfile(profileName);
+        window->checksPage()->setProfile(window->clusterPage()->profile());
+        if (parser.isSet(check)) {
+            QTimer::singleShot(0, &app, [&] {
+                window->checksPage()->run();
+                window->checksPage()->testLinks();
+            });
+        }
+    }
 
     if (parser.isSet(open))
         session.openOffline(parser.value(open));

@@ -391,29 +391,17 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
             prompts.secret = [this, keyPass](const SecretRequest &req) -> std::optional<QByteArray> {
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             };
-            std::vector<std::unique_ptr<SshSession>> sessions;
-            QString error;
-            for (int i = 0; i < m_profile.nodes.size() && error.isEmpty(); ++i) {
+            QList<SshTarget> targets;
+            for (int i = 0; i < m_profile.nodes.size(); ++i) {
                 SshTarget t = targetFor(i);
                 t.identity = m_privateKey;
                 t.useAgent = false;
                 t.useDefaultIdentities = false;
-                auto s = std::make_unique<SshSession>(t);
-                s->setPrompts(prompts);
-                s->setCancelToken(m_cancel);
-                if (!s->open(AuthOptions{true, false, false}))
-                    error = s->error().toString();
-                sessions.push_back(std::move(s));
+                targets.append(t);
             }
-            const int head = m_profile.headIndex();
-            QList<SshSession *> workers;
-            for (int i = 0; i < int(sessions.size()); ++i) {
-                if (i != head)
-                    workers.append(sessions.at(i).get());
-            }
-            std::optional<QStringList> lines;
-            if (error.isEmpty() && head >= 0)
-                lines = SshKeys::setupHeadToWorkers(*sessions.at(head), workers, &error);
+            QString error;
+            const std::optional<QStringList> lines =
+                SshKeys::setupHeadToWorkers(targets, m_profile.headIndex(), prompts, m_cancel, &error);
             if (lines)
                 report(-1, NodeState::Done, lines->join(QLatin1Char('\n')));
             else

@@ -134,19 +134,7 @@ void ClusterChecker::runNode(int node)
         connect.status = CheckStatus::Pass;
         connect.summary = NodeChecker::tr("this machine (no SSH)");
     } else {
-        ssh::SshTarget t = ssh::SshSession::targetFor(m_profile, n);
-        const ssh::SshTarget& tpl = m_options.targetTemplate;
-        if (!tpl.knownHosts.isEmpty())
-            t.knownHosts = tpl.knownHosts;
-        t.globalKnownHosts = tpl.globalKnownHosts;
-        t.configFile = tpl.configFile;
-        t.useAgent = tpl.useAgent;
-        t.useDefaultIdentities = tpl.useDefaultIdentities;
-        if (t.identity.isEmpty())
-            t.identity = tpl.identity;
-        t.keepaliveIntervalMs = tpl.keepaliveIntervalMs;
-        t.keepaliveCountMax = tpl.keepaliveCountMax;
-        t.connectTimeoutMs = m_options.connectTimeoutMs;
+        const ssh::SshTarget t = nodeTarget(m_profile, n, m_options.targetTemplate, m_options.connectTimeoutMs);
         session = std::make_unique<ssh::SshSession>(t);
         session->setPrompts(m_prompts->prompts(m_cancel));
         session->setCancelToken(m_cancel);

@@ -175,6 +175,24 @@ NodeChecker::NodeChecker(const cluster::ClusterProfile& profile, int nodeIndex, 
 {
 }
 
+ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
+                          const ssh::SshTarget& tpl, int connectTimeoutMs)
+{
+    ssh::SshTarget t = ssh::SshSession::targetFor(profile, node);
+    if (!tpl.knownHosts.isEmpty())
+        t.knownHosts = tpl.knownHosts;
+    t.globalKnownHosts = tpl.globalKnownHosts;
+    t.configFile = tpl.configFile;
+    t.useAgent = tpl.useAgent;
+    t.useDefaultIdentities = tpl.useDefaultIdentities;
+    if (t.identity.isEmpty())
+        t.identity = tpl.identity;
+    t.keepaliveIntervalMs = tpl.keepaliveIntervalMs;
+    t.keepaliveCountMax = tpl.keepaliveCountMax;
+    t.connectTimeoutMs = connectTimeoutMs;
+    return t;
+}
+
 QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const QString& command)
 {
     QString pre;
@@ -937,6 +955,8 @@ CheckResult NodeChecker::checkInterconnect(CommandRunner& runner, const CancelTo
     // Older trainers have no bench-comm: their usage does not list it (and the command exits 2).
     const QString cmd = QStringLiteral("traindeck-trainer --help 2>&1 | grep -q bench-comm || "
                                        "{ echo TRAINDECK_NO_BENCH; exit 0; }; "
+                                       "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
+                                       "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
                                        "%1 -np %2 --host %3 --map-by node traindeck-trainer bench-comm --json --iters 3 "
                                        "--max-bytes 67108864")
                             .arg(shellPath(launcher))

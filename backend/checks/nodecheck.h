@@ -79,6 +79,11 @@ struct CheckOptions {
     ssh::SshTarget targetTemplate;  // knownHosts/configFile/agent/identities defaults for every node
 };
 
+// The SSH target for a node: the profile's, with knownHosts (when set), config file, agent and
+// identity defaults, keepalive and connect timeout from `tpl` (the checks' and the link test's).
+ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
+                          const ssh::SshTarget& tpl, int connectTimeoutMs);
+
 // Runs the checks of one node on an already connected runner. headContext gives the other nodes
 // (for the head's passwordless-SSH check). Continues after failures. progress(result) after each.
 class NodeChecker {

@@ -6,6 +6,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QStandardPaths>
 #include <QThread>
@@ -124,6 +125,106 @@ Result<QString> Launcher::findMpirun(Transport &t, const ClusterProfile &profile
     return r;
 }
 
+QStringList Launcher::filesReadByRanks(const JobSpec &spec)
+{
+    QStringList files;
+    for (const char *key : {"data", "tokenizer", "model", "config"}) {
+        const QJsonValue v = spec.trainer.value(QLatin1String(key));
+        if (v.isString() && !v.toString().isEmpty())
+            files << v.toString();
+    }
+    return files;
+}
+
+cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &profile, const QString &trainerPath,
+                                           const QStringList &requiredFiles)
+{
+    if (profile.isLocal || profile.nodes.size() < 2)
+        return cluster::Status(cluster::Done{});
+    const int head = profile.headIndex();
+    QString prefix;
+    if (!profile.pathPrefix.isEmpty())
+        prefix = QStringLiteral("PATH=%1:\"$PATH\"; export PATH; ").arg(shellQuote(profile.pathPrefix.join(QLatin1Char(':'))));
+    const QString findTrainer = trainerPath.contains(QLatin1Char('/'))
+                                    ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))
+                                    : QStringLiteral("T=$(%1command -v %2) || { echo TD_NO_TRAINER; exit 0; }; ").arg(prefix, shellQuote(trainerPath));
+    // What runs on the worker: orted with the login's own PATH (mpirun adds no prefix), the trainer.
+    QString onWorker = QStringLiteral("command -v orted >/dev/null 2>&1 || command -v prted >/dev/null 2>&1 || "
+                                            "{ echo TD_NO_MPI; exit 0; }; ")
+                             + findTrainer;
+    for (const QString &file : requiredFiles)
+        onWorker += QStringLiteral("[ -e %1 ] || { echo TD_NO_FILE %1; exit 0; }; ").arg(shellQuote(file));
+    onWorker += QStringLiteral("echo \"TD_OK $(\"$T\" --version 2>&1 | head -n1)\"");
+    QString script = QStringLiteral("T=%1; echo \"TD_HEAD $(\"$T\" --version 2>&1 | head -n1)\"; ").arg(shellQuote(trainerPath));
+    QHash<QString, QString> nameOfHost;
+    for (int i = 0; i < profile.nodes.size(); ++i) {
+        if (i == head)
+            continue;
+        const cluster::ClusterNode &n = profile.nodes.at(i);
+        nameOfHost.insert(n.host, n.name);
+        QString ssh = QStringLiteral("ssh -o BatchMode=yes -o ConnectTimeout=10");
+        if (n.port > 0 && n.port != 22)
+            ssh += QStringLiteral(" -p %1").arg(n.port);
+        if (!n.user.isEmpty())
+            ssh += QStringLiteral(" -l ") + shellQuote(n.user);
+        script += QStringLiteral("( r=$(%1 %2 %3 </dev/null 2>&1); c=$?; echo \"TD_NODE %4 $c $(printf '%s' \"$r\" | tail -n1)\" ) & ")
+                      .arg(ssh, shellQuote(n.host), shellQuote(onWorker), n.host);
+    }
+    script += QStringLiteral("wait");
+    const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(script)), 60000);
+    if (!r)
+        return cluster::Status::failure(r.diagnostics());
+    QString headVersion;
+    cluster::Diagnostics problems;
+    int answered = 0;
+    for (const QByteArray &raw : r->out.split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (line.startsWith(QLatin1String("TD_HEAD ")))
+            headVersion = line.mid(8).trimmed();
+    }
+    for (const QByteArray &raw : r->out.split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (!line.startsWith(QLatin1String("TD_NODE ")))
+            continue;
+        ++answered;
+        const QString host = line.section(QLatin1Char(' '), 1, 1);
+        const int code = line.section(QLatin1Char(' '), 2, 2).toInt();
+        const QString rest = line.section(QLatin1Char(' '), 3).trimmed();
+        const QString node = nameOfHost.value(host, host);
+        const QString headName = profile.nodes.value(head).name;
+        if (code != 0) {
+            problems.append(err(node, tr("the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); "
+                                         "set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE")
+                                          .arg(headName, node, host, rest)));
+        } else if (rest == QLatin1String("TD_NO_MPI")) {
+            problems.append(err(node, tr("Open MPI's daemon (orted) is not on the PATH of a non-interactive SSH login on %1; "
+                                         "install Open MPI there (Debian: openmpi-bin), the same version as on the head")
+                                          .arg(node)));
+        } else if (rest == QLatin1String("TD_NO_TRAINER")) {
+            problems.append(err(node, tr("%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2")
+                                          .arg(trainerPath, node)));
+        } else if (rest.startsWith(QLatin1String("TD_NO_FILE "))) {
+            problems.append(err(node, tr("%1 does not exist on %2, and every rank reads it: put it on a shared file system "
+                                         "or copy it to the same path on every node")
+                                          .arg(rest.mid(11), node)));
+        } else if (rest.startsWith(QLatin1String("TD_OK"))) {
+            const QString version = rest.mid(5).trimmed();
+            if (!headVersion.isEmpty() && version != headVersion)
+                problems.append(err(node, tr("%1 reports \"%2\" but the head's reports \"%3\": every node must run the same "
+                                             "build; copy the head's with traindeck-cli deploy --profile FILE --node %1")
+                                              .arg(node, version, headVersion)));
+        } else {
+            problems.append(err(node, tr("unexpected answer from %1: %2").arg(node, rest)));
+        }
+    }
+    if (answered < profile.nodes.size() - 1 && problems.isEmpty())
+        problems.append(err(profile.name, tr("the worker check on the head did not answer for every worker: %1")
+                                              .arg(QString::fromUtf8(r->err).trimmed())));
+    if (!problems.isEmpty())
+        return cluster::Status::failure(problems);
+    return cluster::Status(cluster::Done{});
+}
+
 Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const ClusterProfile &profile, const QString &runsDir)
 {
     const cluster::Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
@@ -135,6 +236,8 @@ Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const 
     const Result<QString> mpirun = findMpirun(t, profile);
     if (!mpirun)
         return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+    if (const cluster::Status workers = preflightWorkers(t, profile, trainer.value(), filesReadByRanks(spec)); !workers)
+        return Result<LaunchOutcome>::failure(workers.diagnostics());
     if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
         return Result<LaunchOutcome>::failure(err(runsDir, tr("the runs directory must be an absolute path")));
 
@@ -200,6 +303,8 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
     const Result<QString> mpirun = findMpirun(t, prof);
     if (!mpirun)
         return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+    if (const cluster::Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
+        return Result<LaunchOutcome>::failure(workers.diagnostics());
 
     // Keep the previous attempt's records.
     const int attempt = info->attempts;

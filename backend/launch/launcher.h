@@ -38,6 +38,15 @@ public:
     // The profile's launcher (mpirun), resolved the same way (PATH with path_prefix).
     static cluster::Result<QString> findMpirun(Transport &transport, const cluster::ClusterProfile &profile);
 
+    // Before anything starts on a profile with workers: from the head, as mpirun will, logs in to every
+    // worker (ssh -o BatchMode=yes, in parallel) and checks that Open MPI's daemon (orted) is on the
+    // PATH of a non-interactive login and that the trainer exists there and reports the head's
+    // version, and that every file the ranks read (the spec's data, tokenizer, model, config) exists
+    // there too. A failure names the node and the remedy.
+    static cluster::Status preflightWorkers(Transport &transport, const cluster::ClusterProfile &profile,
+                                            const QString &trainerPath, const QStringList &requiredFiles = {});
+    // The files every rank reads: the spec's data, tokenizer, model and config paths.
+    static QStringList filesReadByRanks(const JobSpec &spec);
     // spec paths must be resolved already (JobSpec::resolvePaths). runsDir: where run directories go
     // (on the transport's machine).
     static cluster::Result<LaunchOutcome> launch(Transport &transport, const JobSpec &spec,

@@ -11,6 +11,8 @@
 #include <libssh/libssh.h>
 
 #include <cerrno>
+#include <memory>
+#include <vector>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -316,6 +318,33 @@ std::optional<InstallResult> SshKeys::installPublicKey(SshSession& session, cons
         return std::nullopt;
     }
     return result;
+}
+
+std::optional<QStringList> SshKeys::setupHeadToWorkers(const QList<SshTarget>& targets, int head,
+                                                       const SshPrompts& prompts, const CancelToken& cancel,
+                                                       QString* error)
+{
+    if (head < 0 || head >= targets.size()) {
+        setError(error, tr("the profile has no head node"));
+        return std::nullopt;
+    }
+    std::vector<std::unique_ptr<SshSession>> sessions;
+    for (const SshTarget& t : targets) {
+        auto s = std::make_unique<SshSession>(t);
+        s->setPrompts(prompts);
+        s->setCancelToken(cancel);
+        if (!s->open(AuthOptions{true, false, false})) {
+            setError(error, tr("%1: %2").arg(t.displayName(), s->error().toString()));
+            return std::nullopt;
+        }
+        sessions.push_back(std::move(s));
+    }
+    QList<SshSession*> workers;
+    for (int i = 0; i < int(sessions.size()); ++i) {
+        if (i != head)
+            workers.append(sessions.at(i).get());
+    }
+    return setupHeadToWorkers(*sessions.at(head), workers, error);
 }
 
 std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers,

@@ -71,6 +71,12 @@ public:
     // whose target().host is that name. Returns human-readable lines of what was done.
     static std::optional<QStringList> setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers,
                                                          QString* error);
+    // The whole head → workers step as the SSH wizard and `install-key --head-to-workers` run it:
+    // opens a key-only session (publickey auth, no password) to every target, then the above with
+    // targets[head] as the head. A node that cannot be opened stops it with that node named.
+    static std::optional<QStringList> setupHeadToWorkers(const QList<SshTarget>& targets, int head,
+                                                         const SshPrompts& prompts, const CancelToken& cancel,
+                                                         QString* error);
 
     // Copies a local file to remotePath (parent directories created, mode applied, written to a
     // temporary name and renamed), streamed over an exec channel (`cat`), then compares sha256sum.

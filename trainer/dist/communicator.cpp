@@ -80,6 +80,10 @@ public:
     void barrier() override {}
     std::vector<double> gather(const std::vector<double>& v, int) override { return v; }
     std::vector<std::string> allgatherStrings(const std::string& v) override { return {v}; }
+    void pingPong(torch::Tensor&, int peer, bool) override
+    {
+        throw RuntimeFailure("no rank " + std::to_string(peer) + " to exchange with: a single process has no peers");
+    }
     bool anyTrue(bool v) override { return v; }
     [[noreturn]] void abort(int code) override { std::_Exit(code); }
 
@@ -199,6 +203,21 @@ public:
         for (int r = 0; r < size_; ++r)
             out.emplace_back(all.data() + r * kMax);
         return out;
+    }
+
+    void pingPong(torch::Tensor& t, int peer, bool initiator) override
+    {
+        requireContiguousCpu(t, "MPI_Send/MPI_Recv");
+        const int bytes = static_cast<int>(t.numel() * t.element_size());
+        if (initiator) {
+            check(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD), "MPI_Send", __FILE__, __LINE__);
+            check(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv",
+                  __FILE__, __LINE__);
+        } else {
+            check(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv",
+                  __FILE__, __LINE__);
+            check(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD), "MPI_Send", __FILE__, __LINE__);
+        }
     }
 
     bool anyTrue(bool value) override

@@ -31,6 +31,9 @@ public:
     virtual std::vector<double> gather(const std::vector<double>& values, int root) = 0;
     // Every rank's string, index = rank.
     virtual std::vector<std::string> allgatherStrings(const std::string& value) = 0;
+    // One round trip of a contiguous CPU tensor with `peer` (the link test): the initiator sends it
+    // and receives it back, the peer receives it and sends it back.
+    virtual void pingPong(torch::Tensor& tensor, int peer, bool initiator) = 0;
     // Logical OR over ranks (used to agree on skipping a step or stopping).
     virtual bool anyTrue(bool value) = 0;
     // Ends every rank of the job with this exit code.

@@ -1,0 +1,377 @@
+#!/usr/bin/env bash
+# A cluster on this machine: N hosts, each a Linux network namespace with its own address, host name,
+# sshd, ~/.ssh and work directory, joined by veth pairs to a bridge that lives in a namespace of its
+# own ("tb-switch"). The desktop (the root namespace) reaches the bridge through one veth pair, so it
+# can be cut off (disconnect) without touching the nodes' links. Only addresses in 10.250.77.0/24, which
+# exist only inside these namespaces, are ever used.
+#
+#   scripts/testbed.sh up [--nodes N] [--dir DIR]    (default 3 nodes; prints the cluster profile's path)
+#   scripts/testbed.sh down                          removes every namespace, link, process and file it made
+#   scripts/testbed.sh status [--json]
+#   scripts/testbed.sh shape NODE --rate 100mbit [--delay 5ms] [--loss 0.1%]
+#   scripts/testbed.sh unshape NODE
+#   scripts/testbed.sh exec NODE COMMAND...          run in the node (its network, host name and mounts)
+#   scripts/testbed.sh kill NODE                     kill every process of the node (sshd included): node loss
+#   scripts/testbed.sh revive NODE                   start the node's sshd again
+#   scripts/testbed.sh disconnect | reconnect        take the desktop's link to the cluster down / up
+#   scripts/testbed.sh mask NODE PATH | unmask NODE PATH
+#                                                    hide a file on one node (replaced by a non-executable
+#                                                    file), e.g. mpirun, to make a node that differs
+#
+# NODE is tb-nodeK or K. Needs root, iproute2 (ip netns, tc), util-linux (unshare, nsenter) and
+# openssh-server. Exit codes: 0 ok, 1 a step failed, 2 bad input or the machine cannot host a testbed.
+set -Eeuo pipefail
+
+readonly SUBNET_PREFIX=10.250.77
+readonly DESKTOP_ADDR=$SUBNET_PREFIX.1
+readonly SWITCH_NS=tb-switch
+readonly DESKTOP_IF=tb-desk
+readonly MAX_NODES=16
+
+dir_default="${TRAINDECK_TESTBED_DIR:-/run/traindeck-testbed}"
+state_link=/run/traindeck-testbed.current   # where the last `up` put its directory (for down/status)
+
+die() { echo "testbed: $*" >&2; exit 1; }
+usage() { echo "testbed: $*" >&2; echo "usage: scripts/testbed.sh up|down|status|shape|unshape|exec|kill|revive|disconnect|reconnect|mask|unmask (see the header of this script)" >&2; exit 2; }
+
+testbed_dir() {
+  if [ -L "$state_link" ]; then readlink "$state_link"; else echo "$dir_default"; fi
+}
+
+node_count() {
+  local d; d=$(testbed_dir)
+  [ -f "$d/nodes" ] && cat "$d/nodes" || echo 0
+}
+
+# tb-node2 or 2 -> tb-node2 (validated against the running testbed).
+node_name() {
+  local n="$1" count
+  case "$n" in tb-node*) n="${n#tb-node}" ;; esac
+  [[ "$n" =~ ^[0-9]+$ ]] || usage "no such node '$1' (tb-nodeK or K)"
+  count=$(node_count)
+  [ "$n" -ge 1 ] && [ "$n" -le "$count" ] || usage "no such node '$1' (the testbed has $count node(s))"
+  echo "tb-node$n"
+}
+
+node_index() { echo "${1#tb-node}"; }
+node_addr() { echo "$SUBNET_PREFIX.$((10 + $(node_index "$1")))"; }
+
+check_machine() {
+  [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root (network namespaces)" >&2; exit 2; }
+  local t
+  for t in ip tc unshare nsenter /usr/sbin/sshd ssh-keygen; do
+    command -v "$t" >/dev/null || { echo "testbed: $t is missing (scripts/setup-deps.sh installs it)" >&2; exit 2; }
+  done
+  # A namespace we can create and remove again, or no testbed at all.
+  if ! ip netns add tb-probe 2>/dev/null; then
+    echo "testbed: this machine does not allow network namespaces (ip netns add failed)" >&2; exit 2
+  fi
+  ip netns del tb-probe
+}
+
+sshd_pid() {
+  local d f; d=$(testbed_dir); f="$d/$1/sshd.pid"
+  [ -f "$f" ] || return 1
+  local pid; pid=$(cat "$f")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  echo "$pid"
+}
+
+in_node() {  # in_node NODE CMD... : inside the node's network, UTS and mount namespaces (those of its sshd)
+  local node="$1"; shift
+  local pid
+  pid=$(sshd_pid "$node") || die "$node: its sshd is not running (scripts/testbed.sh revive $node)"
+  nsenter --target "$pid" --net --uts --mount -- "$@"
+}
+
+start_sshd() {
+  local node="$1" d; d="$(testbed_dir)/$node"
+  rm -f "$d/sshd.pid"
+  mkdir -p /run/sshd && chmod 755 /run/sshd   # sshd's privilege separation directory
+  # ip netns exec gives the process a mount namespace with /etc/netns/NODE/hosts as /etc/hosts; in it
+  # the node gets its own host name, its own ~/.ssh and its own work directory.
+  ip netns exec "$node" unshare --uts -- /bin/sh -c '
+      hostname "$1" && mount --bind "$2/ssh" /root/.ssh && mount --bind "$2/work" "$3" && exec /usr/sbin/sshd -f "$2/sshd_config" -E "$2/sshd.log"
+    ' sh "$node" "$d" "$(testbed_dir)/work" || die "$node: sshd did not start: $(cat "$d/sshd.log" 2>/dev/null)"
+  local i
+  for i in $(seq 1 100); do
+    if sshd_pid "$node" >/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  die "$node: sshd did not start (see $d/sshd.log)"
+}
+
+# The desktop resolves the nodes by name too: a marked block in /etc/hosts, edited in place (the file
+# may be a bind mount that a rename would not replace).
+readonly HOSTS_BEGIN="# traindeck-testbed begin (scripts/testbed.sh down removes this block)"
+readonly HOSTS_END="# traindeck-testbed end"
+hosts_block_remove() {
+  grep -qF "$HOSTS_BEGIN" /etc/hosts 2>/dev/null || return 0
+  local kept; kept=$(awk -v b="$HOSTS_BEGIN" -v e="$HOSTS_END" '$0==b{skip=1;next} $0==e{skip=0;next} !skip' /etc/hosts)
+  printf '%s\n' "$kept" > /etc/hosts
+}
+
+cmd_down() {
+  local d; d=$(testbed_dir)
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^(tb-node[0-9]+|tb-switch)$' || true); do
+    # Every process in the namespace (sshd, sessions, mpirun, ranks), then the namespace and its links.
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  ip link del "$DESKTOP_IF" 2>/dev/null || true
+  rm -rf /etc/netns/tb-node* 2>/dev/null || true
+  hosts_block_remove
+  rmdir /etc/netns 2>/dev/null || true
+  if [ -f "$d/created-root-ssh" ]; then rmdir /root/.ssh 2>/dev/null || true; fi
+  if [ -d "$d" ] && [ -f "$d/.traindeck-testbed" ]; then rm -rf "$d"; fi
+  rm -f "$state_link"
+}
+
+cmd_up() {
+  local nodes=3 d="$dir_default"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --nodes) [ $# -ge 2 ] || usage "--nodes needs a value"; nodes="$2"; shift 2 ;;
+      --nodes=*) nodes="${1#--nodes=}"; shift ;;
+      --dir) [ $# -ge 2 ] || usage "--dir needs a value"; d="$2"; shift 2 ;;
+      --dir=*) d="${1#--dir=}"; shift ;;
+      *) usage "up: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$nodes" =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le $MAX_NODES ] || usage "--nodes: expected 1..$MAX_NODES, got '$nodes'"
+  case "$d" in /*) ;; *) usage "--dir must be an absolute path" ;; esac
+  check_machine
+  cmd_down   # a testbed left behind by a killed run
+  if [ -e "$d" ] && [ ! -f "$d/.traindeck-testbed" ] && [ -n "$(ls -A "$d" 2>/dev/null)" ]; then
+    usage "$d exists and is not a testbed directory; choose another --dir"
+  fi
+  mkdir -p "$d" && chmod 700 "$d"
+  touch "$d/.traindeck-testbed"
+  ln -sfn "$d" "$state_link"
+  echo "$nodes" > "$d/nodes"
+  trap 'echo "testbed: up failed; removing what it made" >&2; cmd_down' ERR
+  if [ ! -d /root/.ssh ]; then mkdir -m 700 /root/.ssh; touch "$d/created-root-ssh"; fi
+  mkdir -p "$d/work" "$d/client"
+
+  # The switch and the desktop's port.
+  ip netns add "$SWITCH_NS"
+  ip -n "$SWITCH_NS" link set lo up
+  ip -n "$SWITCH_NS" link add tb-br0 type bridge
+  ip -n "$SWITCH_NS" link set tb-br0 up
+  ip link add "$DESKTOP_IF" type veth peer name port-desk
+  ip link set port-desk netns "$SWITCH_NS"
+  ip -n "$SWITCH_NS" link set port-desk master tb-br0 up
+  ip addr add "$DESKTOP_ADDR/24" dev "$DESKTOP_IF"
+  ip link set "$DESKTOP_IF" up
+
+  # Client side: the profile's own identity and known_hosts.
+  ssh-keygen -q -t ed25519 -N '' -C traindeck-testbed -f "$d/client/id_ed25519"
+  : > "$d/client/known_hosts"
+
+  local hosts="127.0.0.1 localhost
+::1 localhost ip6-localhost
+$DESKTOP_ADDR tb-desktop"
+  local k nodelines=""
+  for k in $(seq 1 "$nodes"); do nodelines="$nodelines$(node_addr "tb-node$k") tb-node$k
+"; done
+  hosts="$hosts
+$nodelines"
+  hosts_block_remove
+  printf '%s\n%s%s\n' "$HOSTS_BEGIN" "$nodelines" "$HOSTS_END" >> /etc/hosts
+
+  for k in $(seq 1 "$nodes"); do
+    local node="tb-node$k" nd="$d/tb-node$k" addr
+    addr=$(node_addr "$node")
+    mkdir -p "$nd/ssh" "$nd/work"
+    chmod 700 "$nd/ssh"
+    mkdir -p "/etc/netns/$node"
+    printf '%s\n' "$hosts" > "/etc/netns/$node/hosts"
+    echo "$node" > "/etc/netns/$node/hostname"
+    ip netns add "$node"
+    ip -n "$node" link set lo up
+    ip link add "port-$k" type veth peer name eth0 netns "$node"
+    ip link set "port-$k" netns "$SWITCH_NS"
+    ip -n "$SWITCH_NS" link set "port-$k" master tb-br0 up
+    ip -n "$node" addr add "$addr/24" dev eth0
+    ip -n "$node" link set eth0 up
+    ssh-keygen -q -t ed25519 -N '' -C "$node" -f "$nd/ssh_host_ed25519_key"
+    cat > "$nd/sshd_config" <<EOF
+ListenAddress $addr
+Port 22
+HostKey $nd/ssh_host_ed25519_key
+PidFile $nd/sshd.pid
+AuthorizedKeysFile .ssh/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+UsePAM no
+UseDNS no
+StrictModes no
+MaxStartups 100:30:200
+MaxSessions 100
+ClientAliveInterval 5
+ClientAliveCountMax 3
+LogLevel ERROR
+Subsystem sftp /usr/lib/openssh/sftp-server
+EOF
+    cat "$d/client/id_ed25519.pub" > "$nd/ssh/authorized_keys"
+    chmod 600 "$nd/ssh/authorized_keys"
+    echo "$node $(cut -d' ' -f1,2 "$nd/ssh_host_ed25519_key.pub")" >> "$d/client/known_hosts"
+    start_sshd "$node"
+  done
+
+  # The cluster profile: tb-node1 is the head, one slot per node, MPI over the testbed's links; the
+  # work directory is the same path on every node but each node's own directory.
+  {
+    printf '{\n  "version": 1,\n  "name": "testbed",\n'
+    printf '  "known_hosts": "%s",\n' "$d/client/known_hosts"
+    printf '  "workdir": "%s",\n' "$d/work"
+    # Each node's own copy of the trainer, put there by `traindeck-cli deploy --dest DIR/work/bin/traindeck-trainer`.
+    printf '  "path_prefix": ["%s"],\n' "$d/work/bin"
+    printf '  "trainer": "%s",\n' "$d/work/bin/traindeck-trainer"
+    printf '  "env": {"OMPI_MCA_btl_tcp_if_include": "eth0", "OMPI_MCA_oob_tcp_if_include": "eth0"},\n'
+    printf '  "nodes": [\n'
+    for k in $(seq 1 "$nodes"); do
+      local role=worker; [ "$k" -eq 1 ] && role=head
+      printf '    {"name": "tb-node%d", "host": "tb-node%d", "port": 22, "user": "root", "identity": "%s", "slots": 1, "role": "%s"}%s\n' \
+        "$k" "$k" "$d/client/id_ed25519" "$role" "$([ "$k" -lt "$nodes" ] && echo ,)"
+    done
+    printf '  ]\n}\n'
+  } > "$d/profile.json"
+  trap - ERR
+  echo "testbed: $nodes node(s) up in $d (desktop $DESKTOP_ADDR); scripts/testbed.sh down removes it" >&2
+  echo "$d/profile.json"
+}
+
+# Shaping is applied to both ends of the node's link (tc shapes what leaves an interface).
+cmd_shape() {
+  [ $# -ge 1 ] || usage "shape: which node?"
+  local node; node=$(node_name "$1"); shift
+  local rate="" delay="" loss=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --rate) [ $# -ge 2 ] || usage "--rate needs a value"; rate="$2"; shift 2 ;;
+      --delay) [ $# -ge 2 ] || usage "--delay needs a value"; delay="$2"; shift 2 ;;
+      --loss) [ $# -ge 2 ] || usage "--loss needs a value"; loss="$2"; shift 2 ;;
+      *) usage "shape: unknown option '$1'" ;;
+    esac
+  done
+  [ -n "$rate$delay$loss" ] || usage "shape: give --rate, --delay and/or --loss"
+  local bits=""
+  if [ -n "$rate" ]; then
+    [[ "$rate" =~ ^([0-9]+)(kbit|mbit|gbit)$ ]] || usage "--rate: expected e.g. 100mbit, 1gbit, 500kbit; got '$rate'"
+    case "${BASH_REMATCH[2]}" in kbit) bits=$((BASH_REMATCH[1] * 1000)) ;; mbit) bits=$((BASH_REMATCH[1] * 1000000)) ;; gbit) bits=$((BASH_REMATCH[1] * 1000000000)) ;; esac
+    [ "$bits" -gt 0 ] || usage "--rate must be more than 0"
+  fi
+  [ -z "$delay" ] || [[ "$delay" =~ ^[0-9]+(\.[0-9]+)?(us|ms|s)$ ]] || usage "--delay: expected e.g. 5ms; got '$delay'"
+  [ -z "$loss" ] || [[ "$loss" =~ ^[0-9]+(\.[0-9]+)?%$ ]] || usage "--loss: expected e.g. 0.1%; got '$loss'"
+  local k; k=$(node_index "$node")
+  apply() {  # apply NETNS DEV
+    tc -n "$1" qdisc del dev "$2" root 2>/dev/null || true
+    if [ -n "$delay$loss" ]; then
+      local args=(); [ -n "$rate" ] && args+=(rate "$rate"); [ -n "$delay" ] && args+=(delay "$delay"); [ -n "$loss" ] && args+=(loss "$loss")
+      if ! tc -n "$1" qdisc add dev "$2" root netem "${args[@]}" limit 100000 2>/dev/null; then
+        echo "testbed: this kernel has no netem qdisc (sch_netem): --delay and --loss cannot be applied; --rate alone uses tbf" >&2
+        exit 2
+      fi
+    else
+      # Token bucket: a burst of 10 ms at the rate (at least 16 KiB), queueing at most 100 ms.
+      local burst=$((bits / 8 / 100)); [ "$burst" -lt 16384 ] && burst=16384
+      tc -n "$1" qdisc add dev "$2" root tbf rate "$rate" burst "$burst" latency 100ms
+    fi
+  }
+  apply "$node" eth0
+  apply "$SWITCH_NS" "port-$k"
+  echo "testbed: $node shaped:${rate:+ rate $rate}${delay:+ delay $delay}${loss:+ loss $loss}" >&2
+}
+
+cmd_unshape() {
+  [ $# -eq 1 ] || usage "unshape: which node?"
+  local node k; node=$(node_name "$1"); k=$(node_index "$node")
+  tc -n "$node" qdisc del dev eth0 root 2>/dev/null || true
+  tc -n "$SWITCH_NS" qdisc del dev "port-$k" root 2>/dev/null || true
+}
+
+cmd_status() {
+  local json=0; [ "${1:-}" = "--json" ] && json=1
+  local count d; count=$(node_count); d=$(testbed_dir)
+  if [ "$count" -eq 0 ] || ! ip netns list | grep -q "^$SWITCH_NS"; then
+    [ $json -eq 1 ] && echo '{"up": false}' || echo "testbed: down"
+    return 0
+  fi
+  local desk; desk=$(ip -br link show "$DESKTOP_IF" 2>/dev/null | awk '{print $2}')
+  if [ $json -eq 1 ]; then
+    printf '{"up": true, "dir": "%s", "profile": "%s", "desktop": {"address": "%s", "link": "%s"}, "nodes": [' "$d" "$d/profile.json" "$DESKTOP_ADDR" "${desk:-absent}"
+  else
+    echo "testbed: $count node(s) in $d, profile $d/profile.json; desktop $DESKTOP_ADDR (link ${desk:-absent})"
+    printf '%-10s %-14s %-8s %s\n' NODE ADDRESS SSHD SHAPING
+  fi
+  local k
+  for k in $(seq 1 "$count"); do
+    local node="tb-node$k" pid shaping
+    pid=$(sshd_pid "$node" || echo "-")
+    shaping=$(tc -n "$node" qdisc show dev eth0 2>/dev/null | grep -E 'tbf|netem' | sed -E 's/^qdisc ([a-z]+) [0-9a-f]+: root refcnt [0-9]+ /\1 /' || true)
+    if [ $json -eq 1 ]; then
+      printf '%s{"name": "%s", "address": "%s", "sshd_pid": "%s", "shaping": "%s"}' "$([ "$k" -gt 1 ] && echo ', ')" "$node" "$(node_addr "$node")" "$pid" "${shaping:-}"
+    else
+      printf '%-10s %-14s %-8s %s\n' "$node" "$(node_addr "$node")" "$pid" "${shaping:-none}"
+    fi
+  done
+  [ $json -eq 1 ] && echo ']}'
+  return 0
+}
+
+cmd_kill() {
+  [ $# -eq 1 ] || usage "kill: which node?"
+  local node; node=$(node_name "$1")
+  ip netns pids "$node" | xargs -r kill -9 2>/dev/null || true
+  rm -f "$(testbed_dir)/$node/sshd.pid"
+}
+
+cmd_revive() {
+  [ $# -eq 1 ] || usage "revive: which node?"
+  local node; node=$(node_name "$1")
+  sshd_pid "$node" >/dev/null && return 0
+  start_sshd "$node"
+}
+
+cmd_mask() {
+  [ $# -eq 2 ] || usage "mask NODE PATH"
+  local node; node=$(node_name "$1")
+  local target; target=$(readlink -f "$2")
+  [ -f "$target" ] || usage "mask: $2 is not a file"
+  local blank; blank="$(testbed_dir)/$node/masked"
+  printf '#!/bin/false\n' > "$blank"; chmod 644 "$blank"
+  in_node "$node" mount --bind "$blank" "$target"
+}
+
+cmd_unmask() {
+  [ $# -eq 2 ] || usage "unmask NODE PATH"
+  local node; node=$(node_name "$1")
+  in_node "$node" umount "$(readlink -f "$2")"
+}
+
+main() {
+  [ $# -ge 1 ] || usage "which command?"
+  local cmd="$1"; shift
+  case "$cmd" in
+    up) cmd_up "$@" ;;
+    down) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_down ;;
+    status) cmd_status "$@" ;;
+    shape) cmd_shape "$@" ;;
+    unshape) cmd_unshape "$@" ;;
+    exec) [ $# -ge 2 ] || usage "exec NODE COMMAND..."; local node; node=$(node_name "$1"); shift; in_node "$node" "$@" ;;
+    kill) cmd_kill "$@" ;;
+    revive) cmd_revive "$@" ;;
+    disconnect) ip link set "$DESKTOP_IF" down ;;
+    reconnect) ip link set "$DESKTOP_IF" up ;;
+    mask) cmd_mask "$@" ;;
+    unmask) cmd_unmask "$@" ;;
+    -h|--help|help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) usage "unknown command '$cmd'" ;;
+  esac
+}
+
+main "$@"

