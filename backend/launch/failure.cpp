@@ -44,6 +44,49 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
             f.sources.append(source);
     };
 
+    const QString all = QString::fromUtf8(text);
+    // mpirun's messages wrap lines; match on whitespace-normalised text.
+    const QString flat = all.simplified();
+
+    // 0. A node lost (its daemon killed, the node down, the link cut) is the cause, whatever the
+    //    surviving ranks report afterwards about their broken connections.
+    static const QRegularExpression lostDaemonRe(QStringLiteral(
+        "lost communication with a remote daemon\\..*?Remote daemon\\s*: \\[\\[\\d+,\\d+\\],\\d+\\] on node (\\S+)"));
+    static const QRegularExpression lostOwnDaemonRe(
+        QStringLiteral("lost communication with its daemon located on node: hostname: (\\S+)"));
+    // When the ssh that carries a node's daemon dies first, mpirun reports a daemon that failed (without
+    // naming it) and ssh names the node.
+    static const QRegularExpression daemonFailedRe(QStringLiteral(
+        "ORTE was unable to reliably start one or more daemons|An ORTE daemon has unexpectedly failed after launch"));
+    static const QRegularExpression sshLostRe(QStringLiteral(
+        "(?:Connection to (\\S+) closed by remote host|Read from remote host (\\S+?):|ssh: connect to host (\\S+) port)"));
+    QRegularExpressionMatch lost = lostDaemonRe.match(flat);
+    if (!lost.hasMatch())
+        lost = lostOwnDaemonRe.match(flat);
+    if (!lost.hasMatch() && daemonFailedRe.match(flat).hasMatch()) {
+        const QRegularExpressionMatch ssh = sshLostRe.match(flat);
+        if (ssh.hasMatch()) {
+            const QString node = ssh.captured(1) + ssh.captured(2) + ssh.captured(3);  // one of them matched
+            static const QRegularExpression any(QStringLiteral("(\\S+)"));
+            lost = any.match(node);
+        }
+    }
+    if (lost.hasMatch()) {
+        const QString node = lost.captured(1);
+        f.host = node;
+        f.lostNode = node;
+        f.message = Tr::tr("mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link "
+                           "to it was cut)")
+                        .arg(node);
+        f.sources.append(QStringLiteral("mpirun"));
+        const qsizetype rank = hostsByRank.indexOf(node);
+        if (rank >= 0) {
+            f.rank = int(rank);
+            f.known = true;
+        }
+        return f;
+    }
+
     // 1. The trainer's own error records (rank 0 writes them for any rank it learns about).
     for (const metrics::ErrorRecord &e : errors) {
         if (e.rank < 0)
@@ -58,7 +101,6 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
         break;
     }
 
-    const QString all = QString::fromUtf8(text);
     // 2. Trainer stderr lines. A line blaming a peer (rank 0 noticing rank 1) comes after the
     //    failing rank's own line, so the first one wins.
     static const QRegularExpression trainerLine(QStringLiteral("^traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
@@ -70,8 +112,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
             f.message = m.captured(3).trimmed();
     }
 
-    // 3. mpirun. Its messages wrap lines; match on whitespace-normalised text.
-    const QString flat = all.simplified();
+    // 3. mpirun.
     static const QRegularExpression abortRe(
         QStringLiteral("MPI_ABORT was invoked on rank (\\d+) in communicator \\S+ with errorcode (-?\\d+)"));
     static const QRegularExpression signalRe(QStringLiteral(
@@ -109,7 +150,9 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
 QString FailureInfo::summary() const
 {
     QString where;
-    if (!known)
+    if (!known && !host.isEmpty())
+        where = Tr::tr("the job on %1").arg(host);
+    else if (!known)
         where = Tr::tr("the job");
     else if (host.isEmpty())
         where = Tr::tr("rank %1").arg(rank);
@@ -137,6 +180,8 @@ QJsonObject FailureInfo::toJson() const
     o.insert(QStringLiteral("known"), known);
     o.insert(QStringLiteral("rank"), rank);
     o.insert(QStringLiteral("host"), host);
+    if (!lostNode.isEmpty())
+        o.insert(QStringLiteral("lost_node"), lostNode);
     o.insert(QStringLiteral("exit_code"), exitCode >= 0 ? QJsonValue(exitCode) : QJsonValue());
     o.insert(QStringLiteral("signal"), signal > 0 ? QJsonValue(signal) : QJsonValue());
     if (!signalName.isEmpty())

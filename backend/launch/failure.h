@@ -1,5 +1,6 @@
 // Which rank failed, where, and how: from the trainer's `error` records, the trainer's stderr lines
-// ("traindeck-trainer: rank R on HOST: message") and mpirun's messages ("Process name: [[x,y],R]
+// ("traindeck-trainer: rank R on HOST: message") and mpirun's messages ("ORTE has lost communication
+// with a remote daemon ... Remote daemon: [[x,y],D] on node H" first: a lost node is the cause, "Process name: [[x,y],R]
 // Exit code: C", "MPI_ABORT was invoked on rank R ... errorcode C", "process rank R with PID P on node
 // H exited on signal S (Name)").
 #pragma once
@@ -24,6 +25,7 @@ struct FailureInfo {
     int signal = 0;       // the signal that killed it (0: none / unknown)
     QString signalName;   // "Killed", ...
     QString message;      // what the rank said, if anything
+    QString lostNode;     // the node mpirun lost contact with (node down, daemon killed, link cut)
     QStringList sources;  // where the facts came from: "metrics", "trainer", "mpirun", "wrapper"
     int mpirunExitCode = -1;
     QStringList stderrTail;  // the last lines of stderr.log

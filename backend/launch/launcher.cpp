@@ -147,10 +147,11 @@ cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &p
         prefix = QStringLiteral("PATH=%1:\"$PATH\"; export PATH; ").arg(shellQuote(profile.pathPrefix.join(QLatin1Char(':'))));
     const QString findTrainer = trainerPath.contains(QLatin1Char('/'))
                                     ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))
-                                    : QStringLiteral("T=$(%1command -v %2) || { echo TD_NO_TRAINER; exit 0; }; ").arg(prefix, shellQuote(trainerPath));
+                                    : QStringLiteral("T=$(%1command -v %2) && [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(prefix, shellQuote(trainerPath));
     // What runs on the worker: orted with the login's own PATH (mpirun adds no prefix), the trainer.
-    QString onWorker = QStringLiteral("command -v orted >/dev/null 2>&1 || command -v prted >/dev/null 2>&1 || "
-                                            "{ echo TD_NO_MPI; exit 0; }; ")
+    // (bash's command -v also names a file it cannot execute, hence the -x.)
+    QString onWorker = QStringLiteral("d=$(command -v orted || command -v prted) && [ -x \"$d\" ] || "
+                                      "{ echo TD_NO_MPI; exit 0; }; ")
                              + findTrainer;
     for (const QString &file : requiredFiles)
         onWorker += QStringLiteral("[ -e %1 ] || { echo TD_NO_FILE %1; exit 0; }; ").arg(shellQuote(file));

@@ -7,7 +7,7 @@
 //   2. a node that differs (no Open MPI on tb-node3): check fails that node with a remedy, launch
 //      refuses before anything starts;
 //   3. a straggler planted on the rank of tb-node3: report names that rank and tb-node3;
-//   4. a slow link (tb-node2 at 50 mbit): the link test names tb-node2, the run is communication-bound;
+//   4. a slow link (tb-node2 at 100 mbit): the link test names tb-node2, the run is communication-bound;
 //   5. node loss (every process of tb-node3 killed mid-run): failed within 60 s naming the node and
 //      rank, nothing left on the other nodes, resume completes once the node is back;
 //   6. desktop disconnect (the desktop's link down mid-run): the run goes on, watch reattaches and the
@@ -86,7 +86,6 @@ private:
     QString writeSpec(const QString &name, const QJsonObject &trainerExtra);
     QJsonObject report(const QString &run);
     QString headRunDir(const QString &run) const { return m_tb.nodeWorkDir(1) + QStringLiteral("/runs/") + run; }
-    void requireCluster();
     QStringList trainingProcessesOn(int node) const;
 
     Testbed m_tb;
@@ -178,11 +177,12 @@ QJsonObject TestTestbed::report(const QString &run)
     return QJsonDocument::fromJson(r.out).object();
 }
 
-void TestTestbed::requireCluster()
-{
-    if (!m_ready)
-        QSKIP("needs the cluster set up by freshCluster");
-}
+// A macro: QSKIP returns from the function it is written in.
+#define REQUIRE_CLUSTER()                                          \
+    do {                                                           \
+        if (!m_ready)                                              \
+            QSKIP("needs the cluster set up by freshCluster");     \
+    } while (false)
 
 QStringList TestTestbed::trainingProcessesOn(int node) const
 {
@@ -210,8 +210,8 @@ void TestTestbed::freshCluster()
     QVERIFY2(r.exitCode == 0, r.all().constData());
     for (int k = 1; k <= 3; ++k)
         QVERIFY2(r.out.contains(Testbed::nodeName(k).toUtf8() + ": key added, key login verified"), r.all().constData());
-    QVERIFY2(r.out.contains("passwordless SSH to " + Testbed::nodeAddress(2).toUtf8()), r.all().constData());
-    QVERIFY2(r.out.contains("passwordless SSH to " + Testbed::nodeAddress(3).toUtf8()), r.all().constData());
+    QVERIFY2(r.out.contains("passwordless SSH to root@tb-node2 works"), r.all().constData());
+    QVERIFY2(r.out.contains("passwordless SSH to root@tb-node3 works"), r.all().constData());
     // The key is really on each node's own ~/.ssh, and the head's key on the workers only.
     const QByteArray pub = readAll(m_key + QStringLiteral(".pub")).trimmed();
     for (int k = 1; k <= 3; ++k)
@@ -297,7 +297,7 @@ void TestTestbed::freshCluster()
 
 void TestTestbed::nodeThatDiffers()
 {
-    requireCluster();
+    REQUIRE_CLUSTER();
     // tb-node3 loses Open MPI (its orted and mpirun are hidden on that node only).
     QByteArray out;
     QVERIFY2(m_tb.script({QStringLiteral("mask"), QStringLiteral("3"), QStringLiteral("/usr/bin/orted")}, &out) == 0, out.constData());
@@ -335,7 +335,7 @@ void TestTestbed::nodeThatDiffers()
 
 void TestTestbed::straggler()
 {
-    requireCluster();
+    REQUIRE_CLUSTER();
     // Rank 2 runs on tb-node3 (the hostfile lists the head first, then the workers in order).
     const int steps = 30;
     const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
@@ -360,9 +360,9 @@ void TestTestbed::straggler()
 
 void TestTestbed::slowLink()
 {
-    requireCluster();
+    REQUIRE_CLUSTER();
     QByteArray out;
-    QVERIFY2(m_tb.script({QStringLiteral("shape"), QStringLiteral("2"), QStringLiteral("--rate"), QStringLiteral("50mbit")}, &out) == 0,
+    QVERIFY2(m_tb.script({QStringLiteral("shape"), QStringLiteral("2"), QStringLiteral("--rate"), QStringLiteral("100mbit")}, &out) == 0,
              out.constData());
     auto unshape = qScopeGuard([&] { m_tb.script({QStringLiteral("unshape"), QStringLiteral("2")}); });
     QVERIFY(m_tb.script({QStringLiteral("status")}, &out) == 0);
@@ -381,16 +381,17 @@ void TestTestbed::slowLink()
                               || o.value(QStringLiteral("b")).toString() == QLatin1String("tb-node2");
         const double mbps = o.value(QStringLiteral("bandwidth_mbps")).toDouble();
         if (viaNode2)
-            QVERIFY2(mbps > 20 && mbps < 60, QJsonDocument(o).toJson().constData());
+            QVERIFY2(mbps > 40 && mbps < 120, QJsonDocument(o).toJson().constData());
         else
             QVERIFY2(mbps > 200, QJsonDocument(o).toJson().constData());
     }
     const Outcome text = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links")});
     QVERIFY2(text.out.contains("slow node tb-node2"), text.all().constData());
-    qInfo("link test at 50 mbit on tb-node2:\n%s", text.out.mid(text.out.indexOf("Links")).constData());
+    qInfo("link test at 100 mbit on tb-node2:\n%s", text.out.mid(text.out.indexOf("Links")).constData());
 
-    // (a) a run over the slow link is communication-bound.
-    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("slowlink"), {{QStringLiteral("max-steps"), 8}}),
+    // (a) a run over the slow link is communication-bound (qwen2-tiny sends ~40 MB of gradients a step:
+    // several seconds at 100 mbit, so a few steps are enough).
+    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("slowlink"), {{QStringLiteral("max-steps"), 4}}),
              QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
@@ -403,13 +404,13 @@ void TestTestbed::slowLink()
     QVERIFY2(!comm.isEmpty(), QJsonDocument(rep).toJson().constData());
     const QJsonObject ev = comm.value(QStringLiteral("evidence")).toObject();
     QVERIFY(ev.value(QStringLiteral("transfer_share_pct")).toDouble() > 30);
-    QVERIFY(ev.value(QStringLiteral("busbw_gb_per_s")).toDouble() < 0.01);  // 50 mbit = 0.00625 GB/s
-    qInfo("comm-bound at 50 mbit: %s", QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
+    QVERIFY(ev.value(QStringLiteral("busbw_gb_per_s")).toDouble() < 0.02);  // 100 mbit = 0.0125 GB/s
+    qInfo("comm-bound at 100 mbit: %s", QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
 }
 
 void TestTestbed::nodeLoss()
 {
-    requireCluster();
+    REQUIRE_CLUSTER();
     const Outcome launched = cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
                                   writeSpec(QStringLiteral("nodeloss"), {{QStringLiteral("max-steps"), 40},
                                                                          {QStringLiteral("checkpoint-every"), 3}}),
@@ -422,6 +423,7 @@ void TestTestbed::nodeLoss()
     QElapsedTimer t;
     t.start();
     QVERIFY(m_tb.script({QStringLiteral("kill"), QStringLiteral("3")}) == 0);
+    auto revive = qScopeGuard([&] { m_tb.script({QStringLiteral("revive"), QStringLiteral("3")}); });
     const Outcome w = cli({QStringLiteral("watch"), run, QStringLiteral("--json")}, 90000);
     const double seconds = t.elapsed() / 1000.0;
     QCOMPARE(w.exitCode, 1);
@@ -429,10 +431,14 @@ void TestTestbed::nodeLoss()
     QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     const QJsonObject failure = lastOfType(lines, QStringLiteral("failure"));
     const QString summary = failure.value(QStringLiteral("summary")).toString();
-    QVERIFY2(summary.contains(QStringLiteral("tb-node3")) || failure.value(QStringLiteral("host")).toString().contains(QStringLiteral("tb-node3"))
-                 || summary.contains(Testbed::nodeAddress(3)),
-             QJsonDocument(failure).toJson().constData());
-    QVERIFY2(failure.value(QStringLiteral("rank")).toInt(-1) == 2, QJsonDocument(failure).toJson().constData());
+    QByteArray mpirunSaid;  // the head's stderr.log without progress lines, for the message
+    for (const QByteArray &l : readAll(headRunDir(run) + QStringLiteral("/stderr.log")).split('\n')) {
+        if (!l.startsWith("step "))
+            mpirunSaid += l + '\n';
+    }
+    QVERIFY2(summary.contains(QStringLiteral("rank 2 on tb-node3")), (QJsonDocument(failure).toJson() + mpirunSaid).constData());
+    QCOMPARE(failure.value(QStringLiteral("lost_node")).toString(), QStringLiteral("tb-node3"));
+    QCOMPARE(failure.value(QStringLiteral("rank")).toInt(-1), 2);
     qInfo("node loss -> failed in %.1f s: %s", seconds, qPrintable(summary));
     QVERIFY2(seconds < 60, qPrintable(QStringLiteral("took %1 s").arg(seconds)));
     // Nothing left behind on the nodes that stayed.
@@ -454,7 +460,7 @@ void TestTestbed::nodeLoss()
 
 void TestTestbed::desktopDisconnect()
 {
-    requireCluster();
+    REQUIRE_CLUSTER();
     const Outcome launched = cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
                                   writeSpec(QStringLiteral("disconnect"), {{QStringLiteral("max-steps"), 40}}),
                                   QStringLiteral("--profile"), m_profile});

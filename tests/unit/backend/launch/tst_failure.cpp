@@ -18,6 +18,7 @@ private Q_SLOTS:
     void errorRecordWins();
     void nothingKnown();
     void lastLines();
+    void lostDaemonNamesNode();
 };
 
 static QByteArray fixture(const QString &name)
@@ -97,6 +98,42 @@ void TestFailure::lastLines()
 {
     QCOMPARE(traindeck::launch::lastLines("a\nb\nc\n\n", 2), (QStringList{QStringLiteral("b"), QStringLiteral("c")}));
     QCOMPARE(traindeck::launch::lastLines("", 2), QStringList());
+}
+
+void TestFailure::lostDaemonNamesNode()
+{
+    // Real mpirun output from the testbed: every process of tb-node2 killed mid-run. The surviving
+    // ranks' complaints do not matter; the lost node and its rank are the cause.
+    const QByteArray text = fixture(QStringLiteral("mpirun-lost-daemon.stderr.log"))
+                            + "traindeck-trainer: rank 0 on tb-node1: MPI_Allreduce failed: connection reset\n";
+    const FailureInfo f = attributeFailure({}, text, 205, {QStringLiteral("tb-node1"), QStringLiteral("tb-node2")});
+    QVERIFY(f.known);
+    QCOMPARE(f.rank, 1);
+    QCOMPARE(f.host, QStringLiteral("tb-node2"));
+    QCOMPARE(f.lostNode, QStringLiteral("tb-node2"));
+    QVERIFY2(f.summary().startsWith(QStringLiteral("rank 1 on tb-node2 failed (mpirun exit code 205): mpirun lost contact with tb-node2")),
+             qPrintable(f.summary()));
+    QCOMPARE(f.toJson().value(QStringLiteral("lost_node")).toString(), QStringLiteral("tb-node2"));
+    // Before the hello (no rank -> host map) the node is still named.
+    const FailureInfo early = attributeFailure({}, text, 205);
+    QVERIFY(!early.known);
+    QVERIFY2(early.summary().startsWith(QStringLiteral("the job on tb-node2 failed")), qPrintable(early.summary()));
+
+    // The ssh carrying the daemon died first: mpirun names no node, ssh does.
+    const QByteArray viaSsh = "Connection to tb-node2 closed by remote host.\n"
+                              "--------------------------------------------------------------------------\n"
+                              "ORTE was unable to reliably start one or more daemons.\n"
+                              "This usually is caused by:\n\n"
+                              "* not finding the required libraries and/or binaries on\n"
+                              "  one or more nodes.\n";
+    const FailureInfo s = attributeFailure({}, viaSsh, 255, {QStringLiteral("tb-node1"), QStringLiteral("tb-node2")});
+    QCOMPARE(s.rank, 1);
+    QCOMPARE(s.lostNode, QStringLiteral("tb-node2"));
+    // ssh's words alone (a rank's own ssh use, say) blame no node.
+    const FailureInfo plain = attributeFailure({}, QByteArray("Connection to tb-node2 closed by remote host.\n"), 1,
+                                               {QStringLiteral("tb-node1"), QStringLiteral("tb-node2")});
+    QVERIFY(plain.lostNode.isEmpty());
+    QVERIFY(!plain.known);
 }
 
 QTEST_GUILESS_MAIN(TestFailure)
