@@ -327,6 +327,10 @@ bool SshSession::connectToHost()
     // Both parts of the timeout: libssh adds them, and an unset _USEC keeps an older value.
     const long timeoutSec = qMax(0, m_target.connectTimeoutMs) / 1000;
     const long timeoutUsec = (qMax(0, m_target.connectTimeoutMs) % 1000) * 1000L;
+    // Every command is a handful of small packets (channel open, exec, EOF, exit status, close): with
+    // Nagle's algorithm each waited for the peer's delayed ACK (40 ms), about 150 ms per command.
+    const int noDelay = 1;
+    ssh_options_set(s, SSH_OPTIONS_NODELAY, &noDelay);
     ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &timeoutSec);
     ssh_options_set(s, SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec);
 
