@@ -41,7 +41,8 @@ struct Outcome {
         }
         return l;
     }
-    QByteArray all() const { return out + "\n--- stderr ---\n" + err; }
+    // For failure messages (QTest cuts long ones): the end of stdout, all of stderr first.
+    QByteArray all() const { return "--- stderr ---\n" + err.right(2500) + "\n--- stdout (end) ---\n" + out.right(1500); }
 };
 
 QJsonObject lastOfType(const QList<QJsonObject> &lines, const QString &type)

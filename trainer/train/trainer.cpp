@@ -14,6 +14,7 @@
 #include "util/gpu.h"
 
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -117,6 +118,20 @@ void broadcastFromRankZero(dist::Communicator& comm, torch::Tensor tensor)
     auto host = tensor.to(torch::kCPU).contiguous();
     comm.broadcast(host, 0);
     tensor.copy_(host);
+}
+
+// Rank 0's string on every rank (its length first, then its bytes).
+std::string broadcastString(dist::Communicator& comm, const std::string& value)
+{
+    if (comm.size() == 1)
+        return value;
+    auto length = torch::tensor({static_cast<int64_t>(value.size())}, torch::kInt64);
+    comm.broadcast(length, 0);
+    auto bytes = torch::zeros({std::max<int64_t>(1, length.item<int64_t>())}, torch::kUInt8);
+    if (comm.rank() == 0 && !value.empty())
+        std::memcpy(bytes.data_ptr(), value.data(), value.size());
+    comm.broadcast(bytes, 0);
+    return std::string(static_cast<const char*>(bytes.data_ptr()), static_cast<size_t>(length.item<int64_t>()));
 }
 
 void injectSleep(const TrainOptions& o, int rank, const char* phase)
@@ -308,18 +323,48 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
             tokenizerFiles.push_back(cfg.string());
     }
 
-    // Resume state.
+    // Resume state. Only rank 0 reads the checkpoint (it wrote it, into the head's out directory, which
+    // need not exist on the other nodes): the others get its trainer state and model config here, and
+    // its parameters and optimizer state from the start-up broadcast below. Every rank takes part in
+    // the broadcast, also when rank 0 could not read the checkpoint, so that none waits forever.
     std::string resumeDir;
     nlohmann::json resumeState;
+    nlohmann::ordered_json resumeConfig;
+    int64_t resumeOptimizerSteps = 0;
     if (!o.resume.empty()) {
-        resumeDir = resolveCheckpoint(o.out, o.resume);
-        resumeState = readTrainerState(resumeDir);
+        nlohmann::json envelope;
+        if (rank == 0) {
+            try {
+                resumeDir = resolveCheckpoint(o.out, o.resume);
+                resumeState = readTrainerState(resumeDir);
+                envelope = {{"ok", true},
+                            {"dir", resumeDir},
+                            {"state", resumeState},
+                            {"config", nlohmann::json::parse(util::readFile((fs::path(resumeDir) / "config.json").string()))}};
+            } catch (const std::exception& e) {
+                envelope = {{"ok", false}, {"error", e.what()}};
+                broadcastString(comm, envelope.dump());
+                throw;
+            }
+        }
+        const std::string received = broadcastString(comm, rank == 0 ? envelope.dump() : std::string());
+        if (rank != 0) {
+            envelope = nlohmann::json::parse(received);
+            if (!envelope.value("ok", false))
+                throw InputError("rank 0 could not read the checkpoint to resume from: " + envelope.value("error", std::string()));
+            resumeDir = envelope.at("dir").get<std::string>();
+            resumeState = envelope.at("state");
+            resumeConfig = nlohmann::ordered_json::parse(envelope.at("config").dump());
+        }
     }
 
     // Model.
     model::Qwen2ForCausalLM net{nullptr};
-    if (!resumeDir.empty()) {
+    if (!resumeDir.empty() && rank == 0) {
         net = model::loadPretrained(resumeDir);
+    } else if (!resumeDir.empty()) {
+        // Same shapes as rank 0's; the values come with the start-up broadcast.
+        net = model::Qwen2ForCausalLM(model::Qwen2Config::fromJson(resumeConfig, resumeDir + "/config.json (from rank 0)"));
     } else if (!o.modelDir.empty()) {
         net = model::loadPretrained(o.modelDir);
     } else {
@@ -352,8 +397,14 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
     for (auto& [n, p] : named)
         params.push_back(p);
     AdamW optimizer(named);
-    if (!resumeDir.empty())
-        loadOptimizerState(resumeDir, optimizer);
+    if (!resumeDir.empty()) {
+        if (rank == 0)
+            loadOptimizerState(resumeDir, optimizer);
+        auto steps = torch::tensor({rank == 0 ? optimizer.steps() : int64_t(0)}, torch::kInt64);
+        if (comm.size() > 1)
+            comm.broadcast(steps, 0);
+        optimizer.setSteps(steps.item<int64_t>());
+    }
 
     // Sum of all parameters in double: equal on every rank iff they hold the same model (for tests).
     auto checksums = [&]() {

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void compressionStaysWithinItsError_data();
     void compressionStaysWithinItsError();
     void injectedExitFailsNamingTheRank_thenResumeIsBitExact();
+    void resumeWithoutCheckpointEndsEveryRank();
     void compressionErrorOfTheWire();
     void nonFiniteGradientsSkipTheStep();
     void benchComm();
@@ -175,6 +176,44 @@ void TestDistributed::compressionStaysWithinItsError()
     qInfo("%s wire compression: max relative parameter difference %.3g", qPrintable(wire), diff);
     QVERIFY(diff > 0);  // the compression really happened
     QVERIFY(diff < bound);
+}
+
+// Only rank 0 reads the checkpoint: a rank whose node cannot see the out directory (the head's own
+// disk) resumes from what rank 0 sends. When rank 0 cannot read it, the other ranks are told instead of
+// waiting for a broadcast that never comes.
+void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
+{
+    const QString head = dir_.path() + "/head-out", elsewhere = dir_.path() + "/other-node-out";
+    QDir().mkpath(elsewhere);
+    const QStringList common = {"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every", "2",
+                                "--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
+    auto r = train(2, QStringList{"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every", "2",
+                                  "--max-steps", "2", "--out", head});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    // MPMD: rank 0 with the head's out directory, rank 1 with an empty one.
+    auto mpmd = [&](const QString& outOfRank1) {
+        const QStringList train = QStringList{"train"} + common + QStringList{"--max-steps", "4", "--resume", "latest"};
+        return testsupport::run("mpirun", QStringList{"--bind-to", "none", "--oversubscribe", "-np", "1", testsupport::trainerExe()}
+                                              + train + QStringList{"--out", head, ":", "-np", "1", testsupport::trainerExe()}
+                                              + train + QStringList{"--out", outOfRank1},
+                                60000);
+    };
+    r = mpmd(elsewhere);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(QFile::exists(head + "/checkpoints/step-00000004/model.safetensors"));
+    QVERIFY(!QFile::exists(elsewhere + "/checkpoints"));
+
+    const QString empty = dir_.path() + "/never-checkpointed";
+    QDir().mkpath(empty);
+    QElapsedTimer timer;
+    timer.start();
+    r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--out", empty, "--resume",
+                  "latest"},
+              60000);
+    QVERIFY2(r.finished, "the ranks hung");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(timer.elapsed() < 30000);
+    QVERIFY2(r.err.contains("rank 0") && r.err.contains("no checkpoint to resume from"), r.err.constData());
 }
 
 void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
