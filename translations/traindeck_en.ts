@@ -15,7 +15,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="352"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n core</numerusform>
@@ -23,7 +23,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -39,7 +39,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="933"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>
@@ -50,7 +50,15 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="169"/>
+        <location filename="../app/gui/checkspage.cpp" line="188"/>
+        <source>Testing the links between %n node(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="260"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -58,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="186"/>
+        <location filename="../app/gui/checkspage.cpp" line="277"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -66,7 +74,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="224"/>
+        <location filename="../app/gui/checkspage.cpp" line="315"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -74,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="384"/>
+        <location filename="../app/gui/checkspage.cpp" line="475"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>
@@ -206,7 +214,7 @@
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="266"/>
+        <location filename="../app/gui/runspage.cpp" line="263"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%n run in %1</numerusform>
@@ -214,7 +222,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="267"/>
+        <location filename="../app/gui/runspage.cpp" line="264"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n running</numerusform>

@@ -182,9 +182,67 @@
     </message>
 </context>
 <context>
+    <name>traindeck::checks::LinkTest</name>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="31"/>
+        <source>%1 Gbit/s</source>
+        <translation>%1 Gbit/s</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="31"/>
+        <source>%1 Mbit/s</source>
+        <translation>%1 Mbit/s</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="106"/>
+        <source>the link test printed no result</source>
+        <translation>链路测试没有输出结果</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="110"/>
+        <source>the link test ran %1 rank(s) for %2 node(s)</source>
+        <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="124"/>
+        <source>the link test&apos;s result is malformed: %1</source>
+        <translation>链路测试的结果格式有误：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="160"/>
+        <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
+        <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="163"/>
+        <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
+        <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="178"/>
+        <source>the link test needs at least two nodes</source>
+        <translation>链路测试至少需要两个节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="192"/>
+        <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
+        <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="207"/>
+        <source>the link test needs a cluster profile with a head and at least one more node</source>
+        <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="215"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="208"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
@@ -194,22 +252,22 @@
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="155"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="143"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="159"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="147"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="169"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="157"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="185"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="173"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
@@ -219,628 +277,628 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="268"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="286"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="289"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="307"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="291"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="297"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1002"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="227"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="315"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1022"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="306"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="324"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="327"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="318"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="336"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="329"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="347"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="352"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="338"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="356"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="345"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="363"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="372"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="834"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="355"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="373"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="363"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="381"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="393"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="388"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="415"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="398"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="416"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="402"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="420"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="424"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="410"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="447"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="465"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="456"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="474"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="457"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="472"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="481"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="475"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="490"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="499"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="617"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="458"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="476"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="461"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="465"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="483"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="471"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="489"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="473"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="491"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="480"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="498"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="482"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="494"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="499"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="518"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="505"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="516"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="534"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="535"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="524"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="542"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="535"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1015"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="553"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1035"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="548"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="560"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="578"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="580"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="571"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="589"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="586"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="586"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="625"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="587"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="605"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="587"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="605"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="590"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="608"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="596"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1007"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="233"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="614"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1027"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="634"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="618"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="636"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="620"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="638"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="639"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="624"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="627"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="637"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1009"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1029"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="640"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="658"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="667"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="668"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="686"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="691"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="691"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1012"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="235"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="697"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1032"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="695"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="713"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="696"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="714"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="704"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="722"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="739"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="757"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="760"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="761"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="779"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="780"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="798"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="783"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="801"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="784"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="802"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="785"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="803"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="793"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="811"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="795"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="813"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="799"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="799"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="805"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="237"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="823"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="835"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="824"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="842"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="827"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="845"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="837"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="238"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="855"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="900"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="900"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="886"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="904"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="889"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="907"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="892"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="910"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="897"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="901"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="919"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="903"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="921"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="908"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="926"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="910"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="928"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="933"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="918"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="936"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="927"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="239"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="945"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="930"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="976"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="968"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="969"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="989"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="977"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="997"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1003"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1003"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1023"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1004"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1024"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1005"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1025"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1008"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1028"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1010"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1030"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1013"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1033"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1016"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1036"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1019"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1039"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1020"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1040"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1058"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -1472,17 +1530,17 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="34"/>
+        <location filename="../app/gui/checkspage.cpp" line="36"/>
         <source>Host key refused</source>
         <translation>已拒绝主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="39"/>
+        <location filename="../app/gui/checkspage.cpp" line="41"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="40"/>
+        <location filename="../app/gui/checkspage.cpp" line="42"/>
         <source>First connection to %1. Compare the fingerprint with the one the node&apos;s administrator sees (ssh-keygen -lf on the node&apos;s host key).
 
 %2 key fingerprint:
@@ -1493,170 +1551,244 @@
 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="49"/>
+        <location filename="../app/gui/checkspage.cpp" line="51"/>
         <source>&amp;Trust and save</source>
         <translation>信任并保存(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="51"/>
+        <location filename="../app/gui/checkspage.cpp" line="53"/>
         <source>Trust &amp;once</source>
         <translation>仅本次信任(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="53"/>
+        <location filename="../app/gui/checkspage.cpp" line="55"/>
         <source>&amp;Reject</source>
         <translation>拒绝(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="75"/>
+        <location filename="../app/gui/checkspage.cpp" line="77"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="77"/>
+        <location filename="../app/gui/checkspage.cpp" line="79"/>
         <source>Passphrase:</source>
         <translation>口令：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="95"/>
+        <location filename="../app/gui/checkspage.cpp" line="97"/>
         <source>&amp;Run checks</source>
         <translation>运行检查(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="96"/>
+        <location filename="../app/gui/checkspage.cpp" line="98"/>
         <source>Run the environment checks on every node of the profile</source>
         <translation>在配置的每个节点上运行环境检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="97"/>
+        <location filename="../app/gui/checkspage.cpp" line="99"/>
         <source>Re-run &amp;selected</source>
         <translation>重新运行所选(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="98"/>
+        <location filename="../app/gui/checkspage.cpp" line="100"/>
         <source>Run the checks again on the nodes of the selected rows or cells only</source>
         <translation>仅在所选行或单元格的节点上再次运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="100"/>
+        <location filename="../app/gui/checkspage.cpp" line="102"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
+        <location filename="../app/gui/checkspage.cpp" line="104"/>
+        <source>Test &amp;links</source>
+        <translation>测试链路(&amp;L)</translation>
+    </message>
+    <message>
         <location filename="../app/gui/checkspage.cpp" line="105"/>
+        <source>Measure latency and bandwidth between every pair of nodes (MPI point-to-point, started on the head) and name a node whose links are much slower</source>
+        <translation>测量每对节点之间的延迟和带宽（MPI 点对点，从主节点启动），并指出链路明显更慢的节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="110"/>
         <source>Check progress</source>
         <translation>检查进度</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="112"/>
+        <location filename="../app/gui/checkspage.cpp" line="118"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="119"/>
+        <location filename="../app/gui/checkspage.cpp" line="125"/>
         <source>Check results: nodes × checks</source>
         <translation>检查结果：节点 × 检查项</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="125"/>
+        <location filename="../app/gui/checkspage.cpp" line="131"/>
         <source>Check details</source>
         <translation>检查详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="126"/>
+        <location filename="../app/gui/checkspage.cpp" line="132"/>
         <source>Select a cell to see what was seen and what to do.</source>
         <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="127"/>
+        <location filename="../app/gui/checkspage.cpp" line="133"/>
         <source>Versions across nodes (cells that differ from the head are highlighted)</source>
         <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="131"/>
+        <location filename="../app/gui/checkspage.cpp" line="137"/>
         <source>Version matrix</source>
         <translation>版本矩阵</translation>
     </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="141"/>
+        <source>Links between nodes (bandwidth, one-way latency)</source>
+        <translation>节点之间的链路（带宽、单向延迟）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="143"/>
+        <source>Not tested yet: Test links measures every pair of nodes.</source>
+        <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="146"/>
+        <source>Link matrix</source>
+        <translation>链路矩阵</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="169"/>
+        <location filename="../app/gui/checkspage.cpp" line="188"/>
+        <source>Testing the links between %n node(s)…</source>
+        <translation>
+            <numerusform>正在测试 %n 个节点之间的链路…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="210"/>
+        <source>✗ The link test could not run: %1</source>
+        <translation>✗ 链路测试无法运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="225"/>
+        <source>%1
+%2 µs</source>
+        <translation>%1
+%2 µs</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="228"/>
+        <source>A link of the slow node</source>
+        <translation>慢节点的链路</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="238"/>
+        <source>⚠ Slow node %1: %2</source>
+        <translation>⚠ 慢节点 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="240"/>
+        <source>⚠ High-latency node %1: %2</source>
+        <translation>⚠ 高延迟节点 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="242"/>
+        <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
+        <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="243"/>
+        <source>✓ No node&apos;s links stand out.</source>
+        <translation>✓ 没有节点的链路明显异常。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="244"/>
+        <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
+        <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="260"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="179"/>
+        <location filename="../app/gui/checkspage.cpp" line="270"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="186"/>
+        <location filename="../app/gui/checkspage.cpp" line="277"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="224"/>
+        <location filename="../app/gui/checkspage.cpp" line="315"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="293"/>
+        <location filename="../app/gui/checkspage.cpp" line="384"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="347"/>
+        <location filename="../app/gui/checkspage.cpp" line="438"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="348"/>
+        <location filename="../app/gui/checkspage.cpp" line="439"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="378"/>
+        <location filename="../app/gui/checkspage.cpp" line="469"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="384"/>
+        <location filename="../app/gui/checkspage.cpp" line="475"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="386"/>
+        <location filename="../app/gui/checkspage.cpp" line="477"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="395"/>
+        <location filename="../app/gui/checkspage.cpp" line="486"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="398"/>
+        <location filename="../app/gui/checkspage.cpp" line="489"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="402"/>
+        <location filename="../app/gui/checkspage.cpp" line="493"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="403"/>
+        <location filename="../app/gui/checkspage.cpp" line="494"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="405"/>
+        <location filename="../app/gui/checkspage.cpp" line="496"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2334,7 +2466,7 @@ node2 slots=8</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="212"/>
-        <location filename="../app/gui/launchpage.cpp" line="526"/>
+        <location filename="../app/gui/launchpage.cpp" line="528"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
@@ -2671,297 +2803,297 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="76"/>
+        <location filename="../app/gui/monitorpage.cpp" line="77"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="84"/>
+        <location filename="../app/gui/monitorpage.cpp" line="85"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="89"/>
+        <location filename="../app/gui/monitorpage.cpp" line="90"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="97"/>
+        <location filename="../app/gui/monitorpage.cpp" line="98"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="101"/>
+        <location filename="../app/gui/monitorpage.cpp" line="102"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="102"/>
+        <location filename="../app/gui/monitorpage.cpp" line="103"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="107"/>
+        <location filename="../app/gui/monitorpage.cpp" line="108"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="109"/>
+        <location filename="../app/gui/monitorpage.cpp" line="110"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="110"/>
+        <location filename="../app/gui/monitorpage.cpp" line="111"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="111"/>
+        <location filename="../app/gui/monitorpage.cpp" line="112"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="112"/>
+        <location filename="../app/gui/monitorpage.cpp" line="113"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="113"/>
+        <location filename="../app/gui/monitorpage.cpp" line="114"/>
         <source>Communication (total)</source>
         <translation>通信（总计）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="114"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="116"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="116"/>
+        <location filename="../app/gui/monitorpage.cpp" line="117"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="121"/>
+        <location filename="../app/gui/monitorpage.cpp" line="122"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="123"/>
+        <location filename="../app/gui/monitorpage.cpp" line="124"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="127"/>
+        <location filename="../app/gui/monitorpage.cpp" line="128"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="128"/>
+        <location filename="../app/gui/monitorpage.cpp" line="129"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="130"/>
+        <location filename="../app/gui/monitorpage.cpp" line="131"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="131"/>
+        <location filename="../app/gui/monitorpage.cpp" line="132"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="133"/>
+        <location filename="../app/gui/monitorpage.cpp" line="134"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="134"/>
+        <location filename="../app/gui/monitorpage.cpp" line="135"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="145"/>
+        <location filename="../app/gui/monitorpage.cpp" line="146"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="146"/>
+        <location filename="../app/gui/monitorpage.cpp" line="147"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="147"/>
+        <location filename="../app/gui/monitorpage.cpp" line="148"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="148"/>
+        <location filename="../app/gui/monitorpage.cpp" line="149"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="157"/>
+        <location filename="../app/gui/monitorpage.cpp" line="158"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="162"/>
+        <location filename="../app/gui/monitorpage.cpp" line="163"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="166"/>
+        <location filename="../app/gui/monitorpage.cpp" line="167"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="169"/>
-        <location filename="../app/gui/monitorpage.cpp" line="171"/>
+        <location filename="../app/gui/monitorpage.cpp" line="170"/>
+        <location filename="../app/gui/monitorpage.cpp" line="172"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="175"/>
+        <location filename="../app/gui/monitorpage.cpp" line="176"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="177"/>
+        <location filename="../app/gui/monitorpage.cpp" line="178"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="180"/>
-        <location filename="../app/gui/monitorpage.cpp" line="182"/>
+        <location filename="../app/gui/monitorpage.cpp" line="181"/>
+        <location filename="../app/gui/monitorpage.cpp" line="183"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="184"/>
-        <location filename="../app/gui/monitorpage.cpp" line="186"/>
+        <location filename="../app/gui/monitorpage.cpp" line="185"/>
+        <location filename="../app/gui/monitorpage.cpp" line="187"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="195"/>
+        <location filename="../app/gui/monitorpage.cpp" line="196"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="196"/>
+        <location filename="../app/gui/monitorpage.cpp" line="197"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="197"/>
+        <location filename="../app/gui/monitorpage.cpp" line="198"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="198"/>
+        <location filename="../app/gui/monitorpage.cpp" line="199"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="205"/>
-        <location filename="../app/gui/monitorpage.cpp" line="752"/>
+        <location filename="../app/gui/monitorpage.cpp" line="206"/>
+        <location filename="../app/gui/monitorpage.cpp" line="753"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="206"/>
-        <location filename="../app/gui/monitorpage.cpp" line="251"/>
+        <location filename="../app/gui/monitorpage.cpp" line="207"/>
+        <location filename="../app/gui/monitorpage.cpp" line="252"/>
         <source>rank</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="207"/>
+        <location filename="../app/gui/monitorpage.cpp" line="208"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="219"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="219"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="250"/>
+        <location filename="../app/gui/monitorpage.cpp" line="251"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="260"/>
+        <location filename="../app/gui/monitorpage.cpp" line="261"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="273"/>
+        <location filename="../app/gui/monitorpage.cpp" line="274"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="274"/>
+        <location filename="../app/gui/monitorpage.cpp" line="275"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="275"/>
+        <location filename="../app/gui/monitorpage.cpp" line="276"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="308"/>
+        <location filename="../app/gui/monitorpage.cpp" line="309"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="342"/>
+        <location filename="../app/gui/monitorpage.cpp" line="343"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="645"/>
+        <location filename="../app/gui/monitorpage.cpp" line="646"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="645"/>
+        <location filename="../app/gui/monitorpage.cpp" line="646"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="749"/>
+        <location filename="../app/gui/monitorpage.cpp" line="750"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
@@ -3086,89 +3218,89 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::RunsModel</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="55"/>
+        <location filename="../app/gui/runspage.cpp" line="47"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="56"/>
+        <location filename="../app/gui/runspage.cpp" line="48"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="57"/>
+        <location filename="../app/gui/runspage.cpp" line="49"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="58"/>
+        <location filename="../app/gui/runspage.cpp" line="50"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="59"/>
+        <location filename="../app/gui/runspage.cpp" line="51"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="60"/>
+        <location filename="../app/gui/runspage.cpp" line="52"/>
         <source>lost</source>
         <translation>已失联</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="122"/>
+        <location filename="../app/gui/runspage.cpp" line="114"/>
         <source>%1 (exit %2)</source>
         <translation>%1（退出码 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="125"/>
+        <location filename="../app/gui/runspage.cpp" line="117"/>
         <source>%1 (seen %2)</source>
         <translation>%1（%2 时所见）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="131"/>
+        <location filename="../app/gui/runspage.cpp" line="123"/>
         <source>%1 (remote)</source>
         <translation>%1（远程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="138"/>
+        <location filename="../app/gui/runspage.cpp" line="130"/>
         <source>On %1: %2
 Local record and metrics mirror: %3</source>
         <translation>位于 %1：%2
 本地记录与指标镜像：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="151"/>
+        <location filename="../app/gui/runspage.cpp" line="143"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="152"/>
+        <location filename="../app/gui/runspage.cpp" line="144"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="153"/>
+        <location filename="../app/gui/runspage.cpp" line="145"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="154"/>
+        <location filename="../app/gui/runspage.cpp" line="146"/>
         <source>Last step</source>
         <translation>最后一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="155"/>
+        <location filename="../app/gui/runspage.cpp" line="147"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="156"/>
+        <location filename="../app/gui/runspage.cpp" line="148"/>
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="157"/>
+        <location filename="../app/gui/runspage.cpp" line="149"/>
         <source>Head node</source>
         <translation>主节点</translation>
     </message>
@@ -3176,126 +3308,126 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="170"/>
+        <location filename="../app/gui/runspage.cpp" line="162"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="171"/>
+        <location filename="../app/gui/runspage.cpp" line="163"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="172"/>
+        <location filename="../app/gui/runspage.cpp" line="164"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="173"/>
+        <location filename="../app/gui/runspage.cpp" line="165"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="174"/>
+        <location filename="../app/gui/runspage.cpp" line="166"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="175"/>
+        <location filename="../app/gui/runspage.cpp" line="167"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="176"/>
+        <location filename="../app/gui/runspage.cpp" line="168"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="177"/>
+        <location filename="../app/gui/runspage.cpp" line="169"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="185"/>
+        <location filename="../app/gui/runspage.cpp" line="177"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="196"/>
+        <location filename="../app/gui/runspage.cpp" line="188"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="202"/>
+        <location filename="../app/gui/runspage.cpp" line="194"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="203"/>
+        <location filename="../app/gui/runspage.cpp" line="195"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="210"/>
+        <location filename="../app/gui/runspage.cpp" line="202"/>
         <source>Select one or more runs above and press Compare loss</source>
         <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="270"/>
+        <location filename="../app/gui/runspage.cpp" line="262"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="271"/>
+        <location filename="../app/gui/runspage.cpp" line="263"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="272"/>
+        <location filename="../app/gui/runspage.cpp" line="264"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="300"/>
+        <location filename="../app/gui/runspage.cpp" line="294"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="362"/>
+        <location filename="../app/gui/runspage.cpp" line="356"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="383"/>
+        <location filename="../app/gui/runspage.cpp" line="377"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="396"/>
+        <location filename="../app/gui/runspage.cpp" line="390"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="410"/>
+        <location filename="../app/gui/runspage.cpp" line="404"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="411"/>
+        <location filename="../app/gui/runspage.cpp" line="405"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="415"/>
+        <location filename="../app/gui/runspage.cpp" line="409"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="426"/>
+        <location filename="../app/gui/runspage.cpp" line="420"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -3589,42 +3721,42 @@ Fingerprint %2</source>
         <translation>已跳过：并非所有节点都接受该密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="433"/>
+        <location filename="../app/gui/sshwizard.cpp" line="421"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <location filename="../app/gui/sshwizard.cpp" line="426"/>
         <source>✓ %1: %2</source>
         <translation>✓ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <location filename="../app/gui/sshwizard.cpp" line="426"/>
         <source>✗ %1: %2</source>
         <translation>✗ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="438"/>
+        <location filename="../app/gui/sshwizard.cpp" line="426"/>
         <source>not done</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="441"/>
+        <location filename="../app/gui/sshwizard.cpp" line="429"/>
         <source>✓ Head → workers: %1</source>
         <translation>✓ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="441"/>
+        <location filename="../app/gui/sshwizard.cpp" line="429"/>
         <source>✗ Head → workers: %1</source>
         <translation>✗ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="444"/>
+        <location filename="../app/gui/sshwizard.cpp" line="432"/>
         <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
         <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="445"/>
+        <location filename="../app/gui/sshwizard.cpp" line="433"/>
         <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
         <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
@@ -3665,42 +3797,52 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::FailureInfo</name>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="113"/>
+        <location filename="../backend/launch/failure.cpp" line="78"/>
+        <source>mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link to it was cut)</source>
+        <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/failure.cpp" line="154"/>
+        <source>the job on %1</source>
+        <translation>%1 上的作业</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/failure.cpp" line="156"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="115"/>
+        <location filename="../backend/launch/failure.cpp" line="158"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="117"/>
+        <location filename="../backend/launch/failure.cpp" line="160"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="120"/>
+        <location filename="../backend/launch/failure.cpp" line="163"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="121"/>
+        <location filename="../backend/launch/failure.cpp" line="164"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="123"/>
+        <location filename="../backend/launch/failure.cpp" line="166"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="125"/>
+        <location filename="../backend/launch/failure.cpp" line="168"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="127"/>
+        <location filename="../backend/launch/failure.cpp" line="170"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3871,63 +4013,98 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Launcher</name>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="35"/>
+        <location filename="../backend/launch/launcher.cpp" line="36"/>
         <source>%1 not found or not executable</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="42"/>
+        <location filename="../backend/launch/launcher.cpp" line="43"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="52"/>
+        <location filename="../backend/launch/launcher.cpp" line="53"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="94"/>
+        <location filename="../backend/launch/launcher.cpp" line="95"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="111"/>
+        <location filename="../backend/launch/launcher.cpp" line="112"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="122"/>
+        <location filename="../backend/launch/launcher.cpp" line="123"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="139"/>
+        <location filename="../backend/launch/launcher.cpp" line="197"/>
+        <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
+        <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="201"/>
+        <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
+        <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="205"/>
+        <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
+        <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="208"/>
+        <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
+        <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="214"/>
+        <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
+        <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="218"/>
+        <source>unexpected answer from %1: %2</source>
+        <translation>来自 %1 的意外应答：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="222"/>
+        <source>the worker check on the head did not answer for every worker: %1</source>
+        <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="243"/>
         <location filename="../backend/launch/remoterun.cpp" line="210"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="168"/>
+        <location filename="../backend/launch/launcher.cpp" line="272"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="173"/>
+        <location filename="../backend/launch/launcher.cpp" line="277"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="175"/>
+        <location filename="../backend/launch/launcher.cpp" line="279"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="179"/>
+        <location filename="../backend/launch/launcher.cpp" line="283"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="213"/>
+        <location filename="../backend/launch/launcher.cpp" line="319"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
@@ -4263,196 +4440,206 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 <context>
     <name>traindeck::ssh::SshKeys</name>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="36"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="38"/>
         <source>%1: cannot create: %2</source>
         <translation>%1：无法创建：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="51"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="202"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="53"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="204"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="62"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="64"/>
         <source>%1: cannot create the directory</source>
         <translation>%1：无法创建该目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="64"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="66"/>
         <source>%1: cannot set mode 0700</source>
         <translation>%1：无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="68"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="70"/>
         <source>%1: not a directory</source>
         <translation>%1：不是目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="70"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="72"/>
         <source>%1: readable by others and cannot be set to mode 0700</source>
         <translation>%1：其他用户可读，且无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="131"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="133"/>
         <source>invalid key file name &apos;%1&apos;</source>
         <translation>无效的密钥文件名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="135"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="137"/>
         <source>the key comment may not contain a newline</source>
         <translation>密钥注释中不能包含换行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="141"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="143"/>
         <source>an empty passphrase cannot encrypt the key; give a passphrase, or none for an unencrypted key</source>
         <translation>空密码短语无法加密密钥；请提供密码短语，或不设密码短语以生成未加密的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="154"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="156"/>
         <source>%1 exists; choose another name or overwrite it explicitly</source>
         <translation>%1 已存在；请另选名称，或明确选择覆盖</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="163"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="165"/>
         <source>cannot generate an ED25519 key</source>
         <translation>无法生成 ED25519 密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="176"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="178"/>
         <source>cannot export the private key</source>
         <translation>无法导出私钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="186"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="188"/>
         <source>cannot export the public key</source>
         <translation>无法导出公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="213"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="429"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="215"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="458"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="218"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="220"/>
         <source>%1: this is a private key; give the .pub file</source>
         <translation>%1：这是私钥；请提供 .pub 文件</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="231"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="233"/>
         <source>%1: not an OpenSSH public key (expected a line such as &apos;ssh-ed25519 AAAA... comment&apos;)</source>
         <translation>%1：不是 OpenSSH 公钥（应为形如 &apos;ssh-ed25519 AAAA... comment&apos; 的一行）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="269"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="271"/>
         <source>not a valid public key line</source>
         <translation>不是有效的公钥行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="278"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="280"/>
         <source>%1: installing the key failed (%2): %3</source>
         <translation>%1：安装密钥失败（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="287"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="289"/>
         <source>%1: unexpected answer while installing the key: %2</source>
         <translation>%1：安装密钥时收到意外的应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="306"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="308"/>
         <source>%1: the key was installed but logging in with %2 failed: %3
 Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, and the server&apos;s AuthorizedKeysFile.</source>
         <translation>%1：密钥已安装，但使用 %2 登录失败：%3
 请检查节点上 ~/.ssh（0700）和 ~/.ssh/authorized_keys（0600）的权限，以及服务器的 AuthorizedKeysFile 设置。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="315"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="317"/>
         <source>%1: key login works but running a command failed: %2</source>
         <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="340"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="328"/>
+        <source>the profile has no head node</source>
+        <translation>该配置没有主节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="337"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="369"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
         <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="353"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="382"/>
         <source>%1: the head&apos;s public key could not be read</source>
         <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="356"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="385"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
         <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="356"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="385"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
         <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="359"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="388"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
         <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="368"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="397"/>
         <source>%1: authorized the head&apos;s key</source>
         <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="368"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="397"/>
         <source>%1: the head&apos;s key was already authorized</source>
         <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="377"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="406"/>
         <source>%1: no verified host key</source>
         <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="394"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="423"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
         <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="398"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="427"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
         <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="402"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="431"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
         <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="403"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="432"/>
         <source>%1: the host key of %2 (%3) was already known</source>
         <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="415"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="444"/>
         <source>%1: `%2` still fails (%3): %4</source>
         <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="419"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="448"/>
         <source>%1: passwordless SSH to %2 works</source>
         <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="432"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="461"/>
         <source>%1: cannot read</source>
         <translation>%1：无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="445"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="474"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
         <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="450"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="479"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
         <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
@@ -4461,9 +4648,9 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
     <name>traindeck::ssh::SshSession</name>
     <message>
         <location filename="../backend/ssh/sshsession.cpp" line="283"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="460"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="509"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="792"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="464"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="796"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
@@ -4483,154 +4670,154 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="357"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="361"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="370"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="371"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="370"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="374"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="371"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="375"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="372"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="376"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="373"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="377"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="412"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="416"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="438"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="442"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="443"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="447"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="457"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="463"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="467"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="474"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="478"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="486"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="674"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="490"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="678"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="496"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="500"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="518"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="524"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="526"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="530"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="528"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="529"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="532"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="533"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="530"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="534"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="581"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="585"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="681"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="685"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="705"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="709"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="711"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="715"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="799"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="803"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="823"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="827"/>
         <source>%1: connection lost while the command ran: %2</source>
         <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="824"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="828"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="853"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="857"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
