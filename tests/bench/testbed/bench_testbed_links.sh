@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 build="${1:-$root/build}"
-steps="${2:-12}"
+steps="${2:-6}"
 cli="$build/app/cli/traindeck-cli"
 trainer="$build/trainer/traindeck-trainer"
 cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
