@@ -1652,6 +1652,7 @@
     </message>
     <message>
         <location filename="../app/gui/checkspage.cpp" line="143"/>
+        <location filename="../app/gui/checkspage.cpp" line="261"/>
         <source>Not tested yet: Test links measures every pair of nodes.</source>
         <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
     </message>
@@ -1710,85 +1711,85 @@
         <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="260"/>
+        <location filename="../app/gui/checkspage.cpp" line="265"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="270"/>
+        <location filename="../app/gui/checkspage.cpp" line="275"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="277"/>
+        <location filename="../app/gui/checkspage.cpp" line="282"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="315"/>
+        <location filename="../app/gui/checkspage.cpp" line="320"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="384"/>
+        <location filename="../app/gui/checkspage.cpp" line="389"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="438"/>
+        <location filename="../app/gui/checkspage.cpp" line="443"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="439"/>
+        <location filename="../app/gui/checkspage.cpp" line="444"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="469"/>
+        <location filename="../app/gui/checkspage.cpp" line="474"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="475"/>
+        <location filename="../app/gui/checkspage.cpp" line="480"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="477"/>
+        <location filename="../app/gui/checkspage.cpp" line="482"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="486"/>
+        <location filename="../app/gui/checkspage.cpp" line="491"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="489"/>
+        <location filename="../app/gui/checkspage.cpp" line="494"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="493"/>
+        <location filename="../app/gui/checkspage.cpp" line="498"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="494"/>
+        <location filename="../app/gui/checkspage.cpp" line="499"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="496"/>
+        <location filename="../app/gui/checkspage.cpp" line="501"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -1876,42 +1877,42 @@
         <translation>节点上的工作目录：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="157"/>
+        <location filename="../app/gui/clusterpage.cpp" line="158"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="158"/>
+        <location filename="../app/gui/clusterpage.cpp" line="159"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="166"/>
+        <location filename="../app/gui/clusterpage.cpp" line="167"/>
         <source>Hostfile has errors</source>
         <translation>Hostfile 有错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="166"/>
+        <location filename="../app/gui/clusterpage.cpp" line="167"/>
         <source>Fix the errors listed below the hostfile first.</source>
         <translation>请先修正 hostfile 下方列出的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="183"/>
-        <location filename="../app/gui/clusterpage.cpp" line="203"/>
+        <location filename="../app/gui/clusterpage.cpp" line="184"/>
+        <location filename="../app/gui/clusterpage.cpp" line="204"/>
         <source>Cannot save profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="193"/>
+        <location filename="../app/gui/clusterpage.cpp" line="194"/>
         <source>Save profile as</source>
         <translation>配置另存为</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="194"/>
+        <location filename="../app/gui/clusterpage.cpp" line="195"/>
         <source>Profile name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;):</source>
         <translation>配置名称（字母、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;）：</translation>
     </message>
@@ -2713,7 +2714,7 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/mainwindow.cpp" line="134"/>
-        <location filename="../app/gui/mainwindow.cpp" line="213"/>
+        <location filename="../app/gui/mainwindow.cpp" line="218"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
@@ -2733,58 +2734,58 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="181"/>
+        <location filename="../app/gui/mainwindow.cpp" line="186"/>
         <source>SSH setup</source>
         <translation>SSH 设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="181"/>
+        <location filename="../app/gui/mainwindow.cpp" line="186"/>
         <source>The local profile runs on this machine and needs no SSH.</source>
         <translation>本地配置在本机上运行，不需要 SSH。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="197"/>
-        <location filename="../app/gui/mainwindow.cpp" line="203"/>
+        <location filename="../app/gui/mainwindow.cpp" line="202"/>
+        <location filename="../app/gui/mainwindow.cpp" line="208"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="204"/>
+        <location filename="../app/gui/mainwindow.cpp" line="209"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="209"/>
+        <location filename="../app/gui/mainwindow.cpp" line="214"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="211"/>
+        <location filename="../app/gui/mainwindow.cpp" line="216"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="217"/>
+        <location filename="../app/gui/mainwindow.cpp" line="222"/>
         <source>Cannot follow %1: %2</source>
         <translation>无法跟踪 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="220"/>
+        <location filename="../app/gui/mainwindow.cpp" line="225"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="220"/>
+        <location filename="../app/gui/mainwindow.cpp" line="225"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="240"/>
+        <location filename="../app/gui/mainwindow.cpp" line="245"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="242"/>
+        <location filename="../app/gui/mainwindow.cpp" line="247"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
@@ -3009,8 +3010,12 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="207"/>
         <location filename="../app/gui/monitorpage.cpp" line="252"/>
+        <source>rank and host</source>
+        <translation>进程与主机</translation>
+    </message>
+    <message>
         <source>rank</source>
-        <translation>进程</translation>
+        <translation type="vanished">进程</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="208"/>
@@ -3098,119 +3103,119 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="896"/>
+        <location filename="../app/gui/monitorpage.cpp" line="906"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="897"/>
+        <location filename="../app/gui/monitorpage.cpp" line="907"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="898"/>
+        <location filename="../app/gui/monitorpage.cpp" line="908"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="899"/>
+        <location filename="../app/gui/monitorpage.cpp" line="909"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="904"/>
+        <location filename="../app/gui/monitorpage.cpp" line="914"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="905"/>
+        <location filename="../app/gui/monitorpage.cpp" line="915"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="907"/>
+        <location filename="../app/gui/monitorpage.cpp" line="917"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="910"/>
+        <location filename="../app/gui/monitorpage.cpp" line="920"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="913"/>
+        <location filename="../app/gui/monitorpage.cpp" line="923"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="916"/>
+        <location filename="../app/gui/monitorpage.cpp" line="926"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="921"/>
+        <location filename="../app/gui/monitorpage.cpp" line="931"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="942"/>
+        <location filename="../app/gui/monitorpage.cpp" line="952"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="944"/>
+        <location filename="../app/gui/monitorpage.cpp" line="954"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="948"/>
-        <location filename="../app/gui/monitorpage.cpp" line="989"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
+        <location filename="../app/gui/monitorpage.cpp" line="958"/>
+        <location filename="../app/gui/monitorpage.cpp" line="999"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1029"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="948"/>
+        <location filename="../app/gui/monitorpage.cpp" line="958"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="976"/>
+        <location filename="../app/gui/monitorpage.cpp" line="986"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="976"/>
+        <location filename="../app/gui/monitorpage.cpp" line="986"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="980"/>
+        <location filename="../app/gui/monitorpage.cpp" line="990"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="982"/>
+        <location filename="../app/gui/monitorpage.cpp" line="992"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="989"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
+        <location filename="../app/gui/monitorpage.cpp" line="999"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1029"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="994"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="994"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>

@@ -253,8 +253,13 @@ void ChecksPage::setProfile(const cluster::ClusterProfile &profile)
     for (int i = 0; sameNodes && i < profile.nodes.size(); ++i)
         sameNodes = profile.nodes.at(i).name == m_profile.nodes.at(i).name
                     && profile.nodes.at(i).host == m_profile.nodes.at(i).host;
-    if (!sameNodes)
+    if (!sameNodes) {
         m_raw.clear();  // the results of the last run belong to other nodes: no partial re-run on them
+        m_linksView->clear();
+        m_linksView->setRowCount(0);
+        m_linksView->setColumnCount(0);
+        m_linksSummary->setText(tr("Not tested yet: Test links measures every pair of nodes."));
+    }
     m_profile = profile;
     updateRerunSelected();
     m_profileLabel->setText(tr("Profile: %1 (%n node(s))", nullptr, int(profile.nodes.size())).arg(profile.name));

@@ -149,6 +149,7 @@ void ClusterPage::loadProfile(const QString &name)
     if (hostfile.ok())
         m_editor->setText(hostfile->toText());
     updateLayoutLabel();
+    Q_EMIT currentProfileChanged();
 }
 
 void ClusterPage::updateLayoutLabel()

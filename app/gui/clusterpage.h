@@ -37,6 +37,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The profiles on disk or the current one changed (the Launch page lists them).
     void profilesChanged();
+    // Another profile was loaded (chosen in the list, or selected by the program).
+    void currentProfileChanged();
     void sshSetupRequested(const cluster::ClusterProfile &profile);
 
 private:

@@ -176,6 +176,11 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     });
     connect(m_cluster, &ClusterPage::profilesChanged, m_launch, &LaunchPage::reloadProfiles);
     connect(m_cluster, &ClusterPage::profilesChanged, this, &MainWindow::updateConnection);
+    connect(m_cluster, &ClusterPage::currentProfileChanged, this, [this] {
+        updateConnection();
+        if (!m_checks->isRunning() && !m_checks->isTestingLinks())
+            m_checks->setProfile(m_cluster->profile());
+    });
     connect(m_cluster, &ClusterPage::sshSetupRequested, this, [this](const cluster::ClusterProfile &profile) {
         if (profile.isLocal) {
             QMessageBox::information(this, tr("SSH setup"), tr("The local profile runs on this machine and needs no SSH."));

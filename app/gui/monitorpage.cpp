@@ -204,7 +204,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     auto *bg = new QVBoxLayout(balance);
     bg->setContentsMargins(2, 2, 2, 2);
     m_barsPlot = makePlot(tr("Load balance: mean time per phase and rank"));
-    m_barsPlot->xAxis->setLabel(tr("rank"));
+    m_barsPlot->xAxis->setLabel(tr("rank and host"));
     m_barsPlot->yAxis->setLabel(tr("ms per step"));
     m_barsPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectPlottables);
     m_barsPlot->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -249,7 +249,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     m_barsPlot->legend->setMargins(QMargins(4, 0, 4, 0));
 
     m_heatPlot = makePlot(tr("Step time per rank and step"));
-    m_heatPlot->yAxis->setLabel(tr("rank"));
+    m_heatPlot->yAxis->setLabel(tr("rank and host"));
     m_heatPlot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_heatPlot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_heat = new QCPColorMap(m_heatPlot->xAxis, m_heatPlot->yAxis);
@@ -754,6 +754,14 @@ void MonitorPage::refreshBalance()
     }
     if (means.ranks > 16) {
         m_barsPlot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    } else {
+        // Each rank labelled with its host, so a slow bar names the machine too.
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        for (int r = 0; r < means.ranks; ++r) {
+            const QString host = store.hostOf(r);
+            ticker->addTick(r, host.isEmpty() ? QString::number(r) : QStringLiteral("%1\n%2").arg(r).arg(host));
+        }
+        m_barsPlot->xAxis->setTicker(ticker);
     }
 }
 
@@ -788,9 +796,11 @@ void MonitorPage::refreshHeatmap()
     m_heatPlot->yAxis->setRange(-0.5, world - 0.5);
     m_heatPlot->yAxis->setRangeReversed(true);  // rank 0 at the top, as in the bars' legend order
     if (world <= 16) {
-        QSharedPointer<QCPAxisTickerFixed> t(new QCPAxisTickerFixed);
-        t->setTickStep(1);
-        t->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+        QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+        for (int r = 0; r < world; ++r) {
+            const QString host = store.hostOf(r);
+            t->addTick(r, host.isEmpty() ? QString::number(r) : QStringLiteral("%1 %2").arg(r).arg(host));
+        }
         m_heatPlot->yAxis->setTicker(t);
     } else {
         m_heatPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));

@@ -50,7 +50,7 @@ struct LinkReport {
 
 struct LinkTestOptions {
     qint64 bytes = 1 << 20;      // per bandwidth round trip
-    int iterations = 3;
+    int iterations = 5;               // bandwidth round trips; the fastest counts
     int timeoutMs = 180000;
     ssh::SshTarget targetTemplate;  // knownHosts/configFile/agent defaults (as CheckOptions)
 };

@@ -82,6 +82,11 @@ private Q_SLOTS:
             QVERIFY(std::abs(page.phaseBars(Phase::CommWait)->data()->at(r)->value - wait / 5) < 1e-3);
             QVERIFY(std::abs(page.phaseBars(Phase::CommTransfer)->data()->at(r)->value - transfer / 5) < 1e-3);
         }
+        // Each rank is labelled with its host (from the hello record).
+        QVERIFY(!store.hostOf(2).isEmpty());
+        const auto barTicks = page.barsPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(barTicks);
+        QCOMPARE(barTicks->ticks().value(2.0), QStringLiteral("2\n") + store.hostOf(2));
         // Bars are stacked data < forward < backward < transfer < wait < optimizer.
         QCOMPARE(page.phaseBars(Phase::Forward)->barBelow(), page.phaseBars(Phase::Data));
         QCOMPARE(page.phaseBars(Phase::Optimizer)->barBelow(), page.phaseBars(Phase::CommWait));
@@ -91,6 +96,9 @@ private Q_SLOTS:
         QCOMPARE(cells->keySize(), 10);
         QCOMPARE(cells->valueSize(), 4);
         QCOMPARE(cells->cell(0, 0), 1500.0);
+        const auto heatTicks = page.heatmapPlot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(heatTicks);
+        QCOMPARE(heatTicks->ticks().value(3.0), QStringLiteral("3 ") + store.hostOf(3));
         page.setHeatmapMetric(HeatmapMetric::Forward);
         page.refreshNow();
         for (int c : {0, 4, 9})
