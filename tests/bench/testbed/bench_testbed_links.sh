@@ -59,7 +59,10 @@ for shape in none 1gbit 100mbit; do
   measured=$("$cli" check --profile "$profile" --links --json 2>/dev/null | python3 -c \
     'import json,sys; print("%.0f" % json.load(sys.stdin)["links"]["pairs"][0]["bandwidth_mbps"])' || echo "?")
   for preset in qwen2-tiny qwen2-small; do
-    run=$("$cli" launch --spec "$(spec "bench-$preset" "$preset")" --profile "$profile" --runs-dir "$work/runs" 2>/dev/null | head -n 1)
+    # Followed to the end (the mirror is complete then); the run id is the first line.
+    "$cli" launch --spec "$(spec "bench-$preset" "$preset")" --profile "$profile" --runs-dir "$work/runs" \
+      > "$work/launch.out" 2>/dev/null || { echo "bench: the $preset run over $shape failed" >&2; exit 1; }
+    run=$(head -n 1 "$work/launch.out")
     read -r step share bus < <(summarise "$work/runs/$run/metrics.jsonl")
     printf '| %s | %s | %s | %s | %s %% | %s |\n' "$preset" "${shape/none/unshaped}" "$measured" "$step" "$share" "$bus"
   done
