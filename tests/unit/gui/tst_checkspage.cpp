@@ -10,6 +10,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
+#include <QLabel>
 #include <QTest>
 
 using namespace traindeck;
@@ -34,6 +36,53 @@ class TestChecksPage : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void linkMatrix()
+    {
+        // A finished link test: the matrix (both triangles), the slow node's links highlighted, the
+        // verdict and the method in the summary; a profile with other nodes clears it.
+        checks::LinkReport r;
+        r.profile = QStringLiteral("lab");
+        r.nodes = {QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("n3")};
+        r.bytes = 1 << 20;
+        r.pairs = {{0, 1, QStringLiteral("n1"), QStringLiteral("n2"), 14, 103.4},
+                   {0, 2, QStringLiteral("n1"), QStringLiteral("n3"), 12, 15000},
+                   {1, 2, QStringLiteral("n2"), QStringLiteral("n3"), 13, 101}};
+        checks::LinkTest::findOutliers(r);
+        QVERIFY(r.bandwidthOutlier);
+        cluster::ClusterProfile lab;
+        lab.name = QStringLiteral("lab");
+        for (const QString &name : r.nodes) {
+            cluster::ClusterNode n;
+            n.name = n.host = name;
+            lab.nodes.append(n);
+        }
+        ChecksPage page;
+        page.setProfile(lab);
+        page.showLinks(r);
+        QTableWidget *m = page.linksView();
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(m->columnCount(), 3);
+        QCOMPARE(m->item(0, 1)->text(), QStringLiteral("103.4 Mbit/s\n14 µs"));
+        QCOMPARE(m->item(1, 0)->text(), m->item(0, 1)->text());
+        QCOMPARE(m->item(2, 0)->text(), QStringLiteral("15.00 Gbit/s\n12 µs"));
+        QCOMPARE(m->item(1, 1)->text(), QStringLiteral("—"));
+        QVERIFY(m->item(0, 1)->background().color() != m->item(0, 2)->background().color());
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("Slow node n2")), qPrintable(page.linksSummary()->text()));
+        QVERIFY(page.linksSummary()->text().contains(QStringLiteral("1024 KiB")));
+
+        checks::LinkReport failed;
+        failed.nodes = r.nodes;
+        failed.error = QStringLiteral("mpirun on root@n1 could not run the link test");
+        page.showLinks(failed);
+        QCOMPARE(m->rowCount(), 0);
+        QVERIFY(page.linksSummary()->text().contains(failed.error));
+
+        page.showLinks(r);
+        page.setProfile(cluster::ClusterProfile::local(2));
+        QCOMPARE(m->rowCount(), 0);
+        QVERIFY(page.linksSummary()->text().startsWith(QStringLiteral("Not tested yet")));
+    }
+
     void localRun()
     {
         ChecksPage page;
