@@ -295,11 +295,7 @@ void TestE2eLaunch::plantedStraggler()
     QVERIFY(liveFinding);
     // ... and by report.
     const QJsonObject rep = report(run);
-    QJsonObject straggler;
-    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray()) {
-        if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
-            straggler = f.toObject();
-    }
+    const QJsonObject straggler = traindeck::testing::findingOfKind(rep, QStringLiteral("straggler"));
     QVERIFY2(!straggler.isEmpty(), QJsonDocument(rep).toJson().constData());
     QCOMPARE(straggler.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
     QCOMPARE(straggler.value(QStringLiteral("hosts")).toArray(), QJsonArray{m_host});

@@ -310,11 +310,7 @@ void TestTestbed::straggler()
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     const QJsonObject rep = report(run);
-    QJsonObject found;
-    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray()) {
-        if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
-            found = f.toObject();
-    }
+    const QJsonObject found = traindeck::testing::findingOfKind(rep, QStringLiteral("straggler"));
     QVERIFY2(!found.isEmpty(), QJsonDocument(rep).toJson().constData());
     QCOMPARE(found.value(QStringLiteral("ranks")).toArray(), QJsonArray{2});
     QCOMPARE(found.value(QStringLiteral("hosts")).toArray(), QJsonArray{QStringLiteral("tb-node3")});
@@ -361,11 +357,7 @@ void TestTestbed::slowLink()
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     const QJsonObject rep = report(run);
-    QJsonObject comm;
-    for (const QJsonValue f : rep.value(QStringLiteral("findings")).toArray()) {
-        if (f.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("comm_bound"))
-            comm = f.toObject();
-    }
+    const QJsonObject comm = traindeck::testing::findingOfKind(rep, QStringLiteral("comm_bound"));
     QVERIFY2(!comm.isEmpty(), QJsonDocument(rep).toJson().constData());
     const QJsonObject ev = comm.value(QStringLiteral("evidence")).toObject();
     QVERIFY(ev.value(QStringLiteral("transfer_share_pct")).toDouble() > 30);
