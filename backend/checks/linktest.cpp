@@ -83,7 +83,7 @@ QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTest
                        "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 </dev/null")
             .arg(ssh::shellPath(launcher))
             .arg(hosts.size())
-            .arg(ssh::shellQuote(hosts.join(QLatin1Char(','))))
+            .arg(shellQuote(hosts.join(QLatin1Char(','))))
             .arg(ssh::shellPath(profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))))
             .arg(options.bytes)
             .arg(options.iterations);

@@ -207,36 +207,6 @@ SignalResult LocalTransport::signalProcessGroup(qint64 pgid, int signal)
     return errno == ESRCH ? SignalResult::NoSuchProcess : SignalResult::Failed;
 }
 
-QString shellQuote(const QString &word)
-{
-    if (word.isEmpty())
-        return QStringLiteral("''");
-    bool plain = true;
-    for (const QChar c : word) {
-        const ushort u = c.unicode();
-        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
-                        QStringLiteral("_./:=@%+,-").contains(c);
-        if (!ok) {
-            plain = false;
-            break;
-        }
-    }
-    if (plain)
-        return word;
-    QString q = word;
-    q.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + q + QLatin1Char('\'');
-}
-
-QString shellJoin(const QStringList &words)
-{
-    QStringList q;
-    q.reserve(words.size());
-    for (const QString &w : words)
-        q.append(shellQuote(w));
-    return q.join(QLatin1Char(' '));
-}
-
 bool isLocalProfile(const cluster::ClusterProfile &profile)
 {
     if (profile.isLocal)

@@ -2,18 +2,10 @@
 // (the head node). LocalTransport does them on this machine; an SSH implementation (backend/ssh) does
 // them over libssh. Every call is blocking and may be slow (network): GUI code calls them from a
 // worker thread. Paths are absolute paths on the transport's machine. No call throws.
-//
-// Implementing it over libssh (one session per thread, DESIGN.md):
-//   run()                -> a channel with ssh_channel_request_exec("sh -c ..."), reading stdout and
-//                           stderr until EOF, splitting lines for onLine, then the exit status.
-//   readFile()           -> sftp_open + sftp_seek64 + sftp_read (or `tail -c +OFFSET | head -c MAX`).
-//   writeFile()          -> sftp_open(O_CREAT|O_TRUNC, mode) after `mkdir -p` of the parent.
-//   signalProcessGroup() -> run("kill -SIG -- -PGID"): exit 0 delivered; "No such process" -> NoSuchProcess
-//                           (signal 0: see below, zombies do not count).
-//   startDetached()      -> run("setsid -f sh SCRIPT </dev/null >/dev/null 2>&1").
 #pragma once
 
 #include "cluster/result.h"
+#include "common/shell.h"
 
 #include <QByteArray>
 #include <QString>
@@ -102,11 +94,6 @@ public:
     bool exists(const QString &path) override;
     SignalResult signalProcessGroup(qint64 pgid, int signal) override;
 };
-
-// Quotes one word for POSIX sh: 'it'\''s' style; the result is one word whatever the input
-// (spaces, quotes, ;, $(), newlines). Plain words of [A-Za-z0-9_./:=@%+,-] are left as they are.
-QString shellQuote(const QString &word);
-QString shellJoin(const QStringList &words);
 
 // Whether a profile's head node is this machine (the built-in "local" profile, or a head named
 // localhost / 127.0.0.1 / ::1 / this host's name).

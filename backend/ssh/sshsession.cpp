@@ -125,13 +125,6 @@ struct SshSession::Private {
 
 // ---- helpers ---------------------------------------------------------------------------------
 
-QString shellQuote(const QString& s)
-{
-    QString out = s;
-    out.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + out + QLatin1Char('\'');
-}
-
 QString shellPath(const QString& path)
 {
     if (path == QLatin1String("~"))

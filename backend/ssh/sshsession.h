@@ -4,6 +4,7 @@
 // time (libssh sessions are not thread-safe); SshConnection runs one in a worker thread.
 #pragma once
 
+#include "common/shell.h"
 #include "ssh/sshtypes.h"
 
 #include <QCoreApplication>
@@ -91,8 +92,6 @@ private:
     std::unique_ptr<Private> d;
 };
 
-// Quotes a string for a POSIX shell: 'it'\''s'.
-QString shellQuote(const QString& s);
 // "~/x" → "$HOME/x" (quoted so the rest stays literal); other paths quoted as they are.
 QString shellPath(const QString& path);
 // Local: "~/x" → QDir::homePath() + "/x".

@@ -19,7 +19,7 @@ namespace traindeck::ssh {
 namespace {
 QString q(const QString &word)
 {
-    return launch::shellQuote(word);
+    return shellQuote(word);
 }
 }  // namespace
 

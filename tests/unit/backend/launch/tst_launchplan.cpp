@@ -12,6 +12,7 @@
 #include <QTest>
 
 using namespace traindeck::launch;
+using traindeck::shellQuote;
 using traindeck::cluster::ClusterNode;
 using traindeck::cluster::ClusterProfile;
 

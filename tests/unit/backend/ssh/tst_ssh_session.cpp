@@ -19,6 +19,7 @@
 #include <thread>
 
 using namespace traindeck::ssh;
+using traindeck::shellQuote;
 using namespace traindeck::testing;
 
 class TestSshSession : public QObject {
