@@ -5,8 +5,7 @@
 #include "cli_common.h"
 #include "command.h"
 
-#include "launch/launcher.h"
-#include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QTextStream>
 
@@ -46,20 +45,18 @@ int run(const QStringList &args)
         err << CancelCommand::tr("traindeck-cli cancel: --grace: expected seconds 0..3600") << '\n';
         return ExitBadInput;
     }
-    int rc = ExitBadInput;
-    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), false, err, &rc);
-    if (!loc)
-        return rc;
-    const auto state = Launcher::cancel(*loc->transport, loc->runDir, int(grace * 1000));
+    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
+    if (!dir) {
+        err << dir.errorString() << '\n';
+        return ExitBadInput;
+    }
+    const auto state = traindeck::runs::Operations::cancel(dir.value(), int(grace * 1000));
     if (!state) {
         err << state.errorString() << '\n';
         return ExitFailed;
     }
-    if (loc->remote) {
-        const auto synced = RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir);
-        if (!synced)
-            err << synced.errorString() << '\n';
-    }
+    for (const auto &w : state.warnings())
+        err << w.toString() << '\n';
     out << jobStateName(state.value()) << '\n';
     return isFinal(state.value()) ? ExitOk : ExitFailed;
 }

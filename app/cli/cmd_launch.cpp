@@ -1,4 +1,4 @@
-// traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
+// traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
 // starts a run detached (it survives this program), prints its run id, then follows it to the end
 // unless --detach. On a remote profile the run directory is <workdir>/runs/<id> on the head node and
 // the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h). Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not
@@ -6,9 +6,7 @@
 #include "cli_common.h"
 #include "command.h"
 
-#include "launch/launcher.h"
-#include "launch/remoterun.h"
-#include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -27,8 +25,9 @@ struct LaunchCommand {
 QString usage()
 {
     return LaunchCommand::tr(
-        "usage: traindeck-cli launch --spec FILE [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]\n"
+        "usage: traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]\n"
         "Starts the job of a spec (docs/cli.md) detached under mpirun and prints its run id.\n"
+        "--demo: the built-in demo spec (qwen2-tiny on the demo corpus, 2 ranks), as the app's Tiny demo preset.\n"
         "Without --detach it then follows the run like `watch` until it ends.\n"
         "A remote profile runs it in <workdir>/runs/<run id> on the head node; --runs-dir keeps its local\n"
         "record and metrics mirror.\n"
@@ -42,64 +41,54 @@ int run(const QStringList &args)
     const QCommandLineOption specOpt(QStringLiteral("spec"), LaunchCommand::tr("Job spec (JSON)."), QStringLiteral("file"));
     const QCommandLineOption profileOpt(QStringLiteral("profile"), LaunchCommand::tr("Cluster profile: file, name or local."),
                                         QStringLiteral("profile"));
+    const QCommandLineOption demoOpt(QStringLiteral("demo"), LaunchCommand::tr("The built-in demo spec."));
     const QCommandLineOption detachOpt(QStringLiteral("detach"), LaunchCommand::tr("Print the run id and return."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), LaunchCommand::tr("Follow as JSON lines."));
     const QCommandLineOption runsDir = runsDirOption();
-    parser.addOptions({specOpt, profileOpt, detachOpt, jsonOpt, runsDir});
+    parser.addOptions({specOpt, demoOpt, profileOpt, detachOpt, jsonOpt, runsDir});
     if (const int rc = parseOrExit(parser, QStringLiteral("launch"), args, usage()); rc >= 0)
         return rc;
-    if (!parser.isSet(specOpt) || !parser.positionalArguments().isEmpty()) {
-        err << LaunchCommand::tr("traindeck-cli launch: --spec FILE is required (and nothing else)") << '\n' << usage();
+    if (parser.isSet(specOpt) == parser.isSet(demoOpt) || !parser.positionalArguments().isEmpty()) {
+        err << LaunchCommand::tr("traindeck-cli launch: either --spec FILE or --demo is required (and nothing else)") << '\n'
+            << usage();
         return ExitBadInput;
     }
     const QString specPath = parser.value(specOpt);
-    const cluster::Result<JobSpec> loaded = JobSpec::load(specPath);
+    const cluster::Result<JobSpec> loaded =
+        parser.isSet(demoOpt) ? JobSpec::builtin(QStringLiteral("demo")) : JobSpec::load(specPath);
     if (!loaded) {
         err << loaded.errorString() << '\n';
         return ExitBadInput;
     }
     JobSpec spec = loaded.value();
-    const QString baseDir = QFileInfo(specPath).absolutePath();
+    // The demo's paths are absolute already (the cache directory).
+    const QString baseDir = parser.isSet(demoOpt) ? QDir::currentPath() : QFileInfo(specPath).absolutePath();
     const QString profileName = parser.isSet(profileOpt) ? parser.value(profileOpt) : spec.profile;
     const auto profile = resolveProfile(profileName, parser.isSet(profileOpt) ? QDir::currentPath() : baseDir);
     if (!profile) {
         err << profile.errorString() << '\n';
         return ExitBadInput;
     }
-    auto transport = transportFor(profile.value());
-    if (!transport) {
-        err << transport.errorString() << '\n';
-        return ExitBadInput;
-    }
-    if (transport.value()->isLocal())
-        spec.resolvePaths(baseDir);
     spec.profile = profileName;
-    const QString runs = runsDirFrom(parser, runsDir);
-    const auto launched = RemoteRuns::launch(*transport.value(), spec, profile.value(), runs);
+    const auto launched = traindeck::runs::Operations::launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir)});
     if (!launched) {
         err << launched.errorString() << '\n';
-        // A spec the launcher rejects, or a missing trainer/mpirun, is something the user fixes.
+        // A spec that breaks a rule, or a missing trainer/mpirun, is something the user fixes.
         return ExitBadInput;
     }
     for (const auto &w : launched.warnings())
         err << w.toString() << '\n';
-    const LaunchOutcome &outcome = launched->outcome;
     if (launched->remote) {
-        err << LaunchCommand::tr("run %1 on %2: %3").arg(outcome.runId, transport.value()->displayName(), outcome.runDir)
-            << '\n';
+        err << LaunchCommand::tr("run %1 on %2: %3").arg(launched->runId, launched->head, launched->runDir) << '\n';
         if (!launched->localDir.isEmpty())
             err << LaunchCommand::tr("local record and metrics mirror: %1").arg(launched->localDir) << '\n';
         err.flush();
     }
-    out << outcome.runId << '\n';
+    out << launched->runId << '\n';
     out.flush();
     if (parser.isSet(detachOpt))
         return ExitOk;
-    FollowOptions fo;
-    fo.json = parser.isSet(jsonOpt);
-    if (launched->remote)
-        fo.recordDir = launched->localDir;
-    return followRun(transport.value(), outcome.runDir, fo);
+    return followStarted(launched.value(), parser.isSet(jsonOpt));
 }
 
 Registration reg{{QStringLiteral("launch"), QStringLiteral("start a training run from a job spec (detached)"), run}};

@@ -5,8 +5,7 @@
 #include "cli_common.h"
 #include "command.h"
 
-#include "launch/launcher.h"
-#include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QTextStream>
 
@@ -41,28 +40,21 @@ int run(const QStringList &args)
         err << ResumeCommand::tr("traindeck-cli resume: expected exactly one RUN") << '\n' << usage();
         return ExitBadInput;
     }
-    int rc = ExitBadInput;
-    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), false, err, &rc);
-    if (!loc)
-        return rc;
-    auto t = loc->transport;
-    const std::optional<RunInfo> before = readRunInfo(*t, loc->runDir);
-    const auto resumed = Launcher::resume(*t, loc->runDir);
+    const auto dir = resolveRunDir(runsDirFrom(parser, runsDir), parser.positionalArguments().first());
+    if (!dir) {
+        err << dir.errorString() << '\n';
+        return ExitBadInput;
+    }
+    const auto resumed = traindeck::runs::Operations::resume(dir.value());
     if (!resumed) {
         err << resumed.errorString() << '\n';
         return ExitFailed;
     }
-    if (loc->remote)
-        RemoteRuns::reopen(*t, loc->runDir, loc->localDir, before ? before->attempts : 1);
     out << resumed->runId << '\n';
     out.flush();
     if (parser.isSet(detachOpt))
         return ExitOk;
-    FollowOptions fo;
-    fo.json = parser.isSet(jsonOpt);
-    if (loc->remote)
-        fo.recordDir = loc->localDir;
-    return followRun(t, loc->runDir, fo);
+    return followStarted(resumed.value(), parser.isSet(jsonOpt));
 }
 
 Registration reg{{QStringLiteral("resume"), QStringLiteral("relaunch a failed run from its latest checkpoint"), run}};

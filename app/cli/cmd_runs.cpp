@@ -4,7 +4,7 @@
 #include "cli_common.h"
 #include "command.h"
 
-#include "launch/remoterun.h"
+#include "runs/operations.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,22 +42,10 @@ int run(const QStringList &args)
         err << RunsCommand::tr("traindeck-cli runs: unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
         return ExitBadInput;
     }
-    QList<RunSummary> runs = listRuns(runsDirFrom(parser, runsDir));
-    if (parser.isSet(refreshOpt)) {
-        bool refreshed = false;
-        for (const RunSummary &r : runs) {
-            if (!r.remote || r.synced)
-                continue;
-            const auto loc = locateRun(r.runDir);
-            const auto state = loc ? RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
-                                   : traindeck::cluster::Result<JobState>::failure(loc.diagnostics());
-            if (!state)
-                err << RunsCommand::tr("%1 on %2: %3").arg(r.runId, r.head, state.errorString()) << '\n';
-            refreshed = true;
-        }
-        if (refreshed)
-            runs = listRuns(runsDirFrom(parser, runsDir));
-    }
+    QStringList errors;
+    const QList<RunSummary> runs = traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt), &errors);
+    for (const QString &e : errors)
+        err << e << '\n';
     if (parser.isSet(jsonOpt)) {
         QJsonArray a;
         for (const RunSummary &r : runs)

@@ -61,11 +61,7 @@ int run(const QStringList &args)
     const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
     if (!loc)
         return rc;
-    if (loc->remote)
-        fo.recordDir = loc->localDir;
-    else if (loc->record && loc->record->synced)
-        fo.knownFinalState = loc->record->lastState;
-    return followRun(loc->transport, loc->runDir, fo);
+    return followRun(*loc, fo);
 }
 
 Registration reg{{QStringLiteral("watch"), QStringLiteral("follow a run live (terminal view or --json lines)"), run}};

@@ -4,6 +4,7 @@
 #include "launch/remoterun.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QFileInfo>
 #include <QPointer>
@@ -82,7 +83,7 @@ void RunSession::followRecord(const QString &localDir)
     QPointer<RunSession> self(this);
     background::start([self, localDir, ticket] {
         // SSH connect: never on the GUI thread.
-        auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(launch::locateRun(localDir));
+        auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
         // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
         if (loc->ok())
             loc->value().transport->releaseCallingThread();
@@ -115,18 +116,18 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     m_failure.clear();
     m_monitorThread = new QThread(this);
     m_monitorThread->setObjectName(kMonitorThreadName);
-    m_monitor = new launch::RunMonitor(std::move(transport), runDir);
-    if (!recordDir.isEmpty())
-        m_monitor->setMirrorPath(launch::runFile(recordDir, launch::runfile::kMetrics));
+    launch::RunLocation location;
+    location.transport = std::move(transport);
+    location.runDir = runDir;
+    location.localDir = recordDir.isEmpty() ? runDir : recordDir;
+    location.remote = !recordDir.isEmpty();
+    // The monitor keeps a remote run's record; not its end-of-run sync when quitting: that may not
+    // finish before the process exits (the next start syncs it).
+    m_monitor = runs::Operations::monitor(location, [] { return !background::quitting(); }).release();
     m_monitor->moveToThread(m_monitorThread);
     launch::RunMonitor *mon = m_monitor;
     // Told to stop by stopMonitor() or at exit; the monitor is alive until then.
     background::adopt(m_monitorThread, [mon] { QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection); });
-    if (!recordDir.isEmpty()) {
-        // On the monitor's thread: a small local write per state change.
-        connect(mon, &launch::RunMonitor::stateChanged, mon,
-                [recordDir](launch::JobState s) { launch::RemoteRuns::noteState(recordDir, s); }, Qt::DirectConnection);
-    }
     connect(m_monitorThread, &QThread::started, mon, [mon] { mon->start(0); });
     connect(m_monitorThread, &QThread::finished, mon, &QObject::deleteLater);
     connect(m_monitorThread, &QThread::finished, m_monitorThread, &QObject::deleteLater);
@@ -155,11 +156,7 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     // The failure is read on the monitor's thread, then handed over. This connection's context is the
     // monitor (it runs there), so stopMonitor() does not cut it: the ticket check drops an old run's end.
     QPointer<RunSession> self(this);
-    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, recordDir, ticket](launch::JobState s) {
-        // A remote run's record becomes complete (logs, exit code) for offline review; network, so here.
-        // Not when quitting: it may not finish before the process exits (the next start syncs it).
-        if (!recordDir.isEmpty() && !background::quitting())
-            launch::RemoteRuns::sync(*mon->transport(), mon->runDir(), recordDir);
+    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, ticket](launch::JobState s) {
         const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
         background::post([self, s, summary, ticket] {
             if (!self || self->m_monitorTicket != ticket)

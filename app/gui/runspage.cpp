@@ -1,9 +1,7 @@
 #include "runspage.h"
 
 #include "backgroundwork.h"
-#include "launch/launcher.h"
-#include "launch/remoterun.h"
-#include "launch/transport.h"
+#include "runs/operations.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "series.h"
@@ -253,7 +251,7 @@ void RunsPage::refresh()
         return;
     m_listing = true;
     const QString dir = Settings::runsDir();
-    runInBackground(this, [dir] { return launch::listRuns(dir); }, [this, dir](QList<RunSummary> runs) {
+    runInBackground(this, [dir] { return runs::Operations::list(dir); }, [this, dir](QList<RunSummary> runs) {
         m_listing = false;
         m_model->setRuns(runs);
         int live = 0;
@@ -268,26 +266,17 @@ void RunsPage::refresh()
 
 void RunsPage::syncRemoteRuns()
 {
-    QStringList dirs;
+    QList<RunSummary> remote;
     for (const RunSummary &r : m_model->runs()) {
         if (r.remote && !r.synced)
-            dirs << r.runDir;
+            remote << r;
     }
-    if (dirs.isEmpty() || m_syncing)
+    if (remote.isEmpty() || m_syncing)
         return;
     m_syncing = true;
-    runInBackground(this, [dirs] {
-        QStringList errors;
-        for (const QString &dir : dirs) {
-            if (background::quitting())
-                break;  // told to stop: the next start syncs the rest
-            const auto loc = launch::locateRun(dir);
-            const auto state = loc.ok() ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
-                                        : cluster::Result<JobState>::failure(loc.diagnostics());
-            if (!state.ok())
-                errors << state.errorString();
-        }
-        return errors;
+    runInBackground(this, [remote] {
+        // Told to stop (quitting): the next start syncs the rest.
+        return runs::Operations::refreshRemote(remote, [] { return background::quitting(); });
     }, [this](QStringList errors) {
         m_syncing = false;
         if (!errors.isEmpty())
@@ -375,17 +364,7 @@ void RunsPage::resumeSelected()
     const QString dir = dirs.first();
     m_resume->setEnabled(false);
     m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
-    runInBackground(this, [dir] {
-        // A remote run: over SSH on its head node, then its record goes live again.
-        const auto loc = launch::locateRun(dir);
-        if (!loc.ok())
-            return cluster::Result<launch::LaunchOutcome>::failure(loc.diagnostics());
-        const std::optional<launch::RunInfo> before = launch::readRunInfo(*loc->transport, loc->runDir);
-        auto r = launch::Launcher::resume(*loc->transport, loc->runDir);
-        if (r.ok() && loc->remote)
-            launch::RemoteRuns::reopen(*loc->transport, loc->runDir, loc->localDir, before ? before->attempts : 1);
-        return r;
-    }, [this, dir](cluster::Result<launch::LaunchOutcome> r) {
+    runInBackground(this, [dir] { return runs::Operations::resume(dir); }, [this, dir](cluster::Result<runs::StartedRun> r) {
         if (!r.ok()) {
             QMessageBox::warning(this, tr("Resume failed"), r.errorString());
         } else {
@@ -407,17 +386,11 @@ void RunsPage::cancelSelected()
         return;
     m_cancel->setEnabled(false);
     m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
-    runInBackground(this, [dir] {
-        const auto loc = launch::locateRun(dir);
-        if (!loc.ok())
-            return cluster::Result<JobState>::failure(loc.diagnostics());
-        auto r = launch::Launcher::cancel(*loc->transport, loc->runDir);
-        if (r.ok() && loc->remote)
-            launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir);
-        return r;
-    }, [this](cluster::Result<JobState> r) {
+    runInBackground(this, [dir] { return runs::Operations::cancel(dir); }, [this](cluster::Result<JobState> r) {
         if (!r.ok())
             QMessageBox::warning(this, tr("Cancel failed"), r.errorString());
+        else if (!r.warnings().isEmpty())
+            m_info->setText(cluster::formatDiagnostics(r.warnings()));
         refresh();
     });
 }

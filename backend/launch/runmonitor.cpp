@@ -53,6 +53,8 @@ struct RunMonitor::Private {
     QTimer *timer = nullptr;
     qint64 maxBytes = 16 << 20;
     QString mirrorPath;
+    QString recordDir;
+    std::function<bool()> syncAtEnd;
     bool mirrorChecked = false;  // the mirror was compared with the head's file (prefill done)
     bool mirrorFailed = false;   // a mirror write failed (full disk, not a file): mirroring stopped
     std::optional<JobState> knownFinalState;
@@ -98,6 +100,16 @@ void RunMonitor::setMirrorPath(const QString &path)
     d->mirrorChecked = false;
 }
 QString RunMonitor::mirrorPath() const { return d->mirrorPath; }
+
+void RunMonitor::setRecordDir(const QString &recordDir, std::function<bool()> syncAtEnd)
+{
+    d->recordDir = recordDir;
+    d->syncAtEnd = std::move(syncAtEnd);
+    if (!recordDir.isEmpty())
+        setMirrorPath(runFile(recordDir, runfile::kMetrics));
+}
+
+QString RunMonitor::recordDir() const { return d->recordDir; }
 void RunMonitor::setKnownFinalState(JobState state)
 {
     if (isFinal(state))
@@ -295,6 +307,13 @@ void RunMonitor::computeFailure()
     d->failure = attributeFailure(d->store.errors(), text, d->files.exitCode, hosts, tail);
 }
 
+void RunMonitor::publishState(JobState s)
+{
+    if (!d->recordDir.isEmpty())
+        RemoteRuns::noteState(d->recordDir, s);  // a small local write
+    Q_EMIT stateChanged(s);
+}
+
 void RunMonitor::poll()
 {
     if (d->endedEmitted)
@@ -306,7 +325,7 @@ void RunMonitor::poll()
         d->state = d->knownFinalState ? *d->knownFinalState
                                       : deriveState(d->files, d->tee.sawTelemetry || (d->files.exitCode.has_value()));
         d->statePublished = true;
-        Q_EMIT stateChanged(d->state);
+        publishState(d->state);
     }
     readMetrics();
     readStderr();
@@ -322,11 +341,17 @@ void RunMonitor::poll()
     if (s != d->state || !d->statePublished) {
         d->state = s;
         d->statePublished = true;
-        Q_EMIT stateChanged(s);
+        publishState(s);
     }
     if (isFinal(s) && !d->endedEmitted) {
         d->endedEmitted = true;
         d->timer->stop();
+        if (!d->recordDir.isEmpty() && (!d->syncAtEnd || d->syncAtEnd())) {
+            // The record becomes complete (logs, exit code): listed, watched and reported offline.
+            const cluster::Result<JobState> synced = RemoteRuns::sync(*d->transport, d->runDir, d->recordDir);
+            if (!synced)
+                Q_EMIT errorOccurred(synced.errorString());
+        }
         Q_EMIT ended(s);
     }
 }

@@ -13,6 +13,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
+
 #include <memory>
 
 class QTimer;
@@ -40,6 +42,13 @@ public:
     // start()'s emitFromOffset). Set before start().
     void setMirrorPath(const QString &path);
     QString mirrorPath() const;
+    // Follows a remote run for its local record (remoterun.h): the record's metrics.jsonl is the
+    // mirror, every state seen is noted in remote.json, and when the run ends the record is synced
+    // (RemoteRuns::sync) before ended() is emitted; a failed sync is reported with errorOccurred().
+    // syncAtEnd, when given, is asked at the end: false skips the sync (an application that is
+    // quitting; the next start syncs). Set before start().
+    void setRecordDir(const QString &recordDir, std::function<bool()> syncAtEnd = {});
+    QString recordDir() const;
     std::shared_ptr<Transport> transport() const;
     // The run has ended in this state and its directory is a record read offline (a synced remote
     // run: remote.json's state, e.g. lost, which the copied files cannot tell). poll() reads what is
@@ -76,6 +85,7 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
+    void publishState(JobState state);
     void readMetrics();
     void consumeMetrics(const QByteArray &data);
     void writeMirror(qint64 at, const QByteArray &data);

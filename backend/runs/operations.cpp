@@ -1,0 +1,178 @@
+#include "runs/operations.h"
+
+#include "launch/launcher.h"
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+
+namespace traindeck::runs {
+
+using cluster::Diagnostic;
+using cluster::Diagnostics;
+using cluster::Result;
+using launch::JobState;
+using launch::RunLocation;
+
+Diagnostics Operations::validate(const launch::JobSpec &spec, const cluster::ClusterProfile &profile, const QString &fileName)
+{
+    Diagnostics d = spec.validate(fileName);
+    auto err = [&](const QString &key, const QString &message) { d.append(Diagnostic::keyError(fileName, key, message)); };
+    const QJsonObject &t = spec.trainer;
+    if (t.contains(QStringLiteral("lr"))) {
+        const QJsonValue v = t.value(QStringLiteral("lr"));
+        bool ok = v.isDouble();
+        const double lr = ok ? v.toDouble() : QLocale::c().toDouble(v.toString().trimmed(), &ok);
+        if (!ok || !(lr > 0 && lr < 10))
+            err(QStringLiteral("trainer.lr"), tr("enter a learning rate between 0 and 10, e.g. 3e-4"));
+    }
+    // On this machine the files can be looked at now; on a cluster the preflight checks the nodes.
+    const bool local = launch::isLocalProfile(profile);
+    const QString data = t.value(QStringLiteral("data")).toString().trimmed();
+    if (data.isEmpty())
+        err(QStringLiteral("trainer.data"), tr("choose a JSONL or text file, or a directory of them"));
+    else if (local && !QFileInfo::exists(data))
+        err(QStringLiteral("trainer.data"), tr("%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)").arg(data));
+    const QString tok = t.value(QStringLiteral("tokenizer")).toString().trimmed();
+    if (local && !tok.isEmpty() && !QFileInfo(tok).isFile())
+        err(QStringLiteral("trainer.tokenizer"), tr("%1 is not a file").arg(tok));
+    if (!t.contains(QStringLiteral("preset"))) {
+        const QString model = t.value(QStringLiteral("model")).toString().trimmed();
+        if (model.isEmpty())
+            err(QStringLiteral("trainer.model"), tr("choose a model directory (config.json, *.safetensors) or a preset"));
+        else if (local && !QFileInfo::exists(model + QStringLiteral("/config.json")))
+            err(QStringLiteral("trainer.model"), tr("%1 has no config.json").arg(model));
+    }
+    if (local) {
+        launch::LocalTransport here;
+        const auto trainer = launch::Launcher::findTrainer(here, profile);
+        if (!trainer.ok())
+            err(QStringLiteral("trainer"), tr("%1 (build it: cmake --build build --target traindeck-trainer)")
+                                               .arg(cluster::formatDiagnostics(trainer.diagnostics())));
+    }
+    return d;
+}
+
+Result<StartedRun> Operations::launch(LaunchRequest request)
+{
+    auto transport = launch::transportFor(request.profile);
+    if (!transport)
+        return Result<StartedRun>::failure(transport.diagnostics());
+    launch::JobSpec &spec = request.spec;
+    if (transport.value()->isLocal() && !request.specDir.isEmpty())
+        spec.resolvePaths(request.specDir);
+    const Diagnostics problems = validate(spec, request.profile, QString());
+    if (cluster::hasErrors(problems))
+        return Result<StartedRun>::failure(problems);
+    QDir().mkpath(request.runsDir);
+    const auto launched = launch::RemoteRuns::launch(*transport.value(), spec, request.profile, request.runsDir);
+    if (!launched)
+        return Result<StartedRun>::failure(launched.diagnostics());
+    StartedRun out;
+    out.runId = launched->outcome.runId;
+    out.runDir = launched->outcome.runDir;
+    out.localDir = launched->localDir;
+    out.remote = launched->remote;
+    out.head = transport.value()->displayName();
+    out.transport = transport.value();
+    out.plan = launched->outcome.plan;
+    return Result<StartedRun>(out, problems + launched.diagnostics());
+}
+
+Result<StartedRun> Operations::resume(const QString &localDir)
+{
+    const auto loc = launch::locateRun(localDir);
+    if (!loc)
+        return Result<StartedRun>::failure(loc.diagnostics());
+    launch::Transport &t = *loc->transport;
+    const std::optional<launch::RunInfo> before = launch::readRunInfo(t, loc->runDir);
+    const auto resumed = launch::Launcher::resume(t, loc->runDir);
+    if (!resumed)
+        return Result<StartedRun>::failure(resumed.diagnostics());
+    if (loc->remote)
+        launch::RemoteRuns::reopen(t, loc->runDir, loc->localDir, before ? before->attempts : 1);
+    StartedRun out;
+    out.runId = resumed->runId;
+    out.runDir = loc->runDir;
+    out.localDir = loc->localDir;
+    out.remote = loc->remote;
+    out.head = t.displayName();
+    out.transport = loc->transport;
+    out.plan = resumed->plan;
+    return Result<StartedRun>(out, resumed.diagnostics());
+}
+
+Result<JobState> Operations::cancel(const QString &localDir, int graceMs)
+{
+    const auto loc = launch::locateRun(localDir);
+    if (!loc)
+        return Result<JobState>::failure(loc.diagnostics());
+    const auto state = launch::Launcher::cancel(*loc->transport, loc->runDir, graceMs);
+    if (!state || !loc->remote)
+        return state;
+    // The record gets the final files; the run is stopped whether or not that works.
+    const auto synced = launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir);
+    Diagnostics warnings = state.diagnostics();
+    for (Diagnostic x : synced.diagnostics()) {
+        x.severity = Diagnostic::Severity::Warning;
+        warnings << x;
+    }
+    return Result<JobState>(state.value(), warnings);
+}
+
+Result<RunLocation> Operations::locate(const QString &localDir, bool offlineWhenSynced)
+{
+    if (offlineWhenSynced && launch::isRemoteRecord(localDir)) {
+        const std::optional<launch::RemoteRecord> rec = launch::readRemoteRecord(localDir);
+        if (rec && rec->synced) {
+            RunLocation loc;
+            loc.transport = std::make_shared<launch::LocalTransport>();
+            loc.runDir = loc.localDir = localDir;
+            loc.record = rec;
+            return loc;
+        }
+    }
+    return launch::locateRun(localDir);
+}
+
+std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation &location, std::function<bool()> syncAtEnd)
+{
+    auto m = std::make_unique<launch::RunMonitor>(location.transport, location.runDir);
+    if (location.remote)
+        m->setRecordDir(location.localDir, std::move(syncAtEnd));
+    else if (location.record && location.record->synced)
+        m->setKnownFinalState(location.record->lastState);
+    return m;
+}
+
+QStringList Operations::refreshRemote(const QList<launch::RunSummary> &runs, std::function<bool()> stop)
+{
+    QStringList errors;
+    for (const launch::RunSummary &r : runs) {
+        if (!r.remote || r.synced)
+            continue;
+        if (stop && stop())
+            break;  // the next refresh asks about the rest
+        const auto loc = launch::locateRun(r.runDir);
+        const auto state = loc ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
+                               : Result<JobState>::failure(loc.diagnostics());
+        if (!state)
+            errors << tr("%1 on %2: %3").arg(r.runId, r.head, state.errorString());
+    }
+    return errors;
+}
+
+QList<launch::RunSummary> Operations::list(const QString &runsDir, bool refresh, QStringList *errors)
+{
+    QList<launch::RunSummary> runs = launch::listRuns(runsDir);
+    if (!refresh)
+        return runs;
+    const QStringList e = refreshRemote(runs);
+    if (errors)
+        *errors << e;
+    return launch::listRuns(runsDir);
+}
+
+}  // namespace traindeck::runs

@@ -1,0 +1,143 @@
+// The operations layer (runs::Operations) driven once through every operation with the real trainer
+// under the real mpirun on this machine: validate (and traindeck-cli launch giving the same answer),
+// launch, follow to a failure, resume to the end, launch and cancel. That the front ends call only
+// this layer is checked by tests/architecture/check_layers.sh.
+#include "cli_run.h"
+
+#include "launch/runmonitor.h"
+#include "launch/transport.h"
+#include "runs/operations.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace traindeck;
+using launch::JobState;
+using runs::Operations;
+
+class TestOperations : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString runsDir() const { return m_tmp.filePath(QStringLiteral("runs")); }
+
+    launch::JobSpec tinySpec(const QString &name, const QJsonObject &extra) const
+    {
+        const QString path = testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, extra,
+                                                    {{QStringLiteral("ranks"), 2}});
+        return launch::JobSpec::load(path).value();
+    }
+
+    // Follows the run through the layer's monitor until it ends (or timeoutMs).
+    static std::pair<JobState, qint64> follow(const QString &localDir, int timeoutMs = 120000)
+    {
+        const auto loc = Operations::locate(localDir, false);
+        if (!loc.ok())
+            return {JobState::Lost, -1};
+        const std::unique_ptr<launch::RunMonitor> m = Operations::monitor(loc.value());
+        m->setPollInterval(100);
+        QEventLoop loop;
+        JobState end = JobState::Starting;
+        QObject::connect(m.get(), &launch::RunMonitor::ended, &loop, [&](JobState s) {
+            end = s;
+            loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        m->start();
+        loop.exec();
+        return {end, m->store().lastStep()};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        qputenv("TRAINDECK_TRAINER", TRAINDECK_TRAINER);
+        if (!QFile::exists(testing::demoCorpus()))
+            QSKIP("the demo corpus is missing: run scripts/setup-deps.sh");
+    }
+
+    void validationIsTheSameForEveryFrontEnd()
+    {
+        launch::JobSpec spec = tinySpec(QStringLiteral("bad"), {{QStringLiteral("lr"), QStringLiteral("fast")},
+                                                               {QStringLiteral("data"), m_tmp.filePath(QStringLiteral("missing.jsonl"))}});
+        spec.trainer.remove(QStringLiteral("preset"));
+        spec.trainer.insert(QStringLiteral("model"), m_tmp.path());  // no config.json there
+        const cluster::Diagnostics d = Operations::validate(spec, cluster::ClusterProfile::local(2), QStringLiteral("bad.json"));
+        QStringList messages;
+        for (const auto &x : d)
+            messages << x.toString();
+        QCOMPARE(messages.size(), 3);
+        QVERIFY2(messages.filter(QStringLiteral("trainer.lr")).size() == 1, qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY(messages.filter(QStringLiteral("missing.jsonl")).size() == 1);
+        QVERIFY(messages.filter(QStringLiteral("config.json")).size() == 1);
+        // The launch through the layer refuses it before anything starts...
+        const auto launched = Operations::launch({spec, cluster::ClusterProfile::local(2), QString(), runsDir()});
+        QVERIFY(!launched.ok());
+        QVERIFY(!QDir(runsDir()).exists());
+        // ... and so does traindeck-cli, exit 2, with the same three messages (it called the same code).
+        QFile f(m_tmp.filePath(QStringLiteral("bad.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(spec.toJson());
+        f.close();
+        QProcess cli;
+        cli.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
+                                                  f.fileName(), QStringLiteral("--runs-dir"), runsDir()});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        for (const auto &x : d)
+            QVERIFY2(err.contains(x.message), qPrintable(err));
+        QVERIFY(!QDir(runsDir()).exists());
+    }
+
+    void launchFailResume()
+    {
+        const auto launched = Operations::launch({tinySpec(QStringLiteral("ops-fail"), {{QStringLiteral("max-steps"), 5},
+                                                                                      {QStringLiteral("checkpoint-every"), 2},
+                                                                                      {QStringLiteral("inject-exit"), QStringLiteral("1:3")}}),
+                                                  cluster::ClusterProfile::local(2), QString(), runsDir()});
+        QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
+        QVERIFY(!launched->remote);
+        QCOMPARE(launched->localDir, launched->runDir);
+        QVERIFY(launched->runDir.startsWith(runsDir()));
+        const auto [failed, failedAt] = follow(launched->localDir);
+        QCOMPARE(failed, JobState::Failed);
+        QVERIFY(failedAt >= 2);
+        // Listed with its state.
+        const QList<launch::RunSummary> listed = Operations::list(runsDir());
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().state, JobState::Failed);
+
+        const auto resumed = Operations::resume(launched->localDir);
+        QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
+        QCOMPARE(resumed->runId, launched->runId);
+        const auto [finished, last] = follow(resumed->localDir);
+        QCOMPARE(finished, JobState::Finished);
+        QCOMPARE(last, qint64(5));
+        QVERIFY(QFile::exists(launched->runDir + QStringLiteral("/attempt-1/stderr.log")));
+        // A finished run is not resumed again.
+        QVERIFY(!Operations::resume(launched->localDir).ok());
+    }
+
+    void launchCancel()
+    {
+        const auto launched = Operations::launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
+                                                  cluster::ClusterProfile::local(2), QString(), runsDir()});
+        QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
+        launch::LocalTransport local;
+        QTRY_VERIFY_WITH_TIMEOUT(launch::readRunFiles(local, launched->runDir).pid > 0, 30000);
+        const auto state = Operations::cancel(launched->localDir, 5000);
+        QVERIFY2(state.ok(), qPrintable(state.errorString()));
+        QCOMPARE(state.value(), JobState::Cancelled);
+        QCOMPARE(follow(launched->localDir).first, JobState::Cancelled);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOperations)
+#include "tst_operations.moc"
