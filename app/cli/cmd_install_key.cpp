@@ -30,7 +30,7 @@ QString usage()
         "                                 [--accept-new-host-keys] [--head-to-workers]\n"
         "Adds the public key (default ~/.ssh/id_ed25519_traindeck.pub, else ~/.ssh/id_ed25519.pub) to\n"
         "~/.ssh/authorized_keys on every node (or the named ones) unless it is there already, then logs in\n"
-        "with the matching private key to prove it works. Logging in for the installation uses your agent\n"
+        "with the matching private key alone to prove it works (a node counts only once that works). Logging in for the installation uses your agent\n"
         "or keys, else the password: asked on the terminal (no echo), or the first line of stdin with\n"
         "--password-stdin. The password is never stored and never taken from the command line.\n"
         "Unknown host keys are shown with their SHA256 fingerprint and asked about on the terminal;\n"
@@ -52,16 +52,9 @@ int run(const QStringList& args)
     const QCommandLineOption passOption(QStringLiteral("password-stdin"), InstallKeyCommand::tr("Read the password from stdin."));
     const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), InstallKeyCommand::tr("Accept unknown host keys."));
     const QCommandLineOption trustOption(QStringLiteral("head-to-workers"), InstallKeyCommand::tr("Set up head -> worker trust."));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, InstallKeyCommand::tr("Show help."));
-    parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, trustOption, helpOption});
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli install-key")} + args)) {
-        err << QStringLiteral("traindeck-cli install-key: ") << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+    parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, trustOption});
+    if (const int rc = parseOrExit(parser, QStringLiteral("install-key"), args, usage()); rc >= 0)
+        return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
         err << InstallKeyCommand::tr("traindeck-cli install-key: --profile FILE is required") << '\n' << usage();
         return ExitBadInput;
@@ -88,8 +81,6 @@ int run(const QStringList& args)
     QString privateKey = expandTilde(keyPath);
     if (privateKey.endsWith(QLatin1String(".pub")))
         privateKey.chop(4);
-    if (!QFileInfo::exists(privateKey))
-        privateKey.clear();
     const bool passwordFromStdin = parser.isSet(passOption);
     std::optional<QByteArray> password;  // asked once, reused for the nodes, wiped at the end
     bool passwordRead = false;
@@ -110,43 +101,14 @@ int run(const QStringList& args)
     for (const ClusterNode& node : profile.nodes) {
         if (!only.isEmpty() && !only.contains(node.name))
             continue;
-        SshTarget target = SshSession::targetFor(profile, node);
-        // Already authorized? Log in with this key alone.
-        if (!privateKey.isEmpty()) {
-            SshTarget keyOnly = target;
-            keyOnly.identity = privateKey;
-            keyOnly.useAgent = false;
-            keyOnly.useDefaultIdentities = false;
-            SshSession probe(keyOnly);
-            probe.setPrompts(prompts);
-            if (probe.open(AuthOptions{true, false, false})) {
-                out << InstallKeyCommand::tr("%1: key login already works").arg(node.name) << '\n';
-                continue;
-            }
-            if (probe.error().kind != SshError::Kind::Auth) {
-                err << node.name << QStringLiteral(": ") << probe.error().toString() << '\n';
-                ++failures;
-                continue;
-            }
-        }
-        SshSession session(target);
-        session.setPrompts(prompts);
-        if (!session.open(AuthOptions{true, true, true})) {
-            err << node.name << QStringLiteral(": ") << session.error().toString() << '\n';
-            ++failures;
-            continue;
-        }
-        const auto installed = SshKeys::installPublicKey(session, *line, privateKey, prompts, &error);
-        if (!installed) {
+        const auto installed =
+            SshKeys::installOnNode(SshSession::targetFor(profile, node), *line, privateKey, prompts, CancelToken{}, &error);
+        if (installed) {
+            out << node.name << QStringLiteral(": ") << installed->message() << '\n';
+        } else {
             err << node.name << QStringLiteral(": ") << error << '\n';
             ++failures;
-            continue;
         }
-        out << (installed->added ? InstallKeyCommand::tr("%1: key added") : InstallKeyCommand::tr("%1: key was already authorized"))
-                   .arg(node.name)
-            << (installed->keyLoginVerified ? InstallKeyCommand::tr(", key login verified")
-                                            : InstallKeyCommand::tr(" (no private key here to verify the login)"))
-            << '\n';
     }
     if (password)
         password->fill('\0');
@@ -156,15 +118,8 @@ int run(const QStringList& args)
             return ExitBadInput;
         }
         QList<SshTarget> targets;
-        for (const ClusterNode& node : profile.nodes) {
-            SshTarget t = SshSession::targetFor(profile, node);
-            if (!privateKey.isEmpty()) {
-                t.identity = privateKey;
-                t.useAgent = false;
-                t.useDefaultIdentities = false;
-            }
-            targets.append(t);
-        }
+        for (const ClusterNode& node : profile.nodes)
+            targets.append(SshKeys::keyOnlyTarget(SshSession::targetFor(profile, node), privateKey));
         const std::optional<QStringList> lines =
             SshKeys::setupHeadToWorkers(targets, profile.headIndex(), prompts, CancelToken{}, &error);
         if (!lines) {

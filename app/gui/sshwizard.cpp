@@ -334,51 +334,13 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             return password;
         };
-        const SshTarget target = targetFor(i);
-        SshTarget keyOnly = target;
-        keyOnly.identity = m_privateKey;
-        keyOnly.useAgent = false;
-        keyOnly.useDefaultIdentities = false;
-        {
-            SshSession probe(keyOnly);
-            probe.setPrompts(prompts);
-            probe.setCancelToken(m_cancel);
-            if (probe.open(AuthOptions{true, false, false})) {
-                report(i, NodeState::Done, tr("key login already works"));
-                continue;
-            }
-            if (probe.error().kind != SshError::Kind::Auth) {
-                report(i, NodeState::Failed, probe.error().kind == SshError::Kind::HostKeyChanged
-                                                 ? probe.hostKey().explanation()
-                                                 : probe.error().toString());
-                allOk = false;
-                continue;
-            }
-        }
-        if (!password) {
-            report(i, NodeState::Failed, tr("the key does not work yet and no password was given"));
-            allOk = false;
-            continue;
-        }
-        SshSession session(target);
-        session.setPrompts(prompts);
-        session.setCancelToken(m_cancel);
-        if (!session.open(AuthOptions{false, true, true})) {
-            report(i, NodeState::Failed, session.error().toString());
-            allOk = false;
-            continue;
-        }
         QString error;
-        const auto installed = SshKeys::installPublicKey(session, m_publicLine, m_privateKey, prompts, &error);
-        if (!installed) {
+        const auto installed = SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel, &error);
+        if (installed) {
+            report(i, NodeState::Done, installed->message());
+        } else {
             report(i, NodeState::Failed, error);
             allOk = false;
-        } else if (!installed->keyLoginVerified) {
-            report(i, NodeState::Failed, tr("key installed, but the key login could not be verified"));
-            allOk = false;
-        } else {
-            report(i, NodeState::Done, installed->added ? tr("key installed, key login verified")
-                                                        : tr("key was already authorized, key login verified"));
         }
     }
     if (headToWorkers && !m_cancel.isCancelled()) {
@@ -392,13 +354,8 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             };
             QList<SshTarget> targets;
-            for (int i = 0; i < m_profile.nodes.size(); ++i) {
-                SshTarget t = targetFor(i);
-                t.identity = m_privateKey;
-                t.useAgent = false;
-                t.useDefaultIdentities = false;
-                targets.append(t);
-            }
+            for (int i = 0; i < m_profile.nodes.size(); ++i)
+                targets.append(SshKeys::keyOnlyTarget(targetFor(i), m_privateKey));
             QString error;
             const std::optional<QStringList> lines =
                 SshKeys::setupHeadToWorkers(targets, m_profile.headIndex(), prompts, m_cancel, &error);

@@ -262,6 +262,75 @@ QString SshKeys::installScript()
         "echo TRAINDECK_KEY_ADDED");
 }
 
+QString NodeInstall::message() const
+{
+    switch (outcome) {
+    case Outcome::AlreadyWorked: return SshKeys::tr("key login already works");
+    case Outcome::Added: return SshKeys::tr("key added, key login verified");
+    case Outcome::WasAuthorized: return SshKeys::tr("key was already authorized, key login verified");
+    }
+    return QString();
+}
+
+SshTarget SshKeys::keyOnlyTarget(SshTarget target, const QString& privateKeyPath)
+{
+    target.identity = privateKeyPath;
+    target.useAgent = false;
+    target.useDefaultIdentities = false;
+    return target;
+}
+
+std::optional<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const QString& publicKeyLine,
+                                                  const QString& privateKeyPath, const SshPrompts& prompts,
+                                                  const CancelToken& cancel, QString* error)
+{
+    if (privateKeyPath.isEmpty() || !QFileInfo::exists(privateKeyPath)) {
+        setError(error, tr("no private key beside the public key (%1) to prove the key login with")
+                            .arg(privateKeyPath.isEmpty() ? tr("none given") : privateKeyPath));
+        return std::nullopt;
+    }
+    auto failed = [&](const SshSession& s) {
+        setError(error, s.error().kind == SshError::Kind::HostKeyChanged ? s.hostKey().explanation() : s.error().toString());
+        return std::nullopt;
+    };
+    {
+        SshSession probe(keyOnlyTarget(target, privateKeyPath));
+        probe.setPrompts(prompts);
+        probe.setCancelToken(cancel);
+        if (probe.open(AuthOptions{true, false, false}))
+            return NodeInstall{NodeInstall::Outcome::AlreadyWorked};
+        if (probe.error().kind != SshError::Kind::Auth)
+            return failed(probe);
+    }
+    // A password asked for and not given says more than "authentication failed".
+    bool passwordRefused = false;
+    SshPrompts loginPrompts = prompts;
+    loginPrompts.secret = [&](const SecretRequest& req) -> std::optional<QByteArray> {
+        std::optional<QByteArray> answer = prompts.secret ? prompts.secret(req) : std::nullopt;
+        if (!answer && req.kind != SecretKind::KeyPassphrase)
+            passwordRefused = true;
+        return answer;
+    };
+    SshSession session(target);
+    session.setPrompts(loginPrompts);
+    session.setCancelToken(cancel);
+    if (!session.open(AuthOptions{true, true, true})) {
+        if (passwordRefused && session.error().kind == SshError::Kind::Auth) {
+            setError(error, tr("the key does not work yet and no password was given"));
+            return std::nullopt;
+        }
+        return failed(session);
+    }
+    const std::optional<InstallResult> installed = installPublicKey(session, publicKeyLine, privateKeyPath, prompts, error);
+    if (!installed)
+        return std::nullopt;
+    if (!installed->keyLoginVerified) {
+        setError(error, tr("key installed, but the key login could not be verified"));
+        return std::nullopt;
+    }
+    return NodeInstall{installed->added ? NodeInstall::Outcome::Added : NodeInstall::Outcome::WasAuthorized};
+}
+
 std::optional<InstallResult> SshKeys::installPublicKey(SshSession& session, const QString& publicKeyLine,
                                                        const QString& privateKeyPath, const SshPrompts& prompts,
                                                        QString* error)
@@ -293,11 +362,7 @@ std::optional<InstallResult> SshKeys::installPublicKey(SshSession& session, cons
         return result;
 
     // Proof: a fresh session with only this key.
-    SshTarget t = session.target();
-    t.identity = privateKeyPath;
-    t.useAgent = false;
-    t.useDefaultIdentities = false;
-    SshSession proof(t);
+    SshSession proof(keyOnlyTarget(session.target(), privateKeyPath));
     SshPrompts p = prompts;
     const QString knownFingerprint = session.hostKey().fingerprint;
     p.hostKey = [knownFingerprint](const HostKeyInfo& info) {

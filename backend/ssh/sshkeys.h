@@ -27,6 +27,13 @@ struct InstallResult {
     bool keyLoginVerified = false;
 };
 
+// What installOnNode() did on a node; in every case a key-only login was proved afterwards.
+struct NodeInstall {
+    enum class Outcome { AlreadyWorked, Added, WasAuthorized };
+    Outcome outcome = Outcome::AlreadyWorked;
+    QString message() const;  // "key login already works", "key added, key login verified", ...
+};
+
 class SshKeys {
     Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::SshKeys)
 
@@ -63,6 +70,17 @@ public:
     static std::optional<InstallResult> installPublicKey(SshSession& session, const QString& publicKeyLine,
                                                          const QString& privateKeyPath,
                                                          const SshPrompts& prompts, QString* error);
+
+    // Installs the key on one node, with the one policy every front end uses: the key counts as
+    // installed only once a login with privateKeyPath alone (no agent, no other keys) works. That
+    // login is tried first (nothing to do when it works); otherwise logs in as the target allows
+    // (agent, keys, then the password or keyboard-interactive answers from prompts.secret), installs
+    // the key (installPublicKey) and proves the key-only login. The front end names the node in errors.
+    static std::optional<NodeInstall> installOnNode(const SshTarget& target, const QString& publicKeyLine,
+                                                    const QString& privateKeyPath, const SshPrompts& prompts,
+                                                    const CancelToken& cancel, QString* error);
+    // The target logging in with privateKeyPath only: no agent, no default identities.
+    static SshTarget keyOnlyTarget(SshTarget target, const QString& privateKeyPath);
 
     // Head → workers: ensures the head has a key (~/.ssh/id_ed25519_traindeck, created there with
     // ssh-keygen when missing), installs its public key on every worker session, and adds each

@@ -242,6 +242,55 @@ private Q_SLOTS:
         QCOMPARE(k.exec(QStringLiteral("id -un")).stdOut.trimmed(), QByteArray(kTestUser));
     }
 
+    // One policy for the wizard and install-key: a node counts only once a key-only login works.
+    void installOnNodePolicy()
+    {
+        if (!m_userError.isEmpty())
+            QSKIP(qPrintable(m_userError));
+        resetUserSsh();
+        QTemporaryDir tmp;
+        QString error;
+        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
+        QVERIFY(key);
+        const SshTarget target = userTarget(m_head);
+        const QString auth = userSsh() + QStringLiteral("/authorized_keys");
+        // Without the private key the login cannot be proved: refused before anything is installed.
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, tmp.path() + QStringLiteral("/nokey"), passwordPrompts(),
+                                        CancelToken{}, &error));
+        QVERIFY2(error.contains(QStringLiteral("no private key")), qPrintable(error));
+        QVERIFY(!QFile::exists(auth));
+        // The key does not work yet and no password is given.
+        SshPrompts noPassword = passwordPrompts();
+        noPassword.secret = [](const SecretRequest&) { return std::optional<QByteArray>(); };
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, noPassword, CancelToken{}, &error));
+        QVERIFY2(error.contains(QStringLiteral("no password was given")), qPrintable(error));
+        QVERIFY(!QFile::exists(auth));
+        // With the password: added and proved.
+        int asked = 0;
+        auto installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, passwordPrompts(&asked),
+                                                CancelToken{}, &error);
+        QVERIFY2(installed, qPrintable(error));
+        QCOMPARE(installed->outcome, NodeInstall::Outcome::Added);
+        QCOMPARE(installed->message(), QStringLiteral("key added, key login verified"));
+        QCOMPARE(asked, 1);
+        QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
+        // Again: the key-only login works, no password asked, nothing written.
+        asked = 0;
+        installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, passwordPrompts(&asked),
+                                           CancelToken{}, &error);
+        QVERIFY2(installed, qPrintable(error));
+        QCOMPARE(installed->outcome, NodeInstall::Outcome::AlreadyWorked);
+        QCOMPARE(asked, 0);
+        QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
+        // A public key that is not the private key's (the wrong .pub chosen): it gets authorized, but the
+        // key-only login with the private key fails, so the node does not count as done.
+        const auto other = SshKeys::generateEd25519(tmp.path(), QStringLiteral("other"), std::nullopt, QStringLiteral("o@x"), &error);
+        QVERIFY(other);
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, other->privateKeyPath, passwordPrompts(), CancelToken{},
+                                        &error));
+        QVERIFY2(error.contains(QStringLiteral("logging in with")), qPrintable(error));
+    }
+
     void installAddsMissingNewline()
     {
         if (!m_userError.isEmpty())
