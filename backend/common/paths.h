@@ -11,5 +11,8 @@ QString configDir();
 QString dataDir();
 // dataDir()/runs unless overridden by --runs-dir.
 QString defaultRunsDir();
+// $TRAINDECK_CACHE, else $XDG_CACHE_HOME/traindeck: the demo inputs (corpus, the Qwen tokenizer from
+// npm) that scripts/setup-deps.sh puts there. The shell scripts compute the same directory.
+QString cacheDir();
 
 }  // namespace traindeck::paths

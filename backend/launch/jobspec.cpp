@@ -1,5 +1,7 @@
 #include "launch/jobspec.h"
 
+#include "common/paths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -178,6 +180,17 @@ Result<JobSpec> JobSpec::load(const QString &path)
     if (!f.open(QIODevice::ReadOnly))
         return Result<JobSpec>::failure(Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(f.errorString())));
     return fromJson(f.readAll(), path);
+}
+
+Result<JobSpec> JobSpec::builtin(const QString &name)
+{
+    const QString path = QStringLiteral(":/traindeck/specs/%1.json").arg(name);
+    if (!QFileInfo::exists(path))
+        return Result<JobSpec>::failure(Diagnostic::keyError(name, QString(), tr("no built-in job spec of this name")));
+    Result<JobSpec> spec = load(path);
+    if (spec)
+        spec.value().resolvePaths(paths::cacheDir());
+    return spec;
 }
 
 Diagnostics JobSpec::validate(const QString &fileName) const

@@ -36,6 +36,11 @@ public:
     // Parses and validates. fileName names the spec in diagnostics.
     static cluster::Result<JobSpec> fromJson(const QByteArray &json, const QString &fileName);
     static cluster::Result<JobSpec> load(const QString &path);
+    // The job specs that come with TrainDeck (resources/specs/<name>.json, built in): "demo", the
+    // local-cluster default (qwen2-tiny on the demo corpus, 2 ranks), and
+    // "deepseek-r1-distill-qwen-1.5b" (its model directory left to fill in). Relative paths in them are
+    // in the cache directory, paths::cacheDir(), where scripts/setup-deps.sh puts the demo inputs.
+    static cluster::Result<JobSpec> builtin(const QString &name);
     QJsonObject toJsonObject() const;
     QByteArray toJson() const;  // indented UTF-8
     cluster::Diagnostics validate(const QString &fileName = QString()) const;
