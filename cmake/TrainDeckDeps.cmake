@@ -81,11 +81,3 @@ else()
   pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
 endif()
 
-# Optional CUDA + NCCL (GPU machines); detected, never required.
-set(TRAINDECK_HAVE_NCCL OFF)
-find_path(NCCL_INCLUDE_DIR nccl.h HINTS /usr/local/cuda/include /usr/local/cuda/targets/x86_64-linux/include)
-find_library(NCCL_LIBRARY nccl HINTS /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib)
-if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
-  set(TRAINDECK_HAVE_NCCL ON)
-  message(STATUS "NCCL found: ${NCCL_LIBRARY}")
-endif()

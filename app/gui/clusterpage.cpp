@@ -36,12 +36,10 @@ ClusterPage::ClusterPage(QWidget *parent) : QWidget(parent)
     top->addWidget(saveAsBtn);
     m_profileInfo = new QLabel(this);
     top->addWidget(m_profileInfo, 1);
-#ifdef TRAINDECK_HAVE_SSH
     auto *sshBtn = new QPushButton(tr("SS&H setup…"), this);
     sshBtn->setToolTip(tr("Create a key, install it on every node and verify password-less login"));
     top->addWidget(sshBtn);
     connect(sshBtn, &QPushButton::clicked, this, [this] { Q_EMIT sshSetupRequested(profile()); });
-#endif
     layout->addLayout(top);
 
     auto *nodesBox = new QGroupBox(tr("Nodes"), this);
