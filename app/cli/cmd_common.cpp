@@ -4,9 +4,12 @@
 #include "command.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/phases.h"
+#include "common/format.h"
 #include "common/paths.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -120,10 +123,11 @@ qint64 originOffset(const Record &rec)
 
 QString fmt(double v, int prec = 4)
 {
-    return std::isfinite(v) ? QString::number(v, 'f', prec) : QStringLiteral("-");
+    return formatNumber(v, prec);
 }
 
-// Per-rank phase bar for the latest step: d data, f forward, b backward, c comm, o optimizer.
+// Per-rank phase bar for the latest step: d data, f forward, b backward, c comm transfer, w comm
+// wait, o optimizer (analysis::Phase order).
 QStringList phaseBars(const MetricStore &s, int width)
 {
     QStringList out;
@@ -135,14 +139,14 @@ QStringList phaseBars(const MetricStore &s, int width)
         maxMs = std::max(maxMs, double(s.rankAt(RankMetric::Step, r, row)));
     if (!(maxMs > 0))
         return out;
-    const std::pair<RankMetric, char> phases[] = {{RankMetric::Data, 'd'}, {RankMetric::Fwd, 'f'}, {RankMetric::Bwd, 'b'},
-                                                  {RankMetric::Comm, 'c'}, {RankMetric::Opt, 'o'}};
+    static constexpr char kPhaseChar[int(analysis::Phase::Count)] = {'d', 'f', 'b', 'c', 'w', 'o'};
+    const analysis::PhaseMeans phases = analysis::phaseBreakdown(s, row);
     for (int r = 0; r < s.worldSize(); ++r) {
         QString bar;
-        for (const auto &[m, ch] : phases) {
-            const double v = s.rankAt(m, r, row);
+        for (int p = 0; p < int(analysis::Phase::Count); ++p) {
+            const double v = phases.at(analysis::Phase(p), r);
             if (std::isfinite(v) && v > 0)
-                bar += QString(int(std::lround(v / maxMs * width)), QLatin1Char(ch));
+                bar += QString(int(std::lround(v / maxMs * width)), QLatin1Char(kPhaseChar[p]));
         }
         bar.truncate(width);
         out.append(QStringLiteral("  rank %1 %2 |%3| %4 ms")
@@ -218,17 +222,7 @@ std::optional<RunLocation> locateRunArgument(const QString &runsDir, const QStri
         *exitCode = ExitBadInput;
         return std::nullopt;
     }
-    if (offlineWhenSynced && isRemoteRecord(dir.value())) {
-        const std::optional<RemoteRecord> rec = readRemoteRecord(dir.value());
-        if (rec && rec->synced) {
-            RunLocation loc;
-            loc.transport = std::make_shared<LocalTransport>();
-            loc.runDir = loc.localDir = dir.value();
-            loc.record = rec;
-            return loc;
-        }
-    }
-    auto loc = locateRun(dir.value());
+    auto loc = runs::Operations::locate(dir.value(), offlineWhenSynced);
     if (!loc) {
         err << loc.errorString() << '\n';
         *exitCode = ExitFailed;
@@ -237,17 +231,26 @@ std::optional<RunLocation> locateRunArgument(const QString &runsDir, const QStri
     return loc.value();
 }
 
-int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const FollowOptions &options)
+int followStarted(const runs::StartedRun &run, bool json)
 {
-    RunMonitor monitor(transport, runDir);
+    RunLocation loc;
+    loc.transport = run.transport;
+    loc.runDir = run.runDir;
+    loc.localDir = run.localDir;
+    loc.remote = run.remote && !run.localDir.isEmpty();  // a remote run without a record is followed as is
+    FollowOptions fo;
+    fo.json = json;
+    return followRun(loc, fo);
+}
+
+int followRun(const RunLocation &location, const FollowOptions &options)
+{
+    const std::unique_ptr<RunMonitor> owned = runs::Operations::monitor(location);
+    RunMonitor &monitor = *owned;
+    const QString &runDir = location.runDir;
     monitor.setPollInterval(options.pollMs);
-    if (options.knownFinalState)
-        monitor.setKnownFinalState(*options.knownFinalState);
-    if (!options.recordDir.isEmpty()) {
-        monitor.setMirrorPath(runFile(options.recordDir, runfile::kMetrics));
-        QObject::connect(&monitor, &RunMonitor::stateChanged, &monitor,
-                         [&](JobState s) { RemoteRuns::noteState(options.recordDir, s); });
-    }
+    QObject::connect(&monitor, &RunMonitor::errorOccurred, &monitor,
+                     [](const QString &message) { QTextStream(stderr) << message << '\n'; });
     QTextStream out(stdout);
     const bool tty = !options.json && ::isatty(STDOUT_FILENO);
     QSet<QString> findingsSeen;
@@ -299,7 +302,8 @@ int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const
                        .arg(fmt(s.scalarAt(Scalar::TokensPerS, row), 0))
                        .arg(fmt(s.scalarAt(Scalar::SamplesPerS, row), 1))
                 << '\n';
-            out << Follow::tr("per-rank phases of the last step (d data, f forward, b backward, c comm, o optimizer):") << '\n';
+            out << Follow::tr("per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w comm wait, "
+                              "o optimizer):") << '\n';
             for (const QString &l : phaseBars(s, 40))
                 out << l << '\n';
         }
@@ -377,12 +381,6 @@ int followRun(std::shared_ptr<Transport> transport, const QString &runDir, const
         }
     });
     QObject::connect(&monitor, &RunMonitor::ended, &loop, [&](JobState s) {
-        if (!options.recordDir.isEmpty()) {
-            // The record becomes complete: the run can be listed, watched and reported offline.
-            const auto synced = RemoteRuns::sync(*transport, runDir, options.recordDir);
-            if (!synced)
-                QTextStream(stderr) << synced.errorString() << '\n';
-        }
         diagnose(true);
         const FailureInfo failure = monitor.failure();
         const MetricStore &st = monitor.store();

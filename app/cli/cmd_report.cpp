@@ -1,26 +1,30 @@
 // traindeck-cli report RUN [--json | --html DIR] [--runs-dir DIR]: offline review of a run (live or
 // ended): state, failure attribution, and the diagnosis findings. --json prints one object with a
 // `findings` array ({kind, severity, ranks, hosts, evidence, recommendation, ...}); --html writes
-// DIR/index.html with PNG plots (loss, throughput, per-rank step time, per-rank phases). The PNGs are
-// drawn and encoded here (zlib through qCompress), so the CLI stays on Qt Core. A remote run is read
-// from its local record once it has ended (no network), over SSH while it runs.
+// DIR/index.html with PNG plots (loss, throughput, per-rank step time, per-rank phases). The plots are
+// drawn pixel by pixel into a QImage and written by Qt Gui's PNG writer: neither needs a
+// QGuiApplication, unlike QPainter text (fonts). A remote run is read from its local record once it
+// has ended (no network), over SSH while it runs.
 #include "cli_common.h"
 #include "command.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/phases.h"
+#include "common/format.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
+#include "runs/operations.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
 #include <QTextStream>
 
-#include <array>
 #include <cmath>
 
 using namespace traindeck::cli;
@@ -28,6 +32,9 @@ using namespace traindeck::launch;
 using namespace traindeck::metrics;
 using traindeck::analysis::Diagnosis;
 using traindeck::analysis::Finding;
+using traindeck::analysis::Phase;
+using traindeck::analysis::PhaseMeans;
+using traindeck::formatNumber;
 
 namespace {
 
@@ -44,30 +51,24 @@ QString usage()
         "exit: 0 report written, 1 the run's files cannot be read or DIR cannot be written, 2 bad input.\n");
 }
 
-// ---- a tiny RGB raster and PNG encoder -------------------------------------------------------
-
-struct Rgb {
-    quint8 r, g, b;
-};
+// ---- a tiny raster (lines and boxes; no QPainter, whose text would need fonts) ---------------
 
 class Raster
 {
 public:
-    Raster(int w, int h, Rgb bg) : w_(w), h_(h), px_(size_t(w) * size_t(h), bg) {}
-    int width() const { return w_; }
-    int height() const { return h_; }
-    void set(int x, int y, Rgb c)
+    Raster(int w, int h, QRgb bg) : img_(w, h, QImage::Format_RGB32) { img_.fill(bg); }
+    void set(int x, int y, QRgb c)
     {
-        if (x >= 0 && y >= 0 && x < w_ && y < h_)
-            px_[size_t(y) * size_t(w_) + size_t(x)] = c;
+        if (img_.valid(x, y))
+            img_.setPixel(x, y, c);
     }
-    void fill(int x0, int y0, int x1, int y1, Rgb c)
+    void fill(int x0, int y0, int x1, int y1, QRgb c)
     {
         for (int y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
             for (int x = std::min(x0, x1); x <= std::max(x0, x1); ++x)
                 set(x, y, c);
     }
-    void line(int x0, int y0, int x1, int y1, Rgb c)
+    void line(int x0, int y0, int x1, int y1, QRgb c)
     {
         const int dx = std::abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
         const int dy = -std::abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
@@ -88,63 +89,15 @@ public:
             }
         }
     }
-    QByteArray png() const
-    {
-        QByteArray raw;
-        raw.reserve(h_ * (1 + 3 * w_));
-        for (int y = 0; y < h_; ++y) {
-            raw.append('\0');  // filter: none
-            for (int x = 0; x < w_; ++x) {
-                const Rgb &c = px_[size_t(y) * size_t(w_) + size_t(x)];
-                raw.append(char(c.r)).append(char(c.g)).append(char(c.b));
-            }
-        }
-        QByteArray out("\x89PNG\r\n\x1a\n", 8);
-        QByteArray ihdr;
-        be32(ihdr, quint32(w_));
-        be32(ihdr, quint32(h_));
-        ihdr.append(char(8)).append(char(2)).append(char(0)).append(char(0)).append(char(0));  // 8-bit RGB
-        chunk(out, "IHDR", ihdr);
-        chunk(out, "IDAT", qCompress(raw, 6).mid(4));  // qCompress: 4-byte length + zlib stream
-        chunk(out, "IEND", QByteArray());
-        return out;
-    }
+    bool save(const QString &path) const { return img_.save(path, "PNG"); }
 
 private:
-    static void be32(QByteArray &b, quint32 v)
-    {
-        b.append(char(v >> 24)).append(char(v >> 16)).append(char(v >> 8)).append(char(v));
-    }
-    static quint32 crc(const QByteArray &data)
-    {
-        static const std::array<quint32, 256> table = [] {
-            std::array<quint32, 256> t{};
-            for (quint32 n = 0; n < 256; ++n) {
-                quint32 c = n;
-                for (int k = 0; k < 8; ++k)
-                    c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-                t[n] = c;
-            }
-            return t;
-        }();
-        quint32 c = 0xffffffffu;
-        for (const char ch : data)
-            c = table[(c ^ quint8(ch)) & 0xff] ^ (c >> 8);
-        return c ^ 0xffffffffu;
-    }
-    static void chunk(QByteArray &out, const char *type, const QByteArray &data)
-    {
-        be32(out, quint32(data.size()));
-        const QByteArray body = QByteArray(type, 4) + data;
-        out += body;
-        be32(out, crc(body));
-    }
-    int w_, h_;
-    std::vector<Rgb> px_;
+    QImage img_;
 };
 
-const Rgb kPalette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
-                        {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127}};
+constexpr QRgb kWhite = qRgb(255, 255, 255), kBlack = qRgb(0, 0, 0), kGrid = qRgb(220, 220, 220);
+const QRgb kPalette[] = {qRgb(31, 119, 180),  qRgb(255, 127, 14), qRgb(44, 160, 44),   qRgb(214, 39, 40),
+                         qRgb(148, 103, 189), qRgb(140, 86, 75),  qRgb(227, 119, 194), qRgb(127, 127, 127)};
 
 struct PlotRange {
     double yMin = 0, yMax = 1;
@@ -155,7 +108,7 @@ struct PlotRange {
 PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QString &path)
 {
     const int W = 800, H = 300, L = 10, R = 10, T = 10, B = 10;
-    Raster img(W, H, {255, 255, 255});
+    Raster img(W, H, kWhite);
     PlotRange range;
     range.xMin = s.firstStep();
     range.xMax = std::max(s.lastStep(), range.xMin + 1);
@@ -184,16 +137,16 @@ PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QStrin
     for (int i = 1; i < 5; ++i) {
         const int y = T + ph * i / 5;
         for (int x = L; x < W - R; x += 4)
-            img.set(x, y, {220, 220, 220});
+            img.set(x, y, kGrid);
     }
-    img.fill(L, T, W - R, T, {0, 0, 0});
-    img.fill(L, H - B, W - R, H - B, {0, 0, 0});
-    img.fill(L, T, L, H - B, {0, 0, 0});
-    img.fill(W - R, T, W - R, H - B, {0, 0, 0});
+    img.fill(L, T, W - R, T, kBlack);
+    img.fill(L, H - B, W - R, H - B, kBlack);
+    img.fill(L, T, L, H - B, kBlack);
+    img.fill(W - R, T, W - R, H - B, kBlack);
     auto xOf = [&](double step) { return L + int(std::lround((step - range.xMin) / double(range.xMax - range.xMin) * pw)); };
     auto yOf = [&](double v) { return T + ph - int(std::lround((v - lo) / (hi - lo) * ph)); };
     for (size_t k = 0; k < data.size(); ++k) {
-        const Rgb c = kPalette[k % 8];
+        const QRgb c = kPalette[k % 8];
         int px = -1, py = -1;
         for (const MinMaxBucket &b : data[k]) {
             if (b.count == 0) {
@@ -210,64 +163,38 @@ PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QStrin
             py = y;
         }
     }
-    QSaveFile f(path);
-    if (f.open(QIODevice::WriteOnly)) {
-        f.write(img.png());
-        f.commit();
-    }
+    img.save(path);
     return range;
 }
 
-// Mean per-rank phase breakdown as horizontal stacked bars.
+// Mean per-rank phase breakdown over the run as horizontal stacked bars, in analysis::Phase order:
+// blue data, orange forward, green backward, red comm transfer, pink comm wait, purple optimizer.
 void phasePlot(const MetricStore &s, const QString &path)
 {
     const int n = std::max(1, s.worldSize());
     const int W = 800, rowH = 24, H = 20 + n * rowH;
-    Raster img(W, H, {255, 255, 255});
-    const RankMetric phases[] = {RankMetric::Data, RankMetric::Fwd, RankMetric::Bwd, RankMetric::Comm, RankMetric::Opt};
-    std::vector<std::array<double, 5>> mean(size_t(n), std::array<double, 5>{});
+    Raster img(W, H, kWhite);
+    const int phaseColor[int(Phase::Count)] = {0, 1, 2, 3, 6, 4};
+    const PhaseMeans means = traindeck::analysis::phaseMeans(s, 0);  // the whole run
     double maxTotal = 0;
-    for (int r = 0; r < s.worldSize(); ++r) {
-        double total = 0;
-        for (int p = 0; p < 5; ++p) {
-            const std::vector<float> v = s.series(SeriesId::of(phases[p], r));
-            double sum = 0;
-            int cnt = 0;
-            for (float x : v) {
-                if (std::isfinite(x)) {
-                    sum += x;
-                    ++cnt;
-                }
-            }
-            mean[size_t(r)][size_t(p)] = cnt ? sum / cnt : 0;
-            total += mean[size_t(r)][size_t(p)];
-        }
-        maxTotal = std::max(maxTotal, total);
-    }
-    for (int r = 0; r < s.worldSize() && maxTotal > 0; ++r) {
+    for (int r = 0; r < means.ranks; ++r)
+        maxTotal = std::max(maxTotal, means.total(r));
+    for (int r = 0; r < means.ranks && maxTotal > 0; ++r) {
         int x = 10;
-        for (int p = 0; p < 5; ++p) {
-            const int w = int(std::lround(mean[size_t(r)][size_t(p)] / maxTotal * (W - 20)));
+        for (int p = 0; p < int(Phase::Count); ++p) {
+            const double ms = means.at(Phase(p), r);
+            const int w = std::isfinite(ms) ? int(std::lround(ms / maxTotal * (W - 20))) : 0;
             if (w > 0)
-                img.fill(x, 10 + r * rowH, x + w - 1, 10 + r * rowH + rowH - 6, kPalette[p]);
-            x += w;
+                img.fill(x, 10 + r * rowH, x + w - 1, 10 + r * rowH + rowH - 6, kPalette[phaseColor[p]]);
+            x += std::max(0, w);
         }
     }
-    QSaveFile f(path);
-    if (f.open(QIODevice::WriteOnly)) {
-        f.write(img.png());
-        f.commit();
-    }
+    img.save(path);
 }
 
 QString esc(const QString &s)
 {
     return s.toHtmlEscaped();
-}
-
-QString num(double v, int prec = 4)
-{
-    return std::isfinite(v) ? QString::number(v, 'g', prec) : QStringLiteral("-");
 }
 
 bool writeHtml(const QString &dir, const QString &runId, JobState state, const RunMonitor &m, const QList<Finding> &findings,
@@ -296,7 +223,7 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
     for (const Finding &f : findings) {
         QStringList ev;
         for (const auto &[k, v] : f.evidence)
-            ev.append(k + QLatin1Char('=') + num(v));
+            ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));
         h += QStringLiteral("<h3 class=\"%1\">[%1] %2</h3><p>%3</p><p><i>%4</i></p>\n")
                  .arg(Finding::severityName(f.severity), esc(f.summary), esc(ev.join(QStringLiteral(", "))),
                       esc(f.recommendation));
@@ -318,7 +245,10 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
             const PlotRange r = plot(s, p.series, dir + QLatin1Char('/') + QString::fromLatin1(p.file));
             h += QStringLiteral("<h3>%1</h3><img src=\"%2\" alt=\"%1\"><p>%3</p>\n")
                      .arg(esc(p.title), QString::fromLatin1(p.file),
-                          esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4").arg(r.xMin).arg(r.xMax).arg(num(r.yMin), num(r.yMax))));
+                          esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4")
+                                  .arg(r.xMin)
+                                  .arg(r.xMax)
+                                  .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));
         }
         phasePlot(s, dir + QStringLiteral("/phases.png"));
         QStringList hostList;
@@ -327,7 +257,7 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
         h += QStringLiteral("<h3>%1</h3><img src=\"phases.png\" alt=\"phases\"><p>%2</p><p>%3</p>\n")
                  .arg(esc(ReportCommand::tr("Mean phase times per rank")),
                       esc(ReportCommand::tr("one bar per rank, top to bottom; blue data, orange forward, green backward, "
-                                            "red comm, purple optimizer")),
+                                            "red comm transfer, pink comm wait, purple optimizer")),
                       hostList.join(QStringLiteral(", ")));
     }
     h += QStringLiteral("</body></html>\n");
@@ -358,17 +288,12 @@ int run(const QStringList &args)
     const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
     if (!loc)
         return rc;
-    RunMonitor m(loc->transport, loc->runDir);
+    // One poll reads the whole run; a remote run that has ended gets its record synced on the way.
+    const std::unique_ptr<RunMonitor> monitor = traindeck::runs::Operations::monitor(*loc);
+    RunMonitor &m = *monitor;
     m.setMaxBytesPerPoll(256 << 20);
-    if (loc->remote)
-        m.setMirrorPath(loc->mirrorPath);
-    else if (loc->record && loc->record->synced)
-        m.setKnownFinalState(loc->record->lastState);  // offline: the record's final state
+    QObject::connect(&m, &RunMonitor::errorOccurred, &m, [&err](const QString &message) { err << message << '\n'; });
     m.poll();
-    if (loc->remote && isFinal(m.state())) {
-        if (const auto synced = RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir); !synced)
-            err << synced.errorString() << '\n';
-    }
     const JobState state = m.state();
     const MetricStore &s = m.store();
     const QList<Finding> findings = Diagnosis::analyze(s);
@@ -419,7 +344,8 @@ int run(const QStringList &args)
         for (int r = 0; r < s.worldSize(); ++r)
             hosts.append(QStringLiteral("%1:%2").arg(r).arg(s.hostOf(r)));
         out << ReportCommand::tr("ranks: %1").arg(hosts.join(QStringLiteral(", "))) << '\n';
-        out << ReportCommand::tr("loss: %1 -> %2").arg(num(s.scalarAt(Scalar::Loss, 0)), num(s.scalarAt(Scalar::Loss, s.rowCount() - 1)))
+        out << ReportCommand::tr("loss: %1 -> %2").arg(formatNumber(s.scalarAt(Scalar::Loss, 0), 4, 'g'),
+                                                formatNumber(s.scalarAt(Scalar::Loss, s.rowCount() - 1), 4, 'g'))
             << '\n';
     }
     if (state == JobState::Failed || state == JobState::Lost || state == JobState::Cancelled)
@@ -431,7 +357,7 @@ int run(const QStringList &args)
         out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
         QStringList ev;
         for (const auto &[k, v] : f.evidence)
-            ev.append(k + QLatin1Char('=') + num(v));
+            ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));
         out << "    " << ev.join(QStringLiteral(", ")) << '\n';
         out << "    " << f.recommendation << '\n';
     }

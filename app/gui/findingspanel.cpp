@@ -1,5 +1,6 @@
 #include "findingspanel.h"
 
+#include "common/format.h"
 #include "plotstyle.h"
 
 #include <QLabel>
@@ -9,8 +10,6 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 namespace traindeck::gui {
 
@@ -157,7 +156,7 @@ void FindingsPanel::showDetails(int index)
     if (!f.evidence.isEmpty()) {
         html += QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"2\">").arg(tr("Evidence").toHtmlEscaped());
         for (const auto &[name, value] : f.evidence) {
-            const QString v = std::isfinite(value) ? QLocale().toString(value, 'g', 6) : tr("n/a");
+            const QString v = formatNumber(value, 6, 'g', QLocale());
             html += QStringLiteral("<tr><td><code>%1</code></td><td align=\"right\">%2</td></tr>")
                         .arg(name.toHtmlEscaped(), v.toHtmlEscaped());
         }

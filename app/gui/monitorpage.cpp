@@ -1,7 +1,9 @@
 #include "monitorpage.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/phases.h"
 #include "backgroundwork.h"
+#include "common/format.h"
 #include "findingspanel.h"
 #include "plotstyle.h"
 #include "qcp.h"
@@ -295,12 +297,12 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     connect(session, &RunSession::reset, this, [this] { schedule(DirtyRebuild | DirtyFindings); });
     connect(session, &RunSession::modeChanged, this, [this] { updateStatus(); });
     connect(m_smoothSlider, &QSlider::valueChanged, this, [this](int v) {
-        m_smoothLabel->setText(QLocale().toString(v / 1000.0, 'f', 3));
+        m_smoothLabel->setText(formatNumber(v / 1000.0, 3, 'f', QLocale()));
         m_ema = DebiasedEma(v / 1000.0);
         updateSmoothed(true);
         schedule(DirtyRebuild);
     });
-    m_smoothLabel->setText(QLocale().toString(0.6, 'f', 3));
+    m_smoothLabel->setText(formatNumber(0.6, 3, 'f', QLocale()));
     m_ema = DebiasedEma(0.6);
     connect(m_balanceSteps, &QSpinBox::valueChanged, this, [this] { schedule(DirtyData); });
     connect(m_heatMetric, &QComboBox::currentIndexChanged, this, [this] {
@@ -729,7 +731,7 @@ void MonitorPage::refreshDevices(bool rebuild)
 void MonitorPage::refreshBalance()
 {
     const MetricStore &store = m_session->store();
-    const PhaseMeans means = phaseMeans(store, m_balanceSteps->value());
+    const analysis::PhaseMeans means = analysis::phaseMeans(store, m_balanceSteps->value());
     QVector<double> keys(means.ranks);
     for (int r = 0; r < means.ranks; ++r)
         keys[r] = r;
@@ -914,13 +916,13 @@ void MonitorPage::updateStatus()
         parts << tr("step %1").arg(store.lastStep());
         parts << tr("%n rank(s)", nullptr, store.worldSize());
         const double loss = store.scalarAt(Scalar::Loss, row);
-        parts << tr("loss %1").arg(QLocale().toString(loss, 'f', 4));
+        parts << tr("loss %1").arg(formatNumber(loss, 4, 'f', QLocale()));
         const double tps = store.scalarAt(Scalar::TokensPerS, row);
         if (std::isfinite(tps))
-            parts << tr("%1 tokens/s").arg(QLocale().toString(tps, 'f', 0));
+            parts << tr("%1 tokens/s").arg(formatNumber(tps, 0, 'f', QLocale()));
         const double mfu = store.scalarAt(Scalar::Mfu, row);
         if (std::isfinite(mfu))
-            parts << tr("MFU %1%").arg(QLocale().toString(mfu * 100, 'f', 1));
+            parts << tr("MFU %1%").arg(formatNumber(mfu * 100, 1, 'f', QLocale()));
     }
     if (m_session->malformedCount() > 0)
         parts << tr("%n malformed line(s) skipped", nullptr, int(m_session->malformedCount()));

@@ -148,53 +148,6 @@ XYSeries vectorForPlot(const MetricStore &store, const std::vector<float> &value
     return out;
 }
 
-double PhaseMeans::total(int rank) const
-{
-    double t = 0;
-    for (const auto &p : ms) {
-        if (rank < int(p.size()) && std::isfinite(p[size_t(rank)]))
-            t += p[size_t(rank)];
-    }
-    return t;
-}
-
-PhaseMeans phaseMeans(const MetricStore &store, int steps)
-{
-    PhaseMeans out;
-    out.ranks = store.worldSize();
-    out.ms.assign(size_t(Phase::Count), std::vector<double>(size_t(out.ranks), 0.0));
-    const qint64 rows = store.rowCount();
-    if (rows == 0 || out.ranks == 0 || steps <= 0)
-        return out;
-    const qint64 r0 = std::max<qint64>(0, rows - steps);
-    out.fromStep = store.stepAt(r0);
-    out.toStep = store.stepAt(rows - 1);
-    out.steps = int(rows - r0);
-    std::vector<std::vector<int>> counts(size_t(Phase::Count), std::vector<int>(size_t(out.ranks), 0));
-    auto add = [&](Phase p, int rank, double v) {
-        if (!std::isfinite(v))
-            return;
-        out.ms[size_t(p)][size_t(rank)] += v;
-        ++counts[size_t(p)][size_t(rank)];
-    };
-    for (qint64 r = r0; r < rows; ++r) {
-        const double transfer = analysis::Diagnosis::transferMs(store, r);
-        for (int k = 0; k < out.ranks; ++k) {
-            add(Phase::Data, k, store.rankAt(RankMetric::Data, k, r));
-            add(Phase::Forward, k, store.rankAt(RankMetric::Fwd, k, r));
-            add(Phase::Backward, k, store.rankAt(RankMetric::Bwd, k, r));
-            add(Phase::CommTransfer, k, transfer);
-            add(Phase::CommWait, k, analysis::Diagnosis::waitMs(store, r, k));
-            add(Phase::Optimizer, k, store.rankAt(RankMetric::Opt, k, r));
-        }
-    }
-    for (size_t p = 0; p < out.ms.size(); ++p) {
-        for (size_t k = 0; k < size_t(out.ranks); ++k)
-            out.ms[p][k] = counts[p][k] ? out.ms[p][k] / counts[p][k] : std::numeric_limits<double>::quiet_NaN();
-    }
-    return out;
-}
-
 double heatmapValue(const MetricStore &store, HeatmapMetric metric, qint64 row, int rank)
 {
     switch (metric) {

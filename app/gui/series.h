@@ -1,6 +1,7 @@
 // Plain numeric helpers for the Monitor page (no widgets; tested on their own).
 #pragma once
 
+#include "analysis/phases.h"
 #include "metrics/metricstore.h"
 
 #include <QVector>
@@ -41,18 +42,8 @@ XYSeries seriesForPlot(const metrics::MetricStore &store, const metrics::SeriesI
 XYSeries vectorForPlot(const metrics::MetricStore &store, const std::vector<float> &values, qint64 fromStep,
                        qint64 toStep, int maxPoints);
 
-// Mean per-rank phase times over the last `steps` rows, for the load-balance bars. Transfer is the
-// smallest comm time over ranks (per step), wait the rank's excess (analysis::Diagnosis).
-enum class Phase { Data, Forward, Backward, CommTransfer, CommWait, Optimizer, Count };
-struct PhaseMeans {
-    int ranks = 0;
-    qint64 fromStep = -1, toStep = -1;
-    int steps = 0;
-    // ms[phase][rank]
-    std::vector<std::vector<double>> ms;
-    double total(int rank) const;
-};
-PhaseMeans phaseMeans(const metrics::MetricStore &store, int steps);
+// The load-balance bars use analysis::phaseMeans; monitorpage.h names the phases unqualified.
+using analysis::Phase;
 
 // What the heatmap shows per (step, rank).
 enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimizer, Compute, Count };

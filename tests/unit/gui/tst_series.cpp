@@ -40,11 +40,13 @@ private Q_SLOTS:
     }
     void phaseMeansTransferAndWait()
     {
+        // The load-balance bars show analysis::phaseMeans (tst_phases), indexed by the re-exported Phase.
+        static_assert(std::is_same_v<Phase, analysis::Phase>);
         metrics::MetricStore store;
         store.onHello(guitest::hello(4));
         for (int s = 1; s <= 30; ++s)
             store.onStep(guitest::step(s, 4, 2));
-        const PhaseMeans m = phaseMeans(store, 10);
+        const analysis::PhaseMeans m = analysis::phaseMeans(store, 10);
         QCOMPARE(m.steps, 10);
         QCOMPARE(m.fromStep, 21);
         QCOMPARE(m.toStep, 30);
