@@ -29,7 +29,7 @@ ClusterChecker::~ClusterChecker()
 
 QStringList ClusterChecker::checkIds(int node) const
 {
-    return QStringList{QStringLiteral("connect")} + NodeChecker(m_profile, node, m_options).checkIds();
+    return QStringList{NodeChecker::connectId()} + NodeChecker(m_profile, node, m_options).checkIds();
 }
 
 int ClusterChecker::totalSteps() const
@@ -122,9 +122,7 @@ void ClusterChecker::runNode(int node)
     NodeChecker checker(m_profile, node, m_options);
     auto onStep = [&](const CheckResult& r) { stepDone(node, r); };
 
-    CheckResult connect;
-    connect.id = QStringLiteral("connect");
-    connect.title = NodeChecker::titleFor(connect.id);
+    CheckResult connect = NodeChecker::resultFor(NodeChecker::connectId());
     std::unique_ptr<ssh::CommandRunner> runner;
     std::unique_ptr<ssh::SshSession> session;
     QElapsedTimer timer;
@@ -166,9 +164,7 @@ void ClusterChecker::runNode(int node)
         report.results += checker.run(*runner, m_cancel, onStep);
     } else {
         for (const QString& id : checker.checkIds()) {
-            CheckResult r;
-            r.id = id;
-            r.title = NodeChecker::titleFor(id);
+            CheckResult r = NodeChecker::resultFor(id);
             r.status = CheckStatus::Skip;
             r.summary = NodeChecker::tr("not reachable");
             report.results.append(r);

@@ -17,7 +17,6 @@ using ssh::CancelToken;
 using ssh::CommandRunner;
 using ssh::ExecResult;
 using ssh::shellPath;
-using ssh::shellQuote;
 
 namespace {
 
@@ -207,45 +206,74 @@ QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const Q
     return QStringLiteral("sh -c ") + shellQuote(pre + command);
 }
 
+#define CHECK_TITLE(s) QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", s)
+// In the order they run: gpu before cuda and nccl (they skip without a GPU), trainer before cuda and
+// nccl (they show what its self-check said).
+const NodeChecker::Check NodeChecker::kChecks[] = {
+    {"connect", CHECK_TITLE("Reachable and logged in"), nullptr, AppliesTo::EveryNode},
+    {"os", CHECK_TITLE("Operating system"), &NodeChecker::checkOs, AppliesTo::EveryNode},
+    {"cpu", CHECK_TITLE("CPU cores"), &NodeChecker::checkCpu, AppliesTo::EveryNode},
+    {"memory", CHECK_TITLE("Memory"), &NodeChecker::checkMemory, AppliesTo::EveryNode},
+    {"disk", CHECK_TITLE("Free disk in the work directory"), &NodeChecker::checkDisk, AppliesTo::EveryNode},
+    {"gpu", CHECK_TITLE("GPUs"), &NodeChecker::checkGpu, AppliesTo::EveryNode},
+    {"trainer", CHECK_TITLE("traindeck-trainer"), &NodeChecker::checkTrainer, AppliesTo::EveryNode},
+    {"cuda", CHECK_TITLE("CUDA"), &NodeChecker::checkCuda, AppliesTo::EveryNode},
+    {"nccl", CHECK_TITLE("NCCL"), &NodeChecker::checkNccl, AppliesTo::EveryNode},
+    {"mpi", CHECK_TITLE("Open MPI"), &NodeChecker::checkMpi, AppliesTo::EveryNode},
+    {"network", CHECK_TITLE("Network interfaces"), &NodeChecker::checkNetwork, AppliesTo::EveryNode},
+    {"clock", CHECK_TITLE("Clock"), &NodeChecker::checkClock, AppliesTo::EveryNode},
+    {"head-ssh", CHECK_TITLE("Head → workers SSH"), &NodeChecker::checkHeadSsh, AppliesTo::HeadOfSeveral},
+    {"interconnect", CHECK_TITLE("Interconnect (allreduce)"), &NodeChecker::checkInterconnect,
+     AppliesTo::HeadWithInterconnect},
+};
+#undef CHECK_TITLE
+
+const NodeChecker::Check* NodeChecker::findCheck(const QString& id)
+{
+    for (const Check& c : kChecks) {
+        if (id == QLatin1String(c.id))
+            return &c;
+    }
+    return nullptr;
+}
+
+bool NodeChecker::appliesHere(const Check& check) const
+{
+    const bool head = m_index == m_profile.headIndex();
+    switch (check.appliesTo) {
+    case AppliesTo::EveryNode: return true;
+    case AppliesTo::HeadOfSeveral: return head && m_profile.nodes.size() > 1;
+    case AppliesTo::HeadWithInterconnect: return head && m_options.interconnect;
+    }
+    return false;
+}
+
+QString NodeChecker::connectId()
+{
+    return QString::fromLatin1(kChecks[0].id);
+}
+
 QStringList NodeChecker::checkIds() const
 {
-    QStringList ids{QStringLiteral("os"),      QStringLiteral("cpu"),  QStringLiteral("memory"),
-                    QStringLiteral("disk"),    QStringLiteral("gpu"),  QStringLiteral("trainer"),
-                    QStringLiteral("cuda"),    QStringLiteral("nccl"), QStringLiteral("mpi"),
-                    QStringLiteral("network"), QStringLiteral("clock")};
-    if (m_index == m_profile.headIndex() && m_profile.nodes.size() > 1)
-        ids << QStringLiteral("head-ssh");
-    if (m_options.interconnect && m_index == m_profile.headIndex())
-        ids << QStringLiteral("interconnect");
+    QStringList ids;
+    for (const Check& c : kChecks) {
+        if (c.fn && appliesHere(c))
+            ids << QString::fromLatin1(c.id);
+    }
     return ids;
 }
 
 QString NodeChecker::titleFor(const QString& id)
 {
-    static const QHash<QString, const char*> titles{
-        {QStringLiteral("connect"), QT_TR_NOOP("Reachable and logged in")},
-        {QStringLiteral("os"), QT_TR_NOOP("Operating system")},
-        {QStringLiteral("cpu"), QT_TR_NOOP("CPU cores")},
-        {QStringLiteral("memory"), QT_TR_NOOP("Memory")},
-        {QStringLiteral("disk"), QT_TR_NOOP("Free disk in the work directory")},
-        {QStringLiteral("gpu"), QT_TR_NOOP("GPUs")},
-        {QStringLiteral("trainer"), QT_TR_NOOP("traindeck-trainer")},
-        {QStringLiteral("cuda"), QT_TR_NOOP("CUDA")},
-        {QStringLiteral("nccl"), QT_TR_NOOP("NCCL")},
-        {QStringLiteral("mpi"), QT_TR_NOOP("Open MPI")},
-        {QStringLiteral("network"), QT_TR_NOOP("Network interfaces")},
-        {QStringLiteral("clock"), QT_TR_NOOP("Clock")},
-        {QStringLiteral("head-ssh"), QT_TR_NOOP("Head → workers SSH")},
-        {QStringLiteral("interconnect"), QT_TR_NOOP("Interconnect (allreduce)")}};
-    const char* t = titles.value(id);
-    return t ? tr(t) : id;
+    const Check* c = findCheck(id);
+    return c ? tr(c->title) : id;
 }
 
-CheckResult NodeChecker::step(const QString& id, const QString& title) const
+CheckResult NodeChecker::resultFor(const QString& id)
 {
     CheckResult r;
     r.id = id;
-    r.title = title;
+    r.title = titleFor(id);
     return r;
 }
 
@@ -261,31 +289,18 @@ ExecResult NodeChecker::exec(CommandRunner& runner, const QString& command, cons
 QList<CheckResult> NodeChecker::run(CommandRunner& runner, const CancelToken& cancel,
                                     const std::function<void(const CheckResult&)>& progress)
 {
-    using Fn = CheckResult (NodeChecker::*)(CommandRunner&, const CancelToken&);
-    const QHash<QString, Fn> fns{{QStringLiteral("os"), &NodeChecker::checkOs},
-                                 {QStringLiteral("cpu"), &NodeChecker::checkCpu},
-                                 {QStringLiteral("memory"), &NodeChecker::checkMemory},
-                                 {QStringLiteral("disk"), &NodeChecker::checkDisk},
-                                 {QStringLiteral("gpu"), &NodeChecker::checkGpu},
-                                 {QStringLiteral("trainer"), &NodeChecker::checkTrainer},
-                                 {QStringLiteral("cuda"), &NodeChecker::checkCuda},
-                                 {QStringLiteral("nccl"), &NodeChecker::checkNccl},
-                                 {QStringLiteral("mpi"), &NodeChecker::checkMpi},
-                                 {QStringLiteral("network"), &NodeChecker::checkNetwork},
-                                 {QStringLiteral("clock"), &NodeChecker::checkClock},
-                                 {QStringLiteral("head-ssh"), &NodeChecker::checkHeadSsh},
-                                 {QStringLiteral("interconnect"), &NodeChecker::checkInterconnect}};
     QList<CheckResult> out;
-    for (const QString& id : checkIds()) {
+    for (const Check& c : kChecks) {
+        if (!c.fn || !appliesHere(c))
+            continue;
         QElapsedTimer t;
         t.start();
-        CheckResult r;
+        CheckResult r = resultFor(QString::fromLatin1(c.id));
         if (cancel.isCancelled()) {
-            r = step(id, titleFor(id));
             r.status = CheckStatus::Skip;
             r.summary = tr("cancelled");
         } else {
-            r = (this->*fns.value(id))(runner, cancel);
+            r = (this->*c.fn)(r, runner, cancel);
         }
         r.elapsedMs = t.elapsed();
         out.append(r);
@@ -310,9 +325,8 @@ static std::optional<CheckResult> ranBadly(CheckResult r, const ExecResult& e)
     return r;
 }
 
-CheckResult NodeChecker::checkOs(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkOs(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("os"), tr("Operating system"));
     const ExecResult e = exec(runner, QStringLiteral("uname -srm; (. /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\")"), cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
@@ -331,9 +345,8 @@ CheckResult NodeChecker::checkOs(CommandRunner& runner, const CancelToken& cance
     return r;
 }
 
-CheckResult NodeChecker::checkCpu(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkCpu(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("cpu"), tr("CPU cores"));
     const ExecResult e = exec(runner, QStringLiteral("nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"), cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
@@ -358,9 +371,8 @@ CheckResult NodeChecker::checkCpu(CommandRunner& runner, const CancelToken& canc
     return r;
 }
 
-CheckResult NodeChecker::checkMemory(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkMemory(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("memory"), tr("Memory"));
     const ExecResult e = exec(runner, QStringLiteral("grep -E '^(MemTotal|MemAvailable):' /proc/meminfo"), cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
@@ -388,9 +400,8 @@ CheckResult NodeChecker::checkMemory(CommandRunner& runner, const CancelToken& c
     return r;
 }
 
-CheckResult NodeChecker::checkDisk(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkDisk(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("disk"), tr("Free disk in the work directory"));
     const QString dir = m_profile.workdir.isEmpty() ? QStringLiteral("~/traindeck") : m_profile.workdir;
     const ExecResult e = exec(runner,
                               QStringLiteral("d=%1; mkdir -p \"$d\" || exit 3; t=\"$d/.traindeck-write-test.$$\"; "
@@ -460,9 +471,8 @@ QList<NodeChecker::Gpu> NodeChecker::parseNvidiaSmi(const QString& csv)
     return gpus;
 }
 
-CheckResult NodeChecker::checkGpu(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("gpu"), tr("GPUs"));
     const ExecResult e = exec(runner,
                               QStringLiteral("command -v nvidia-smi >/dev/null 2>&1 || { echo TRAINDECK_NO_NVIDIA_SMI; exit 0; }; "
                                              "nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader"),
@@ -548,9 +558,8 @@ CheckResult NodeChecker::checkGpu(CommandRunner& runner, const CancelToken& canc
     return r;
 }
 
-CheckResult NodeChecker::checkTrainer(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkTrainer(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("trainer"), tr("traindeck-trainer"));
     const ExecResult e = exec(runner,
                               QStringLiteral("p=$(command -v traindeck-trainer) || { echo TRAINDECK_NOT_FOUND; exit 0; }; "
                                              "echo \"TRAINDECK_PATH $p\"; \"$p\" self-check"),
@@ -609,9 +618,8 @@ CheckResult NodeChecker::checkTrainer(CommandRunner& runner, const CancelToken& 
     return r;
 }
 
-CheckResult NodeChecker::checkCuda(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkCuda(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("cuda"), tr("CUDA"));
     if (!m_hasGpu) {
         r.status = CheckStatus::Skip;
         r.summary = tr("no GPU");
@@ -650,9 +658,8 @@ CheckResult NodeChecker::checkCuda(CommandRunner& runner, const CancelToken& can
     return r;
 }
 
-CheckResult NodeChecker::checkNccl(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkNccl(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("nccl"), tr("NCCL"));
     if (!m_hasGpu) {
         r.status = CheckStatus::Skip;
         r.summary = tr("no GPU (NCCL is used for GPU training)");
@@ -692,9 +699,8 @@ CheckResult NodeChecker::checkNccl(CommandRunner& runner, const CancelToken& can
     return r;
 }
 
-CheckResult NodeChecker::checkMpi(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkMpi(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("mpi"), tr("Open MPI"));
     const QString launcher = m_profile.launcher.isEmpty() ? QStringLiteral("mpirun") : m_profile.launcher;
     const ExecResult e = exec(runner, shellPath(launcher) + QStringLiteral(" --version 2>&1 | head -n 5"), cancel);
     if (auto bad = ranBadly(r, e))
@@ -752,9 +758,8 @@ QString NodeChecker::suggestSocketIfname(const QString& ipOutput, const QString&
     return first;
 }
 
-CheckResult NodeChecker::checkNetwork(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("network"), tr("Network interfaces"));
     const bool literal = !QHostAddress(m_node.host).isNull();
     const QString resolve = literal || runner.isLocal()
                                 ? QStringLiteral("echo TRAINDECK_ADDR %1").arg(shellQuote(m_node.host))
@@ -818,9 +823,8 @@ CheckResult NodeChecker::checkNetwork(CommandRunner& runner, const CancelToken& 
     return r;
 }
 
-CheckResult NodeChecker::checkClock(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkClock(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("clock"), tr("Clock"));
     const qint64 t0 = QDateTime::currentMSecsSinceEpoch();
     const ExecResult e = exec(runner, QStringLiteral("date +%s.%N"), cancel);
     const qint64 t1 = QDateTime::currentMSecsSinceEpoch();
@@ -850,9 +854,8 @@ CheckResult NodeChecker::checkClock(CommandRunner& runner, const CancelToken& ca
     return r;
 }
 
-CheckResult NodeChecker::checkHeadSsh(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkHeadSsh(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("head-ssh"), tr("Head → workers SSH"));
     QString script;
     int workers = 0;
     for (int i = 0; i < m_profile.nodes.size(); ++i) {
@@ -940,9 +943,8 @@ CheckResult NodeChecker::checkHeadSsh(CommandRunner& runner, const CancelToken& 
     return r;
 }
 
-CheckResult NodeChecker::checkInterconnect(CommandRunner& runner, const CancelToken& cancel)
+CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    CheckResult r = step(QStringLiteral("interconnect"), tr("Interconnect (allreduce)"));
     if (m_profile.nodes.size() < 2) {
         r.status = CheckStatus::Skip;
         r.summary = tr("single node");

@@ -92,10 +92,14 @@ class NodeChecker {
 public:
     NodeChecker(const cluster::ClusterProfile& profile, int nodeIndex, const CheckOptions& options);
 
-    // The check list for this node, in order (ids).
+    // The id of the first check, "connect": the caller runs it (it opens the runner).
+    static QString connectId();
+    // The checks run() runs on this node, in order (ids); "connect" is not one of them.
     QStringList checkIds() const;
-    // Translated title of a check id ("gpu" → "GPUs").
+    // Translated title of a check id ("gpu" → "GPUs"); the id itself when unknown.
     static QString titleFor(const QString& id);
+    // An empty result (status skip) of a check: its id and translated title.
+    static CheckResult resultFor(const QString& id);
     // connect result comes from the caller (it opened the runner); this runs the rest.
     QList<CheckResult> run(ssh::CommandRunner& runner, const ssh::CancelToken& cancel,
                            const std::function<void(const CheckResult&)>& progress);
@@ -115,22 +119,36 @@ public:
     static QString suggestSocketIfname(const QString& ipOutput, const QString& preferAddress = QString());
 
 private:
-    CheckResult step(const QString& id, const QString& title) const;
+    // One check: id, title, the function that runs it and the nodes it applies to, declared once in
+    // kChecks (nodecheck.cpp), from which the id list, the titles and run() are derived.
+    // Each function gets resultFor(id) and fills it in.
+    using CheckFn = CheckResult (NodeChecker::*)(CheckResult, ssh::CommandRunner&, const ssh::CancelToken&);
+    enum class AppliesTo { EveryNode, HeadOfSeveral, HeadWithInterconnect };
+    struct Check {
+        const char* id;
+        const char* title;  // untranslated, QT_TRANSLATE_NOOP'd in NodeChecker's context
+        CheckFn fn;         // nullptr for "connect", which the caller runs
+        AppliesTo appliesTo;
+    };
+    static const Check kChecks[];
+    static const Check* findCheck(const QString& id);
+    bool appliesHere(const Check& check) const;
+
     ssh::ExecResult exec(ssh::CommandRunner& runner, const QString& command, const ssh::CancelToken& cancel) const;
 
-    CheckResult checkOs(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkCpu(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkMemory(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkDisk(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkGpu(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkCuda(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkNccl(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkMpi(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkTrainer(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkHeadSsh(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkClock(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkNetwork(ssh::CommandRunner&, const ssh::CancelToken&);
-    CheckResult checkInterconnect(ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkOs(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkCpu(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkMemory(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkDisk(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkGpu(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkCuda(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkNccl(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkMpi(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkTrainer(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkHeadSsh(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkClock(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkNetwork(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkInterconnect(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
 
     const cluster::ClusterProfile& m_profile;
     int m_index;

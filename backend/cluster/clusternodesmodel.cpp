@@ -4,7 +4,17 @@
 
 namespace traindeck::cluster {
 
-ClusterNodesModel::ClusterNodesModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+#define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", s)
+// In Column order.
+constexpr EditableTableModel::Column kColumns[] = {
+    {TITLE("Name"), false},          {TITLE("Host"), false},  {TITLE("Port"), true}, {TITLE("User"), false},
+    {TITLE("Identity file"), false}, {TITLE("Slots"), true}, {TITLE("GPUs"), true}, {TITLE("Role"), false}};
+#undef TITLE
+static_assert(std::size(kColumns) == ClusterNodesModel::ColumnCount);
+}  // namespace
+
+ClusterNodesModel::ClusterNodesModel(QObject* parent) : EditableTableModel(kColumns, parent) {}
 
 void ClusterNodesModel::setNodes(const QList<ClusterNode>& nodes)
 {
@@ -27,15 +37,8 @@ int ClusterNodesModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int(m_nodes.size());
 }
 
-int ClusterNodesModel::columnCount(const QModelIndex& parent) const
+QVariant ClusterNodesModel::cell(const QModelIndex& index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant ClusterNodesModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
     const ClusterNode& n = m_nodes.at(index.row());
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
@@ -59,46 +62,9 @@ QVariant ClusterNodesModel::data(const QModelIndex& index, int role) const
             return index.row() == headRow() ? tr("head") : tr("worker");
         }
     }
-    if (role == Qt::TextAlignmentRole
-        && (index.column() == PortColumn || index.column() == SlotsColumn || index.column() == GpusColumn))
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && index.column() == RoleColumn)
         return tr("Rank 0 and the run directory live on the head node");
     return {};
-}
-
-QVariant ClusterNodesModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (role != Qt::DisplayRole)
-        return {};
-    if (orientation == Qt::Vertical)
-        return section + 1;
-    switch (section) {
-    case NameColumn:
-        return tr("Name");
-    case HostColumn:
-        return tr("Host");
-    case PortColumn:
-        return tr("Port");
-    case UserColumn:
-        return tr("User");
-    case IdentityColumn:
-        return tr("Identity file");
-    case SlotsColumn:
-        return tr("Slots");
-    case GpusColumn:
-        return tr("GPUs");
-    case RoleColumn:
-        return tr("Role");
-    }
-    return {};
-}
-
-Qt::ItemFlags ClusterNodesModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 
 static bool toInt(const QVariant& value, int min, int max, int& out)
@@ -111,10 +77,8 @@ static bool toInt(const QVariant& value, int min, int max, int& out)
     return true;
 }
 
-bool ClusterNodesModel::setData(const QModelIndex& index, const QVariant& value, int role)
+bool ClusterNodesModel::setCell(const QModelIndex& index, const QVariant& value)
 {
-    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return false;
     ClusterNode n = m_nodes.at(index.row());
     const QString text = value.toString().trimmed();
     switch (index.column()) {
@@ -188,16 +152,15 @@ bool ClusterNodesModel::setData(const QModelIndex& index, const QVariant& value,
     if (n == m_nodes.at(index.row()))
         return true;
     m_nodes[index.row()] = n;
-    Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+    cellChanged(index);
     return true;
 }
 
 bool ClusterNodesModel::insertRows(int row, int count, const QModelIndex& parent)
 {
-    if (parent.isValid() || row < 0 || row > rowCount() || count < 1)
-        return false;
     const int oldHead = headRow();
-    beginInsertRows(QModelIndex(), row, row + count - 1);
+    if (!beginInsert(row, count, parent))
+        return false;
     for (int i = 0; i < count; ++i) {
         ClusterNode n;
         int number = int(m_nodes.size()) + 1;
@@ -227,10 +190,9 @@ bool ClusterNodesModel::insertRows(int row, int count, const QModelIndex& parent
 
 bool ClusterNodesModel::removeRows(int row, int count, const QModelIndex& parent)
 {
-    if (parent.isValid() || row < 0 || count < 1 || row + count > rowCount())
-        return false;
     const int oldHead = headRow();
-    beginRemoveRows(QModelIndex(), row, row + count - 1);
+    if (!beginRemove(row, count, parent))
+        return false;
     m_nodes.remove(row, count);
     endRemoveRows();
     const int newHead = headRow();

@@ -3,12 +3,11 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-
-#include <QAbstractTableModel>
+#include "cluster/editabletablemodel.h"
 
 namespace traindeck::cluster {
 
-class ClusterNodesModel : public QAbstractTableModel {
+class ClusterNodesModel : public EditableTableModel {
     Q_OBJECT
 
 public:
@@ -32,15 +31,14 @@ public:
     int headRow() const;
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
-    // Role column: "head" or "worker" (EditRole); display text is translated.
-    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     // New rows are workers named "nodeN" on host "nodeN" with 1 slot; edit them afterwards.
     bool insertRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
     bool removeRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
+
+protected:
+    QVariant cell(const QModelIndex& index, int role) const override;
+    // Role column: "head" or "worker" (EditRole); display text is translated.
+    bool setCell(const QModelIndex& index, const QVariant& value) override;
 
 private:
     QList<ClusterNode> m_nodes;

@@ -4,7 +4,17 @@
 
 namespace traindeck::cluster {
 
-HostfileModel::HostfileModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+#define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", s)
+// In Column order.
+constexpr EditableTableModel::Column kColumns[] = {
+    {TITLE("User"), false}, {TITLE("Host"), false}, {TITLE("Slots"), true}, {TITLE("Max slots"), true},
+    {TITLE("Comment"), false}};
+#undef TITLE
+static_assert(std::size(kColumns) == HostfileModel::ColumnCount);
+}  // namespace
+
+HostfileModel::HostfileModel(QObject* parent) : EditableTableModel(kColumns, parent) {}
 
 void HostfileModel::setHostfile(const Hostfile& hostfile)
 {
@@ -18,11 +28,6 @@ int HostfileModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : m_hostfile.hostCount();
 }
 
-int HostfileModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 static QVariant optionalInt(const std::optional<int>& value, int role)
 {
     if (!value)
@@ -30,10 +35,8 @@ static QVariant optionalInt(const std::optional<int>& value, int role)
     return *value;
 }
 
-QVariant HostfileModel::data(const QModelIndex& index, int role) const
+QVariant HostfileModel::cell(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
     const HostEntry e = m_hostfile.host(index.row());
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
@@ -49,39 +52,9 @@ QVariant HostfileModel::data(const QModelIndex& index, int role) const
             return m_hostfile.hostComment(index.row());
         }
     }
-    if (role == Qt::TextAlignmentRole && (index.column() == SlotsColumn || index.column() == MaxSlotsColumn))
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole && index.column() == SlotsColumn && !e.slots)
         return tr("Not set: Open MPI uses the number of cores, MPICH 1");
     return {};
-}
-
-QVariant HostfileModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (role != Qt::DisplayRole)
-        return {};
-    if (orientation == Qt::Vertical)
-        return section + 1;
-    switch (section) {
-    case UserColumn:
-        return tr("User");
-    case HostColumn:
-        return tr("Host");
-    case SlotsColumn:
-        return tr("Slots");
-    case MaxSlotsColumn:
-        return tr("Max slots");
-    case CommentColumn:
-        return tr("Comment");
-    }
-    return {};
-}
-
-Qt::ItemFlags HostfileModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    return Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 
 static bool toOptionalCount(const QVariant& value, std::optional<int>& out)
@@ -98,10 +71,8 @@ static bool toOptionalCount(const QVariant& value, std::optional<int>& out)
     return true;
 }
 
-bool HostfileModel::setData(const QModelIndex& index, const QVariant& value, int role)
+bool HostfileModel::setCell(const QModelIndex& index, const QVariant& value)
 {
-    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return false;
     HostEntry e = m_hostfile.host(index.row());
     switch (index.column()) {
     case UserColumn: {
@@ -128,7 +99,7 @@ bool HostfileModel::setData(const QModelIndex& index, const QVariant& value, int
         break;
     case CommentColumn:
         m_hostfile.setHostComment(index.row(), value.toString());
-        Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+        cellChanged(index);
         return true;
     default:
         return false;
@@ -136,15 +107,14 @@ bool HostfileModel::setData(const QModelIndex& index, const QVariant& value, int
     if (e == m_hostfile.host(index.row()))
         return true;
     m_hostfile.setHost(index.row(), e);
-    Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+    cellChanged(index);
     return true;
 }
 
 bool HostfileModel::insertRows(int row, int count, const QModelIndex& parent)
 {
-    if (parent.isValid() || row < 0 || row > rowCount() || count < 1)
+    if (!beginInsert(row, count, parent))
         return false;
-    beginInsertRows(QModelIndex(), row, row + count - 1);
     for (int i = 0; i < count; ++i)
         m_hostfile.insertHost(row + i, HostEntry{QString(), QStringLiteral("localhost"), std::nullopt, std::nullopt});
     endInsertRows();
@@ -153,9 +123,8 @@ bool HostfileModel::insertRows(int row, int count, const QModelIndex& parent)
 
 bool HostfileModel::removeRows(int row, int count, const QModelIndex& parent)
 {
-    if (parent.isValid() || row < 0 || count < 1 || row + count > rowCount())
+    if (!beginRemove(row, count, parent))
         return false;
-    beginRemoveRows(QModelIndex(), row, row + count - 1);
     for (int i = 0; i < count; ++i)
         m_hostfile.removeHost(row);
     endRemoveRows();

@@ -3,13 +3,12 @@
 // invalid host or user name or a count out of range.
 #pragma once
 
+#include "cluster/editabletablemodel.h"
 #include "cluster/hostfile.h"
-
-#include <QAbstractTableModel>
 
 namespace traindeck::cluster {
 
-class HostfileModel : public QAbstractTableModel {
+class HostfileModel : public EditableTableModel {
     Q_OBJECT
 
 public:
@@ -21,15 +20,14 @@ public:
     const Hostfile& hostfile() const { return m_hostfile; }
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
-    // Slots/max_slots: an int 1..Hostfile::MaxSlots, or an empty/invalid QVariant for "unset".
-    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     // New rows are "localhost" with no slots; edit them afterwards.
     bool insertRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
     bool removeRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
+
+protected:
+    QVariant cell(const QModelIndex& index, int role) const override;
+    // Slots/max_slots: an int 1..Hostfile::MaxSlots, or an empty/invalid QVariant for "unset".
+    bool setCell(const QModelIndex& index, const QVariant& value) override;
 
 private:
     Hostfile m_hostfile;

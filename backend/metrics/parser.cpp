@@ -209,6 +209,28 @@ struct MetricsParser::Private {
         }
         return true;
     }
+    // Calls field(name, value) for each field of an object until one returns false; errors in the
+    // object itself are reported against `key` ({} at the top level).
+    template <typename Field>
+    bool forEachField(od::object &o, std::string_view key, Field &&field)
+    {
+        for (auto fr : o) {
+            od::field f;
+            if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
+            std::string_view k;
+            if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
+            if (!field(k, f.value())) return false;
+        }
+        return true;
+    }
+    // The same for a value that must be an object.
+    template <typename Field>
+    bool forEachField(od::value v, std::string_view key, Field &&field)
+    {
+        od::object o;
+        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
+        return forEachField(o, key, field);
+    }
     bool getJsonObject(od::value v, std::string_view key, QJsonObject &out)
     {
         od::object o;
@@ -476,105 +498,99 @@ enum : quint32 {
     SeenV = 1u << 0,
     SeenT = 1u << 1,
     S1 = 1u << 2, S2 = 1u << 3, S3 = 1u << 4, S4 = 1u << 5, S5 = 1u << 6, S6 = 1u << 7,
-    S7 = 1u << 8, S8 = 1u << 9, S9 = 1u << 10, S10 = 1u << 11, S11 = 1u << 12, S12 = 1u << 13,
 };
+
+// The scalar fields of a step line, in protocol order (the per-rank arrays follow, see
+// rankMetricKey()). A required field sets its bit of `seen`, checked in this order when the line
+// ends; an optional one (float*, null = absent) sets its StepRecord::present bit.
+enum class StepValue { Int, Count, Float, FloatStar, OptionalFloatStar };
+struct StepScalar {
+    std::string_view key;
+    StepValue value;
+    qint64 StepRecord::*integer;  // Int, Count (an int >= 0)
+    double StepRecord::*real;     // the others
+    quint32 presentBit;           // OptionalFloatStar
+    std::uint32_t hash = fnv(key);
+    constexpr bool required() const { return value != StepValue::OptionalFloatStar; }
+};
+constexpr StepScalar kStepScalars[] = {
+    {"step", StepValue::Count, &StepRecord::step, nullptr, 0},
+    {"epoch", StepValue::Int, &StepRecord::epoch, nullptr, 0},
+    {"loss", StepValue::FloatStar, nullptr, &StepRecord::loss, 0},
+    {"lr", StepValue::Float, nullptr, &StepRecord::lr, 0},
+    {"grad_norm", StepValue::OptionalFloatStar, nullptr, &StepRecord::gradNorm, StepRecord::HasGradNorm},
+    {"tokens", StepValue::Int, &StepRecord::tokens, nullptr, 0},
+    {"tokens_per_s", StepValue::Float, nullptr, &StepRecord::tokensPerS, 0},
+    {"samples_per_s", StepValue::Float, nullptr, &StepRecord::samplesPerS, 0},
+    {"mfu", StepValue::OptionalFloatStar, nullptr, &StepRecord::mfu, StepRecord::HasMfu},
+    {"loss_scale", StepValue::OptionalFloatStar, nullptr, &StepRecord::lossScale, StepRecord::HasLossScale},
+};
+constexpr int kStepScalarCount = int(std::size(kStepScalars));
+
+// Bits of `seen` in a step line: one per scalar, then one per required per-rank array.
+constexpr quint32 stepScalarBit(int i)
+{
+    return 1u << (2 + i);
+}
+constexpr quint32 stepRankBit(RankMetric m)
+{
+    return 1u << (2 + kStepScalarCount + int(m));
+}
+static_assert(2 + kStepScalarCount + kRankMetricCount <= 32);
+
+// The optional per-rank arrays (mem_mb, util, comm_bytes) have presence bits from HasMem on.
+constexpr quint32 stepPresentBit(RankMetric m)
+{
+    return StepRecord::HasMem << (int(m) - int(RankMetric::Mem));
+}
 
 bool MetricsParser::Private::stepField(std::string_view key, od::value v)
 {
     StepRecord &s = step;
-    auto rankArray = [&](RankMetric m, quint32 bit, bool integral) {
-        if (!getRankArray(v, key, s.perRank[size_t(m)], integral)) return false;
-        seen |= bit;
-        return true;
-    };
-    // Optional per-rank arrays: null means absent.
-    auto optionalRankArray = [&](RankMetric m, quint32 presentBit, bool integral) {
-        bool isNull = false;
-        if (!v.is_null().get(isNull) && isNull) {
-            s.perRank[size_t(m)].clear();
-            s.present &= ~presentBit;
+    const std::uint32_t hash = fnv(key);
+    for (int i = 0; i < kStepScalarCount; ++i) {
+        const StepScalar &f = kStepScalars[i];
+        if (f.hash != hash || f.key != key) continue;
+        if (f.required()) seen |= stepScalarBit(i);
+        switch (f.value) {
+        case StepValue::Int:
+            return getInt(v, key, s.*f.integer);
+        case StepValue::Count:
+            if (!getInt(v, key, s.*f.integer)) return false;
+            if (s.*f.integer < 0) return failed(kOutOfRange, key);
+            return true;
+        case StepValue::Float:
+            return getFloat(v, key, s.*f.real);
+        case StepValue::FloatStar:
+            return getFloatStar(v, key, s.*f.real, true);
+        case StepValue::OptionalFloatStar: {
+            bool has = false;
+            if (!getFloatStar(v, key, s.*f.real, true, &has)) return false;
+            if (has) s.present |= f.presentBit;
             return true;
         }
-        if (!getRankArray(v, key, s.perRank[size_t(m)], integral)) return false;
-        s.present |= presentBit;
+        }
+    }
+    for (int i = 0; i < kRankMetricCount; ++i) {
+        const RankMetric m = RankMetric(i);
+        if (key != rankMetricKey(m)) continue;
+        std::vector<float> &values = s.perRank[size_t(i)];
+        const bool integral = m == RankMetric::CommBytes;
+        if (m < RankMetric::Mem) {
+            if (!getRankArray(v, key, values, integral)) return false;
+            seen |= stepRankBit(m);
+            return true;
+        }
+        // Optional per-rank arrays: null means absent.
+        bool isNull = false;
+        if (!v.is_null().get(isNull) && isNull) {
+            values.clear();
+            s.present &= ~stepPresentBit(m);
+            return true;
+        }
+        if (!getRankArray(v, key, values, integral)) return false;
+        s.present |= stepPresentBit(m);
         return true;
-    };
-    bool has = false;
-    switch (fnv(key)) {
-    case fnv("step"):
-        if (key != "step") break;
-        seen |= S1;
-        if (!getInt(v, key, s.step)) return false;
-        if (s.step < 0) return failed(kOutOfRange, key);
-        return true;
-    case fnv("epoch"):
-        if (key != "epoch") break;
-        seen |= S2;
-        return getInt(v, key, s.epoch);
-    case fnv("loss"):
-        if (key != "loss") break;
-        seen |= S3;
-        return getFloatStar(v, key, s.loss, true);
-    case fnv("lr"):
-        if (key != "lr") break;
-        seen |= S4;
-        return getFloat(v, key, s.lr);
-    case fnv("grad_norm"):
-        if (key != "grad_norm") break;
-        if (!getFloatStar(v, key, s.gradNorm, true, &has)) return false;
-        if (has) s.present |= StepRecord::HasGradNorm;
-        return true;
-    case fnv("tokens"):
-        if (key != "tokens") break;
-        seen |= S5;
-        return getInt(v, key, s.tokens);
-    case fnv("tokens_per_s"):
-        if (key != "tokens_per_s") break;
-        seen |= S6;
-        return getFloat(v, key, s.tokensPerS);
-    case fnv("samples_per_s"):
-        if (key != "samples_per_s") break;
-        seen |= S7;
-        return getFloat(v, key, s.samplesPerS);
-    case fnv("mfu"):
-        if (key != "mfu") break;
-        if (!getFloatStar(v, key, s.mfu, true, &has)) return false;
-        if (has) s.present |= StepRecord::HasMfu;
-        return true;
-    case fnv("loss_scale"):
-        if (key != "loss_scale") break;
-        if (!getFloatStar(v, key, s.lossScale, true, &has)) return false;
-        if (has) s.present |= StepRecord::HasLossScale;
-        return true;
-    case fnv("data_ms"):
-        if (key != "data_ms") break;
-        return rankArray(RankMetric::Data, S8, false);
-    case fnv("fwd_ms"):
-        if (key != "fwd_ms") break;
-        return rankArray(RankMetric::Fwd, S9, false);
-    case fnv("bwd_ms"):
-        if (key != "bwd_ms") break;
-        return rankArray(RankMetric::Bwd, S10, false);
-    case fnv("comm_ms"):
-        if (key != "comm_ms") break;
-        return rankArray(RankMetric::Comm, S11, false);
-    case fnv("opt_ms"):
-        if (key != "opt_ms") break;
-        return rankArray(RankMetric::Opt, S12, false);
-    case fnv("step_ms"):
-        if (key != "step_ms") break;
-        return rankArray(RankMetric::Step, 1u << 14, false);
-    case fnv("mem_mb"):
-        if (key != "mem_mb") break;
-        return optionalRankArray(RankMetric::Mem, StepRecord::HasMem, false);
-    case fnv("util"):
-        if (key != "util") break;
-        return optionalRankArray(RankMetric::Util, StepRecord::HasUtil, false);
-    case fnv("comm_bytes"):
-        if (key != "comm_bytes") break;
-        return optionalRankArray(RankMetric::CommBytes, StepRecord::HasCommBytes, true);
-    default:
-        break;
     }
     return true;  // unknown key: ignored
 }
@@ -607,12 +623,7 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
             RankInfo ri;
             ri.rank = -1;
             quint32 got = 0;
-            for (auto fr : o) {
-                od::field f;
-                if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
-                std::string_view k;
-                if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
-                od::value fv = f.value();
+            const bool ok = forEachField(o, key, [&](std::string_view k, od::value fv) {
                 qint64 i = 0;
                 if (k == "rank") {
                     if (!getInt(fv, "ranks[].rank", i)) return false;
@@ -629,11 +640,13 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
                     if (!getInt(fv, "ranks[].local_rank", i)) return false;
                     ri.localRank = int(i);
                 } else if (k == "pid") {
-                    if (!getInt(fv, "ranks[].pid", ri.pid)) return false;
+                    return getInt(fv, "ranks[].pid", ri.pid);
                 } else if (k == "mem_total_mb") {
-                    if (!getFloatStar(fv, "ranks[].mem_total_mb", ri.memTotalMb, true)) return false;
+                    return getFloatStar(fv, "ranks[].mem_total_mb", ri.memTotalMb, true);
                 }
-            }
+                return true;
+            });
+            if (!ok) return false;
             if (got != 7) return failed(kBadRanks, key);
             h.ranks.append(ri);
         }
@@ -642,40 +655,24 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
     case fnv("versions"): {
         if (key != "versions") break;
         seen |= S4;
-        od::object o;
-        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
-        for (auto fr : o) {
-            od::field f;
-            if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
-            std::string_view k;
-            if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
+        return forEachField(v, key, [&](std::string_view k, od::value fv) {
             QString *dst = k == "trainer"   ? &h.trainerVersion
                            : k == "libtorch" ? &h.libtorchVersion
                            : k == "mpi"      ? &h.mpiVersion
                            : k == "nccl"     ? &h.ncclVersion
                            : k == "blas_core" ? &h.blasCore
                                               : nullptr;
-            if (dst && !getStringOrNull(f.value(), k, *dst)) return false;
-        }
-        return true;
+            return !dst || getStringOrNull(fv, k, *dst);
+        });
     }
     case fnv("model"): {
         if (key != "model") break;
         seen |= S5;
-        od::object o;
-        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
-        for (auto fr : o) {
-            od::field f;
-            if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
-            std::string_view k;
-            if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
-            if (k == "config") {
-                if (!getJsonObject(f.value(), "model.config", h.modelConfig)) return false;
-            } else if (k == "parameters") {
-                if (!getInt(f.value(), "model.parameters", h.parameters)) return false;
-            }
-        }
-        return true;
+        return forEachField(v, key, [&](std::string_view k, od::value fv) {
+            if (k == "config") return getJsonObject(fv, "model.config", h.modelConfig);
+            if (k == "parameters") return getInt(fv, "model.parameters", h.parameters);
+            return true;
+        });
     }
     case fnv("hparams"):
         if (key != "hparams") break;
@@ -683,20 +680,11 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
         return getJsonObject(v, key, h.hparams);
     case fnv("resumed_from"): {
         if (key != "resumed_from") break;
-        od::object o;
-        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
-        for (auto fr : o) {
-            od::field f;
-            if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
-            std::string_view k;
-            if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
-            if (k == "step") {
-                if (!getInt(f.value(), "resumed_from.step", h.resumedFromStep)) return false;
-            } else if (k == "path") {
-                if (!getString(f.value(), "resumed_from.path", h.resumedFromPath)) return false;
-            }
-        }
-        return true;
+        return forEachField(v, key, [&](std::string_view k, od::value fv) {
+            if (k == "step") return getInt(fv, "resumed_from.step", h.resumedFromStep);
+            if (k == "path") return getString(fv, "resumed_from.path", h.resumedFromPath);
+            return true;
+        });
     }
     default:
         break;
@@ -725,12 +713,7 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
     }
     qint64 version = 0;
 
-    for (auto fr : obj) {
-        od::field f;
-        if (auto e = std::move(fr).get(f)) return failed(kBadJson, {}, e);
-        std::string_view key;
-        if (auto e = f.unescaped_key().get(key)) return failed(kBadJson, {}, e);
-        od::value v = f.value();
+    const bool fieldsOk = forEachField(obj, {}, [&](std::string_view key, od::value v) {
         if (key == "v") {
             seen |= SeenV;
             if (!getInt(v, key, version)) return false;
@@ -739,14 +722,13 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
                 fail.what = QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", "unsupported schema version");
                 return false;
             }
-            continue;
+            return true;
         }
         if (key == "t") {
             seen |= SeenT;
-            if (!getFloat(v, key, t)) return false;
-            continue;
+            return getFloat(v, key, t);
         }
-        if (key == "type") continue;
+        if (key == "type") return true;
         bool ok = true;
         qint64 i = 0;
         switch (type) {
@@ -830,8 +812,9 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
         case Type::Unknown:
             break;
         }
-        if (!ok) return false;
-    }
+        return ok;
+    });
+    if (!fieldsOk) return false;
     // Required fields.
     struct Req {
         quint32 bit;
@@ -846,16 +829,16 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
     const RecordOrigin origin{lineNo, offset};
     switch (type) {
     case Type::Step: {
-        if (!require({{S1, "step"}, {S2, "epoch"}, {S3, "loss"}, {S4, "lr"}, {S5, "tokens"},
-                      {S6, "tokens_per_s"}, {S7, "samples_per_s"}, {S8, "data_ms"}, {S9, "fwd_ms"},
-                      {S10, "bwd_ms"}, {S11, "comm_ms"}, {S12, "opt_ms"}, {1u << 14, "step_ms"}}))
-            return false;
+        for (int i = 0; i < kStepScalarCount; ++i)
+            if (kStepScalars[i].required() && !(seen & stepScalarBit(i))) return failed(kMissing, kStepScalars[i].key);
+        for (int m = 0; m < int(RankMetric::Mem); ++m)
+            if (!(seen & stepRankBit(RankMetric(m)))) return failed(kMissing, rankMetricKey(RankMetric(m)));
         StepRecord &s = step;
         const size_t n = worldSize > 0 ? size_t(worldSize) : s.perRank[0].size();
         for (int m = 0; m < kRankMetricCount; ++m) {
             auto &vec = s.perRank[size_t(m)];
             const bool optional = m >= int(RankMetric::Mem);
-            if (optional && !(s.present & (StepRecord::HasMem << (m - int(RankMetric::Mem))))) {
+            if (optional && !(s.present & stepPresentBit(RankMetric(m)))) {
                 vec.assign(n, float(kNaN));
                 continue;
             }

@@ -156,24 +156,38 @@ public:
     virtual void onIssue(const ParseIssue &) {}
 };
 
-// A sink that keeps everything as Record values (tests, the tailer's signal payload).
+// A sink that keeps everything as Record values (tests, the tailer's signal payload) and, when
+// `next` is set, hands each call on to it right after keeping it (the tailer's user sink).
 class RecordCollector : public MetricsSink
 {
 public:
     QList<Record> records;
     QList<ParseIssue> issues;
-    void onHello(const HelloRecord &r) override { records.append(r); }
-    void onStep(const StepRecord &r) override { records.append(r); }
-    void onEval(const EvalRecord &r) override { records.append(r); }
-    void onCheckpoint(const CheckpointRecord &r) override { records.append(r); }
-    void onWarning(const WarningRecord &r) override { records.append(r); }
-    void onError(const ErrorRecord &r) override { records.append(r); }
-    void onDone(const DoneRecord &r) override { records.append(r); }
-    void onIssue(const ParseIssue &i) override { issues.append(i); }
+    MetricsSink *next = nullptr;
+    void onHello(const HelloRecord &r) override { keep(r, &MetricsSink::onHello); }
+    void onStep(const StepRecord &r) override { keep(r, &MetricsSink::onStep); }
+    void onEval(const EvalRecord &r) override { keep(r, &MetricsSink::onEval); }
+    void onCheckpoint(const CheckpointRecord &r) override { keep(r, &MetricsSink::onCheckpoint); }
+    void onWarning(const WarningRecord &r) override { keep(r, &MetricsSink::onWarning); }
+    void onError(const ErrorRecord &r) override { keep(r, &MetricsSink::onError); }
+    void onDone(const DoneRecord &r) override { keep(r, &MetricsSink::onDone); }
+    void onIssue(const ParseIssue &i) override
+    {
+        issues.append(i);
+        if (next) next->onIssue(i);
+    }
     void clear()
     {
         records.clear();
         issues.clear();
+    }
+
+private:
+    template <typename R>
+    void keep(const R &r, void (MetricsSink::*forward)(const R &))
+    {
+        records.append(r);
+        if (next) (next->*forward)(r);
     }
 };
 

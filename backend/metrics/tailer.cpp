@@ -8,63 +8,15 @@
 
 namespace traindeck::metrics {
 
-// Collects a poll's records for the signal and forwards them to the user's sink.
-class MetricsTailer::Tee : public RecordCollector
-{
-public:
-    MetricsSink *next = nullptr;
-    void onHello(const HelloRecord &r) override
-    {
-        RecordCollector::onHello(r);
-        if (next) next->onHello(r);
-    }
-    void onStep(const StepRecord &r) override
-    {
-        RecordCollector::onStep(r);
-        if (next) next->onStep(r);
-    }
-    void onEval(const EvalRecord &r) override
-    {
-        RecordCollector::onEval(r);
-        if (next) next->onEval(r);
-    }
-    void onCheckpoint(const CheckpointRecord &r) override
-    {
-        RecordCollector::onCheckpoint(r);
-        if (next) next->onCheckpoint(r);
-    }
-    void onWarning(const WarningRecord &r) override
-    {
-        RecordCollector::onWarning(r);
-        if (next) next->onWarning(r);
-    }
-    void onError(const ErrorRecord &r) override
-    {
-        RecordCollector::onError(r);
-        if (next) next->onError(r);
-    }
-    void onDone(const DoneRecord &r) override
-    {
-        RecordCollector::onDone(r);
-        if (next) next->onDone(r);
-    }
-    void onIssue(const ParseIssue &i) override
-    {
-        RecordCollector::onIssue(i);
-        if (next) next->onIssue(i);
-    }
-};
-
 MetricsTailer::MetricsTailer(QObject *parent)
     : QObject(parent)
-    , m_tee(std::make_unique<Tee>())
     , m_watcher(new QFileSystemWatcher(this))
     , m_timer(new QTimer(this))
     , m_more(new QTimer(this))
 {
     qRegisterMetaType<traindeck::metrics::Record>();
     qRegisterMetaType<traindeck::metrics::ParseIssue>();
-    m_parser.setSink(m_tee.get());
+    m_parser.setSink(&m_collector);
     m_timer->setInterval(500);
     m_more->setSingleShot(true);
     m_more->setInterval(0);
@@ -104,7 +56,7 @@ void MetricsTailer::setMaxBytesPerPoll(qint64 bytes)
 
 void MetricsTailer::setSink(MetricsSink *sink)
 {
-    m_tee->next = sink;
+    m_collector.next = sink;
 }
 
 void MetricsTailer::setWorldSize(int n)
@@ -205,12 +157,12 @@ void MetricsTailer::poll()
     f.close();
     m_inPoll = false;
 
-    if (!m_tee->issues.isEmpty()) {
-        const QList<ParseIssue> issues = std::exchange(m_tee->issues, {});
+    if (!m_collector.issues.isEmpty()) {
+        const QList<ParseIssue> issues = std::exchange(m_collector.issues, {});
         for (const ParseIssue &i : issues) Q_EMIT malformedLine(i);
     }
-    if (!m_tee->records.isEmpty()) {
-        const QList<Record> records = std::exchange(m_tee->records, {});
+    if (!m_collector.records.isEmpty()) {
+        const QList<Record> records = std::exchange(m_collector.records, {});
         Q_EMIT recordsReady(records);
     }
     if (m_parser.offset() != before) Q_EMIT offsetChanged(m_parser.offset(), m_parser.lineNumber());

@@ -57,12 +57,12 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
-    class Tee;
     void rewatch();
 
     QString m_path;
     MetricsParser m_parser;
-    std::unique_ptr<Tee> m_tee;
+    // Collects a poll's records for the signal and forwards them to the user's sink.
+    RecordCollector m_collector;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer *m_timer = nullptr;
     QTimer *m_more = nullptr;

@@ -11,28 +11,11 @@ namespace traindeck::metrics {
 
 namespace {
 
-void appendRaw(QByteArray &out, const char *s)
-{
-    out.append(s);
-}
-
-void appendDouble(QByteArray &out, double v)
+// Shortest round-trip text of an integer or floating-point number.
+template <typename T>
+void appendNumber(QByteArray &out, T v)
 {
     char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, res.ptr - buf);
-}
-
-void appendFloat(QByteArray &out, float v)
-{
-    char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, res.ptr - buf);
-}
-
-void appendInt(QByteArray &out, qint64 v)
-{
-    char buf[24];
     auto res = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, res.ptr - buf);
 }
@@ -45,7 +28,7 @@ void appendFloatStar(QByteArray &out, double v)
     else if (std::isinf(v))
         out.append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
     else
-        appendDouble(out, v);
+        appendNumber(out, v);
 }
 
 void appendString(QByteArray &out, const QString &s)
@@ -55,32 +38,89 @@ void appendString(QByteArray &out, const QString &s)
     out.append(arr.constData() + 1, arr.size() - 2);
 }
 
-void appendStringOrNull(QByteArray &out, const QString &s)
+// Writes one JSON object straight into `out`, field by field in the order they are added: every
+// record, and the objects nested in a hello, are written through it.
+class Fields
 {
-    if (s.isEmpty())
-        out.append("null");
-    else
-        appendString(out, s);
-}
+public:
+    explicit Fields(QByteArray &out) : m_out(out) { m_out.append('{'); }
 
-void appendObject(QByteArray &out, const QJsonObject &o)
-{
-    out.append(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
+    Fields &integer(const char *k, qint64 v) { key(k); appendNumber(m_out, v); return *this; }
+    Fields &number(const char *k, double v) { key(k); appendNumber(m_out, v); return *this; }
+    Fields &floatStar(const char *k, double v) { key(k); appendFloatStar(m_out, v); return *this; }
+    Fields &string(const char *k, const QString &v) { key(k); appendString(m_out, v); return *this; }
+    // An empty string is written as null.
+    Fields &stringOrNull(const char *k, const QString &v)
+    {
+        key(k);
+        if (v.isEmpty())
+            m_out.append("null");
+        else
+            appendString(m_out, v);
+        return *this;
+    }
+    // A string that needs no escaping (protocol names).
+    Fields &name(const char *k, const char *v)
+    {
+        key(k);
+        m_out.append('"');
+        m_out.append(v);
+        m_out.append('"');
+        return *this;
+    }
+    Fields &json(const char *k, const QJsonObject &o)
+    {
+        key(k);
+        m_out.append(QJsonDocument(o).toJson(QJsonDocument::Compact));
+        return *this;
+    }
+    // A nested object: fill(Fields &) adds its fields.
+    template <typename Fill>
+    Fields &object(const char *k, Fill &&fill)
+    {
+        key(k);
+        Fields inner(m_out);
+        fill(inner);
+        inner.close();
+        return *this;
+    }
+    // An array of n elements: element(out, i) appends the i-th.
+    template <typename Element>
+    Fields &array(const char *k, size_t n, Element &&element)
+    {
+        key(k);
+        m_out.append('[');
+        for (size_t i = 0; i < n; ++i) {
+            if (i) m_out.append(',');
+            element(m_out, i);
+        }
+        m_out.append(']');
+        return *this;
+    }
+    void close() { m_out.append('}'); }
+    // Closes a record: it is a whole line.
+    void closeLine() { m_out.append("}\n"); }
 
-void header(QByteArray &out, const char *type, double t)
-{
-    out.append("{\"v\":1,\"type\":\"");
-    out.append(type);
-    out.append("\",\"t\":");
-    appendDouble(out, t);
-}
+private:
+    void key(const char *k)
+    {
+        if (!m_first) m_out.append(',');
+        m_first = false;
+        m_out.append('"');
+        m_out.append(k);
+        m_out.append("\":");
+    }
 
-void key(QByteArray &out, const char *k)
+    QByteArray &m_out;
+    bool m_first = true;
+};
+
+// The fields every record starts with.
+Fields record(QByteArray &out, const char *type, double t)
 {
-    out.append(",\"");
-    out.append(k);
-    out.append("\":");
+    Fields f(out);
+    f.integer("v", kSchemaVersion).name("type", type).number("t", t);
+    return f;
 }
 
 }  // namespace
@@ -88,117 +128,57 @@ void key(QByteArray &out, const char *k)
 QByteArray toJsonLine(const HelloRecord &r)
 {
     QByteArray out;
-    header(out, "hello", r.t);
-    key(out, "run_id");
-    appendString(out, r.runId);
-    key(out, "world_size");
-    appendInt(out, r.worldSize);
-    key(out, "ranks");
-    out.append('[');
-    for (qsizetype i = 0; i < r.ranks.size(); ++i) {
-        const RankInfo &ri = r.ranks[i];
-        if (i) out.append(',');
-        out.append("{\"rank\":");
-        appendInt(out, ri.rank);
-        key(out, "host");
-        appendString(out, ri.host);
-        key(out, "device");
-        appendString(out, ri.device);
-        if (ri.localRank >= 0) {
-            key(out, "local_rank");
-            appendInt(out, ri.localRank);
-        }
-        if (ri.pid >= 0) {
-            key(out, "pid");
-            appendInt(out, ri.pid);
-        }
-        if (!std::isnan(ri.memTotalMb)) {
-            key(out, "mem_total_mb");
-            appendDouble(out, ri.memTotalMb);
-        }
-        out.append('}');
-    }
-    out.append(']');
-    key(out, "versions");
-    out.append("{\"trainer\":");
-    appendString(out, r.trainerVersion);
-    key(out, "libtorch");
-    appendString(out, r.libtorchVersion);
-    key(out, "mpi");
-    appendString(out, r.mpiVersion);
-    key(out, "nccl");
-    appendStringOrNull(out, r.ncclVersion);
-    key(out, "blas_core");
-    appendStringOrNull(out, r.blasCore);
-    out.append('}');
-    key(out, "model");
-    out.append("{\"config\":");
-    appendObject(out, r.modelConfig);
-    key(out, "parameters");
-    appendInt(out, r.parameters);
-    out.append('}');
-    key(out, "hparams");
-    appendObject(out, r.hparams);
+    Fields line = record(out, "hello", r.t);
+    line.string("run_id", r.runId).integer("world_size", r.worldSize);
+    line.array("ranks", size_t(r.ranks.size()), [&r](QByteArray &o, size_t i) {
+        const RankInfo &ri = r.ranks[qsizetype(i)];
+        Fields rank(o);
+        rank.integer("rank", ri.rank).string("host", ri.host).string("device", ri.device);
+        if (ri.localRank >= 0) rank.integer("local_rank", ri.localRank);
+        if (ri.pid >= 0) rank.integer("pid", ri.pid);
+        if (!std::isnan(ri.memTotalMb)) rank.number("mem_total_mb", ri.memTotalMb);
+        rank.close();
+    });
+    line.object("versions", [&r](Fields &v) {
+        v.string("trainer", r.trainerVersion)
+            .string("libtorch", r.libtorchVersion)
+            .string("mpi", r.mpiVersion)
+            .stringOrNull("nccl", r.ncclVersion)
+            .stringOrNull("blas_core", r.blasCore);
+    });
+    line.object("model", [&r](Fields &m) { m.json("config", r.modelConfig).integer("parameters", r.parameters); });
+    line.json("hparams", r.hparams);
     if (r.resumedFromStep >= 0) {
-        key(out, "resumed_from");
-        out.append("{\"step\":");
-        appendInt(out, r.resumedFromStep);
-        key(out, "path");
-        appendString(out, r.resumedFromPath);
-        out.append('}');
+        line.object("resumed_from",
+                    [&r](Fields &f) { f.integer("step", r.resumedFromStep).string("path", r.resumedFromPath); });
     }
-    out.append("}\n");
+    line.closeLine();
     return out;
 }
 
 void appendStepLine(QByteArray &out, const StepRecord &r)
 {
-    header(out, "step", r.t);
-    key(out, "step");
-    appendInt(out, r.step);
-    key(out, "epoch");
-    appendInt(out, r.epoch);
-    key(out, "loss");
-    appendFloatStar(out, r.loss);
-    key(out, "lr");
-    appendDouble(out, r.lr);
-    if (r.present & StepRecord::HasGradNorm) {
-        key(out, "grad_norm");
-        appendFloatStar(out, r.gradNorm);
-    }
-    key(out, "tokens");
-    appendInt(out, r.tokens);
-    key(out, "tokens_per_s");
-    appendDouble(out, r.tokensPerS);
-    key(out, "samples_per_s");
-    appendDouble(out, r.samplesPerS);
-    if (r.present & StepRecord::HasMfu) {
-        key(out, "mfu");
-        appendFloatStar(out, r.mfu);
-    }
-    if (r.present & StepRecord::HasLossScale) {
-        key(out, "loss_scale");
-        appendFloatStar(out, r.lossScale);
-    }
+    Fields line = record(out, "step", r.t);
+    line.integer("step", r.step).integer("epoch", r.epoch).floatStar("loss", r.loss).number("lr", r.lr);
+    if (r.present & StepRecord::HasGradNorm) line.floatStar("grad_norm", r.gradNorm);
+    line.integer("tokens", r.tokens).number("tokens_per_s", r.tokensPerS).number("samples_per_s", r.samplesPerS);
+    if (r.present & StepRecord::HasMfu) line.floatStar("mfu", r.mfu);
+    if (r.present & StepRecord::HasLossScale) line.floatStar("loss_scale", r.lossScale);
     for (int m = 0; m < kRankMetricCount; ++m) {
         if (m >= int(RankMetric::Mem) && !(r.present & (StepRecord::HasMem << (m - int(RankMetric::Mem)))))
             continue;
-        key(out, rankMetricKey(RankMetric(m)));
-        out.append('[');
         const auto &vec = r.perRank[size_t(m)];
-        for (size_t i = 0; i < vec.size(); ++i) {
-            if (i) out.append(',');
+        line.array(rankMetricKey(RankMetric(m)), vec.size(), [&vec, m](QByteArray &o, size_t i) {
             const float v = vec[i];
             if (std::isnan(v))
-                out.append("null");
+                o.append("null");
             else if (m == int(RankMetric::CommBytes))
-                appendInt(out, qint64(v));
+                appendNumber(o, qint64(v));
             else
-                appendFloat(out, v);
-        }
-        out.append(']');
+                appendNumber(o, v);
+        });
     }
-    out.append("}\n");
+    line.closeLine();
 }
 
 QByteArray toJsonLine(const StepRecord &r)
@@ -212,82 +192,54 @@ QByteArray toJsonLine(const StepRecord &r)
 QByteArray toJsonLine(const EvalRecord &r)
 {
     QByteArray out;
-    header(out, "eval", r.t);
-    key(out, "step");
-    appendInt(out, r.step);
-    key(out, "loss");
-    appendFloatStar(out, r.loss);
-    key(out, "perplexity");
-    appendFloatStar(out, r.perplexity);
-    out.append("}\n");
+    record(out, "eval", r.t)
+        .integer("step", r.step)
+        .floatStar("loss", r.loss)
+        .floatStar("perplexity", r.perplexity)
+        .closeLine();
     return out;
 }
 
 QByteArray toJsonLine(const CheckpointRecord &r)
 {
     QByteArray out;
-    header(out, "checkpoint", r.t);
-    key(out, "step");
-    appendInt(out, r.step);
-    key(out, "path");
-    appendString(out, r.path);
-    key(out, "bytes");
-    appendInt(out, r.bytes);
-    key(out, "ms");
-    appendDouble(out, r.ms);
-    out.append("}\n");
+    record(out, "checkpoint", r.t)
+        .integer("step", r.step)
+        .string("path", r.path)
+        .integer("bytes", r.bytes)
+        .number("ms", r.ms)
+        .closeLine();
     return out;
 }
 
 QByteArray toJsonLine(const WarningRecord &r)
 {
     QByteArray out;
-    header(out, "warning", r.t);
-    key(out, "rank");
-    appendInt(out, r.rank);
-    key(out, "host");
-    appendString(out, r.host);
-    key(out, "message");
-    appendString(out, r.message);
-    if (!r.code.isEmpty()) {
-        key(out, "code");
-        appendString(out, r.code);
-    }
-    out.append("}\n");
+    Fields line = record(out, "warning", r.t);
+    line.integer("rank", r.rank).string("host", r.host).string("message", r.message);
+    if (!r.code.isEmpty()) line.string("code", r.code);
+    line.closeLine();
     return out;
 }
 
 QByteArray toJsonLine(const ErrorRecord &r)
 {
     QByteArray out;
-    header(out, "error", r.t);
-    key(out, "rank");
-    appendInt(out, r.rank);
-    key(out, "host");
-    appendString(out, r.host);
-    key(out, "message");
-    appendString(out, r.message);
-    if (r.hasExitCode) {
-        key(out, "exit_code");
-        appendInt(out, r.exitCode);
-    }
-    out.append("}\n");
+    Fields line = record(out, "error", r.t);
+    line.integer("rank", r.rank).string("host", r.host).string("message", r.message);
+    if (r.hasExitCode) line.integer("exit_code", r.exitCode);
+    line.closeLine();
     return out;
 }
 
 QByteArray toJsonLine(const DoneRecord &r)
 {
     QByteArray out;
-    header(out, "done", r.t);
-    key(out, "status");
-    out.append('"');
-    appendRaw(out, DoneRecord::statusName(r.status));
-    out.append('"');
-    key(out, "steps");
-    appendInt(out, r.steps);
-    key(out, "seconds");
-    appendDouble(out, r.seconds);
-    out.append("}\n");
+    record(out, "done", r.t)
+        .name("status", DoneRecord::statusName(r.status))
+        .integer("steps", r.steps)
+        .number("seconds", r.seconds)
+        .closeLine();
     return out;
 }
 

@@ -38,42 +38,40 @@ bool PromptBroker::waitFor(quint64 id, const CancelToken& cancel, Pending* out)
     return false;
 }
 
+std::optional<quint64> PromptBroker::openQuestion(const QMetaMethod& signal)
+{
+    if (!isSignalConnected(signal))
+        return std::nullopt;
+    QMutexLocker lock(&m_mutex);
+    if (m_down)
+        return std::nullopt;
+    const quint64 id = m_nextId++;
+    m_pending.insert(id, Pending{});
+    return id;
+}
+
 HostKeyDecision PromptBroker::askHostKey(const HostKeyInfo& info, const CancelToken& cancel)
 {
     if (info.state != HostKeyInfo::State::Unknown)
         return HostKeyDecision::Reject;
     if (m_acceptNew.load())
         return HostKeyDecision::AcceptAndSave;
-    if (!isSignalConnected(QMetaMethod::fromSignal(&PromptBroker::hostKeyQuestion)))
+    const std::optional<quint64> id = openQuestion(QMetaMethod::fromSignal(&PromptBroker::hostKeyQuestion));
+    if (!id)
         return HostKeyDecision::Reject;
-    quint64 id;
-    {
-        QMutexLocker lock(&m_mutex);
-        if (m_down)
-            return HostKeyDecision::Reject;
-        id = m_nextId++;
-        m_pending.insert(id, Pending{});
-    }
-    Q_EMIT hostKeyQuestion(id, info);
+    Q_EMIT hostKeyQuestion(*id, info);
     Pending answer;
-    return waitFor(id, cancel, &answer) ? answer.decision : HostKeyDecision::Reject;
+    return waitFor(*id, cancel, &answer) ? answer.decision : HostKeyDecision::Reject;
 }
 
 std::optional<QByteArray> PromptBroker::askSecret(const SecretRequest& request, const CancelToken& cancel)
 {
-    if (!isSignalConnected(QMetaMethod::fromSignal(&PromptBroker::secretQuestion)))
+    const std::optional<quint64> id = openQuestion(QMetaMethod::fromSignal(&PromptBroker::secretQuestion));
+    if (!id)
         return std::nullopt;
-    quint64 id;
-    {
-        QMutexLocker lock(&m_mutex);
-        if (m_down)
-            return std::nullopt;
-        id = m_nextId++;
-        m_pending.insert(id, Pending{});
-    }
-    Q_EMIT secretQuestion(id, request);
+    Q_EMIT secretQuestion(*id, request);
     Pending answer;
-    if (!waitFor(id, cancel, &answer))
+    if (!waitFor(*id, cancel, &answer))
         return std::nullopt;
     return answer.secret;
 }
@@ -86,37 +84,31 @@ SshPrompts PromptBroker::prompts(const CancelToken& cancel)
     return p;
 }
 
-void PromptBroker::answerHostKey(quint64 id, HostKeyDecision decision)
+template <typename Fill>
+void PromptBroker::answer(quint64 id, Fill&& fill)
 {
     QMutexLocker lock(&m_mutex);
     auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
     it->answered = true;
-    it->decision = decision;
+    fill(*it);
     m_cond.wakeAll();
+}
+
+void PromptBroker::answerHostKey(quint64 id, HostKeyDecision decision)
+{
+    answer(id, [decision](Pending& p) { p.decision = decision; });
 }
 
 void PromptBroker::answerSecret(quint64 id, const QByteArray& secret)
 {
-    QMutexLocker lock(&m_mutex);
-    auto it = m_pending.find(id);
-    if (it == m_pending.end())
-        return;
-    it->answered = true;
-    it->secret = secret;
-    m_cond.wakeAll();
+    answer(id, [&secret](Pending& p) { p.secret = secret; });
 }
 
 void PromptBroker::declineSecret(quint64 id)
 {
-    QMutexLocker lock(&m_mutex);
-    auto it = m_pending.find(id);
-    if (it == m_pending.end())
-        return;
-    it->answered = true;
-    it->secret.reset();
-    m_cond.wakeAll();
+    answer(id, [](Pending& p) { p.secret.reset(); });
 }
 
 void PromptBroker::shutdown()

@@ -49,7 +49,12 @@ private:
         HostKeyDecision decision = HostKeyDecision::Reject;
         std::optional<QByteArray> secret;
     };
+    // A new pending question's id; none when nobody receives `signal` or after shutdown().
+    std::optional<quint64> openQuestion(const QMetaMethod& signal);
     bool waitFor(quint64 id, const CancelToken& cancel, Pending* out);
+    // Marks a pending question answered, fill(Pending&) storing the answer, and wakes its worker.
+    template <typename Fill>
+    void answer(quint64 id, Fill&& fill);
 
     QMutex m_mutex;
     QWaitCondition m_cond;
