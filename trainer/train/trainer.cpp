@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <optional>
 #include <thread>
 #include <unistd.h>
@@ -262,109 +263,229 @@ double flopsPerToken(int64_t parameters, int64_t layers, int64_t hidden, int64_t
     return 6.0 * static_cast<double>(parameters) + 12.0 * layers * hidden * static_cast<double>(seqLen);
 }
 
-static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
-                     std::unique_ptr<telemetry::MetricsWriter>& metrics, int64_t& stepOut);
+namespace {
 
-int runTraining(const TrainOptions& o, dist::Communicator& comm)
-{
-    std::unique_ptr<telemetry::MetricsWriter> metrics;
-    int64_t step = 0;
-    const auto started = std::chrono::steady_clock::now();
-    try {
-        return trainLoop(o, comm, metrics, step);
-    } catch (const std::exception& e) {
-        if (metrics) {
-            const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
-            metrics->write("error", {{"rank", comm.rank()}, {"host", comm.host()}, {"message", e.what()},
-                                     {"exit_code", input ? 2 : 1}});
-            metrics->write("done", {{"status", "failed"}, {"steps", step},
-                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
-        }
-        throw;
+// ---- Figures gathered at rank 0 ----------------------------------------------------------------------
+
+// Figures every rank sends to rank 0 in one gather of doubles. A struct lists its fields once, in gather
+// order (`fields`, each naming its member); toArray/fromArray follow that list, so no code indexes the
+// flat array MPI carries.
+template <class T>
+struct Gathered {
+    std::vector<double> toArray() const
+    {
+        std::vector<double> values;
+        values.reserve(std::size(T::fields));
+        for (const auto& field : T::fields)
+            values.push_back(static_cast<const T&>(*this).*field.member);
+        return values;
     }
-}
 
-static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
-                     std::unique_ptr<telemetry::MetricsWriter>& metrics, int64_t& stepOut)
-{
-    const auto started = Clock::now();
-    const int rank = comm.rank(), world = comm.size();
-    const bool lead = rank == 0;
-    if (o.threads > 0)
-        torch::set_num_threads(o.threads);
-    const torch::Device device = resolveDevice(o.device, comm.localRank());
-    const bool onCuda = device.is_cuda();
+    static T fromArray(const double* values)
+    {
+        T result;
+        for (const auto& field : T::fields)
+            result.*field.member = *values++;
+        return result;
+    }
+
+    // Every rank's figures at rank 0, index = rank; empty on the other ranks.
+    static std::vector<T> gatherAtRankZero(dist::Communicator& comm, const T& local)
+    {
+        const auto all = comm.gather(local.toArray(), 0);
+        const size_t n = std::size(T::fields);
+        std::vector<T> ranks;
+        for (size_t offset = 0; offset + n <= all.size(); offset += n)
+            ranks.push_back(fromArray(all.data() + offset));
+        return ranks;
+    }
+};
+
+// A rank as rank 0 learns it at start-up: for the hello's rank list (the memory it can use, host RAM or
+// the GPU's memory, is for the memory-pressure diagnosis) and the run's total peak FLOP/s (for MFU).
+struct RankInfo : Gathered<RankInfo> {
+    double localRank = 0, pid = 0, memoryTotalMb = 0, peakFlops = 0;
+
+    struct Field {
+        const char* name;
+        double RankInfo::*member;
+    };
+    static constexpr Field fields[] = {{"local_rank", &RankInfo::localRank},
+                                       {"pid", &RankInfo::pid},
+                                       {"mem_total_mb", &RankInfo::memoryTotalMb},
+                                       {"peak_flops", &RankInfo::peakFlops}};
+};
+
+// One rank's figures for one optimizer step. Counts are doubles too: they travel in the same gather.
+struct StepStats : Gathered<StepStats> {
+    double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, optMs = 0, stepMs = 0;
+    double memMb = 0, util = 0;
+    double commBytes = 0;
+    double loss = 0;  // mean over the micro-steps
+    double tokens = 0;
+
+    // How the step record shows a field: an array with one value per rank under the field's name, or
+    // combined over the ranks (reportStep: the mean loss, the total tokens).
+    enum Shown { PerRank, PerRankInteger, Combined };
+    struct Field {
+        const char* name;
+        double StepStats::*member;
+        Shown shown;
+    };
+    // The per-rank arrays appear in the step record in this order.
+    static constexpr Field fields[] = {{"data_ms", &StepStats::dataMs, PerRank},
+                                       {"fwd_ms", &StepStats::fwdMs, PerRank},
+                                       {"bwd_ms", &StepStats::bwdMs, PerRank},
+                                       {"comm_ms", &StepStats::commMs, PerRank},
+                                       {"opt_ms", &StepStats::optMs, PerRank},
+                                       {"step_ms", &StepStats::stepMs, PerRank},
+                                       {"mem_mb", &StepStats::memMb, PerRank},
+                                       {"util", &StepStats::util, PerRank},
+                                       {"comm_bytes", &StepStats::commBytes, PerRankInteger},
+                                       {"loss", &StepStats::loss, Combined},
+                                       {"tokens", &StepStats::tokens, Combined}};
+};
+
+// ---- The run -----------------------------------------------------------------------------------------
+
+// Where a resumed run continues; an empty dir for a fresh run.
+struct ResumePoint {
+    std::string dir;  // rank 0's checkpoint directory
+    nlohmann::json state;  // its trainer_state.json; null for a fresh run
+    nlohmann::ordered_json config;  // its config.json, on the other ranks only (the model's shapes)
+};
+
+// What setup builds and the steps use, declared in the order setup builds it (and destroyed in reverse).
+struct TrainingRun {
+    TrainingRun(const TrainOptions& options, dist::Communicator& communicator,
+                std::unique_ptr<telemetry::MetricsWriter>& metricsWriter, int64_t& finishedStep)
+        : o(options), comm(communicator), metrics(metricsWriter), stepOut(finishedStep), rank(comm.rank()),
+          world(comm.size()), lead(rank == 0)
+    {
+    }
+
+    const TrainOptions& o;
+    dist::Communicator& comm;
+    // Both belong to runTraining, whose error record names them: rank 0's metrics writer (from
+    // writeHello on) and the last step this process finished.
+    std::unique_ptr<telemetry::MetricsWriter>& metrics;
+    int64_t& stepOut;
+    const int rank, world;
+    const bool lead;
+
+    torch::Device device{torch::kCPU};
     // The rank's GPU is the current device for the whole run, so nothing creates a context on GPU 0 from
     // every rank of a node.
     c10::OptionalDeviceGuard deviceGuard;
-    if (onCuda)
-        deviceGuard.reset_device(device);
-    if (o.precision == "fp16" && !onCuda)
+
+    std::string tokenizerPath;
+    std::unique_ptr<tok::Tokenizer> tokenizer;  // null: bytes
+    std::vector<std::string> tokenizerFiles;  // copied into every checkpoint
+    ResumePoint resume;
+
+    model::Qwen2ForCausalLM net{nullptr};
+    std::vector<torch::Tensor> params;
+    std::optional<AdamW> optimizer;
+    std::optional<data::DataLoader> loader;
+
+    int64_t maxSteps = 0;
+    double peakLr = 0, minLr = 0;
+    dist::WireType wire = dist::WireType::None;
+    std::vector<Bucket> buckets;
+    LossScaler scaler{false};
+
+    DeviceTelemetry deviceInfo;
+    double peakFlopsAllRanks = 0;  // rank 0 only
+    double tokenFlops = 0;
+
+    // The last finished step, and the data position after it.
+    int64_t step = 0, epoch = 0, position = 0;
+};
+
+// ---- Setup -------------------------------------------------------------------------------------------
+
+void setupDevice(TrainingRun& run)
+{
+    const auto& o = run.o;
+    if (o.threads > 0)
+        torch::set_num_threads(o.threads);
+    run.device = resolveDevice(o.device, run.comm.localRank());
+    if (run.device.is_cuda())
+        run.deviceGuard.reset_device(run.device);
+    if (o.precision == "fp16" && !run.device.is_cuda())
         throw InputError("--precision fp16 needs a CUDA device (fp16 with dynamic loss scaling); on the CPU use fp32 "
                          "or bf16");
+}
 
-    // Tokenizer: given, else the model directory's, else bytes.
-    std::string tokenizerPath = o.tokenizer;
-    if (tokenizerPath.empty() && !o.modelDir.empty() && fs::exists(fs::path(o.modelDir) / "tokenizer.json"))
-        tokenizerPath = (fs::path(o.modelDir) / "tokenizer.json").string();
-    std::unique_ptr<tok::Tokenizer> tokenizer;
-    std::vector<std::string> tokenizerFiles;
-    if (!tokenizerPath.empty()) {
-        if (!fs::exists(tokenizerPath))
-            throw InputError(tokenizerPath + ": tokenizer file does not exist");
+// Tokenizer: given, else the model directory's, else bytes.
+void loadTokenizer(TrainingRun& run)
+{
+    const auto& o = run.o;
+    run.tokenizerPath = o.tokenizer;
+    if (run.tokenizerPath.empty() && !o.modelDir.empty() && fs::exists(fs::path(o.modelDir) / "tokenizer.json"))
+        run.tokenizerPath = (fs::path(o.modelDir) / "tokenizer.json").string();
+    if (run.tokenizerPath.empty())
+        return;
+    if (!fs::exists(run.tokenizerPath))
+        throw InputError(run.tokenizerPath + ": tokenizer file does not exist");
+    try {
+        run.tokenizer = tok::Tokenizer::fromFile(run.tokenizerPath);
+    } catch (const tok::TokenizerError& e) {
+        throw InputError(e.what());
+    }
+    run.tokenizerFiles.push_back(run.tokenizerPath);
+    const auto cfg = fs::path(run.tokenizerPath).parent_path() / "tokenizer_config.json";
+    if (fs::exists(cfg))
+        run.tokenizerFiles.push_back(cfg.string());
+}
+
+// Resume state. Only rank 0 reads the checkpoint (it wrote it, into the head's out directory, which
+// need not exist on the other nodes): the others get its trainer state and model config here, and
+// its parameters and optimizer state from the start-up broadcast (broadcastStartState). Every rank
+// takes part in the broadcast, also when rank 0 could not read the checkpoint, so that none waits forever.
+ResumePoint readResumePoint(const TrainOptions& o, dist::Communicator& comm)
+{
+    ResumePoint resume;
+    if (o.resume.empty())
+        return resume;
+    const int rank = comm.rank();
+    nlohmann::json envelope;
+    if (rank == 0) {
         try {
-            tokenizer = tok::Tokenizer::fromFile(tokenizerPath);
-        } catch (const tok::TokenizerError& e) {
-            throw InputError(e.what());
-        }
-        tokenizerFiles.push_back(tokenizerPath);
-        const auto cfg = fs::path(tokenizerPath).parent_path() / "tokenizer_config.json";
-        if (fs::exists(cfg))
-            tokenizerFiles.push_back(cfg.string());
-    }
-
-    // Resume state. Only rank 0 reads the checkpoint (it wrote it, into the head's out directory, which
-    // need not exist on the other nodes): the others get its trainer state and model config here, and
-    // its parameters and optimizer state from the start-up broadcast below. Every rank takes part in
-    // the broadcast, also when rank 0 could not read the checkpoint, so that none waits forever.
-    std::string resumeDir;
-    nlohmann::json resumeState;
-    nlohmann::ordered_json resumeConfig;
-    int64_t resumeOptimizerSteps = 0;
-    if (!o.resume.empty()) {
-        nlohmann::json envelope;
-        if (rank == 0) {
-            try {
-                resumeDir = resolveCheckpoint(o.out, o.resume);
-                resumeState = readTrainerState(resumeDir);
-                envelope = {{"ok", true},
-                            {"dir", resumeDir},
-                            {"state", resumeState},
-                            {"config", nlohmann::json::parse(util::readFile((fs::path(resumeDir) / "config.json").string()))}};
-            } catch (const std::exception& e) {
-                envelope = {{"ok", false}, {"error", e.what()}};
-                broadcastString(comm, envelope.dump());
-                throw;
-            }
-        }
-        const std::string received = broadcastString(comm, rank == 0 ? envelope.dump() : std::string());
-        if (rank != 0) {
-            envelope = nlohmann::json::parse(received);
-            if (!envelope.value("ok", false))
-                throw InputError("rank 0 could not read the checkpoint to resume from: " + envelope.value("error", std::string()));
-            resumeDir = envelope.at("dir").get<std::string>();
-            resumeState = envelope.at("state");
-            resumeConfig = nlohmann::ordered_json::parse(envelope.at("config").dump());
+            resume.dir = resolveCheckpoint(o.out, o.resume);
+            resume.state = readTrainerState(resume.dir);
+            envelope = {{"ok", true},
+                        {"dir", resume.dir},
+                        {"state", resume.state},
+                        {"config", nlohmann::json::parse(util::readFile((fs::path(resume.dir) / "config.json").string()))}};
+        } catch (const std::exception& e) {
+            envelope = {{"ok", false}, {"error", e.what()}};
+            broadcastString(comm, envelope.dump());
+            throw;
         }
     }
+    const std::string received = broadcastString(comm, rank == 0 ? envelope.dump() : std::string());
+    if (rank != 0) {
+        envelope = nlohmann::json::parse(received);
+        if (!envelope.value("ok", false))
+            throw InputError("rank 0 could not read the checkpoint to resume from: " + envelope.value("error", std::string()));
+        resume.dir = envelope.at("dir").get<std::string>();
+        resume.state = envelope.at("state");
+        resume.config = nlohmann::ordered_json::parse(envelope.at("config").dump());
+    }
+    return resume;
+}
 
-    // Model.
+// The model on this rank before the start-up broadcast: the checkpoint's, the model directory's, or a
+// preset's initialised from --seed.
+model::Qwen2ForCausalLM buildModel(const TrainOptions& o, int rank, const ResumePoint& resume)
+{
     model::Qwen2ForCausalLM net{nullptr};
-    if (!resumeDir.empty() && rank == 0) {
-        net = model::loadPretrained(resumeDir);
-    } else if (!resumeDir.empty()) {
+    if (!resume.dir.empty() && rank == 0) {
+        net = model::loadPretrained(resume.dir);
+    } else if (!resume.dir.empty()) {
         // Same shapes as rank 0's; the values come with the start-up broadcast.
-        net = model::Qwen2ForCausalLM(model::Qwen2Config::fromJson(resumeConfig, resumeDir + "/config.json (from rank 0)"));
+        net = model::Qwen2ForCausalLM(model::Qwen2Config::fromJson(resume.config, resume.dir + "/config.json (from rank 0)"));
     } else if (!o.modelDir.empty()) {
         net = model::loadPretrained(o.modelDir);
     } else {
@@ -383,362 +504,517 @@ static int trainLoop(const TrainOptions& o, dist::Communicator& comm,
         for (auto& p : net->parameters())
             p.add_(torch::randn_like(p), 0.01);
     }
-    const auto& config = net->config();
-    if (tokenizer && tokenizer->vocabSize() > config.vocab_size)
-        throw InputError(tokenizerPath + ": tokenizer has " + std::to_string(tokenizer->vocabSize()) +
+    return net;
+}
+
+// The model on the device and its optimizer (rank 0's state on resume; the others get it broadcast).
+void setupModel(TrainingRun& run)
+{
+    run.net = buildModel(run.o, run.rank, run.resume);
+    const auto& config = run.net->config();
+    if (run.tokenizer && run.tokenizer->vocabSize() > config.vocab_size)
+        throw InputError(run.tokenizerPath + ": tokenizer has " + std::to_string(run.tokenizer->vocabSize()) +
                          " ids but the model's vocab_size is " + std::to_string(config.vocab_size));
-    net->to(device);
-    net->train();
+    run.net->to(run.device);
+    run.net->train();
 
     std::vector<std::pair<std::string, torch::Tensor>> named;
-    for (const auto& item : net->named_parameters())
+    for (const auto& item : run.net->named_parameters())
         named.emplace_back(item.key(), item.value());
-    std::vector<torch::Tensor> params;
     for (auto& [n, p] : named)
-        params.push_back(p);
-    AdamW optimizer(named);
-    if (!resumeDir.empty()) {
-        if (rank == 0)
-            loadOptimizerState(resumeDir, optimizer);
-        auto steps = torch::tensor({rank == 0 ? optimizer.steps() : int64_t(0)}, torch::kInt64);
-        if (comm.size() > 1)
-            comm.broadcast(steps, 0);
+        run.params.push_back(p);
+    auto& optimizer = run.optimizer.emplace(named);
+    if (!run.resume.dir.empty()) {
+        if (run.rank == 0)
+            loadOptimizerState(run.resume.dir, optimizer);
+        auto steps = torch::tensor({run.rank == 0 ? optimizer.steps() : int64_t(0)}, torch::kInt64);
+        if (run.comm.size() > 1)
+            run.comm.broadcast(steps, 0);
         optimizer.setSteps(steps.item<int64_t>());
     }
+}
 
-    // Sum of all parameters in double: equal on every rank iff they hold the same model (for tests).
-    auto checksums = [&]() {
-        torch::NoGradGuard noGrad;
-        double sum = 0;
-        for (auto& p : params)
-            sum += p.to(torch::kFloat64).abs().sum().item<double>() + p.to(torch::kFloat64).sum().item<double>();
-        auto all = comm.gather({sum}, 0);
-        bool equal = true;
-        for (double v : all)
-            equal = equal && v == all.front();
-        return std::make_pair(equal, all);
-    };
-    if (o.verifySync) {
-        auto [equal, all] = checksums();
-        if (rank == 0)
+// Sum of all parameters in double: equal on every rank iff they hold the same model (for tests). The
+// answer is rank 0's; every rank must call it.
+bool ranksInSync(TrainingRun& run)
+{
+    torch::NoGradGuard noGrad;
+    double sum = 0;
+    for (auto& p : run.params)
+        sum += p.to(torch::kFloat64).abs().sum().item<double>() + p.to(torch::kFloat64).sum().item<double>();
+    const auto all = run.comm.gather({sum}, 0);
+    bool equal = true;
+    for (double v : all)
+        equal = equal && v == all.front();
+    return equal;
+}
+
+// Horovod semantics: every rank starts from rank 0's parameters and optimizer state.
+void broadcastStartState(TrainingRun& run)
+{
+    if (run.o.verifySync) {
+        const bool equal = ranksInSync(run);
+        if (run.rank == 0)
             std::fprintf(stderr, "sync check before broadcast: ranks %s\n", equal ? "equal" : "differ");
     }
-    // Horovod semantics: every rank starts from rank 0's parameters and optimizer state.
     {
         torch::NoGradGuard noGrad;
-        for (auto& p : params)
-            broadcastFromRankZero(comm, p.data());
-        for (auto& ap : optimizer.params()) {
-            broadcastFromRankZero(comm, ap.expAvg);
-            broadcastFromRankZero(comm, ap.expAvgSq);
+        for (auto& p : run.params)
+            broadcastFromRankZero(run.comm, p.data());
+        for (auto& ap : run.optimizer->params()) {
+            broadcastFromRankZero(run.comm, ap.expAvg);
+            broadcastFromRankZero(run.comm, ap.expAvgSq);
         }
     }
-
-    if (o.verifySync) {
-        auto [equal, all] = checksums();
-        if (rank == 0) {
+    if (run.o.verifySync) {
+        const bool equal = ranksInSync(run);
+        if (run.rank == 0) {
             std::fprintf(stderr, "sync check after broadcast: ranks %s\n", equal ? "equal" : "differ");
             if (!equal)
                 throw RuntimeFailure("parameters differ across ranks after the start-up broadcast");
         }
     }
+}
 
-    // Data.
+// Token cache, dataset and this rank's loader, positioned where a resumed run left off.
+void setupData(TrainingRun& run)
+{
+    const auto& o = run.o;
+    const int world = run.world;
     data::TokenCacheOptions cacheOptions;
     cacheOptions.dataPath = o.data;
     cacheOptions.textField = o.textField;
     cacheOptions.cacheRoot = o.cacheDir;
     cacheOptions.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, world));
-    cacheOptions.verbose = lead;
-    auto cache = data::TokenCache::buildOrLoad(cacheOptions, tokenizer.get());
+    cacheOptions.verbose = run.lead;
+    auto cache = data::TokenCache::buildOrLoad(cacheOptions, run.tokenizer.get());
     for (uint32_t id : {cache->eosId(), cache->padId()})
-        if (id >= config.vocab_size)
+        if (id >= run.net->config().vocab_size)
             throw InputError("token id " + std::to_string(id) + " exceeds the model's vocab_size");
     auto dataset = std::make_shared<data::TokenDataset>(cache, data::parseBatchMode(o.batchMode), o.seqLen);
-    data::SamplerOptions samplerOptions{world, rank, true, o.seed, false};
+    data::SamplerOptions samplerOptions{world, run.rank, true, o.seed, false};
 
-    int64_t startStep = 0, startEpoch = 0, startPosition = 0;
-    if (!resumeState.is_null()) {
-        startStep = resumeState.at("step").get<int64_t>();
-        startEpoch = resumeState.at("epoch").get<int64_t>();
-        const int64_t savedWorld = resumeState.at("world_size").get<int64_t>();
-        const int64_t consumed = resumeState.at("samples_consumed_in_epoch").get<int64_t>();
+    const auto& state = run.resume.state;
+    if (!state.is_null()) {
+        run.step = state.at("step").get<int64_t>();
+        run.epoch = state.at("epoch").get<int64_t>();
+        const int64_t savedWorld = state.at("world_size").get<int64_t>();
+        const int64_t consumed = state.at("samples_consumed_in_epoch").get<int64_t>();
         // Another world size continues from the same global sample count within the epoch (rounded down
         // to whole samples per rank); the shuffle order of the epoch is the same, its split is not.
-        startPosition = savedWorld == world ? resumeState.at("position").get<int64_t>() : consumed / world;
+        run.position = savedWorld == world ? state.at("position").get<int64_t>() : consumed / world;
     }
-    data::DataLoader loader(dataset, samplerOptions, o.microBatch, startEpoch, startPosition, o.prefetch);
+    run.loader.emplace(dataset, samplerOptions, o.microBatch, run.epoch, run.position, o.prefetch);
+}
 
-    int64_t maxSteps = o.maxSteps;
+// Run length, learning-rate schedule, gradient buckets and the loss scaler (restored on resume).
+void setupSchedule(TrainingRun& run)
+{
+    const auto& o = run.o;
+    run.maxSteps = o.maxSteps;
     if (o.epochs > 0)
-        maxSteps = std::max<int64_t>(1, o.epochs * loader.batchesPerEpoch() / o.gradAccum);
-    const double peakLr = o.scaleLr ? o.lr * world : o.lr;
-    const double minLr = o.scaleLr ? o.minLr * world : o.minLr;
-    const auto wire = dist::parseWireType(o.compression);
-    auto buckets = makeBuckets(params, o.bucketMb, device);
-    LossScaler scaler(o.precision == "fp16");
-    if (!resumeState.is_null() && resumeState.contains("scaler"))
-        scaler.restore(resumeState["scaler"].value("scale", 1.0), resumeState["scaler"].value("good_steps", int64_t(0)),
-                       resumeState["scaler"].value("skipped", int64_t(0)));
+        run.maxSteps = std::max<int64_t>(1, o.epochs * run.loader->batchesPerEpoch() / o.gradAccum);
+    run.peakLr = o.scaleLr ? o.lr * run.world : o.lr;
+    run.minLr = o.scaleLr ? o.minLr * run.world : o.minLr;
+    run.wire = dist::parseWireType(o.compression);
+    run.buckets = makeBuckets(run.params, o.bucketMb, run.device);
+    run.scaler = LossScaler(o.precision == "fp16");
+    const auto& state = run.resume.state;
+    if (!state.is_null() && state.contains("scaler"))
+        run.scaler.restore(state["scaler"].value("scale", 1.0), state["scaler"].value("good_steps", int64_t(0)),
+                           state["scaler"].value("skipped", int64_t(0)));
+}
 
+nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& runId, const util::BlasInfo& blas,
+                                   const std::vector<std::string>& hosts, const std::vector<std::string>& devices,
+                                   const std::vector<RankInfo>& rankInfo)
+{
+    const auto& o = run.o;
+    const auto& config = run.net->config();
+    nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+    for (int r = 0; r < run.world; ++r) {
+        const auto& label = devices[static_cast<size_t>(r)];
+        const RankInfo& info = rankInfo[static_cast<size_t>(r)];
+        ranks.push_back({{"rank", r},
+                         {"host", hosts[static_cast<size_t>(r)]},
+                         {"device", deviceField(label, false)},
+                         {"device_name", deviceField(label, true)},
+                         {"local_rank", static_cast<int>(info.localRank)},
+                         {"pid", static_cast<int64_t>(info.pid)},
+                         {"mem_total_mb", info.memoryTotalMb}});
+    }
+    nlohmann::ordered_json hparams = o.toJson();
+    hparams["world_size"] = run.world;
+    hparams["max_steps"] = run.maxSteps;
+    hparams["batch_size"] = o.microBatch * o.gradAccum * run.world;
+    hparams["threads"] = torch::get_num_threads();
+    hparams["peak_flops_per_rank"] = run.deviceInfo.peakFlops;
+    hparams["peak_flops_source"] = run.deviceInfo.peakSource;
+    nlohmann::ordered_json hello = {
+        {"run_id", runId},
+        {"world_size", run.world},
+        {"ranks", ranks},
+        {"versions",
+         {{"trainer", TRAINDECK_VERSION}, {"libtorch", torchVersion()}, {"mpi", run.comm.libraryVersion()},
+          {"nccl", nullptr}, {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
+        {"model", {{"config", config.toJson()}, {"parameters", config.parameterCount()}}},
+        {"hparams", hparams}};
+    if (!run.resume.dir.empty())
+        hello["resumed_from"] = {{"step", run.step}, {"path", run.resume.dir}};
+    return hello;
+}
+
+// Rank 0's metrics writer, every rank's host and device, and the hello record.
+void writeHello(TrainingRun& run)
+{
+    const auto& o = run.o;
+    auto& comm = run.comm;
     const std::string runId = o.runId.empty() ? fs::absolute(o.out).filename().string() : o.runId;
-    if (lead) {
+    if (run.lead) {
         util::makeDirs(o.out);
-        metrics = std::make_unique<telemetry::MetricsWriter>(o.metricsOut, o.metricsStdout);
+        run.metrics = std::make_unique<telemetry::MetricsWriter>(o.metricsOut, o.metricsStdout);
     }
     const auto hosts = comm.allgatherStrings(comm.host());
     // This rank's device: a CUDA device is identified through the driver (name, PCI bus id for NVML);
     // its peak comes from the datasheet table, else from a matmul measured on it in the training dtype.
     // CPU ranks measure matmul throughput (fp32, or bf16 under bf16 autocast) with the BLAS core the
     // trainer uses.
-    const DeviceTelemetry deviceInfo = describeDevice(device, o.precision);
-    const auto devices = comm.allgatherStrings(deviceInfo.label);
-    // Per rank: local rank, pid, the memory it can use (host RAM, or the GPU's memory: for the
-    // memory-pressure diagnosis) and its peak FLOP/s.
-    const auto rankInfo = comm.gather({static_cast<double>(comm.localRank()), static_cast<double>(::getpid()),
-                                       deviceInfo.memoryTotalMb, deviceInfo.peakFlops}, 0);
-    const double peakFlops = deviceInfo.peakFlops;
-    double peakFlopsAllRanks = 0;
-    for (int r = 0; r < world && lead; ++r)
-        peakFlopsAllRanks += rankInfo[static_cast<size_t>(r) * 4 + 3];
-    const double tokenFlops = flopsPerToken(config.parameterCount(), config.num_hidden_layers, config.hidden_size, o.seqLen);
+    run.deviceInfo = describeDevice(run.device, o.precision);
+    const auto devices = comm.allgatherStrings(run.deviceInfo.label);
+    RankInfo local;
+    local.localRank = static_cast<double>(comm.localRank());
+    local.pid = static_cast<double>(::getpid());
+    local.memoryTotalMb = run.deviceInfo.memoryTotalMb;
+    local.peakFlops = run.deviceInfo.peakFlops;
+    const auto rankInfo = RankInfo::gatherAtRankZero(comm, local);
+    for (const RankInfo& info : rankInfo)
+        run.peakFlopsAllRanks += info.peakFlops;
+    const auto& config = run.net->config();
+    run.tokenFlops = flopsPerToken(config.parameterCount(), config.num_hidden_layers, config.hidden_size, o.seqLen);
     const auto blas = util::blasInfo();
-    if (lead) {
-        nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-        for (int r = 0; r < world; ++r)
-            ranks.push_back({{"rank", r},
-                             {"host", hosts[static_cast<size_t>(r)]},
-                             {"device", deviceField(devices[static_cast<size_t>(r)], false)},
-                             {"device_name", deviceField(devices[static_cast<size_t>(r)], true)},
-                             {"local_rank", static_cast<int>(rankInfo[static_cast<size_t>(r) * 4])},
-                             {"pid", static_cast<int64_t>(rankInfo[static_cast<size_t>(r) * 4 + 1])},
-                             {"mem_total_mb", rankInfo[static_cast<size_t>(r) * 4 + 2]}});
-        nlohmann::ordered_json hparams = o.toJson();
-        hparams["world_size"] = world;
-        hparams["max_steps"] = maxSteps;
-        hparams["batch_size"] = o.microBatch * o.gradAccum * world;
-        hparams["threads"] = torch::get_num_threads();
-        hparams["peak_flops_per_rank"] = peakFlops;
-        hparams["peak_flops_source"] = deviceInfo.peakSource;
-        nlohmann::ordered_json hello = {
-            {"run_id", runId},
-            {"world_size", world},
-            {"ranks", ranks},
-            {"versions",
-             {{"trainer", TRAINDECK_VERSION}, {"libtorch", torchVersion()}, {"mpi", comm.libraryVersion()},
-              {"nccl", nullptr}, {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
-            {"model", {{"config", config.toJson()}, {"parameters", config.parameterCount()}}},
-            {"hparams", hparams}};
-        if (!resumeDir.empty())
-            hello["resumed_from"] = {{"step", startStep}, {"path", resumeDir}};
-        metrics->write("hello", hello);
-        std::fprintf(stderr, "training %s (%lld parameters) on %d rank(s) x %d thread(s), %s, BLAS core %s, %lld steps\n",
-                     o.modelDir.empty() ? o.preset.c_str() : o.modelDir.c_str(),
-                     static_cast<long long>(config.parameterCount()), world, torch::get_num_threads(),
-                     deviceInfo.label.c_str(), blas.coreName.empty() ? "unknown" : blas.coreName.c_str(),
-                     static_cast<long long>(maxSteps));
-    }
+    if (!run.lead)
+        return;
+    run.metrics->write("hello", helloRecord(run, runId, blas, hosts, devices, rankInfo));
+    std::fprintf(stderr, "training %s (%lld parameters) on %d rank(s) x %d thread(s), %s, BLAS core %s, %lld steps\n",
+                 o.modelDir.empty() ? o.preset.c_str() : o.modelDir.c_str(),
+                 static_cast<long long>(config.parameterCount()), run.world, torch::get_num_threads(),
+                 run.deviceInfo.label.c_str(), blas.coreName.empty() ? "unknown" : blas.coreName.c_str(),
+                 static_cast<long long>(run.maxSteps));
+}
 
-    if (!resumeState.is_null() && resumeState.contains("rng"))
-        restoreRngState(resumeState["rng"].value("torch_cpu", std::string()));
-    int64_t step = startStep, epoch = startEpoch, position = startPosition;
-    auto stateJson = [&](int64_t atStep) {
-        return nlohmann::json{{"step", atStep},
-                              {"epoch", epoch},
-                              {"position", position},
-                              {"samples_consumed_in_epoch", position * world},
-                              {"world_size", world},
-                              {"optimizer_steps", optimizer.steps()},
-                              {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
-                              {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
-                              {"lr_schedule", {{"peak", peakLr}, {"min", minLr}, {"warmup", o.warmup}, {"max_steps", maxSteps}}},
-                              {"seed", o.seed},
-                              {"rng", {{"torch_cpu", rngStateHex()}}},
-                              {"config_hash", std::to_string(std::hash<std::string>{}(config.toJson().dump() +
-                                                                                      std::to_string(o.seqLen)))}};
-    };
-    auto checkpoint = [&](int64_t atStep) {
-        comm.barrier();
-        if (lead) {
-            auto r = saveCheckpoint(o.out, atStep, net, optimizer, stateJson(atStep), tokenizerFiles, o.keep);
-            metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
-            std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
-        }
-        comm.barrier();
-    };
+// Everything before the first step, in an order every rank follows (the collectives must match).
+void setup(TrainingRun& run)
+{
+    setupDevice(run);
+    loadTokenizer(run);
+    run.resume = readResumePoint(run.o, run.comm);
+    setupModel(run);
+    broadcastStartState(run);
+    setupData(run);
+    setupSchedule(run);
+    writeHello(run);
+    if (!run.resume.state.is_null() && run.resume.state.contains("rng"))
+        restoreRngState(run.resume.state["rng"].value("torch_cpu", std::string()));
+}
 
-    std::vector<double> local(9);
-    while (step < maxSteps) {
-        const auto stepStart = Clock::now();
-        const double cpuStart = telemetry::processCpuSeconds();
-        double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, optMs = 0;
-        double lossSum = 0;
-        int64_t tokens = 0;
-        const int64_t thisStep = step + 1;
-        if (o.injectExit && o.injectExit->first == rank && o.injectExit->second == thisStep) {
-            std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected exit (test aid) at step %lld\n", rank,
-                         comm.host().c_str(), static_cast<long long>(thisStep));
-            std::fflush(stderr);
-            std::_Exit(3);
-        }
-        for (int64_t micro = 0; micro < o.gradAccum; ++micro) {
-            auto t = Clock::now();
-            injectSleep(o, rank, "data");
-            data::Batch batch = loader.next();
-            dataMs += msSince(t);
-            epoch = batch.epoch;
-            position = batch.positionAfter;
-            tokens += batch.tokens;
+// ---- One step ----------------------------------------------------------------------------------------
 
-            t = Clock::now();
-            injectSleep(o, rank, "forward");
-            torch::Tensor loss;
-            {
-                const auto inputIds = batch.inputIds.to(device, /*non_blocking=*/true);
-                const auto labels = batch.labels.to(device, /*non_blocking=*/true);
-                AutocastScope autocast(device, o.precision);
-                loss = net->loss(inputIds, labels);
-                if (o.injectNan && o.injectNan->first == rank && o.injectNan->second == thisStep)
-                    loss = loss * std::numeric_limits<double>::quiet_NaN();
-            }
-            lossSum += loss.item<double>();  // waits for the forward pass on a device
-            fwdMs += msSince(t);
+// What a step leaves for its report: this rank's figures, and what every rank shares.
+struct StepResult {
+    StepStats stats;
+    double gradNorm = 0;
+    double lr = 0;
+    double lossScale = 1;  // the scale this step's loss was multiplied by
+};
 
-            t = Clock::now();
-            injectSleep(o, rank, "backward");
-            (loss * (scaler.scale() / static_cast<double>(o.gradAccum))).backward();
-            synchronize(device);
-            bwdMs += msSince(t);
-        }
+// --inject-exit (test aid): the rank ends at the start of the step as if it had crashed.
+void exitIfInjected(const TrainingRun& run, int64_t thisStep)
+{
+    const auto& planned = run.o.injectExit;
+    if (!planned || planned->first != run.rank || planned->second != thisStep)
+        return;
+    std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected exit (test aid) at step %lld\n", run.rank,
+                 run.comm.host().c_str(), static_cast<long long>(thisStep));
+    std::fflush(stderr);
+    std::_Exit(3);
+}
 
-        // Average gradients over ranks, bucket by bucket; only after the last micro-step. The gradients
-        // already live in the buckets (see makeBuckets).
+// Forward and backward over --grad-accum micro-batches; the gradients accumulate in the buckets.
+void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
+{
+    const auto& o = run.o;
+    double lossSum = 0;
+    int64_t tokens = 0;
+    for (int64_t micro = 0; micro < o.gradAccum; ++micro) {
         auto t = Clock::now();
-        reattachGradientViews(buckets);
-        int64_t commBytes = 0;
-        // A single process without compression has nothing to exchange.
-        if (world > 1 || wire != dist::WireType::None) {
-            torch::NoGradGuard noGrad;
-            for (auto& b : buckets) {
-                if (b.host.defined()) {
-                    b.host.copy_(b.flat);
-                    comm.allreduceSum(b.host, wire);
-                    b.flat.copy_(b.host, /*non_blocking=*/true);
-                } else {
-                    comm.allreduceSum(b.flat, wire);
-                }
-                commBytes += b.flat.numel() * (wire == dist::WireType::None ? 4 : 2);
-                if (world > 1)
-                    b.flat.div_(static_cast<double>(world));
-            }
-            synchronize(device);
-        }
-        commMs = msSince(t);
+        injectSleep(o, run.rank, "data");
+        data::Batch batch = run.loader->next();
+        stats.dataMs += msSince(t);
+        run.epoch = batch.epoch;
+        run.position = batch.positionAfter;
+        tokens += batch.tokens;
 
         t = Clock::now();
-        injectSleep(o, rank, "optimizer");
-        double gradNorm = 0;
+        injectSleep(o, run.rank, "forward");
+        torch::Tensor loss;
         {
-            torch::NoGradGuard noGrad;
-            std::vector<torch::Tensor> norms;
-            for (auto& b : buckets) {
-                if (scaler.scale() != 1.0)
-                    b.flat.div_(scaler.scale());
-                norms.push_back(torch::linalg_vector_norm(b.flat, 2).to(torch::kFloat64));
-            }
-            gradNorm = torch::stack(norms).norm().item<double>();  // one device sync for all buckets
-            if (o.clip > 0 && std::isfinite(gradNorm) && gradNorm > o.clip) {
-                const double scale = o.clip / (gradNorm + 1e-6);
-                for (auto& b : buckets)
-                    b.flat.mul_(scale);
-            }
+            const auto inputIds = batch.inputIds.to(run.device, /*non_blocking=*/true);
+            const auto labels = batch.labels.to(run.device, /*non_blocking=*/true);
+            AutocastScope autocast(run.device, o.precision);
+            loss = run.net->loss(inputIds, labels);
+            if (o.injectNan && o.injectNan->first == run.rank && o.injectNan->second == thisStep)
+                loss = loss * std::numeric_limits<double>::quiet_NaN();
         }
-        const double lr = learningRate(o, peakLr, minLr, thisStep, maxSteps);
-        // Every rank holds the same averaged gradients, so every rank takes the same decision.
-        const double scaleUsed = scaler.scale();
-        const bool skip = scaler.update(std::isfinite(gradNorm));
-        if (!skip)
-            optimizer.step(lr, o.weightDecay);
-        else if (lead)
-            metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "non_finite_gradients"},
-                                       {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
-                                                       std::to_string(scaleUsed) + "); the step was skipped"}});
-        for (auto& b : buckets)
-            b.flat.zero_();
-        synchronize(device);
-        optMs = msSince(t);
-        step = thisStep;
-        stepOut = step;
+        lossSum += loss.item<double>();  // waits for the forward pass on a device
+        stats.fwdMs += msSince(t);
 
-        const double stepMs = msSince(stepStart);
-        const double cpu = telemetry::processCpuSeconds() - cpuStart;
-        double util = std::min(100.0, 100.0 * cpu / (stepMs / 1000.0) / std::max(1, torch::get_num_threads()));
-        double memMb = telemetry::residentMiB();
-        if (onCuda)
-            sampleGpu(deviceInfo, util, memMb);
-        local = {dataMs, fwdMs, bwdMs, commMs, optMs, stepMs, memMb, util,
-                 static_cast<double>(commBytes)};
-        std::vector<double> extra = {lossSum / static_cast<double>(o.gradAccum), static_cast<double>(tokens)};
-        local.insert(local.end(), extra.begin(), extra.end());
-        const auto all = comm.gather(local, 0);
-        if (lead) {
-            const size_t n = local.size();
-            auto column = [&](size_t k) {
-                nlohmann::ordered_json a = nlohmann::ordered_json::array();
-                for (int r = 0; r < world; ++r)
-                    a.push_back(all[static_cast<size_t>(r) * n + k]);
-                return a;
-            };
-            double loss = 0, totalTokens = 0;
-            for (int r = 0; r < world; ++r) {
-                loss += all[static_cast<size_t>(r) * n + 9];
-                totalTokens += all[static_cast<size_t>(r) * n + 10];
-            }
-            loss /= world;
-            const double tokensPerS = totalTokens / (stepMs / 1000.0);
-            const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * world) / (stepMs / 1000.0);
-            const double mfu = peakFlopsAllRanks > 0 ? tokensPerS * tokenFlops / peakFlopsAllRanks : 0;
-            nlohmann::ordered_json rec = {{"step", step},
-                                          {"epoch", epoch},
-                                          {"loss", telemetry::MetricsWriter::number(loss)},
-                                          {"lr", lr},
-                                          {"grad_norm", telemetry::MetricsWriter::number(gradNorm)},
-                                          {"tokens", static_cast<int64_t>(totalTokens)},
-                                          {"tokens_per_s", tokensPerS},
-                                          {"samples_per_s", samplesPerS},
-                                          {"mfu", peakFlopsAllRanks > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
-                                          {"loss_scale", scaler.enabled() ? nlohmann::ordered_json(scaleUsed) : nlohmann::ordered_json()}};
-            const char* names[] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms", "opt_ms", "step_ms", "mem_mb", "util"};
-            for (size_t k = 0; k < 8; ++k)
-                rec[names[k]] = column(k);
-            nlohmann::ordered_json bytes = nlohmann::ordered_json::array();
-            for (int r = 0; r < world; ++r)
-                bytes.push_back(static_cast<int64_t>(all[static_cast<size_t>(r) * n + 8]));
-            rec["comm_bytes"] = bytes;
-            metrics->write("step", rec);
-            if (step % o.logEvery == 0 || step == maxSteps)
-                std::fprintf(stderr, "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
-                             static_cast<long long>(step), static_cast<long long>(maxSteps), loss, lr, gradNorm,
-                             tokensPerS, stepMs, 100 * mfu);
+        t = Clock::now();
+        injectSleep(o, run.rank, "backward");
+        (loss * (run.scaler.scale() / static_cast<double>(o.gradAccum))).backward();
+        synchronize(run.device);
+        stats.bwdMs += msSince(t);
+    }
+    stats.loss = lossSum / static_cast<double>(o.gradAccum);
+    stats.tokens = static_cast<double>(tokens);
+}
+
+// Averages gradients over ranks, bucket by bucket; only after the last micro-step. The gradients
+// already live in the buckets (see makeBuckets). Returns the bytes this rank sent.
+int64_t allreduceGradients(TrainingRun& run)
+{
+    reattachGradientViews(run.buckets);
+    int64_t commBytes = 0;
+    // A single process without compression has nothing to exchange.
+    if (run.world == 1 && run.wire == dist::WireType::None)
+        return commBytes;
+    torch::NoGradGuard noGrad;
+    for (auto& b : run.buckets) {
+        if (b.host.defined()) {
+            b.host.copy_(b.flat);
+            run.comm.allreduceSum(b.host, run.wire);
+            b.flat.copy_(b.host, /*non_blocking=*/true);
+        } else {
+            run.comm.allreduceSum(b.flat, run.wire);
         }
-        if (o.checkpointEvery > 0 && step % o.checkpointEvery == 0 && step < maxSteps)
-            checkpoint(step);
+        commBytes += b.flat.numel() * (run.wire == dist::WireType::None ? 4 : 2);
+        if (run.world > 1)
+            b.flat.div_(static_cast<double>(run.world));
+    }
+    synchronize(run.device);
+    return commBytes;
+}
+
+// Unscales the gradients (by the loss scale), clips them to --clip; returns their norm before clipping.
+double unscaleAndClip(TrainingRun& run)
+{
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> norms;
+    for (auto& b : run.buckets) {
+        if (run.scaler.scale() != 1.0)
+            b.flat.div_(run.scaler.scale());
+        norms.push_back(torch::linalg_vector_norm(b.flat, 2).to(torch::kFloat64));
+    }
+    const double gradNorm = torch::stack(norms).norm().item<double>();  // one device sync for all buckets
+    if (run.o.clip > 0 && std::isfinite(gradNorm) && gradNorm > run.o.clip) {
+        const double scale = run.o.clip / (gradNorm + 1e-6);
+        for (auto& b : run.buckets)
+            b.flat.mul_(scale);
+    }
+    return gradNorm;
+}
+
+// The optimizer step, skipped (with a warning) when the gradients are not finite; clears the gradients.
+void applyGradients(TrainingRun& run, int64_t thisStep, StepResult& result)
+{
+    result.gradNorm = unscaleAndClip(run);
+    result.lr = learningRate(run.o, run.peakLr, run.minLr, thisStep, run.maxSteps);
+    // Every rank holds the same averaged gradients, so every rank takes the same decision.
+    result.lossScale = run.scaler.scale();
+    const bool skip = run.scaler.update(std::isfinite(result.gradNorm));
+    if (!skip)
+        run.optimizer->step(result.lr, run.o.weightDecay);
+    else if (run.lead)
+        run.metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "non_finite_gradients"},
+                                       {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
+                                                       std::to_string(result.lossScale) + "); the step was skipped"}});
+    for (auto& b : run.buckets)
+        b.flat.zero_();
+    synchronize(run.device);
+}
+
+// One optimizer step: micro-steps, gradient allreduce, clipping, the optimizer; with its timings.
+StepResult runStep(TrainingRun& run)
+{
+    const auto stepStart = Clock::now();
+    const double cpuStart = telemetry::processCpuSeconds();
+    const int64_t thisStep = run.step + 1;
+    exitIfInjected(run, thisStep);
+    StepResult result;
+    StepStats& stats = result.stats;
+
+    forwardBackward(run, thisStep, stats);
+
+    auto t = Clock::now();
+    stats.commBytes = static_cast<double>(allreduceGradients(run));
+    stats.commMs = msSince(t);
+
+    t = Clock::now();
+    injectSleep(run.o, run.rank, "optimizer");
+    applyGradients(run, thisStep, result);
+    stats.optMs = msSince(t);
+    run.step = thisStep;
+    run.stepOut = run.step;
+
+    stats.stepMs = msSince(stepStart);
+    const double cpu = telemetry::processCpuSeconds() - cpuStart;
+    stats.util = std::min(100.0, 100.0 * cpu / (stats.stepMs / 1000.0) / std::max(1, torch::get_num_threads()));
+    stats.memMb = telemetry::residentMiB();
+    if (run.device.is_cuda())
+        sampleGpu(run.deviceInfo, stats.util, stats.memMb);
+    return result;
+}
+
+// ---- Report ------------------------------------------------------------------------------------------
+
+// The step record's per-rank arrays: one for each StepStats field that is not combined over the ranks.
+void addPerRankColumns(nlohmann::ordered_json& rec, const std::vector<StepStats>& ranks)
+{
+    for (const auto& field : StepStats::fields) {
+        if (field.shown == StepStats::Combined)
+            continue;
+        nlohmann::ordered_json column = nlohmann::ordered_json::array();
+        for (const StepStats& r : ranks) {
+            const double value = r.*field.member;
+            if (field.shown == StepStats::PerRankInteger)
+                column.push_back(static_cast<int64_t>(value));
+            else
+                column.push_back(value);
+        }
+        rec[field.name] = column;
+    }
+}
+
+// Gathers every rank's figures; rank 0 writes the step record and, every --log-every steps, a line on
+// stderr. Throughput and MFU use rank 0's step time.
+void reportStep(TrainingRun& run, const StepResult& result)
+{
+    const auto& o = run.o;
+    const auto ranks = StepStats::gatherAtRankZero(run.comm, result.stats);
+    if (!run.lead)
+        return;
+    double loss = 0, totalTokens = 0;
+    for (const StepStats& r : ranks) {
+        loss += r.loss;
+        totalTokens += r.tokens;
+    }
+    loss /= run.world;
+    const double stepMs = result.stats.stepMs;
+    const double tokensPerS = totalTokens / (stepMs / 1000.0);
+    const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * run.world) / (stepMs / 1000.0);
+    const double mfu = run.peakFlopsAllRanks > 0 ? tokensPerS * run.tokenFlops / run.peakFlopsAllRanks : 0;
+    nlohmann::ordered_json rec = {{"step", run.step},
+                                  {"epoch", run.epoch},
+                                  {"loss", telemetry::MetricsWriter::number(loss)},
+                                  {"lr", result.lr},
+                                  {"grad_norm", telemetry::MetricsWriter::number(result.gradNorm)},
+                                  {"tokens", static_cast<int64_t>(totalTokens)},
+                                  {"tokens_per_s", tokensPerS},
+                                  {"samples_per_s", samplesPerS},
+                                  {"mfu", run.peakFlopsAllRanks > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
+                                  {"loss_scale", run.scaler.enabled() ? nlohmann::ordered_json(result.lossScale)
+                                                                      : nlohmann::ordered_json()}};
+    addPerRankColumns(rec, ranks);
+    run.metrics->write("step", rec);
+    if (run.step % o.logEvery == 0 || run.step == run.maxSteps)
+        std::fprintf(stderr, "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
+                     static_cast<long long>(run.step), static_cast<long long>(run.maxSteps), loss, result.lr,
+                     result.gradNorm, tokensPerS, stepMs, 100 * mfu);
+}
+
+// ---- Checkpoints -------------------------------------------------------------------------------------
+
+// trainer_state.json: where a resumed run continues, and what it must match to continue exactly.
+nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
+{
+    const auto& o = run.o;
+    const auto& scaler = run.scaler;
+    return nlohmann::json{{"step", atStep},
+                          {"epoch", run.epoch},
+                          {"position", run.position},
+                          {"samples_consumed_in_epoch", run.position * run.world},
+                          {"world_size", run.world},
+                          {"optimizer_steps", run.optimizer->steps()},
+                          {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
+                          {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
+                          {"lr_schedule", {{"peak", run.peakLr}, {"min", run.minLr}, {"warmup", o.warmup}, {"max_steps", run.maxSteps}}},
+                          {"seed", o.seed},
+                          {"rng", {{"torch_cpu", rngStateHex()}}},
+                          {"config_hash", std::to_string(std::hash<std::string>{}(run.net->config().toJson().dump() +
+                                                                                  std::to_string(o.seqLen)))}};
+}
+
+// Rank 0 writes; the barriers keep the other ranks from running ahead or ending meanwhile.
+void writeCheckpoint(TrainingRun& run, int64_t atStep)
+{
+    run.comm.barrier();
+    if (run.lead) {
+        auto r = saveCheckpoint(run.o.out, atStep, run.net, *run.optimizer, trainerState(run, atStep), run.tokenizerFiles,
+                                run.o.keep);
+        run.metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
+        std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
+    }
+    run.comm.barrier();
+}
+
+// ---- The loop ----------------------------------------------------------------------------------------
+
+int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<telemetry::MetricsWriter>& metrics,
+              int64_t& stepOut)
+{
+    const auto started = Clock::now();
+    TrainingRun run(o, comm, metrics, stepOut);
+    setup(run);
+    while (run.step < run.maxSteps) {
+        const StepResult result = runStep(run);
+        reportStep(run, result);
+        if (o.checkpointEvery > 0 && run.step % o.checkpointEvery == 0 && run.step < run.maxSteps)
+            writeCheckpoint(run, run.step);
     }
     if (o.verifySync) {
-        auto [equal, all] = checksums();
-        if (rank == 0) {
+        const bool equal = ranksInSync(run);
+        if (run.lead) {
             std::fprintf(stderr, "sync check at the end: ranks %s\n", equal ? "equal" : "differ");
             if (!equal)
                 throw RuntimeFailure("parameters diverged across ranks during training");
         }
     }
-    checkpoint(step);
-    if (lead) {
+    writeCheckpoint(run, run.step);
+    if (run.lead)
         metrics->write("done", {{"status", "finished"},
-                                {"steps", step},
+                                {"steps", run.step},
                                 {"seconds", std::chrono::duration<double>(Clock::now() - started).count()}});
-    }
     return 0;
+}
+
+}  // namespace
+
+int runTraining(const TrainOptions& o, dist::Communicator& comm)
+{
+    std::unique_ptr<telemetry::MetricsWriter> metrics;
+    int64_t step = 0;
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        return trainLoop(o, comm, metrics, step);
+    } catch (const std::exception& e) {
+        if (metrics) {
+            const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
+            metrics->write("error", {{"rank", comm.rank()}, {"host", comm.host()}, {"message", e.what()},
+                                     {"exit_code", input ? 2 : 1}});
+            metrics->write("done", {{"status", "failed"}, {"steps", step},
+                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
+        }
+        throw;
+    }
 }
 
 }  // namespace traindeck::train
