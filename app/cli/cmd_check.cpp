@@ -121,17 +121,9 @@ int run(const QStringList& args)
     const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."), QStringLiteral("s"));
     const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."), QStringLiteral("n"));
     const QCommandLineOption linksOption(QStringLiteral("links"), CheckCommand::tr("Run the link test."));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, CheckCommand::tr("Show help."));
-    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption,
-                       helpOption});
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli check")} + args)) {
-        err << QStringLiteral("traindeck-cli check: ") << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption});
+    if (const int rc = parseOrExit(parser, QStringLiteral("check"), args, usage()); rc >= 0)
+        return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
         err << CheckCommand::tr("traindeck-cli check: --profile is required") << '\n' << usage();
         return ExitBadInput;

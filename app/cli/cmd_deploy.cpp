@@ -47,16 +47,9 @@ int run(const QStringList& args)
     const QCommandLineOption destOption(QStringLiteral("dest"), DeployCommand::tr("Path on the nodes."), QStringLiteral("path"));
     const QCommandLineOption nodeOption(QStringLiteral("node"), DeployCommand::tr("Only this node."), QStringLiteral("name"));
     const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), DeployCommand::tr("Accept unknown host keys."));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, DeployCommand::tr("Show help."));
-    parser.addOptions({profileOption, trainerOption, destOption, nodeOption, acceptOption, helpOption});
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli deploy")} + args)) {
-        err << QStringLiteral("traindeck-cli deploy: ") << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+    parser.addOptions({profileOption, trainerOption, destOption, nodeOption, acceptOption});
+    if (const int rc = parseOrExit(parser, QStringLiteral("deploy"), args, usage()); rc >= 0)
+        return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
         err << DeployCommand::tr("traindeck-cli deploy: --profile FILE is required") << '\n' << usage();
         return ExitBadInput;

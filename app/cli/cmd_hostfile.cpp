@@ -65,19 +65,12 @@ int run(const QStringList& args)
     const QCommandLineOption toOption(QStringLiteral("to"), HostfileCommand::tr("Syntax to write."), QStringLiteral("format"));
     const QCommandLineOption outOption(QStringLiteral("out"), HostfileCommand::tr("Write here instead of stdout."),
                                        QStringLiteral("file"));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, HostfileCommand::tr("Show help."));
     if (sub == QLatin1String("check"))
-        parser.addOptions({formatOption, helpOption});
+        parser.addOptions({formatOption});
     else
-        parser.addOptions({fromOption, toOption, outOption, helpOption});
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli hostfile ") + sub} + args.mid(1))) {
-        err << QStringLiteral("traindeck-cli hostfile %1: ").arg(sub) << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+        parser.addOptions({fromOption, toOption, outOption});
+    if (const int rc = parseOrExit(parser, QStringLiteral("hostfile ") + sub, args.mid(1), usage()); rc >= 0)
+        return rc;
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1) {
         err << HostfileCommand::tr("traindeck-cli hostfile %1: expected exactly one FILE").arg(sub) << '\n' << usage();

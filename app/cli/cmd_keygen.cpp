@@ -37,16 +37,9 @@ int run(const QStringList& args)
     const QCommandLineOption commentOption(QStringLiteral("comment"), KeygenCommand::tr("Key comment."), QStringLiteral("text"));
     const QCommandLineOption passOption(QStringLiteral("passphrase-stdin"), KeygenCommand::tr("Read a passphrase from stdin."));
     const QCommandLineOption forceOption(QStringLiteral("force"), KeygenCommand::tr("Overwrite existing files."));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, KeygenCommand::tr("Show help."));
-    parser.addOptions({outOption, nameOption, commentOption, passOption, forceOption, helpOption});
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli keygen")} + args)) {
-        err << QStringLiteral("traindeck-cli keygen: ") << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+    parser.addOptions({outOption, nameOption, commentOption, passOption, forceOption});
+    if (const int rc = parseOrExit(parser, QStringLiteral("keygen"), args, usage()); rc >= 0)
+        return rc;
     if (!parser.positionalArguments().isEmpty()) {
         err << KeygenCommand::tr("traindeck-cli keygen: unexpected argument '%1'").arg(parser.positionalArguments().first())
             << '\n' << usage();

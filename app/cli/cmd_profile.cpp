@@ -55,8 +55,6 @@ int run(const QStringList& args)
     const QCommandLineOption outOption(QStringLiteral("out"), ProfileCommand::tr("Write here instead of stdout."), QStringLiteral("file"));
     const QCommandLineOption formatOption(QStringLiteral("format"), ProfileCommand::tr("Hostfile syntax."), QStringLiteral("format"),
                                           QStringLiteral("openmpi"));
-    const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}, ProfileCommand::tr("Show help."));
-    parser.addOption(helpOption);
     if (sub == QLatin1String("show") || sub == QLatin1String("hostfile"))
         parser.addOption(slotsOption);
     if (sub == QLatin1String("import"))
@@ -65,14 +63,8 @@ int run(const QStringList& args)
         parser.addOption(outOption);
     if (sub == QLatin1String("hostfile"))
         parser.addOption(formatOption);
-    if (!parser.parse(QStringList{QStringLiteral("traindeck-cli profile ") + sub} + args.mid(1))) {
-        err << QStringLiteral("traindeck-cli profile %1: ").arg(sub) << parser.errorText() << '\n' << usage();
-        return ExitBadInput;
-    }
-    if (parser.isSet(helpOption)) {
-        out << usage();
-        return ExitOk;
-    }
+    if (const int rc = parseOrExit(parser, QStringLiteral("profile ") + sub, args.mid(1), usage()); rc >= 0)
+        return rc;
     const QStringList positional = parser.positionalArguments();
     const int wanted = sub == QLatin1String("list") ? 0 : 1;
     if (positional.size() != wanted) {

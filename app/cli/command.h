@@ -1,6 +1,7 @@
 // Subcommands of traindeck-cli register themselves here; each lives in its own cmd_<name>.cpp.
 #pragma once
 
+#include <QCommandLineParser>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -20,6 +21,11 @@ struct Command {
 };
 
 QList<Command>& commands();
+
+// The one way subcommands parse: adds -h/--help, parses args for `traindeck-cli NAME` (long options
+// also with one dash); on an error or --help prints and returns the exit code to use. Returns -1 when
+// the caller should go on.
+int parseOrExit(QCommandLineParser& parser, const QString& name, const QStringList& args, const QString& usage);
 
 struct Registration {
     explicit Registration(Command command) { commands().append(std::move(command)); }

@@ -47,7 +47,8 @@ void TestCliRunCommands::initTestCase()
     };
     write("bad-key.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"max-step":3}})");
     write("bad-json.json", "{\"version\":1,");
-    write("good.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3}})");
+    write("corpus.txt", "hello\n");
+    write("good.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"corpus.txt"}})");
 }
 
 TestCliRunCommands::Outcome TestCliRunCommands::cli(const QStringList &args, const QByteArray &trainer)
@@ -74,7 +75,8 @@ void TestCliRunCommands::badInput_data()
             r.append(QString::fromUtf8(s));
         return r;
     };
-    QTest::addRow("launch no spec") << a({"launch"}) << "--spec FILE is required";
+    QTest::addRow("launch no spec") << a({"launch"}) << "either --spec FILE or --demo is required";
+    QTest::addRow("launch spec and demo") << a({"launch", "--demo", "--spec", "good.json"}) << "either --spec FILE or --demo is required";
     QTest::addRow("launch missing spec") << a({"launch", "--spec", "nope.json"}) << "nope.json: cannot read";
     QTest::addRow("launch bad key") << a({"launch", "--spec", "bad-key.json"}) << "bad-key.json: trainer.max-step: unknown trainer flag";
     QTest::addRow("launch bad json") << a({"launch", "--spec", "bad-json.json"}) << "bad-json.json:1:";
