@@ -39,7 +39,6 @@ const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
 }
 #endif
 
-
 namespace fs = std::filesystem;
 using namespace traindeck;
 
@@ -52,11 +51,13 @@ const char* kUsage =
     "  train        data-parallel training (run under mpirun for several ranks); see train --help\n"
     "  info         --preset NAME | --model DIR: parameter count and config as JSON; validates weights\n"
     "  init         --preset NAME --seed S [--init-std X] [--tokenizer FILE] --out DIR: random model\n"
-    "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE [--device cpu|cuda|cuda:N]: log-probabilities, float32 T x V\n"
+    "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE [--device cpu|cuda|cuda:N]: log-probabilities, float32 "
+    "T x V\n"
     "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
     "  bench-comm   [--json] [--iters N] [--max-bytes B]: allreduce sweep 1 KiB..256 MiB (under mpirun)\n"
-    "  bench-links  [--bytes B] [--iters N] [--passes P]: latency and bandwidth (fastest round trip) between every pair\n"
+    "  bench-links  [--bytes B] [--iters N] [--passes P]: latency and bandwidth (fastest round trip) between every "
+    "pair\n"
     "               of ranks, as JSON\n"
     "               (under mpirun, one rank per node: the link test of `traindeck-cli check --links`)\n"
     "  self-check   versions, devices and threads as JSON\n"
@@ -65,7 +66,8 @@ const char* kUsage =
     "exit codes: 0 success, 1 runtime failure, 2 bad input, 3 injected exit (test aid)\n";
 
 // Minimal --flag value parsing for the small subcommands.
-std::map<std::string, std::string> parseFlags(const std::vector<std::string>& args, const std::vector<std::string>& known,
+std::map<std::string, std::string> parseFlags(const std::vector<std::string>& args,
+                                              const std::vector<std::string>& known,
                                               const std::vector<std::string>& booleans = {})
 {
     std::map<std::string, std::string> out;
@@ -158,17 +160,20 @@ int cmdSelfCheck()
     nlohmann::ordered_json gpuList = nlohmann::ordered_json::array();
     for (const auto& g : gpus) {
         const auto peak = util::gpuPeakFlops(g.name, "bf16");
-        gpuList.push_back({{"index", g.index},
-                           {"name", g.name},
-                           {"pci_bus_id", g.pciBusId},
-                           {"memory_total_mb", g.memoryTotalBytes / (1024 * 1024)},
-                           {"compute_capability", std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor)},
-                           {"peak_bf16_tflops", peak ? nlohmann::ordered_json(std::round(*peak / 1e10) / 100) : nlohmann::ordered_json()}});
+        gpuList.push_back(
+            {{"index", g.index},
+             {"name", g.name},
+             {"pci_bus_id", g.pciBusId},
+             {"memory_total_mb", g.memoryTotalBytes / (1024 * 1024)},
+             {"compute_capability", std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor)},
+             {"peak_bf16_tflops",
+              peak ? nlohmann::ordered_json(std::round(*peak / 1e10) / 100) : nlohmann::ordered_json()}});
     }
     j["gpus"] = gpuList;
-    j["gpus_error"] = orNull(gpusError);  // why "gpus" is empty (or a device was skipped)
+    j["gpus_error"] = orNull(gpusError); // why "gpus" is empty (or a device was skipped)
     const auto& nvml = util::Nvml::instance();
-    j["nvml"] = {{"available", nvml.available()}, {"driver", orNull(nvml.driverVersion())}, {"error", orNull(nvml.error())}};
+    j["nvml"] = {
+        {"available", nvml.available()}, {"driver", orNull(nvml.driverVersion())}, {"error", orNull(nvml.error())}};
     std::cout << j.dump(2) << "\n";
     return 0;
 }
@@ -232,7 +237,8 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
         else if (args[i] == "--max-bytes" && i + 1 < args.size())
             maxBytes = std::max<int64_t>(1024, std::atoll(args[++i].c_str()));
         else
-            throw InputError("bench-comm: unknown argument \"" + args[i] + "\" (use --json, --verify, --iters N, --max-bytes B)");
+            throw InputError("bench-comm: unknown argument \"" + args[i] +
+                             "\" (use --json, --verify, --iters N, --max-bytes B)");
     }
     auto comm = dist::makeCommunicator(argc, argv);
     const int n = comm->size();
@@ -260,7 +266,7 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
                     comm->libraryVersion().c_str(), "bytes", "time_us", "algbw_GB/s", "busbw_GB/s");
     for (int64_t bytes = 1024; bytes <= maxBytes; bytes *= 4) {
         auto t = torch::ones({bytes / 4}, torch::kFloat32);
-        comm->allreduceSum(t);  // warm-up
+        comm->allreduceSum(t); // warm-up
         comm->barrier();
         const auto start = std::chrono::steady_clock::now();
         for (int i = 0; i < iterations; ++i)
@@ -272,13 +278,16 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
         const double busbw = algbw * (n > 1 ? 2.0 * (n - 1) / n : 1.0);
         if (comm->rank() == 0) {
             if (json)
-                rows.push_back({{"bytes", bytes}, {"time_us", seconds * 1e6}, {"algbw_gbps", algbw}, {"busbw_gbps", busbw}});
+                rows.push_back(
+                    {{"bytes", bytes}, {"time_us", seconds * 1e6}, {"algbw_gbps", algbw}, {"busbw_gbps", busbw}});
             else
-                std::printf("%12lld %12.1f %12.3f %12.3f\n", static_cast<long long>(bytes), seconds * 1e6, algbw, busbw);
+                std::printf("%12lld %12.1f %12.3f %12.3f\n", static_cast<long long>(bytes), seconds * 1e6, algbw,
+                            busbw);
         }
     }
     if (comm->rank() == 0 && json)
-        std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"results", rows}}.dump() << "\n";
+        std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"results", rows}}.dump()
+                  << "\n";
     return 0;
 #endif
 }
@@ -344,9 +353,9 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
                 continue;
             const int peer = me == a ? b : a;
             const bool initiator = me == a;
-            fastestRoundTrip(small, peer, initiator, 3);  // connection set-up
+            fastestRoundTrip(small, peer, initiator, 3); // connection set-up
             const double tSmall = fastestRoundTrip(small, peer, initiator, 20);
-            fastestRoundTrip(large, peer, initiator, 1);  // TCP window growth
+            fastestRoundTrip(large, peer, initiator, 1); // TCP window growth
             const double tLarge = fastestRoundTrip(large, peer, initiator, iterations);
             if (initiator) {
                 const double latencyUs = tSmall / 2 * 1e6;
@@ -364,12 +373,18 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
             for (int b = a + 1; b < n; ++b) {
                 const double lat = all[static_cast<size_t>(a * 2 * n + 2 * b)];
                 const double bw = all[static_cast<size_t>(a * 2 * n + 2 * b + 1)];
-                pairs.push_back({{"a", a}, {"b", b}, {"host_a", hosts[a]}, {"host_b", hosts[b]}, {"latency_us", lat},
+                pairs.push_back({{"a", a},
+                                 {"b", b},
+                                 {"host_a", hosts[a]},
+                                 {"host_b", hosts[b]},
+                                 {"latency_us", lat},
                                  {"bandwidth_mbps", bw}});
             }
         }
-        std::cout << nlohmann::ordered_json{{"ranks", n}, {"mpi", comm->libraryVersion()}, {"bytes", bytes},
-                                            {"iters", iterations}, {"passes", passes}, {"hosts", hosts}, {"pairs", pairs}}
+        std::cout << nlohmann::ordered_json{{"ranks", n},       {"mpi", comm->libraryVersion()},
+                                            {"bytes", bytes},   {"iters", iterations},
+                                            {"passes", passes}, {"hosts", hosts},
+                                            {"pairs", pairs}}
                          .dump()
                   << "\n";
     }
@@ -416,7 +431,7 @@ int cmdEvalLogits(const std::vector<std::string>& args)
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -466,7 +481,8 @@ int main(int argc, char** argv)
                 return train::runTraining(options, *comm);
             } catch (const std::exception& e) {
                 const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
-                std::fprintf(stderr, "traindeck-trainer: rank %d on %s: %s\n", comm->rank(), comm->host().c_str(), e.what());
+                std::fprintf(stderr, "traindeck-trainer: rank %d on %s: %s\n", comm->rank(), comm->host().c_str(),
+                             e.what());
                 std::fflush(stderr);
                 if (comm->size() > 1)
                     comm->abort(input ? 2 : 1);

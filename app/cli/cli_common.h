@@ -21,16 +21,16 @@ namespace traindeck::cli {
 
 QCommandLineOption runsDirOption();
 // --runs-dir if given (made absolute), else paths::defaultRunsDir().
-QString runsDirFrom(const QCommandLineParser &parser, const QCommandLineOption &option);
+QString runsDirFrom(const QCommandLineParser& parser, const QCommandLineOption& option);
 
 // "local" (or empty): the built-in local profile; a path (has '/' or ends in .json; relative to baseDir):
 // that file; otherwise a saved profile's name.
-cluster::Result<cluster::ClusterProfile> resolveProfile(const QString &nameOrFile, const QString &baseDir);
+cluster::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir);
 
 struct FollowOptions {
-    bool json = false;          // JSON lines instead of the terminal view
-    qint64 fromOffset = 0;      // emit only metrics lines that start at or after this byte offset
-    bool printSteps = true;     // terminal view when stdout is not a terminal: one line per step
+    bool json = false;      // JSON lines instead of the terminal view
+    qint64 fromOffset = 0;  // emit only metrics lines that start at or after this byte offset
+    bool printSteps = true; // terminal view when stdout is not a terminal: one line per step
     int pollMs = 250;
 };
 
@@ -38,13 +38,13 @@ struct FollowOptions {
 // remote run's record with a transport to its head (connecting over SSH). offlineWhenSynced: a remote
 // run that has ended and whose record is complete is read from the record without connecting. On
 // failure prints why and sets *exitCode (2 no such run, 1 the head cannot be reached).
-std::optional<launch::RunLocation> locateRunArgument(const QString &runsDir, const QString &run, bool offlineWhenSynced,
-                                                     QTextStream &err, int *exitCode);
+std::optional<launch::RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced,
+                                                     QTextStream& err, int* exitCode);
 
 // Follows the run until it ends (a remote run's record is kept by the monitor, runs::Operations::
 // monitor); returns exitCodeFor(final state).
-int followRun(const launch::RunLocation &location, const FollowOptions &options);
+int followRun(const launch::RunLocation& location, const FollowOptions& options);
 // Follows a run that launch or resume just started.
-int followStarted(const runs::StartedRun &run, bool json);
+int followStarted(const runs::StartedRun& run, bool json);
 
-}  // namespace traindeck::cli
+} // namespace traindeck::cli

@@ -21,4 +21,4 @@ std::optional<cluster::ClusterProfile> loadNodesProfile(const QString& file, con
 // terminal (refused without one). Key passphrases are asked on the terminal.
 ssh::SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err);
 
-}  // namespace traindeck::cli
+} // namespace traindeck::cli

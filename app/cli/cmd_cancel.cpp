@@ -20,12 +20,13 @@ struct CancelCommand {
 
 QString usage()
 {
-    return CancelCommand::tr("usage: traindeck-cli cancel RUN [--grace SECONDS] [--runs-dir DIR]\n"
-                             "Stops a run: SIGTERM to mpirun's process group, SIGKILL after SECONDS (default 10).\n"
-                             "Prints the state afterwards. exit: 0 no longer running, 1 could not stop it, 2 bad input.\n");
+    return CancelCommand::tr(
+        "usage: traindeck-cli cancel RUN [--grace SECONDS] [--runs-dir DIR]\n"
+        "Stops a run: SIGTERM to mpirun's process group, SIGKILL after SECONDS (default 10).\n"
+        "Prints the state afterwards. exit: 0 no longer running, 1 could not stop it, 2 bad input.\n");
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
@@ -55,7 +56,7 @@ int run(const QStringList &args)
         err << state.errorString() << '\n';
         return ExitFailed;
     }
-    for (const auto &w : state.warnings())
+    for (const auto& w : state.warnings())
         err << w.toString() << '\n';
     out << jobStateName(state.value()) << '\n';
     return isFinal(state.value()) ? ExitOk : ExitFailed;
@@ -63,4 +64,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("cancel"), QStringLiteral("stop a run (SIGTERM, then SIGKILL)"), run}};
 
-}  // namespace
+} // namespace

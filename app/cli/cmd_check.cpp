@@ -50,10 +50,14 @@ QString usage()
 QString tag(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass: return QStringLiteral("PASS");
-    case CheckStatus::Warn: return QStringLiteral("WARN");
-    case CheckStatus::Fail: return QStringLiteral("FAIL");
-    case CheckStatus::Skip: return QStringLiteral("skip");
+    case CheckStatus::Pass:
+        return QStringLiteral("PASS");
+    case CheckStatus::Warn:
+        return QStringLiteral("WARN");
+    case CheckStatus::Fail:
+        return QStringLiteral("FAIL");
+    case CheckStatus::Skip:
+        return QStringLiteral("skip");
     }
     return QString();
 }
@@ -73,7 +77,8 @@ QString linkCell(const LinkMeasurement& m)
 
 void printLinks(const LinkReport& links, QTextStream& out)
 {
-    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024) << '\n';
+    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024)
+        << '\n';
     if (!links.ok()) {
         out << QStringLiteral("  [FAIL] ") << links.error << '\n';
         if (!links.evidence.isEmpty())
@@ -102,9 +107,15 @@ void printLinks(const LinkReport& links, QTextStream& out)
         out << '\n';
     }
     if (links.bandwidthOutlier)
-        out << QStringLiteral("  [WARN] ") << CheckCommand::tr("slow node %1: %2").arg(links.nodes.at(links.bandwidthOutlier->node), links.bandwidthOutlier->reason) << '\n';
+        out << QStringLiteral("  [WARN] ")
+            << CheckCommand::tr("slow node %1: %2")
+                   .arg(links.nodes.at(links.bandwidthOutlier->node), links.bandwidthOutlier->reason)
+            << '\n';
     if (links.latencyOutlier)
-        out << QStringLiteral("  [WARN] ") << CheckCommand::tr("high-latency node %1: %2").arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason) << '\n';
+        out << QStringLiteral("  [WARN] ")
+            << CheckCommand::tr("high-latency node %1: %2")
+                   .arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason)
+            << '\n';
     if (!links.bandwidthOutlier && !links.latencyOutlier)
         out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
 }
@@ -113,15 +124,20 @@ int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption profileOption(QStringLiteral("profile"), CheckCommand::tr("Profile file, saved name or local."),
-                                           QStringLiteral("profile"));
+    const QCommandLineOption profileOption(
+        QStringLiteral("profile"), CheckCommand::tr("Profile file, saved name or local."), QStringLiteral("profile"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), CheckCommand::tr("JSON output."));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), CheckCommand::tr("Accept unknown host keys."));
-    const QCommandLineOption interconnectOption(QStringLiteral("interconnect"), CheckCommand::tr("Run the allreduce test."));
-    const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."), QStringLiteral("s"));
-    const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."), QStringLiteral("n"));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
+                                          CheckCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption interconnectOption(QStringLiteral("interconnect"),
+                                                CheckCommand::tr("Run the allreduce test."));
+    const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."),
+                                           QStringLiteral("s"));
+    const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."),
+                                         QStringLiteral("n"));
     const QCommandLineOption linksOption(QStringLiteral("links"), CheckCommand::tr("Run the link test."));
-    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption});
+    parser.addOptions(
+        {profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("check"), args, usage()); rc >= 0)
         return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
@@ -149,8 +165,10 @@ int run(const QStringList& args)
     }
     options.interconnect = parser.isSet(interconnectOption);
     const QString which = parser.value(profileOption);
-    const bool isFile = which.contains(QLatin1Char('/')) || which.endsWith(QLatin1String(".json")) || QFileInfo(which).isFile();
-    const Result<ClusterProfile> loaded = isFile ? ClusterProfile::load(which) : ClusterProfile::loadNamed(which, slots);
+    const bool isFile =
+        which.contains(QLatin1Char('/')) || which.endsWith(QLatin1String(".json")) || QFileInfo(which).isFile();
+    const Result<ClusterProfile> loaded =
+        isFile ? ClusterProfile::load(which) : ClusterProfile::loadNamed(which, slots);
     if (!loaded) {
         err << loaded.errorString();
         return ExitBadInput;
@@ -160,14 +178,15 @@ int run(const QStringList& args)
     ClusterChecker checker(loaded.value(), options);
     checker.prompts()->setAcceptNewHostKeys(parser.isSet(acceptOption));
     const bool interactive = stdinIsTerminal();
-    QObject::connect(checker.prompts(), &PromptBroker::hostKeyQuestion, &checker,
-                     [&](quint64 id, const HostKeyInfo& info) {
-                         err << info.explanation() << '\n';
-                         err.flush();
-                         const bool yes = interactive
-                                          && askYesNoOnTerminal(CheckCommand::tr("Accept the host key of %1?").arg(info.knownHostsName()));
-                         checker.prompts()->answerHostKey(id, yes ? HostKeyDecision::AcceptAndSave : HostKeyDecision::Reject);
-                     });
+    QObject::connect(
+        checker.prompts(), &PromptBroker::hostKeyQuestion, &checker, [&](quint64 id, const HostKeyInfo& info) {
+            err << info.explanation() << '\n';
+            err.flush();
+            const bool yes =
+                interactive &&
+                askYesNoOnTerminal(CheckCommand::tr("Accept the host key of %1?").arg(info.knownHostsName()));
+            checker.prompts()->answerHostKey(id, yes ? HostKeyDecision::AcceptAndSave : HostKeyDecision::Reject);
+        });
     if (interactive) {
         QObject::connect(checker.prompts(), &PromptBroker::secretQuestion, &checker,
                          [&](quint64 id, const SecretRequest& req) {
@@ -183,7 +202,8 @@ int run(const QStringList& args)
     if (parser.isSet(linksOption)) {
         LinkTestOptions linkOptions;
         linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
-        links = LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
+        links =
+            LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
     }
 
     if (parser.isSet(jsonOption)) {
@@ -230,6 +250,7 @@ int run(const QStringList& args)
     return report.hasFailures() || (links && !links->ok()) ? ExitFailed : ExitOk;
 }
 
-Registration reg{{QStringLiteral("check"), QStringLiteral("check the nodes of a profile (SSH, GPUs, versions, ...)"), run}};
+Registration reg{
+    {QStringLiteral("check"), QStringLiteral("check the nodes of a profile (SSH, GPUs, versions, ...)"), run}};
 
-}  // namespace
+} // namespace

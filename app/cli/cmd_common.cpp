@@ -47,7 +47,7 @@ QJsonValue num(double v)
     return v > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
 }
 
-QJsonArray arr(const std::vector<float> &v)
+QJsonArray arr(const std::vector<float>& v)
 {
     QJsonArray a;
     for (float x : v)
@@ -55,18 +55,18 @@ QJsonArray arr(const std::vector<float> &v)
     return a;
 }
 
-void printJson(const QJsonObject &o)
+void printJson(const QJsonObject& o)
 {
     const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
     std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
     std::fflush(stdout);
 }
 
-QJsonObject recordJson(const Record &rec)
+QJsonObject recordJson(const Record& rec)
 {
     QJsonObject o;
     std::visit(
-        [&](const auto &r) {
+        [&](const auto& r) {
             using R = std::decay_t<decltype(r)>;
             o.insert(QStringLiteral("offset"), r.origin.offset);
             o.insert(QStringLiteral("t"), r.t);
@@ -75,7 +75,7 @@ QJsonObject recordJson(const Record &rec)
                 o.insert(QStringLiteral("run_id"), r.runId);
                 o.insert(QStringLiteral("world_size"), r.worldSize);
                 QJsonArray hosts;
-                for (const RankInfo &i : r.ranks)
+                for (const RankInfo& i : r.ranks)
                     hosts.append(i.host);
                 o.insert(QStringLiteral("hosts"), hosts);
                 if (r.resumedFromStep >= 0)
@@ -116,9 +116,9 @@ QJsonObject recordJson(const Record &rec)
     return o;
 }
 
-qint64 originOffset(const Record &rec)
+qint64 originOffset(const Record& rec)
 {
-    return std::visit([](const auto &r) { return r.origin.offset; }, rec);
+    return std::visit([](const auto& r) { return r.origin.offset; }, rec);
 }
 
 QString fmt(double v, int prec = 4)
@@ -128,7 +128,7 @@ QString fmt(double v, int prec = 4)
 
 // Per-rank phase bar for the latest step: d data, f forward, b backward, c comm transfer, w comm
 // wait, o optimizer (analysis::Phase order).
-QStringList phaseBars(const MetricStore &s, int width)
+QStringList phaseBars(const MetricStore& s, int width)
 {
     QStringList out;
     if (s.rowCount() == 0)
@@ -158,14 +158,14 @@ QStringList phaseBars(const MetricStore &s, int width)
     return out;
 }
 
-QString findingKey(const Finding &f)
+QString findingKey(const Finding& f)
 {
     QStringList r;
     for (int x : f.ranks)
         r.append(QString::number(x));
     return Finding::kindName(f.kind) + QLatin1Char(':') + r.join(QLatin1Char(','));
 }
-}  // namespace
+} // namespace
 
 QCommandLineOption runsDirOption()
 {
@@ -175,14 +175,14 @@ QCommandLineOption runsDirOption()
                               QStringLiteral("dir"));
 }
 
-QString runsDirFrom(const QCommandLineParser &parser, const QCommandLineOption &option)
+QString runsDirFrom(const QCommandLineParser& parser, const QCommandLineOption& option)
 {
     if (parser.isSet(option) && !parser.value(option).isEmpty())
         return QDir::cleanPath(QDir::current().absoluteFilePath(parser.value(option)));
     return paths::defaultRunsDir();
 }
 
-cluster::Result<cluster::ClusterProfile> resolveProfile(const QString &nameOrFile, const QString &baseDir)
+cluster::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir)
 {
     using cluster::ClusterProfile;
     if (nameOrFile.isEmpty() || nameOrFile == QLatin1String("local"))
@@ -195,7 +195,7 @@ cluster::Result<cluster::ClusterProfile> resolveProfile(const QString &nameOrFil
     return ClusterProfile::loadNamed(nameOrFile);
 }
 
-int parseOrExit(QCommandLineParser &parser, const QString &name, const QStringList &args, const QString &usage)
+int parseOrExit(QCommandLineParser& parser, const QString& name, const QStringList& args, const QString& usage)
 {
     QTextStream out(stdout), err(stderr);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -213,8 +213,8 @@ int parseOrExit(QCommandLineParser &parser, const QString &name, const QStringLi
     return -1;
 }
 
-std::optional<RunLocation> locateRunArgument(const QString &runsDir, const QString &run, bool offlineWhenSynced,
-                                             QTextStream &err, int *exitCode)
+std::optional<RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced,
+                                             QTextStream& err, int* exitCode)
 {
     const auto dir = resolveRunDir(runsDir, run);
     if (!dir) {
@@ -231,26 +231,26 @@ std::optional<RunLocation> locateRunArgument(const QString &runsDir, const QStri
     return loc.value();
 }
 
-int followStarted(const runs::StartedRun &run, bool json)
+int followStarted(const runs::StartedRun& run, bool json)
 {
     RunLocation loc;
     loc.transport = run.transport;
     loc.runDir = run.runDir;
     loc.localDir = run.localDir;
-    loc.remote = run.remote && !run.localDir.isEmpty();  // a remote run without a record is followed as is
+    loc.remote = run.remote && !run.localDir.isEmpty(); // a remote run without a record is followed as is
     FollowOptions fo;
     fo.json = json;
     return followRun(loc, fo);
 }
 
-int followRun(const RunLocation &location, const FollowOptions &options)
+int followRun(const RunLocation& location, const FollowOptions& options)
 {
     const std::unique_ptr<RunMonitor> owned = runs::Operations::monitor(location);
-    RunMonitor &monitor = *owned;
-    const QString &runDir = location.runDir;
+    RunMonitor& monitor = *owned;
+    const QString& runDir = location.runDir;
     monitor.setPollInterval(options.pollMs);
     QObject::connect(&monitor, &RunMonitor::errorOccurred, &monitor,
-                     [](const QString &message) { QTextStream(stderr) << message << '\n'; });
+                     [](const QString& message) { QTextStream(stderr) << message << '\n'; });
     QTextStream out(stdout);
     const bool tty = !options.json && ::isatty(STDOUT_FILENO);
     QSet<QString> findingsSeen;
@@ -267,14 +267,15 @@ int followRun(const RunLocation &location, const FollowOptions &options)
     auto diagnose = [&](bool force) {
         // The analysis reads the whole store: at most every 5 new steps and every 2 s.
         const qint64 rows = monitor.store().rowCount();
-        if (!force && (rows - stepsAtLastDiagnosis < 5 || (stepsAtLastDiagnosis >= 0 && sinceDiagnosis.elapsed() < 2000)))
+        if (!force &&
+            (rows - stepsAtLastDiagnosis < 5 || (stepsAtLastDiagnosis >= 0 && sinceDiagnosis.elapsed() < 2000)))
             return;
         stepsAtLastDiagnosis = rows;
         sinceDiagnosis.restart();
         findings = Diagnosis::analyze(monitor.store());
-        for (const Finding &f : findings) {
+        for (const Finding& f : findings) {
             if (f.severity == analysis::Severity::Info && f.kind == analysis::FindingKind::ScalingEfficiency)
-                continue;  // shown at the end (it is always there)
+                continue; // shown at the end (it is always there)
             const QString key = findingKey(f);
             if (findingsSeen.contains(key))
                 continue;
@@ -290,7 +291,7 @@ int followRun(const RunLocation &location, const FollowOptions &options)
         }
     };
     auto draw = [&] {
-        const MetricStore &s = monitor.store();
+        const MetricStore& s = monitor.store();
         out << "\x1b[H\x1b[2J";
         out << Follow::tr("run %1  state %2").arg(QFileInfo(runDir).fileName(), jobStateName(monitor.state())) << '\n';
         if (s.rowCount() > 0) {
@@ -302,37 +303,40 @@ int followRun(const RunLocation &location, const FollowOptions &options)
                        .arg(fmt(s.scalarAt(Scalar::TokensPerS, row), 0))
                        .arg(fmt(s.scalarAt(Scalar::SamplesPerS, row), 1))
                 << '\n';
-            out << Follow::tr("per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w comm wait, "
-                              "o optimizer):") << '\n';
-            for (const QString &l : phaseBars(s, 40))
+            out << Follow::tr(
+                       "per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w comm wait, "
+                       "o optimizer):")
+                << '\n';
+            for (const QString& l : phaseBars(s, 40))
                 out << l << '\n';
         }
         if (!findings.isEmpty()) {
             out << Follow::tr("findings:") << '\n';
-            for (const Finding &f : findings)
+            for (const Finding& f : findings)
                 out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
         }
         const QStringList tail = monitor.stderrTail();
         if (!tail.isEmpty()) {
             out << Follow::tr("stderr:") << '\n';
-            for (const QString &l : tail.mid(qMax<qsizetype>(0, tail.size() - 4)))
+            for (const QString& l : tail.mid(qMax<qsizetype>(0, tail.size() - 4)))
                 out << "  " << l.left(160) << '\n';
         }
         out.flush();
         sinceDraw.restart();
     };
 
-    QObject::connect(&monitor, &RunMonitor::recordsReady, &loop, [&](const QList<Record> &records, qint64 offsetAfter) {
+    QObject::connect(&monitor, &RunMonitor::recordsReady, &loop, [&](const QList<Record>& records, qint64 offsetAfter) {
         for (qsizetype i = 0; i < records.size(); ++i) {
-            const Record &rec = records[i];
-            if (const auto *h = std::get_if<HelloRecord>(&rec))
+            const Record& rec = records[i];
+            if (const auto* h = std::get_if<HelloRecord>(&rec))
                 maxSteps = qint64(h->hparams.value(QStringLiteral("max_steps")).toDouble(-1));
             if (options.json) {
                 QJsonObject o = recordJson(rec);
-                o.insert(QStringLiteral("next_offset"), i + 1 < records.size() ? originOffset(records[i + 1]) : offsetAfter);
+                o.insert(QStringLiteral("next_offset"),
+                         i + 1 < records.size() ? originOffset(records[i + 1]) : offsetAfter);
                 printJson(o);
             } else if (!tty && options.printSteps) {
-                if (const auto *st = std::get_if<StepRecord>(&rec)) {
+                if (const auto* st = std::get_if<StepRecord>(&rec)) {
                     double maxMs = 0;
                     for (float v : st->series(RankMetric::Step))
                         maxMs = std::max(maxMs, double(v));
@@ -343,11 +347,11 @@ int followRun(const RunLocation &location, const FollowOptions &options)
                                .arg(fmt(st->tokensPerS, 0))
                                .arg(fmt(maxMs, 0))
                         << '\n';
-                } else if (const auto *e = std::get_if<ErrorRecord>(&rec)) {
+                } else if (const auto* e = std::get_if<ErrorRecord>(&rec)) {
                     out << Follow::tr("error: rank %1 on %2: %3").arg(e->rank).arg(e->host, e->message) << '\n';
-                } else if (const auto *w = std::get_if<WarningRecord>(&rec)) {
+                } else if (const auto* w = std::get_if<WarningRecord>(&rec)) {
                     out << Follow::tr("warning: rank %1 on %2: %3").arg(w->rank).arg(w->host, w->message) << '\n';
-                } else if (const auto *c = std::get_if<CheckpointRecord>(&rec)) {
+                } else if (const auto* c = std::get_if<CheckpointRecord>(&rec)) {
                     out << Follow::tr("checkpoint at step %1: %2").arg(c->step).arg(c->path) << '\n';
                 }
                 out.flush();
@@ -357,7 +361,7 @@ int followRun(const RunLocation &location, const FollowOptions &options)
         if (tty && sinceDraw.elapsed() > 400)
             draw();
     });
-    QObject::connect(&monitor, &RunMonitor::malformedLine, &loop, [&](const ParseIssue &i) {
+    QObject::connect(&monitor, &RunMonitor::malformedLine, &loop, [&](const ParseIssue& i) {
         if (options.json)
             printJson({{QStringLiteral("type"), QStringLiteral("malformed")},
                        {QStringLiteral("line"), i.line},
@@ -383,7 +387,7 @@ int followRun(const RunLocation &location, const FollowOptions &options)
     QObject::connect(&monitor, &RunMonitor::ended, &loop, [&](JobState s) {
         diagnose(true);
         const FailureInfo failure = monitor.failure();
-        const MetricStore &st = monitor.store();
+        const MetricStore& st = monitor.store();
         if (options.json) {
             if (s != JobState::Finished) {
                 QJsonObject o = failure.toJson();
@@ -407,7 +411,7 @@ int followRun(const RunLocation &location, const FollowOptions &options)
                 out << Follow::tr("failure: %1").arg(failure.summary()) << '\n';
             if (s != JobState::Finished && !failure.stderrTail.isEmpty()) {
                 out << Follow::tr("last stderr lines:") << '\n';
-                for (const QString &l : failure.stderrTail.mid(qMax<qsizetype>(0, failure.stderrTail.size() - 8)))
+                for (const QString& l : failure.stderrTail.mid(qMax<qsizetype>(0, failure.stderrTail.size() - 8)))
                     out << "  " << l << '\n';
             }
             out.flush();
@@ -420,4 +424,4 @@ int followRun(const RunLocation &location, const FollowOptions &options)
     return exitCode;
 }
 
-}  // namespace traindeck::cli
+} // namespace traindeck::cli

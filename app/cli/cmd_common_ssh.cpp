@@ -13,10 +13,10 @@ namespace {
 struct NodesCommand {
     Q_DECLARE_TR_FUNCTIONS(NodesCommand)
 };
-}  // namespace
+} // namespace
 
-std::optional<ClusterProfile> loadNodesProfile(const QString& file, const QStringList& onlyNodes, const QString& command,
-                                               const QString& localMessage, QTextStream& err)
+std::optional<ClusterProfile> loadNodesProfile(const QString& file, const QStringList& onlyNodes,
+                                               const QString& command, const QString& localMessage, QTextStream& err)
 {
     const Result<ClusterProfile> loaded = ClusterProfile::load(file);
     if (!loaded) {
@@ -47,7 +47,8 @@ SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err)
         err.flush();
         if (acceptNewHostKeys)
             return HostKeyDecision::AcceptAndSave;
-        if (stdinIsTerminal() && askYesNoOnTerminal(NodesCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
+        if (stdinIsTerminal() &&
+            askYesNoOnTerminal(NodesCommand::tr("Accept the host key of %1?").arg(info.knownHostsName())))
             return HostKeyDecision::AcceptAndSave;
         return HostKeyDecision::Reject;
     };
@@ -57,4 +58,4 @@ SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err)
     return prompts;
 }
 
-}  // namespace traindeck::cli
+} // namespace traindeck::cli

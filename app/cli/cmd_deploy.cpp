@@ -42,11 +42,16 @@ int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption profileOption(QStringLiteral("profile"), DeployCommand::tr("Profile file."), QStringLiteral("file"));
-    const QCommandLineOption trainerOption(QStringLiteral("trainer"), DeployCommand::tr("Trainer binary to copy."), QStringLiteral("path"));
-    const QCommandLineOption destOption(QStringLiteral("dest"), DeployCommand::tr("Path on the nodes."), QStringLiteral("path"));
-    const QCommandLineOption nodeOption(QStringLiteral("node"), DeployCommand::tr("Only this node."), QStringLiteral("name"));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), DeployCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption profileOption(QStringLiteral("profile"), DeployCommand::tr("Profile file."),
+                                           QStringLiteral("file"));
+    const QCommandLineOption trainerOption(QStringLiteral("trainer"), DeployCommand::tr("Trainer binary to copy."),
+                                           QStringLiteral("path"));
+    const QCommandLineOption destOption(QStringLiteral("dest"), DeployCommand::tr("Path on the nodes."),
+                                        QStringLiteral("path"));
+    const QCommandLineOption nodeOption(QStringLiteral("node"), DeployCommand::tr("Only this node."),
+                                        QStringLiteral("name"));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
+                                          DeployCommand::tr("Accept unknown host keys."));
     parser.addOptions({profileOption, trainerOption, destOption, nodeOption, acceptOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("deploy"), args, usage()); rc >= 0)
         return rc;
@@ -74,7 +79,8 @@ int run(const QStringList& args)
         err << DeployCommand::tr("traindeck-cli deploy: %1 is not an executable file").arg(trainer) << '\n';
         return ExitBadInput;
     }
-    const QString dest = parser.isSet(destOption) ? parser.value(destOption) : QStringLiteral("~/.local/bin/traindeck-trainer");
+    const QString dest =
+        parser.isSet(destOption) ? parser.value(destOption) : QStringLiteral("~/.local/bin/traindeck-trainer");
     if (dest.isEmpty() || dest.contains(QLatin1Char('\n'))) {
         err << DeployCommand::tr("traindeck-cli deploy: --dest must be a path") << '\n';
         return ExitBadInput;
@@ -108,12 +114,16 @@ int run(const QStringList& args)
             ++failures;
             continue;
         }
-        const QString version = QJsonDocument::fromJson(check.stdOut).object().value(QStringLiteral("trainer")).toString();
-        out << DeployCommand::tr("%1: deployed %2 (traindeck-trainer %3, self-check passed)").arg(node.name, dest, version) << '\n';
+        const QString version =
+            QJsonDocument::fromJson(check.stdOut).object().value(QStringLiteral("trainer")).toString();
+        out << DeployCommand::tr("%1: deployed %2 (traindeck-trainer %3, self-check passed)")
+                   .arg(node.name, dest, version)
+            << '\n';
     }
     return failures == 0 ? ExitOk : ExitFailed;
 }
 
-Registration reg{{QStringLiteral("deploy"), QStringLiteral("copy this machine's traindeck-trainer to the nodes of a profile"), run}};
+Registration reg{
+    {QStringLiteral("deploy"), QStringLiteral("copy this machine's traindeck-trainer to the nodes of a profile"), run}};
 
-}  // namespace
+} // namespace

@@ -61,8 +61,10 @@ int run(const QStringList& args)
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption formatOption(QStringLiteral("format"), HostfileCommand::tr("Syntax of FILE."),
                                           QStringLiteral("format"), QStringLiteral("openmpi"));
-    const QCommandLineOption fromOption(QStringLiteral("from"), HostfileCommand::tr("Syntax of FILE."), QStringLiteral("format"));
-    const QCommandLineOption toOption(QStringLiteral("to"), HostfileCommand::tr("Syntax to write."), QStringLiteral("format"));
+    const QCommandLineOption fromOption(QStringLiteral("from"), HostfileCommand::tr("Syntax of FILE."),
+                                        QStringLiteral("format"));
+    const QCommandLineOption toOption(QStringLiteral("to"), HostfileCommand::tr("Syntax to write."),
+                                      QStringLiteral("format"));
     const QCommandLineOption outOption(QStringLiteral("out"), HostfileCommand::tr("Write here instead of stdout."),
                                        QStringLiteral("file"));
     if (sub == QLatin1String("check"))
@@ -78,12 +80,14 @@ int run(const QStringList& args)
     }
     auto formatOf = [&](const QCommandLineOption& option, bool required) -> std::optional<HostfileFormat> {
         if (!parser.isSet(option) && required) {
-            err << HostfileCommand::tr("traindeck-cli hostfile %1: --%2 is required").arg(sub, option.names().first()) << '\n';
+            err << HostfileCommand::tr("traindeck-cli hostfile %1: --%2 is required").arg(sub, option.names().first())
+                << '\n';
             return std::nullopt;
         }
         const std::optional<HostfileFormat> f = hostfileFormatFromName(parser.value(option));
         if (!f)
-            err << HostfileCommand::tr("traindeck-cli hostfile %1: unknown format '%2' (expected openmpi, deepspeed or mpich)")
+            err << HostfileCommand::tr(
+                       "traindeck-cli hostfile %1: unknown format '%2' (expected openmpi, deepspeed or mpich)")
                        .arg(sub, parser.value(option))
                 << '\n';
         return f;
@@ -138,7 +142,7 @@ int run(const QStringList& args)
     return ExitOk;
 }
 
-Registration reg{{QStringLiteral("hostfile"),
-                  QStringLiteral("check or convert hostfiles (Open MPI, DeepSpeed, MPICH)"), run}};
+Registration reg{
+    {QStringLiteral("hostfile"), QStringLiteral("check or convert hostfiles (Open MPI, DeepSpeed, MPICH)"), run}};
 
-}  // namespace
+} // namespace

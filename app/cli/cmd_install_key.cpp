@@ -30,7 +30,8 @@ QString usage()
         "                                 [--accept-new-host-keys] [--head-to-workers]\n"
         "Adds the public key (default ~/.ssh/id_ed25519_traindeck.pub, else ~/.ssh/id_ed25519.pub) to\n"
         "~/.ssh/authorized_keys on every node (or the named ones) unless it is there already, then logs in\n"
-        "with the matching private key alone to prove it works (a node counts only once that works). Logging in for the installation uses your agent\n"
+        "with the matching private key alone to prove it works (a node counts only once that works). Logging in for "
+        "the installation uses your agent\n"
         "or keys, else the password: asked on the terminal (no echo), or the first line of stdin with\n"
         "--password-stdin. The password is never stored and never taken from the command line.\n"
         "Unknown host keys are shown with their SHA256 fingerprint and asked about on the terminal;\n"
@@ -46,12 +47,18 @@ int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption profileOption(QStringLiteral("profile"), InstallKeyCommand::tr("Profile file."), QStringLiteral("file"));
-    const QCommandLineOption keyOption(QStringLiteral("key"), InstallKeyCommand::tr("Public key file."), QStringLiteral("file"));
-    const QCommandLineOption nodeOption(QStringLiteral("node"), InstallKeyCommand::tr("Only this node."), QStringLiteral("name"));
-    const QCommandLineOption passOption(QStringLiteral("password-stdin"), InstallKeyCommand::tr("Read the password from stdin."));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"), InstallKeyCommand::tr("Accept unknown host keys."));
-    const QCommandLineOption trustOption(QStringLiteral("head-to-workers"), InstallKeyCommand::tr("Set up head -> worker trust."));
+    const QCommandLineOption profileOption(QStringLiteral("profile"), InstallKeyCommand::tr("Profile file."),
+                                           QStringLiteral("file"));
+    const QCommandLineOption keyOption(QStringLiteral("key"), InstallKeyCommand::tr("Public key file."),
+                                       QStringLiteral("file"));
+    const QCommandLineOption nodeOption(QStringLiteral("node"), InstallKeyCommand::tr("Only this node."),
+                                        QStringLiteral("name"));
+    const QCommandLineOption passOption(QStringLiteral("password-stdin"),
+                                        InstallKeyCommand::tr("Read the password from stdin."));
+    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
+                                          InstallKeyCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption trustOption(QStringLiteral("head-to-workers"),
+                                         InstallKeyCommand::tr("Set up head -> worker trust."));
     parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, trustOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("install-key"), args, usage()); rc >= 0)
         return rc;
@@ -60,8 +67,9 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     const QStringList only = parser.values(nodeOption);
-    const auto loaded = loadNodesProfile(parser.value(profileOption), only, QStringLiteral("install-key"),
-                                         InstallKeyCommand::tr("the profile is local; there is nothing to install"), err);
+    const auto loaded =
+        loadNodesProfile(parser.value(profileOption), only, QStringLiteral("install-key"),
+                         InstallKeyCommand::tr("the profile is local; there is nothing to install"), err);
     if (!loaded)
         return ExitBadInput;
     const ClusterProfile& profile = *loaded;
@@ -82,7 +90,7 @@ int run(const QStringList& args)
     if (privateKey.endsWith(QLatin1String(".pub")))
         privateKey.chop(4);
     const bool passwordFromStdin = parser.isSet(passOption);
-    std::optional<QByteArray> password;  // asked once, reused for the nodes, wiped at the end
+    std::optional<QByteArray> password; // asked once, reused for the nodes, wiped at the end
     bool passwordRead = false;
     SshPrompts prompts = terminalPrompts(parser.isSet(acceptOption), err);
     // The login password (for installing) is asked once and reused for every node.
@@ -101,8 +109,8 @@ int run(const QStringList& args)
     for (const ClusterNode& node : profile.nodes) {
         if (!only.isEmpty() && !only.contains(node.name))
             continue;
-        const auto installed =
-            SshKeys::installOnNode(SshSession::targetFor(profile, node), *line, privateKey, prompts, CancelToken{}, &error);
+        const auto installed = SshKeys::installOnNode(SshSession::targetFor(profile, node), *line, privateKey, prompts,
+                                                      CancelToken{}, &error);
         if (installed) {
             out << node.name << QStringLiteral(": ") << installed->message() << '\n';
         } else {
@@ -114,7 +122,9 @@ int run(const QStringList& args)
         password->fill('\0');
     if (failures == 0 && parser.isSet(trustOption)) {
         if (!only.isEmpty()) {
-            err << InstallKeyCommand::tr("traindeck-cli install-key: --head-to-workers needs every node (leave out --node)") << '\n';
+            err << InstallKeyCommand::tr(
+                       "traindeck-cli install-key: --head-to-workers needs every node (leave out --node)")
+                << '\n';
             return ExitBadInput;
         }
         QList<SshTarget> targets;
@@ -135,4 +145,4 @@ int run(const QStringList& args)
 Registration reg{{QStringLiteral("install-key"),
                   QStringLiteral("authorize a public key on the nodes of a profile (password once)"), run}};
 
-}  // namespace
+} // namespace

@@ -33,16 +33,21 @@ int run(const QStringList& args)
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
     const QCommandLineOption outOption(QStringLiteral("out"), KeygenCommand::tr("Directory."), QStringLiteral("dir"));
-    const QCommandLineOption nameOption(QStringLiteral("name"), KeygenCommand::tr("File name."), QStringLiteral("name"));
-    const QCommandLineOption commentOption(QStringLiteral("comment"), KeygenCommand::tr("Key comment."), QStringLiteral("text"));
-    const QCommandLineOption passOption(QStringLiteral("passphrase-stdin"), KeygenCommand::tr("Read a passphrase from stdin."));
+    const QCommandLineOption nameOption(QStringLiteral("name"), KeygenCommand::tr("File name."),
+                                        QStringLiteral("name"));
+    const QCommandLineOption commentOption(QStringLiteral("comment"), KeygenCommand::tr("Key comment."),
+                                           QStringLiteral("text"));
+    const QCommandLineOption passOption(QStringLiteral("passphrase-stdin"),
+                                        KeygenCommand::tr("Read a passphrase from stdin."));
     const QCommandLineOption forceOption(QStringLiteral("force"), KeygenCommand::tr("Overwrite existing files."));
     parser.addOptions({outOption, nameOption, commentOption, passOption, forceOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("keygen"), args, usage()); rc >= 0)
         return rc;
     if (!parser.positionalArguments().isEmpty()) {
-        err << KeygenCommand::tr("traindeck-cli keygen: unexpected argument '%1'").arg(parser.positionalArguments().first())
-            << '\n' << usage();
+        err << KeygenCommand::tr("traindeck-cli keygen: unexpected argument '%1'")
+                   .arg(parser.positionalArguments().first())
+            << '\n'
+            << usage();
         return ExitBadInput;
     }
     std::optional<QByteArray> passphrase;
@@ -64,8 +69,9 @@ int run(const QStringList& args)
         err << QStringLiteral("traindeck-cli keygen: ") << error << '\n';
         return ExitFailed;
     }
-    out << KeygenCommand::tr("private key: %1 (%2)").arg(key->privateKeyPath,
-                                                          passphrase ? KeygenCommand::tr("encrypted") : KeygenCommand::tr("not encrypted"))
+    out << KeygenCommand::tr("private key: %1 (%2)")
+               .arg(key->privateKeyPath,
+                    passphrase ? KeygenCommand::tr("encrypted") : KeygenCommand::tr("not encrypted"))
         << '\n'
         << KeygenCommand::tr("public key:  %1").arg(key->publicKeyPath) << '\n'
         << KeygenCommand::tr("fingerprint: %1").arg(key->fingerprint) << '\n'
@@ -75,4 +81,4 @@ int run(const QStringList& args)
 
 Registration reg{{QStringLiteral("keygen"), QStringLiteral("generate an ED25519 key pair for cluster logins"), run}};
 
-}  // namespace
+} // namespace

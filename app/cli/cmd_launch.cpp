@@ -1,8 +1,8 @@
 // traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
 // starts a run detached (it survives this program), prints its run id, then follows it to the end
 // unless --detach. On a remote profile the run directory is <workdir>/runs/<id> on the head node and
-// the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h). Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not
-// start, 2 bad input.
+// the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h). Exit: 0 finished (or
+// started, with --detach), 1 failed/cancelled/lost or could not start, 2 bad input.
 #include "cli_common.h"
 #include "command.h"
 
@@ -25,7 +25,8 @@ struct LaunchCommand {
 QString usage()
 {
     return LaunchCommand::tr(
-        "usage: traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]\n"
+        "usage: traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir "
+        "DIR]\n"
         "Starts the job of a spec (docs/cli.md) detached under mpirun and prints its run id.\n"
         "--demo: the built-in demo spec (qwen2-tiny on the demo corpus, 2 ranks), as the app's Tiny demo preset.\n"
         "Without --detach it then follows the run like `watch` until it ends.\n"
@@ -34,12 +35,14 @@ QString usage()
         "exit: 0 finished (--detach: started), 1 failed, cancelled or lost, 2 bad input.\n");
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption specOpt(QStringLiteral("spec"), LaunchCommand::tr("Job spec (JSON)."), QStringLiteral("file"));
-    const QCommandLineOption profileOpt(QStringLiteral("profile"), LaunchCommand::tr("Cluster profile: file, name or local."),
+    const QCommandLineOption specOpt(QStringLiteral("spec"), LaunchCommand::tr("Job spec (JSON)."),
+                                     QStringLiteral("file"));
+    const QCommandLineOption profileOpt(QStringLiteral("profile"),
+                                        LaunchCommand::tr("Cluster profile: file, name or local."),
                                         QStringLiteral("profile"));
     const QCommandLineOption demoOpt(QStringLiteral("demo"), LaunchCommand::tr("The built-in demo spec."));
     const QCommandLineOption detachOpt(QStringLiteral("detach"), LaunchCommand::tr("Print the run id and return."));
@@ -49,7 +52,8 @@ int run(const QStringList &args)
     if (const int rc = parseOrExit(parser, QStringLiteral("launch"), args, usage()); rc >= 0)
         return rc;
     if (parser.isSet(specOpt) == parser.isSet(demoOpt) || !parser.positionalArguments().isEmpty()) {
-        err << LaunchCommand::tr("traindeck-cli launch: either --spec FILE or --demo is required (and nothing else)") << '\n'
+        err << LaunchCommand::tr("traindeck-cli launch: either --spec FILE or --demo is required (and nothing else)")
+            << '\n'
             << usage();
         return ExitBadInput;
     }
@@ -70,13 +74,14 @@ int run(const QStringList &args)
         return ExitBadInput;
     }
     spec.profile = profileName;
-    const auto launched = traindeck::runs::Operations::launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir)});
+    const auto launched =
+        traindeck::runs::Operations::launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir)});
     if (!launched) {
         err << launched.errorString() << '\n';
         // A spec that breaks a rule, or a missing trainer/mpirun, is something the user fixes.
         return ExitBadInput;
     }
-    for (const auto &w : launched.warnings())
+    for (const auto& w : launched.warnings())
         err << w.toString() << '\n';
     if (launched->remote) {
         err << LaunchCommand::tr("run %1 on %2: %3").arg(launched->runId, launched->head, launched->runDir) << '\n';
@@ -93,4 +98,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("launch"), QStringLiteral("start a training run from a job spec (detached)"), run}};
 
-}  // namespace
+} // namespace

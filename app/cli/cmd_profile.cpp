@@ -49,12 +49,15 @@ int run(const QStringList& args)
     }
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption slotsOption(QStringLiteral("slots"), ProfileCommand::tr("Ranks of the local profile."), QStringLiteral("n"));
-    const QCommandLineOption nameOption(QStringLiteral("name"), ProfileCommand::tr("Import under this name."), QStringLiteral("name"));
+    const QCommandLineOption slotsOption(QStringLiteral("slots"), ProfileCommand::tr("Ranks of the local profile."),
+                                         QStringLiteral("n"));
+    const QCommandLineOption nameOption(QStringLiteral("name"), ProfileCommand::tr("Import under this name."),
+                                        QStringLiteral("name"));
     const QCommandLineOption forceOption(QStringLiteral("force"), ProfileCommand::tr("Replace an existing profile."));
-    const QCommandLineOption outOption(QStringLiteral("out"), ProfileCommand::tr("Write here instead of stdout."), QStringLiteral("file"));
-    const QCommandLineOption formatOption(QStringLiteral("format"), ProfileCommand::tr("Hostfile syntax."), QStringLiteral("format"),
-                                          QStringLiteral("openmpi"));
+    const QCommandLineOption outOption(QStringLiteral("out"), ProfileCommand::tr("Write here instead of stdout."),
+                                       QStringLiteral("file"));
+    const QCommandLineOption formatOption(QStringLiteral("format"), ProfileCommand::tr("Hostfile syntax."),
+                                          QStringLiteral("format"), QStringLiteral("openmpi"));
     if (sub == QLatin1String("show") || sub == QLatin1String("hostfile"))
         parser.addOption(slotsOption);
     if (sub == QLatin1String("import"))
@@ -79,7 +82,9 @@ int run(const QStringList& args)
         bool ok = false;
         slots = parser.value(slotsOption).toInt(&ok);
         if (!ok || slots < 1 || slots > ClusterProfile::MaxSlots) {
-            err << ProfileCommand::tr("traindeck-cli profile %1: --slots: expected an integer 1..%2").arg(sub).arg(ClusterProfile::MaxSlots)
+            err << ProfileCommand::tr("traindeck-cli profile %1: --slots: expected an integer 1..%2")
+                       .arg(sub)
+                       .arg(ClusterProfile::MaxSlots)
                 << '\n';
             return ExitBadInput;
         }
@@ -101,11 +106,13 @@ int run(const QStringList& args)
         return ExitOk;
     }
     if (sub == QLatin1String("import")) {
-        const Result<ClusterProfile> r = ClusterProfile::importFile(arg, parser.value(nameOption), parser.isSet(forceOption));
+        const Result<ClusterProfile> r =
+            ClusterProfile::importFile(arg, parser.value(nameOption), parser.isSet(forceOption));
         err << r.errorString();
         if (!r)
             return ExitBadInput;
-        out << ProfileCommand::tr("imported profile '%1' to %2").arg(r->name, ClusterProfile::pathForName(r->name)) << '\n';
+        out << ProfileCommand::tr("imported profile '%1' to %2").arg(r->name, ClusterProfile::pathForName(r->name))
+            << '\n';
         return ExitOk;
     }
     const Result<ClusterProfile> r = ClusterProfile::loadNamed(arg, slots);
@@ -116,7 +123,8 @@ int run(const QStringList& args)
     if (sub == QLatin1String("hostfile")) {
         const std::optional<HostfileFormat> format = hostfileFormatFromName(parser.value(formatOption));
         if (!format) {
-            err << ProfileCommand::tr("traindeck-cli profile hostfile: unknown format '%1' (expected openmpi, deepspeed or mpich)")
+            err << ProfileCommand::tr(
+                       "traindeck-cli profile hostfile: unknown format '%1' (expected openmpi, deepspeed or mpich)")
                        .arg(parser.value(formatOption))
                 << '\n';
             return ExitBadInput;
@@ -145,6 +153,7 @@ int run(const QStringList& args)
     return ExitOk;
 }
 
-Registration reg{{QStringLiteral("profile"), QStringLiteral("list, show, check, import and export cluster profiles"), run}};
+Registration reg{
+    {QStringLiteral("profile"), QStringLiteral("list, show, check, import and export cluster profiles"), run}};
 
-}  // namespace
+} // namespace

@@ -30,11 +30,11 @@
 using namespace traindeck::cli;
 using namespace traindeck::launch;
 using namespace traindeck::metrics;
+using traindeck::formatNumber;
 using traindeck::analysis::Diagnosis;
 using traindeck::analysis::Finding;
 using traindeck::analysis::Phase;
 using traindeck::analysis::PhaseMeans;
-using traindeck::formatNumber;
 
 namespace {
 
@@ -53,9 +53,8 @@ QString usage()
 
 // ---- a tiny raster (lines and boxes; no QPainter, whose text would need fonts) ---------------
 
-class Raster
-{
-public:
+class Raster {
+  public:
     Raster(int w, int h, QRgb bg) : img_(w, h, QImage::Format_RGB32) { img_.fill(bg); }
     void set(int x, int y, QRgb c)
     {
@@ -75,7 +74,7 @@ public:
         int e = dx + dy;
         for (int guard = 0; guard < 100000; ++guard) {
             set(x0, y0, c);
-            set(x0, y0 + 1, c);  // 2 px thick
+            set(x0, y0 + 1, c); // 2 px thick
             if (x0 == x1 && y0 == y1)
                 break;
             const int e2 = 2 * e;
@@ -89,9 +88,9 @@ public:
             }
         }
     }
-    bool save(const QString &path) const { return img_.save(path, "PNG"); }
+    bool save(const QString& path) const { return img_.save(path, "PNG"); }
 
-private:
+  private:
     QImage img_;
 };
 
@@ -105,7 +104,7 @@ struct PlotRange {
 };
 
 // Lines of the given series (min/max decimated to the plot width) on one axis box.
-PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QString &path)
+PlotRange plot(const MetricStore& s, const QList<SeriesId>& series, const QString& path)
 {
     const int W = 800, H = 300, L = 10, R = 10, T = 10, B = 10;
     Raster img(W, H, kWhite);
@@ -115,9 +114,9 @@ PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QStrin
     const int pw = W - L - R, ph = H - T - B;
     std::vector<std::vector<MinMaxBucket>> data;
     double lo = INFINITY, hi = -INFINITY;
-    for (const SeriesId &id : series) {
+    for (const SeriesId& id : series) {
         data.push_back(s.decimate(id, range.xMin, range.xMax, pw));
-        for (const MinMaxBucket &b : data.back()) {
+        for (const MinMaxBucket& b : data.back()) {
             if (b.count > 0) {
                 lo = std::min(lo, double(b.min));
                 hi = std::max(hi, double(b.max));
@@ -143,12 +142,14 @@ PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QStrin
     img.fill(L, H - B, W - R, H - B, kBlack);
     img.fill(L, T, L, H - B, kBlack);
     img.fill(W - R, T, W - R, H - B, kBlack);
-    auto xOf = [&](double step) { return L + int(std::lround((step - range.xMin) / double(range.xMax - range.xMin) * pw)); };
+    auto xOf = [&](double step) {
+        return L + int(std::lround((step - range.xMin) / double(range.xMax - range.xMin) * pw));
+    };
     auto yOf = [&](double v) { return T + ph - int(std::lround((v - lo) / (hi - lo) * ph)); };
     for (size_t k = 0; k < data.size(); ++k) {
         const QRgb c = kPalette[k % 8];
         int px = -1, py = -1;
-        for (const MinMaxBucket &b : data[k]) {
+        for (const MinMaxBucket& b : data[k]) {
             if (b.count == 0) {
                 px = -1;
                 continue;
@@ -169,13 +170,13 @@ PlotRange plot(const MetricStore &s, const QList<SeriesId> &series, const QStrin
 
 // Mean per-rank phase breakdown over the run as horizontal stacked bars, in analysis::Phase order:
 // blue data, orange forward, green backward, red comm transfer, pink comm wait, purple optimizer.
-void phasePlot(const MetricStore &s, const QString &path)
+void phasePlot(const MetricStore& s, const QString& path)
 {
     const int n = std::max(1, s.worldSize());
     const int W = 800, rowH = 24, H = 20 + n * rowH;
     Raster img(W, H, kWhite);
     const int phaseColor[int(Phase::Count)] = {0, 1, 2, 3, 6, 4};
-    const PhaseMeans means = traindeck::analysis::phaseMeans(s, 0);  // the whole run
+    const PhaseMeans means = traindeck::analysis::phaseMeans(s, 0); // the whole run
     double maxTotal = 0;
     for (int r = 0; r < means.ranks; ++r)
         maxTotal = std::max(maxTotal, means.total(r));
@@ -192,19 +193,19 @@ void phasePlot(const MetricStore &s, const QString &path)
     img.save(path);
 }
 
-QString esc(const QString &s)
+QString esc(const QString& s)
 {
     return s.toHtmlEscaped();
 }
 
-bool writeHtml(const QString &dir, const QString &runId, JobState state, const RunMonitor &m, const QList<Finding> &findings,
-               QTextStream &err)
+bool writeHtml(const QString& dir, const QString& runId, JobState state, const RunMonitor& m,
+               const QList<Finding>& findings, QTextStream& err)
 {
     if (!QDir().mkpath(dir)) {
         err << ReportCommand::tr("%1: cannot create directory").arg(dir) << '\n';
         return false;
     }
-    const MetricStore &s = m.store();
+    const MetricStore& s = m.store();
     QString h;
     h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
                         "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
@@ -212,17 +213,18 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
                         ".warning{color:#b60}</style></head><body>\n")
              .arg(esc(runId));
     h += QStringLiteral("<h1>%1</h1>\n<p>%2</p>\n")
-             .arg(esc(runId), esc(ReportCommand::tr("state %1, %n step(s), %2 rank(s)", nullptr, int(qMax<qint64>(0, s.lastStep())))
-                                       .arg(jobStateName(state))
-                                       .arg(s.worldSize())));
+             .arg(esc(runId),
+                  esc(ReportCommand::tr("state %1, %n step(s), %2 rank(s)", nullptr, int(qMax<qint64>(0, s.lastStep())))
+                          .arg(jobStateName(state))
+                          .arg(s.worldSize())));
     if (state == JobState::Failed || state == JobState::Lost)
         h += QStringLiteral("<p class=\"critical\">%1</p>\n").arg(esc(m.failure().summary()));
     h += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportCommand::tr("Findings")));
     if (findings.isEmpty())
         h += QStringLiteral("<p>%1</p>\n").arg(esc(ReportCommand::tr("None.")));
-    for (const Finding &f : findings) {
+    for (const Finding& f : findings) {
         QStringList ev;
-        for (const auto &[k, v] : f.evidence)
+        for (const auto& [k, v] : f.evidence)
             ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));
         h += QStringLiteral("<h3 class=\"%1\">[%1] %2</h3><p>%3</p><p><i>%4</i></p>\n")
                  .arg(Finding::severityName(f.severity), esc(f.summary), esc(ev.join(QStringLiteral(", "))),
@@ -230,18 +232,19 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
     }
     if (s.rowCount() > 0) {
         struct P {
-            const char *file;
+            const char* file;
             QString title;
             QList<SeriesId> series;
         };
         QList<SeriesId> stepMs;
         for (int r = 0; r < s.worldSize(); ++r)
             stepMs.append(SeriesId::of(RankMetric::Step, r));
-        const QList<P> plots{{"loss.png", ReportCommand::tr("Loss"), {SeriesId::of(Scalar::Loss)}},
-                             {"throughput.png", ReportCommand::tr("Throughput (tokens/s)"), {SeriesId::of(Scalar::TokensPerS)}},
-                             {"step_ms.png", ReportCommand::tr("Step time per rank (ms)"), stepMs}};
+        const QList<P> plots{
+            {"loss.png", ReportCommand::tr("Loss"), {SeriesId::of(Scalar::Loss)}},
+            {"throughput.png", ReportCommand::tr("Throughput (tokens/s)"), {SeriesId::of(Scalar::TokensPerS)}},
+            {"step_ms.png", ReportCommand::tr("Step time per rank (ms)"), stepMs}};
         h += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportCommand::tr("Plots")));
-        for (const P &p : plots) {
+        for (const P& p : plots) {
             const PlotRange r = plot(s, p.series, dir + QLatin1Char('/') + QString::fromLatin1(p.file));
             h += QStringLiteral("<h3>%1</h3><img src=\"%2\" alt=\"%1\"><p>%3</p>\n")
                      .arg(esc(p.title), QString::fromLatin1(p.file),
@@ -256,8 +259,9 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
             hostList.append(QStringLiteral("%1 %2").arg(r).arg(esc(s.hostOf(r))));
         h += QStringLiteral("<h3>%1</h3><img src=\"phases.png\" alt=\"phases\"><p>%2</p><p>%3</p>\n")
                  .arg(esc(ReportCommand::tr("Mean phase times per rank")),
-                      esc(ReportCommand::tr("one bar per rank, top to bottom; blue data, orange forward, green backward, "
-                                            "red comm transfer, pink comm wait, purple optimizer")),
+                      esc(ReportCommand::tr(
+                          "one bar per rank, top to bottom; blue data, orange forward, green backward, "
+                          "red comm transfer, pink comm wait, purple optimizer")),
                       hostList.join(QStringLiteral(", ")));
     }
     h += QStringLiteral("</body></html>\n");
@@ -269,33 +273,35 @@ bool writeHtml(const QString &dir, const QString &runId, JobState state, const R
     return true;
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
     const QCommandLineOption jsonOpt(QStringLiteral("json"), ReportCommand::tr("One JSON object."));
-    const QCommandLineOption htmlOpt(QStringLiteral("html"), ReportCommand::tr("Write an HTML report with PNG plots here."),
-                                     QStringLiteral("dir"));
+    const QCommandLineOption htmlOpt(
+        QStringLiteral("html"), ReportCommand::tr("Write an HTML report with PNG plots here."), QStringLiteral("dir"));
     const QCommandLineOption runsDir = runsDirOption();
     parser.addOptions({jsonOpt, htmlOpt, runsDir});
     if (const int rc = parseOrExit(parser, QStringLiteral("report"), args, usage()); rc >= 0)
         return rc;
     if (parser.positionalArguments().size() != 1 || (parser.isSet(jsonOpt) && parser.isSet(htmlOpt))) {
-        err << ReportCommand::tr("traindeck-cli report: expected one RUN and at most one of --json, --html") << '\n' << usage();
+        err << ReportCommand::tr("traindeck-cli report: expected one RUN and at most one of --json, --html") << '\n'
+            << usage();
         return ExitBadInput;
     }
     int rc = ExitBadInput;
-    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
+    const auto loc =
+        locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
     if (!loc)
         return rc;
     // One poll reads the whole run; a remote run that has ended gets its record synced on the way.
     const std::unique_ptr<RunMonitor> monitor = traindeck::runs::Operations::monitor(*loc);
-    RunMonitor &m = *monitor;
+    RunMonitor& m = *monitor;
     m.setMaxBytesPerPoll(256 << 20);
-    QObject::connect(&m, &RunMonitor::errorOccurred, &m, [&err](const QString &message) { err << message << '\n'; });
+    QObject::connect(&m, &RunMonitor::errorOccurred, &m, [&err](const QString& message) { err << message << '\n'; });
     m.poll();
     const JobState state = m.state();
-    const MetricStore &s = m.store();
+    const MetricStore& s = m.store();
     const QList<Finding> findings = Diagnosis::analyze(s);
     const QString runId = QFileInfo(loc->localDir).fileName();
 
@@ -326,37 +332,40 @@ int run(const QStringList &args)
         if (state != JobState::Finished && isFinal(state))
             o.insert(QStringLiteral("failure"), m.failure().toJson());
         QJsonArray fa;
-        for (const Finding &f : findings)
+        for (const Finding& f : findings)
             fa.append(f.toJson());
         o.insert(QStringLiteral("findings"), fa);
         o.insert(QStringLiteral("malformed_lines"), m.malformedLines());
         QJsonArray issues;
-        for (const ParseIssue &i : s.issues().mid(0, 20))
+        for (const ParseIssue& i : s.issues().mid(0, 20))
             issues.append(i.toString());
         o.insert(QStringLiteral("issues"), issues);
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
-    out << ReportCommand::tr("run %1: %2, %n step(s)", nullptr, int(qMax<qint64>(0, s.lastStep()))).arg(runId, jobStateName(state))
+    out << ReportCommand::tr("run %1: %2, %n step(s)", nullptr, int(qMax<qint64>(0, s.lastStep())))
+               .arg(runId, jobStateName(state))
         << '\n';
     if (s.rowCount() > 0) {
         QStringList hosts;
         for (int r = 0; r < s.worldSize(); ++r)
             hosts.append(QStringLiteral("%1:%2").arg(r).arg(s.hostOf(r)));
         out << ReportCommand::tr("ranks: %1").arg(hosts.join(QStringLiteral(", "))) << '\n';
-        out << ReportCommand::tr("loss: %1 -> %2").arg(formatNumber(s.scalarAt(Scalar::Loss, 0), 4, 'g'),
-                                                formatNumber(s.scalarAt(Scalar::Loss, s.rowCount() - 1), 4, 'g'))
+        out << ReportCommand::tr("loss: %1 -> %2")
+                   .arg(formatNumber(s.scalarAt(Scalar::Loss, 0), 4, 'g'),
+                        formatNumber(s.scalarAt(Scalar::Loss, s.rowCount() - 1), 4, 'g'))
             << '\n';
     }
     if (state == JobState::Failed || state == JobState::Lost || state == JobState::Cancelled)
         out << ReportCommand::tr("failure: %1").arg(m.failure().summary()) << '\n';
     if (m.malformedLines() > 0)
-        out << ReportCommand::tr("metrics.jsonl: %n malformed line(s) skipped", nullptr, int(m.malformedLines())) << '\n';
+        out << ReportCommand::tr("metrics.jsonl: %n malformed line(s) skipped", nullptr, int(m.malformedLines()))
+            << '\n';
     out << ReportCommand::tr("findings:") << (findings.isEmpty() ? ReportCommand::tr(" none") : QString()) << '\n';
-    for (const Finding &f : findings) {
+    for (const Finding& f : findings) {
         out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
         QStringList ev;
-        for (const auto &[k, v] : f.evidence)
+        for (const auto& [k, v] : f.evidence)
             ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));
         out << "    " << ev.join(QStringLiteral(", ")) << '\n';
         out << "    " << f.recommendation << '\n';
@@ -366,4 +375,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("report"), QStringLiteral("findings and plots of a run (text, --json, --html)"), run}};
 
-}  // namespace
+} // namespace

@@ -23,10 +23,11 @@ QString usage()
     return ResumeCommand::tr(
         "usage: traindeck-cli resume RUN [--detach] [--json] [--runs-dir DIR]\n"
         "Relaunches a failed, cancelled or lost run from its latest checkpoint in the same run directory.\n"
-        "exit: 0 finished (--detach: started), 1 failed again or cannot resume (no checkpoint, still running), 2 bad input.\n");
+        "exit: 0 finished (--detach: started), 1 failed again or cannot resume (no checkpoint, still running), 2 bad "
+        "input.\n");
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
@@ -59,4 +60,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("resume"), QStringLiteral("relaunch a failed run from its latest checkpoint"), run}};
 
-}  // namespace
+} // namespace

@@ -21,13 +21,14 @@ struct RunsCommand {
 
 QString usage()
 {
-    return RunsCommand::tr("usage: traindeck-cli runs [--json] [--refresh] [--runs-dir DIR]\n"
-                           "Lists the runs under the runs directory, newest first: id, state, last step, loss, created,\n"
-                           "and the head node of runs on a remote one (their state as last seen, marked *, until they end).\n"
-                           "--refresh: ask the head nodes of remote runs that have not ended (SSH) first.\n");
+    return RunsCommand::tr(
+        "usage: traindeck-cli runs [--json] [--refresh] [--runs-dir DIR]\n"
+        "Lists the runs under the runs directory, newest first: id, state, last step, loss, created,\n"
+        "and the head node of runs on a remote one (their state as last seen, marked *, until they end).\n"
+        "--refresh: ask the head nodes of remote runs that have not ended (SSH) first.\n");
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
@@ -39,16 +40,18 @@ int run(const QStringList &args)
     if (const int rc = parseOrExit(parser, QStringLiteral("runs"), args, usage()); rc >= 0)
         return rc;
     if (!parser.positionalArguments().isEmpty()) {
-        err << RunsCommand::tr("traindeck-cli runs: unexpected argument '%1'").arg(parser.positionalArguments().first()) << '\n';
+        err << RunsCommand::tr("traindeck-cli runs: unexpected argument '%1'").arg(parser.positionalArguments().first())
+            << '\n';
         return ExitBadInput;
     }
     QStringList errors;
-    const QList<RunSummary> runs = traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt), &errors);
-    for (const QString &e : errors)
+    const QList<RunSummary> runs =
+        traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt), &errors);
+    for (const QString& e : errors)
         err << e << '\n';
     if (parser.isSet(jsonOpt)) {
         QJsonArray a;
-        for (const RunSummary &r : runs)
+        for (const RunSummary& r : runs)
             a.append(r.toJson());
         out << QJsonDocument(a).toJson(QJsonDocument::Indented);
         return ExitOk;
@@ -58,12 +61,12 @@ int run(const QStringList &args)
         return ExitOk;
     }
     int w = 6;
-    for (const RunSummary &r : runs)
+    for (const RunSummary& r : runs)
         w = qMax(w, int(r.runId.size()));
     out << RunsCommand::tr("RUN").leftJustified(w) << "  " << RunsCommand::tr("STATE").leftJustified(9) << "  "
         << RunsCommand::tr("STEP").rightJustified(7) << "  " << RunsCommand::tr("LOSS").rightJustified(8) << "  "
         << RunsCommand::tr("CREATED").leftJustified(19) << "  " << RunsCommand::tr("HEAD") << '\n';
-    for (const RunSummary &r : runs) {
+    for (const RunSummary& r : runs) {
         // A remote run's state as last seen (not asked now) is marked with *.
         const QString state = jobStateName(r.state) + (r.remote && !r.synced ? QStringLiteral("*") : QString());
         out << r.runId.leftJustified(w) << "  " << state.leftJustified(9) << "  "
@@ -77,4 +80,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("runs"), QStringLiteral("list the run history"), run}};
 
-}  // namespace
+} // namespace

@@ -32,13 +32,13 @@ QString usage()
         "Stopping watch never stops the run. exit: 0 finished, 1 failed, cancelled or lost, 2 bad input.\n");
 }
 
-int run(const QStringList &args)
+int run(const QStringList& args)
 {
     QTextStream err(stderr);
     QCommandLineParser parser;
     const QCommandLineOption jsonOpt(QStringLiteral("json"), WatchCommand::tr("JSON lines."));
-    const QCommandLineOption offsetOpt(QStringLiteral("from-offset"), WatchCommand::tr("Resume at this metrics byte offset."),
-                                       QStringLiteral("n"));
+    const QCommandLineOption offsetOpt(QStringLiteral("from-offset"),
+                                       WatchCommand::tr("Resume at this metrics byte offset."), QStringLiteral("n"));
     const QCommandLineOption runsDir = runsDirOption();
     parser.addOptions({jsonOpt, offsetOpt, runsDir});
     if (const int rc = parseOrExit(parser, QStringLiteral("watch"), args, usage()); rc >= 0)
@@ -58,7 +58,8 @@ int run(const QStringList &args)
         }
     }
     int rc = ExitBadInput;
-    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
+    const auto loc =
+        locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
     if (!loc)
         return rc;
     return followRun(*loc, fo);
@@ -66,4 +67,4 @@ int run(const QStringList &args)
 
 Registration reg{{QStringLiteral("watch"), QStringLiteral("follow a run live (terminal view or --json lines)"), run}};
 
-}  // namespace
+} // namespace

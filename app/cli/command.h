@@ -14,8 +14,8 @@ namespace traindeck::cli {
 enum ExitCode { ExitOk = 0, ExitFailed = 1, ExitBadInput = 2 };
 
 struct Command {
-    QString name;      // e.g. "hostfile"
-    QString summary;   // one line for --help
+    QString name;    // e.g. "hostfile"
+    QString summary; // one line for --help
     // args excludes the program name and the command name itself.
     std::function<int(const QStringList& args)> run;
 };
@@ -31,4 +31,4 @@ struct Registration {
     explicit Registration(Command command) { commands().append(std::move(command)); }
 };
 
-}  // namespace traindeck::cli
+} // namespace traindeck::cli

@@ -12,7 +12,7 @@ QList<Command>& commands()
     static QList<Command> all;
     return all;
 }
-}  // namespace traindeck::cli
+} // namespace traindeck::cli
 
 using namespace traindeck::cli;
 
@@ -31,7 +31,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
-    traindeck::ssh::registerSshTransport();  // remote profiles: launch/cancel/watch over SSH
+    traindeck::ssh::registerSshTransport(); // remote profiles: launch/cancel/watch over SSH
     QTextStream out(stdout), err(stderr);
     QStringList args = app.arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {

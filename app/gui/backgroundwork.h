@@ -37,56 +37,60 @@ constexpr int kShutdownWaitMs = 3000;
 bool quitting();
 
 // The never-destroyed GUI-thread object results are queued to.
-QObject *resultContext();
+QObject* resultContext();
 
 // Starts job on a new registered thread (named name, for threadCount()); it deletes itself when done.
 // The returned pointer is for tests and QPointers only: the thread may be gone at any event.
-QThread *start(std::function<void()> job, const QString &name = QString(),
+QThread* start(std::function<void()> job, const QString& name = QString(),
                QThread::Priority priority = QThread::InheritPriority);
 
 // Registers a thread the caller made (one with its own event loop, like a run's monitor) until it is
 // deleted; the caller starts it and makes it delete itself when it finishes. stop is called on the GUI
 // thread at most once, by stop() or at exit, before QThread::quit(), to tell its work to end.
-void adopt(QThread *thread, std::function<void()> stop = {});
+void adopt(QThread* thread, std::function<void()> stop = {});
 // Tells a registered thread to stop (once; later calls do nothing). Does not wait.
-void stop(QThread *thread);
+void stop(QThread* thread);
 // True once a registered thread was told to stop.
-bool isStopping(QThread *thread);
+bool isStopping(QThread* thread);
 
 // Registered threads not deleted yet (those named name when not empty).
-int threadCount(const QString &name = QString());
-QList<QPointer<QThread>> threads(const QString &name = QString());
+int threadCount(const QString& name = QString());
+QList<QPointer<QThread>> threads(const QString& name = QString());
 // Tells every registered thread to stop and waits for them, waitMs at most for all together; those that
 // finished are deleted, those still running are left (never destroyed). True when none is left running.
 // Called at QCoreApplication::aboutToQuit (after setting quitting()).
 bool stopAll(int waitMs);
 
 // Runs f on the GUI thread later, unless quitting() is set by then (it is dropped then). Any thread.
-template <typename F>
-void post(F f)
+template <typename F> void post(F f)
 {
     if (quitting())
         return;
-    QMetaObject::invokeMethod(resultContext(), [f = std::move(f)]() mutable {
-        if (!quitting())
-            f();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        resultContext(),
+        [f = std::move(f)]() mutable {
+            if (!quitting())
+                f();
+        },
+        Qt::QueuedConnection);
 }
 
 // Runs fn() on a new registered thread, then done(result) on the GUI thread; dropped when the receiver
 // is gone by then, or the application is quitting.
 template <typename Fn, typename Done>
-QThread *run(QObject *receiver, Fn fn, Done done, const QString &name = QString(),
+QThread* run(QObject* receiver, Fn fn, Done done, const QString& name = QString(),
              QThread::Priority priority = QThread::InheritPriority)
 {
     QPointer<QObject> guard(receiver);
-    return start([guard, fn = std::move(fn), done = std::move(done)]() mutable {
-        auto result = std::make_shared<decltype(fn())>(fn());
-        post([guard, result, done]() mutable {
-            if (guard)
-                done(std::move(*result));
-        });
-    }, name, priority);
+    return start(
+        [guard, fn = std::move(fn), done = std::move(done)]() mutable {
+            auto result = std::make_shared<decltype(fn())>(fn());
+            post([guard, result, done]() mutable {
+                if (guard)
+                    done(std::move(*result));
+            });
+        },
+        name, priority);
 }
 
-}  // namespace traindeck::gui::background
+} // namespace traindeck::gui::background

@@ -8,15 +8,19 @@ using checks::CheckReport;
 using checks::CheckResult;
 using checks::CheckStatus;
 
-CheckResultsModel::CheckResultsModel(QObject *parent) : QAbstractTableModel(parent) {}
+CheckResultsModel::CheckResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 QString CheckResultsModel::statusText(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass: return tr("✓ pass");
-    case CheckStatus::Warn: return tr("! warn");
-    case CheckStatus::Fail: return tr("✗ fail");
-    case CheckStatus::Skip: break;
+    case CheckStatus::Pass:
+        return tr("✓ pass");
+    case CheckStatus::Warn:
+        return tr("! warn");
+    case CheckStatus::Fail:
+        return tr("✗ fail");
+    case CheckStatus::Skip:
+        break;
     }
     return tr("– skip");
 }
@@ -24,10 +28,14 @@ QString CheckResultsModel::statusText(CheckStatus s)
 QColor CheckResultsModel::statusColor(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass: return QColor(0x1b, 0x5e, 0x20);
-    case CheckStatus::Warn: return QColor(0x8a, 0x4b, 0x00);
-    case CheckStatus::Fail: return QColor(0xb7, 0x1c, 0x1c);
-    case CheckStatus::Skip: break;
+    case CheckStatus::Pass:
+        return QColor(0x1b, 0x5e, 0x20);
+    case CheckStatus::Warn:
+        return QColor(0x8a, 0x4b, 0x00);
+    case CheckStatus::Fail:
+        return QColor(0xb7, 0x1c, 0x1c);
+    case CheckStatus::Skip:
+        break;
     }
     return QColor(0x61, 0x61, 0x61);
 }
@@ -35,15 +43,19 @@ QColor CheckResultsModel::statusColor(CheckStatus s)
 QColor CheckResultsModel::statusBackground(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass: return QColor(0xe8, 0xf5, 0xe9);
-    case CheckStatus::Warn: return QColor(0xff, 0xf3, 0xe0);
-    case CheckStatus::Fail: return QColor(0xff, 0xeb, 0xee);
-    case CheckStatus::Skip: break;
+    case CheckStatus::Pass:
+        return QColor(0xe8, 0xf5, 0xe9);
+    case CheckStatus::Warn:
+        return QColor(0xff, 0xf3, 0xe0);
+    case CheckStatus::Fail:
+        return QColor(0xff, 0xeb, 0xee);
+    case CheckStatus::Skip:
+        break;
     }
     return QColor(0xf2, 0xf2, 0xf2);
 }
 
-void CheckResultsModel::setLayout(const QStringList &nodes, const QStringList &checkIds)
+void CheckResultsModel::setLayout(const QStringList& nodes, const QStringList& checkIds)
 {
     beginResetModel();
     m_nodes = nodes;
@@ -57,7 +69,7 @@ void CheckResultsModel::setLayout(const QStringList &nodes, const QStringList &c
     endResetModel();
 }
 
-void CheckResultsModel::setResult(int node, const CheckResult &result)
+void CheckResultsModel::setResult(int node, const CheckResult& result)
 {
     if (node < 0 || node >= m_nodes.size())
         return;
@@ -78,11 +90,11 @@ void CheckResultsModel::setResult(int node, const CheckResult &result)
     Q_EMIT dataChanged(idx, idx);
 }
 
-void CheckResultsModel::clearResults(int node, const QStringList &checkIds)
+void CheckResultsModel::clearResults(int node, const QStringList& checkIds)
 {
     if (node < 0 || node >= m_nodes.size())
         return;
-    for (const QString &id : checkIds) {
+    for (const QString& id : checkIds) {
         const int col = int(m_ids.indexOf(id));
         if (col < 0 || !m_has.at(node).at(col))
             continue;
@@ -93,41 +105,50 @@ void CheckResultsModel::clearResults(int node, const QStringList &checkIds)
     }
 }
 
-void CheckResultsModel::setReport(const CheckReport &report)
+void CheckResultsModel::setReport(const CheckReport& report)
 {
     QStringList nodes;
     QStringList ids;
-    for (const auto &n : report.nodes) {
+    for (const auto& n : report.nodes) {
         nodes.append(n.node);
-        for (const auto &r : n.results) {
+        for (const auto& r : n.results) {
             if (!ids.contains(r.id))
                 ids.append(r.id);
         }
     }
     setLayout(nodes, ids);
     for (int i = 0; i < report.nodes.size(); ++i) {
-        for (const auto &r : report.nodes.at(i).results)
+        for (const auto& r : report.nodes.at(i).results)
             setResult(i, r);
     }
 }
 
-void CheckResultsModel::clear() { setLayout({}, {}); }
+void CheckResultsModel::clear()
+{
+    setLayout({}, {});
+}
 
-const CheckResult *CheckResultsModel::result(const QModelIndex &index) const
+const CheckResult* CheckResultsModel::result(const QModelIndex& index) const
 {
     if (!index.isValid() || index.model() != this || !m_has.at(index.row()).at(index.column()))
         return nullptr;
     return &m_results.at(index.row()).at(index.column());
 }
 
-int CheckResultsModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_nodes.size()); }
-int CheckResultsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_ids.size()); }
+int CheckResultsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_nodes.size());
+}
+int CheckResultsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_ids.size());
+}
 
-QVariant CheckResultsModel::data(const QModelIndex &index, int role) const
+QVariant CheckResultsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const CheckResult *r = result(index);
+    const CheckResult* r = result(index);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::AccessibleTextRole:
@@ -168,9 +189,9 @@ QVariant CheckResultsModel::headerData(int section, Qt::Orientation orientation,
 
 // ---------------------------------------------------------------------------------------------------
 
-VersionMatrixModel::VersionMatrixModel(QObject *parent) : QAbstractTableModel(parent) {}
+VersionMatrixModel::VersionMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void VersionMatrixModel::setReport(const CheckReport &report)
+void VersionMatrixModel::setReport(const CheckReport& report)
 {
     beginResetModel();
     m_nodes.clear();
@@ -182,14 +203,14 @@ void VersionMatrixModel::setReport(const CheckReport &report)
     }
     m_rows = report.matrix;
     if (m_rows.isEmpty()) {
-        static const char *const ids[] = {"trainer", "mpi", "cuda", "nccl", "gpu", "os", "network"};
-        for (const char *id : ids) {
+        static const char* const ids[] = {"trainer", "mpi", "cuda", "nccl", "gpu", "os", "network"};
+        for (const char* id : ids) {
             checks::MatrixRow row;
             row.id = QLatin1String(id);
             row.title = checks::NodeChecker::titleFor(row.id);
             bool any = false;
-            for (const auto &n : report.nodes) {
-                const CheckResult *r = n.find(row.id);
+            for (const auto& n : report.nodes) {
+                const CheckResult* r = n.find(row.id);
                 row.values.append(r ? r->value : QString());
                 any = any || (r && !r->value.isEmpty());
             }
@@ -200,24 +221,33 @@ void VersionMatrixModel::setReport(const CheckReport &report)
     endResetModel();
 }
 
-void VersionMatrixModel::clear() { setReport(CheckReport()); }
+void VersionMatrixModel::clear()
+{
+    setReport(CheckReport());
+}
 
 bool VersionMatrixModel::differsFromHead(int row, int column) const
 {
     if (row < 0 || row >= m_rows.size() || column < 0 || column >= m_nodes.size() || column == m_head)
         return false;
-    const QStringList &v = m_rows.at(row).values;
+    const QStringList& v = m_rows.at(row).values;
     return v.value(column) != v.value(m_head);
 }
 
-int VersionMatrixModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int VersionMatrixModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_nodes.size()); }
+int VersionMatrixModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int VersionMatrixModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_nodes.size());
+}
 
-QVariant VersionMatrixModel::data(const QModelIndex &index, int role) const
+QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const checks::MatrixRow &row = m_rows.at(index.row());
+    const checks::MatrixRow& row = m_rows.at(index.row());
     const QString value = row.values.value(index.column());
     const bool differs = differsFromHead(index.row(), index.column());
     switch (role) {
@@ -227,13 +257,16 @@ QVariant VersionMatrixModel::data(const QModelIndex &index, int role) const
         return differs ? tr("%1 (differs from the head)").arg(value.isEmpty() ? tr("unknown") : value) : value;
     case Qt::ToolTipRole:
         if (differs)
-            return row.remedy.isEmpty() ? tr("Differs from the head node") : tr("Differs from the head node. %1").arg(row.remedy);
+            return row.remedy.isEmpty() ? tr("Differs from the head node")
+                                        : tr("Differs from the head node. %1").arg(row.remedy);
         return {};
     case Qt::BackgroundRole:
-        return differs ? CheckResultsModel::statusBackground(row.severity == CheckStatus::Fail ? CheckStatus::Fail : CheckStatus::Warn)
+        return differs ? CheckResultsModel::statusBackground(row.severity == CheckStatus::Fail ? CheckStatus::Fail
+                                                                                               : CheckStatus::Warn)
                        : QVariant();
     case Qt::ForegroundRole:
-        return differs ? CheckResultsModel::statusColor(row.severity == CheckStatus::Fail ? CheckStatus::Fail : CheckStatus::Warn)
+        return differs ? CheckResultsModel::statusColor(row.severity == CheckStatus::Fail ? CheckStatus::Fail
+                                                                                          : CheckStatus::Warn)
                        : QVariant();
     case Qt::FontRole:
         if (differs) {
@@ -264,4 +297,4 @@ QVariant VersionMatrixModel::headerData(int section, Qt::Orientation orientation
     return m_rows.at(section).title;
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

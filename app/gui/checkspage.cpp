@@ -1,7 +1,7 @@
 #include "checkspage.h"
 
-#include "checks/clusterchecker.h"
 #include "backgroundwork.h"
+#include "checks/clusterchecker.h"
 #include "checksmodel.h"
 #include "ssh/promptbroker.h"
 
@@ -30,7 +30,7 @@ using checks::CheckStatus;
 using ssh::HostKeyDecision;
 using ssh::HostKeyInfo;
 
-ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const HostKeyInfo &info)
+ssh::HostKeyDecision askHostKeyDecision(QWidget* parent, const HostKeyInfo& info)
 {
     if (info.state != HostKeyInfo::State::Unknown) {
         QMessageBox::critical(parent, QCoreApplication::translate("traindeck::gui::ChecksPage", "Host key refused"),
@@ -47,12 +47,12 @@ ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const HostKeyInfo &info
                     QMessageBox::NoButton, parent);
     box.setDetailedText(info.explanation());
     box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPushButton *save = box.addButton(
-        QCoreApplication::translate("traindeck::gui::ChecksPage", "&Trust and save"), QMessageBox::AcceptRole);
-    QPushButton *once = box.addButton(
-        QCoreApplication::translate("traindeck::gui::ChecksPage", "Trust &once"), QMessageBox::YesRole);
-    QPushButton *reject = box.addButton(
-        QCoreApplication::translate("traindeck::gui::ChecksPage", "&Reject"), QMessageBox::RejectRole);
+    QPushButton* save = box.addButton(QCoreApplication::translate("traindeck::gui::ChecksPage", "&Trust and save"),
+                                      QMessageBox::AcceptRole);
+    QPushButton* once =
+        box.addButton(QCoreApplication::translate("traindeck::gui::ChecksPage", "Trust &once"), QMessageBox::YesRole);
+    QPushButton* reject =
+        box.addButton(QCoreApplication::translate("traindeck::gui::ChecksPage", "&Reject"), QMessageBox::RejectRole);
     box.setDefaultButton(reject);
     box.setEscapeButton(reject);
     box.exec();
@@ -63,15 +63,15 @@ ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const HostKeyInfo &info
     return HostKeyDecision::Reject;
 }
 
-void connectPromptDialogs(ssh::PromptBroker *broker, QWidget *parent)
+void connectPromptDialogs(ssh::PromptBroker* broker, QWidget* parent)
 {
     QPointer<QWidget> guard(parent);
     QObject::connect(broker, &ssh::PromptBroker::hostKeyQuestion, parent,
-                     [broker, guard](quint64 id, const HostKeyInfo &info) {
+                     [broker, guard](quint64 id, const HostKeyInfo& info) {
                          broker->answerHostKey(id, askHostKeyDecision(guard, info));
                      });
     QObject::connect(broker, &ssh::PromptBroker::secretQuestion, parent,
-                     [broker, guard](quint64 id, const ssh::SecretRequest &request) {
+                     [broker, guard](quint64 id, const ssh::SecretRequest& request) {
                          bool ok = false;
                          const QString secret = QInputDialog::getText(
                              guard, QCoreApplication::translate("traindeck::gui::ChecksPage", "SSH"),
@@ -86,13 +86,13 @@ void connectPromptDialogs(ssh::PromptBroker *broker, QWidget *parent)
                      });
 }
 
-ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::ClusterProfile::local())
+ChecksPage::ChecksPage(QWidget* parent) : QWidget(parent), m_profile(cluster::ClusterProfile::local())
 {
     m_results = new CheckResultsModel(this);
     m_versions = new VersionMatrixModel(this);
 
-    auto *layout = new QVBoxLayout(this);
-    auto *top = new QHBoxLayout;
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
     m_profileLabel = new QLabel(this);
     m_run = new QPushButton(tr("&Run checks"), this);
     m_run->setToolTip(tr("Run the environment checks on every node of the profile"));
@@ -119,7 +119,7 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     m_resultsView = new QTableView(split);
     m_resultsView->setModel(m_results);
     m_resultsView->setAccessibleName(tr("Check results: nodes × checks"));
@@ -130,16 +130,17 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     m_details->setReadOnly(true);
     m_details->setAccessibleName(tr("Check details"));
     m_details->setPlaceholderText(tr("Select a cell to see what was seen and what to do."));
-    auto *versionBox = new QGroupBox(tr("Versions across nodes (cells that differ from the head are highlighted)"), split);
-    auto *vl = new QVBoxLayout(versionBox);
+    auto* versionBox =
+        new QGroupBox(tr("Versions across nodes (cells that differ from the head are highlighted)"), split);
+    auto* vl = new QVBoxLayout(versionBox);
     m_versionView = new QTableView(versionBox);
     m_versionView->setModel(m_versions);
     m_versionView->setAccessibleName(tr("Version matrix"));
     m_versionView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_versionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     vl->addWidget(m_versionView);
-    auto *linksBox = new QGroupBox(tr("Links between nodes (bandwidth, one-way latency)"), split);
-    auto *ll = new QVBoxLayout(linksBox);
+    auto* linksBox = new QGroupBox(tr("Links between nodes (bandwidth, one-way latency)"), split);
+    auto* ll = new QVBoxLayout(linksBox);
     m_linksSummary = new QLabel(tr("Not tested yet: Test links measures every pair of nodes."), linksBox);
     m_linksSummary->setWordWrap(true);
     m_linksView = new QTableWidget(linksBox);
@@ -163,7 +164,7 @@ ChecksPage::ChecksPage(QWidget *parent) : QWidget(parent), m_profile(cluster::Cl
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ChecksPage::updateRerunSelected);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ChecksPage::onCurrentChanged);
-    connect(m_results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &tl) {
+    connect(m_results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& tl) {
         if (tl == m_resultsView->currentIndex())
             onCurrentChanged();
     });
@@ -190,7 +191,10 @@ void ChecksPage::testLinks()
     const ssh::SshPrompts prompts = m_linkPrompts->prompts(m_linkCancel);
     const ssh::CancelToken cancel = m_linkCancel;
     background::run(
-        this, [profile, prompts, cancel] { return checks::LinkTest::run(profile, checks::LinkTestOptions{}, prompts, cancel); },
+        this,
+        [profile, prompts, cancel] {
+            return checks::LinkTest::run(profile, checks::LinkTestOptions{}, prompts, cancel);
+        },
         [this](checks::LinkReport report) {
             m_linksRunning = false;
             m_links->setEnabled(true);
@@ -200,15 +204,15 @@ void ChecksPage::testLinks()
         QStringLiteral("link-test"));
 }
 
-void ChecksPage::showLinks(const checks::LinkReport &report)
+void ChecksPage::showLinks(const checks::LinkReport& report)
 {
     const int n = int(report.nodes.size());
     m_linksView->clear();
     m_linksView->setRowCount(report.ok() ? n : 0);
     m_linksView->setColumnCount(report.ok() ? n : 0);
     if (!report.ok()) {
-        m_linksSummary->setText(tr("✗ The link test could not run: %1").arg(report.error)
-                                + (report.evidence.isEmpty() ? QString() : QStringLiteral("\n") + report.evidence));
+        m_linksSummary->setText(tr("✗ The link test could not run: %1").arg(report.error) +
+                                (report.evidence.isEmpty() ? QString() : QStringLiteral("\n") + report.evidence));
         return;
     }
     m_linksView->setHorizontalHeaderLabels(report.nodes);
@@ -217,12 +221,14 @@ void ChecksPage::showLinks(const checks::LinkReport &report)
     const int late = report.latencyOutlier ? report.latencyOutlier->node : -1;
     for (int i = 0; i < n; ++i) {
         for (int k = 0; k < n; ++k) {
-            auto *item = new QTableWidgetItem;
-            const checks::LinkMeasurement *m = report.find(i, k);
+            auto* item = new QTableWidgetItem;
+            const checks::LinkMeasurement* m = report.find(i, k);
             if (!m) {
                 item->setText(QStringLiteral("—"));
             } else {
-                item->setText(tr("%1\n%2 µs").arg(checks::LinkTest::formatBandwidth(m->bandwidthMbps)).arg(m->latencyUs, 0, 'f', 0));
+                item->setText(tr("%1\n%2 µs")
+                                  .arg(checks::LinkTest::formatBandwidth(m->bandwidthMbps))
+                                  .arg(m->latencyUs, 0, 'f', 0));
                 if (i == slow || k == slow || i == late || k == late) {
                     item->setBackground(CheckResultsModel::statusBackground(checks::CheckStatus::Warn));
                     item->setToolTip(tr("A link of the slow node"));
@@ -247,14 +253,14 @@ void ChecksPage::showLinks(const checks::LinkReport &report)
     m_linksSummary->setText(lines.join(QLatin1Char('\n')));
 }
 
-void ChecksPage::setProfile(const cluster::ClusterProfile &profile)
+void ChecksPage::setProfile(const cluster::ClusterProfile& profile)
 {
     bool sameNodes = profile.nodes.size() == m_profile.nodes.size();
     for (int i = 0; sameNodes && i < profile.nodes.size(); ++i)
-        sameNodes = profile.nodes.at(i).name == m_profile.nodes.at(i).name
-                    && profile.nodes.at(i).host == m_profile.nodes.at(i).host;
+        sameNodes = profile.nodes.at(i).name == m_profile.nodes.at(i).name &&
+                    profile.nodes.at(i).host == m_profile.nodes.at(i).host;
     if (!sameNodes) {
-        m_raw.clear();  // the results of the last run belong to other nodes: no partial re-run on them
+        m_raw.clear(); // the results of the last run belong to other nodes: no partial re-run on them
         m_linksView->clear();
         m_linksView->setRowCount(0);
         m_linksView->setColumnCount(0);
@@ -265,7 +271,10 @@ void ChecksPage::setProfile(const cluster::ClusterProfile &profile)
     m_profileLabel->setText(tr("Profile: %1 (%n node(s))", nullptr, int(profile.nodes.size())).arg(profile.name));
 }
 
-bool ChecksPage::isRunning() const { return m_checker && m_checker->isRunning(); }
+bool ChecksPage::isRunning() const
+{
+    return m_checker && m_checker->isRunning();
+}
 
 void ChecksPage::run()
 {
@@ -285,7 +294,7 @@ void ChecksPage::run()
 QList<int> ChecksPage::selectedNodes() const
 {
     QList<int> rows;
-    for (const QModelIndex &idx : m_resultsView->selectionModel()->selectedIndexes()) {
+    for (const QModelIndex& idx : m_resultsView->selectionModel()->selectedIndexes()) {
         if (!rows.contains(idx.row()))
             rows.append(idx.row());
     }
@@ -320,12 +329,12 @@ void ChecksPage::runSelected()
     m_summary->setText(tr("Checking %n selected node(s)…", nullptr, int(selected.size())));
 }
 
-void ChecksPage::startChecker(const cluster::ClusterProfile &profile, const QList<int> &rowOf, bool partial)
+void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QList<int>& rowOf, bool partial)
 {
     if (m_checker)
         m_checker->prompts()->shutdown();
     m_checker = std::make_unique<checks::ClusterChecker>(profile);
-    checks::ClusterChecker *checker = m_checker.get();
+    checks::ClusterChecker* checker = m_checker.get();
     m_rowOf = rowOf;
     m_partial = partial;
     m_pending = QList<checks::NodeReport>(profile.nodes.size());
@@ -346,7 +355,7 @@ void ChecksPage::startChecker(const cluster::ClusterProfile &profile, const QLis
             nodes.append(profile.nodes.at(i).name.isEmpty() ? profile.nodes.at(i).host : profile.nodes.at(i).name);
             const QStringList nodeIds = checker->checkIds(i);
             steps += int(nodeIds.size());
-            for (const QString &id : nodeIds) {
+            for (const QString& id : nodeIds) {
                 if (!ids.contains(id))
                     ids.append(id);
             }
@@ -361,18 +370,17 @@ void ChecksPage::startChecker(const cluster::ClusterProfile &profile, const QLis
     m_progress->setRange(0, qMax(1, steps));
     m_progress->setValue(0);
     connectPromptDialogs(checker->prompts(), this);
-    connect(checker, &checks::ClusterChecker::checkFinished, this, [this](int node, const checks::CheckResult &r) {
+    connect(checker, &checks::ClusterChecker::checkFinished, this, [this](int node, const checks::CheckResult& r) {
         const int row = m_rowOf.value(node, -1);
         if (row < 0)
             return;
         m_results->setResult(row, r);
         m_progress->setValue(qMin(m_progress->maximum(), m_progress->value() + 1));
     });
-    connect(checker, &checks::ClusterChecker::nodeFinished, this,
-            [this](int node, const checks::NodeReport &report) {
-                if (node >= 0 && node < m_pending.size())
-                    m_pending[node] = report;
-            });
+    connect(checker, &checks::ClusterChecker::nodeFinished, this, [this](int node, const checks::NodeReport& report) {
+        if (node >= 0 && node < m_pending.size())
+            m_pending[node] = report;
+    });
     connect(checker, &checks::ClusterChecker::finished, this, &ChecksPage::onFinished);
     m_run->setEnabled(false);
     m_rerunSelected->setEnabled(false);
@@ -389,7 +397,7 @@ void ChecksPage::cancel()
     m_summary->setText(tr("Cancelling…"));
 }
 
-void ChecksPage::onFinished(const CheckReport &report)
+void ChecksPage::onFinished(const CheckReport& report)
 {
     // The node reports as the workers sent them (before buildMatrix added its findings), merged into
     // the rows of the last run; the matrix is then rebuilt from the merged report.
@@ -407,10 +415,10 @@ void ChecksPage::onFinished(const CheckReport &report)
             continue;
         }
         // A check the partial run did not repeat (the head's SSH check without workers) keeps its result.
-        checks::NodeReport &merged = m_raw[row];
-        for (const auto &r : fresh.results) {
+        checks::NodeReport& merged = m_raw[row];
+        for (const auto& r : fresh.results) {
             bool replaced = false;
-            for (auto &old : merged.results) {
+            for (auto& old : merged.results) {
                 if (old.id == r.id) {
                     old = r;
                     replaced = true;
@@ -431,11 +439,11 @@ void ChecksPage::onFinished(const CheckReport &report)
     // Results that arrived only with the report (e.g. after cancelling) or that the matrix changed
     // ("differs from the head") update their cells; the others stay as they are.
     for (int row = 0; row < merged.nodes.size() && row < m_results->rowCount(); ++row) {
-        for (const auto &r : merged.nodes.at(row).results) {
+        for (const auto& r : merged.nodes.at(row).results) {
             const int col = int(m_results->checkIds().indexOf(r.id));
-            const checks::CheckResult *cur = col < 0 ? nullptr : m_results->result(m_results->index(row, col));
-            if (!cur || cur->status != r.status || cur->summary != r.summary || cur->remedy != r.remedy
-                || cur->evidence != r.evidence || cur->value != r.value)
+            const checks::CheckResult* cur = col < 0 ? nullptr : m_results->result(m_results->index(row, col));
+            if (!cur || cur->status != r.status || cur->summary != r.summary || cur->remedy != r.remedy ||
+                cur->evidence != r.evidence || cur->value != r.value)
                 m_results->setResult(row, r);
         }
     }
@@ -451,14 +459,14 @@ void ChecksPage::onFinished(const CheckReport &report)
 
 void ChecksPage::updateRerunSelected()
 {
-    m_rerunSelected->setEnabled(!isRunning() && !m_raw.isEmpty() && m_raw.size() == m_profile.nodes.size()
-                                && m_resultsView->selectionModel()->hasSelection());
+    m_rerunSelected->setEnabled(!isRunning() && !m_raw.isEmpty() && m_raw.size() == m_profile.nodes.size() &&
+                                m_resultsView->selectionModel()->hasSelection());
 }
 
-void ChecksPage::showReport(const CheckReport &report)
+void ChecksPage::showReport(const CheckReport& report)
 {
     m_report = report;
-    m_raw.clear();  // a shown report has no raw node results to merge a partial re-run into
+    m_raw.clear(); // a shown report has no raw node results to merge a partial re-run into
     m_results->setReport(report);
     m_versions->setReport(report);
     m_details->clear();
@@ -469,7 +477,7 @@ void ChecksPage::showReport(const CheckReport &report)
 void ChecksPage::updateSummary()
 {
     int differ = 0;
-    for (const auto &row : m_report.matrix)
+    for (const auto& row : m_report.matrix)
         differ += row.differs ? 1 : 0;
     QString text = tr("%1 passed, %2 warnings, %3 failed in %4 s.")
                        .arg(m_report.count(CheckStatus::Pass))
@@ -486,20 +494,21 @@ void ChecksPage::updateSummary()
 void ChecksPage::onCurrentChanged()
 {
     const QModelIndex idx = m_resultsView->currentIndex();
-    const checks::CheckResult *r = m_results->result(idx);
+    const checks::CheckResult* r = m_results->result(idx);
     if (!r) {
         m_details->setPlainText(idx.isValid() ? tr("Not checked yet.") : QString());
         return;
     }
-    QString text = tr("%1 on %2: %3").arg(r->title.isEmpty() ? checks::NodeChecker::titleFor(r->id) : r->title,
-                                          m_results->nodeName(idx.row()), CheckResultsModel::statusText(r->status));
+    QString text = tr("%1 on %2: %3")
+                       .arg(r->title.isEmpty() ? checks::NodeChecker::titleFor(r->id) : r->title,
+                            m_results->nodeName(idx.row()), CheckResultsModel::statusText(r->status));
     if (!r->summary.isEmpty())
         text += QLatin1Char('\n') + r->summary;
-    text += QLatin1String("\n\n") + tr("Evidence:") + QLatin1Char('\n')
-            + (r->evidence.isEmpty() ? tr("(none)") : r->evidence);
+    text += QLatin1String("\n\n") + tr("Evidence:") + QLatin1Char('\n') +
+            (r->evidence.isEmpty() ? tr("(none)") : r->evidence);
     if (!r->remedy.isEmpty())
         text += QLatin1String("\n\n") + tr("Remedy:") + QLatin1Char('\n') + r->remedy;
     m_details->setPlainText(text);
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -35,45 +35,44 @@ class VersionMatrixModel;
 
 // Asks a person about a host key (modal): shows the SHA256 fingerprint for an unknown key; a changed
 // key (or one of another type) is refused with HostKeyInfo::explanation() and returns Reject.
-ssh::HostKeyDecision askHostKeyDecision(QWidget *parent, const ssh::HostKeyInfo &info);
+ssh::HostKeyDecision askHostKeyDecision(QWidget* parent, const ssh::HostKeyInfo& info);
 // Connects a broker's questions to dialogs parented to `parent` (host keys, key passphrases, passwords).
-void connectPromptDialogs(ssh::PromptBroker *broker, QWidget *parent);
+void connectPromptDialogs(ssh::PromptBroker* broker, QWidget* parent);
 
-class ChecksPage : public QWidget
-{
+class ChecksPage : public QWidget {
     Q_OBJECT
 
-public:
-    explicit ChecksPage(QWidget *parent = nullptr);
+  public:
+    explicit ChecksPage(QWidget* parent = nullptr);
     ~ChecksPage() override;
 
-    void setProfile(const cluster::ClusterProfile &profile);
+    void setProfile(const cluster::ClusterProfile& profile);
     cluster::ClusterProfile profile() const { return m_profile; }
     bool isRunning() const;
     checks::CheckReport report() const { return m_report; }
 
     // Shows a report without running (a finished report, or one built by a test).
-    void showReport(const checks::CheckReport &report);
+    void showReport(const checks::CheckReport& report);
 
-    CheckResultsModel *resultsModel() const { return m_results; }
-    VersionMatrixModel *versionModel() const { return m_versions; }
-    QTableView *resultsView() const { return m_resultsView; }
-    QTableView *versionView() const { return m_versionView; }
-    QPlainTextEdit *detailsView() const { return m_details; }
-    QProgressBar *progressBar() const { return m_progress; }
-    QPushButton *runButton() const { return m_run; }
-    QPushButton *rerunSelectedButton() const { return m_rerunSelected; }
+    CheckResultsModel* resultsModel() const { return m_results; }
+    VersionMatrixModel* versionModel() const { return m_versions; }
+    QTableView* resultsView() const { return m_resultsView; }
+    QTableView* versionView() const { return m_versionView; }
+    QPlainTextEdit* detailsView() const { return m_details; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* rerunSelectedButton() const { return m_rerunSelected; }
     // Rows (node indices) with a selected cell, ascending.
     QList<int> selectedNodes() const;
-    QPushButton *cancelButton() const { return m_cancel; }
-    QPushButton *linksButton() const { return m_links; }
-    QTableWidget *linksView() const { return m_linksView; }
-    QLabel *linksSummary() const { return m_linksSummary; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* linksButton() const { return m_links; }
+    QTableWidget* linksView() const { return m_linksView; }
+    QLabel* linksSummary() const { return m_linksSummary; }
     bool isTestingLinks() const { return m_linksRunning; }
     // Shows a link test result (a finished one, or one built by a test).
-    void showLinks(const checks::LinkReport &report);
+    void showLinks(const checks::LinkReport& report);
 
-public Q_SLOTS:
+  public Q_SLOTS:
     void run();
     // Runs the checks again on the nodes with a selected row/cell only (after a first run): a checker
     // on a copy of the profile with just those nodes (plus the head, whose results are then not taken
@@ -85,42 +84,42 @@ public Q_SLOTS:
     // nodes over MPI, shown as a matrix with the slow node named.
     void testLinks();
 
-Q_SIGNALS:
-    void finished(const traindeck::checks::CheckReport &report);
-    void linksFinished(const traindeck::checks::LinkReport &report);
+  Q_SIGNALS:
+    void finished(const traindeck::checks::CheckReport& report);
+    void linksFinished(const traindeck::checks::LinkReport& report);
 
-private:
+  private:
     void onCurrentChanged();
-    void onFinished(const checks::CheckReport &report);
+    void onFinished(const checks::CheckReport& report);
     void updateSummary();
     void updateRerunSelected();
     // Starts m_checker on `profile`; rowOf maps the checker's node index to a results row (-1: not shown).
-    void startChecker(const cluster::ClusterProfile &profile, const QList<int> &rowOf, bool partial);
+    void startChecker(const cluster::ClusterProfile& profile, const QList<int>& rowOf, bool partial);
 
     cluster::ClusterProfile m_profile;
     checks::CheckReport m_report;
-    QList<checks::NodeReport> m_raw;      // per row, as the node's worker reported it (before buildMatrix)
-    QList<checks::NodeReport> m_pending;  // per checker node, of the run in progress
-    QList<int> m_rowOf;                   // checker node -> results row (-1: run for the head only)
+    QList<checks::NodeReport> m_raw;     // per row, as the node's worker reported it (before buildMatrix)
+    QList<checks::NodeReport> m_pending; // per checker node, of the run in progress
+    QList<int> m_rowOf;                  // checker node -> results row (-1: run for the head only)
     bool m_partial = false;
     std::unique_ptr<checks::ClusterChecker> m_checker;
-    CheckResultsModel *m_results = nullptr;
-    VersionMatrixModel *m_versions = nullptr;
-    QLabel *m_profileLabel = nullptr;
-    QLabel *m_summary = nullptr;
-    QPushButton *m_run = nullptr;
-    QPushButton *m_rerunSelected = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QTableView *m_resultsView = nullptr;
-    QTableView *m_versionView = nullptr;
-    QPlainTextEdit *m_details = nullptr;
-    QPushButton *m_links = nullptr;
-    QTableWidget *m_linksView = nullptr;
-    QLabel *m_linksSummary = nullptr;
-    ssh::PromptBroker *m_linkPrompts = nullptr;
+    CheckResultsModel* m_results = nullptr;
+    VersionMatrixModel* m_versions = nullptr;
+    QLabel* m_profileLabel = nullptr;
+    QLabel* m_summary = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_rerunSelected = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QTableView* m_resultsView = nullptr;
+    QTableView* m_versionView = nullptr;
+    QPlainTextEdit* m_details = nullptr;
+    QPushButton* m_links = nullptr;
+    QTableWidget* m_linksView = nullptr;
+    QLabel* m_linksSummary = nullptr;
+    ssh::PromptBroker* m_linkPrompts = nullptr;
     ssh::CancelToken m_linkCancel;
     bool m_linksRunning = false;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

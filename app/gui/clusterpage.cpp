@@ -19,31 +19,31 @@ namespace traindeck::gui {
 
 using cluster::ClusterProfile;
 
-ClusterPage::ClusterPage(QWidget *parent) : QWidget(parent)
+ClusterPage::ClusterPage(QWidget* parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    auto *top = new QHBoxLayout;
-    auto *profileLabel = new QLabel(tr("&Profile:"), this);
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    auto* profileLabel = new QLabel(tr("&Profile:"), this);
     m_profiles = new QComboBox(this);
     m_profiles->setMinimumWidth(180);
     profileLabel->setBuddy(m_profiles);
-    auto *saveBtn = new QPushButton(tr("&Save"), this);
+    auto* saveBtn = new QPushButton(tr("&Save"), this);
     saveBtn->setToolTip(tr("Save the nodes to the profile file"));
-    auto *saveAsBtn = new QPushButton(tr("Save &as…"), this);
+    auto* saveAsBtn = new QPushButton(tr("Save &as…"), this);
     top->addWidget(profileLabel);
     top->addWidget(m_profiles);
     top->addWidget(saveBtn);
     top->addWidget(saveAsBtn);
     m_profileInfo = new QLabel(this);
     top->addWidget(m_profileInfo, 1);
-    auto *sshBtn = new QPushButton(tr("SS&H setup…"), this);
+    auto* sshBtn = new QPushButton(tr("SS&H setup…"), this);
     sshBtn->setToolTip(tr("Create a key, install it on every node and verify password-less login"));
     top->addWidget(sshBtn);
     connect(sshBtn, &QPushButton::clicked, this, [this] { Q_EMIT sshSetupRequested(profile()); });
     layout->addLayout(top);
 
-    auto *nodesBox = new QGroupBox(tr("Nodes"), this);
-    auto *nl = new QVBoxLayout(nodesBox);
+    auto* nodesBox = new QGroupBox(tr("Nodes"), this);
+    auto* nl = new QVBoxLayout(nodesBox);
     m_nodes = new cluster::ClusterNodesModel(this);
     m_table = new QTableView(nodesBox);
     m_table->setModel(m_nodes);
@@ -53,9 +53,9 @@ ClusterPage::ClusterPage(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->setAlternatingRowColors(true);
     nl->addWidget(m_table);
-    auto *nodeButtons = new QHBoxLayout;
-    auto *addBtn = new QPushButton(tr("A&dd node"), nodesBox);
-    auto *removeBtn = new QPushButton(tr("&Remove node"), nodesBox);
+    auto* nodeButtons = new QHBoxLayout;
+    auto* addBtn = new QPushButton(tr("A&dd node"), nodesBox);
+    auto* removeBtn = new QPushButton(tr("&Remove node"), nodesBox);
     m_layout = new QLabel(nodesBox);
     nodeButtons->addWidget(addBtn);
     nodeButtons->addWidget(removeBtn);
@@ -63,18 +63,18 @@ ClusterPage::ClusterPage(QWidget *parent) : QWidget(parent)
     nodeButtons->addWidget(m_layout);
     nl->addLayout(nodeButtons);
 
-    auto *hostBox = new QGroupBox(tr("Hostfile"), this);
-    auto *hl = new QVBoxLayout(hostBox);
+    auto* hostBox = new QGroupBox(tr("Hostfile"), this);
+    auto* hl = new QVBoxLayout(hostBox);
     m_editor = new HostfileEditor(hostBox);
     hl->addWidget(m_editor);
-    auto *applyBtn = new QPushButton(tr("Use hostfile as &nodes"), hostBox);
+    auto* applyBtn = new QPushButton(tr("Use hostfile as &nodes"), hostBox);
     applyBtn->setToolTip(tr("Replace the node table with the hosts of the hostfile (repeated hosts merged)"));
-    auto *hb = new QHBoxLayout;
+    auto* hb = new QHBoxLayout;
     hb->addStretch(1);
     hb->addWidget(applyBtn);
     hl->addLayout(hb);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(nodesBox);
     split->addWidget(hostBox);
     split->setStretchFactor(0, 2);
@@ -114,14 +114,17 @@ void ClusterPage::reloadProfiles()
     loadProfile(m_profiles->currentText());
 }
 
-void ClusterPage::selectProfile(const QString &name)
+void ClusterPage::selectProfile(const QString& name)
 {
     const int i = m_profiles->findText(name);
     if (i >= 0)
         m_profiles->setCurrentIndex(i);
 }
 
-QString ClusterPage::profileName() const { return m_profiles->currentText(); }
+QString ClusterPage::profileName() const
+{
+    return m_profiles->currentText();
+}
 
 ClusterProfile ClusterPage::profile() const
 {
@@ -130,7 +133,7 @@ ClusterProfile ClusterPage::profile() const
     return p;
 }
 
-void ClusterPage::loadProfile(const QString &name)
+void ClusterPage::loadProfile(const QString& name)
 {
     if (name.isEmpty())
         return;
@@ -189,9 +192,9 @@ void ClusterPage::saveProfile()
 void ClusterPage::saveProfileAs()
 {
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Save profile as"),
-                                               tr("Profile name (letters, digits, '.', '_', '-'):"),
-                                               QLineEdit::Normal, QStringLiteral("cluster"), &ok);
+    const QString name =
+        QInputDialog::getText(this, tr("Save profile as"), tr("Profile name (letters, digits, '.', '_', '-'):"),
+                              QLineEdit::Normal, QStringLiteral("cluster"), &ok);
     if (!ok || name.isEmpty())
         return;
     ClusterProfile p = profile();
@@ -208,4 +211,4 @@ void ClusterPage::saveProfileAs()
     Q_EMIT profilesChanged();
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -18,43 +18,42 @@ namespace traindeck::gui {
 
 class HostfileEditor;
 
-class ClusterPage : public QWidget
-{
+class ClusterPage : public QWidget {
     Q_OBJECT
 
-public:
-    explicit ClusterPage(QWidget *parent = nullptr);
+  public:
+    explicit ClusterPage(QWidget* parent = nullptr);
 
     QString profileName() const;
     cluster::ClusterProfile profile() const;
-    HostfileEditor *hostfileEditor() const { return m_editor; }
-    cluster::ClusterNodesModel *nodesModel() const { return m_nodes; }
-    void selectProfile(const QString &name);
+    HostfileEditor* hostfileEditor() const { return m_editor; }
+    cluster::ClusterNodesModel* nodesModel() const { return m_nodes; }
+    void selectProfile(const QString& name);
 
-public Q_SLOTS:
+  public Q_SLOTS:
     void reloadProfiles();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     // The profiles on disk or the current one changed (the Launch page lists them).
     void profilesChanged();
     // Another profile was loaded (chosen in the list, or selected by the program).
     void currentProfileChanged();
-    void sshSetupRequested(const cluster::ClusterProfile &profile);
+    void sshSetupRequested(const cluster::ClusterProfile& profile);
 
-private:
-    void loadProfile(const QString &name);
+  private:
+    void loadProfile(const QString& name);
     void applyHostfileToNodes();
     void saveProfile();
     void saveProfileAs();
     void updateLayoutLabel();
 
-    QComboBox *m_profiles = nullptr;
-    QTableView *m_table = nullptr;
-    QLabel *m_layout = nullptr;
-    QLabel *m_profileInfo = nullptr;
-    cluster::ClusterNodesModel *m_nodes = nullptr;
-    HostfileEditor *m_editor = nullptr;
+    QComboBox* m_profiles = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_layout = nullptr;
+    QLabel* m_profileInfo = nullptr;
+    cluster::ClusterNodesModel* m_nodes = nullptr;
+    HostfileEditor* m_editor = nullptr;
     cluster::ClusterProfile m_profile;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -17,9 +17,9 @@ using analysis::Finding;
 using analysis::FindingKind;
 using analysis::Severity;
 
-FindingsPanel::FindingsPanel(QWidget *parent) : QWidget(parent)
+FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_header = new QLabel(tr("Findings"), this);
     QFont f = m_header->font();
@@ -33,7 +33,7 @@ FindingsPanel::FindingsPanel(QWidget *parent) : QWidget(parent)
     m_details = new QTextBrowser(this);
     m_details->setAccessibleName(tr("Finding details"));
     m_details->setPlaceholderText(tr("Select a finding to see its evidence and what to do."));
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_list);
     split->addWidget(m_details);
     split->setStretchFactor(0, 2);
@@ -50,9 +50,12 @@ FindingsPanel::FindingsPanel(QWidget *parent) : QWidget(parent)
 QString FindingsPanel::severityText(Severity s)
 {
     switch (s) {
-    case Severity::Critical: return tr("Critical");
-    case Severity::Warning: return tr("Warning");
-    case Severity::Info: break;
+    case Severity::Critical:
+        return tr("Critical");
+    case Severity::Warning:
+        return tr("Warning");
+    case Severity::Info:
+        break;
     }
     return tr("Info");
 }
@@ -60,9 +63,12 @@ QString FindingsPanel::severityText(Severity s)
 QColor FindingsPanel::severityColor(Severity s)
 {
     switch (s) {
-    case Severity::Critical: return failColor();
-    case Severity::Warning: return warnColor();
-    case Severity::Info: break;
+    case Severity::Critical:
+        return failColor();
+    case Severity::Warning:
+        return warnColor();
+    case Severity::Info:
+        break;
     }
     return infoColor();
 }
@@ -70,15 +76,24 @@ QColor FindingsPanel::severityColor(Severity s)
 QString FindingsPanel::kindText(FindingKind k)
 {
     switch (k) {
-    case FindingKind::Straggler: return tr("Straggler");
-    case FindingKind::DataLoading: return tr("Data loading");
-    case FindingKind::CommBound: return tr("Communication-bound");
-    case FindingKind::MemoryPressure: return tr("Memory pressure");
-    case FindingKind::LossNaN: return tr("Loss is NaN");
-    case FindingKind::LossSpike: return tr("Loss spikes");
-    case FindingKind::LossDivergence: return tr("Loss divergence");
-    case FindingKind::ThroughputDrift: return tr("Throughput drift");
-    case FindingKind::ScalingEfficiency: return tr("Scaling efficiency");
+    case FindingKind::Straggler:
+        return tr("Straggler");
+    case FindingKind::DataLoading:
+        return tr("Data loading");
+    case FindingKind::CommBound:
+        return tr("Communication-bound");
+    case FindingKind::MemoryPressure:
+        return tr("Memory pressure");
+    case FindingKind::LossNaN:
+        return tr("Loss is NaN");
+    case FindingKind::LossSpike:
+        return tr("Loss spikes");
+    case FindingKind::LossDivergence:
+        return tr("Loss divergence");
+    case FindingKind::ThroughputDrift:
+        return tr("Throughput drift");
+    case FindingKind::ScalingEfficiency:
+        return tr("Scaling efficiency");
     }
     return QString();
 }
@@ -95,9 +110,12 @@ static QIcon severityIcon(Severity s)
     return QIcon(pm);
 }
 
-static bool sameFinding(const Finding &a, const Finding &b) { return a.kind == b.kind && a.ranks == b.ranks; }
+static bool sameFinding(const Finding& a, const Finding& b)
+{
+    return a.kind == b.kind && a.ranks == b.ranks;
+}
 
-void FindingsPanel::setFindings(const QList<Finding> &findings)
+void FindingsPanel::setFindings(const QList<Finding>& findings)
 {
     const int old = currentIndex();
     const std::optional<Finding> selected =
@@ -107,7 +125,7 @@ void FindingsPanel::setFindings(const QList<Finding> &findings)
     m_list->clear();
     int reselect = -1;
     for (int i = 0; i < findings.size(); ++i) {
-        const Finding &f = findings.at(i);
+        const Finding& f = findings.at(i);
         QString ranks;
         if (!f.ranks.isEmpty()) {
             QStringList parts;
@@ -118,9 +136,9 @@ void FindingsPanel::setFindings(const QList<Finding> &findings)
             }
             ranks = QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
         }
-        auto *item = new QListWidgetItem(severityIcon(f.severity),
-                                         QStringLiteral("%1: %2%3\n%4")
-                                             .arg(severityText(f.severity), kindText(f.kind), ranks, f.summary));
+        auto* item = new QListWidgetItem(
+            severityIcon(f.severity),
+            QStringLiteral("%1: %2%3\n%4").arg(severityText(f.severity), kindText(f.kind), ranks, f.summary));
         item->setToolTip(f.recommendation);
         m_list->addItem(item);
         if (selected && sameFinding(*selected, f))
@@ -137,9 +155,15 @@ void FindingsPanel::setFindings(const QList<Finding> &findings)
     }
 }
 
-int FindingsPanel::currentIndex() const { return m_list->currentRow(); }
+int FindingsPanel::currentIndex() const
+{
+    return m_list->currentRow();
+}
 
-void FindingsPanel::selectFinding(int index) { m_list->setCurrentRow(index); }
+void FindingsPanel::selectFinding(int index)
+{
+    m_list->setCurrentRow(index);
+}
 
 void FindingsPanel::showDetails(int index)
 {
@@ -147,15 +171,16 @@ void FindingsPanel::showDetails(int index)
         m_details->clear();
         return;
     }
-    const Finding &f = m_findings.at(index);
-    QString html = QStringLiteral("<p><b>%1 — %2</b></p><p>%3</p>")
-                       .arg(severityText(f.severity).toHtmlEscaped(), kindText(f.kind).toHtmlEscaped(),
-                            f.summary.toHtmlEscaped());
+    const Finding& f = m_findings.at(index);
+    QString html =
+        QStringLiteral("<p><b>%1 — %2</b></p><p>%3</p>")
+            .arg(severityText(f.severity).toHtmlEscaped(), kindText(f.kind).toHtmlEscaped(), f.summary.toHtmlEscaped());
     if (f.firstStep >= 0)
         html += QStringLiteral("<p>%1</p>").arg(tr("Steps %1 to %2").arg(f.firstStep).arg(f.lastStep).toHtmlEscaped());
     if (!f.evidence.isEmpty()) {
-        html += QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"2\">").arg(tr("Evidence").toHtmlEscaped());
-        for (const auto &[name, value] : f.evidence) {
+        html += QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"2\">")
+                    .arg(tr("Evidence").toHtmlEscaped());
+        for (const auto& [name, value] : f.evidence) {
             const QString v = formatNumber(value, 6, 'g', QLocale());
             html += QStringLiteral("<tr><td><code>%1</code></td><td align=\"right\">%2</td></tr>")
                         .arg(name.toHtmlEscaped(), v.toHtmlEscaped());
@@ -163,8 +188,9 @@ void FindingsPanel::showDetails(int index)
         html += QStringLiteral("</table>");
     }
     if (!f.recommendation.isEmpty())
-        html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("What to do:").toHtmlEscaped(), f.recommendation.toHtmlEscaped());
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("What to do:").toHtmlEscaped(), f.recommendation.toHtmlEscaped());
     m_details->setHtml(html);
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -13,34 +13,33 @@ class QLabel;
 
 namespace traindeck::gui {
 
-class FindingsPanel : public QWidget
-{
+class FindingsPanel : public QWidget {
     Q_OBJECT
 
-public:
-    explicit FindingsPanel(QWidget *parent = nullptr);
+  public:
+    explicit FindingsPanel(QWidget* parent = nullptr);
 
     // Replaces the findings; keeps the selected one selected when it is still there.
-    void setFindings(const QList<analysis::Finding> &findings);
-    const QList<analysis::Finding> &findings() const { return m_findings; }
+    void setFindings(const QList<analysis::Finding>& findings);
+    const QList<analysis::Finding>& findings() const { return m_findings; }
     int currentIndex() const;
     void selectFinding(int index);
-    QListWidget *list() const { return m_list; }
+    QListWidget* list() const { return m_list; }
 
     static QString severityText(analysis::Severity s);
     static QString kindText(analysis::FindingKind k);
     static QColor severityColor(analysis::Severity s);
 
-Q_SIGNALS:
+  Q_SIGNALS:
     // The ranks named by the selected finding (empty: none selected or a whole-job finding).
-    void ranksSelected(const QList<int> &ranks);
+    void ranksSelected(const QList<int>& ranks);
 
-private:
+  private:
     void showDetails(int index);
-    QLabel *m_header = nullptr;
-    QListWidget *m_list = nullptr;
-    QTextBrowser *m_details = nullptr;
+    QLabel* m_header = nullptr;
+    QListWidget* m_list = nullptr;
+    QTextBrowser* m_details = nullptr;
     QList<analysis::Finding> m_findings;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -30,7 +30,7 @@ static const QString kEditorFile = QStringLiteral("hostfile");
 
 // ---------------------------------------------------------------- highlighter
 
-HostfileHighlighter::HostfileHighlighter(QTextDocument *document) : QSyntaxHighlighter(document) {}
+HostfileHighlighter::HostfileHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {}
 
 void HostfileHighlighter::setFormat(HostfileFormat format)
 {
@@ -38,13 +38,13 @@ void HostfileHighlighter::setFormat(HostfileFormat format)
     rehighlight();
 }
 
-void HostfileHighlighter::setDiagnostics(const Diagnostics &diagnostics)
+void HostfileHighlighter::setDiagnostics(const Diagnostics& diagnostics)
 {
     m_diagnostics = diagnostics;
     rehighlight();
 }
 
-void HostfileHighlighter::highlightBlock(const QString &text)
+void HostfileHighlighter::highlightBlock(const QString& text)
 {
     QTextCharFormat comment;
     comment.setForeground(QColor(0x6a737d));
@@ -97,7 +97,7 @@ void HostfileHighlighter::highlightBlock(const QString &text)
 
     // Diagnostics of this line: a wavy underline from the column to the end of the token.
     const int line = currentBlock().blockNumber() + 1;
-    for (const Diagnostic &d : std::as_const(m_diagnostics)) {
+    for (const Diagnostic& d : std::as_const(m_diagnostics)) {
         if (d.line != line)
             continue;
         int from = std::max(0, d.column - 1);
@@ -123,26 +123,29 @@ void HostfileHighlighter::highlightBlock(const QString &text)
 QString HostfileEditor::formatDisplayName(HostfileFormat format)
 {
     switch (format) {
-    case HostfileFormat::OpenMpi: return tr("Open MPI hostfile");
-    case HostfileFormat::DeepSpeed: return tr("DeepSpeed hostfile");
-    case HostfileFormat::Mpich: return tr("MPICH machine file");
+    case HostfileFormat::OpenMpi:
+        return tr("Open MPI hostfile");
+    case HostfileFormat::DeepSpeed:
+        return tr("DeepSpeed hostfile");
+    case HostfileFormat::Mpich:
+        return tr("MPICH machine file");
     }
     return QString();
 }
 
-HostfileEditor::HostfileEditor(QWidget *parent) : QWidget(parent)
+HostfileEditor::HostfileEditor(QWidget* parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *top = new QHBoxLayout;
-    auto *formatLabel = new QLabel(tr("F&ormat:"), this);
+    auto* top = new QHBoxLayout;
+    auto* formatLabel = new QLabel(tr("F&ormat:"), this);
     m_formatBox = new QComboBox(this);
     for (HostfileFormat f : {HostfileFormat::OpenMpi, HostfileFormat::DeepSpeed, HostfileFormat::Mpich})
         m_formatBox->addItem(formatDisplayName(f), int(f));
     m_formatBox->setToolTip(tr("Changing the format converts a valid hostfile to the new syntax"));
     formatLabel->setBuddy(m_formatBox);
-    auto *importBtn = new QPushButton(tr("&Import…"), this);
-    auto *exportBtn = new QPushButton(tr("E&xport…"), this);
+    auto* importBtn = new QPushButton(tr("&Import…"), this);
+    auto* exportBtn = new QPushButton(tr("E&xport…"), this);
     top->addWidget(formatLabel);
     top->addWidget(m_formatBox);
     top->addStretch(1);
@@ -165,7 +168,7 @@ HostfileEditor::HostfileEditor(QWidget *parent) : QWidget(parent)
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_edit);
     split->addWidget(m_list);
     split->setStretchFactor(0, 4);
@@ -179,24 +182,25 @@ HostfileEditor::HostfileEditor(QWidget *parent) : QWidget(parent)
     m_debounce->setInterval(250);
     connect(m_debounce, &QTimer::timeout, this, &HostfileEditor::validateNow);
     connect(m_edit, &QPlainTextEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
-    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        jumpTo(item->data(Qt::UserRole).toInt());
-    });
-    connect(m_formatBox, &QComboBox::currentIndexChanged, this, [this] {
-        setFormat(HostfileFormat(m_formatBox->currentData().toInt()));
-    });
+    connect(m_list, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { jumpTo(item->data(Qt::UserRole).toInt()); });
+    connect(m_formatBox, &QComboBox::currentIndexChanged, this,
+            [this] { setFormat(HostfileFormat(m_formatBox->currentData().toInt())); });
     connect(importBtn, &QPushButton::clicked, this, &HostfileEditor::importDialog);
     connect(exportBtn, &QPushButton::clicked, this, &HostfileEditor::exportDialog);
     validateNow();
 }
 
-void HostfileEditor::setText(const QString &text)
+void HostfileEditor::setText(const QString& text)
 {
     m_edit->setPlainText(text);
     validateNow();
 }
 
-QString HostfileEditor::text() const { return m_edit->toPlainText(); }
+QString HostfileEditor::text() const
+{
+    return m_edit->toPlainText();
+}
 
 void HostfileEditor::setFormat(HostfileFormat format)
 {
@@ -217,7 +221,7 @@ void HostfileEditor::setFormat(HostfileFormat format)
             m_edit->setPlainText(converted.value());
             extra = converted.warnings();
         } else {
-            m_format = old;  // cannot express it: keep the old syntax, show why
+            m_format = old; // cannot express it: keep the old syntax, show why
             const QSignalBlocker b(m_formatBox);
             m_formatBox->setCurrentIndex(m_formatBox->findData(int(old)));
             m_highlighter->setFormat(old);
@@ -242,17 +246,17 @@ void HostfileEditor::validateNow()
     Q_EMIT validated(parsed.ok());
 }
 
-void HostfileEditor::showDiagnostics(const Diagnostics &extra)
+void HostfileEditor::showDiagnostics(const Diagnostics& extra)
 {
     m_list->clear();
     const Diagnostics all = m_diagnostics + extra;
     int errors = 0, warnings = 0;
     for (int i = 0; i < all.size(); ++i) {
-        const Diagnostic &d = all.at(i);
+        const Diagnostic& d = all.at(i);
         (d.isError() ? errors : warnings)++;
         const QString where = d.line > 0 ? tr("line %1, column %2").arg(d.line).arg(d.column) : QString();
         const QString kind = d.isError() ? tr("Error") : tr("Warning");
-        auto *item = new QListWidgetItem(where.isEmpty() ? QStringLiteral("%1: %2").arg(kind, d.message)
+        auto* item = new QListWidgetItem(where.isEmpty() ? QStringLiteral("%1: %2").arg(kind, d.message)
                                                          : QStringLiteral("%1 (%2): %3").arg(kind, where, d.message));
         item->setForeground(d.isError() ? failColor() : warnColor().darker(130));
         item->setData(Qt::UserRole, i < m_diagnostics.size() ? i : -1);
@@ -281,24 +285,25 @@ void HostfileEditor::jumpTo(int index)
 {
     if (index < 0 || index >= m_diagnostics.size())
         return;
-    const Diagnostic &d = m_diagnostics.at(index);
+    const Diagnostic& d = m_diagnostics.at(index);
     const QTextBlock block = m_edit->document()->findBlockByNumber(std::max(0, d.line - 1));
     if (!block.isValid())
         return;
     QTextCursor c(block);
-    c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, std::min(std::max(0, d.column - 1), block.length() - 1));
+    c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor,
+                   std::min(std::max(0, d.column - 1), block.length() - 1));
     m_edit->setTextCursor(c);
     m_edit->setFocus();
 }
 
-bool HostfileEditor::eventFilter(QObject *watched, QEvent *event)
+bool HostfileEditor::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_edit->viewport() && event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
+        auto* help = static_cast<QHelpEvent*>(event);
         const QTextCursor c = m_edit->cursorForPosition(help->pos());
         const int line = c.blockNumber() + 1;
         QStringList messages;
-        for (const Diagnostic &d : std::as_const(m_diagnostics))
+        for (const Diagnostic& d : std::as_const(m_diagnostics))
             if (d.line == line)
                 messages << d.message;
         if (messages.isEmpty())
@@ -310,7 +315,7 @@ bool HostfileEditor::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
-bool HostfileEditor::importFile(const QString &path, HostfileFormat format, QString *error)
+bool HostfileEditor::importFile(const QString& path, HostfileFormat format, QString* error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -329,7 +334,7 @@ bool HostfileEditor::importFile(const QString &path, HostfileFormat format, QStr
     return true;
 }
 
-bool HostfileEditor::exportFile(const QString &path, HostfileFormat format, QString *message)
+bool HostfileEditor::exportFile(const QString& path, HostfileFormat format, QString* message)
 {
     validateNow();
     if (!m_hostfile) {
@@ -395,4 +400,4 @@ void HostfileEditor::exportDialog()
         QMessageBox::information(this, tr("Exported with warnings"), message);
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

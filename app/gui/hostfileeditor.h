@@ -18,73 +18,71 @@ class QTimer;
 
 namespace traindeck::gui {
 
-class HostfileHighlighter : public QSyntaxHighlighter
-{
+class HostfileHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 
-public:
-    explicit HostfileHighlighter(QTextDocument *document);
+  public:
+    explicit HostfileHighlighter(QTextDocument* document);
     void setFormat(cluster::HostfileFormat format);
-    void setDiagnostics(const cluster::Diagnostics &diagnostics);
+    void setDiagnostics(const cluster::Diagnostics& diagnostics);
 
-protected:
-    void highlightBlock(const QString &text) override;
+  protected:
+    void highlightBlock(const QString& text) override;
 
-private:
+  private:
     cluster::HostfileFormat m_format = cluster::HostfileFormat::OpenMpi;
     cluster::Diagnostics m_diagnostics;
 };
 
-class HostfileEditor : public QWidget
-{
+class HostfileEditor : public QWidget {
     Q_OBJECT
 
-public:
-    explicit HostfileEditor(QWidget *parent = nullptr);
+  public:
+    explicit HostfileEditor(QWidget* parent = nullptr);
 
-    void setText(const QString &text);
+    void setText(const QString& text);
     QString text() const;
     cluster::HostfileFormat format() const { return m_format; }
     // Changes the syntax. When the text is valid in the old one it is converted (warnings listed).
     void setFormat(cluster::HostfileFormat format);
     // Validates now (normally done 250 ms after the last keystroke).
     void validateNow();
-    const cluster::Diagnostics &diagnostics() const { return m_diagnostics; }
+    const cluster::Diagnostics& diagnostics() const { return m_diagnostics; }
     // The parsed hostfile when the text is valid.
     std::optional<cluster::Hostfile> hostfile() const { return m_hostfile; }
-    QPlainTextEdit *textEdit() const { return m_edit; }
-    QListWidget *diagnosticsList() const { return m_list; }
-    QLabel *summaryLabel() const { return m_summary; }
+    QPlainTextEdit* textEdit() const { return m_edit; }
+    QListWidget* diagnosticsList() const { return m_list; }
+    QLabel* summaryLabel() const { return m_summary; }
     // Moves the cursor to a diagnostic's line and column.
     void jumpTo(int diagnosticIndex);
 
-    bool importFile(const QString &path, cluster::HostfileFormat format, QString *error = nullptr);
-    bool exportFile(const QString &path, cluster::HostfileFormat format, QString *message = nullptr);
+    bool importFile(const QString& path, cluster::HostfileFormat format, QString* error = nullptr);
+    bool exportFile(const QString& path, cluster::HostfileFormat format, QString* message = nullptr);
 
     static QString formatDisplayName(cluster::HostfileFormat format);
 
-public Q_SLOTS:
+  public Q_SLOTS:
     void importDialog();
     void exportDialog();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void validated(bool ok);
 
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
-private:
-    void showDiagnostics(const cluster::Diagnostics &extra = {});
+  private:
+    void showDiagnostics(const cluster::Diagnostics& extra = {});
 
-    QComboBox *m_formatBox = nullptr;
-    QPlainTextEdit *m_edit = nullptr;
-    HostfileHighlighter *m_highlighter = nullptr;
-    QListWidget *m_list = nullptr;
-    QLabel *m_summary = nullptr;
-    QTimer *m_debounce = nullptr;
+    QComboBox* m_formatBox = nullptr;
+    QPlainTextEdit* m_edit = nullptr;
+    HostfileHighlighter* m_highlighter = nullptr;
+    QListWidget* m_list = nullptr;
+    QLabel* m_summary = nullptr;
+    QTimer* m_debounce = nullptr;
     cluster::HostfileFormat m_format = cluster::HostfileFormat::OpenMpi;
     cluster::Diagnostics m_diagnostics;
     std::optional<cluster::Hostfile> m_hostfile;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

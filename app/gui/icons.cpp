@@ -8,14 +8,14 @@ namespace traindeck::gui {
 
 static const QColor kBlue(0x0072b2), kOrange(0xe69f00), kGreen(0x009e73), kRed(0xd55e00), kSky(0x56b4e9);
 
-static QPixmap paint(const QString &name, int size)
+static QPixmap paint(const QString& name, int size)
 {
     QPixmap pm(size, size);
     pm.fill(Qt::transparent);
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
     p.scale(size / 24.0, size / 24.0);
-    auto pen = [&](const QColor &c, double w) {
+    auto pen = [&](const QColor& c, double w) {
         QPen pe(c, w);
         pe.setCapStyle(Qt::RoundCap);
         pe.setJoinStyle(Qt::RoundJoin);
@@ -79,7 +79,7 @@ static QPixmap paint(const QString &name, int size)
     return pm;
 }
 
-QIcon appIcon(const QString &name)
+QIcon appIcon(const QString& name)
 {
     QIcon icon;
     for (int size : {16, 22, 24, 32, 48, 64, 128})
@@ -87,4 +87,4 @@ QIcon appIcon(const QString &name)
     return icon;
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

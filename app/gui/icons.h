@@ -8,6 +8,6 @@
 namespace traindeck::gui {
 
 // "traindeck", "monitor", "runs", "launch", "cluster", "checks", "settings".
-QIcon appIcon(const QString &name);
+QIcon appIcon(const QString& name);
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -8,19 +8,19 @@
 
 namespace traindeck::gui {
 
-Language *Language::instance()
+Language* Language::instance()
 {
-    static Language *lang = new Language(QCoreApplication::instance());
+    static Language* lang = new Language(QCoreApplication::instance());
     return lang;
 }
 
-Language::Language(QObject *parent) : QObject(parent) {}
+Language::Language(QObject* parent) : QObject(parent) {}
 
 QStringList Language::available()
 {
     QStringList out;
     const QStringList files = QDir(QStringLiteral(":/i18n")).entryList({QStringLiteral("traindeck_*.qm")});
-    for (const QString &f : files) {
+    for (const QString& f : files) {
         const QString name = f.mid(10, f.size() - 13);
         if (name != QLatin1String("en"))
             out << name;
@@ -28,12 +28,12 @@ QStringList Language::available()
     return out;
 }
 
-QString Language::resolve(const QString &setting)
+QString Language::resolve(const QString& setting)
 {
     if (!setting.isEmpty())
         return setting;
     const QLocale system;
-    for (const QString &name : available()) {
+    for (const QString& name : available()) {
         const QLocale l(name);
         if (l.language() == system.language())
             return name;
@@ -41,7 +41,7 @@ QString Language::resolve(const QString &setting)
     return QStringLiteral("en");
 }
 
-bool Language::apply(const QString &language)
+bool Language::apply(const QString& language)
 {
     const QString lang = resolve(language);
     if (m_app) {
@@ -57,7 +57,7 @@ bool Language::apply(const QString &language)
     bool loaded = false;
     if (lang == QLatin1String("en")) {
         // The source texts are English; only the plural forms ("%n node(s)") need a translation.
-        auto *app = new QTranslator(this);
+        auto* app = new QTranslator(this);
         if (app->load(QStringLiteral("traindeck_en"), QStringLiteral(":/i18n"))) {
             QCoreApplication::installTranslator(app);
             m_app = app;
@@ -65,7 +65,7 @@ bool Language::apply(const QString &language)
             delete app;
         }
     } else {
-        auto *app = new QTranslator(this);
+        auto* app = new QTranslator(this);
         if (app->load(QStringLiteral("traindeck_") + lang, QStringLiteral(":/i18n"))) {
             QCoreApplication::installTranslator(app);
             m_app = app;
@@ -73,7 +73,7 @@ bool Language::apply(const QString &language)
         } else {
             delete app;
         }
-        auto *qt = new QTranslator(this);
+        auto* qt = new QTranslator(this);
         if (qt->load(QLocale(lang), QStringLiteral("qtbase"), QStringLiteral("_"),
                      QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
             QCoreApplication::installTranslator(qt);
@@ -88,4 +88,4 @@ bool Language::apply(const QString &language)
     return loaded;
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

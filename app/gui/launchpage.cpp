@@ -4,8 +4,8 @@
 #include "launch/launcher.h"
 #include "launch/launchplan.h"
 #include "launch/transport.h"
-#include "runs/operations.h"
 #include "plotstyle.h"
+#include "runs/operations.h"
 #include "settings.h"
 
 #include <QComboBox>
@@ -39,37 +39,38 @@ using cluster::ClusterProfile;
 using cluster::Diagnostic;
 using cluster::Diagnostics;
 
-static QWidget *pathField(QLineEdit *edit, QWidget *parent, bool directory, bool fileToo = false)
+static QWidget* pathField(QLineEdit* edit, QWidget* parent, bool directory, bool fileToo = false)
 {
-    auto *w = new QWidget(parent);
-    auto *l = new QHBoxLayout(w);
+    auto* w = new QWidget(parent);
+    auto* l = new QHBoxLayout(w);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(edit, 1);
-    auto *b = new QPushButton(LaunchPage::tr("Browse…"), w);
+    auto* b = new QPushButton(LaunchPage::tr("Browse…"), w);
     l->addWidget(b);
     QObject::connect(b, &QPushButton::clicked, w, [edit, w, directory, fileToo] {
         QString path;
         if (directory && !fileToo)
             path = QFileDialog::getExistingDirectory(w, LaunchPage::tr("Choose a directory"), edit->text());
         else
-            path = QFileDialog::getOpenFileName(w, LaunchPage::tr("Choose a file"), edit->text(),
-                                                LaunchPage::tr("Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)"));
+            path = QFileDialog::getOpenFileName(
+                w, LaunchPage::tr("Choose a file"), edit->text(),
+                LaunchPage::tr("Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)"));
         if (!path.isEmpty())
             edit->setText(path);
     });
     return w;
 }
 
-LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
+LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
 {
-    auto *outer = new QHBoxLayout(this);
-    auto *formHost = new QWidget;
-    auto *left = new QVBoxLayout(formHost);
+    auto* outer = new QHBoxLayout(this);
+    auto* formHost = new QWidget;
+    auto* left = new QVBoxLayout(formHost);
     left->setContentsMargins(0, 0, 0, 0);
 
     // --- what
-    auto *whatBox = new QGroupBox(tr("Model and data"), formHost);
-    auto *what = new QFormLayout(whatBox);
+    auto* whatBox = new QGroupBox(tr("Model and data"), formHost);
+    auto* what = new QFormLayout(whatBox);
     m_preset = new QComboBox(whatBox);
     m_preset->addItem(tr("Tiny demo (qwen2-tiny, random init, CPU)"), int(Preset::TinyDemo));
     m_preset->addItem(tr("DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)"), int(Preset::DeepSeekDistill1_5B));
@@ -89,24 +90,25 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     left->addWidget(whatBox);
 
     // --- where
-    auto *whereBox = new QGroupBox(tr("World layout"), formHost);
-    auto *where = new QFormLayout(whereBox);
+    auto* whereBox = new QGroupBox(tr("World layout"), formHost);
+    auto* where = new QFormLayout(whereBox);
     m_profile = new QComboBox(whereBox);
     where->addRow(tr("Cluster p&rofile:"), m_profile);
     m_ranks = new QSpinBox(whereBox);
     m_ranks->setRange(1, 1024);
     m_ranks->setValue(2);
-    m_ranks->setToolTip(tr("Ranks on this machine (local profile only; a cluster profile's hostfile gives the layout)"));
+    m_ranks->setToolTip(
+        tr("Ranks on this machine (local profile only; a cluster profile's hostfile gives the layout)"));
     where->addRow(tr("Ran&ks (local):"), m_ranks);
     m_layout = new QLabel(whereBox);
     where->addRow(tr("Layout:"), m_layout);
     left->addWidget(whereBox);
 
     // --- how
-    auto *hpBox = new QGroupBox(tr("Hyper-parameters"), formHost);
-    auto *hp = new QFormLayout(hpBox);
-    auto spin = [hpBox](int lo, int hi, int v, const QString &tip) {
-        auto *s = new QSpinBox(hpBox);
+    auto* hpBox = new QGroupBox(tr("Hyper-parameters"), formHost);
+    auto* hp = new QFormLayout(hpBox);
+    auto spin = [hpBox](int lo, int hi, int v, const QString& tip) {
+        auto* s = new QSpinBox(hpBox);
         s->setRange(lo, hi);
         s->setValue(v);
         s->setToolTip(tip);
@@ -122,7 +124,7 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     m_seed = spin(0, 2147483647, 1234, tr("Seed for initialisation and shuffling"));
     m_threads = spin(0, 1024, 1, tr("Intra-op threads per rank (0: LibTorch's default)"));
     m_lr = new QLineEdit(QStringLiteral("0.002"), hpBox);
-    auto *lrValidator = new QDoubleValidator(1e-9, 9.99, 9, m_lr);
+    auto* lrValidator = new QDoubleValidator(1e-9, 9.99, 9, m_lr);
     lrValidator->setNotation(QDoubleValidator::ScientificNotation);
     lrValidator->setLocale(QLocale::c());
     m_lr->setValidator(lrValidator);
@@ -156,16 +158,16 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     left->addWidget(hpBox);
     left->addStretch(1);
 
-    auto *scroll = new QScrollArea(this);
+    auto* scroll = new QScrollArea(this);
     scroll->setWidget(formHost);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumWidth(420);
 
     // --- right: environment, problems, preview, launch
-    auto *right = new QVBoxLayout;
-    auto *envBox = new QGroupBox(tr("Environment variables (exported to every rank)"), this);
-    auto *el = new QVBoxLayout(envBox);
+    auto* right = new QVBoxLayout;
+    auto* envBox = new QGroupBox(tr("Environment variables (exported to every rank)"), this);
+    auto* el = new QVBoxLayout(envBox);
     m_env = new QTableWidget(0, 2, envBox);
     m_env->setHorizontalHeaderLabels({tr("Name"), tr("Value")});
     m_env->horizontalHeader()->setStretchLastSection(true);
@@ -173,9 +175,9 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     m_env->verticalHeader()->setVisible(false);
     m_env->setAccessibleName(tr("Environment variables"));
     el->addWidget(m_env);
-    auto *envButtons = new QHBoxLayout;
-    auto *addEnv = new QPushButton(tr("Add &variable"), envBox);
-    auto *removeEnv = new QPushButton(tr("Remo&ve variable"), envBox);
+    auto* envButtons = new QHBoxLayout;
+    auto* addEnv = new QPushButton(tr("Add &variable"), envBox);
+    auto* removeEnv = new QPushButton(tr("Remo&ve variable"), envBox);
     envButtons->addWidget(addEnv);
     envButtons->addWidget(removeEnv);
     envButtons->addStretch(1);
@@ -188,7 +190,7 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     right->addWidget(new QLabel(tr("Problems:"), this));
     right->addWidget(m_problems, 1);
 
-    auto *previewLabel = new QLabel(tr("mpirun command (preview):"), this);
+    auto* previewLabel = new QLabel(tr("mpirun command (preview):"), this);
     m_preview = new QPlainTextEdit(this);
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -201,7 +203,7 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     QFont lf = m_launch->font();
     lf.setBold(true);
     m_launch->setFont(lf);
-    auto *lb = new QHBoxLayout;
+    auto* lb = new QHBoxLayout;
     lb->addStretch(1);
     lb->addWidget(m_launch);
     right->addLayout(lb);
@@ -214,11 +216,12 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     m_previewTimer->setInterval(150);
     connect(m_previewTimer, &QTimer::timeout, this, &LaunchPage::updatePreview);
     connect(m_preset, &QComboBox::activated, this, [this] { applyPreset(preset()); });
-    for (QLineEdit *e : {m_name, m_modelDir, m_data, m_tokenizer, m_lr})
+    for (QLineEdit* e : {m_name, m_modelDir, m_data, m_tokenizer, m_lr})
         connect(e, &QLineEdit::textChanged, this, &LaunchPage::schedulePreview);
-    for (QSpinBox *s : {m_ranks, m_maxSteps, m_seqLen, m_microBatch, m_gradAccum, m_warmup, m_checkpointEvery, m_seed, m_threads})
+    for (QSpinBox* s :
+         {m_ranks, m_maxSteps, m_seqLen, m_microBatch, m_gradAccum, m_warmup, m_checkpointEvery, m_seed, m_threads})
         connect(s, &QSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
-    for (QDoubleSpinBox *s : {m_weightDecay, m_clip})
+    for (QDoubleSpinBox* s : {m_weightDecay, m_clip})
         connect(s, &QDoubleSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
@@ -244,7 +247,10 @@ LaunchPage::LaunchPage(QWidget *parent) : QWidget(parent)
     applyPreset(Preset::TinyDemo);
 }
 
-void LaunchPage::schedulePreview() { m_previewTimer->start(); }
+void LaunchPage::schedulePreview()
+{
+    m_previewTimer->start();
+}
 
 void LaunchPage::reloadProfiles()
 {
@@ -257,14 +263,18 @@ void LaunchPage::reloadProfiles()
     schedulePreview();
 }
 
-LaunchPage::Preset LaunchPage::preset() const { return Preset(m_preset->currentData().toInt()); }
+LaunchPage::Preset LaunchPage::preset() const
+{
+    return Preset(m_preset->currentData().toInt());
+}
 
 void LaunchPage::applyPreset(Preset preset)
 {
     m_preset->setCurrentIndex(m_preset->findData(int(preset)));
     const bool tiny = preset == Preset::TinyDemo;
     m_modelDir->setEnabled(!tiny);
-    const auto spec = launch::JobSpec::builtin(tiny ? QStringLiteral("demo") : QStringLiteral("deepseek-r1-distill-qwen-1.5b"));
+    const auto spec =
+        launch::JobSpec::builtin(tiny ? QStringLiteral("demo") : QStringLiteral("deepseek-r1-distill-qwen-1.5b"));
     if (spec.ok())
         applySpec(spec.value());
     if (!tiny && m_modelDir->text().isEmpty())
@@ -274,11 +284,11 @@ void LaunchPage::applyPreset(Preset preset)
 
 // The form's fields from a spec; a field the spec leaves out gets the trainer's default, except the
 // dataset and model directory, which stay as the user chose them.
-void LaunchPage::applySpec(const launch::JobSpec &s)
+void LaunchPage::applySpec(const launch::JobSpec& s)
 {
-    const QJsonObject &t = s.trainer;
-    auto number = [&t](const char *key, double fallback) { return t.value(QLatin1String(key)).toDouble(fallback); };
-    auto text = [&t](const char *key, QLineEdit *edit) {
+    const QJsonObject& t = s.trainer;
+    auto number = [&t](const char* key, double fallback) { return t.value(QLatin1String(key)).toDouble(fallback); };
+    auto text = [&t](const char* key, QLineEdit* edit) {
         if (t.contains(QLatin1String(key)))
             edit->setText(t.value(QLatin1String(key)).toString());
     };
@@ -307,7 +317,7 @@ void LaunchPage::applySpec(const launch::JobSpec &s)
         setEnv(it.key(), it.value());
 }
 
-void LaunchPage::setProfileName(const QString &name)
+void LaunchPage::setProfileName(const QString& name)
 {
     const int i = m_profile->findText(name);
     if (i >= 0)
@@ -315,12 +325,27 @@ void LaunchPage::setProfileName(const QString &name)
     updatePreview();
 }
 
-QString LaunchPage::profileName() const { return m_profile->currentText(); }
-void LaunchPage::setRanks(int ranks) { m_ranks->setValue(ranks); updatePreview(); }
-void LaunchPage::setDataPath(const QString &path) { m_data->setText(path); updatePreview(); }
-void LaunchPage::setModelDir(const QString &dir) { m_modelDir->setText(dir); updatePreview(); }
+QString LaunchPage::profileName() const
+{
+    return m_profile->currentText();
+}
+void LaunchPage::setRanks(int ranks)
+{
+    m_ranks->setValue(ranks);
+    updatePreview();
+}
+void LaunchPage::setDataPath(const QString& path)
+{
+    m_data->setText(path);
+    updatePreview();
+}
+void LaunchPage::setModelDir(const QString& dir)
+{
+    m_modelDir->setText(dir);
+    updatePreview();
+}
 
-void LaunchPage::setEnv(const QString &name, const QString &value)
+void LaunchPage::setEnv(const QString& name, const QString& value)
 {
     for (int r = 0; r < m_env->rowCount(); ++r) {
         if (m_env->item(r, 0) && m_env->item(r, 0)->text() == name) {
@@ -342,8 +367,8 @@ launch::JobSpec LaunchPage::spec() const
     const bool local = s.profile == QLatin1String("local");
     s.ranks = local ? m_ranks->value() : 0;
     for (int r = 0; r < m_env->rowCount(); ++r) {
-        const auto *k = m_env->item(r, 0);
-        const auto *v = m_env->item(r, 1);
+        const auto* k = m_env->item(r, 0);
+        const auto* v = m_env->item(r, 1);
         if (k && !k->text().trimmed().isEmpty())
             s.env.insert(k->text().trimmed(), v ? v->text() : QString());
     }
@@ -395,14 +420,15 @@ QString LaunchPage::layoutText() const
     const auto prof = profile();
     if (!prof.ok())
         return QString();
-    const ClusterProfile &p = prof.value();
+    const ClusterProfile& p = prof.value();
     const int nodes = int(p.nodes.size());
     bool uniform = nodes > 0;
-    for (const auto &n : p.nodes)
+    for (const auto& n : p.nodes)
         uniform = uniform && n.slots == p.nodes.first().slots;
     if (uniform)
-        return tr("%n node(s)", nullptr, nodes) + QStringLiteral(" × ") + tr("%n slot(s)", nullptr, p.nodes.first().slots) +
-               QStringLiteral(" = ") + tr("%n rank(s)", nullptr, p.totalSlots());
+        return tr("%n node(s)", nullptr, nodes) + QStringLiteral(" × ") +
+               tr("%n slot(s)", nullptr, p.nodes.first().slots) + QStringLiteral(" = ") +
+               tr("%n rank(s)", nullptr, p.totalSlots());
     return tr("%n node(s)", nullptr, nodes) + QStringLiteral(", ") + tr("%n rank(s) in all", nullptr, p.totalSlots());
 }
 
@@ -414,7 +440,7 @@ QString LaunchPage::commandPreview() const
     launch::LaunchInputs in;
     in.spec = spec();
     in.profile = prof.value();
-    in.runId = launch::makeRunId(in.spec.name, QDateTime::currentDateTime(), [](const QString &) { return false; });
+    in.runId = launch::makeRunId(in.spec.name, QDateTime::currentDateTime(), [](const QString&) { return false; });
     in.runDir = QDir(Settings::runsDir()).filePath(in.runId);
     in.trainerPath = m_trainerPath.isEmpty() ? QStringLiteral("traindeck-trainer") : m_trainerPath;
     in.asRoot = launch::isLocalProfile(in.profile) && launch::LocalTransport().runsAsRoot();
@@ -435,8 +461,8 @@ void LaunchPage::updatePreview()
     m_layout->setText(layoutText());
     const Diagnostics d = validate();
     m_problems->clear();
-    for (const Diagnostic &x : d) {
-        auto *item = new QListWidgetItem((x.key.isEmpty() ? QString() : x.key + QStringLiteral(": ")) + x.message);
+    for (const Diagnostic& x : d) {
+        auto* item = new QListWidgetItem((x.key.isEmpty() ? QString() : x.key + QStringLiteral(": ")) + x.message);
         item->setForeground(x.isError() ? failColor() : warnColor().darker(130));
         m_problems->addItem(item);
     }
@@ -464,22 +490,24 @@ void LaunchPage::launchNow()
     QPointer<LaunchPage> self(this);
     // SSH connect and launch on a registered worker thread (backgroundwork.h); the outcome is dropped
     // when the page is gone or the application is quitting.
-    background::start([self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir}] {
-        const cluster::Result<runs::StartedRun> r = runs::Operations::launch(request);
-        background::post([self, r] {
-            if (!self)
-                return;
-            self->m_launching = false;
-            self->m_launch->setText(tr("&Launch"));
-            self->updatePreview();
-            if (!r.ok())
-                Q_EMIT self->launchFailed(r.errorString());
-            else if (r->localDir.isEmpty())  // started on the head, but without a record it cannot be followed here
-                Q_EMIT self->launchFailed(cluster::formatDiagnostics(r.warnings()));
-            else
-                Q_EMIT self->launched(r->localDir);
-        });
-    }, QStringLiteral("Launch"));
+    background::start(
+        [self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir}] {
+            const cluster::Result<runs::StartedRun> r = runs::Operations::launch(request);
+            background::post([self, r] {
+                if (!self)
+                    return;
+                self->m_launching = false;
+                self->m_launch->setText(tr("&Launch"));
+                self->updatePreview();
+                if (!r.ok())
+                    Q_EMIT self->launchFailed(r.errorString());
+                else if (r->localDir.isEmpty()) // started on the head, but without a record it cannot be followed here
+                    Q_EMIT self->launchFailed(cluster::formatDiagnostics(r.warnings()));
+                else
+                    Q_EMIT self->launched(r->localDir);
+            });
+        },
+        QStringLiteral("Launch"));
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -22,24 +22,23 @@ class QTimer;
 
 namespace traindeck::gui {
 
-class LaunchPage : public QWidget
-{
+class LaunchPage : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     enum class Preset { TinyDemo, DeepSeekDistill1_5B };
 
-    explicit LaunchPage(QWidget *parent = nullptr);
+    explicit LaunchPage(QWidget* parent = nullptr);
 
     // Fills the form from the preset's built-in job spec (launch::JobSpec::builtin).
     void applyPreset(Preset preset);
     Preset preset() const;
-    void setProfileName(const QString &name);
+    void setProfileName(const QString& name);
     QString profileName() const;
     void setRanks(int ranks);
-    void setDataPath(const QString &path);
-    void setModelDir(const QString &dir);
-    void setEnv(const QString &name, const QString &value);
+    void setDataPath(const QString& path);
+    void setModelDir(const QString& dir);
+    void setEnv(const QString& name, const QString& value);
 
     // The job spec the form describes, and the profile it runs on.
     launch::JobSpec spec() const;
@@ -49,43 +48,43 @@ public:
     // The mpirun command line that Launch would run (empty when the spec is invalid).
     QString commandPreview() const;
     QString layoutText() const;
-    QPlainTextEdit *previewWidget() const { return m_preview; }
-    QPushButton *launchButton() const { return m_launch; }
+    QPlainTextEdit* previewWidget() const { return m_preview; }
+    QPushButton* launchButton() const { return m_launch; }
 
-public Q_SLOTS:
+  public Q_SLOTS:
     void reloadProfiles();
     void updatePreview();
     // Starts the run in the background; launched() or launchFailed() follow.
     void launchNow();
 
-Q_SIGNALS:
-    void launched(const QString &runDir);  // the run directory, or the local record of a remote run
-    void launchFailed(const QString &message);
+  Q_SIGNALS:
+    void launched(const QString& runDir); // the run directory, or the local record of a remote run
+    void launchFailed(const QString& message);
 
-private:
+  private:
     void schedulePreview();
-    void applySpec(const launch::JobSpec &spec);
+    void applySpec(const launch::JobSpec& spec);
 
-    QComboBox *m_preset = nullptr;
-    QLineEdit *m_name = nullptr;
-    QLineEdit *m_modelDir = nullptr;
-    QLineEdit *m_data = nullptr;
-    QLineEdit *m_tokenizer = nullptr;
-    QComboBox *m_profile = nullptr;
-    QSpinBox *m_ranks = nullptr;
-    QLabel *m_layout = nullptr;
+    QComboBox* m_preset = nullptr;
+    QLineEdit* m_name = nullptr;
+    QLineEdit* m_modelDir = nullptr;
+    QLineEdit* m_data = nullptr;
+    QLineEdit* m_tokenizer = nullptr;
+    QComboBox* m_profile = nullptr;
+    QSpinBox* m_ranks = nullptr;
+    QLabel* m_layout = nullptr;
     QSpinBox *m_maxSteps = nullptr, *m_seqLen = nullptr, *m_microBatch = nullptr, *m_gradAccum = nullptr;
     QSpinBox *m_warmup = nullptr, *m_checkpointEvery = nullptr, *m_seed = nullptr, *m_threads = nullptr;
-    QLineEdit *m_lr = nullptr;
+    QLineEdit* m_lr = nullptr;
     QDoubleSpinBox *m_weightDecay = nullptr, *m_clip = nullptr;
-    QComboBox *m_precision = nullptr;
-    QTableWidget *m_env = nullptr;
-    QPlainTextEdit *m_preview = nullptr;
-    QListWidget *m_problems = nullptr;
-    QPushButton *m_launch = nullptr;
-    QTimer *m_previewTimer = nullptr;
+    QComboBox* m_precision = nullptr;
+    QTableWidget* m_env = nullptr;
+    QPlainTextEdit* m_preview = nullptr;
+    QListWidget* m_problems = nullptr;
+    QPushButton* m_launch = nullptr;
+    QTimer* m_previewTimer = nullptr;
     QString m_trainerPath;
     bool m_launching = false;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

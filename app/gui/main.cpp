@@ -2,9 +2,8 @@
 //   traindeck [--demo] [--screenshots DIR [--screenshot-delay S]] [--runs-dir DIR] [--lang L] [--open FILE]
 //             [--profile FILE|NAME [--check]]
 // Exit codes: 0 success, 1 screenshots could not be written, 2 bad command line.
-#include "cluster/clusterprofile.h"
-#include "ssh/sshtransport.h"
 #include "checkspage.h"
+#include "cluster/clusterprofile.h"
 #include "clusterpage.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -12,6 +11,7 @@
 #include "runsession.h"
 #include "screenshots.h"
 #include "settings.h"
+#include "ssh/sshtransport.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,7 +22,7 @@
 
 using namespace traindeck::gui;
 
-int main(int argc, char **argv)
+int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("TrainDeck"));
@@ -34,23 +34,27 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("TrainDeck: data-parallel LLM training manager"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption demo(QStringLiteral("demo"),
-                                  QStringLiteral("Launch the embedded default run (local profile, 2 CPU ranks, qwen2-tiny, demo corpus)."));
+    const QCommandLineOption demo(
+        QStringLiteral("demo"),
+        QStringLiteral("Launch the embedded default run (local profile, 2 CPU ranks, qwen2-tiny, demo corpus)."));
     const QCommandLineOption shots(QStringLiteral("screenshots"),
-                                   QStringLiteral("Write a PNG of every page to DIR and exit (test aid)."), QStringLiteral("DIR"));
-    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
-                                   QStringLiteral("Seconds to wait before the screenshots (default 30 with --demo, else 1)."),
-                                   QStringLiteral("S"));
+                                   QStringLiteral("Write a PNG of every page to DIR and exit (test aid)."),
+                                   QStringLiteral("DIR"));
+    const QCommandLineOption delay(
+        QStringLiteral("screenshot-delay"),
+        QStringLiteral("Seconds to wait before the screenshots (default 30 with --demo, else 1)."),
+        QStringLiteral("S"));
     const QCommandLineOption runsDir(QStringLiteral("runs-dir"), QStringLiteral("Runs directory for this session."),
                                      QStringLiteral("DIR"));
-    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Language, e.g. zh_CN or en (default: settings, then the system locale)."),
-                                  QStringLiteral("L"));
+    const QCommandLineOption lang(
+        QStringLiteral("lang"),
+        QStringLiteral("Language, e.g. zh_CN or en (default: settings, then the system locale)."), QStringLiteral("L"));
     const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open a metrics.jsonl file offline."),
                                   QStringLiteral("FILE"));
-    const QCommandLineOption profileOption(
-        QStringLiteral("profile"),
-        QStringLiteral("Cluster profile to show: a saved name, or a file (imported as a saved profile, replacing one of its name)."),
-        QStringLiteral("FILE|NAME"));
+    const QCommandLineOption profileOption(QStringLiteral("profile"),
+                                           QStringLiteral("Cluster profile to show: a saved name, or a file (imported "
+                                                          "as a saved profile, replacing one of its name)."),
+                                           QStringLiteral("FILE|NAME"));
     const QCommandLineOption check(QStringLiteral("check"),
                                    QStringLiteral("With --profile: run the node checks and the link test at start."));
     parser.addOptions({demo, shots, delay, runsDir, lang, open, profileOption, check});
@@ -96,7 +100,7 @@ int main(int argc, char **argv)
             window->restoreGeometry(geometry);
         window->showPage(page);
         // A new language rebuilds the window in it (the run session stays).
-        QObject::connect(window, &MainWindow::languageChangeRequested, &app, [&](const QString &l) {
+        QObject::connect(window, &MainWindow::languageChangeRequested, &app, [&](const QString& l) {
             Language::instance()->apply(l);
             QTimer::singleShot(0, &app, createWindow);
         });
@@ -130,7 +134,7 @@ int main(int argc, char **argv)
             QString error;
             const QStringList files = writeScreenshots(window, dir, &error);
             QTextStream out(stdout);
-            for (const QString &f : files)
+            for (const QString& f : files)
                 out << f << '\n';
             if (!error.isEmpty())
                 QTextStream(stderr) << "traindeck: " << error << '\n';

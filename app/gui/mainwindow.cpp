@@ -32,25 +32,32 @@ namespace traindeck::gui {
 QString MainWindow::pageKey(Page page)
 {
     switch (page) {
-    case MonitorPageIndex: return QStringLiteral("monitor");
-    case RunsPageIndex: return QStringLiteral("runs");
-    case LaunchPageIndex: return QStringLiteral("launch");
-    case ChecksPageIndex: return QStringLiteral("checks");
-    case ClusterPageIndex: return QStringLiteral("cluster");
-    case SettingsPageIndex: return QStringLiteral("settings");
-    case PageCount: break;
+    case MonitorPageIndex:
+        return QStringLiteral("monitor");
+    case RunsPageIndex:
+        return QStringLiteral("runs");
+    case LaunchPageIndex:
+        return QStringLiteral("launch");
+    case ChecksPageIndex:
+        return QStringLiteral("checks");
+    case ClusterPageIndex:
+        return QStringLiteral("cluster");
+    case SettingsPageIndex:
+        return QStringLiteral("settings");
+    case PageCount:
+        break;
     }
     return QString();
 }
 
-MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(parent), m_session(session)
+MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(parent), m_session(session)
 {
     setWindowTitle(tr("TrainDeck"));
     setWindowIcon(appIcon(QStringLiteral("traindeck")));
     resize(1280, 800);
 
-    auto *central = new QWidget(this);
-    auto *layout = new QHBoxLayout(central);
+    auto* central = new QWidget(this);
+    auto* layout = new QHBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     m_sidebar = new QListWidget(central);
@@ -71,10 +78,11 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     m_cluster = new ClusterPage(m_stack);
     m_settings = new SettingsPage(m_stack);
     const struct {
-        QWidget *w;
+        QWidget* w;
         QString name, icon, tip;
     } pages[] = {
-        {m_monitor, tr("Monitor"), QStringLiteral("monitor"), tr("Live curves, devices, load balance and diagnosis (Ctrl+1)")},
+        {m_monitor, tr("Monitor"), QStringLiteral("monitor"),
+         tr("Live curves, devices, load balance and diagnosis (Ctrl+1)")},
         {m_runs, tr("Runs"), QStringLiteral("runs"), tr("Run history: open, compare, resume, cancel (Ctrl+2)")},
         {m_launch, tr("Launch"), QStringLiteral("launch"), tr("Start a training run (Ctrl+3)")},
         {m_checks, tr("Checks"), QStringLiteral("checks"), tr("Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)")},
@@ -82,12 +90,12 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
         {m_settings, tr("Settings"), QStringLiteral("settings"), tr("Runs directory, language, colours (Ctrl+6)")},
     };
     for (int i = 0; i < PageCount; ++i) {
-        auto *item = new QListWidgetItem(appIcon(pages[i].icon), pages[i].name);
+        auto* item = new QListWidgetItem(appIcon(pages[i].icon), pages[i].name);
         item->setToolTip(pages[i].tip);
         item->setSizeHint(QSize(140, 40));
         m_sidebar->addItem(item);
         m_stack->addWidget(pages[i].w);
-        auto *sc = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this);
+        auto* sc = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this);
         connect(sc, &QShortcut::activated, this, [this, i] { showPage(Page(i)); });
     }
     layout->addWidget(m_sidebar);
@@ -97,11 +105,11 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     m_sidebar->setCurrentRow(0);
 
     // --- menu
-    auto *fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction *demo = fileMenu->addAction(tr("Run the &demo"));
+    auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* demo = fileMenu->addAction(tr("Run the &demo"));
     demo->setToolTip(tr("Launch the tiny demo on this machine (2 CPU ranks)"));
     connect(demo, &QAction::triggered, this, &MainWindow::launchDemo);
-    QAction *openMetrics = fileMenu->addAction(tr("&Open metrics file…"));
+    QAction* openMetrics = fileMenu->addAction(tr("&Open metrics file…"));
     openMetrics->setShortcut(QKeySequence::Open);
     connect(openMetrics, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open metrics file"), Settings::runsDir(),
@@ -112,15 +120,16 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
         }
     });
     fileMenu->addSeparator();
-    QAction *quit = fileMenu->addAction(tr("&Quit"));
+    QAction* quit = fileMenu->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
-    auto *helpMenu = menuBar()->addMenu(tr("&Help"));
-    QAction *about = helpMenu->addAction(tr("&About TrainDeck"));
+    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction* about = helpMenu->addAction(tr("&About TrainDeck"));
     connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About TrainDeck"),
-                           tr("TrainDeck %1\nData-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.")
-                               .arg(QStringLiteral(TRAINDECK_VERSION)));
+        QMessageBox::about(
+            this, tr("About TrainDeck"),
+            tr("TrainDeck %1\nData-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.")
+                .arg(QStringLiteral(TRAINDECK_VERSION)));
     });
 
     // --- status bar
@@ -135,7 +144,7 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
 
     // --- wiring
     connect(m_monitor, &MonitorPage::statusTextChanged, m_monitorStatus, &QLabel::setText);
-    connect(m_runs, &RunsPage::openRequested, this, [this](const QString &runDir, bool live) {
+    connect(m_runs, &RunsPage::openRequested, this, [this](const QString& runDir, bool live) {
         // runDir: a run directory or a remote run's record (offline: its metrics mirror).
         if (live)
             m_session->followRecord(runDir);
@@ -143,7 +152,7 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
             m_session->openOffline(launch::runFile(runDir, launch::runfile::kMetrics));
         showPage(MonitorPageIndex);
     });
-    connect(m_runs, &RunsPage::runLaunched, this, [this](const QString &runDir) {
+    connect(m_runs, &RunsPage::runLaunched, this, [this](const QString& runDir) {
         m_session->followRecord(runDir);
         showPage(MonitorPageIndex);
     });
@@ -156,7 +165,7 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
         first = false;
         if (m_session->mode() != RunSession::Mode::None)
             return;
-        for (const auto &r : m_runs->model()->runs()) {
+        for (const auto& r : m_runs->model()->runs()) {
             if (!launch::isFinal(r.state)) {
                 m_session->followRecord(r.runDir);
                 statusBar()->showMessage(tr("Reattached to running job %1").arg(r.runId), 8000);
@@ -164,16 +173,15 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
             }
         }
     });
-    connect(m_launch, &LaunchPage::launched, this, [this](const QString &runDir) {
+    connect(m_launch, &LaunchPage::launched, this, [this](const QString& runDir) {
         // A run directory, or the local record of a run on a remote head (mirrored while followed).
         m_session->followRecord(runDir);
         statusBar()->showMessage(tr("Launched %1").arg(runDir), 8000);
         m_runs->refresh();
         showPage(MonitorPageIndex);
     });
-    connect(m_launch, &LaunchPage::launchFailed, this, [this](const QString &message) {
-        QMessageBox::warning(this, tr("Launch failed"), message);
-    });
+    connect(m_launch, &LaunchPage::launchFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Launch failed"), message); });
     connect(m_cluster, &ClusterPage::profilesChanged, m_launch, &LaunchPage::reloadProfiles);
     connect(m_cluster, &ClusterPage::profilesChanged, this, &MainWindow::updateConnection);
     connect(m_cluster, &ClusterPage::currentProfileChanged, this, [this] {
@@ -181,12 +189,13 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
         if (!m_checks->isRunning() && !m_checks->isTestingLinks())
             m_checks->setProfile(m_cluster->profile());
     });
-    connect(m_cluster, &ClusterPage::sshSetupRequested, this, [this](const cluster::ClusterProfile &profile) {
+    connect(m_cluster, &ClusterPage::sshSetupRequested, this, [this](const cluster::ClusterProfile& profile) {
         if (profile.isLocal) {
-            QMessageBox::information(this, tr("SSH setup"), tr("The local profile runs on this machine and needs no SSH."));
+            QMessageBox::information(this, tr("SSH setup"),
+                                     tr("The local profile runs on this machine and needs no SSH."));
             return;
         }
-        auto *wizard = new SshWizard(profile, this);
+        auto* wizard = new SshWizard(profile, this);
         wizard->setAttribute(Qt::WA_DeleteOnClose);
         wizard->open();
     });
@@ -201,7 +210,7 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
     connect(m_session, &RunSession::jobStateChanged, this, [this](launch::JobState s) {
         setJobState(tr("Job %1: %2").arg(m_session->title(), RunsModel::stateText(s)), RunsModel::stateColor(s));
     });
-    connect(m_session, &RunSession::jobEnded, this, [this](launch::JobState s, const QString &failure) {
+    connect(m_session, &RunSession::jobEnded, this, [this](launch::JobState s, const QString& failure) {
         m_runs->refresh();
         if (s == launch::JobState::Failed || s == launch::JobState::Lost) {
             const QString text = failure.isEmpty() ? RunsModel::stateText(s) : failure;
@@ -218,10 +227,10 @@ MainWindow::MainWindow(RunSession *session, QWidget *parent) : QMainWindow(paren
             setJobState(tr("No job"), palette().color(QPalette::WindowText));
     });
     // A remote run's head could not be reached (reattach at start, Open in Monitor, after a resume).
-    connect(m_session, &RunSession::followFailed, this, [this](const QString &runDir, const QString &message) {
+    connect(m_session, &RunSession::followFailed, this, [this](const QString& runDir, const QString& message) {
         statusBar()->showMessage(tr("Cannot follow %1: %2").arg(QDir(runDir).dirName(), message), 30000);
     });
-    connect(m_session, &RunSession::loadFailed, this, [this](const QString &path, const QString &message) {
+    connect(m_session, &RunSession::loadFailed, this, [this](const QString& path, const QString& message) {
         QMessageBox::warning(this, tr("Cannot open run"), tr("%1: %2").arg(path, message));
     });
 }
@@ -234,8 +243,14 @@ void MainWindow::showPage(Page page)
     m_stack->currentWidget()->setFocus();
 }
 
-MainWindow::Page MainWindow::currentPage() const { return Page(m_stack->currentIndex()); }
-QWidget *MainWindow::page(Page page) const { return m_stack->widget(int(page)); }
+MainWindow::Page MainWindow::currentPage() const
+{
+    return Page(m_stack->currentIndex());
+}
+QWidget* MainWindow::page(Page page) const
+{
+    return m_stack->widget(int(page));
+}
 
 void MainWindow::updateConnection()
 {
@@ -247,7 +262,7 @@ void MainWindow::updateConnection()
         m_connection->setText(tr("Connection: profile %1, head node %2").arg(profile, p.head().sshTarget()));
 }
 
-void MainWindow::setJobState(const QString &text, const QColor &color)
+void MainWindow::setJobState(const QString& text, const QColor& color)
 {
     m_job->setText(QStringLiteral("  ●  ") + text);
     QPalette pal = m_job->palette();
@@ -263,4 +278,4 @@ void MainWindow::launchDemo()
     m_launch->launchNow();
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -19,7 +19,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
-#include <QThread>
 #include <QProgressDialog>
 #include <QSaveFile>
 #include <QSlider>
@@ -28,6 +27,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTextStream>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -45,7 +45,7 @@ using metrics::SeriesId;
 namespace {
 
 constexpr int kFindingsIntervalMs = 2000;
-constexpr qint64 kFindingsWindow = 2000;  // steps analysed live, on the GUI thread (a few ms)
+constexpr qint64 kFindingsWindow = 2000; // steps analysed live, on the GUI thread (a few ms)
 
 QCPColorGradient viridis()
 {
@@ -60,22 +60,25 @@ QCPColorGradient viridis()
     return g;
 }
 
-void setGraphData(QCPGraph *graph, const XYSeries &s)
+void setGraphData(QCPGraph* graph, const XYSeries& s)
 {
     graph->setData(s.keys, s.values, true);
 }
 
-int plotPoints(QCustomPlot *plot) { return std::max(400, plot->width() * 2); }
+int plotPoints(QCustomPlot* plot)
+{
+    return std::max(400, plot->width() * 2);
+}
 
-}  // namespace
+} // namespace
 
-MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent), m_session(session)
+MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     m_findingsClock.start();
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
 
     // --- controls
-    auto *controls = new QHBoxLayout;
+    auto* controls = new QHBoxLayout;
     m_title = new QLabel(tr("No run"), this);
     QFont tf = m_title->font();
     tf.setBold(true);
@@ -84,7 +87,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     controls->addWidget(m_title);
     controls->addStretch(1);
 
-    auto *smoothLabel = new QLabel(tr("&Smoothing:"), this);
+    auto* smoothLabel = new QLabel(tr("&Smoothing:"), this);
     m_smoothSlider = new QSlider(Qt::Horizontal, this);
     m_smoothSlider->setRange(0, 999);
     m_smoothSlider->setValue(600);
@@ -97,7 +100,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     controls->addWidget(m_smoothSlider);
     controls->addWidget(m_smoothLabel);
 
-    auto *stepsLabel = new QLabel(tr("&Bars over last:"), this);
+    auto* stepsLabel = new QLabel(tr("&Bars over last:"), this);
     m_balanceSteps = new QSpinBox(this);
     m_balanceSteps->setRange(1, 100000);
     m_balanceSteps->setValue(50);
@@ -107,7 +110,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     controls->addWidget(stepsLabel);
     controls->addWidget(m_balanceSteps);
 
-    auto *heatLabel = new QLabel(tr("&Heatmap:"), this);
+    auto* heatLabel = new QLabel(tr("&Heatmap:"), this);
     m_heatMetric = new QComboBox(this);
     m_heatMetric->addItem(tr("Step time"), int(HeatmapMetric::Step));
     m_heatMetric->addItem(tr("Data loading"), int(HeatmapMetric::Data));
@@ -126,13 +129,13 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     m_followBox->setToolTip(tr("Keep the newest step in view; zooming or panning turns this off"));
     controls->addWidget(m_followBox);
 
-    auto *resetBtn = new QToolButton(this);
+    auto* resetBtn = new QToolButton(this);
     resetBtn->setText(tr("Reset &zoom"));
     resetBtn->setToolTip(tr("Show the whole run again (also: double-click a plot)"));
-    auto *pngBtn = new QToolButton(this);
+    auto* pngBtn = new QToolButton(this);
     pngBtn->setText(tr("Export &PNG…"));
     pngBtn->setToolTip(tr("Save the plots of the current tab as an image"));
-    auto *csvBtn = new QToolButton(this);
+    auto* csvBtn = new QToolButton(this);
     csvBtn->setText(tr("Export &CSV…"));
     csvBtn->setToolTip(tr("Save the run's series (scalars and per-rank step times) as CSV"));
     controls->addWidget(resetBtn);
@@ -142,8 +145,8 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
 
     // --- plots
     m_tabs = new QTabWidget(this);
-    auto *training = new QWidget;
-    auto *tg = new QGridLayout(training);
+    auto* training = new QWidget;
+    auto* tg = new QGridLayout(training);
     tg->setContentsMargins(2, 2, 2, 2);
     m_lossPlot = makePlot(tr("Loss"));
     m_lrPlot = makePlot(tr("Learning rate"));
@@ -192,8 +195,8 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     m_tputPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     stylePlot(m_tputPlot);
 
-    auto *devices = new QWidget;
-    auto *dg = new QVBoxLayout(devices);
+    auto* devices = new QWidget;
+    auto* dg = new QVBoxLayout(devices);
     dg->setContentsMargins(2, 2, 2, 2);
     m_utilPlot = makePlot(tr("Device utilisation per rank"));
     m_utilPlot->yAxis->setLabel(tr("utilisation (%)"));
@@ -202,8 +205,8 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     dg->addWidget(m_utilPlot);
     dg->addWidget(m_memPlot);
 
-    auto *balance = new QWidget;
-    auto *bg = new QVBoxLayout(balance);
+    auto* balance = new QWidget;
+    auto* bg = new QVBoxLayout(balance);
     bg->setContentsMargins(2, 2, 2, 2);
     m_barsPlot = makePlot(tr("Load balance: mean time per phase and rank"));
     m_barsPlot->xAxis->setLabel(tr("rank and host"));
@@ -217,12 +220,12 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
         m_barsPlot->xAxis->setTicker(ticker);
     }
-    const QStringList phaseNames = {tr("data"), tr("forward"), tr("backward"), tr("comm transfer"),
-                                    tr("comm wait"), tr("optimizer")};
+    const QStringList phaseNames = {tr("data"),          tr("forward"),   tr("backward"),
+                                    tr("comm transfer"), tr("comm wait"), tr("optimizer")};
     const int phaseColor[] = {6, 0, 5, 2, 3, 4};
-    QCPBars *below = nullptr;
+    QCPBars* below = nullptr;
     for (int p = 0; p < int(Phase::Count); ++p) {
-        auto *bars = new QCPBars(m_barsPlot->xAxis, m_barsPlot->yAxis);
+        auto* bars = new QCPBars(m_barsPlot->xAxis, m_barsPlot->yAxis);
         bars->setName(phaseNames.at(p));
         const QColor c = seriesColors(PaletteKind::OkabeIto).at(phaseColor[p]);
         bars->setBrush(c);
@@ -230,7 +233,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
         bars->setWidth(0.7);
         bars->setStackingGap(0);
         bars->setSelectable(QCP::stDataRange);
-        auto *decorator = new QCPSelectionDecorator;
+        auto* decorator = new QCPSelectionDecorator;
         decorator->setBrush(c.darker(150));
         decorator->setPen(QPen(palette().color(QPalette::Text), 2));
         bars->setSelectionDecorator(decorator);
@@ -267,7 +270,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     m_heatScale->axis()->setTickPen(QPen(palette().color(QPalette::Text)));
     m_heat->setColorScale(m_heatScale);
     m_heat->setGradient(viridis());
-    auto *margins = new QCPMarginGroup(m_heatPlot);
+    auto* margins = new QCPMarginGroup(m_heatPlot);
     m_heatPlot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_heatScale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     bg->addWidget(m_barsPlot);
@@ -278,14 +281,14 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     m_tabs->addTab(balance, tr("&Load balance"));
 
     m_findings = new FindingsPanel(this);
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tabs);
     split->addWidget(m_findings);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 300});
     layout->addWidget(split, 1);
-    m_status = new QLabel(this);  // shown in the main window's status bar
+    m_status = new QLabel(this); // shown in the main window's status bar
     m_status->setVisible(false);
 
     // --- behaviour
@@ -307,7 +310,7 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     connect(m_balanceSteps, &QSpinBox::valueChanged, this, [this] { schedule(DirtyData); });
     connect(m_heatMetric, &QComboBox::currentIndexChanged, this, [this] {
         m_metric = HeatmapMetric(m_heatMetric->currentData().toInt());
-        if (auto *title = qobject_cast<QCPTextElement *>(m_heatPlot->plotLayout()->element(0, 0)))
+        if (auto* title = qobject_cast<QCPTextElement*>(m_heatPlot->plotLayout()->element(0, 0)))
             title->setText(tr("%1 per rank and step").arg(m_heatMetric->currentText()));
         schedule(DirtyData);
     });
@@ -317,26 +320,25 @@ MonitorPage::MonitorPage(RunSession *session, QWidget *parent) : QWidget(parent)
     connect(csvBtn, &QToolButton::clicked, this, &MonitorPage::exportCsv);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { schedule(0); });
     connect(m_findings, &FindingsPanel::ranksSelected, this, &MonitorPage::setSelectedRanks);
-    for (QCustomPlot *plot : timePlots()) {
-        connect(plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-                [this, plot](const QCPRange &r) { onXRangeChanged(plot, r); });
+    for (QCustomPlot* plot : timePlots()) {
+        connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this, plot](const QCPRange& r) { onXRangeChanged(plot, r); });
         connect(plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
     }
-    connect(m_barsPlot, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable *, int index, QMouseEvent *) {
-        setSelectedRanks({index});
-    });
+    connect(m_barsPlot, &QCustomPlot::plottableClick, this,
+            [this](QCPAbstractPlottable*, int index, QMouseEvent*) { setSelectedRanks({index}); });
     connect(m_barsPlot, &QCustomPlot::mouseDoubleClick, this, [this] { setSelectedRanks({}); });
     schedule(DirtyRebuild);
 }
 
 MonitorPage::~MonitorPage() = default;
 
-QCustomPlot *MonitorPage::makePlot(const QString &title)
+QCustomPlot* MonitorPage::makePlot(const QString& title)
 {
-    auto *plot = new QCustomPlot(this);
+    auto* plot = new QCustomPlot(this);
     plot->setMinimumSize(260, 160);
     plot->plotLayout()->insertRow(0);
-    auto *text = new QCPTextElement(plot, title);
+    auto* text = new QCPTextElement(plot, title);
     QFont f = font();
     f.setBold(true);
     text->setFont(f);
@@ -350,13 +352,19 @@ QCustomPlot *MonitorPage::makePlot(const QString &title)
     return plot;
 }
 
-QList<QCustomPlot *> MonitorPage::timePlots() const
+QList<QCustomPlot*> MonitorPage::timePlots() const
 {
     return {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot, m_utilPlot, m_memPlot, m_heatPlot};
 }
 
-QCPGraph *MonitorPage::utilGraph(int rank) const { return m_util.value(rank); }
-QCPGraph *MonitorPage::memGraph(int rank) const { return m_mem.value(rank); }
+QCPGraph* MonitorPage::utilGraph(int rank) const
+{
+    return m_util.value(rank);
+}
+QCPGraph* MonitorPage::memGraph(int rank) const
+{
+    return m_mem.value(rank);
+}
 
 QList<int> MonitorPage::selectedRanks() const
 {
@@ -365,9 +373,18 @@ QList<int> MonitorPage::selectedRanks() const
     return out;
 }
 
-double MonitorPage::smoothing() const { return m_smoothSlider->value() / 1000.0; }
-void MonitorPage::setSmoothing(double beta) { m_smoothSlider->setValue(int(std::lround(beta * 1000))); }
-void MonitorPage::setBalanceSteps(int steps) { m_balanceSteps->setValue(steps); }
+double MonitorPage::smoothing() const
+{
+    return m_smoothSlider->value() / 1000.0;
+}
+void MonitorPage::setSmoothing(double beta)
+{
+    m_smoothSlider->setValue(int(std::lround(beta * 1000)));
+}
+void MonitorPage::setBalanceSteps(int steps)
+{
+    m_balanceSteps->setValue(steps);
+}
 
 void MonitorPage::setHeatmapMetric(HeatmapMetric metric)
 {
@@ -387,15 +404,24 @@ void MonitorPage::setFollowLatest(bool follow)
         schedule(DirtyRange);
 }
 
-void MonitorPage::resetZoom() { setFollowLatest(true); }
+void MonitorPage::resetZoom()
+{
+    setFollowLatest(true);
+}
 
-void MonitorPage::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(int(tab)); }
-QWidget *MonitorPage::currentTabWidget() const { return m_tabs->currentWidget(); }
+void MonitorPage::setCurrentTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(int(tab));
+}
+QWidget* MonitorPage::currentTabWidget() const
+{
+    return m_tabs->currentWidget();
+}
 
 void MonitorPage::schedule(unsigned flags)
 {
     m_dirty |= flags;
-    for (unsigned &t : m_tabDirty)
+    for (unsigned& t : m_tabDirty)
         t |= flags & (DirtyData | DirtyRange | DirtyRebuild | DirtySelection);
     // Data changes are drawn within one refresh period, even when a later findings pass was armed.
     const bool dataDirty = m_dirty & ~unsigned(DirtyFindings);
@@ -409,12 +435,12 @@ void MonitorPage::refreshNow()
     refresh();
 }
 
-void MonitorPage::onXRangeChanged(QCustomPlot *source, const QCPRange &range)
+void MonitorPage::onXRangeChanged(QCustomPlot* source, const QCPRange& range)
 {
     if (m_updating)
         return;
     m_updating = true;
-    for (QCustomPlot *p : timePlots()) {
+    for (QCustomPlot* p : timePlots()) {
         if (p != source)
             p->xAxis->setRange(range);
     }
@@ -427,10 +453,10 @@ void MonitorPage::refresh()
 {
     const unsigned dirty = m_dirty;
     m_dirty = 0;
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     if (m_session->generation() != m_generation) {
         m_generation = m_session->generation();
-        for (unsigned &t : m_tabDirty)
+        for (unsigned& t : m_tabDirty)
             t |= DirtyRebuild;
         updateSmoothed(true);
     } else {
@@ -440,8 +466,9 @@ void MonitorPage::refresh()
     // The x range: everything when following, otherwise what the user chose.
     if (m_follow && store.rowCount() > 0) {
         // Half a step of margin so the heatmap's first and last columns are whole.
-        const double lo = double(store.firstStep()) - 0.5, hi = double(std::max(store.lastStep(), store.firstStep() + 1)) + 0.5;
-        for (QCustomPlot *p : timePlots())
+        const double lo = double(store.firstStep()) - 0.5,
+                     hi = double(std::max(store.lastStep(), store.firstStep() + 1)) + 0.5;
+        for (QCustomPlot* p : timePlots())
             p->xAxis->setRange(lo, hi);
     }
     const int tab = m_tabs->currentIndex();
@@ -469,27 +496,36 @@ void MonitorPage::refresh()
 
 void MonitorPage::replotVisible()
 {
-    QList<QCustomPlot *> plots;
+    QList<QCustomPlot*> plots;
     switch (m_tabs->currentIndex()) {
-    case TrainingTab: plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot}; break;
-    case DevicesTab: plots = {m_utilPlot, m_memPlot}; break;
-    default: plots = {m_barsPlot, m_heatPlot}; break;
+    case TrainingTab:
+        plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot};
+        break;
+    case DevicesTab:
+        plots = {m_utilPlot, m_memPlot};
+        break;
+    default:
+        plots = {m_barsPlot, m_heatPlot};
+        break;
     }
     // One queued call per plot, so the event loop serves input between two plots' drawing.
-    for (QCustomPlot *p : std::as_const(plots)) {
+    for (QCustomPlot* p : std::as_const(plots)) {
         if (m_replotPending.contains(p))
             continue;
         m_replotPending.insert(p);
-        QMetaObject::invokeMethod(this, [this, p] {
-            m_replotPending.remove(p);
-            p->replot(QCustomPlot::rpQueuedRefresh);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, p] {
+                m_replotPending.remove(p);
+                p->replot(QCustomPlot::rpQueuedRefresh);
+            },
+            Qt::QueuedConnection);
     }
 }
 
 void MonitorPage::updateSmoothed(bool rebuild)
 {
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const qint64 rows = store.rowCount();
     // A resumed run replaces steps: when the row we smoothed last changed step, start over.
     if (!rebuild && !m_smoothed.empty()) {
@@ -500,10 +536,10 @@ void MonitorPage::updateSmoothed(bool rebuild)
     if (rebuild) {
         m_smoothed.clear();
         m_ema.reset();
-        m_plottedRows = 0;  // raw series must be rebuilt too
+        m_plottedRows = 0; // raw series must be rebuilt too
         m_plottedLastStep = -1;
         m_deviceRows = 0;
-        for (unsigned &t : m_tabDirty)
+        for (unsigned& t : m_tabDirty)
             t |= DirtyRebuild;
     }
     m_smoothed.reserve(size_t(rows));
@@ -513,11 +549,11 @@ void MonitorPage::updateSmoothed(bool rebuild)
         m_plottedLastStep = store.stepAt(rows - 1);
 }
 
-XYSeries MonitorPage::visibleSeries(const QString &key, const std::function<XYSeries(qint64, qint64, int)> &compute,
+XYSeries MonitorPage::visibleSeries(const QString& key, const std::function<XYSeries(qint64, qint64, int)>& compute,
                                     qint64 lo, qint64 hi, int points)
 {
     constexpr int kEnvelopePoints = 16384;
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const qint64 visibleRows = store.lowerBoundRow(hi + 1) - store.lowerBoundRow(lo);
     if (visibleRows <= kRawLimit)
         return compute(lo, hi, points);
@@ -531,7 +567,7 @@ XYSeries MonitorPage::visibleSeries(const QString &key, const std::function<XYSe
     auto it = m_envelopes.find(key);
     if (it == m_envelopes.end())
         it = m_envelopes.insert(key, compute(-1, -1, kEnvelopePoints));
-    const XYSeries &env = it.value();
+    const XYSeries& env = it.value();
     const auto first = std::lower_bound(env.keys.cbegin(), env.keys.cend(), double(lo));
     const auto last = std::upper_bound(first, env.keys.cend(), double(hi));
     XYSeries out;
@@ -544,35 +580,41 @@ XYSeries MonitorPage::visibleSeries(const QString &key, const std::function<XYSe
 
 void MonitorPage::refreshTraining(bool rebuild)
 {
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const qint64 rows = store.rowCount();
-    const std::pair<QCPGraph *, Scalar> scalars[] = {{m_lossRaw, Scalar::Loss},   {m_lr, Scalar::Lr},
-                                                     {m_grad, Scalar::GradNorm},   {m_tokens, Scalar::TokensPerS},
-                                                     {m_mfu, Scalar::Mfu}};
+    const std::pair<QCPGraph*, Scalar> scalars[] = {{m_lossRaw, Scalar::Loss},
+                                                    {m_lr, Scalar::Lr},
+                                                    {m_grad, Scalar::GradNorm},
+                                                    {m_tokens, Scalar::TokensPerS},
+                                                    {m_mfu, Scalar::Mfu}};
     if (rows > kRawLimit) {
         // Decimated from the store over the visible range, rebuilt on every refresh.
         m_decimatedMode = true;
         const QCPRange range = m_lossPlot->xAxis->range();
         const qint64 lo = std::max<qint64>(store.firstStep(), qint64(std::floor(range.lower)));
         const qint64 hi = std::min<qint64>(store.lastStep(), qint64(std::ceil(range.upper)));
-        for (const auto &[graph, scalar] : scalars) {
+        for (const auto& [graph, scalar] : scalars) {
             const SeriesId id = SeriesId::of(scalar);
-            XYSeries s = visibleSeries(QString::fromLatin1(metrics::scalarKey(scalar)),
-                                       [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); },
-                                       lo, hi, plotPoints(graph->parentPlot()));
+            XYSeries s = visibleSeries(
+                QString::fromLatin1(metrics::scalarKey(scalar)),
+                [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); }, lo, hi,
+                plotPoints(graph->parentPlot()));
             if (scalar == Scalar::Mfu)
-                for (double &v : s.values) v *= 100;
+                for (double& v : s.values)
+                    v *= 100;
             setGraphData(graph, s);
         }
-        setGraphData(m_lossSmooth, visibleSeries(QStringLiteral("smoothed"),
-                                                 [&](qint64 a, qint64 b, int n) { return vectorForPlot(store, m_smoothed, a, b, n); },
-                                                 lo, hi, plotPoints(m_lossPlot)));
+        setGraphData(m_lossSmooth,
+                     visibleSeries(
+                         QStringLiteral("smoothed"),
+                         [&](qint64 a, qint64 b, int n) { return vectorForPlot(store, m_smoothed, a, b, n); }, lo, hi,
+                         plotPoints(m_lossPlot)));
         m_plottedRows = rows;
         m_plottedLastStep = store.lastStep();
     } else {
         if (rebuild || m_decimatedMode || m_plottedRows > rows ||
             (m_plottedRows > 0 && store.stepAt(m_plottedRows - 1) != m_plottedLastStep)) {
-            for (const auto &[graph, scalar] : scalars)
+            for (const auto& [graph, scalar] : scalars)
                 graph->data()->clear();
             m_lossSmooth->data()->clear();
             m_plottedRows = 0;
@@ -584,7 +626,7 @@ void MonitorPage::refreshTraining(bool rebuild)
             QVector<double> keys, values;
             keys.reserve(rows - from);
             values.reserve(rows - from);
-            for (const auto &[graph, scalar] : scalars) {
+            for (const auto& [graph, scalar] : scalars) {
                 keys.clear();
                 values.clear();
                 for (qint64 r = from; r < rows; ++r) {
@@ -611,7 +653,7 @@ void MonitorPage::refreshTraining(bool rebuild)
             m_plottedLastStep = store.stepAt(rows - 1);
         }
     }
-    for (QCustomPlot *p : {m_lossPlot, m_lrPlot, m_gradPlot}) {
+    for (QCustomPlot* p : {m_lossPlot, m_lrPlot, m_gradPlot}) {
         bool first = true;
         for (int i = 0; i < p->graphCount(); ++i) {
             if (p->graph(i)->dataCount() == 0)
@@ -623,7 +665,8 @@ void MonitorPage::refreshTraining(bool rebuild)
     m_tokens->rescaleValueAxis(false, true);
     m_mfu->rescaleValueAxis(false, true);
     // Headroom so flat lines do not sit on the frame.
-    for (QCPAxis *axis : {m_lossPlot->yAxis, m_lrPlot->yAxis, m_gradPlot->yAxis, m_tputPlot->yAxis, m_tputPlot->yAxis2}) {
+    for (QCPAxis* axis :
+         {m_lossPlot->yAxis, m_lrPlot->yAxis, m_gradPlot->yAxis, m_tputPlot->yAxis, m_tputPlot->yAxis2}) {
         const QCPRange r = axis->range();
         const double pad = r.size() > 0 ? r.size() * 0.05 : std::max(1e-12, std::abs(r.upper) * 0.05);
         axis->setRange(r.lower - pad, r.upper + pad);
@@ -646,9 +689,9 @@ void MonitorPage::ensureRankGraphs()
     for (int r = 0; r < world; ++r) {
         const QString host = m_session->store().hostOf(r);
         const QString name = host.isEmpty() ? tr("rank %1").arg(r) : tr("rank %1 (%2)").arg(r).arg(host);
-        auto *u = m_utilPlot->addGraph();
+        auto* u = m_utilPlot->addGraph();
         u->setName(name);
-        auto *m = m_memPlot->addGraph();
+        auto* m = m_memPlot->addGraph();
         m->setName(name);
         m_util.append(u);
         m_mem.append(m);
@@ -665,24 +708,25 @@ void MonitorPage::ensureRankGraphs()
 void MonitorPage::refreshDevices(bool rebuild)
 {
     ensureRankGraphs();
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const qint64 rows = store.rowCount();
     const int world = store.worldSize();
     const bool decimate = qint64(rows) * std::max(1, world) > kRawLimit * 4LL;
-    const std::pair<const QList<QCPGraph *> *, RankMetric> sets[] = {{&m_util, RankMetric::Util},
-                                                                     {&m_mem, RankMetric::Mem}};
+    const std::pair<const QList<QCPGraph*>*, RankMetric> sets[] = {{&m_util, RankMetric::Util},
+                                                                   {&m_mem, RankMetric::Mem}};
     if (decimate) {
         const QCPRange range = m_utilPlot->xAxis->range();
         const qint64 lo = std::max<qint64>(store.firstStep(), qint64(std::floor(range.lower)));
         const qint64 hi = std::min<qint64>(store.lastStep(), qint64(std::ceil(range.upper)));
         const int points = std::max(200, m_utilPlot->width() / std::max(1, world / 8));
-        for (const auto &[graphs, metric] : sets) {
+        for (const auto& [graphs, metric] : sets) {
             for (int r = 0; r < world; ++r) {
                 const SeriesId id = SeriesId::of(metric, r);
                 setGraphData(graphs->at(r),
-                             visibleSeries(QStringLiteral("%1/%2").arg(QLatin1String(metrics::rankMetricKey(metric))).arg(r),
-                                           [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); },
-                                           lo, hi, points));
+                             visibleSeries(
+                                 QStringLiteral("%1/%2").arg(QLatin1String(metrics::rankMetricKey(metric))).arg(r),
+                                 [&](qint64 a, qint64 b, int n) { return seriesForPlot(store, id, a, b, n); }, lo, hi,
+                                 points));
             }
         }
         m_deviceDecimated = true;
@@ -690,13 +734,14 @@ void MonitorPage::refreshDevices(bool rebuild)
     } else {
         if (rebuild || m_deviceDecimated || m_deviceRows > rows ||
             (m_deviceRows > 0 && store.stepAt(m_deviceRows - 1) != m_deviceLastStep)) {
-            for (const auto &[graphs, metric] : sets)
-                for (QCPGraph *g : *graphs) g->data()->clear();
+            for (const auto& [graphs, metric] : sets)
+                for (QCPGraph* g : *graphs)
+                    g->data()->clear();
             m_deviceRows = 0;
             m_deviceDecimated = false;
         }
         QVector<double> keys, values;
-        for (const auto &[graphs, metric] : sets) {
+        for (const auto& [graphs, metric] : sets) {
             for (int r = 0; r < world; ++r) {
                 keys.clear();
                 values.clear();
@@ -716,7 +761,7 @@ void MonitorPage::refreshDevices(bool rebuild)
         m_deviceLastStep = store.stepAt(rows - 1);
     m_utilPlot->yAxis->setRange(0, 105);
     bool first = true;
-    for (QCPGraph *g : std::as_const(m_mem)) {
+    for (QCPGraph* g : std::as_const(m_mem)) {
         if (g->dataCount() == 0)
             continue;
         g->rescaleValueAxis(!first, true);
@@ -730,7 +775,7 @@ void MonitorPage::refreshDevices(bool rebuild)
 
 void MonitorPage::refreshBalance()
 {
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const analysis::PhaseMeans means = analysis::phaseMeans(store, m_balanceSteps->value());
     QVector<double> keys(means.ranks);
     for (int r = 0; r < means.ranks; ++r)
@@ -748,11 +793,11 @@ void MonitorPage::refreshBalance()
         top = std::max(top, means.total(r));
     m_barsPlot->xAxis->setRange(-0.6, std::max(1, means.ranks) - 0.4);
     m_barsPlot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
-    if (auto *title = qobject_cast<QCPTextElement *>(m_barsPlot->plotLayout()->element(0, 0))) {
-        title->setText(means.steps > 0 ? tr("Load balance: mean time per phase and rank, steps %1–%2")
-                                             .arg(means.fromStep)
-                                             .arg(means.toStep)
-                                       : tr("Load balance: mean time per phase and rank"));
+    if (auto* title = qobject_cast<QCPTextElement*>(m_barsPlot->plotLayout()->element(0, 0))) {
+        title->setText(
+            means.steps > 0
+                ? tr("Load balance: mean time per phase and rank, steps %1–%2").arg(means.fromStep).arg(means.toStep)
+                : tr("Load balance: mean time per phase and rank"));
     }
     if (means.ranks > 16) {
         m_barsPlot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
@@ -769,7 +814,7 @@ void MonitorPage::refreshBalance()
 
 void MonitorPage::refreshHeatmap()
 {
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const int world = store.worldSize();
     const QCPRange range = m_heatPlot->xAxis->range();
     qint64 r0 = 0, r1 = store.rowCount();
@@ -779,7 +824,7 @@ void MonitorPage::refreshHeatmap()
     }
     const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
     const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns);
-    QCPColorMapData *data = m_heat->data();
+    QCPColorMapData* data = m_heat->data();
     if (g.columns == 0) {
         data->clear();
         return;
@@ -794,9 +839,10 @@ void MonitorPage::refreshHeatmap()
     if (spread > 1e-6 * std::max(1.0, std::abs(double(g.max))))
         m_heat->setDataRange(QCPRange(g.min, g.max));
     else
-        m_heat->setDataRange(QCPRange(g.min - std::max(0.5, std::abs(g.min) * 0.1), g.max + std::max(0.5, std::abs(g.max) * 0.1)));
+        m_heat->setDataRange(
+            QCPRange(g.min - std::max(0.5, std::abs(g.min) * 0.1), g.max + std::max(0.5, std::abs(g.max) * 0.1)));
     m_heatPlot->yAxis->setRange(-0.5, world - 0.5);
-    m_heatPlot->yAxis->setRangeReversed(true);  // rank 0 at the top, as in the bars' legend order
+    m_heatPlot->yAxis->setRangeReversed(true); // rank 0 at the top, as in the bars' legend order
     if (world <= 16) {
         QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
         for (int r = 0; r < world; ++r) {
@@ -809,7 +855,7 @@ void MonitorPage::refreshHeatmap()
     }
 }
 
-void MonitorPage::setSelectedRanks(const QList<int> &ranks)
+void MonitorPage::setSelectedRanks(const QList<int>& ranks)
 {
     QSet<int> s(ranks.begin(), ranks.end());
     if (s == m_selected)
@@ -833,7 +879,7 @@ void MonitorPage::applySelectionStyle()
         m_util[r]->setPen(pen);
         m_mem[r]->setPen(pen);
         if (sel) {
-            m_util[r]->setLayer(QStringLiteral("main"));  // drawn above the others
+            m_util[r]->setLayer(QStringLiteral("main")); // drawn above the others
             m_mem[r]->setLayer(QStringLiteral("main"));
         }
     }
@@ -842,14 +888,14 @@ void MonitorPage::applySelectionStyle()
     for (int r : std::as_const(m_selected))
         selection.addDataRange(QCPDataRange(r, r + 1), false);
     selection.simplify();
-    for (QCPBars *b : std::as_const(m_bars))
+    for (QCPBars* b : std::as_const(m_bars))
         b->setSelection(selection);
     // Heatmap: an outline around every selected rank's row.
-    for (QObject *o : std::as_const(m_heatMarks))
-        m_heatPlot->removeItem(static_cast<QCPAbstractItem *>(o));
+    for (QObject* o : std::as_const(m_heatMarks))
+        m_heatPlot->removeItem(static_cast<QCPAbstractItem*>(o));
     m_heatMarks.clear();
     for (int r : selectedRanks()) {
-        auto *rect = new QCPItemRect(m_heatPlot);
+        auto* rect = new QCPItemRect(m_heatPlot);
         rect->topLeft->setTypeY(QCPItemPosition::ptPlotCoords);
         rect->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
         rect->bottomRight->setTypeY(QCPItemPosition::ptPlotCoords);
@@ -861,7 +907,7 @@ void MonitorPage::applySelectionStyle()
         rect->setClipToAxisRect(true);
         m_heatMarks.append(rect);
     }
-    for (QCustomPlot *p : {m_utilPlot, m_memPlot, m_barsPlot, m_heatPlot})
+    for (QCustomPlot* p : {m_utilPlot, m_memPlot, m_barsPlot, m_heatPlot})
         p->replot(QCustomPlot::rpQueuedRefresh);
 }
 
@@ -870,11 +916,11 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
     if (!force && !dirty)
         return;
     if (!force && m_findingsClock.elapsed() < kFindingsIntervalMs) {
-        m_dirty |= DirtyFindings;  // analysed again later (coalesced)
+        m_dirty |= DirtyFindings; // analysed again later (coalesced)
         return;
     }
     m_findingsClock.restart();
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     if (store.rowCount() == 0) {
         m_findings->setFindings({});
         return;
@@ -885,13 +931,15 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
         const quint64 generation = m_session->generation();
         QPointer<MonitorPage> self(this);
         // A registered worker thread (backgroundwork.h): waited for, bounded, at exit.
-        background::start([self, shared, generation] {
-            const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*shared);
-            background::post([self, findings, generation] {
-                if (self && self->m_session->generation() == generation)
-                    self->m_findings->setFindings(findings);
-            });
-        }, QStringLiteral("Findings"), QThread::LowPriority);
+        background::start(
+            [self, shared, generation] {
+                const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*shared);
+                background::post([self, findings, generation] {
+                    if (self && self->m_session->generation() == generation)
+                        self->m_findings->setFindings(findings);
+                });
+            },
+            QStringLiteral("Findings"), QThread::LowPriority);
         return;
     }
     analysis::DiagnosisOptions options;
@@ -902,13 +950,21 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
 
 void MonitorPage::updateStatus()
 {
-    const MetricStore &store = m_session->store();
+    const MetricStore& store = m_session->store();
     const QString title = m_session->title();
     switch (m_session->mode()) {
-    case RunSession::Mode::None: m_title->setText(tr("No run — open one on the Runs page or launch one")); break;
-    case RunSession::Mode::Loading: m_title->setText(tr("Loading %1…").arg(m_session->path())); break;
-    case RunSession::Mode::Live: m_title->setText(tr("Run %1 (live)").arg(title)); break;
-    case RunSession::Mode::Offline: m_title->setText(tr("Run %1 (finished, offline)").arg(title)); break;
+    case RunSession::Mode::None:
+        m_title->setText(tr("No run — open one on the Runs page or launch one"));
+        break;
+    case RunSession::Mode::Loading:
+        m_title->setText(tr("Loading %1…").arg(m_session->path()));
+        break;
+    case RunSession::Mode::Live:
+        m_title->setText(tr("Run %1 (live)").arg(title));
+        break;
+    case RunSession::Mode::Offline:
+        m_title->setText(tr("Run %1 (finished, offline)").arg(title));
+        break;
     }
     QStringList parts;
     if (store.rowCount() > 0) {
@@ -939,10 +995,10 @@ void MonitorPage::updateStatus()
     }
 }
 
-bool MonitorPage::exportPngTo(const QString &path)
+bool MonitorPage::exportPngTo(const QString& path)
 {
     refreshNow();
-    for (QCustomPlot *p : timePlots())
+    for (QCustomPlot* p : timePlots())
         p->replot(QCustomPlot::rpImmediateRefresh);
     m_barsPlot->replot(QCustomPlot::rpImmediateRefresh);
     return m_tabs->currentWidget()->grab().save(path, "PNG");
@@ -951,31 +1007,31 @@ bool MonitorPage::exportPngTo(const QString &path)
 void MonitorPage::exportPng()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plots as PNG"),
-                                                      dir + QLatin1Char('/') + m_session->title() + QStringLiteral(".png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plots as PNG"), dir + QLatin1Char('/') + m_session->title() + QStringLiteral(".png"),
+        tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     if (!exportPngTo(path))
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
 }
 
-QString MonitorPage::csvHeader(const MetricStore &store)
+QString MonitorPage::csvHeader(const MetricStore& store)
 {
-    QStringList cols = {QStringLiteral("step"), QStringLiteral("epoch"), QStringLiteral("loss"),
-                        QStringLiteral("loss_smoothed"), QStringLiteral("lr"), QStringLiteral("grad_norm"),
-                        QStringLiteral("tokens_per_s"), QStringLiteral("mfu")};
+    QStringList cols = {QStringLiteral("step"),          QStringLiteral("epoch"), QStringLiteral("loss"),
+                        QStringLiteral("loss_smoothed"), QStringLiteral("lr"),    QStringLiteral("grad_norm"),
+                        QStringLiteral("tokens_per_s"),  QStringLiteral("mfu")};
     for (int r = 0; r < store.worldSize(); ++r)
         cols << QStringLiteral("step_ms_rank%1").arg(r);
     return cols.join(QLatin1Char(',')) + QLatin1Char('\n');
 }
 
-QString MonitorPage::csvRow(const MetricStore &store, qint64 row, double smoothedLoss)
+QString MonitorPage::csvRow(const MetricStore& store, qint64 row, double smoothedLoss)
 {
     auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 9) : QString(); };
-    QStringList cols = {QString::number(store.stepAt(row)), num(store.scalarAt(Scalar::Epoch, row)),
-                        num(store.scalarAt(Scalar::Loss, row)), num(smoothedLoss),
-                        num(store.scalarAt(Scalar::Lr, row)), num(store.scalarAt(Scalar::GradNorm, row)),
+    QStringList cols = {QString::number(store.stepAt(row)),           num(store.scalarAt(Scalar::Epoch, row)),
+                        num(store.scalarAt(Scalar::Loss, row)),       num(smoothedLoss),
+                        num(store.scalarAt(Scalar::Lr, row)),         num(store.scalarAt(Scalar::GradNorm, row)),
                         num(store.scalarAt(Scalar::TokensPerS, row)), num(store.scalarAt(Scalar::Mfu, row))};
     for (int r = 0; r < store.worldSize(); ++r)
         cols << num(store.rankAt(RankMetric::Step, r, row));
@@ -989,9 +1045,9 @@ void MonitorPage::exportCsv()
         return;
     }
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export series as CSV"),
-                                                      dir + QLatin1Char('/') + m_session->title() + QStringLiteral(".csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export series as CSV"), dir + QLatin1Char('/') + m_session->title() + QStringLiteral(".csv"),
+        tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     // Written in slices from the event loop, with progress and cancel; the store keeps growing
@@ -1003,13 +1059,13 @@ void MonitorPage::exportCsv()
     }
     const qint64 rows = m_session->store().rowCount();
     const quint64 generation = m_session->generation();
-    auto *progress = new QProgressDialog(tr("Exporting %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    auto* progress = new QProgressDialog(tr("Exporting %1…").arg(path), tr("Cancel"), 0, 1000, this);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(300);
     progress->setAttribute(Qt::WA_DeleteOnClose);
     file->write(csvHeader(m_session->store()).toUtf8());
     auto row = std::make_shared<qint64>(0);
-    auto *timer = new QTimer(progress);
+    auto* timer = new QTimer(progress);
     connect(timer, &QTimer::timeout, this, [this, file, row, rows, generation, progress, timer, path] {
         if (progress->wasCanceled() || m_session->generation() != generation) {
             file->cancelWriting();
@@ -1017,21 +1073,23 @@ void MonitorPage::exportCsv()
             progress->close();
             return;
         }
-        const MetricStore &store = m_session->store();
+        const MetricStore& store = m_session->store();
         QByteArray chunk;
         const qint64 end = std::min(rows, *row + 5000);
         for (; *row < end; ++*row)
-            chunk += csvRow(store, *row, *row < qint64(m_smoothed.size()) ? m_smoothed[size_t(*row)] : metrics::kNaN).toUtf8();
+            chunk += csvRow(store, *row, *row < qint64(m_smoothed.size()) ? m_smoothed[size_t(*row)] : metrics::kNaN)
+                         .toUtf8();
         file->write(chunk);
         progress->setValue(int(1000 * *row / std::max<qint64>(1, rows)));
         if (*row >= rows) {
             timer->stop();
             progress->close();
             if (!file->commit())
-                QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, file->errorString()));
+                QMessageBox::warning(this, tr("Export failed"),
+                                     tr("Could not write %1: %2").arg(path, file->errorString()));
         }
     });
     timer->start(0);
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

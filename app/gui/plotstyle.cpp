@@ -14,8 +14,8 @@ QList<QColor> seriesColors(PaletteKind kind)
                 QColor(0x8c564b), QColor(0xe377c2), QColor(0x7f7f7f), QColor(0xbcbd22), QColor(0x17becf)};
     }
     // Okabe & Ito (2008), readable with the common colour-vision deficiencies and on light or dark.
-    return {QColor(0x0072b2), QColor(0xe69f00), QColor(0x009e73), QColor(0xd55e00), QColor(0xcc79a7),
-            QColor(0x56b4e9), QColor(0xf0e442), QColor(0x999999)};
+    return {QColor(0x0072b2), QColor(0xe69f00), QColor(0x009e73), QColor(0xd55e00),
+            QColor(0xcc79a7), QColor(0x56b4e9), QColor(0xf0e442), QColor(0x999999)};
 }
 
 QColor seriesColor(int i)
@@ -31,12 +31,24 @@ QColor rankColor(int rank, int ranks)
     return QColor::fromHsv(int(360.0 * rank / ranks) % 360, 170, 200);
 }
 
-QColor passColor() { return QColor(0x009e73); }
-QColor warnColor() { return QColor(0xe69f00); }
-QColor failColor() { return QColor(0xd55e00); }
-QColor infoColor() { return QColor(0x0072b2); }
+QColor passColor()
+{
+    return QColor(0x009e73);
+}
+QColor warnColor()
+{
+    return QColor(0xe69f00);
+}
+QColor failColor()
+{
+    return QColor(0xd55e00);
+}
+QColor infoColor()
+{
+    return QColor(0x0072b2);
+}
 
-void stylePlot(QCustomPlot *plot)
+void stylePlot(QCustomPlot* plot)
 {
     const QPalette pal = plot->palette();
     const QColor bg = pal.color(QPalette::Base);
@@ -46,8 +58,8 @@ void stylePlot(QCustomPlot *plot)
     QColor subGrid = fg;
     subGrid.setAlphaF(0.06f);
     plot->setBackground(bg);
-    for (QCPAxisRect *rect : plot->axisRects()) {
-        for (QCPAxis *axis : rect->axes()) {
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
             axis->setBasePen(QPen(fg, 1));
             axis->setTickPen(QPen(fg, 1));
             axis->setSubTickPen(QPen(fg, 1));
@@ -69,4 +81,4 @@ void stylePlot(QCustomPlot *plot)
     plot->setFocusPolicy(Qt::StrongFocus);
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -26,6 +26,6 @@ QColor infoColor();
 
 // Applies the widget palette to a plot: background, axes, grid, tick labels, legend; enables
 // drag-to-pan and wheel zoom on the key axis, and adaptive sampling is left on (the default).
-void stylePlot(QCustomPlot *plot);
+void stylePlot(QCustomPlot* plot);
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

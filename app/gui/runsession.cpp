@@ -26,15 +26,14 @@ using metrics::MetricStore;
 // the Runs page syncs it at the next start).
 static const QString kMonitorThreadName = QStringLiteral("RunMonitor");
 
-RunSession::RunSession(QObject *parent)
+RunSession::RunSession(QObject* parent)
     : QObject(parent), m_store(std::make_shared<MetricStore>()), m_tailer(new metrics::MetricsTailer(this))
 {
     m_tailer->setSink(m_store.get());
-    connect(m_tailer, &metrics::MetricsTailer::recordsReady, this,
-            [this](const QList<metrics::Record> &records) {
-                m_records += records.size();
-                Q_EMIT changed();
-            });
+    connect(m_tailer, &metrics::MetricsTailer::recordsReady, this, [this](const QList<metrics::Record>& records) {
+        m_records += records.size();
+        Q_EMIT changed();
+    });
     connect(m_tailer, &metrics::MetricsTailer::fileReset, this, [this] {
         m_store->clear();
         ++m_generation;
@@ -49,25 +48,28 @@ RunSession::~RunSession()
     stopMonitor();
 }
 
-int RunSession::monitorThreadCount() { return background::threadCount(kMonitorThreadName); }
+int RunSession::monitorThreadCount()
+{
+    return background::threadCount(kMonitorThreadName);
+}
 
 // Returns at once (see above): the GUI thread never waits for a transport call.
 void RunSession::stopMonitor()
 {
-    ++m_monitorTicket;  // whatever the old monitor still posts (records, state, its end) is dropped
+    ++m_monitorTicket; // whatever the old monitor still posts (records, state, its end) is dropped
     if (m_monitorThread) {
         // The monitor is alive until its thread was told to stop (it is deleted when the thread ends).
         if (!background::isStopping(m_monitorThread)) {
             QObject::disconnect(m_monitor, nullptr, this, nullptr);
             background::stop(m_monitorThread);
         }
-        m_monitorThread->setParent(nullptr);  // detached: deletes itself when it finishes
+        m_monitorThread->setParent(nullptr); // detached: deletes itself when it finishes
     }
     m_monitorThread = nullptr;
     m_monitor = nullptr;
 }
 
-void RunSession::followRecord(const QString &localDir)
+void RunSession::followRecord(const QString& localDir)
 {
     if (!launch::isRemoteRecord(localDir)) {
         followRun(localDir, std::make_shared<launch::LocalTransport>());
@@ -81,26 +83,30 @@ void RunSession::followRecord(const QString &localDir)
     const quint64 ticket = m_loadTicket;
     setMode(Mode::Loading);
     QPointer<RunSession> self(this);
-    background::start([self, localDir, ticket] {
-        // SSH connect: never on the GUI thread.
-        auto loc = std::make_shared<cluster::Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
-        // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
-        if (loc->ok())
-            loc->value().transport->releaseCallingThread();
-        background::post([self, loc, localDir, ticket] {
-            if (!self || self->m_loadTicket != ticket)
-                return;
-            if (!loc->ok()) {
-                self->setMode(Mode::None);
-                Q_EMIT self->followFailed(localDir, loc->errorString());
-                return;
-            }
-            self->followRun(loc->value().runDir, loc->value().transport, localDir);
-        });
-    }, QStringLiteral("RunLocate"));
+    background::start(
+        [self, localDir, ticket] {
+            // SSH connect: never on the GUI thread.
+            auto loc =
+                std::make_shared<cluster::Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
+            // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
+            if (loc->ok())
+                loc->value().transport->releaseCallingThread();
+            background::post([self, loc, localDir, ticket] {
+                if (!self || self->m_loadTicket != ticket)
+                    return;
+                if (!loc->ok()) {
+                    self->setMode(Mode::None);
+                    Q_EMIT self->followFailed(localDir, loc->errorString());
+                    return;
+                }
+                self->followRun(loc->value().runDir, loc->value().transport, localDir);
+            });
+        },
+        QStringLiteral("RunLocate"));
 }
 
-void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transport> transport, const QString &recordDir)
+void RunSession::followRun(const QString& runDir, std::shared_ptr<launch::Transport> transport,
+                           const QString& recordDir)
 {
     ++m_loadTicket;
     m_tailer->stop();
@@ -125,48 +131,63 @@ void RunSession::followRun(const QString &runDir, std::shared_ptr<launch::Transp
     // finish before the process exits (the next start syncs it).
     m_monitor = runs::Operations::monitor(location, [] { return !background::quitting(); }).release();
     m_monitor->moveToThread(m_monitorThread);
-    launch::RunMonitor *mon = m_monitor;
+    launch::RunMonitor* mon = m_monitor;
     // Told to stop by stopMonitor() or at exit; the monitor is alive until then.
-    background::adopt(m_monitorThread, [mon] { QMetaObject::invokeMethod(mon, [mon] { mon->stop(); }, Qt::QueuedConnection); });
+    background::adopt(m_monitorThread, [mon] {
+        QMetaObject::invokeMethod(
+            mon, [mon] { mon->stop(); }, Qt::QueuedConnection);
+    });
     connect(m_monitorThread, &QThread::started, mon, [mon] { mon->start(0); });
     connect(m_monitorThread, &QThread::finished, mon, &QObject::deleteLater);
     connect(m_monitorThread, &QThread::finished, m_monitorThread, &QObject::deleteLater);
     // Results are queued to this thread; each carries this follow's ticket, as a result posted just
     // before stopMonitor() is still delivered after it (to the next run otherwise).
     const quint64 ticket = m_monitorTicket;
-    connect(mon, &launch::RunMonitor::recordsReady, this,
-            [this, ticket](const QList<metrics::Record> &records, qint64) {
-                if (ticket != m_monitorTicket)
-                    return;
-                for (const auto &r : records)
-                    metrics::dispatch(r, *m_store);
-                m_records += records.size();
-                Q_EMIT changed();
-            }, Qt::QueuedConnection);
-    connect(mon, &launch::RunMonitor::stateChanged, this, [this, ticket](launch::JobState s) {
-        if (ticket != m_monitorTicket)
-            return;
-        m_jobState = s;
-        Q_EMIT jobStateChanged(s);
-    }, Qt::QueuedConnection);
-    connect(mon, &launch::RunMonitor::errorOccurred, this, [this, ticket](const QString &message) {
-        if (ticket == m_monitorTicket)
-            Q_EMIT errorOccurred(message);
-    }, Qt::QueuedConnection);
+    connect(
+        mon, &launch::RunMonitor::recordsReady, this,
+        [this, ticket](const QList<metrics::Record>& records, qint64) {
+            if (ticket != m_monitorTicket)
+                return;
+            for (const auto& r : records)
+                metrics::dispatch(r, *m_store);
+            m_records += records.size();
+            Q_EMIT changed();
+        },
+        Qt::QueuedConnection);
+    connect(
+        mon, &launch::RunMonitor::stateChanged, this,
+        [this, ticket](launch::JobState s) {
+            if (ticket != m_monitorTicket)
+                return;
+            m_jobState = s;
+            Q_EMIT jobStateChanged(s);
+        },
+        Qt::QueuedConnection);
+    connect(
+        mon, &launch::RunMonitor::errorOccurred, this,
+        [this, ticket](const QString& message) {
+            if (ticket == m_monitorTicket)
+                Q_EMIT errorOccurred(message);
+        },
+        Qt::QueuedConnection);
     // The failure is read on the monitor's thread, then handed over. This connection's context is the
     // monitor (it runs there), so stopMonitor() does not cut it: the ticket check drops an old run's end.
     QPointer<RunSession> self(this);
-    connect(mon, &launch::RunMonitor::ended, mon, [mon, self, ticket](launch::JobState s) {
-        const QString summary = mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
-        background::post([self, s, summary, ticket] {
-            if (!self || self->m_monitorTicket != ticket)
-                return;
-            self->m_jobState = s;
-            self->m_failure = summary;
-            Q_EMIT self->jobStateChanged(s);
-            Q_EMIT self->jobEnded(s, summary);
-        });
-    }, Qt::DirectConnection);
+    connect(
+        mon, &launch::RunMonitor::ended, mon,
+        [mon, self, ticket](launch::JobState s) {
+            const QString summary =
+                mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
+            background::post([self, s, summary, ticket] {
+                if (!self || self->m_monitorTicket != ticket)
+                    return;
+                self->m_jobState = s;
+                self->m_failure = summary;
+                Q_EMIT self->jobStateChanged(s);
+                Q_EMIT self->jobEnded(s, summary);
+            });
+        },
+        Qt::DirectConnection);
     m_monitorThread->start();
     setMode(Mode::Live);
     Q_EMIT reset();
@@ -187,10 +208,10 @@ void RunSession::setMode(Mode m)
     Q_EMIT modeChanged(m);
 }
 
-void RunSession::follow(const QString &metricsPath, qint64 offset, qint64 line)
+void RunSession::follow(const QString& metricsPath, qint64 offset, qint64 line)
 {
     m_recordDir.clear();
-    ++m_loadTicket;  // a pending load no longer applies
+    ++m_loadTicket; // a pending load no longer applies
     m_tailer->stop();
     stopMonitor();
     m_hasJob = false;
@@ -208,10 +229,16 @@ void RunSession::follow(const QString &metricsPath, qint64 offset, qint64 line)
     Q_EMIT reset();
 }
 
-void RunSession::openOffline(const QString &metricsPath) { startLoad(metricsPath, false); }
-void RunSession::openAndFollow(const QString &metricsPath) { startLoad(metricsPath, true); }
+void RunSession::openOffline(const QString& metricsPath)
+{
+    startLoad(metricsPath, false);
+}
+void RunSession::openAndFollow(const QString& metricsPath)
+{
+    startLoad(metricsPath, true);
+}
 
-void RunSession::startLoad(const QString &path, bool followAfter)
+void RunSession::startLoad(const QString& path, bool followAfter)
 {
     m_tailer->stop();
     stopMonitor();
@@ -220,12 +247,12 @@ void RunSession::startLoad(const QString &path, bool followAfter)
     const quint64 ticket = ++m_loadTicket;
     setMode(Mode::Loading);
     QPointer<RunSession> self(this);
-    background::start([self, path, followAfter, ticket] {
-        auto store = std::make_shared<MetricStore>();
-        const metrics::LoadReport report = store->loadFile(path);
-        // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
-        background::post(
-            [self, store, report, path, followAfter, ticket]() mutable {
+    background::start(
+        [self, path, followAfter, ticket] {
+            auto store = std::make_shared<MetricStore>();
+            const metrics::LoadReport report = store->loadFile(path);
+            // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
+            background::post([self, store, report, path, followAfter, ticket]() mutable {
                 if (!self || self->m_loadTicket != ticket)
                     return;
                 if (!report.ok && !followAfter) {
@@ -249,12 +276,13 @@ void RunSession::startLoad(const QString &path, bool followAfter)
                 Q_EMIT self->reset();
                 Q_EMIT self->loaded(path);
             });
-    }, QStringLiteral("RunLoad"), QThread::LowPriority);
+        },
+        QStringLiteral("RunLoad"), QThread::LowPriority);
 }
 
-void RunSession::feed(const QList<metrics::Record> &records)
+void RunSession::feed(const QList<metrics::Record>& records)
 {
-    for (const auto &r : records)
+    for (const auto& r : records)
         metrics::dispatch(r, *m_store);
     m_records += records.size();
     if (m_mode == Mode::None)
@@ -276,4 +304,4 @@ void RunSession::close()
     Q_EMIT reset();
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

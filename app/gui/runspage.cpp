@@ -1,9 +1,9 @@
 #include "runspage.h"
 
 #include "backgroundwork.h"
-#include "runs/operations.h"
 #include "plotstyle.h"
 #include "qcp.h"
+#include "runs/operations.h"
 #include "series.h"
 #include "settings.h"
 
@@ -29,25 +29,30 @@ using launch::RunSummary;
 
 // Runs fn on a registered worker thread, then done(result) on the GUI thread (dropped if the receiver
 // is gone or the application is quitting): see backgroundwork.h.
-template <typename Fn, typename Done>
-static void runInBackground(QObject *receiver, Fn fn, Done done)
+template <typename Fn, typename Done> static void runInBackground(QObject* receiver, Fn fn, Done done)
 {
     background::run(receiver, std::move(fn), std::move(done), QStringLiteral("RunsPage"));
 }
 
 // ---------------------------------------------------------------- model
 
-RunsModel::RunsModel(QObject *parent) : QAbstractTableModel(parent) {}
+RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 QString RunsModel::stateText(JobState s)
 {
     switch (s) {
-    case JobState::Starting: return tr("starting");
-    case JobState::Running: return tr("running");
-    case JobState::Finished: return tr("finished");
-    case JobState::Failed: return tr("failed");
-    case JobState::Cancelled: return tr("cancelled");
-    case JobState::Lost: return tr("lost");
+    case JobState::Starting:
+        return tr("starting");
+    case JobState::Running:
+        return tr("running");
+    case JobState::Finished:
+        return tr("finished");
+    case JobState::Failed:
+        return tr("failed");
+    case JobState::Cancelled:
+        return tr("cancelled");
+    case JobState::Lost:
+        return tr("lost");
     }
     return QString();
 }
@@ -56,16 +61,20 @@ QColor RunsModel::stateColor(JobState s)
 {
     switch (s) {
     case JobState::Starting:
-    case JobState::Running: return infoColor();
-    case JobState::Finished: return passColor();
+    case JobState::Running:
+        return infoColor();
+    case JobState::Finished:
+        return passColor();
     case JobState::Failed:
-    case JobState::Lost: return failColor();
-    case JobState::Cancelled: return warnColor();
+    case JobState::Lost:
+        return failColor();
+    case JobState::Cancelled:
+        return warnColor();
     }
     return QColor();
 }
 
-void RunsModel::setRuns(const QList<RunSummary> &runs)
+void RunsModel::setRuns(const QList<RunSummary>& runs)
 {
     // Same runs in the same order: update in place (keeps the selection); otherwise reset.
     bool same = runs.size() == m_runs.size();
@@ -82,7 +91,7 @@ void RunsModel::setRuns(const QList<RunSummary> &runs)
     endResetModel();
 }
 
-int RunsModel::rowOfRunDir(const QString &runDir) const
+int RunsModel::rowOfRunDir(const QString& runDir) const
 {
     for (int i = 0; i < m_runs.size(); ++i)
         if (m_runs.at(i).runDir == runDir)
@@ -90,14 +99,20 @@ int RunsModel::rowOfRunDir(const QString &runDir) const
     return -1;
 }
 
-int RunsModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_runs.size()); }
-int RunsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_runs.size());
+}
+int RunsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
-QVariant RunsModel::data(const QModelIndex &index, int role) const
+QVariant RunsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const RunSummary &r = m_runs.at(index.row());
+    const RunSummary& r = m_runs.at(index.row());
     if (role == RunDirRole)
         return r.runDir;
     if (role == StateRole)
@@ -106,19 +121,28 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         return r.remote;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case RunColumn: return r.info.name.isEmpty() || r.info.name == r.runId ? r.runId : r.runId + QStringLiteral(" (") + r.info.name + QLatin1Char(')');
+        case RunColumn:
+            return r.info.name.isEmpty() || r.info.name == r.runId
+                       ? r.runId
+                       : r.runId + QStringLiteral(" (") + r.info.name + QLatin1Char(')');
         case StateColumn:
             if (r.exitCode && r.state == JobState::Failed)
                 return tr("%1 (exit %2)").arg(stateText(r.state)).arg(*r.exitCode);
             // A remote run's state as last seen, not asked now.
             if (r.remote && !r.synced && r.lastSeen.isValid())
-                return tr("%1 (seen %2)").arg(stateText(r.state), QLocale().toString(r.lastSeen.toLocalTime().time(), QLocale::ShortFormat));
+                return tr("%1 (seen %2)")
+                    .arg(stateText(r.state), QLocale().toString(r.lastSeen.toLocalTime().time(), QLocale::ShortFormat));
             return stateText(r.state);
-        case CreatedColumn: return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
-        case StepColumn: return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
-        case LossColumn: return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
-        case ProfileColumn: return r.info.profile;
-        case HostColumn: return r.remote ? tr("%1 (remote)").arg(r.head.isEmpty() ? r.info.host : r.head) : r.info.host;
+        case CreatedColumn:
+            return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
+        case StepColumn:
+            return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
+        case LossColumn:
+            return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
+        case ProfileColumn:
+            return r.info.profile;
+        case HostColumn:
+            return r.remote ? tr("%1 (remote)").arg(r.head.isEmpty() ? r.info.host : r.head) : r.info.host;
         }
     }
     if (role == Qt::ForegroundRole && index.column() == StateColumn)
@@ -138,26 +162,33 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case RunColumn: return tr("Run");
-    case StateColumn: return tr("State");
-    case CreatedColumn: return tr("Started");
-    case StepColumn: return tr("Last step");
-    case LossColumn: return tr("Loss");
-    case ProfileColumn: return tr("Profile");
-    case HostColumn: return tr("Head node");
+    case RunColumn:
+        return tr("Run");
+    case StateColumn:
+        return tr("State");
+    case CreatedColumn:
+        return tr("Started");
+    case StepColumn:
+        return tr("Last step");
+    case LossColumn:
+        return tr("Loss");
+    case ProfileColumn:
+        return tr("Profile");
+    case HostColumn:
+        return tr("Head node");
     }
     return {};
 }
 
 // ---------------------------------------------------------------- page
 
-RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
+RunsPage::RunsPage(QWidget* parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    auto *top = new QHBoxLayout;
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
     m_info = new QLabel(this);
     top->addWidget(m_info, 1);
-    auto *refreshBtn = new QPushButton(tr("Re&fresh"), this);
+    auto* refreshBtn = new QPushButton(tr("Re&fresh"), this);
     m_open = new QPushButton(tr("&Open in Monitor"), this);
     m_compareBtn = new QPushButton(tr("&Compare loss"), this);
     m_compareBtn->setToolTip(tr("Plot the loss of the selected runs together (select several with Ctrl or Shift)"));
@@ -165,7 +196,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_resume->setToolTip(tr("Relaunch a failed, cancelled or lost run from its latest checkpoint"));
     m_cancel = new QPushButton(tr("C&ancel run"), this);
     m_cancel->setToolTip(tr("Stop a running job (SIGTERM, then SIGKILL after 10 s)"));
-    for (QPushButton *b : {refreshBtn, m_open, m_compareBtn, m_resume, m_cancel})
+    for (QPushButton* b : {refreshBtn, m_open, m_compareBtn, m_resume, m_cancel})
         top->addWidget(b);
     layout->addLayout(top);
 
@@ -183,7 +214,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
 
     m_compare = new QCustomPlot(this);
     m_compare->plotLayout()->insertRow(0);
-    auto *title = new QCPTextElement(m_compare, tr("Loss of the compared runs"));
+    auto* title = new QCPTextElement(m_compare, tr("Loss of the compared runs"));
     QFont f = font();
     f.setBold(true);
     title->setFont(f);
@@ -191,7 +222,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_compare->plotLayout()->addElement(0, 0, title);
     m_compare->xAxis->setLabel(tr("step"));
     m_compare->yAxis->setLabel(tr("loss"));
-    m_compare->legend->setVisible(false);  // shown once a run is added
+    m_compare->legend->setVisible(false); // shown once a run is added
     m_compare->setMinimumHeight(200);
     stylePlot(m_compare);
     m_compareHint = new QCPItemText(m_compare);
@@ -200,7 +231,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_compareHint->setText(tr("Select one or more runs above and press Compare loss"));
     m_compareHint->setColor(palette().color(QPalette::PlaceholderText));
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(m_compare);
     split->setStretchFactor(0, 1);
@@ -233,7 +264,7 @@ RunsPage::RunsPage(QWidget *parent) : QWidget(parent)
     m_remoteTimer->start();
     // The first listing after start: ask the heads of remote runs that were running (reattach).
     QPointer<RunsPage> self(this);
-    auto *once = new QObject(this);
+    auto* once = new QObject(this);
     connect(this, &RunsPage::refreshed, once, [self, once] {
         delete once;
         if (self)
@@ -251,50 +282,57 @@ void RunsPage::refresh()
         return;
     m_listing = true;
     const QString dir = Settings::runsDir();
-    runInBackground(this, [dir] { return runs::Operations::list(dir); }, [this, dir](QList<RunSummary> runs) {
-        m_listing = false;
-        m_model->setRuns(runs);
-        int live = 0;
-        for (const RunSummary &r : runs)
-            live += launch::isFinal(r.state) ? 0 : 1;
-        m_info->setText((runs.isEmpty() ? tr("No runs in %1 yet: start one on the Launch page.").arg(QDir::toNativeSeparators(dir))
-                                        : tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir))) +
-                        (live ? QStringLiteral(" — ") + tr("%n running", nullptr, live) : QString()));
-        Q_EMIT refreshed();
-    });
+    runInBackground(
+        this, [dir] { return runs::Operations::list(dir); },
+        [this, dir](QList<RunSummary> runs) {
+            m_listing = false;
+            m_model->setRuns(runs);
+            int live = 0;
+            for (const RunSummary& r : runs)
+                live += launch::isFinal(r.state) ? 0 : 1;
+            m_info->setText(
+                (runs.isEmpty()
+                     ? tr("No runs in %1 yet: start one on the Launch page.").arg(QDir::toNativeSeparators(dir))
+                     : tr("%n run(s) in %1", nullptr, int(runs.size())).arg(QDir::toNativeSeparators(dir))) +
+                (live ? QStringLiteral(" — ") + tr("%n running", nullptr, live) : QString()));
+            Q_EMIT refreshed();
+        });
 }
 
 void RunsPage::syncRemoteRuns()
 {
     QList<RunSummary> remote;
-    for (const RunSummary &r : m_model->runs()) {
+    for (const RunSummary& r : m_model->runs()) {
         if (r.remote && !r.synced)
             remote << r;
     }
     if (remote.isEmpty() || m_syncing)
         return;
     m_syncing = true;
-    runInBackground(this, [remote] {
-        // Told to stop (quitting): the next start syncs the rest.
-        return runs::Operations::refreshRemote(remote, [] { return background::quitting(); });
-    }, [this](QStringList errors) {
-        m_syncing = false;
-        if (!errors.isEmpty())
-            m_info->setText(tr("Cannot reach the head node of a remote run: %1").arg(errors.first()));
-        Q_EMIT remoteSynced(errors);
-        refresh();
-    });
+    runInBackground(
+        this,
+        [remote] {
+            // Told to stop (quitting): the next start syncs the rest.
+            return runs::Operations::refreshRemote(remote, [] { return background::quitting(); });
+        },
+        [this](QStringList errors) {
+            m_syncing = false;
+            if (!errors.isEmpty())
+                m_info->setText(tr("Cannot reach the head node of a remote run: %1").arg(errors.first()));
+            Q_EMIT remoteSynced(errors);
+            refresh();
+        });
 }
 
 QStringList RunsPage::selectedRunDirs() const
 {
     QStringList out;
-    for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
+    for (const QModelIndex& i : m_view->selectionModel()->selectedRows())
         out << i.data(RunsModel::RunDirRole).toString();
     return out;
 }
 
-void RunsPage::selectRunDir(const QString &runDir)
+void RunsPage::selectRunDir(const QString& runDir)
 {
     const int row = m_model->rowOfRunDir(runDir);
     if (row >= 0)
@@ -305,7 +343,7 @@ void RunsPage::updateButtons()
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     bool canResume = rows.size() == 1, canCancel = rows.size() == 1;
-    for (const QModelIndex &i : rows) {
+    for (const QModelIndex& i : rows) {
         const JobState s = JobState(i.data(RunsModel::StateRole).toInt());
         canResume = canResume && (s == JobState::Failed || s == JobState::Cancelled || s == JobState::Lost);
         canCancel = canCancel && !launch::isFinal(s);
@@ -316,7 +354,7 @@ void RunsPage::updateButtons()
     m_cancel->setEnabled(canCancel);
 }
 
-void RunsPage::compareRunDirs(const QStringList &runDirs)
+void RunsPage::compareRunDirs(const QStringList& runDirs)
 {
     const quint64 ticket = ++m_compareTicket;
     m_compare->clearGraphs();
@@ -329,30 +367,33 @@ void RunsPage::compareRunDirs(const QStringList &runDirs)
     };
     for (int i = 0; i < runDirs.size(); ++i) {
         const QString dir = runDirs.at(i);
-        runInBackground(this, [dir] {
-            Curve c;
-            metrics::MetricStore store;
-            const auto report = store.loadFile(launch::runFile(dir, launch::runfile::kMetrics));
-            c.name = store.hello() ? store.hello()->runId : QDir(dir).dirName();
-            if (!report.ok)
-                c.error = report.error;
-            c.series = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 4000);
-            return c;
-        }, [this, ticket, i](Curve c) {
-            if (ticket != m_compareTicket)
-                return;
-            if (!c.error.isEmpty()) {
-                m_info->setText(tr("Cannot read the metrics of %1: %2").arg(c.name, c.error));
-                return;
-            }
-            QCPGraph *g = m_compare->addGraph();
-            g->setName(c.name);
-            g->setPen(QPen(seriesColor(i), 1.5));
-            g->setData(c.series.keys, c.series.values, true);
-            m_compare->legend->setVisible(true);
-            m_compare->rescaleAxes();
-            m_compare->replot(QCustomPlot::rpQueuedRefresh);
-        });
+        runInBackground(
+            this,
+            [dir] {
+                Curve c;
+                metrics::MetricStore store;
+                const auto report = store.loadFile(launch::runFile(dir, launch::runfile::kMetrics));
+                c.name = store.hello() ? store.hello()->runId : QDir(dir).dirName();
+                if (!report.ok)
+                    c.error = report.error;
+                c.series = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 4000);
+                return c;
+            },
+            [this, ticket, i](Curve c) {
+                if (ticket != m_compareTicket)
+                    return;
+                if (!c.error.isEmpty()) {
+                    m_info->setText(tr("Cannot read the metrics of %1: %2").arg(c.name, c.error));
+                    return;
+                }
+                QCPGraph* g = m_compare->addGraph();
+                g->setName(c.name);
+                g->setPen(QPen(seriesColor(i), 1.5));
+                g->setData(c.series.keys, c.series.values, true);
+                m_compare->legend->setVisible(true);
+                m_compare->rescaleAxes();
+                m_compare->replot(QCustomPlot::rpQueuedRefresh);
+            });
     }
 }
 
@@ -364,14 +405,16 @@ void RunsPage::resumeSelected()
     const QString dir = dirs.first();
     m_resume->setEnabled(false);
     m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
-    runInBackground(this, [dir] { return runs::Operations::resume(dir); }, [this, dir](cluster::Result<runs::StartedRun> r) {
-        if (!r.ok()) {
-            QMessageBox::warning(this, tr("Resume failed"), r.errorString());
-        } else {
-            Q_EMIT runLaunched(dir);
-        }
-        refresh();
-    });
+    runInBackground(
+        this, [dir] { return runs::Operations::resume(dir); },
+        [this, dir](cluster::Result<runs::StartedRun> r) {
+            if (!r.ok()) {
+                QMessageBox::warning(this, tr("Resume failed"), r.errorString());
+            } else {
+                Q_EMIT runLaunched(dir);
+            }
+            refresh();
+        });
 }
 
 void RunsPage::cancelSelected()
@@ -380,19 +423,22 @@ void RunsPage::cancelSelected()
     if (dirs.size() != 1)
         return;
     const QString dir = dirs.first();
-    if (QMessageBox::question(this, tr("Cancel run"),
-                              tr("Stop %1? Training ends now; the latest checkpoint stays for a resume.").arg(QDir(dir).dirName()))
-        != QMessageBox::Yes)
+    if (QMessageBox::question(
+            this, tr("Cancel run"),
+            tr("Stop %1? Training ends now; the latest checkpoint stays for a resume.").arg(QDir(dir).dirName())) !=
+        QMessageBox::Yes)
         return;
     m_cancel->setEnabled(false);
     m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
-    runInBackground(this, [dir] { return runs::Operations::cancel(dir); }, [this](cluster::Result<JobState> r) {
-        if (!r.ok())
-            QMessageBox::warning(this, tr("Cancel failed"), r.errorString());
-        else if (!r.warnings().isEmpty())
-            m_info->setText(cluster::formatDiagnostics(r.warnings()));
-        refresh();
-    });
+    runInBackground(
+        this, [dir] { return runs::Operations::cancel(dir); },
+        [this](cluster::Result<JobState> r) {
+            if (!r.ok())
+                QMessageBox::warning(this, tr("Cancel failed"), r.errorString());
+            else if (!r.warnings().isEmpty())
+                m_info->setText(cluster::formatDiagnostics(r.warnings()));
+            refresh();
+        });
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

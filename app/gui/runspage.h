@@ -22,75 +22,82 @@ class QTimer;
 
 namespace traindeck::gui {
 
-class RunsModel : public QAbstractTableModel
-{
+class RunsModel : public QAbstractTableModel {
     Q_OBJECT
 
-public:
-    enum Column { RunColumn, StateColumn, CreatedColumn, StepColumn, LossColumn, ProfileColumn, HostColumn, ColumnCount };
+  public:
+    enum Column {
+        RunColumn,
+        StateColumn,
+        CreatedColumn,
+        StepColumn,
+        LossColumn,
+        ProfileColumn,
+        HostColumn,
+        ColumnCount
+    };
     enum Roles { RunDirRole = Qt::UserRole + 1, StateRole, RemoteRole };
 
-    explicit RunsModel(QObject *parent = nullptr);
+    explicit RunsModel(QObject* parent = nullptr);
     // Replaces the rows; rows of runs already shown are updated in place.
-    void setRuns(const QList<launch::RunSummary> &runs);
-    const QList<launch::RunSummary> &runs() const { return m_runs; }
-    int rowOfRunDir(const QString &runDir) const;
+    void setRuns(const QList<launch::RunSummary>& runs);
+    const QList<launch::RunSummary>& runs() const { return m_runs; }
+    int rowOfRunDir(const QString& runDir) const;
 
     static QString stateText(launch::JobState s);
     static QColor stateColor(launch::JobState s);
 
-    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     QList<launch::RunSummary> m_runs;
 };
 
-class RunsPage : public QWidget
-{
+class RunsPage : public QWidget {
     Q_OBJECT
 
-public:
-    explicit RunsPage(QWidget *parent = nullptr);
+  public:
+    explicit RunsPage(QWidget* parent = nullptr);
     ~RunsPage() override;
 
-    RunsModel *model() const { return m_model; }
-    QTableView *view() const { return m_view; }
-    QCustomPlot *comparePlot() const { return m_compare; }
+    RunsModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    QCustomPlot* comparePlot() const { return m_compare; }
     // Lists the runs directory again (in the background).
     void refresh();
     QStringList selectedRunDirs() const;
-    void selectRunDir(const QString &runDir);
+    void selectRunDir(const QString& runDir);
     // Adds the loss curve of a run to the comparison (loaded in the background).
-    void compareRunDirs(const QStringList &runDirs);
+    void compareRunDirs(const QStringList& runDirs);
     // Asks the head nodes of remote runs that are not known to have ended about their state (worker
     // thread, one at a time) and lists again; remoteSynced() follows.
     void syncRemoteRuns();
 
-Q_SIGNALS:
-    void openRequested(const QString &runDir, bool live);
+  Q_SIGNALS:
+    void openRequested(const QString& runDir, bool live);
     void refreshed();
-    void runLaunched(const QString &runDir);  // resume relaunched it (a run dir or a remote run's record)
-    void remoteSynced(const QStringList &errors);
+    void runLaunched(const QString& runDir); // resume relaunched it (a run dir or a remote run's record)
+    void remoteSynced(const QStringList& errors);
 
-private:
+  private:
     void updateButtons();
     void resumeSelected();
     void cancelSelected();
 
-    RunsModel *m_model = nullptr;
-    QTableView *m_view = nullptr;
-    QCustomPlot *m_compare = nullptr;
-    QCPItemText *m_compareHint = nullptr;  // shown while no run is plotted
-    QLabel *m_info = nullptr;
+    RunsModel* m_model = nullptr;
+    QTableView* m_view = nullptr;
+    QCustomPlot* m_compare = nullptr;
+    QCPItemText* m_compareHint = nullptr; // shown while no run is plotted
+    QLabel* m_info = nullptr;
     QPushButton *m_open = nullptr, *m_compareBtn = nullptr, *m_resume = nullptr, *m_cancel = nullptr;
-    QTimer *m_timer = nullptr;
+    QTimer* m_timer = nullptr;
     bool m_listing = false;
     bool m_syncing = false;
-    QTimer *m_remoteTimer = nullptr;
+    QTimer* m_remoteTimer = nullptr;
     quint64 m_compareTicket = 0;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

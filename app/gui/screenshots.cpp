@@ -1,7 +1,7 @@
 #include "screenshots.h"
 
-#include "checkspage.h"
 #include "checksmodel.h"
+#include "checkspage.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
 #include "qcp.h"
@@ -25,7 +25,7 @@ static void settle(int ms = 150)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
-QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *error)
+QStringList writeScreenshots(MainWindow* window, const QString& dir, QString* error)
 {
     QStringList written;
     if (!QDir().mkpath(dir)) {
@@ -34,7 +34,7 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
         return written;
     }
     const MainWindow::Page previous = window->currentPage();
-    auto shoot = [&](const QString &name) {
+    auto shoot = [&](const QString& name) {
         settle();
         const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
         if (window->grab().save(path, "PNG"))
@@ -46,8 +46,8 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
     for (int p = 0; p < MainWindow::PageCount; ++p) {
         window->showPage(MainWindow::Page(p));
         if (p == MainWindow::MonitorPageIndex) {
-            MonitorPage *monitor = window->monitorPage();
-            const char *tabs[] = {"training", "devices", "balance"};
+            MonitorPage* monitor = window->monitorPage();
+            const char* tabs[] = {"training", "devices", "balance"};
             for (int t = 0; t < 3; ++t) {
                 monitor->setCurrentTab(MonitorPage::Tab(t));
                 monitor->refreshNow();
@@ -58,7 +58,7 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
         }
         if (p == MainWindow::ChecksPageIndex) {
             // The checks of the current profile (quick for the local profile), first cell selected.
-            ChecksPage *checks = window->checksPage();
+            ChecksPage* checks = window->checksPage();
             QEventLoop loop;
             QObject::connect(checks, &ChecksPage::finished, &loop, &QEventLoop::quit);
             QTimer::singleShot(60000, &loop, &QEventLoop::quit);
@@ -74,7 +74,7 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
     // The SSH setup wizard's first page for an example two-node profile (nothing is written).
     cluster::ClusterProfile example;
     example.name = QStringLiteral("lab");
-    for (const char *host : {"gpu-a", "gpu-b"}) {
+    for (const char* host : {"gpu-a", "gpu-b"}) {
         cluster::ClusterNode node;
         node.name = node.host = QLatin1String(host);
         example.nodes.append(node);
@@ -90,4 +90,4 @@ QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *er
     return written;
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

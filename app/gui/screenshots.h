@@ -9,6 +9,6 @@ namespace traindeck::gui {
 class MainWindow;
 
 // Returns the files written; errors go to *error.
-QStringList writeScreenshots(MainWindow *window, const QString &dir, QString *error = nullptr);
+QStringList writeScreenshots(MainWindow* window, const QString& dir, QString* error = nullptr);
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

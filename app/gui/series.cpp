@@ -18,22 +18,22 @@ double DebiasedEma::add(double x)
     if (m_beta <= 0)
         return x;
     m_state = m_beta * m_state + (1 - m_beta) * x;
-    m_weight = m_beta * m_weight + (1 - m_beta);  // = 1 - beta^n
+    m_weight = m_beta * m_weight + (1 - m_beta); // = 1 - beta^n
     return m_state / m_weight;
 }
 
 namespace {
 
 template <typename ValueAt>
-XYSeries buildSeries(const MetricStore &store, qint64 fromStep, qint64 toStep, int maxPoints, ValueAt valueAt,
-                     const std::vector<metrics::MinMaxBucket> *buckets)
+XYSeries buildSeries(const MetricStore& store, qint64 fromStep, qint64 toStep, int maxPoints, ValueAt valueAt,
+                     const std::vector<metrics::MinMaxBucket>* buckets)
 {
     XYSeries out;
     if (buckets) {
         out.decimated = true;
         out.keys.reserve(qsizetype(buckets->size() * 2));
         out.values.reserve(qsizetype(buckets->size() * 2));
-        for (const auto &b : *buckets) {
+        for (const auto& b : *buckets) {
             if (b.count == 0)
                 continue;
             if (b.firstStep == b.lastStep || b.min == b.max) {
@@ -64,16 +64,16 @@ XYSeries buildSeries(const MetricStore &store, qint64 fromStep, qint64 toStep, i
     return out;
 }
 
-qint64 rowsIn(const MetricStore &store, qint64 fromStep, qint64 toStep)
+qint64 rowsIn(const MetricStore& store, qint64 fromStep, qint64 toStep)
 {
     const qint64 r0 = store.lowerBoundRow(fromStep);
     const qint64 r1 = toStep < 0 ? store.rowCount() : store.lowerBoundRow(toStep + 1);
     return r1 - r0;
 }
 
-}  // namespace
+} // namespace
 
-XYSeries seriesForPlot(const MetricStore &store, const metrics::SeriesId &id, qint64 fromStep, qint64 toStep,
+XYSeries seriesForPlot(const MetricStore& store, const metrics::SeriesId& id, qint64 fromStep, qint64 toStep,
                        int maxPoints)
 {
     if (store.rowCount() == 0)
@@ -84,14 +84,15 @@ XYSeries seriesForPlot(const MetricStore &store, const metrics::SeriesId &id, qi
         toStep = store.lastStep();
     if (rowsIn(store, fromStep, toStep) > maxPoints) {
         const auto buckets = store.decimate(id, fromStep, toStep, std::max(1, maxPoints / 2));
-        return buildSeries(store, fromStep, toStep, maxPoints, [](qint64) { return 0.0; }, &buckets);
+        return buildSeries(
+            store, fromStep, toStep, maxPoints, [](qint64) { return 0.0; }, &buckets);
     }
-    return buildSeries(store, fromStep, toStep, maxPoints, [&](qint64 r) { return store.valueAt(id, r); },
-                       nullptr);
+    return buildSeries(
+        store, fromStep, toStep, maxPoints, [&](qint64 r) { return store.valueAt(id, r); }, nullptr);
 }
 
-XYSeries vectorForPlot(const MetricStore &store, const std::vector<float> &values, qint64 fromStep,
-                       qint64 toStep, int maxPoints)
+XYSeries vectorForPlot(const MetricStore& store, const std::vector<float>& values, qint64 fromStep, qint64 toStep,
+                       int maxPoints)
 {
     XYSeries out;
     const qint64 n = std::min<qint64>(store.rowCount(), qint64(values.size()));
@@ -132,8 +133,14 @@ XYSeries vectorForPlot(const MetricStore &store, const std::vector<float> &value
             const float v = values[size_t(r)];
             if (!std::isfinite(v))
                 continue;
-            if (v < mn) { mn = v; rmn = r; }
-            if (v > mx) { mx = v; rmx = r; }
+            if (v < mn) {
+                mn = v;
+                rmn = r;
+            }
+            if (v > mx) {
+                mx = v;
+                rmx = r;
+            }
         }
         if (rmn < 0)
             continue;
@@ -148,24 +155,33 @@ XYSeries vectorForPlot(const MetricStore &store, const std::vector<float> &value
     return out;
 }
 
-double heatmapValue(const MetricStore &store, HeatmapMetric metric, qint64 row, int rank)
+double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, int rank)
 {
     switch (metric) {
-    case HeatmapMetric::Step: return store.rankAt(RankMetric::Step, rank, row);
-    case HeatmapMetric::Data: return store.rankAt(RankMetric::Data, rank, row);
-    case HeatmapMetric::Forward: return store.rankAt(RankMetric::Fwd, rank, row);
-    case HeatmapMetric::Backward: return store.rankAt(RankMetric::Bwd, rank, row);
-    case HeatmapMetric::Comm: return store.rankAt(RankMetric::Comm, rank, row);
-    case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
-    case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
-    case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
-    case HeatmapMetric::Count: break;
+    case HeatmapMetric::Step:
+        return store.rankAt(RankMetric::Step, rank, row);
+    case HeatmapMetric::Data:
+        return store.rankAt(RankMetric::Data, rank, row);
+    case HeatmapMetric::Forward:
+        return store.rankAt(RankMetric::Fwd, rank, row);
+    case HeatmapMetric::Backward:
+        return store.rankAt(RankMetric::Bwd, rank, row);
+    case HeatmapMetric::Comm:
+        return store.rankAt(RankMetric::Comm, rank, row);
+    case HeatmapMetric::CommWait:
+        return analysis::Diagnosis::waitMs(store, row, rank);
+    case HeatmapMetric::Optimizer:
+        return store.rankAt(RankMetric::Opt, rank, row);
+    case HeatmapMetric::Compute:
+        return analysis::Diagnosis::computeMs(store, row, rank);
+    case HeatmapMetric::Count:
+        break;
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
 
-HeatmapGrid heatmapGrid(const MetricStore &store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
-                        int maxColumns, int samplesPerBucket)
+HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow, int maxColumns,
+                        int samplesPerBucket)
 {
     HeatmapGrid g;
     fromRow = std::max<qint64>(0, fromRow);
@@ -208,4 +224,4 @@ HeatmapGrid heatmapGrid(const MetricStore &store, HeatmapMetric metric, qint64 f
     return g;
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

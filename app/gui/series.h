@@ -13,18 +13,21 @@ namespace traindeck::gui {
 // Debiased exponential moving average (as TensorBoard's smoothing): s_t = b*s_{t-1} + (1-b)*x_t,
 // shown as s_t / (1 - b^n) with n the finite values seen. Non-finite inputs give NaN and leave the
 // state unchanged. beta in [0, 1); 0 returns the input.
-class DebiasedEma
-{
-public:
+class DebiasedEma {
+  public:
     explicit DebiasedEma(double beta = 0.6) : m_beta(beta) {}
-    void reset() { m_state = 0; m_weight = 0; }
+    void reset()
+    {
+        m_state = 0;
+        m_weight = 0;
+    }
     double beta() const { return m_beta; }
     double add(double x);
 
-private:
+  private:
     double m_beta;
     double m_state = 0;
-    double m_weight = 0;  // 1 - b^n, kept incrementally
+    double m_weight = 0; // 1 - b^n, kept incrementally
 };
 
 // Keys and values for a line plot of one store series over steps [fromStep, toStep]: every row when
@@ -35,11 +38,11 @@ struct XYSeries {
     QVector<double> values;
     bool decimated = false;
 };
-XYSeries seriesForPlot(const metrics::MetricStore &store, const metrics::SeriesId &id, qint64 fromStep,
-                       qint64 toStep, int maxPoints);
+XYSeries seriesForPlot(const metrics::MetricStore& store, const metrics::SeriesId& id, qint64 fromStep, qint64 toStep,
+                       int maxPoints);
 
 // The same for a vector indexed like the store's rows (e.g. a smoothed copy of a series).
-XYSeries vectorForPlot(const metrics::MetricStore &store, const std::vector<float> &values, qint64 fromStep,
+XYSeries vectorForPlot(const metrics::MetricStore& store, const std::vector<float>& values, qint64 fromStep,
                        qint64 toStep, int maxPoints);
 
 // The load-balance bars use analysis::phaseMeans; monitorpage.h names the phases unqualified.
@@ -52,13 +55,13 @@ enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimi
 // otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each).
 struct HeatmapGrid {
     int columns = 0, ranks = 0;
-    double firstStep = 0, lastStep = 0;  // step at the centre of the first and last column
-    std::vector<float> cells;            // column-major: cells[col * ranks + rank], NaN = unknown
-    float min = 0, max = 0;              // over finite cells
+    double firstStep = 0, lastStep = 0; // step at the centre of the first and last column
+    std::vector<float> cells;           // column-major: cells[col * ranks + rank], NaN = unknown
+    float min = 0, max = 0;             // over finite cells
     float at(int col, int rank) const { return cells[size_t(col) * size_t(ranks) + size_t(rank)]; }
 };
-double heatmapValue(const metrics::MetricStore &store, HeatmapMetric metric, qint64 row, int rank);
-HeatmapGrid heatmapGrid(const metrics::MetricStore &store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
+double heatmapValue(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, int rank);
+HeatmapGrid heatmapGrid(const metrics::MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
                         int maxColumns, int samplesPerBucket = 8);
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

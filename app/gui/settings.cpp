@@ -9,13 +9,16 @@
 namespace traindeck::gui {
 
 namespace {
-QString &runsOverride()
+QString& runsOverride()
 {
     static QString dir;
     return dir;
 }
-QSettings store() { return QSettings(QStringLiteral("TrainDeck"), QStringLiteral("traindeck")); }
-}  // namespace
+QSettings store()
+{
+    return QSettings(QStringLiteral("TrainDeck"), QStringLiteral("traindeck"));
+}
+} // namespace
 
 QString Settings::runsDir()
 {
@@ -25,16 +28,28 @@ QString Settings::runsDir()
     return dir.isEmpty() ? paths::defaultRunsDir() : dir;
 }
 
-void Settings::setRunsDir(const QString &dir) { store().setValue(QStringLiteral("runsDir"), dir); }
-void Settings::setRunsDirOverride(const QString &dir) { runsOverride() = dir; }
+void Settings::setRunsDir(const QString& dir)
+{
+    store().setValue(QStringLiteral("runsDir"), dir);
+}
+void Settings::setRunsDirOverride(const QString& dir)
+{
+    runsOverride() = dir;
+}
 
-QString Settings::language() { return store().value(QStringLiteral("language")).toString(); }
-void Settings::setLanguage(const QString &language) { store().setValue(QStringLiteral("language"), language); }
+QString Settings::language()
+{
+    return store().value(QStringLiteral("language")).toString();
+}
+void Settings::setLanguage(const QString& language)
+{
+    store().setValue(QStringLiteral("language"), language);
+}
 
 PaletteKind Settings::paletteKind()
 {
     return store().value(QStringLiteral("palette")).toString() == QLatin1String("tableau") ? PaletteKind::Tableau
-                                                                                          : PaletteKind::OkabeIto;
+                                                                                           : PaletteKind::OkabeIto;
 }
 
 void Settings::setPaletteKind(PaletteKind kind)
@@ -43,10 +58,22 @@ void Settings::setPaletteKind(PaletteKind kind)
                      kind == PaletteKind::Tableau ? QStringLiteral("tableau") : QStringLiteral("okabe-ito"));
 }
 
-int Settings::refreshMs() { return std::clamp(store().value(QStringLiteral("refreshMs"), 100).toInt(), 50, 2000); }
-void Settings::setRefreshMs(int ms) { store().setValue(QStringLiteral("refreshMs"), std::clamp(ms, 50, 2000)); }
+int Settings::refreshMs()
+{
+    return std::clamp(store().value(QStringLiteral("refreshMs"), 100).toInt(), 50, 2000);
+}
+void Settings::setRefreshMs(int ms)
+{
+    store().setValue(QStringLiteral("refreshMs"), std::clamp(ms, 50, 2000));
+}
 
-QString Settings::modelDir() { return store().value(QStringLiteral("modelDir")).toString(); }
-void Settings::setModelDir(const QString &dir) { store().setValue(QStringLiteral("modelDir"), dir); }
+QString Settings::modelDir()
+{
+    return store().value(QStringLiteral("modelDir")).toString();
+}
+void Settings::setModelDir(const QString& dir)
+{
+    store().setValue(QStringLiteral("modelDir"), dir);
+}
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

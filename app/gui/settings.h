@@ -7,18 +7,17 @@
 
 namespace traindeck::gui {
 
-class Settings
-{
-public:
+class Settings {
+  public:
     // Where runs live; default traindeck::paths::defaultRunsDir(). A --runs-dir flag overrides it for
     // the session (setRunsDirOverride).
     static QString runsDir();
-    static void setRunsDir(const QString &dir);
-    static void setRunsDirOverride(const QString &dir);
+    static void setRunsDir(const QString& dir);
+    static void setRunsDirOverride(const QString& dir);
 
     // "" follows the system locale; otherwise a locale name such as "en" or "zh_CN".
     static QString language();
-    static void setLanguage(const QString &language);
+    static void setLanguage(const QString& language);
 
     static PaletteKind paletteKind();
     static void setPaletteKind(PaletteKind kind);
@@ -29,7 +28,7 @@ public:
 
     // The model directory of the DeepSeek-R1-Distill-Qwen-1.5B preset (Launch page).
     static QString modelDir();
-    static void setModelDir(const QString &dir);
+    static void setModelDir(const QString& dir);
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -15,12 +15,12 @@
 
 namespace traindeck::gui {
 
-static QWidget *withBrowse(QLineEdit *edit, QWidget *parent, const QString &caption)
+static QWidget* withBrowse(QLineEdit* edit, QWidget* parent, const QString& caption)
 {
-    auto *w = new QWidget(parent);
-    auto *l = new QHBoxLayout(w);
+    auto* w = new QWidget(parent);
+    auto* l = new QHBoxLayout(w);
     l->setContentsMargins(0, 0, 0, 0);
-    auto *b = new QPushButton(SettingsPage::tr("Browse…"), w);
+    auto* b = new QPushButton(SettingsPage::tr("Browse…"), w);
     l->addWidget(edit, 1);
     l->addWidget(b);
     QObject::connect(b, &QPushButton::clicked, w, [edit, w, caption] {
@@ -33,10 +33,10 @@ static QWidget *withBrowse(QLineEdit *edit, QWidget *parent, const QString &capt
     return w;
 }
 
-SettingsPage::SettingsPage(QWidget *parent) : QWidget(parent)
+SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent)
 {
-    auto *outer = new QVBoxLayout(this);
-    auto *form = new QFormLayout;
+    auto* outer = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
 
     m_runsDir = new QLineEdit(Settings::runsDir(), this);
@@ -51,7 +51,7 @@ SettingsPage::SettingsPage(QWidget *parent) : QWidget(parent)
     m_language = new QComboBox(this);
     m_language->addItem(tr("System default"), QString());
     m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
-    for (const QString &name : Language::available())
+    for (const QString& name : Language::available())
         m_language->addItem(QLocale(name).nativeLanguageName() + QStringLiteral(" (") + name + QLatin1Char(')'), name);
     m_language->setCurrentIndex(std::max(0, m_language->findData(Settings::language())));
     form->addRow(tr("&Language:"), m_language);
@@ -72,7 +72,8 @@ SettingsPage::SettingsPage(QWidget *parent) : QWidget(parent)
     form->addRow(tr("Monitor &refresh:"), m_refresh);
 
     outer->addLayout(form);
-    auto *note = new QLabel(tr("Changes apply at once. Plot colours apply to plots created afterwards (reopen the run)."), this);
+    auto* note =
+        new QLabel(tr("Changes apply at once. Plot colours apply to plots created afterwards (reopen the run)."), this);
     note->setWordWrap(true);
     outer->addWidget(note);
     outer->addStretch(1);
@@ -94,4 +95,4 @@ SettingsPage::SettingsPage(QWidget *parent) : QWidget(parent)
     connect(m_refresh, &QSpinBox::valueChanged, this, [](int v) { Settings::setRefreshMs(v); });
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -10,24 +10,23 @@ class QSpinBox;
 
 namespace traindeck::gui {
 
-class SettingsPage : public QWidget
-{
+class SettingsPage : public QWidget {
     Q_OBJECT
 
-public:
-    explicit SettingsPage(QWidget *parent = nullptr);
-    QComboBox *languageBox() const { return m_language; }
+  public:
+    explicit SettingsPage(QWidget* parent = nullptr);
+    QComboBox* languageBox() const { return m_language; }
 
-Q_SIGNALS:
-    void languageChanged(const QString &language);
-    void runsDirChanged(const QString &dir);
+  Q_SIGNALS:
+    void languageChanged(const QString& language);
+    void runsDirChanged(const QString& dir);
 
-private:
-    QLineEdit *m_runsDir = nullptr;
-    QLineEdit *m_modelDir = nullptr;
-    QComboBox *m_language = nullptr;
-    QComboBox *m_palette = nullptr;
-    QSpinBox *m_refresh = nullptr;
+  private:
+    QLineEdit* m_runsDir = nullptr;
+    QLineEdit* m_modelDir = nullptr;
+    QComboBox* m_language = nullptr;
+    QComboBox* m_palette = nullptr;
+    QSpinBox* m_refresh = nullptr;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

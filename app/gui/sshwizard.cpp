@@ -27,18 +27,18 @@ using namespace traindeck::ssh;
 
 // --- pages ------------------------------------------------------------------------------------------
 
-class SshWizardKeyPage : public QWizardPage
-{
-public:
-    explicit SshWizardKeyPage(SshWizard *w) : m_w(w)
+class SshWizardKeyPage : public QWizardPage {
+  public:
+    explicit SshWizardKeyPage(SshWizard* w) : m_w(w)
     {
         setTitle(SshWizard::tr("SSH key"));
-        setSubTitle(SshWizard::tr("TrainDeck logs in to the nodes with an ED25519 key. Generate a new one or use a key you already have."));
-        auto *l = new QVBoxLayout(this);
+        setSubTitle(SshWizard::tr(
+            "TrainDeck logs in to the nodes with an ED25519 key. Generate a new one or use a key you already have."));
+        auto* l = new QVBoxLayout(this);
         w->m_generate = new QRadioButton(this);
         w->m_generate->setChecked(true);
         l->addWidget(w->m_generate);
-        auto *gen = new QFormLayout;
+        auto* gen = new QFormLayout;
         gen->setContentsMargins(24, 0, 0, 0);
         w->m_passphrase = new QLineEdit(this);
         w->m_passphrase->setEchoMode(QLineEdit::Password);
@@ -50,11 +50,11 @@ public:
         l->addLayout(gen);
         w->m_existing = new QRadioButton(SshWizard::tr("Use an &existing private key:"), this);
         l->addWidget(w->m_existing);
-        auto *ex = new QHBoxLayout;
+        auto* ex = new QHBoxLayout;
         ex->setContentsMargins(24, 0, 0, 0);
         w->m_existingPath = new QLineEdit(this);
         w->m_existingPath->setAccessibleName(SshWizard::tr("Private key file"));
-        auto *browse = new QPushButton(SshWizard::tr("&Browse…"), this);
+        auto* browse = new QPushButton(SshWizard::tr("&Browse…"), this);
         ex->addWidget(w->m_existingPath, 1);
         ex->addWidget(browse);
         l->addLayout(ex);
@@ -95,41 +95,41 @@ public:
         return true;
     }
 
-private:
-    SshWizard *m_w;
+  private:
+    SshWizard* m_w;
 };
 
-class SshWizardNodesPage : public QWizardPage
-{
-public:
-    explicit SshWizardNodesPage(SshWizard *w)
+class SshWizardNodesPage : public QWizardPage {
+  public:
+    explicit SshWizardNodesPage(SshWizard* w)
     {
         setTitle(SshWizard::tr("Passwords"));
         setSubTitle(SshWizard::tr("The password of each node is used once to install the key and is never stored. "
                                   "Leave it empty for nodes where the key already works."));
-        auto *form = new QFormLayout(this);
+        auto* form = new QFormLayout(this);
         for (int i = 0; i < w->m_profile.nodes.size(); ++i) {
-            auto *edit = new QLineEdit(this);
+            auto* edit = new QLineEdit(this);
             edit->setEchoMode(QLineEdit::Password);
             edit->setAccessibleName(SshWizard::tr("Password for %1").arg(w->nodeLabel(i)));
             form->addRow(SshWizard::tr("%1:").arg(w->nodeLabel(i)), edit);
             w->m_passwords.append(edit);
         }
-        w->m_headToWorkers = new QCheckBox(SshWizard::tr("Let the &head node log in to the workers (needed by mpirun)"), this);
+        w->m_headToWorkers =
+            new QCheckBox(SshWizard::tr("Let the &head node log in to the workers (needed by mpirun)"), this);
         w->m_headToWorkers->setChecked(w->m_profile.nodes.size() > 1);
         w->m_headToWorkers->setEnabled(w->m_profile.nodes.size() > 1);
         form->addRow(w->m_headToWorkers);
     }
 };
 
-class SshWizardInstallPage : public QWizardPage
-{
-public:
-    explicit SshWizardInstallPage(SshWizard *w) : m_w(w)
+class SshWizardInstallPage : public QWizardPage {
+  public:
+    explicit SshWizardInstallPage(SshWizard* w) : m_w(w)
     {
         setTitle(SshWizard::tr("Install and verify"));
-        setSubTitle(SshWizard::tr("The key is added to ~/.ssh/authorized_keys on every node, then a fresh login with the key alone is tried."));
-        auto *l = new QVBoxLayout(this);
+        setSubTitle(SshWizard::tr("The key is added to ~/.ssh/authorized_keys on every node, then a fresh login with "
+                                  "the key alone is tried."));
+        auto* l = new QVBoxLayout(this);
         w->m_progress = new QProgressBar(this);
         w->m_progress->setAccessibleName(SshWizard::tr("Installation progress"));
         l->addWidget(w->m_progress);
@@ -145,17 +145,16 @@ public:
     void initializePage() override { m_w->startInstall(); }
     bool isComplete() const override { return m_w->m_finished; }
 
-private:
-    SshWizard *m_w;
+  private:
+    SshWizard* m_w;
 };
 
-class SshWizardSummaryPage : public QWizardPage
-{
-public:
-    explicit SshWizardSummaryPage(SshWizard *w) : m_w(w)
+class SshWizardSummaryPage : public QWizardPage {
+  public:
+    explicit SshWizardSummaryPage(SshWizard* w) : m_w(w)
     {
         setTitle(SshWizard::tr("Summary"));
-        auto *l = new QVBoxLayout(this);
+        auto* l = new QVBoxLayout(this);
         w->m_summary = new QLabel(this);
         w->m_summary->setWordWrap(true);
         w->m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -164,14 +163,15 @@ public:
     }
     void initializePage() override { m_w->m_summary->setText(m_w->summaryText()); }
 
-private:
-    SshWizard *m_w;
+  private:
+    SshWizard* m_w;
 };
 
 // --- wizard -----------------------------------------------------------------------------------------
 
-SshWizard::SshWizard(const cluster::ClusterProfile &profile, QWidget *parent)
-    : QWizard(parent), m_profile(profile), m_keyDir(SshKeys::defaultKeyDir()), m_keyName(QStringLiteral("traindeck_ed25519"))
+SshWizard::SshWizard(const cluster::ClusterProfile& profile, QWidget* parent)
+    : QWizard(parent), m_profile(profile), m_keyDir(SshKeys::defaultKeyDir()),
+      m_keyName(QStringLiteral("traindeck_ed25519"))
 {
     setWindowTitle(tr("SSH setup: %1").arg(profile.name));
     setWizardStyle(QWizard::ClassicStyle);
@@ -199,7 +199,7 @@ SshWizard::~SshWizard()
     }
 }
 
-void SshWizard::setKeyLocation(const QString &dir, const QString &name)
+void SshWizard::setKeyLocation(const QString& dir, const QString& name)
 {
     m_keyDir = dir;
     m_keyName = name;
@@ -210,12 +210,12 @@ void SshWizard::setKeyLocation(const QString &dir, const QString &name)
 
 QString SshWizard::nodeLabel(int node) const
 {
-    const cluster::ClusterNode &n = m_profile.nodes.at(node);
+    const cluster::ClusterNode& n = m_profile.nodes.at(node);
     const QString target = n.sshTarget() + (n.port != 22 ? QStringLiteral(":%1").arg(n.port) : QString());
     return n.name.isEmpty() || n.name == n.host ? target : QStringLiteral("%1 (%2)").arg(n.name, target);
 }
 
-bool SshWizard::prepareKey(QString *error)
+bool SshWizard::prepareKey(QString* error)
 {
     QString privateKey;
     if (m_generate->isChecked()) {
@@ -265,14 +265,22 @@ SshTarget SshWizard::targetFor(int node) const
     return t;
 }
 
-void SshWizard::setNodeState(int node, NodeState state, const QString &message)
+void SshWizard::setNodeState(int node, NodeState state, const QString& message)
 {
     QString text;
     switch (state) {
-    case NodeState::Pending: text = tr("waiting"); break;
-    case NodeState::Working: text = tr("working…"); break;
-    case NodeState::Done: text = tr("✓ %1").arg(message); break;
-    case NodeState::Failed: text = tr("✗ %1").arg(message); break;
+    case NodeState::Pending:
+        text = tr("waiting");
+        break;
+    case NodeState::Working:
+        text = tr("working…");
+        break;
+    case NodeState::Done:
+        text = tr("✓ %1").arg(message);
+        break;
+    case NodeState::Failed:
+        text = tr("✗ %1").arg(message);
+        break;
     }
     if (node < 0) {
         m_headState = state;
@@ -295,7 +303,7 @@ void SshWizard::setNodeState(int node, NodeState state, const QString &message)
 void SshWizard::startInstall()
 {
     if (m_thread)
-        return;  // once per wizard (Back then Next shows the result again)
+        return; // once per wizard (Back then Next shows the result again)
     const bool headToWorkers = m_headToWorkers->isChecked() && m_profile.nodes.size() > 1;
     const int rows = int(m_profile.nodes.size()) + (headToWorkers ? 1 : 0);
     m_status->setRowCount(rows);
@@ -307,7 +315,7 @@ void SshWizard::startInstall()
     m_progress->setRange(0, qMax(1, rows));
     m_progress->setValue(0);
     QList<std::optional<QByteArray>> passwords;
-    for (QLineEdit *e : std::as_const(m_passwords)) {
+    for (QLineEdit* e : std::as_const(m_passwords)) {
         passwords.append(e->text().isEmpty() ? std::nullopt : std::optional<QByteArray>(e->text().toUtf8()));
         e->clear();
     }
@@ -319,8 +327,9 @@ void SshWizard::startInstall()
 // Worker thread: everything shown goes through queued calls to the wizard.
 void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool headToWorkers)
 {
-    auto report = [this](int node, NodeState s, const QString &msg) {
-        QMetaObject::invokeMethod(this, [this, node, s, msg] { setNodeState(node, s, msg); }, Qt::QueuedConnection);
+    auto report = [this](int node, NodeState s, const QString& msg) {
+        QMetaObject::invokeMethod(
+            this, [this, node, s, msg] { setNodeState(node, s, msg); }, Qt::QueuedConnection);
     };
     const std::optional<QByteArray> keyPass = m_keyPassphrase;
     bool allOk = true;
@@ -328,14 +337,15 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
         report(i, NodeState::Working, QString());
         const std::optional<QByteArray> password = passwords.value(i);
         SshPrompts prompts;
-        prompts.hostKey = [this](const HostKeyInfo &info) { return m_broker->askHostKey(info, m_cancel); };
-        prompts.secret = [this, password, keyPass](const SecretRequest &req) -> std::optional<QByteArray> {
+        prompts.hostKey = [this](const HostKeyInfo& info) { return m_broker->askHostKey(info, m_cancel); };
+        prompts.secret = [this, password, keyPass](const SecretRequest& req) -> std::optional<QByteArray> {
             if (req.kind == SecretKind::KeyPassphrase)
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             return password;
         };
         QString error;
-        const auto installed = SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel, &error);
+        const auto installed =
+            SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel, &error);
         if (installed) {
             report(i, NodeState::Done, installed->message());
         } else {
@@ -349,8 +359,8 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
             report(-1, NodeState::Failed, tr("skipped: not every node accepts the key"));
         } else {
             SshPrompts prompts;
-            prompts.hostKey = [this](const HostKeyInfo &info) { return m_broker->askHostKey(info, m_cancel); };
-            prompts.secret = [this, keyPass](const SecretRequest &req) -> std::optional<QByteArray> {
+            prompts.hostKey = [this](const HostKeyInfo& info) { return m_broker->askHostKey(info, m_cancel); };
+            prompts.secret = [this, keyPass](const SecretRequest& req) -> std::optional<QByteArray> {
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             };
             QList<SshTarget> targets;
@@ -365,11 +375,14 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
                 report(-1, NodeState::Failed, error);
         }
     }
-    QMetaObject::invokeMethod(this, [this] {
-        m_finished = true;
-        button(QWizard::BackButton)->setEnabled(true);
-        Q_EMIT installDone();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_finished = true;
+            button(QWizard::BackButton)->setEnabled(true);
+            Q_EMIT installDone();
+        },
+        Qt::QueuedConnection);
 }
 
 QString SshWizard::summaryText() const
@@ -380,15 +393,20 @@ QString SshWizard::summaryText() const
     for (int i = 0; i < m_profile.nodes.size(); ++i) {
         const bool done = m_states.at(i) == NodeState::Done;
         ok += done ? 1 : 0;
-        lines << (done ? tr("✓ %1: %2") : tr("✗ %1: %2")).arg(nodeLabel(i), m_messages.at(i).isEmpty() ? tr("not done") : m_messages.at(i));
+        lines << (done ? tr("✓ %1: %2") : tr("✗ %1: %2"))
+                     .arg(nodeLabel(i), m_messages.at(i).isEmpty() ? tr("not done") : m_messages.at(i));
     }
     if (m_headState != NodeState::Pending)
-        lines << (m_headState == NodeState::Done ? tr("✓ Head → workers: %1") : tr("✗ Head → workers: %1")).arg(m_headMessage);
+        lines << (m_headState == NodeState::Done ? tr("✓ Head → workers: %1") : tr("✗ Head → workers: %1"))
+                     .arg(m_headMessage);
     lines << QString();
     lines << (ok == m_profile.nodes.size()
-                  ? tr("Every node accepts the key. Set it as the nodes' identity in the profile if it is not one of the SSH defaults.")
-                  : tr("%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.").arg(ok).arg(m_profile.nodes.size()));
+                  ? tr("Every node accepts the key. Set it as the nodes' identity in the profile if it is not one of "
+                       "the SSH defaults.")
+                  : tr("%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.")
+                        .arg(ok)
+                        .arg(m_profile.nodes.size()));
     return lines.join(QLatin1Char('\n'));
 }
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

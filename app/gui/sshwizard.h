@@ -26,21 +26,20 @@ class PromptBroker;
 
 namespace traindeck::gui {
 
-class SshWizard : public QWizard
-{
+class SshWizard : public QWizard {
     Q_OBJECT
 
-public:
+  public:
     enum PageId { KeyPageId, NodesPageId, InstallPageId, SummaryPageId };
     enum class NodeState { Pending, Working, Done, Failed };
 
-    explicit SshWizard(const cluster::ClusterProfile &profile, QWidget *parent = nullptr);
+    explicit SshWizard(const cluster::ClusterProfile& profile, QWidget* parent = nullptr);
     ~SshWizard() override;
 
     // Where a new key is written (default ~/.ssh) and its name (default traindeck_ed25519).
-    void setKeyLocation(const QString &dir, const QString &name);
+    void setKeyLocation(const QString& dir, const QString& name);
     // ssh config file, agent and default identities for every node (tests: a private config, no agent).
-    void setTargetTemplate(const ssh::SshTarget &t) { m_template = t; }
+    void setTargetTemplate(const ssh::SshTarget& t) { m_template = t; }
 
     cluster::ClusterProfile profile() const { return m_profile; }
     QString privateKeyPath() const { return m_privateKey; }
@@ -54,28 +53,28 @@ public:
     QString summaryText() const;
 
     // Page widgets (tests, keyboard navigation).
-    QRadioButton *generateButton() const { return m_generate; }
-    QRadioButton *existingButton() const { return m_existing; }
-    QLineEdit *existingPathEdit() const { return m_existingPath; }
-    QLineEdit *passphraseEdit() const { return m_passphrase; }
-    QLineEdit *passphraseRepeatEdit() const { return m_passphrase2; }
-    QLineEdit *passwordEdit(int node) const { return m_passwords.value(node); }
-    QCheckBox *headToWorkersBox() const { return m_headToWorkers; }
-    QTableWidget *statusTable() const { return m_status; }
+    QRadioButton* generateButton() const { return m_generate; }
+    QRadioButton* existingButton() const { return m_existing; }
+    QLineEdit* existingPathEdit() const { return m_existingPath; }
+    QLineEdit* passphraseEdit() const { return m_passphrase; }
+    QLineEdit* passphraseRepeatEdit() const { return m_passphrase2; }
+    QLineEdit* passwordEdit(int node) const { return m_passwords.value(node); }
+    QCheckBox* headToWorkersBox() const { return m_headToWorkers; }
+    QTableWidget* statusTable() const { return m_status; }
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void installDone();
 
-private:
+  private:
     friend class SshWizardKeyPage;
     friend class SshWizardNodesPage;
     friend class SshWizardInstallPage;
     friend class SshWizardSummaryPage;
 
-    bool prepareKey(QString *error);
+    bool prepareKey(QString* error);
     void startInstall();
     void installWorker(QList<std::optional<QByteArray>> passwords, bool headToWorkers);
-    void setNodeState(int node, NodeState state, const QString &message);
+    void setNodeState(int node, NodeState state, const QString& message);
     ssh::SshTarget targetFor(int node) const;
     QString nodeLabel(int node) const;
 
@@ -86,26 +85,26 @@ private:
     QString m_privateKey;
     QString m_publicLine;
     std::optional<QByteArray> m_keyPassphrase;
-    ssh::PromptBroker *m_broker = nullptr;
+    ssh::PromptBroker* m_broker = nullptr;
     ssh::CancelToken m_cancel;
-    QThread *m_thread = nullptr;
+    QThread* m_thread = nullptr;
     bool m_finished = false;
     QList<NodeState> m_states;
     QStringList m_messages;
     QString m_headMessage;
     NodeState m_headState = NodeState::Pending;
 
-    QRadioButton *m_generate = nullptr;
-    QRadioButton *m_existing = nullptr;
-    QLineEdit *m_existingPath = nullptr;
-    QLineEdit *m_passphrase = nullptr;
-    QLineEdit *m_passphrase2 = nullptr;
-    QLabel *m_keyInfo = nullptr;
-    QList<QLineEdit *> m_passwords;
-    QCheckBox *m_headToWorkers = nullptr;
-    QTableWidget *m_status = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_summary = nullptr;
+    QRadioButton* m_generate = nullptr;
+    QRadioButton* m_existing = nullptr;
+    QLineEdit* m_existingPath = nullptr;
+    QLineEdit* m_passphrase = nullptr;
+    QLineEdit* m_passphrase2 = nullptr;
+    QLabel* m_keyInfo = nullptr;
+    QList<QLineEdit*> m_passwords;
+    QCheckBox* m_headToWorkers = nullptr;
+    QTableWidget* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_summary = nullptr;
 };
 
-}  // namespace traindeck::gui
+} // namespace traindeck::gui

@@ -17,7 +17,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-QString tr(const char *s, const char *disambiguation = nullptr, int n = -1)
+QString tr(const char* s, const char* disambiguation = nullptr, int n = -1)
 {
     return QCoreApplication::translate("traindeck::analysis::Diagnosis", s, disambiguation, n);
 }
@@ -25,11 +25,13 @@ QString tr(const char *s, const char *disambiguation = nullptr, int n = -1)
 double median(std::vector<double> v)
 {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-    if (v.empty()) return kNaN;
+    if (v.empty())
+        return kNaN;
     const size_t m = v.size() / 2;
     std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(m), v.end());
     double hi = v[m];
-    if (v.size() % 2) return hi;
+    if (v.size() % 2)
+        return hi;
     const double lo = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(m));
     return (lo + hi) / 2;
 }
@@ -45,10 +47,10 @@ QString ms(double v)
 }
 
 struct Context {
-    const MetricStore &s;
-    const DiagnosisOptions &o;
-    qint64 r0 = 0, r1 = 0;  // rows analysed: [r0, r1)
-    int n = 0;              // ranks
+    const MetricStore& s;
+    const DiagnosisOptions& o;
+    qint64 r0 = 0, r1 = 0; // rows analysed: [r0, r1)
+    int n = 0;             // ranks
 
     double step(qint64 row) const { return double(s.stepAt(row)); }
     double rank(RankMetric m, int k, qint64 row) const { return double(s.rankAt(m, k, row)); }
@@ -57,10 +59,11 @@ struct Context {
         return rank(RankMetric::Fwd, k, row) + rank(RankMetric::Bwd, k, row) + rank(RankMetric::Opt, k, row);
     }
     // Median over ranks of a per-rank metric (or of compute when m is nullptr).
-    double medianOverRanks(qint64 row, const RankMetric *m) const
+    double medianOverRanks(qint64 row, const RankMetric* m) const
     {
         std::vector<double> v(static_cast<size_t>(n));
-        for (int k = 0; k < n; ++k) v[size_t(k)] = m ? rank(*m, k, row) : compute(row, k);
+        for (int k = 0; k < n; ++k)
+            v[size_t(k)] = m ? rank(*m, k, row) : compute(row, k);
         return median(std::move(v));
     }
     double stepMs(qint64 row) const
@@ -68,17 +71,18 @@ struct Context {
         static constexpr RankMetric m = RankMetric::Step;
         return medianOverRanks(row, &m);
     }
-    Finding make(FindingKind kind, const QList<int> &ranks = {}) const
+    Finding make(FindingKind kind, const QList<int>& ranks = {}) const
     {
         Finding f;
         f.kind = kind;
         f.ranks = ranks;
-        for (int k : ranks) f.hosts.append(s.hostOf(k));
+        for (int k : ranks)
+            f.hosts.append(s.hostOf(k));
         return f;
     }
 };
 
-QString rankLabel(const Context &c, int k)
+QString rankLabel(const Context& c, int k)
 {
     const QString host = c.s.hostOf(k);
     return host.isEmpty() ? tr("rank %1").arg(k) : tr("rank %1 (%2)").arg(k).arg(host);
@@ -86,9 +90,10 @@ QString rankLabel(const Context &c, int k)
 
 // ---- stragglers -----------------------------------------------------------------------------
 
-void stragglers(const Context &c, QList<Finding> &out)
+void stragglers(const Context& c, QList<Finding>& out)
 {
-    if (c.n < 2 || c.r1 - c.r0 < c.o.window || c.o.window < 1) return;
+    if (c.n < 2 || c.r1 - c.r0 < c.o.window || c.o.window < 1)
+        return;
     const int W = c.o.window;
     const int need = int(std::ceil(c.o.stragglerFraction * W - 1e-9));
     enum { Compute, Data, Causes };
@@ -98,8 +103,9 @@ void stragglers(const Context &c, QList<Finding> &out)
         qint64 firstRow = -1, lastRow = -1;
     };
     std::vector<std::array<Track, Causes>> tracks(size_t(c.n));
-    for (auto &t : tracks)
-        for (auto &x : t) x.ring.assign(size_t(W), 0);
+    for (auto& t : tracks)
+        for (auto& x : t)
+            x.ring.assign(size_t(W), 0);
 
     std::vector<double> v(size_t(c.n)), sorted(size_t(c.n));
     for (qint64 row = c.r0; row < c.r1; ++row) {
@@ -113,12 +119,14 @@ void stragglers(const Context &c, QList<Finding> &out)
                 ok = ok && std::isfinite(v[size_t(k)]);
             }
             sorted = v;
-            if (ok) std::sort(sorted.begin(), sorted.end());
+            if (ok)
+                std::sort(sorted.begin(), sorted.end());
             for (int k = 0; k < c.n; ++k) {
                 char above = 0;
                 if (ok) {
                     // Median of the others: the sorted values without one copy of v[k].
-                    const size_t p = size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
+                    const size_t p =
+                        size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
                     const size_t m = size_t(c.n - 1);
                     auto at = [&](size_t j) { return sorted[j < p ? j : j + 1]; };
                     const double med = m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
@@ -126,11 +134,12 @@ void stragglers(const Context &c, QList<Finding> &out)
                     above = med > 0 && excess >= c.o.stragglerExcess * med &&
                             (!std::isfinite(stepMs) || excess >= c.o.stragglerMinStepShare * stepMs);
                 }
-                Track &t = tracks[size_t(k)][size_t(cause)];
+                Track& t = tracks[size_t(k)][size_t(cause)];
                 t.count += above - t.ring[slot];
                 t.ring[slot] = above;
                 if (i + 1 >= W && t.count >= need) {
-                    if (t.firstRow < 0) t.firstRow = row;
+                    if (t.firstRow < 0)
+                        t.firstRow = row;
                     t.lastRow = row;
                 }
             }
@@ -139,8 +148,9 @@ void stragglers(const Context &c, QList<Finding> &out)
 
     for (int k = 0; k < c.n; ++k) {
         for (int cause = 0; cause < Causes; ++cause) {
-            const Track &t = tracks[size_t(k)][size_t(cause)];
-            if (t.firstRow < 0) continue;
+            const Track& t = tracks[size_t(k)][size_t(cause)];
+            if (t.firstRow < 0)
+                continue;
             // Evidence from the last flagged window.
             std::vector<double> mine, others, excess;
             int above = 0;
@@ -170,14 +180,15 @@ void stragglers(const Context &c, QList<Finding> &out)
             f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
             f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
             f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
-            f.addEvidence(QStringLiteral("others_wait_ms"), excessMs);  // what every other rank waits per step
+            f.addEvidence(QStringLiteral("others_wait_ms"), excessMs); // what every other rank waits per step
             f.addEvidence(QStringLiteral("steps_above"), above);
             f.addEvidence(QStringLiteral("window"), W);
             f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
             const QString who = rankLabel(c, k);
             if (data) {
-                f.summary = tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs %4 ms)")
-                                .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed));
+                f.summary =
+                    tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs %4 ms)")
+                        .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed));
                 f.recommendation =
                     tr("Check the input pipeline on %1: local disk or network file system speed, data loader "
                        "workers, CPU load from other processes; pre-shard or cache the data set on local disk.")
@@ -198,7 +209,7 @@ void stragglers(const Context &c, QList<Finding> &out)
 
 // ---- input pipeline -------------------------------------------------------------------------
 
-void dataLoading(const Context &c, QList<Finding> &out)
+void dataLoading(const Context& c, QList<Finding>& out)
 {
     static constexpr RankMetric kData = RankMetric::Data;
     std::vector<double> share;
@@ -207,11 +218,13 @@ void dataLoading(const Context &c, QList<Finding> &out)
         const double st = c.stepMs(row);
         share.push_back(st > 0 ? c.medianOverRanks(row, &kData) / st : kNaN);
     }
-    if (share.empty()) return;
+    if (share.empty())
+        return;
     const double medShare = median(share);
     std::vector<qint64> stalls;
     for (size_t i = 0; i < share.size(); ++i)
-        if (share[i] >= c.o.stallShare) stalls.push_back(c.r0 + qint64(i));
+        if (share[i] >= c.o.stallShare)
+            stalls.push_back(c.r0 + qint64(i));
 
     if (medShare >= c.o.dataShareWarning) {
         Finding f = c.make(FindingKind::DataLoading);
@@ -227,10 +240,9 @@ void dataLoading(const Context &c, QList<Finding> &out)
         f.addEvidence(QStringLiteral("data_ms"), median(d));
         f.addEvidence(QStringLiteral("step_ms"), median(st));
         f.summary = tr("The input pipeline takes %1% of every step on all ranks").arg(pct(medShare));
-        f.recommendation =
-            tr("Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, "
-               "pre-tokenize the corpus, and keep it on local disk instead of a network file system.")
-                .arg(pct(medShare));
+        f.recommendation = tr("Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, "
+                              "pre-tokenize the corpus, and keep it on local disk instead of a network file system.")
+                               .arg(pct(medShare));
         out.append(f);
     } else if (int(stalls.size()) >= c.o.stallMinCount) {
         Finding f = c.make(FindingKind::DataLoading);
@@ -243,12 +255,15 @@ void dataLoading(const Context &c, QList<Finding> &out)
         for (qint64 row : stalls) {
             const double st = c.stepMs(row);
             stallMs.push_back(c.medianOverRanks(row, &kData));
-            for (int k = 0; k < c.n; ++k) hits[size_t(k)] += c.rank(RankMetric::Data, k, row) >= c.o.stallShare * st;
+            for (int k = 0; k < c.n; ++k)
+                hits[size_t(k)] += c.rank(RankMetric::Data, k, row) >= c.o.stallShare * st;
         }
         QList<int> ranks;
         for (int k = 0; k < c.n; ++k)
-            if (hits[size_t(k)] * 2 >= int(stalls.size())) ranks.append(k);
-        if (int(ranks.size()) == c.n) ranks.clear();  // job-wide
+            if (hits[size_t(k)] * 2 >= int(stalls.size()))
+                ranks.append(k);
+        if (int(ranks.size()) == c.n)
+            ranks.clear(); // job-wide
         Finding g = c.make(FindingKind::DataLoading, ranks);
         g.severity = f.severity;
         g.firstStep = f.firstStep;
@@ -257,9 +272,8 @@ void dataLoading(const Context &c, QList<Finding> &out)
         g.addEvidence(QStringLiteral("stall_data_ms"), median(stallMs));
         g.addEvidence(QStringLiteral("steps"), double(c.r1 - c.r0));
         g.addEvidence(QStringLiteral("data_share_pct"), medShare * 100);
-        g.summary = tr("The input pipeline stalled %1 times (about %2 ms each)")
-                        .arg(stalls.size())
-                        .arg(ms(median(stallMs)));
+        g.summary =
+            tr("The input pipeline stalled %1 times (about %2 ms each)").arg(stalls.size()).arg(ms(median(stallMs)));
         g.recommendation =
             tr("Training paused on input %1 times. Increase the data loader's prefetch depth or number of workers, "
                "and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).")
@@ -270,27 +284,32 @@ void dataLoading(const Context &c, QList<Finding> &out)
 
 // ---- communication --------------------------------------------------------------------------
 
-void commBound(const Context &c, QList<Finding> &out)
+void commBound(const Context& c, QList<Finding>& out)
 {
-    if (c.n < 2) return;
+    if (c.n < 2)
+        return;
     std::vector<double> share, transfer, steps, wait, bytes, busbw;
     for (qint64 row = c.r0; row < c.r1; ++row) {
         const double t = Diagnosis::transferMs(c.s, row);
         const double st = c.stepMs(row);
-        if (!std::isfinite(t) || !(st > 0)) continue;
+        if (!std::isfinite(t) || !(st > 0))
+            continue;
         share.push_back(t / st);
         transfer.push_back(t);
         steps.push_back(st);
         double w = 0;
-        for (int k = 0; k < c.n; ++k) w += Diagnosis::waitMs(c.s, row, k);
+        for (int k = 0; k < c.n; ++k)
+            w += Diagnosis::waitMs(c.s, row, k);
         wait.push_back(w / c.n);
         static constexpr RankMetric kBytes = RankMetric::CommBytes;
         const double b = c.medianOverRanks(row, &kBytes);
         bytes.push_back(b);
-        if (std::isfinite(b) && t > 0) busbw.push_back(b / (t / 1000.0) * 2.0 * (c.n - 1) / c.n / 1e9);
+        if (std::isfinite(b) && t > 0)
+            busbw.push_back(b / (t / 1000.0) * 2.0 * (c.n - 1) / c.n / 1e9);
     }
     const double medShare = median(share);
-    if (!(medShare >= c.o.commShareWarning)) return;
+    if (!(medShare >= c.o.commShareWarning))
+        return;
     Finding f = c.make(FindingKind::CommBound);
     f.severity = medShare >= c.o.commShareCritical ? Severity::Critical : Severity::Warning;
     f.firstStep = qint64(c.step(c.r0));
@@ -331,9 +350,10 @@ void commBound(const Context &c, QList<Finding> &out)
 
 // ---- memory ---------------------------------------------------------------------------------
 
-void memory(const Context &c, QList<Finding> &out)
+void memory(const Context& c, QList<Finding>& out)
 {
-    if (!c.s.hasRankMetric(RankMetric::Mem) || c.r1 <= c.r0) return;
+    if (!c.s.hasRankMetric(RankMetric::Mem) || c.r1 <= c.r0)
+        return;
     const qint64 W = std::min<qint64>(c.o.window, c.r1 - c.r0);
     QList<int> high;
     double worst = 0, worstMem = kNaN, worstTotal = kNaN;
@@ -342,7 +362,8 @@ void memory(const Context &c, QList<Finding> &out)
         double peak = kNaN;
         for (qint64 row = c.r1 - W; row < c.r1; ++row) {
             const double m = c.rank(RankMetric::Mem, k, row);
-            if (std::isfinite(m) && !(m <= peak)) peak = m;
+            if (std::isfinite(m) && !(m <= peak))
+                peak = m;
         }
         if (total > 0 && std::isfinite(peak) && peak / total >= c.o.memWarning) {
             high.append(k);
@@ -371,13 +392,16 @@ void memory(const Context &c, QList<Finding> &out)
     }
     // Growth: the last window against the first window after warm-up.
     const qint64 start = c.r0 + std::min<qint64>(c.o.warmupSteps, (c.r1 - c.r0) / 4);
-    if (c.r1 - start < 4 * W) return;
+    if (c.r1 - start < 4 * W)
+        return;
     QList<int> growing;
     double worstGrowth = 0, from = kNaN, to = kNaN;
     for (int k = 0; k < c.n; ++k) {
         std::vector<double> a, b;
-        for (qint64 row = start; row < start + W; ++row) a.push_back(c.rank(RankMetric::Mem, k, row));
-        for (qint64 row = c.r1 - W; row < c.r1; ++row) b.push_back(c.rank(RankMetric::Mem, k, row));
+        for (qint64 row = start; row < start + W; ++row)
+            a.push_back(c.rank(RankMetric::Mem, k, row));
+        for (qint64 row = c.r1 - W; row < c.r1; ++row)
+            b.push_back(c.rank(RankMetric::Mem, k, row));
         const double ma = median(a), mb = median(b);
         if (ma > 0 && mb / ma - 1 >= c.o.memGrowth) {
             growing.append(k);
@@ -388,7 +412,8 @@ void memory(const Context &c, QList<Finding> &out)
             }
         }
     }
-    if (growing.isEmpty()) return;
+    if (growing.isEmpty())
+        return;
     Finding f = c.make(FindingKind::MemoryPressure, growing);
     f.severity = Severity::Warning;
     f.firstStep = qint64(c.step(start));
@@ -405,7 +430,7 @@ void memory(const Context &c, QList<Finding> &out)
 
 // ---- loss -----------------------------------------------------------------------------------
 
-void loss(const Context &c, QList<Finding> &out)
+void loss(const Context& c, QList<Finding>& out)
 {
     // Non-finite loss or gradient norm.
     qint64 firstBad = -1, lastBad = -1, bad = 0;
@@ -415,7 +440,8 @@ void loss(const Context &c, QList<Finding> &out)
         const double g = c.s.scalarAt(Scalar::GradNorm, row);
         const bool nonFinite = std::isinf(g) || (std::isnan(l) || std::isinf(l));
         if (nonFinite) {
-            if (firstBad < 0) firstBad = row;
+            if (firstBad < 0)
+                firstBad = row;
             lastBad = row;
             ++bad;
         } else if (firstBad < 0) {
@@ -431,9 +457,11 @@ void loss(const Context &c, QList<Finding> &out)
         f.addEvidence(QStringLiteral("steps_affected"), double(bad));
         f.addEvidence(QStringLiteral("last_finite_loss"), lastGood);
         qint64 ckpt = -1;
-        for (const auto &cp : c.s.checkpoints())
-            if (cp.step < f.firstStep && cp.step > ckpt) ckpt = cp.step;
-        if (ckpt >= 0) f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
+        for (const auto& cp : c.s.checkpoints())
+            if (cp.step < f.firstStep && cp.step > ckpt)
+                ckpt = cp.step;
+        if (ckpt >= 0)
+            f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
         f.summary = tr("The loss became NaN/infinite at step %1").arg(f.firstStep);
         f.recommendation =
             ckpt >= 0 ? tr("Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and "
@@ -456,12 +484,14 @@ void loss(const Context &c, QList<Finding> &out)
     for (qint64 b0 = c.r0; b0 < c.r1; b0 += B) {
         const qint64 b1 = std::min(c.r1, b0 + B);
         std::vector<double> v;
-        for (qint64 row = b0; row < b1; ++row) v.push_back(c.s.scalarAt(Scalar::Loss, row));
+        for (qint64 row = b0; row < b1; ++row)
+            v.push_back(c.s.scalarAt(Scalar::Loss, row));
         // Spikes against the previous block.
         if (!blockMed.empty() && std::isfinite(blockMed.back())) {
             const double med = blockMed.back();
             std::vector<double> prev;
-            for (qint64 row = b0 - B; row < b0; ++row) prev.push_back(std::fabs(c.s.scalarAt(Scalar::Loss, row) - med));
+            for (qint64 row = b0 - B; row < b0; ++row)
+                prev.push_back(std::fabs(c.s.scalarAt(Scalar::Loss, row) - med));
             const double mad = 1.4826 * median(prev);
             for (qint64 row = b0; row < b1; ++row) {
                 const double l = c.s.scalarAt(Scalar::Loss, row);
@@ -473,17 +503,22 @@ void loss(const Context &c, QList<Finding> &out)
         }
         const double med = median(v);
         blockMed.push_back(med);
-        if (b1 - b0 < B / 2 || !std::isfinite(med)) continue;
+        if (b1 - b0 < B / 2 || !std::isfinite(med))
+            continue;
         if (std::isfinite(best) && med >= best * c.o.divergenceFactor) {
-            if (++divergentBlocks >= 2 && divergeRow < 0) divergeRow = b0;
+            if (++divergentBlocks >= 2 && divergeRow < 0)
+                divergeRow = b0;
             divergeRatio = med / best;
         } else {
             divergentBlocks = 0;
         }
-        if (!(med >= best)) best = med;
+        if (!(med >= best))
+            best = med;
     }
     // Spike steps that belong to a divergence are not spikes.
-    if (divergeRow >= 0) spikes.erase(std::remove_if(spikes.begin(), spikes.end(), [&](qint64 r) { return r >= divergeRow - B; }), spikes.end());
+    if (divergeRow >= 0)
+        spikes.erase(std::remove_if(spikes.begin(), spikes.end(), [&](qint64 r) { return r >= divergeRow - B; }),
+                     spikes.end());
     if (!spikes.empty()) {
         Finding f = c.make(FindingKind::LossSpike);
         f.severity = spikes.size() >= 5 ? Severity::Warning : Severity::Info;
@@ -492,7 +527,8 @@ void loss(const Context &c, QList<Finding> &out)
         f.addEvidence(QStringLiteral("spikes"), double(spikes.size()));
         f.addEvidence(QStringLiteral("max_ratio"), maxRatio);
         f.addEvidence(QStringLiteral("first_step"), double(f.firstStep));
-        f.summary = tr("The loss spiked %1 time(s), up to %2x its recent level").arg(spikes.size()).arg(maxRatio, 0, 'f', 2);
+        f.summary =
+            tr("The loss spiked %1 time(s), up to %2x its recent level").arg(spikes.size()).arg(maxRatio, 0, 'f', 2);
         f.recommendation =
             tr("Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the "
                "data around step %1, enable gradient clipping, or lower the peak learning rate.")
@@ -508,41 +544,52 @@ void loss(const Context &c, QList<Finding> &out)
         f.addEvidence(QStringLiteral("loss_now"), blockMed.back());
         f.addEvidence(QStringLiteral("ratio"), divergeRatio);
         qint64 ckpt = -1;
-        for (const auto &cp : c.s.checkpoints())
-            if (cp.step < f.firstStep && cp.step > ckpt) ckpt = cp.step;
-        if (ckpt >= 0) f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
-        f.summary = tr("The loss diverged: it is %1x its best level since step %2").arg(divergeRatio, 0, 'f', 2).arg(f.firstStep);
+        for (const auto& cp : c.s.checkpoints())
+            if (cp.step < f.firstStep && cp.step > ckpt)
+                ckpt = cp.step;
+        if (ckpt >= 0)
+            f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
+        f.summary = tr("The loss diverged: it is %1x its best level since step %2")
+                        .arg(divergeRatio, 0, 'f', 2)
+                        .arg(f.firstStep);
         f.recommendation =
-            ckpt >= 0 ? tr("Stop the run and resume from the checkpoint of step %1 with a lower learning rate and "
-                           "gradient clipping.")
-                            .arg(ckpt)
-                      : tr("Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.");
+            ckpt >= 0
+                ? tr("Stop the run and resume from the checkpoint of step %1 with a lower learning rate and "
+                     "gradient clipping.")
+                      .arg(ckpt)
+                : tr("Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.");
         out.append(f);
     }
 }
 
 // ---- throughput -----------------------------------------------------------------------------
 
-void throughput(const Context &c, QList<Finding> &out)
+void throughput(const Context& c, QList<Finding>& out)
 {
     const qint64 W = std::max(5, c.o.driftWindow);
     const qint64 start = c.r0 + c.o.warmupSteps;
-    if (c.r1 - start < 2 * W) return;
+    if (c.r1 - start < 2 * W)
+        return;
     bool tokens = true;
     for (qint64 row = start; row < start + W && tokens; ++row)
         tokens = std::isfinite(c.s.scalarAt(Scalar::TokensPerS, row)) && c.s.scalarAt(Scalar::TokensPerS, row) > 0;
     auto rate = [&](qint64 row) {
-        if (tokens) return c.s.scalarAt(Scalar::TokensPerS, row);
+        if (tokens)
+            return c.s.scalarAt(Scalar::TokensPerS, row);
         const double st = c.stepMs(row);
         return st > 0 ? 1000.0 / st : kNaN;
     };
     std::vector<double> a, b;
-    for (qint64 row = start; row < start + W; ++row) a.push_back(rate(row));
-    for (qint64 row = c.r1 - W; row < c.r1; ++row) b.push_back(rate(row));
+    for (qint64 row = start; row < start + W; ++row)
+        a.push_back(rate(row));
+    for (qint64 row = c.r1 - W; row < c.r1; ++row)
+        b.push_back(rate(row));
     const double base = median(a), now = median(b);
-    if (!(base > 0) || !std::isfinite(now)) return;
+    if (!(base > 0) || !std::isfinite(now))
+        return;
     const double drop = 1 - now / base;
-    if (drop < c.o.driftWarning) return;
+    if (drop < c.o.driftWarning)
+        return;
     Finding f = c.make(FindingKind::ThroughputDrift);
     f.severity = drop >= c.o.driftCritical ? Severity::Critical : Severity::Warning;
     f.firstStep = qint64(c.step(start));
@@ -554,38 +601,42 @@ void throughput(const Context &c, QList<Finding> &out)
     f.recommendation =
         tr("Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in "
            "the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.")
-            .arg(QString::number(base, 'f', 1), QString::number(now, 'f', 1),
-                 tokens ? tr("tokens/s") : tr("steps/s"));
+            .arg(QString::number(base, 'f', 1), QString::number(now, 'f', 1), tokens ? tr("tokens/s") : tr("steps/s"));
     out.append(f);
 }
 
 // ---- scaling efficiency ---------------------------------------------------------------------
 
-void scaling(const Context &c, QList<Finding> &out)
+void scaling(const Context& c, QList<Finding>& out)
 {
-    if (c.n < 2 || c.r1 - c.r0 < std::max(c.o.window, 5)) return;
+    if (c.n < 2 || c.r1 - c.r0 < std::max(c.o.window, 5))
+        return;
     std::vector<double> eff, compute, step, transfer, wait, data, tps;
     static constexpr RankMetric kData = RankMetric::Data;
     for (qint64 row = c.r0 + std::min<qint64>(c.o.warmupSteps, (c.r1 - c.r0) / 4); row < c.r1; ++row) {
         const double st = c.stepMs(row);
         const double co = c.medianOverRanks(row, nullptr);
-        if (!(st > 0) || !std::isfinite(co)) continue;
+        if (!(st > 0) || !std::isfinite(co))
+            continue;
         eff.push_back(std::min(1.0, co / st));
         compute.push_back(co);
         step.push_back(st);
         transfer.push_back(Diagnosis::transferMs(c.s, row));
         double w = 0;
-        for (int k = 0; k < c.n; ++k) w += Diagnosis::waitMs(c.s, row, k);
+        for (int k = 0; k < c.n; ++k)
+            w += Diagnosis::waitMs(c.s, row, k);
         wait.push_back(w / c.n);
         data.push_back(c.medianOverRanks(row, &kData));
         tps.push_back(c.s.scalarAt(Scalar::TokensPerS, row));
     }
     double e = median(eff);
     const bool measured = c.o.singleRankTokensPerS > 0;
-    if (measured) e = median(tps) / (c.n * c.o.singleRankTokensPerS);
-    if (!(e < c.o.efficiencyInfo)) return;
+    if (measured)
+        e = median(tps) / (c.n * c.o.singleRankTokensPerS);
+    if (!(e < c.o.efficiencyInfo))
+        return;
     Finding f = c.make(FindingKind::ScalingEfficiency);
-    f.severity = e < c.o.efficiencyCritical ? Severity::Critical
+    f.severity = e < c.o.efficiencyCritical  ? Severity::Critical
                  : e < c.o.efficiencyWarning ? Severity::Warning
                                              : Severity::Info;
     f.firstStep = qint64(c.step(c.r0));
@@ -599,55 +650,56 @@ void scaling(const Context &c, QList<Finding> &out)
     f.addEvidence(QStringLiteral("transfer_ms"), transferMs);
     f.addEvidence(QStringLiteral("wait_ms"), waitMs);
     f.addEvidence(QStringLiteral("data_ms"), dataMs);
-    if (measured) f.addEvidence(QStringLiteral("single_rank_tokens_per_s"), c.o.singleRankTokensPerS);
+    if (measured)
+        f.addEvidence(QStringLiteral("single_rank_tokens_per_s"), c.o.singleRankTokensPerS);
     // Name the biggest loss.
     QString biggest;
     const double parts[3] = {transferMs, waitMs, dataMs};
     int arg = 0;
     for (int i = 1; i < 3; ++i)
-        if (std::isfinite(parts[i]) && !(parts[i] <= parts[arg])) arg = i;
+        if (std::isfinite(parts[i]) && !(parts[i] <= parts[arg]))
+            arg = i;
     biggest = arg == 0 ? tr("gradient transfer") : arg == 1 ? tr("waiting for slower ranks") : tr("data loading");
-    f.summary = tr("%1 ranks do the work of %2 (%3% scaling efficiency)")
-                    .arg(c.n)
-                    .arg(e * c.n, 0, 'f', 1)
-                    .arg(pct(e));
+    f.summary = tr("%1 ranks do the work of %2 (%3% scaling efficiency)").arg(c.n).arg(e * c.n, 0, 'f', 1).arg(pct(e));
     f.recommendation = tr("The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings "
                           "for the details.")
                            .arg(biggest, ms(parts[arg]), ms(stepMs));
     out.append(f);
 }
 
-}  // namespace
+} // namespace
 
-double Diagnosis::transferMs(const MetricStore &store, qint64 row)
+double Diagnosis::transferMs(const MetricStore& store, qint64 row)
 {
     double t = kNaN;
     for (int k = 0; k < store.worldSize(); ++k) {
         const double c = store.rankAt(RankMetric::Comm, k, row);
-        if (std::isfinite(c) && !(c >= t)) t = c;
+        if (std::isfinite(c) && !(c >= t))
+            t = c;
     }
     return t;
 }
 
-double Diagnosis::waitMs(const MetricStore &store, qint64 row, int rank)
+double Diagnosis::waitMs(const MetricStore& store, qint64 row, int rank)
 {
     return double(store.rankAt(RankMetric::Comm, rank, row)) - transferMs(store, row);
 }
 
-double Diagnosis::computeMs(const MetricStore &store, qint64 row, int rank)
+double Diagnosis::computeMs(const MetricStore& store, qint64 row, int rank)
 {
     return double(store.rankAt(RankMetric::Fwd, rank, row)) + double(store.rankAt(RankMetric::Bwd, rank, row)) +
            double(store.rankAt(RankMetric::Opt, rank, row));
 }
 
-QList<Finding> Diagnosis::analyze(const MetricStore &store, const DiagnosisOptions &options)
+QList<Finding> Diagnosis::analyze(const MetricStore& store, const DiagnosisOptions& options)
 {
     QList<Finding> out;
     Context c{store, options};
     c.n = store.worldSize();
     c.r0 = options.fromStep >= 0 ? store.lowerBoundRow(options.fromStep) : 0;
     c.r1 = options.toStep >= 0 ? store.lowerBoundRow(options.toStep + 1) : store.rowCount();
-    if (c.r1 <= c.r0 || c.n < 1) return out;
+    if (c.r1 <= c.r0 || c.n < 1)
+        return out;
     stragglers(c, out);
     dataLoading(c, out);
     commBound(c, out);
@@ -655,8 +707,9 @@ QList<Finding> Diagnosis::analyze(const MetricStore &store, const DiagnosisOptio
     loss(c, out);
     throughput(c, out);
     scaling(c, out);
-    std::stable_sort(out.begin(), out.end(), [](const Finding &a, const Finding &b) { return int(a.severity) > int(b.severity); });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& a, const Finding& b) { return int(a.severity) > int(b.severity); });
     return out;
 }
 
-}  // namespace traindeck::analysis
+} // namespace traindeck::analysis

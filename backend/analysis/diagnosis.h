@@ -20,8 +20,8 @@ struct DiagnosisOptions {
     int window = 20;
     double stragglerExcess = 0.10;
     double stragglerFraction = 0.70;
-    double stragglerMinStepShare = 0.02;  // ... and by at least this share of the step time
-    double stragglerCritical = 0.30;      // excess for critical severity
+    double stragglerMinStepShare = 0.02; // ... and by at least this share of the step time
+    double stragglerCritical = 0.30;     // excess for critical severity
 
     // Communication: transfer share of the step; link speed for the busbw comparison (GB/s, 0 =
     // unknown; 100 Gbit/s Ethernet = 12.5 GB/s).
@@ -32,7 +32,7 @@ struct DiagnosisOptions {
     // Input pipeline: data share of the step (median rank), and single stalls.
     double dataShareWarning = 0.10;
     double dataShareCritical = 0.30;
-    double stallShare = 0.30;  // a step where the median rank's data time is >= this share
+    double stallShare = 0.30; // a step where the median rank's data time is >= this share
     int stallMinCount = 3;
 
     // Memory: share of capacity (needs mem_total_mb in hello), growth between first and last window.
@@ -61,16 +61,15 @@ struct DiagnosisOptions {
     double singleRankTokensPerS = 0;
 };
 
-class Diagnosis
-{
-public:
+class Diagnosis {
+  public:
     // All findings, most severe first.
-    static QList<Finding> analyze(const metrics::MetricStore &store, const DiagnosisOptions &options = {});
+    static QList<Finding> analyze(const metrics::MetricStore& store, const DiagnosisOptions& options = {});
 
     // Per-step building blocks (NaN where not measured), for views.
-    static double transferMs(const metrics::MetricStore &store, qint64 row);  // min comm over ranks
-    static double waitMs(const metrics::MetricStore &store, qint64 row, int rank);  // comm - transfer
-    static double computeMs(const metrics::MetricStore &store, qint64 row, int rank);  // fwd+bwd+opt
+    static double transferMs(const metrics::MetricStore& store, qint64 row);          // min comm over ranks
+    static double waitMs(const metrics::MetricStore& store, qint64 row, int rank);    // comm - transfer
+    static double computeMs(const metrics::MetricStore& store, qint64 row, int rank); // fwd+bwd+opt
 };
 
-}  // namespace traindeck::analysis
+} // namespace traindeck::analysis

@@ -6,25 +6,35 @@
 
 namespace traindeck::analysis {
 
-double Finding::evidenceValue(const QString &name, double fallback) const
+double Finding::evidenceValue(const QString& name, double fallback) const
 {
-    for (const auto &e : evidence)
-        if (e.first == name) return e.second;
+    for (const auto& e : evidence)
+        if (e.first == name)
+            return e.second;
     return fallback;
 }
 
 QString Finding::kindName(FindingKind k)
 {
     switch (k) {
-    case FindingKind::Straggler: return QStringLiteral("straggler");
-    case FindingKind::DataLoading: return QStringLiteral("data_loading");
-    case FindingKind::CommBound: return QStringLiteral("comm_bound");
-    case FindingKind::MemoryPressure: return QStringLiteral("memory_pressure");
-    case FindingKind::LossNaN: return QStringLiteral("loss_nan");
-    case FindingKind::LossSpike: return QStringLiteral("loss_spike");
-    case FindingKind::LossDivergence: return QStringLiteral("loss_divergence");
-    case FindingKind::ThroughputDrift: return QStringLiteral("throughput_drift");
-    case FindingKind::ScalingEfficiency: return QStringLiteral("scaling_efficiency");
+    case FindingKind::Straggler:
+        return QStringLiteral("straggler");
+    case FindingKind::DataLoading:
+        return QStringLiteral("data_loading");
+    case FindingKind::CommBound:
+        return QStringLiteral("comm_bound");
+    case FindingKind::MemoryPressure:
+        return QStringLiteral("memory_pressure");
+    case FindingKind::LossNaN:
+        return QStringLiteral("loss_nan");
+    case FindingKind::LossSpike:
+        return QStringLiteral("loss_spike");
+    case FindingKind::LossDivergence:
+        return QStringLiteral("loss_divergence");
+    case FindingKind::ThroughputDrift:
+        return QStringLiteral("throughput_drift");
+    case FindingKind::ScalingEfficiency:
+        return QStringLiteral("scaling_efficiency");
     }
     return {};
 }
@@ -32,9 +42,12 @@ QString Finding::kindName(FindingKind k)
 QString Finding::severityName(Severity s)
 {
     switch (s) {
-    case Severity::Info: return QStringLiteral("info");
-    case Severity::Warning: return QStringLiteral("warning");
-    case Severity::Critical: return QStringLiteral("critical");
+    case Severity::Info:
+        return QStringLiteral("info");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Critical:
+        return QStringLiteral("critical");
     }
     return {};
 }
@@ -42,10 +55,13 @@ QString Finding::severityName(Severity s)
 QJsonObject Finding::toJson() const
 {
     QJsonArray r, h;
-    for (int x : ranks) r.append(x);
-    for (const QString &x : hosts) h.append(x);
+    for (int x : ranks)
+        r.append(x);
+    for (const QString& x : hosts)
+        h.append(x);
     QJsonObject ev;
-    for (const auto &e : evidence) ev.insert(e.first, std::isfinite(e.second) ? QJsonValue(e.second) : QJsonValue());
+    for (const auto& e : evidence)
+        ev.insert(e.first, std::isfinite(e.second) ? QJsonValue(e.second) : QJsonValue());
     QJsonObject o{{QStringLiteral("kind"), kindName(kind)},
                   {QStringLiteral("severity"), severityName(severity)},
                   {QStringLiteral("ranks"), r},
@@ -53,9 +69,11 @@ QJsonObject Finding::toJson() const
                   {QStringLiteral("evidence"), ev},
                   {QStringLiteral("recommendation"), recommendation},
                   {QStringLiteral("summary"), summary}};
-    if (firstStep >= 0) o.insert(QStringLiteral("first_step"), double(firstStep));
-    if (lastStep >= 0) o.insert(QStringLiteral("last_step"), double(lastStep));
+    if (firstStep >= 0)
+        o.insert(QStringLiteral("first_step"), double(firstStep));
+    if (lastStep >= 0)
+        o.insert(QStringLiteral("last_step"), double(lastStep));
     return o;
 }
 
-}  // namespace traindeck::analysis
+} // namespace traindeck::analysis

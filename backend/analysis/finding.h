@@ -13,15 +13,15 @@
 namespace traindeck::analysis {
 
 enum class FindingKind {
-    Straggler,          // one rank's compute or data time persistently above the others'
-    DataLoading,        // the input pipeline starves the job (high data share of the step, or stalls)
-    CommBound,          // gradient transfer takes a large share of the step
-    MemoryPressure,     // device memory close to capacity, or growing without bound
-    LossNaN,            // non-finite loss or gradient norm
-    LossSpike,          // short upward excursions of the loss
-    LossDivergence,     // the loss moved persistently up from its best level
-    ThroughputDrift,    // throughput fell compared with the start of the run
-    ScalingEfficiency,  // how much of the step is useful compute (what N ranks really give)
+    Straggler,         // one rank's compute or data time persistently above the others'
+    DataLoading,       // the input pipeline starves the job (high data share of the step, or stalls)
+    CommBound,         // gradient transfer takes a large share of the step
+    MemoryPressure,    // device memory close to capacity, or growing without bound
+    LossNaN,           // non-finite loss or gradient norm
+    LossSpike,         // short upward excursions of the loss
+    LossDivergence,    // the loss moved persistently up from its best level
+    ThroughputDrift,   // throughput fell compared with the start of the run
+    ScalingEfficiency, // how much of the step is useful compute (what N ranks really give)
 };
 
 enum class Severity { Info, Warning, Critical };
@@ -29,22 +29,22 @@ enum class Severity { Info, Warning, Critical };
 struct Finding {
     FindingKind kind = FindingKind::Straggler;
     Severity severity = Severity::Info;
-    QList<int> ranks;    // ranks concerned (empty: the whole job)
-    QStringList hosts;   // their hosts, same order as ranks ("" where unknown)
+    QList<int> ranks;  // ranks concerned (empty: the whole job)
+    QStringList hosts; // their hosts, same order as ranks ("" where unknown)
     qint64 firstStep = -1;
     qint64 lastStep = -1;
-    QList<QPair<QString, double>> evidence;  // named numbers, in a readable order
-    QString summary;         // one translated line, e.g. for a list view
-    QString recommendation;  // a translated sentence a person can act on
+    QList<QPair<QString, double>> evidence; // named numbers, in a readable order
+    QString summary;                        // one translated line, e.g. for a list view
+    QString recommendation;                 // a translated sentence a person can act on
 
-    double evidenceValue(const QString &name, double fallback = std::numeric_limits<double>::quiet_NaN()) const;
-    void addEvidence(const QString &name, double value) { evidence.append({name, value}); }
+    double evidenceValue(const QString& name, double fallback = std::numeric_limits<double>::quiet_NaN()) const;
+    void addEvidence(const QString& name, double value) { evidence.append({name, value}); }
 
     // {kind, severity, ranks, hosts, evidence:{...}, recommendation, summary, first_step, last_step}
     QJsonObject toJson() const;
 
-    static QString kindName(FindingKind k);     // "straggler", "data_loading", ...
-    static QString severityName(Severity s);    // "info", "warning", "critical"
+    static QString kindName(FindingKind k);  // "straggler", "data_loading", ...
+    static QString severityName(Severity s); // "info", "warning", "critical"
 };
 
-}  // namespace traindeck::analysis
+} // namespace traindeck::analysis

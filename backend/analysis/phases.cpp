@@ -14,7 +14,7 @@ using metrics::RankMetric;
 namespace {
 
 // Means over rows [r0, r1), each phase and rank over its finite values.
-PhaseMeans meansOverRows(const MetricStore &store, qint64 r0, qint64 r1)
+PhaseMeans meansOverRows(const MetricStore& store, qint64 r0, qint64 r1)
 {
     PhaseMeans out;
     out.ranks = store.worldSize();
@@ -51,28 +51,27 @@ PhaseMeans meansOverRows(const MetricStore &store, qint64 r0, qint64 r1)
     return out;
 }
 
-}  // namespace
+} // namespace
 
 double PhaseMeans::total(int rank) const
 {
     double t = 0;
-    for (const auto &p : ms) {
+    for (const auto& p : ms) {
         if (rank >= 0 && rank < int(p.size()) && std::isfinite(p[size_t(rank)]))
             t += p[size_t(rank)];
     }
     return t;
 }
 
-PhaseMeans phaseMeans(const MetricStore &store, int steps)
+PhaseMeans phaseMeans(const MetricStore& store, int steps)
 {
     const qint64 rows = store.rowCount();
     return meansOverRows(store, steps <= 0 ? 0 : rows - steps, rows);
 }
 
-PhaseMeans phaseBreakdown(const MetricStore &store, qint64 row)
+PhaseMeans phaseBreakdown(const MetricStore& store, qint64 row)
 {
     return meansOverRows(store, row, row + 1);
 }
 
-}  // namespace traindeck::analysis
-
+} // namespace traindeck::analysis

@@ -20,13 +20,13 @@ struct PhaseMeans {
     // ms[phase][rank]; NaN where the phase was never measured in those rows.
     std::vector<std::vector<double>> ms;
     double at(Phase phase, int rank) const { return ms[size_t(phase)][size_t(rank)]; }
-    double total(int rank) const;  // sum of the finite phases
+    double total(int rank) const; // sum of the finite phases
 };
 
 // Over the last `steps` rows (all of them when steps <= 0 or more than the store holds).
-PhaseMeans phaseMeans(const metrics::MetricStore &store, int steps);
+PhaseMeans phaseMeans(const metrics::MetricStore& store, int steps);
 
 // One row's breakdown (steps = 1), e.g. the latest step's.
-PhaseMeans phaseBreakdown(const metrics::MetricStore &store, qint64 row);
+PhaseMeans phaseBreakdown(const metrics::MetricStore& store, qint64 row);
 
-}  // namespace traindeck::analysis
+} // namespace traindeck::analysis

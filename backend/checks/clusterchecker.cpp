@@ -142,7 +142,8 @@ void ClusterChecker::runNode(int node)
                                   .arg(session->resolvedUser(), session->resolvedHost())
                                   .arg(session->resolvedPort())
                                   .arg(session->authMethodUsed());
-            connect.evidence = NodeChecker::tr("host key %1 %2").arg(session->hostKey().keyType, session->hostKey().fingerprint);
+            connect.evidence =
+                NodeChecker::tr("host key %1 %2").arg(session->hostKey().keyType, session->hostKey().fingerprint);
             runner = std::make_unique<ssh::SshRunner>(*session);
         } else {
             const ssh::SshError& e = session->error();
@@ -151,9 +152,10 @@ void ClusterChecker::runNode(int node)
             connect.evidence = e.message;
             connect.remedy = e.detail;
             if (e.kind == ssh::SshError::Kind::HostKeyUnknown)
-                connect.remedy += QLatin1Char('\n')
-                                  + NodeChecker::tr("To accept it: answer the question in TrainDeck, or run `traindeck-cli "
-                                                    "check --accept-new-host-keys` after verifying the fingerprint.");
+                connect.remedy +=
+                    QLatin1Char('\n') +
+                    NodeChecker::tr("To accept it: answer the question in TrainDeck, or run `traindeck-cli "
+                                    "check --accept-new-host-keys` after verifying the fingerprint.");
         }
     }
     connect.elapsedMs = timer.elapsed();
@@ -172,7 +174,8 @@ void ClusterChecker::runNode(int node)
         }
     }
     session.reset();
-    QMetaObject::invokeMethod(this, [this, node, report] { nodeDone(node, report); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, node, report] { nodeDone(node, report); }, Qt::QueuedConnection);
 }
 
 void ClusterChecker::nodeDone(int node, const NodeReport& report)
@@ -198,4 +201,4 @@ void ClusterChecker::nodeDone(int node, const NodeReport& report)
     Q_EMIT finished(final);
 }
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks

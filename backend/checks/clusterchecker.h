@@ -19,9 +19,9 @@ namespace traindeck::checks {
 class ClusterChecker : public QObject {
     Q_OBJECT
 
-public:
+  public:
     ClusterChecker(const cluster::ClusterProfile& profile, const CheckOptions& options = {}, QObject* parent = nullptr);
-    ~ClusterChecker() override;  // cancels and waits for the workers
+    ~ClusterChecker() override; // cancels and waits for the workers
 
     // Unknown host keys and key passphrases are asked through this broker.
     ssh::PromptBroker* prompts() const { return m_prompts; }
@@ -38,14 +38,14 @@ public:
     // start() and an event loop until finished (CLI, tests).
     CheckReport runAndWait();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void nodeStarted(int node);
     void checkFinished(int node, const traindeck::checks::CheckResult& result);
     void nodeFinished(int node, const traindeck::checks::NodeReport& report);
     void progress(int done, int total);
     void finished(const traindeck::checks::CheckReport& report);
 
-private:
+  private:
     void runNode(int node);
     void nodeDone(int node, const NodeReport& report);
     void stepDone(int node, const CheckResult& result);
@@ -63,4 +63,4 @@ private:
     qint64 m_startMs = 0;
 };
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks

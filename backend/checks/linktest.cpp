@@ -24,7 +24,7 @@ QString lastLines(const QByteArray& out, int lines = 12)
     return l.join(QLatin1Char('\n'));
 }
 
-}  // namespace
+} // namespace
 
 QString LinkTest::formatBandwidth(double mbps)
 {
@@ -78,13 +78,15 @@ QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTest
         hosts << n.host + QStringLiteral(":1");
     const QString launcher = profile.launcher.isEmpty() ? QStringLiteral("mpirun") : profile.launcher;
     const QString cmd =
-        QStringLiteral("if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
-                       "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
-                       "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 </dev/null")
+        QStringLiteral(
+            "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
+            "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
+            "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 </dev/null")
             .arg(ssh::shellPath(launcher))
             .arg(hosts.size())
             .arg(shellQuote(hosts.join(QLatin1Char(','))))
-            .arg(ssh::shellPath(profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))))
+            .arg(ssh::shellPath(
+                profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))))
             .arg(options.bytes)
             .arg(options.iterations);
     return NodeChecker::wrapCommand(profile, cmd);
@@ -107,7 +109,9 @@ LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteAr
         return r;
     }
     if (j.value(QStringLiteral("ranks")).toInt() != profile.nodes.size()) {
-        r.error = tr("the link test ran %1 rank(s) for %2 node(s)").arg(j.value(QStringLiteral("ranks")).toInt()).arg(profile.nodes.size());
+        r.error = tr("the link test ran %1 rank(s) for %2 node(s)")
+                      .arg(j.value(QStringLiteral("ranks")).toInt())
+                      .arg(profile.nodes.size());
         return r;
     }
     r.bytes = qint64(j.value(QStringLiteral("bytes")).toDouble());
@@ -121,7 +125,8 @@ LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteAr
         m.latencyUs = o.value(QStringLiteral("latency_us")).toDouble(-1);
         m.bandwidthMbps = o.value(QStringLiteral("bandwidth_mbps")).toDouble(-1);
         if (m.a < 0 || m.b <= m.a || m.b >= profile.nodes.size() || m.latencyUs < 0 || m.bandwidthMbps <= 0) {
-            r.error = tr("the link test's result is malformed: %1").arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+            r.error = tr("the link test's result is malformed: %1")
+                          .arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
             r.pairs.clear();
             return r;
         }
@@ -157,18 +162,20 @@ void LinkTest::findOutliers(LinkReport& r)
         if (own == 0 || other == 0)
             continue;
         if (!r.bandwidthOutlier && ownMaxBw < 0.5 * otherMinBw)
-            r.bandwidthOutlier = LinkOutlier{k, tr("every link of %1 is at most %2; the links between the other nodes reach at least %3")
-                                                    .arg(r.nodes.at(k), formatBandwidth(ownMaxBw), formatBandwidth(otherMinBw))};
+            r.bandwidthOutlier =
+                LinkOutlier{k, tr("every link of %1 is at most %2; the links between the other nodes reach at least %3")
+                                   .arg(r.nodes.at(k), formatBandwidth(ownMaxBw), formatBandwidth(otherMinBw))};
         if (!r.latencyOutlier && ownMinLat > 2 * otherMaxLat && ownMinLat > otherMaxLat + 100)
-            r.latencyOutlier = LinkOutlier{k, tr("every link of %1 has at least %2 µs latency; the others at most %3 µs")
-                                                  .arg(r.nodes.at(k))
-                                                  .arg(ownMinLat, 0, 'f', 0)
-                                                  .arg(otherMaxLat, 0, 'f', 0)};
+            r.latencyOutlier =
+                LinkOutlier{k, tr("every link of %1 has at least %2 µs latency; the others at most %3 µs")
+                                   .arg(r.nodes.at(k))
+                                   .arg(ownMinLat, 0, 'f', 0)
+                                   .arg(otherMaxLat, 0, 'f', 0)};
     }
 }
 
-LinkReport LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head, const LinkTestOptions& options,
-                         const ssh::CancelToken& cancel)
+LinkReport LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
+                         const LinkTestOptions& options, const ssh::CancelToken& cancel)
 {
     QElapsedTimer timer;
     timer.start();
@@ -188,11 +195,12 @@ LinkReport LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRun
         r.bandwidthOutlier.reset();
         r.latencyOutlier.reset();
         r.evidence = lastLines(e.stdErr.isEmpty() ? e.stdOut : e.stdErr);
-        r.error = e.ok() ? r.error
-                         : tr("mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli "
-                              "install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and "
-                              "btl_tcp_if_include")
-                               .arg(head.name(), e.describe());
+        r.error = e.ok()
+                      ? r.error
+                      : tr("mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli "
+                           "install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and "
+                           "btl_tcp_if_include")
+                            .arg(head.name(), e.describe());
     }
     r.elapsedMs = timer.elapsed();
     return r;
@@ -219,4 +227,4 @@ LinkReport LinkTest::run(const cluster::ClusterProfile& profile, const LinkTestO
     return run(profile, runner, options, cancel);
 }
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks

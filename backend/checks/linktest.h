@@ -22,43 +22,43 @@ class CommandRunner;
 namespace traindeck::checks {
 
 struct LinkMeasurement {
-    int a = 0, b = 0;            // node indexes in the profile (a < b)
-    QString hostA, hostB;        // host names the ranks reported
-    double latencyUs = 0;        // one way: half of an 8-byte round trip
-    double bandwidthMbps = 0;    // one way, megabit/s
+    int a = 0, b = 0;         // node indexes in the profile (a < b)
+    QString hostA, hostB;     // host names the ranks reported
+    double latencyUs = 0;     // one way: half of an 8-byte round trip
+    double bandwidthMbps = 0; // one way, megabit/s
 };
 
 struct LinkOutlier {
     int node = -1;
-    QString reason;              // translated: "every link of tb-node3 is ≤ 47 Mbit/s, the others ≥ 9800 Mbit/s"
+    QString reason; // translated: "every link of tb-node3 is ≤ 47 Mbit/s, the others ≥ 9800 Mbit/s"
 };
 
 struct LinkReport {
     QString profile;
-    QStringList nodes;           // profile node names, in profile order
+    QStringList nodes; // profile node names, in profile order
     QList<LinkMeasurement> pairs;
-    qint64 bytes = 0;            // message size of the bandwidth round trips
+    qint64 bytes = 0; // message size of the bandwidth round trips
     std::optional<LinkOutlier> bandwidthOutlier, latencyOutlier;
-    QString error;               // set when the test could not run (then pairs is empty)
-    QString evidence;            // output excerpt of the test command
+    QString error;    // set when the test could not run (then pairs is empty)
+    QString evidence; // output excerpt of the test command
     qint64 elapsedMs = 0;
 
     bool ok() const { return error.isEmpty(); }
-    const LinkMeasurement* find(int a, int b) const;  // either order
+    const LinkMeasurement* find(int a, int b) const; // either order
     QJsonObject toJson() const;
 };
 
 struct LinkTestOptions {
-    qint64 bytes = 1 << 20;      // per bandwidth round trip
-    int iterations = 5;               // bandwidth round trips; the fastest counts
+    qint64 bytes = 1 << 20; // per bandwidth round trip
+    int iterations = 5;     // bandwidth round trips; the fastest counts
     int timeoutMs = 180000;
-    ssh::SshTarget targetTemplate;  // knownHosts/configFile/agent defaults (as CheckOptions)
+    ssh::SshTarget targetTemplate; // knownHosts/configFile/agent defaults (as CheckOptions)
 };
 
 class LinkTest {
     Q_DECLARE_TR_FUNCTIONS(traindeck::checks::LinkTest)
 
-public:
+  public:
     // "9.84 Gbit/s", "47.3 Mbit/s".
     static QString formatBandwidth(double mbps);
     // The shell command run on the head (profile path_prefix and env applied; as root, mpirun is
@@ -78,4 +78,4 @@ public:
                           const ssh::SshPrompts& prompts, const ssh::CancelToken& cancel);
 };
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks

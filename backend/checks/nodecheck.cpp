@@ -55,15 +55,19 @@ QString outputOf(const ExecResult& r)
     return s;
 }
 
-}  // namespace
+} // namespace
 
 QString checkStatusName(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass: return QStringLiteral("pass");
-    case CheckStatus::Warn: return QStringLiteral("warn");
-    case CheckStatus::Fail: return QStringLiteral("fail");
-    case CheckStatus::Skip: return QStringLiteral("skip");
+    case CheckStatus::Pass:
+        return QStringLiteral("pass");
+    case CheckStatus::Warn:
+        return QStringLiteral("warn");
+    case CheckStatus::Fail:
+        return QStringLiteral("fail");
+    case CheckStatus::Skip:
+        return QStringLiteral("skip");
     }
     return QString();
 }
@@ -157,11 +161,10 @@ QJsonObject CheckReport::toJson() const
     return {{QStringLiteral("profile"), profile},
             {QStringLiteral("ok"), !hasFailures()},
             {QStringLiteral("cancelled"), cancelled},
-            {QStringLiteral("counts"),
-             QJsonObject{{QStringLiteral("pass"), count(CheckStatus::Pass)},
-                         {QStringLiteral("warn"), count(CheckStatus::Warn)},
-                         {QStringLiteral("fail"), count(CheckStatus::Fail)},
-                         {QStringLiteral("skip"), count(CheckStatus::Skip)}}},
+            {QStringLiteral("counts"), QJsonObject{{QStringLiteral("pass"), count(CheckStatus::Pass)},
+                                                   {QStringLiteral("warn"), count(CheckStatus::Warn)},
+                                                   {QStringLiteral("fail"), count(CheckStatus::Fail)},
+                                                   {QStringLiteral("skip"), count(CheckStatus::Skip)}}},
             {QStringLiteral("ms"), elapsedMs},
             {QStringLiteral("nodes"), ns},
             {QStringLiteral("matrix"), rows}};
@@ -202,7 +205,8 @@ QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const Q
         pre += QStringLiteral("PATH=") + dirs.join(QLatin1Char(':')) + QStringLiteral(":\"$PATH\"; export PATH; ");
     }
     for (auto it = profile.env.cbegin(); it != profile.env.cend(); ++it)
-        pre += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QStringLiteral("; export ") + it.key() + QStringLiteral("; ");
+        pre += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QStringLiteral("; export ") + it.key() +
+               QStringLiteral("; ");
     return QStringLiteral("sh -c ") + shellQuote(pre + command);
 }
 
@@ -241,9 +245,12 @@ bool NodeChecker::appliesHere(const Check& check) const
 {
     const bool head = m_index == m_profile.headIndex();
     switch (check.appliesTo) {
-    case AppliesTo::EveryNode: return true;
-    case AppliesTo::HeadOfSeveral: return head && m_profile.nodes.size() > 1;
-    case AppliesTo::HeadWithInterconnect: return head && m_options.interconnect;
+    case AppliesTo::EveryNode:
+        return true;
+    case AppliesTo::HeadOfSeveral:
+        return head && m_profile.nodes.size() > 1;
+    case AppliesTo::HeadWithInterconnect:
+        return head && m_options.interconnect;
     }
     return false;
 }
@@ -319,7 +326,8 @@ static std::optional<CheckResult> ranBadly(CheckResult r, const ExecResult& e)
     r.summary = e.describe();
     r.evidence = excerpt(outputOf(e));
     if (e.status == ExecResult::Status::TimedOut)
-        r.remedy = NodeChecker::tr("The command did not answer in time; the node may be overloaded or a file system hangs.");
+        r.remedy =
+            NodeChecker::tr("The command did not answer in time; the node may be overloaded or a file system hangs.");
     else if (e.status == ExecResult::Status::Failed)
         r.remedy = e.error.detail.isEmpty() ? NodeChecker::tr("Check the connection to the node.") : e.error.detail;
     return r;
@@ -327,7 +335,8 @@ static std::optional<CheckResult> ranBadly(CheckResult r, const ExecResult& e)
 
 CheckResult NodeChecker::checkOs(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    const ExecResult e = exec(runner, QStringLiteral("uname -srm; (. /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\")"), cancel);
+    const ExecResult e =
+        exec(runner, QStringLiteral("uname -srm; (. /etc/os-release 2>/dev/null && echo \"$PRETTY_NAME\")"), cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     const QStringList lines = text(e.stdOut).split(QLatin1Char('\n'));
@@ -347,7 +356,8 @@ CheckResult NodeChecker::checkOs(CheckResult r, CommandRunner& runner, const Can
 
 CheckResult NodeChecker::checkCpu(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    const ExecResult e = exec(runner, QStringLiteral("nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"), cancel);
+    const ExecResult e =
+        exec(runner, QStringLiteral("nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"), cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     const QStringList lines = text(e.stdOut).split(QLatin1Char('\n'));
@@ -366,7 +376,9 @@ CheckResult NodeChecker::checkCpu(CheckResult r, CommandRunner& runner, const Ca
     r.status = CheckStatus::Pass;
     if (m_node.gpus == 0 && m_node.slots > cores) {
         r.status = CheckStatus::Warn;
-        r.remedy = tr("The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.").arg(m_node.slots).arg(cores);
+        r.remedy = tr("The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.")
+                       .arg(m_node.slots)
+                       .arg(cores);
     }
     return r;
 }
@@ -415,7 +427,8 @@ CheckResult NodeChecker::checkDisk(CheckResult r, CommandRunner& runner, const C
         r.status = CheckStatus::Fail;
         r.summary = e.exitCode == 3 ? tr("cannot create %1").arg(dir) : tr("%1 is not writable").arg(dir);
         r.remedy = tr("Create the work directory %1 on the node with write access for the login user, or change "
-                      "\"workdir\" in the profile.").arg(dir);
+                      "\"workdir\" in the profile.")
+                       .arg(dir);
         return r;
     }
     const QStringList f = text(e.stdOut).simplified().split(QLatin1Char(' '));
@@ -433,11 +446,15 @@ CheckResult NodeChecker::checkDisk(CheckResult r, CommandRunner& runner, const C
     if (g < m_options.failDiskGb) {
         r.status = CheckStatus::Fail;
         r.remedy = tr("Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space "
-                      "or point \"workdir\" at a larger file system.").arg(gb(bytes));
+                      "or point \"workdir\" at a larger file system.")
+                       .arg(gb(bytes));
     } else if (g < m_options.minDiskGb) {
         r.status = CheckStatus::Warn;
-        r.remedy = tr("%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer "
-                      "state).").arg(gb(bytes)).arg(m_options.minDiskGb);
+        r.remedy =
+            tr("%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer "
+               "state).")
+                .arg(gb(bytes))
+                .arg(m_options.minDiskGb);
     } else {
         r.status = CheckStatus::Pass;
     }
@@ -473,10 +490,11 @@ QList<NodeChecker::Gpu> NodeChecker::parseNvidiaSmi(const QString& csv)
 
 CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    const ExecResult e = exec(runner,
-                              QStringLiteral("command -v nvidia-smi >/dev/null 2>&1 || { echo TRAINDECK_NO_NVIDIA_SMI; exit 0; }; "
-                                             "nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader"),
-                              cancel);
+    const ExecResult e =
+        exec(runner,
+             QStringLiteral("command -v nvidia-smi >/dev/null 2>&1 || { echo TRAINDECK_NO_NVIDIA_SMI; exit 0; }; "
+                            "nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader"),
+             cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     r.evidence = excerpt(outputOf(e));
@@ -486,8 +504,10 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
         r.summary = tr("no GPU (nvidia-smi not found)");
         if (m_node.gpus > 0) {
             r.status = CheckStatus::Fail;
-            r.remedy = tr("The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver "
-                          "(and reboot), or set \"gpus\": 0 to train on the CPU.", nullptr, m_node.gpus);
+            r.remedy =
+                tr("The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver "
+                   "(and reboot), or set \"gpus\": 0 to train on the CPU.",
+                   nullptr, m_node.gpus);
         } else {
             r.status = CheckStatus::Warn;
             r.remedy = tr("No NVIDIA GPU found; CPU training is still possible but much slower.");
@@ -519,13 +539,18 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
     }
     const QString model = gpus.first().name;
     r.value = QStringLiteral("%1 × %2, driver %3").arg(gpus.size()).arg(model, gpus.first().driver);
-    r.summary = tr("%1 × %2 (%3 GiB), driver %4").arg(gpus.size()).arg(model).arg(minMem / 1024.0, 0, 'f', 0).arg(gpus.first().driver);
+    r.summary = tr("%1 × %2 (%3 GiB), driver %4")
+                    .arg(gpus.size())
+                    .arg(model)
+                    .arg(minMem / 1024.0, 0, 'f', 0)
+                    .arg(gpus.first().driver);
     QStringList problems, remedies;
     CheckStatus status = CheckStatus::Pass;
     if (m_node.gpus > gpus.size()) {
         status = CheckStatus::Fail;
         problems << tr("the profile uses %1 GPUs but %2 are present").arg(m_node.gpus).arg(gpus.size());
-        remedies << tr("Set \"gpus\" to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.").arg(gpus.size());
+        remedies
+            << tr("Set \"gpus\" to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.").arg(gpus.size());
     }
     if (m_node.gpus > 0 && m_node.slots > gpus.size()) {
         status = CheckStatus::Fail;
@@ -543,7 +568,8 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
             status = CheckStatus::Warn;
         problems << tr("%1 GiB per GPU").arg(minMem / 1024.0, 0, 'f', 0);
         remedies << tr("At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, "
-                       "activation checkpointing or bf16 if memory runs out.").arg(m_options.minGpuMemoryGb);
+                       "activation checkpointing or bf16 if memory runs out.")
+                        .arg(m_options.minGpuMemoryGb);
     }
     if (models.size() > 1) {
         if (status == CheckStatus::Pass)
@@ -560,16 +586,18 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
 
 CheckResult NodeChecker::checkTrainer(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    const ExecResult e = exec(runner,
-                              QStringLiteral("p=$(command -v traindeck-trainer) || { echo TRAINDECK_NOT_FOUND; exit 0; }; "
-                                             "echo \"TRAINDECK_PATH $p\"; \"$p\" self-check"),
-                              cancel);
+    const ExecResult e =
+        exec(runner,
+             QStringLiteral("p=$(command -v traindeck-trainer) || { echo TRAINDECK_NOT_FOUND; exit 0; }; "
+                            "echo \"TRAINDECK_PATH $p\"; \"$p\" self-check"),
+             cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     const QString deployRemedy =
         tr("Install traindeck-trainer on %1 in a directory on PATH or in the profile's \"path_prefix\" (for example "
            "~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine's binary there "
-           "with: traindeck-cli deploy --profile FILE --node %1").arg(m_node.name);
+           "with: traindeck-cli deploy --profile FILE --node %1")
+            .arg(m_node.name);
     if (e.stdOut.contains("TRAINDECK_NOT_FOUND")) {
         r.status = CheckStatus::Fail;
         r.summary = tr("not found on PATH");
@@ -606,11 +634,15 @@ CheckResult NodeChecker::checkTrainer(CheckResult r, CommandRunner& runner, cons
     if (nccl.isString())
         m_selfCheckNccl = nccl.toString();
     else if (nccl.isObject())
-        m_selfCheckNccl = nccl.toObject().value(QStringLiteral("version")).toString(
-            nccl.toObject().value(QStringLiteral("compiled")).toBool() ? QStringLiteral("compiled in") : QString());
+        m_selfCheckNccl =
+            nccl.toObject()
+                .value(QStringLiteral("version"))
+                .toString(nccl.toObject().value(QStringLiteral("compiled")).toBool() ? QStringLiteral("compiled in")
+                                                                                     : QString());
     const QJsonValue cuda = j.value(QStringLiteral("cuda"));
     if (cuda.isObject())
-        m_selfCheckCuda = cuda.toObject().value(QStringLiteral("available")).toBool() ? tr("available") : tr("not available");
+        m_selfCheckCuda =
+            cuda.toObject().value(QStringLiteral("available")).toBool() ? tr("available") : tr("not available");
     r.summary = tr("%1 (LibTorch %2) at %3").arg(r.value.isEmpty() ? tr("unknown version") : r.value, torch, path);
     r.status = r.value.isEmpty() ? CheckStatus::Warn : CheckStatus::Pass;
     if (r.value.isEmpty())
@@ -625,11 +657,12 @@ CheckResult NodeChecker::checkCuda(CheckResult r, CommandRunner& runner, const C
         r.summary = tr("no GPU");
         return r;
     }
-    const ExecResult e = exec(runner,
-                              QStringLiteral("nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*'; "
-                                             "(nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null) "
-                                             "| grep -o 'release [0-9.]*'; true"),
-                              cancel);
+    const ExecResult e =
+        exec(runner,
+             QStringLiteral("nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*'; "
+                            "(nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null) "
+                            "| grep -o 'release [0-9.]*'; true"),
+             cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     r.evidence = excerpt(outputOf(e));
@@ -665,13 +698,13 @@ CheckResult NodeChecker::checkNccl(CheckResult r, CommandRunner& runner, const C
         r.summary = tr("no GPU (NCCL is used for GPU training)");
         return r;
     }
-    const ExecResult e = exec(
-        runner,
-        QStringLiteral("for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h; do "
-                       "[ -f \"$h\" ] && grep -hE '^#define NCCL_(MAJOR|MINOR|PATCH) ' \"$h\" && break; done; "
-                       "(ldconfig -p 2>/dev/null | grep -o 'libnccl\\.so[.0-9]*' | sort -u; "
-                       "ls /usr/local/cuda/lib64/libnccl.so.* 2>/dev/null); true"),
-        cancel);
+    const ExecResult e =
+        exec(runner,
+             QStringLiteral("for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h; do "
+                            "[ -f \"$h\" ] && grep -hE '^#define NCCL_(MAJOR|MINOR|PATCH) ' \"$h\" && break; done; "
+                            "(ldconfig -p 2>/dev/null | grep -o 'libnccl\\.so[.0-9]*' | sort -u; "
+                            "ls /usr/local/cuda/lib64/libnccl.so.* 2>/dev/null); true"),
+             cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     r.evidence = excerpt(outputOf(e));
@@ -695,7 +728,8 @@ CheckResult NodeChecker::checkNccl(CheckResult r, CommandRunner& runner, const C
         return r;
     }
     r.status = CheckStatus::Pass;
-    r.summary = tr("NCCL %1").arg(version) + (m_selfCheckNccl.isEmpty() ? QString() : tr(" (trainer: %1)").arg(m_selfCheckNccl));
+    r.summary = tr("NCCL %1").arg(version) +
+                (m_selfCheckNccl.isEmpty() ? QString() : tr(" (trainer: %1)").arg(m_selfCheckNccl));
     return r;
 }
 
@@ -722,7 +756,8 @@ CheckResult NodeChecker::checkMpi(CheckResult r, CommandRunner& runner, const Ca
         return r;
     }
     const auto hydra = QRegularExpression(QStringLiteral("Version:\\s+([0-9.]+)")).match(out);
-    r.value = hydra.hasMatch() ? QStringLiteral("MPICH ") + hydra.captured(1) : out.section(QLatin1Char('\n'), 0, 0).trimmed();
+    r.value = hydra.hasMatch() ? QStringLiteral("MPICH ") + hydra.captured(1)
+                               : out.section(QLatin1Char('\n'), 0, 0).trimmed();
     r.summary = r.value;
     r.status = CheckStatus::Warn;
     r.remedy = tr("TrainDeck launches with Open MPI's mpirun; another MPI may need different options.");
@@ -746,9 +781,9 @@ QString NodeChecker::suggestSocketIfname(const QString& ipOutput, const QString&
             continue;
         if (!preferAddress.isEmpty() && addr == preferAddress)
             return ifname;
-        static const QStringList virtualPrefixes{QStringLiteral("docker"), QStringLiteral("virbr"), QStringLiteral("veth"),
-                                                 QStringLiteral("br-"),    QStringLiteral("cni"),   QStringLiteral("flannel"),
-                                                 QStringLiteral("tun"),    QStringLiteral("tap")};
+        static const QStringList virtualPrefixes{
+            QStringLiteral("docker"), QStringLiteral("virbr"),   QStringLiteral("veth"), QStringLiteral("br-"),
+            QStringLiteral("cni"),    QStringLiteral("flannel"), QStringLiteral("tun"),  QStringLiteral("tap")};
         bool isVirtual = false;
         for (const QString& p : virtualPrefixes)
             isVirtual = isVirtual || ifname.startsWith(p);
@@ -761,10 +796,11 @@ QString NodeChecker::suggestSocketIfname(const QString& ipOutput, const QString&
 CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
     const bool literal = !QHostAddress(m_node.host).isNull();
-    const QString resolve = literal || runner.isLocal()
-                                ? QStringLiteral("echo TRAINDECK_ADDR %1").arg(shellQuote(m_node.host))
-                                : QStringLiteral("echo TRAINDECK_ADDR $(getent ahostsv4 %1 2>/dev/null | awk 'NR==1{print $1}')")
-                                      .arg(shellQuote(m_node.host));
+    const QString resolve =
+        literal || runner.isLocal()
+            ? QStringLiteral("echo TRAINDECK_ADDR %1").arg(shellQuote(m_node.host))
+            : QStringLiteral("echo TRAINDECK_ADDR $(getent ahostsv4 %1 2>/dev/null | awk 'NR==1{print $1}')")
+                  .arg(shellQuote(m_node.host));
     const ExecResult e = exec(runner, QStringLiteral("ip -o -4 addr show 2>&1; ") + resolve, cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
@@ -804,8 +840,9 @@ CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, cons
         if (!found) {
             r.status = CheckStatus::Fail;
             r.summary += tr("; no matching interface");
-            r.remedy = tr("No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.")
-                           .arg(m_node.name, configured, suggestion.isEmpty() ? tr("an existing interface") : suggestion);
+            r.remedy =
+                tr("No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.")
+                    .arg(m_node.name, configured, suggestion.isEmpty() ? tr("an existing interface") : suggestion);
         } else {
             r.status = CheckStatus::Pass;
         }
@@ -819,7 +856,8 @@ CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, cons
         return r;
     }
     r.status = CheckStatus::Pass;
-    r.summary = tr("suggested NCCL_SOCKET_IFNAME=%1").arg(suggestion) + (addr.isEmpty() ? QString() : tr(" (%1)").arg(addr));
+    r.summary =
+        tr("suggested NCCL_SOCKET_IFNAME=%1").arg(suggestion) + (addr.isEmpty() ? QString() : tr(" (%1)").arg(addr));
     return r;
 }
 
@@ -847,7 +885,8 @@ CheckResult NodeChecker::checkClock(CheckResult r, CommandRunner& runner, const 
     if (qAbs(skew) > m_options.maxClockSkewS + uncertainty) {
         r.status = CheckStatus::Warn;
         r.remedy = tr("The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time "
-                      "synchronisation (systemd-timesyncd, chrony or ntpd) on every node.").arg(skew, 0, 'f', 1);
+                      "synchronisation (systemd-timesyncd, chrony or ntpd) on every node.")
+                       .arg(skew, 0, 'f', 1);
     } else {
         r.status = CheckStatus::Pass;
     }
@@ -900,28 +939,36 @@ CheckResult NodeChecker::checkHeadSsh(CheckResult r, CommandRunner& runner, cons
         const QString msg = said.join(QLatin1Char(' ')).trimmed();
         if (rc == 0) {
             ++okCount;
-            evidence << tr("%1: ok%2").arg(w.name, resolves ? QString() : tr(" (getent cannot resolve %1, ssh could)").arg(w.host));
+            evidence << tr("%1: ok%2")
+                            .arg(w.name,
+                                 resolves ? QString() : tr(" (getent cannot resolve %1, ssh could)").arg(w.host));
             continue;
         }
         failed << w.name;
         evidence << tr("%1: exit %2: %3").arg(w.name).arg(rc).arg(msg);
         const QString target = (w.user.isEmpty() ? QString() : w.user + QLatin1Char('@')) + w.host;
         if (!resolves || msg.contains(QLatin1String("resolve")))
-            remedies << tr("%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the "
-                           "profile.").arg(m_node.name, w.host);
-        else if (msg.contains(QLatin1String("Host key verification failed")) || msg.contains(QLatin1String("REMOTE HOST IDENTIFICATION")))
+            remedies
+                << tr("%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the "
+                      "profile.")
+                       .arg(m_node.name, w.host);
+        else if (msg.contains(QLatin1String("Host key verification failed")) ||
+                 msg.contains(QLatin1String("REMOTE HOST IDENTIFICATION")))
             remedies << tr("The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → "
                            "worker SSH (it copies the key this machine verified), or on the head run "
                            "`ssh%2 %3` once and compare the fingerprint.")
                             .arg(w.host, w.port != 22 ? QStringLiteral(" -p %1").arg(w.port) : QString(), target);
         else if (msg.contains(QLatin1String("Permission denied")))
-            remedies << tr("The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head "
-                           "run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3")
-                            .arg(w.name, w.port != 22 ? QStringLiteral(" -p %1").arg(w.port) : QString(), target);
+            remedies
+                << tr("The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head "
+                      "run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3")
+                       .arg(w.name, w.port != 22 ? QStringLiteral(" -p %1").arg(w.port) : QString(), target);
         else if (msg.contains(QLatin1String("not found")) && rc == 127)
             remedies << tr("ssh is not installed on the head: apt install openssh-client.");
         else
-            remedies << tr("Check that %1 is reachable from the head on port %2 (firewall, routing).").arg(w.host).arg(w.port);
+            remedies << tr("Check that %1 is reachable from the head on port %2 (firewall, routing).")
+                            .arg(w.host)
+                            .arg(w.port);
     }
     r.evidence = excerpt(evidence.join(QLatin1Char('\n')), 40);
     if (okCount + failed.size() < workers) {
@@ -955,15 +1002,16 @@ CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner,
         hosts << n.host + QStringLiteral(":1");
     const QString launcher = m_profile.launcher.isEmpty() ? QStringLiteral("mpirun") : m_profile.launcher;
     // Older trainers have no bench-comm: their usage does not list it (and the command exits 2).
-    const QString cmd = QStringLiteral("traindeck-trainer --help 2>&1 | grep -q bench-comm || "
-                                       "{ echo TRAINDECK_NO_BENCH; exit 0; }; "
-                                       "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
-                                       "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
-                                       "%1 -np %2 --host %3 --map-by node traindeck-trainer bench-comm --json --iters 3 "
-                                       "--max-bytes 67108864")
-                            .arg(shellPath(launcher))
-                            .arg(hosts.size())
-                            .arg(shellQuote(hosts.join(QLatin1Char(','))));
+    const QString cmd =
+        QStringLiteral("traindeck-trainer --help 2>&1 | grep -q bench-comm || "
+                       "{ echo TRAINDECK_NO_BENCH; exit 0; }; "
+                       "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
+                       "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
+                       "%1 -np %2 --host %3 --map-by node traindeck-trainer bench-comm --json --iters 3 "
+                       "--max-bytes 67108864")
+            .arg(shellPath(launcher))
+            .arg(hosts.size())
+            .arg(shellQuote(hosts.join(QLatin1Char(','))));
     ssh::ExecOptions o;
     o.timeoutMs = qMax(m_options.stepTimeoutMs, 180000);
     o.cancel = cancel;
@@ -971,8 +1019,8 @@ CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner,
     if (auto bad = ranBadly(r, e))
         return *bad;
     r.evidence = excerpt(outputOf(e));
-    const bool unknown = e.stdOut.contains("TRAINDECK_NO_BENCH")
-                         || (e.exitCode == 2 && e.stdErr.contains("unknown command"));
+    const bool unknown =
+        e.stdOut.contains("TRAINDECK_NO_BENCH") || (e.exitCode == 2 && e.stdErr.contains("unknown command"));
     if (unknown) {
         r.status = CheckStatus::Skip;
         r.summary = tr("traindeck-trainer has no bench-comm (older version)");
@@ -1024,16 +1072,19 @@ void buildMatrix(CheckReport& report)
         {"os", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Operating system"), CheckStatus::Warn,
          QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Different systems may ship different library versions.")},
         {"gpu", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "GPUs and driver"), CheckStatus::Warn,
-         QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker",
-                           "Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.")},
+         QT_TRANSLATE_NOOP(
+             "traindeck::checks::NodeChecker",
+             "Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.")},
         {"cuda", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "CUDA"), CheckStatus::Warn,
          QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Use the same CUDA version on every node.")},
         {"nccl", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "NCCL"), CheckStatus::Warn,
-         QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker",
-                           "Different NCCL versions can hang or fail in collectives; install the same one everywhere.")},
+         QT_TRANSLATE_NOOP(
+             "traindeck::checks::NodeChecker",
+             "Different NCCL versions can hang or fail in collectives; install the same one everywhere.")},
         {"mpi", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Open MPI"), CheckStatus::Fail,
-         QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker",
-                           "Open MPI must be the same version on every node; install the head's version on all nodes.")},
+         QT_TRANSLATE_NOOP(
+             "traindeck::checks::NodeChecker",
+             "Open MPI must be the same version on every node; install the head's version on all nodes.")},
         {"trainer", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "traindeck-trainer"), CheckStatus::Fail,
          QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker",
                            "Every node must run the same traindeck-trainer version: deploy the head's binary to the "
@@ -1077,8 +1128,9 @@ void buildMatrix(CheckReport& report)
                         continue;
                     if (row.severity == CheckStatus::Fail || r.status == CheckStatus::Pass)
                         r.status = row.severity;
-                    r.summary += QCoreApplication::translate("traindeck::checks::NodeChecker", "; differs from the head (%1)")
-                                     .arg(reference);
+                    r.summary +=
+                        QCoreApplication::translate("traindeck::checks::NodeChecker", "; differs from the head (%1)")
+                            .arg(reference);
                     r.remedy = (r.remedy.isEmpty() ? QString() : r.remedy + QLatin1Char('\n')) + m.remedy;
                 }
             }
@@ -1087,4 +1139,4 @@ void buildMatrix(CheckReport& report)
     }
 }
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks

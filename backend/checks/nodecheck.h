@@ -22,23 +22,23 @@ class CommandRunner;
 namespace traindeck::checks {
 
 enum class CheckStatus { Pass, Warn, Fail, Skip };
-QString checkStatusName(CheckStatus s);  // "pass", "warn", "fail", "skip"
+QString checkStatusName(CheckStatus s); // "pass", "warn", "fail", "skip"
 
 struct CheckResult {
-    QString id;        // stable: "connect", "os", "cpu", "memory", "disk", "gpu", "cuda", "nccl", "mpi",
-                       // "trainer", "head-ssh", "clock", "network", "interconnect"
-    QString title;     // translated
+    QString id;    // stable: "connect", "os", "cpu", "memory", "disk", "gpu", "cuda", "nccl", "mpi",
+                   // "trainer", "head-ssh", "clock", "network", "interconnect"
+    QString title; // translated
     CheckStatus status = CheckStatus::Skip;
-    QString summary;   // one line, translated ("4 × NVIDIA H100 80GB, driver 550.54")
-    QString evidence;  // what was seen (command output excerpts), may be several lines
-    QString remedy;    // what to do (empty for pass)
-    QString value;     // the comparable value for the cross-node matrix (a version, a model), may be empty
+    QString summary;  // one line, translated ("4 × NVIDIA H100 80GB, driver 550.54")
+    QString evidence; // what was seen (command output excerpts), may be several lines
+    QString remedy;   // what to do (empty for pass)
+    QString value;    // the comparable value for the cross-node matrix (a version, a model), may be empty
     qint64 elapsedMs = 0;
     QJsonObject toJson() const;
 };
 
 struct NodeReport {
-    QString node;  // display name
+    QString node; // display name
     QString host;
     bool isHead = false;
     QList<CheckResult> results;
@@ -48,11 +48,11 @@ struct NodeReport {
 };
 
 struct MatrixRow {
-    QString id;               // check id
+    QString id; // check id
     QString title;
-    QStringList values;       // per node, in node order ("" when unknown)
-    bool differs = false;     // non-empty values differ
-    CheckStatus severity = CheckStatus::Pass;  // of the difference (fail for trainer/MPI versions, else warn)
+    QStringList values;                       // per node, in node order ("" when unknown)
+    bool differs = false;                     // non-empty values differ
+    CheckStatus severity = CheckStatus::Pass; // of the difference (fail for trainer/MPI versions, else warn)
     QString remedy;
 };
 
@@ -68,15 +68,15 @@ struct CheckReport {
 };
 
 struct CheckOptions {
-    int stepTimeoutMs = 20000;    // per command
+    int stepTimeoutMs = 20000; // per command
     int connectTimeoutMs = 10000;
-    bool interconnect = false;    // run `traindeck-trainer bench-comm` (optional)
-    double minMemoryGb = 64;      // warn below
-    double minGpuMemoryGb = 24;   // warn below (1.5B model)
-    double minDiskGb = 100;       // warn below; fail below failDiskGb
+    bool interconnect = false;  // run `traindeck-trainer bench-comm` (optional)
+    double minMemoryGb = 64;    // warn below
+    double minGpuMemoryGb = 24; // warn below (1.5B model)
+    double minDiskGb = 100;     // warn below; fail below failDiskGb
     double failDiskGb = 10;
-    double maxClockSkewS = 2;     // warn above
-    ssh::SshTarget targetTemplate;  // knownHosts/configFile/agent/identities defaults for every node
+    double maxClockSkewS = 2;      // warn above
+    ssh::SshTarget targetTemplate; // knownHosts/configFile/agent/identities defaults for every node
 };
 
 // The SSH target for a node: the profile's, with knownHosts (when set), config file, agent and
@@ -89,7 +89,7 @@ ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster:
 class NodeChecker {
     Q_DECLARE_TR_FUNCTIONS(traindeck::checks::NodeChecker)
 
-public:
+  public:
     NodeChecker(const cluster::ClusterProfile& profile, int nodeIndex, const CheckOptions& options);
 
     // The id of the first check, "connect": the caller runs it (it opens the runner).
@@ -118,7 +118,7 @@ public:
     // else the first that is not loopback/docker/virtual bridge. Empty when none.
     static QString suggestSocketIfname(const QString& ipOutput, const QString& preferAddress = QString());
 
-private:
+  private:
     // One check: id, title, the function that runs it and the nodes it applies to, declared once in
     // kChecks (nodecheck.cpp), from which the id list, the titles and run() are derived.
     // Each function gets resultFor(id) and fills it in.
@@ -126,8 +126,8 @@ private:
     enum class AppliesTo { EveryNode, HeadOfSeveral, HeadWithInterconnect };
     struct Check {
         const char* id;
-        const char* title;  // untranslated, QT_TRANSLATE_NOOP'd in NodeChecker's context
-        CheckFn fn;         // nullptr for "connect", which the caller runs
+        const char* title; // untranslated, QT_TRANSLATE_NOOP'd in NodeChecker's context
+        CheckFn fn;        // nullptr for "connect", which the caller runs
         AppliesTo appliesTo;
     };
     static const Check kChecks[];
@@ -162,7 +162,7 @@ private:
 // The cross-node matrix and the failures it implies (added to the report).
 void buildMatrix(CheckReport& report);
 
-}  // namespace traindeck::checks
+} // namespace traindeck::checks
 
 Q_DECLARE_METATYPE(traindeck::checks::CheckResult)
 Q_DECLARE_METATYPE(traindeck::checks::NodeReport)

@@ -8,11 +8,11 @@ namespace {
 #define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", s)
 // In Column order.
 constexpr EditableTableModel::Column kColumns[] = {
-    {TITLE("Name"), false},          {TITLE("Host"), false},  {TITLE("Port"), true}, {TITLE("User"), false},
+    {TITLE("Name"), false},          {TITLE("Host"), false}, {TITLE("Port"), true}, {TITLE("User"), false},
     {TITLE("Identity file"), false}, {TITLE("Slots"), true}, {TITLE("GPUs"), true}, {TITLE("Role"), false}};
 #undef TITLE
 static_assert(std::size(kColumns) == ClusterNodesModel::ColumnCount);
-}  // namespace
+} // namespace
 
 ClusterNodesModel::ClusterNodesModel(QObject* parent) : EditableTableModel(kColumns, parent) {}
 
@@ -143,7 +143,8 @@ bool ClusterNodesModel::setCell(const QModelIndex& index, const QVariant& value)
         const int newHead = headRow();
         const int first = qMin(qMin(oldHead, newHead), index.row());
         const int last = qMax(qMax(oldHead, newHead), index.row());
-        Q_EMIT dataChanged(this->index(first, RoleColumn), this->index(last, RoleColumn), {Qt::DisplayRole, Qt::EditRole});
+        Q_EMIT dataChanged(this->index(first, RoleColumn), this->index(last, RoleColumn),
+                           {Qt::DisplayRole, Qt::EditRole});
         return true;
     }
     default:
@@ -201,4 +202,4 @@ bool ClusterNodesModel::removeRows(int row, int count, const QModelIndex& parent
     return true;
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

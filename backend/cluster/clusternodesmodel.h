@@ -10,7 +10,7 @@ namespace traindeck::cluster {
 class ClusterNodesModel : public EditableTableModel {
     Q_OBJECT
 
-public:
+  public:
     enum Column {
         NameColumn,
         HostColumn,
@@ -35,13 +35,13 @@ public:
     bool insertRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
     bool removeRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
 
-protected:
+  protected:
     QVariant cell(const QModelIndex& index, int role) const override;
     // Role column: "head" or "worker" (EditRole); display text is translated.
     bool setCell(const QModelIndex& index, const QVariant& value) override;
 
-private:
+  private:
     QList<ClusterNode> m_nodes;
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

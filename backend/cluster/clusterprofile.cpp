@@ -57,8 +57,8 @@ void scanSecrets(QJsonObject& obj, const QString& path, const QString& file, Clu
     for (const QString& key : keys) {
         const QString keyPath = joinKey(path, key);
         QJsonValue value = obj.value(key);
-        const bool secret = Names::looksLikeSecretKey(key)
-            || (value.isString() && Names::looksLikeSecretValue(value.toString()));
+        const bool secret =
+            Names::looksLikeSecretKey(key) || (value.isString() && Names::looksLikeSecretValue(value.toString()));
         if (secret) {
             if (policy == ClusterProfile::Secrets::Strip) {
                 obj.remove(key);
@@ -85,7 +85,8 @@ void scanSecrets(QJsonObject& obj, const QString& path, const QString& file, Clu
                     scanSecrets(child, itemPath, file, policy, out);
                     array.replace(i, child);
                 } else if (array.at(i).isString() && Names::looksLikeSecretValue(array.at(i).toString())) {
-                    out.append(Diagnostic::keyError(file, itemPath, ClusterProfile::tr("profiles must not hold private keys")));
+                    out.append(Diagnostic::keyError(file, itemPath,
+                                                    ClusterProfile::tr("profiles must not hold private keys")));
                 }
             }
             obj.insert(key, array);
@@ -129,12 +130,12 @@ struct Reader {
 };
 
 const QStringList kTopKeys = {
-    QStringLiteral("version"), QStringLiteral("name"),        QStringLiteral("known_hosts"), QStringLiteral("workdir"),
-    QStringLiteral("launcher"), QStringLiteral("path_prefix"), QStringLiteral("env"),         QStringLiteral("nodes"),
-    QStringLiteral("local"),
+    QStringLiteral("version"), QStringLiteral("name"),     QStringLiteral("known_hosts"),
+    QStringLiteral("workdir"), QStringLiteral("launcher"), QStringLiteral("path_prefix"),
+    QStringLiteral("env"),     QStringLiteral("nodes"),    QStringLiteral("local"),
 };
 const QStringList kNodeKeys = {
-    QStringLiteral("name"),  QStringLiteral("host"),  QStringLiteral("port"), QStringLiteral("user"),
+    QStringLiteral("name"),     QStringLiteral("host"),  QStringLiteral("port"), QStringLiteral("user"),
     QStringLiteral("identity"), QStringLiteral("slots"), QStringLiteral("gpus"), QStringLiteral("role"),
 };
 
@@ -160,7 +161,7 @@ QPair<int, int> lineColumnOf(const QByteArray& text, int offset)
     return {line, column};
 }
 
-}  // namespace
+} // namespace
 
 ClusterProfile ClusterProfile::local(int slots)
 {
@@ -360,7 +361,9 @@ Diagnostics ClusterProfile::validate(const QString& fileName) const
         if (!envName.ok)
             error(key, envName.message);
         else if (Names::looksLikeSecretKey(it.key()) || Names::looksLikeSecretValue(it.value()))
-            error(key, tr("profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent"));
+            error(
+                key,
+                tr("profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent"));
         else if (it.value().contains(QLatin1Char('\n')) || it.value().contains(QChar(0)))
             error(key, tr("control characters (such as a newline) are not allowed"));
     }
@@ -545,9 +548,11 @@ Result<ClusterProfile> ClusterProfile::load(const QString& path, Secrets secrets
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<ClusterProfile>::failure(Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(file.errorString())));
+        return Result<ClusterProfile>::failure(
+            Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(file.errorString())));
     if (file.size() > 4 * 1024 * 1024)
-        return Result<ClusterProfile>::failure(Diagnostic::error(path, 0, 0, tr("file is larger than 4 MiB; not a profile")));
+        return Result<ClusterProfile>::failure(
+            Diagnostic::error(path, 0, 0, tr("file is larger than 4 MiB; not a profile")));
     return fromJson(file.readAll(), path, secrets);
 }
 
@@ -614,15 +619,19 @@ Result<ClusterProfile> ClusterProfile::importFile(const QString& path, const QSt
         p.name = asName;
     if (p.name == kLocalName)
         return Result<ClusterProfile>::failure(
-            diagnostics + Diagnostics{Diagnostic::keyError(path, QStringLiteral("name"),
-                                                           tr("\"local\" is the built-in profile; import it under another name"))});
+            diagnostics +
+            Diagnostics{Diagnostic::keyError(path, QStringLiteral("name"),
+                                             tr("\"local\" is the built-in profile; import it under another name"))});
     const NameCheck check = Names::checkProfileName(p.name);
     if (!check.ok)
-        return Result<ClusterProfile>::failure(diagnostics + Diagnostics{Diagnostic::keyError(path, QStringLiteral("name"), check.message)});
+        return Result<ClusterProfile>::failure(
+            diagnostics + Diagnostics{Diagnostic::keyError(path, QStringLiteral("name"), check.message)});
     const QString target = pathForName(p.name);
     if (!overwrite && QFileInfo::exists(target))
         return Result<ClusterProfile>::failure(
-            diagnostics + Diagnostics{Diagnostic::error(target, 0, 0, tr("profile '%1' exists already; choose another name or overwrite it").arg(p.name))});
+            diagnostics +
+            Diagnostics{Diagnostic::error(
+                target, 0, 0, tr("profile '%1' exists already; choose another name or overwrite it").arg(p.name))});
     const Status saved = p.saveNamed();
     if (!saved)
         return Result<ClusterProfile>::failure(diagnostics + saved.diagnostics());
@@ -637,4 +646,4 @@ Status ClusterProfile::exportNamed(const QString& name, const QString& path)
     return p.value().save(path);
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -17,18 +17,18 @@ namespace traindeck::cluster {
 
 enum class NodeRole { Head, Worker };
 
-QString nodeRoleName(NodeRole role);  // "head", "worker"
+QString nodeRoleName(NodeRole role); // "head", "worker"
 
 struct ClusterNode {
-    QString name;      // display name, unique in the profile; defaults to host
-    QString host;      // host name or address used for SSH and in the hostfile
-    int port = 22;     // SSH port
-    QString user;      // empty: the SSH default (~/.ssh/config, then the local user)
-    QString identity;  // private key file (path only, never the key), "~" allowed; empty: SSH defaults
-    int slots = 1;     // ranks on this node; defaults to gpus when gpus > 0
-    int gpus = 0;      // GPUs to use on this node (0: CPU only)
+    QString name;     // display name, unique in the profile; defaults to host
+    QString host;     // host name or address used for SSH and in the hostfile
+    int port = 22;    // SSH port
+    QString user;     // empty: the SSH default (~/.ssh/config, then the local user)
+    QString identity; // private key file (path only, never the key), "~" allowed; empty: SSH defaults
+    int slots = 1;    // ranks on this node; defaults to gpus when gpus > 0
+    int gpus = 0;     // GPUs to use on this node (0: CPU only)
     NodeRole role = NodeRole::Worker;
-    QJsonObject extra;  // keys this version does not know, kept on round trip
+    QJsonObject extra; // keys this version does not know, kept on round trip
 
     // "user@host" or "host" (for ssh and the Open MPI hostfile).
     QString sshTarget() const { return user.isEmpty() ? host : user + QLatin1Char('@') + host; }
@@ -38,24 +38,24 @@ struct ClusterNode {
 class ClusterProfile {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::ClusterProfile)
 
-public:
+  public:
     static constexpr int FormatVersion = 1;
     static constexpr int MaxSlots = Hostfile::MaxSlots;
 
     enum class Secrets {
-        Reject,  // a password-like key or inline private key is an error (load)
-        Strip,   // it is removed with a warning (import)
+        Reject, // a password-like key or inline private key is an error (load)
+        Strip,  // it is removed with a warning (import)
     };
 
     QString name;
     QString knownHosts = QStringLiteral("~/.ssh/known_hosts");
-    QString workdir = QStringLiteral("~/traindeck");  // remote work directory (run dirs go below it)
+    QString workdir = QStringLiteral("~/traindeck"); // remote work directory (run dirs go below it)
     QString launcher = QStringLiteral("mpirun");     // program name or absolute path on the head node
     QStringList pathPrefix;                          // "path_prefix": directories put before PATH
     QMap<QString, QString> env;                      // extra environment for every rank
     QList<ClusterNode> nodes;
-    bool isLocal = false;  // "local": true: this machine, started as a process, no SSH
-    QJsonObject extra;     // unknown top-level keys, kept on round trip
+    bool isLocal = false; // "local": true: this machine, started as a process, no SSH
+    QJsonObject extra;    // unknown top-level keys, kept on round trip
 
     // The built-in profile "local": this machine as one head node "localhost" with `slots` ranks
     // (<= 0: the number of CPU cores), no SSH, work directory traindeck::paths::dataDir().
@@ -68,7 +68,7 @@ public:
     static Result<ClusterProfile> fromJson(const QByteArray& json, const QString& fileName,
                                            Secrets secrets = Secrets::Reject);
     QJsonObject toJsonObject() const;
-    QByteArray toJson() const;  // indented, UTF-8
+    QByteArray toJson() const; // indented, UTF-8
     // Checks a profile built or edited in code; same messages as fromJson.
     Diagnostics validate(const QString& fileName = QString()) const;
 
@@ -83,13 +83,13 @@ public:
     // Storage under traindeck::paths::configDir().
     static QString profilesDir();
     static QString pathForName(const QString& name);
-    static QStringList savedNames();      // sorted; files profiles/*.json
-    static QStringList availableNames();  // "local" first, then savedNames()
+    static QStringList savedNames();     // sorted; files profiles/*.json
+    static QStringList availableNames(); // "local" first, then savedNames()
     static Result<ClusterProfile> load(const QString& path, Secrets secrets = Secrets::Reject);
     // "local" gives local(localSlots); other names read profiles/NAME.json.
     static Result<ClusterProfile> loadNamed(const QString& name, int localSlots = 0);
-    Status save(const QString& path) const;  // validates first, writes atomically; the directory must exist
-    Status saveNamed() const;                // profiles/<name>.json (directory created); "local" is reserved
+    Status save(const QString& path) const; // validates first, writes atomically; the directory must exist
+    Status saveNamed() const;               // profiles/<name>.json (directory created); "local" is reserved
     static Status removeNamed(const QString& name);
 
     // Reads a profile from any file, strips secrets (warnings), renames it when asName is given and
@@ -100,4 +100,4 @@ public:
     static Status exportNamed(const QString& name, const QString& path);
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

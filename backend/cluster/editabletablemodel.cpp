@@ -70,4 +70,4 @@ void EditableTableModel::cellChanged(const QModelIndex& index)
     Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -12,11 +12,11 @@ namespace traindeck::cluster {
 class EditableTableModel : public QAbstractTableModel {
     Q_OBJECT
 
-public:
+  public:
     struct Column {
         // Untranslated: QT_TRANSLATE_NOOP'd in the subclass's context, translated with its tr().
         const char* title;
-        bool numeric;  // right-aligned
+        bool numeric; // right-aligned
     };
 
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -27,7 +27,7 @@ public:
     // EditRole on a valid cell only, through setCell().
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
-protected:
+  protected:
     // `columns` outlives the model (a static table of the subclass).
     EditableTableModel(std::span<const Column> columns, QObject* parent);
 
@@ -43,8 +43,8 @@ protected:
     // Tells the views that the text of one cell changed.
     void cellChanged(const QModelIndex& index);
 
-private:
+  private:
     std::span<const Column> m_columns;
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -58,8 +58,9 @@ Attr attributeOf(const QString& key, HostfileFormat format)
     static const QStringList slotsNames = {QStringLiteral("slots"), QStringLiteral("slot"), QStringLiteral("count"),
                                            QStringLiteral("cpu")};
     static const QStringList maxNames = {
-        QStringLiteral("max_slots"), QStringLiteral("max-slots"), QStringLiteral("max_slot"), QStringLiteral("max-slot"),
-        QStringLiteral("slots_max"), QStringLiteral("slots-max"), QStringLiteral("slot_max"), QStringLiteral("slot-max"),
+        QStringLiteral("max_slots"), QStringLiteral("max-slots"), QStringLiteral("max_slot"),
+        QStringLiteral("max-slot"),  QStringLiteral("slots_max"), QStringLiteral("slots-max"),
+        QStringLiteral("slot_max"),  QStringLiteral("slot-max"),
     };
     const QString k = key.toLower();
     if (slotsNames.contains(k))
@@ -186,7 +187,8 @@ struct LineParser {
         }
         if (equalsFollows) {
             // "slots=4" with no host before it.
-            error(hostStart + 1, Hostfile::tr("expected a host name before '%1'").arg(content.mid(hostStart).trimmed()));
+            error(hostStart + 1,
+                  Hostfile::tr("expected a host name before '%1'").arg(content.mid(hostStart).trimmed()));
             return;
         }
 
@@ -221,7 +223,7 @@ struct LineParser {
                 error(afterKey + 1, Hostfile::tr("no spaces allowed around '=' in DeepSpeed hostfiles"));
                 return;
             }
-            ++i;  // '='
+            ++i; // '='
             const int equalsEnd = i;
             while (i < n && isBlank(content.at(i)))
                 ++i;
@@ -235,9 +237,10 @@ struct LineParser {
             const QString value = content.mid(valueStart, i - valueStart);
             const Attr attr = attributeOf(key, format);
             if (attr == Attr::Unknown) {
-                error(keyStart + 1, format == HostfileFormat::DeepSpeed
-                                        ? Hostfile::tr("unknown attribute '%1' (DeepSpeed knows only slots=)").arg(key)
-                                        : Hostfile::tr("unknown attribute '%1' (expected slots= or max_slots=)").arg(key));
+                error(keyStart + 1,
+                      format == HostfileFormat::DeepSpeed
+                          ? Hostfile::tr("unknown attribute '%1' (DeepSpeed knows only slots=)").arg(key)
+                          : Hostfile::tr("unknown attribute '%1' (expected slots= or max_slots=)").arg(key));
                 return;
             }
             if ((attr == Attr::Slots && sawSlots) || (attr == Attr::MaxSlots && sawMax)) {
@@ -249,7 +252,8 @@ struct LineParser {
                 return;
             }
             if (value.contains(QLatin1Char('='))) {
-                error(valueStart + 1 + int(value.indexOf(QLatin1Char('='))), Hostfile::tr("unexpected '=' in '%1'").arg(value));
+                error(valueStart + 1 + int(value.indexOf(QLatin1Char('='))),
+                      Hostfile::tr("unexpected '=' in '%1'").arg(value));
                 return;
             }
             const std::optional<int> count = parseCount(value);
@@ -270,7 +274,7 @@ struct LineParser {
     }
 };
 
-}  // namespace
+} // namespace
 
 Result<Hostfile> Hostfile::parse(const QString& text, HostfileFormat format, const QString& fileName)
 {
@@ -334,7 +338,8 @@ Result<Hostfile> Hostfile::load(const QString& path, HostfileFormat format)
         return Result<Hostfile>::failure(Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(file.errorString())));
     const QByteArray bytes = file.readAll();
     if (bytes.size() > 16 * 1024 * 1024)
-        return Result<Hostfile>::failure(Diagnostic::error(path, 0, 0, tr("file is larger than 16 MiB; not a hostfile")));
+        return Result<Hostfile>::failure(
+            Diagnostic::error(path, 0, 0, tr("file is larger than 16 MiB; not a hostfile")));
     return parse(QString::fromUtf8(bytes), format, path);
 }
 
@@ -403,7 +408,8 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
         }
         if (format == HostfileFormat::DeepSpeed) {
             error(lineNumber, hostColumn,
-                  tr("host '%1' is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)")
+                  tr("host '%1' is already listed on line %2; DeepSpeed allows each host once (add the slots up on one "
+                     "line)")
                       .arg(e.host)
                       .arg(previous->lineNumber));
         } else if (previous->user != e.user) {
@@ -411,13 +417,15 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
                   tr("host '%1' is listed on line %2 as '%3' and here as '%4'; use one user per host")
                       .arg(e.host)
                       .arg(previous->lineNumber)
-                      .arg(previous->user.isEmpty() ? e.host : previous->user + QLatin1Char('@') + e.host, e.userAtHost()));
+                      .arg(previous->user.isEmpty() ? e.host : previous->user + QLatin1Char('@') + e.host,
+                           e.userAtHost()));
         } else {
-            out.append(Diagnostic::warning(fileName, lineNumber, hostColumn,
-                                           tr("host '%1' is also listed on line %2; %3 adds up the slots of repeated lines")
-                                               .arg(e.host)
-                                               .arg(previous->lineNumber)
-                                               .arg(displayFormat(format))));
+            out.append(
+                Diagnostic::warning(fileName, lineNumber, hostColumn,
+                                    tr("host '%1' is also listed on line %2; %3 adds up the slots of repeated lines")
+                                        .arg(e.host)
+                                        .arg(previous->lineNumber)
+                                        .arg(displayFormat(format))));
         }
     }
     if (hosts == 0)
@@ -482,9 +490,9 @@ Result<QString> Hostfile::convert(HostfileFormat target, const QString& fileName
             const QString key = line.entry.host.toLower();
             const int slots = line.entry.slots.value_or(1);
             if (!line.entry.slots) {
-                diagnostics.append(Diagnostic::warning(fileName, index + 1, qMax(line.hostColumn, 1),
-                                                       tr("no slots for '%1'; wrote slots=1 (Open MPI would use the core count)")
-                                                           .arg(line.entry.host)));
+                diagnostics.append(Diagnostic::warning(
+                    fileName, index + 1, qMax(line.hostColumn, 1),
+                    tr("no slots for '%1'; wrote slots=1 (Open MPI would use the core count)").arg(line.entry.host)));
             }
             const auto first = firstLine.constFind(key);
             if (first == firstLine.constEnd()) {
@@ -493,10 +501,11 @@ Result<QString> Hostfile::convert(HostfileFormat target, const QString& fileName
             } else {
                 mergedSlots[*first] += slots;
                 dropped.append(index);
-                diagnostics.append(Diagnostic::warning(fileName, index + 1, qMax(line.hostColumn, 1),
-                                                       tr("repeated host '%1' merged into line %2 (DeepSpeed allows each host once)")
-                                                           .arg(line.entry.host)
-                                                           .arg(*first + 1)));
+                diagnostics.append(
+                    Diagnostic::warning(fileName, index + 1, qMax(line.hostColumn, 1),
+                                        tr("repeated host '%1' merged into line %2 (DeepSpeed allows each host once)")
+                                            .arg(line.entry.host)
+                                            .arg(*first + 1)));
             }
         }
     }
@@ -514,9 +523,10 @@ Result<QString> Hostfile::convert(HostfileFormat target, const QString& fileName
         HostEntry e = line.entry;
         const int column = qMax(line.hostColumn, 1);
         if (target != HostfileFormat::OpenMpi && !e.user.isEmpty()) {
-            diagnostics.append(Diagnostic::warning(fileName, index + 1, column,
-                                                   tr("user '%1' dropped: %2 hostfiles have no user; set it in ~/.ssh/config")
-                                                       .arg(e.user, displayFormat(target))));
+            diagnostics.append(
+                Diagnostic::warning(fileName, index + 1, column,
+                                    tr("user '%1' dropped: %2 hostfiles have no user; set it in ~/.ssh/config")
+                                        .arg(e.user, displayFormat(target))));
             e.user.clear();
         }
         if (target != HostfileFormat::OpenMpi && e.maxSlots) {
@@ -527,9 +537,9 @@ Result<QString> Hostfile::convert(HostfileFormat target, const QString& fileName
             e.maxSlots.reset();
         }
         if (target == HostfileFormat::Mpich && e.host.contains(QLatin1Char(':'))) {
-            errors.append(Diagnostic::error(fileName, index + 1, column,
-                                            tr("IPv6 address '%1' cannot be written in an MPICH hostfile; use a host name")
-                                                .arg(e.host)));
+            errors.append(Diagnostic::error(
+                fileName, index + 1, column,
+                tr("IPv6 address '%1' cannot be written in an MPICH hostfile; use a host name").arg(e.host)));
             continue;
         }
         if (target == HostfileFormat::DeepSpeed)
@@ -683,4 +693,4 @@ int Hostfile::totalSlots(int slotsWhenUnset) const
     return total;
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

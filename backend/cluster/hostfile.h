@@ -14,9 +14,9 @@
 namespace traindeck::cluster {
 
 enum class HostfileFormat {
-    OpenMpi,    // "[user@]host [slots=N] [max_slots=M]  # comment"; repeated hosts add their slots
-    DeepSpeed,  // "host slots=N"; slots required, each host once
-    Mpich,      // "host[:N]" (Hydra machine file); repeated hosts add their counts
+    OpenMpi,   // "[user@]host [slots=N] [max_slots=M]  # comment"; repeated hosts add their slots
+    DeepSpeed, // "host slots=N"; slots required, each host once
+    Mpich,     // "host[:N]" (Hydra machine file); repeated hosts add their counts
 };
 
 // "openmpi", "deepspeed", "mpich" (case-insensitive; "ompi", "ds", "hydra" also accepted).
@@ -24,10 +24,10 @@ std::optional<HostfileFormat> hostfileFormatFromName(const QString& name);
 QString hostfileFormatName(HostfileFormat format);
 
 struct HostEntry {
-    QString user;                 // empty: the SSH default
-    QString host;                 // host name, IPv4 or IPv6 address
-    std::optional<int> slots;     // unset: the launcher's default (Open MPI: core count; MPICH: 1)
-    std::optional<int> maxSlots;  // Open MPI only
+    QString user;                // empty: the SSH default
+    QString host;                // host name, IPv4 or IPv6 address
+    std::optional<int> slots;    // unset: the launcher's default (Open MPI: core count; MPICH: 1)
+    std::optional<int> maxSlots; // Open MPI only
 
     QString userAtHost() const { return user.isEmpty() ? host : user + QLatin1Char('@') + host; }
     friend bool operator==(const HostEntry&, const HostEntry&) = default;
@@ -37,9 +37,9 @@ struct HostfileLine {
     enum class Kind { Blank, Comment, Host };
 
     Kind kind = Kind::Blank;
-    QString text;     // Blank/Comment: the whole line. Host: the line as read (empty when built in code)
-    HostEntry entry;  // Host only
-    QString comment;  // Host only: trailing comment including '#', empty if none
+    QString text;    // Blank/Comment: the whole line. Host: the line as read (empty when built in code)
+    HostEntry entry; // Host only
+    QString comment; // Host only: trailing comment including '#', empty if none
 
     // Where the parts were read (1-based columns; 0 when the line was built in code).
     int hostColumn = 0;
@@ -57,7 +57,7 @@ struct HostfileLine {
 class Hostfile {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Hostfile)
 
-public:
+  public:
     static constexpr int MaxSlots = 100000;
 
     explicit Hostfile(HostfileFormat format = HostfileFormat::OpenMpi) : m_format(format) {}
@@ -92,13 +92,13 @@ public:
     QList<HostEntry> hosts() const;
     HostEntry host(int row) const;
     QString hostComment(int row) const;
-    int lineIndexOfHost(int row) const;  // index into lines()
+    int lineIndexOfHost(int row) const; // index into lines()
     void setHost(int row, const HostEntry& entry);
-    void setHostComment(int row, const QString& comment);  // "" removes; '#' is added when missing
-    void insertHost(int row, const HostEntry& entry, const QString& comment = {});  // row == hostCount() appends
+    void setHostComment(int row, const QString& comment); // "" removes; '#' is added when missing
+    void insertHost(int row, const HostEntry& entry, const QString& comment = {}); // row == hostCount() appends
     void appendHost(const HostEntry& entry, const QString& comment = {});
     void removeHost(int row);
-    void appendComment(const QString& text);  // '#' is added when missing
+    void appendComment(const QString& text); // '#' is added when missing
     void appendBlank();
 
     // Hosts with repeated lines merged (case-insensitive names), in order of first appearance. Slots
@@ -108,7 +108,7 @@ public:
     // Sum of slots, unset counting as slotsWhenUnset.
     int totalSlots(int slotsWhenUnset = 1) const;
 
-private:
+  private:
     static QString normalizedComment(const QString& comment);
     Diagnostics validateLines(HostfileFormat format, const QString& fileName, const QList<int>& skipLines) const;
     static QString hostLineText(const HostEntry& entry, HostfileFormat format);
@@ -117,4 +117,4 @@ private:
     QList<HostfileLine> m_lines;
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

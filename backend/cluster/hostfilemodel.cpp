@@ -7,12 +7,14 @@ namespace traindeck::cluster {
 namespace {
 #define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", s)
 // In Column order.
-constexpr EditableTableModel::Column kColumns[] = {
-    {TITLE("User"), false}, {TITLE("Host"), false}, {TITLE("Slots"), true}, {TITLE("Max slots"), true},
-    {TITLE("Comment"), false}};
+constexpr EditableTableModel::Column kColumns[] = {{TITLE("User"), false},
+                                                   {TITLE("Host"), false},
+                                                   {TITLE("Slots"), true},
+                                                   {TITLE("Max slots"), true},
+                                                   {TITLE("Comment"), false}};
 #undef TITLE
 static_assert(std::size(kColumns) == HostfileModel::ColumnCount);
-}  // namespace
+} // namespace
 
 HostfileModel::HostfileModel(QObject* parent) : EditableTableModel(kColumns, parent) {}
 
@@ -131,4 +133,4 @@ bool HostfileModel::removeRows(int row, int count, const QModelIndex& parent)
     return true;
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -11,7 +11,7 @@ namespace traindeck::cluster {
 class HostfileModel : public EditableTableModel {
     Q_OBJECT
 
-public:
+  public:
     enum Column { UserColumn, HostColumn, SlotsColumn, MaxSlotsColumn, CommentColumn, ColumnCount };
 
     explicit HostfileModel(QObject* parent = nullptr);
@@ -24,13 +24,13 @@ public:
     bool insertRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
     bool removeRows(int row, int count, const QModelIndex& parent = QModelIndex()) override;
 
-protected:
+  protected:
     QVariant cell(const QModelIndex& index, int role) const override;
     // Slots/max_slots: an int 1..Hostfile::MaxSlots, or an empty/invalid QVariant for "unset".
     bool setCell(const QModelIndex& index, const QVariant& value) override;
 
-private:
+  private:
     Hostfile m_hostfile;
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -33,9 +33,11 @@ NameCheck Names::checkHost(const QString& host, bool allowIpv6)
         return fail(0, tr("host name '%1' starts with '-'; it would be read as an option").arg(host));
     if (host.contains(QLatin1Char(':'))) {
         if (!allowIpv6)
-            return fail(int(host.indexOf(QLatin1Char(':'))), tr("IPv6 address '%1' is not allowed in this format").arg(host));
+            return fail(int(host.indexOf(QLatin1Char(':'))),
+                        tr("IPv6 address '%1' is not allowed in this format").arg(host));
         QHostAddress address;
-        if (!address.setAddress(host) || address.protocol() != QAbstractSocket::IPv6Protocol || host.contains(QLatin1Char('%')))
+        if (!address.setAddress(host) || address.protocol() != QAbstractSocket::IPv6Protocol ||
+            host.contains(QLatin1Char('%')))
             return fail(0, tr("'%1' is not a valid IPv6 address").arg(host));
         return {};
     }
@@ -91,9 +93,9 @@ NameCheck Names::checkUser(const QString& user)
         return fail(32, tr("user name '%1' is longer than 32 characters").arg(user));
     for (int i = 0; i < user.size(); ++i) {
         const QChar c = user.at(i);
-        const bool valid = isAsciiAlnum(c) || c == QLatin1Char('_')
-            || (i > 0 && (c == QLatin1Char('.') || c == QLatin1Char('-')))
-            || (i > 0 && i == user.size() - 1 && c == QLatin1Char('$'));
+        const bool valid = isAsciiAlnum(c) || c == QLatin1Char('_') ||
+                           (i > 0 && (c == QLatin1Char('.') || c == QLatin1Char('-'))) ||
+                           (i > 0 && i == user.size() - 1 && c == QLatin1Char('$'));
         if (!valid || (i == 0 && c.isDigit()))
             return fail(i, tr("invalid character %1 in user name '%2'").arg(describeChar(c), user));
     }
@@ -108,10 +110,11 @@ NameCheck Names::checkProfileName(const QString& name)
         return fail(64, tr("profile name is longer than 64 characters"));
     for (int i = 0; i < name.size(); ++i) {
         const QChar c = name.at(i);
-        const bool valid = isAsciiAlnum(c)
-            || (i > 0 && (c == QLatin1Char('.') || c == QLatin1Char('-') || c == QLatin1Char('_')));
+        const bool valid =
+            isAsciiAlnum(c) || (i > 0 && (c == QLatin1Char('.') || c == QLatin1Char('-') || c == QLatin1Char('_')));
         if (!valid)
-            return fail(i, tr("invalid character %1 in profile name '%2' (use letters, digits, '.', '-', '_')").arg(describeChar(c), name));
+            return fail(i, tr("invalid character %1 in profile name '%2' (use letters, digits, '.', '-', '_')")
+                               .arg(describeChar(c), name));
     }
     return {};
 }
@@ -155,18 +158,18 @@ static QStringList keyWords(const QString& key)
 bool Names::looksLikeSecretKey(const QString& key)
 {
     static const QStringList single = {
-        QStringLiteral("password"), QStringLiteral("passwd"),
-        QStringLiteral("passphrase"), QStringLiteral("secret"), QStringLiteral("secrets"), QStringLiteral("token"),
-        QStringLiteral("apikey"), QStringLiteral("credential"), QStringLiteral("credentials"),
+        QStringLiteral("password"),   QStringLiteral("passwd"),     QStringLiteral("passphrase"),
+        QStringLiteral("secret"),     QStringLiteral("secrets"),    QStringLiteral("token"),
+        QStringLiteral("apikey"),     QStringLiteral("credential"), QStringLiteral("credentials"),
         QStringLiteral("privatekey"), QStringLiteral("accesskey"),
     };
     const QStringList words = keyWords(key);
     for (int i = 0; i < words.size(); ++i) {
         if (single.contains(words.at(i)))
             return true;
-        if (i + 1 < words.size() && words.at(i + 1) == QLatin1String("key")
-            && (words.at(i) == QLatin1String("api") || words.at(i) == QLatin1String("private")
-                || words.at(i) == QLatin1String("access") || words.at(i) == QLatin1String("secret")))
+        if (i + 1 < words.size() && words.at(i + 1) == QLatin1String("key") &&
+            (words.at(i) == QLatin1String("api") || words.at(i) == QLatin1String("private") ||
+             words.at(i) == QLatin1String("access") || words.at(i) == QLatin1String("secret")))
             return true;
     }
     return false;
@@ -177,4 +180,4 @@ bool Names::looksLikeSecretValue(const QString& value)
     return value.contains(QLatin1String("PRIVATE KEY-----"));
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

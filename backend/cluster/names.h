@@ -8,14 +8,14 @@ namespace traindeck::cluster {
 
 struct NameCheck {
     bool ok = true;
-    int offset = 0;   // index of the offending character in the checked string
-    QString message;  // translated; empty when ok
+    int offset = 0;  // index of the offending character in the checked string
+    QString message; // translated; empty when ok
 };
 
 class Names {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Names)
 
-public:
+  public:
     // An RFC 1123 host name (letters, digits, '-', dot-separated labels of 1..63, at most 253), an
     // IPv4 address or, when allowIpv6, an IPv6 address. Never anything starting with '-'.
     static NameCheck checkHost(const QString& host, bool allowIpv6 = true);
@@ -32,4 +32,4 @@ public:
     static bool looksLikeSecretValue(const QString& value);
 };
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -52,4 +52,4 @@ QString formatDiagnostics(const Diagnostics& diagnostics)
     return out;
 }
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -14,15 +14,15 @@ namespace traindeck::cluster {
 struct Diagnostic {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Diagnostic)
 
-public:
+  public:
     enum class Severity { Error, Warning };
 
     Severity severity = Severity::Error;
-    QString file;     // as given by the caller (a path, a bare file name or "<stdin>")
-    int line = 0;     // 1-based; 0 when the diagnostic is not about a text position
-    int column = 0;   // 1-based; 0 when unknown
-    QString key;      // JSON key path such as "nodes[1].port"; empty for text positions
-    QString message;  // translated, without location
+    QString file;    // as given by the caller (a path, a bare file name or "<stdin>")
+    int line = 0;    // 1-based; 0 when the diagnostic is not about a text position
+    int column = 0;  // 1-based; 0 when unknown
+    QString key;     // JSON key path such as "nodes[1].port"; empty for text positions
+    QString message; // translated, without location
 
     bool isError() const { return severity == Severity::Error; }
     bool isWarning() const { return severity == Severity::Warning; }
@@ -46,9 +46,8 @@ QString formatDiagnostics(const Diagnostics& diagnostics);
 
 // A value of T or failure. Diagnostics may hold warnings when it holds a value; it always holds at
 // least one error when it does not.
-template <typename T>
-class Result {
-public:
+template <typename T> class Result {
+  public:
     Result(T value, Diagnostics warnings = {}) : m_value(std::move(value)), m_diagnostics(std::move(warnings)) {}
 
     static Result failure(Diagnostics diagnostics)
@@ -74,7 +73,7 @@ public:
     // All diagnostics, one per line.
     QString errorString() const { return formatDiagnostics(m_diagnostics); }
 
-private:
+  private:
     Result() = default;
     Diagnostics filter(Diagnostic::Severity s) const
     {
@@ -94,4 +93,4 @@ private:
 struct Done {};
 using Status = Result<Done>;
 
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster

@@ -36,4 +36,4 @@ QString cacheDir()
     return xdgBase("XDG_CACHE_HOME", QStringLiteral("/.cache")) + QStringLiteral("/traindeck");
 }
 
-}  // namespace traindeck::paths
+} // namespace traindeck::paths

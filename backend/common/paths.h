@@ -15,4 +15,4 @@ QString defaultRunsDir();
 // npm) that scripts/setup-deps.sh puts there. The shell scripts compute the same directory.
 QString cacheDir();
 
-}  // namespace traindeck::paths
+} // namespace traindeck::paths

@@ -2,7 +2,7 @@
 
 namespace traindeck {
 
-QString shellQuote(const QString &word)
+QString shellQuote(const QString& word)
 {
     if (word.isEmpty())
         return QStringLiteral("''");
@@ -23,13 +23,13 @@ QString shellQuote(const QString &word)
     return QLatin1Char('\'') + q + QLatin1Char('\'');
 }
 
-QString shellJoin(const QStringList &words)
+QString shellJoin(const QStringList& words)
 {
     QStringList q;
     q.reserve(words.size());
-    for (const QString &w : words)
+    for (const QString& w : words)
         q.append(shellQuote(w));
     return q.join(QLatin1Char(' '));
 }
 
-}  // namespace traindeck
+} // namespace traindeck

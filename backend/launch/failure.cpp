@@ -10,9 +10,9 @@ namespace {
 struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::FailureInfo)
 };
-}  // namespace
+} // namespace
 
-QStringList lastLines(const QByteArray &text, int n)
+QStringList lastLines(const QByteArray& text, int n)
 {
     QList<QByteArray> lines = text.split('\n');
     while (!lines.isEmpty() && lines.last().trimmed().isEmpty())
@@ -23,9 +23,9 @@ QStringList lastLines(const QByteArray &text, int n)
     return out;
 }
 
-FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QByteArray &text,
-                             std::optional<int> mpirunExitCode, const QStringList &hostsByRank,
-                             const QStringList &stderrTail)
+FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QByteArray& text,
+                             std::optional<int> mpirunExitCode, const QStringList& hostsByRank,
+                             const QStringList& stderrTail)
 {
     FailureInfo f;
     f.stderrTail = stderrTail;
@@ -33,7 +33,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
         f.mpirunExitCode = *mpirunExitCode;
         f.sources.append(QStringLiteral("wrapper"));
     }
-    auto use = [&](int rank, const QString &host, const QString &source) {
+    auto use = [&](int rank, const QString& host, const QString& source) {
         if (f.rank < 0 && rank >= 0) {
             f.rank = rank;
             f.known = true;
@@ -58,15 +58,15 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
     // naming it) and ssh names the node.
     static const QRegularExpression daemonFailedRe(QStringLiteral(
         "ORTE was unable to reliably start one or more daemons|An ORTE daemon has unexpectedly failed after launch"));
-    static const QRegularExpression sshLostRe(QStringLiteral(
-        "(?:Connection to (\\S+) closed by remote host|Read from remote host (\\S+?):|ssh: connect to host (\\S+) port)"));
+    static const QRegularExpression sshLostRe(QStringLiteral("(?:Connection to (\\S+) closed by remote host|Read from "
+                                                             "remote host (\\S+?):|ssh: connect to host (\\S+) port)"));
     QRegularExpressionMatch lost = lostDaemonRe.match(flat);
     if (!lost.hasMatch())
         lost = lostOwnDaemonRe.match(flat);
     if (!lost.hasMatch() && daemonFailedRe.match(flat).hasMatch()) {
         const QRegularExpressionMatch ssh = sshLostRe.match(flat);
         if (ssh.hasMatch()) {
-            const QString node = ssh.captured(1) + ssh.captured(2) + ssh.captured(3);  // one of them matched
+            const QString node = ssh.captured(1) + ssh.captured(2) + ssh.captured(3); // one of them matched
             static const QRegularExpression any(QStringLiteral("(\\S+)"));
             lost = any.match(node);
         }
@@ -75,9 +75,10 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
         const QString node = lost.captured(1);
         f.host = node;
         f.lostNode = node;
-        f.message = Tr::tr("mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link "
-                           "to it was cut)")
-                        .arg(node);
+        f.message =
+            Tr::tr("mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link "
+                   "to it was cut)")
+                .arg(node);
         f.sources.append(QStringLiteral("mpirun"));
         const qsizetype rank = hostsByRank.indexOf(node);
         if (rank >= 0) {
@@ -88,7 +89,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
     }
 
     // 1. The trainer's own error records (rank 0 writes them for any rank it learns about).
-    for (const metrics::ErrorRecord &e : errors) {
+    for (const metrics::ErrorRecord& e : errors) {
         if (e.rank < 0)
             continue;
         use(e.rank, e.host, QStringLiteral("metrics"));
@@ -143,7 +144,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord> &errors, const QB
     if (f.known && f.host.isEmpty() && f.rank < hostsByRank.size())
         f.host = hostsByRank.value(f.rank);
     if (f.known && f.exitCode < 0 && f.signal == 0 && mpirunExitCode && *mpirunExitCode > 0 && *mpirunExitCode < 128)
-        f.exitCode = *mpirunExitCode;  // mpirun exits with the status of the lowest failed rank
+        f.exitCode = *mpirunExitCode; // mpirun exits with the status of the lowest failed rank
     return f;
 }
 
@@ -194,4 +195,4 @@ QJsonObject FailureInfo::toJson() const
     return o;
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

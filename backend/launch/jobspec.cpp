@@ -20,44 +20,78 @@ using traindeck::cluster::Result;
 namespace traindeck::launch {
 
 namespace {
-bool isEnvName(const QString &s)
+bool isEnvName(const QString& s)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     return re.match(s).hasMatch();
 }
 
-const QStringList &pathFlags()
+const QStringList& pathFlags()
 {
-    static const QStringList f{QStringLiteral("data"), QStringLiteral("tokenizer"), QStringLiteral("model"),
+    static const QStringList f{QStringLiteral("data"),   QStringLiteral("tokenizer"), QStringLiteral("model"),
                                QStringLiteral("config"), QStringLiteral("cache-dir"), QStringLiteral("resume")};
     return f;
 }
-}  // namespace
+} // namespace
 
 // Keep in step with trainer/train/options.cpp (tst_jobspec compares it with `traindeck-trainer train --help`).
-const QStringList &JobSpec::knownTrainerFlags()
+const QStringList& JobSpec::knownTrainerFlags()
 {
     static const QStringList f = [] {
         QStringList l;
-        for (const char *n : {"model", "preset", "tokenizer", "data", "text-field", "batch-mode", "cache-dir", "seq-len",
-                              "micro-batch", "grad-accum", "lr", "min-lr", "warmup", "max-steps", "epochs", "weight-decay",
-                              "clip", "seed", "init-std", "precision", "device", "compression", "bucket-mb", "scale-lr",
-                              "checkpoint-every", "keep", "out", "resume", "metrics-out", "metrics-stdout", "threads",
-                              "log-every", "prefetch", "inject-delay", "inject-exit", "inject-nan", "init-seed-per-rank", "verify-sync",
-                              "run-id", "config"})
+        for (const char* n : {"model",
+                              "preset",
+                              "tokenizer",
+                              "data",
+                              "text-field",
+                              "batch-mode",
+                              "cache-dir",
+                              "seq-len",
+                              "micro-batch",
+                              "grad-accum",
+                              "lr",
+                              "min-lr",
+                              "warmup",
+                              "max-steps",
+                              "epochs",
+                              "weight-decay",
+                              "clip",
+                              "seed",
+                              "init-std",
+                              "precision",
+                              "device",
+                              "compression",
+                              "bucket-mb",
+                              "scale-lr",
+                              "checkpoint-every",
+                              "keep",
+                              "out",
+                              "resume",
+                              "metrics-out",
+                              "metrics-stdout",
+                              "threads",
+                              "log-every",
+                              "prefetch",
+                              "inject-delay",
+                              "inject-exit",
+                              "inject-nan",
+                              "init-seed-per-rank",
+                              "verify-sync",
+                              "run-id",
+                              "config"})
             l.append(QString::fromLatin1(n));
         return l;
     }();
     return f;
 }
 
-const QStringList &JobSpec::reservedTrainerFlags()
+const QStringList& JobSpec::reservedTrainerFlags()
 {
     static const QStringList f{QStringLiteral("out"), QStringLiteral("metrics-out"), QStringLiteral("run-id")};
     return f;
 }
 
-Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileName)
+Result<JobSpec> JobSpec::fromJson(const QByteArray& json, const QString& fileName)
 {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
@@ -72,13 +106,14 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
                 ++col;
             }
         }
-        return Result<JobSpec>::failure(Diagnostic::error(fileName, line, col, tr("invalid JSON: %1").arg(pe.errorString())));
+        return Result<JobSpec>::failure(
+            Diagnostic::error(fileName, line, col, tr("invalid JSON: %1").arg(pe.errorString())));
     }
     if (!doc.isObject())
         return Result<JobSpec>::failure(Diagnostic::error(fileName, 1, 1, tr("expected a JSON object")));
     const QJsonObject o = doc.object();
     Diagnostics d;
-    auto err = [&](const QString &key, const QString &msg) { d.append(Diagnostic::keyError(fileName, key, msg)); };
+    auto err = [&](const QString& key, const QString& msg) { d.append(Diagnostic::keyError(fileName, key, msg)); };
     JobSpec s;
     static const QStringList known{QStringLiteral("version"), QStringLiteral("name"), QStringLiteral("profile"),
                                    QStringLiteral("ranks"),   QStringLiteral("env"),  QStringLiteral("mpi"),
@@ -87,7 +122,7 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
         if (!known.contains(it.key()))
             err(it.key(), tr("unknown key (expected one of %1)").arg(known.join(QStringLiteral(", "))));
     }
-    auto intOf = [&](const QString &key, const QJsonValue &v, int lo, int hi, int *out) {
+    auto intOf = [&](const QString& key, const QJsonValue& v, int lo, int hi, int* out) {
         const double x = v.toDouble(std::nan(""));
         if (!v.isDouble() || std::floor(x) != x || x < lo || x > hi) {
             err(key, tr("expected an integer %1..%2").arg(lo).arg(hi));
@@ -122,7 +157,8 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
             for (auto it = eo.begin(); it != eo.end(); ++it) {
                 const QString key = QStringLiteral("env.") + it.key();
                 if (!isEnvName(it.key()))
-                    err(key, tr("not a valid environment variable name (letters, digits, _; not starting with a digit)"));
+                    err(key,
+                        tr("not a valid environment variable name (letters, digits, _; not starting with a digit)"));
                 else if (!it.value().isString())
                     err(key, tr("expected a string"));
                 else
@@ -138,11 +174,13 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
             const QJsonObject mo = m.toObject();
             for (auto it = mo.begin(); it != mo.end(); ++it) {
                 const QString key = QStringLiteral("mpi.") + it.key();
-                if (it.key() == QLatin1String("btl_tcp_if_include") || it.key() == QLatin1String("oob_tcp_if_include")) {
+                if (it.key() == QLatin1String("btl_tcp_if_include") ||
+                    it.key() == QLatin1String("oob_tcp_if_include")) {
                     if (!it.value().isString() || it.value().toString().isEmpty())
                         err(key, tr("expected an interface name or subnet list, e.g. \"eth0\" or \"10.0.0.0/24\""));
                     else
-                        (it.key().startsWith(QLatin1String("btl")) ? s.btlTcpIfInclude : s.oobTcpIfInclude) = it.value().toString();
+                        (it.key().startsWith(QLatin1String("btl")) ? s.btlTcpIfInclude : s.oobTcpIfInclude) =
+                            it.value().toString();
                 } else if (it.key() == QLatin1String("args")) {
                     const QJsonArray a = it.value().toArray();
                     if (!it.value().isArray())
@@ -166,7 +204,7 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
         s.trainer = t.toObject();
     // Checks shared with code-built specs (trainer flags, names).
     if (!hasErrors(d)) {
-        for (const Diagnostic &x : s.validate(fileName))
+        for (const Diagnostic& x : s.validate(fileName))
             d.append(x);
     }
     if (hasErrors(d))
@@ -174,7 +212,7 @@ Result<JobSpec> JobSpec::fromJson(const QByteArray &json, const QString &fileNam
     return Result<JobSpec>(s, d);
 }
 
-Result<JobSpec> JobSpec::load(const QString &path)
+Result<JobSpec> JobSpec::load(const QString& path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
@@ -182,7 +220,7 @@ Result<JobSpec> JobSpec::load(const QString &path)
     return fromJson(f.readAll(), path);
 }
 
-Result<JobSpec> JobSpec::builtin(const QString &name)
+Result<JobSpec> JobSpec::builtin(const QString& name)
 {
     const QString path = QStringLiteral(":/traindeck/specs/%1.json").arg(name);
     if (!QFileInfo::exists(path))
@@ -193,10 +231,10 @@ Result<JobSpec> JobSpec::builtin(const QString &name)
     return spec;
 }
 
-Diagnostics JobSpec::validate(const QString &fileName) const
+Diagnostics JobSpec::validate(const QString& fileName) const
 {
     Diagnostics d;
-    auto err = [&](const QString &key, const QString &msg) { d.append(Diagnostic::keyError(fileName, key, msg)); };
+    auto err = [&](const QString& key, const QString& msg) { d.append(Diagnostic::keyError(fileName, key, msg)); };
     if (version != FormatVersion)
         err(QStringLiteral("version"), tr("unsupported version %1 (expected %2)").arg(version).arg(FormatVersion));
     if (name.trimmed().isEmpty())
@@ -238,10 +276,10 @@ Diagnostics JobSpec::validate(const QString &fileName) const
     return d;
 }
 
-void JobSpec::resolvePaths(const QString &baseDir)
+void JobSpec::resolvePaths(const QString& baseDir)
 {
     const QDir base(baseDir);
-    for (const QString &k : pathFlags()) {
+    for (const QString& k : pathFlags()) {
         const QJsonValue v = trainer.value(k);
         if (!v.isString())
             continue;
@@ -261,12 +299,12 @@ QStringList JobSpec::trainerArgs() const
     QStringList a;
     // Model first, then the rest alphabetically (QJsonObject keeps keys sorted): stable and readable.
     QStringList keys = trainer.keys();
-    for (const char *first : {"preset", "model", "config"}) {
+    for (const char* first : {"preset", "model", "config"}) {
         const QString k = QString::fromLatin1(first);
         if (keys.removeOne(k))
             keys.prepend(k);
     }
-    for (const QString &k : keys) {
+    for (const QString& k : keys) {
         const QJsonValue v = trainer.value(k);
         const QString flag = QStringLiteral("--") + k;
         if (v.isBool()) {
@@ -275,7 +313,8 @@ QStringList JobSpec::trainerArgs() const
         } else if (v.isDouble()) {
             const double x = v.toDouble();
             const bool integral = std::floor(x) == x && std::fabs(x) < 9.0e15;
-            a.append(flag + QLatin1Char('=') + (integral ? QString::number(qint64(x)) : QString::number(x, 'g', QLocale::FloatingPointShortest)));
+            a.append(flag + QLatin1Char('=') +
+                     (integral ? QString::number(qint64(x)) : QString::number(x, 'g', QLocale::FloatingPointShortest)));
         } else {
             a.append(flag + QLatin1Char('=') + v.toString());
         }
@@ -313,4 +352,4 @@ QByteArray JobSpec::toJson() const
     return QJsonDocument(toJsonObject()).toJson(QJsonDocument::Indented);
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

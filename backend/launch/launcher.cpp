@@ -20,13 +20,14 @@ using traindeck::cluster::Result;
 namespace traindeck::launch {
 
 namespace {
-Diagnostic err(const QString &what, const QString &message)
+Diagnostic err(const QString& what, const QString& message)
 {
     return Diagnostic::error(what, 0, 0, message);
 }
 
 // An executable by name or path on the transport's machine.
-Result<QString> findExecutable(Transport &t, const QString &nameOrPath, const QStringList &pathPrefix, const QString &what)
+Result<QString> findExecutable(Transport& t, const QString& nameOrPath, const QStringList& pathPrefix,
+                               const QString& what)
 {
     if (t.isLocal()) {
         if (nameOrPath.contains(QLatin1Char('/'))) {
@@ -53,15 +54,15 @@ Result<QString> findExecutable(Transport &t, const QString &nameOrPath, const QS
     return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found on %2").arg(what, t.displayName())));
 }
 
-Result<LaunchOutcome> start(Transport &t, const LaunchInputs &in, const RunInfo &info, bool writeSpec,
-                            const ClusterProfile &profile)
+Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo& info, bool writeSpec,
+                            const ClusterProfile& profile)
 {
     const Result<LaunchPlan> plan = buildLaunchPlan(in);
     if (!plan)
         return Result<LaunchOutcome>::failure(plan.diagnostics());
     RunInfo ri = info;
     ri.command = plan->commandLine();
-    auto write = [&](const char *name, const QByteArray &data, int mode = 0644) {
+    auto write = [&](const char* name, const QByteArray& data, int mode = 0644) {
         return t.writeFile(runFile(in.runDir, name), data, mode);
     };
     QList<cluster::Status> writes;
@@ -72,7 +73,7 @@ Result<LaunchOutcome> start(Transport &t, const LaunchInputs &in, const RunInfo 
     writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
     writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0755);
     writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
-    for (const cluster::Status &s : writes) {
+    for (const cluster::Status& s : writes) {
         if (!s)
             return Result<LaunchOutcome>::failure(s.diagnostics());
     }
@@ -81,18 +82,19 @@ Result<LaunchOutcome> start(Transport &t, const LaunchInputs &in, const RunInfo 
         return Result<LaunchOutcome>::failure(started.diagnostics());
     return Result<LaunchOutcome>(LaunchOutcome{in.runId, in.runDir, plan.value()}, plan->warnings);
 }
-}  // namespace
+} // namespace
 
-Result<QString> Launcher::findTrainer(Transport &t, const ClusterProfile &profile)
+Result<QString> Launcher::findTrainer(Transport& t, const ClusterProfile& profile)
 {
     const QString name = QStringLiteral("traindeck-trainer");
     const QJsonValue fromProfile = profile.extra.value(QStringLiteral("trainer"));
     if (fromProfile.isString() && !fromProfile.toString().isEmpty()) {
         const Result<QString> r = findExecutable(t, fromProfile.toString(), profile.pathPrefix, name);
         if (!r)
-            return Result<QString>::failure(Diagnostic::keyError(
-                profile.name, QStringLiteral("trainer"),
-                tr("%1: traindeck-trainer not found or not executable on %2").arg(fromProfile.toString(), t.displayName())));
+            return Result<QString>::failure(
+                Diagnostic::keyError(profile.name, QStringLiteral("trainer"),
+                                     tr("%1: traindeck-trainer not found or not executable on %2")
+                                         .arg(fromProfile.toString(), t.displayName())));
         return r;
     }
     const QString env = qEnvironmentVariable("TRAINDECK_TRAINER");
@@ -100,7 +102,8 @@ Result<QString> Launcher::findTrainer(Transport &t, const ClusterProfile &profil
         return findExecutable(t, env, {}, QStringLiteral("$TRAINDECK_TRAINER (%1)").arg(name));
     if (t.isLocal()) {
         const QString app = QCoreApplication::applicationDirPath();
-        for (const QString &candidate : {app + QLatin1Char('/') + name, app + QStringLiteral("/../../trainer/") + name}) {
+        for (const QString& candidate :
+             {app + QLatin1Char('/') + name, app + QStringLiteral("/../../trainer/") + name}) {
             const QFileInfo fi(candidate);
             if (fi.isFile() && fi.isExecutable())
                 return QDir::cleanPath(fi.absoluteFilePath());
@@ -114,7 +117,7 @@ Result<QString> Launcher::findTrainer(Transport &t, const ClusterProfile &profil
     return r;
 }
 
-Result<QString> Launcher::findMpirun(Transport &t, const ClusterProfile &profile)
+Result<QString> Launcher::findMpirun(Transport& t, const ClusterProfile& profile)
 {
     const QString launcher = profile.launcher.isEmpty() ? QStringLiteral("mpirun") : profile.launcher;
     const Result<QString> r = findExecutable(t, launcher, profile.pathPrefix, launcher);
@@ -125,10 +128,10 @@ Result<QString> Launcher::findMpirun(Transport &t, const ClusterProfile &profile
     return r;
 }
 
-QStringList Launcher::filesReadByRanks(const JobSpec &spec)
+QStringList Launcher::filesReadByRanks(const JobSpec& spec)
 {
     QStringList files;
-    for (const char *key : {"data", "tokenizer", "model", "config"}) {
+    for (const char* key : {"data", "tokenizer", "model", "config"}) {
         const QJsonValue v = spec.trainer.value(QLatin1String(key));
         if (v.isString() && !v.toString().isEmpty())
             files << v.toString();
@@ -136,40 +139,46 @@ QStringList Launcher::filesReadByRanks(const JobSpec &spec)
     return files;
 }
 
-cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &profile, const QString &trainerPath,
-                                           const QStringList &requiredFiles)
+cluster::Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, const QString& trainerPath,
+                                           const QStringList& requiredFiles)
 {
     if (profile.isLocal || profile.nodes.size() < 2)
         return cluster::Status(cluster::Done{});
     const int head = profile.headIndex();
     QString prefix;
     if (!profile.pathPrefix.isEmpty())
-        prefix = QStringLiteral("PATH=%1:\"$PATH\"; export PATH; ").arg(shellQuote(profile.pathPrefix.join(QLatin1Char(':'))));
-    const QString findTrainer = trainerPath.contains(QLatin1Char('/'))
-                                    ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))
-                                    : QStringLiteral("T=$(%1command -v %2) && [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(prefix, shellQuote(trainerPath));
+        prefix = QStringLiteral("PATH=%1:\"$PATH\"; export PATH; ")
+                     .arg(shellQuote(profile.pathPrefix.join(QLatin1Char(':'))));
+    const QString findTrainer =
+        trainerPath.contains(QLatin1Char('/'))
+            ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))
+            : QStringLiteral("T=$(%1command -v %2) && [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ")
+                  .arg(prefix, shellQuote(trainerPath));
     // What runs on the worker: orted with the login's own PATH (mpirun adds no prefix), the trainer.
     // (bash's command -v also names a file it cannot execute, hence the -x.)
     QString onWorker = QStringLiteral("d=$(command -v orted || command -v prted) && [ -x \"$d\" ] || "
-                                      "{ echo TD_NO_MPI; exit 0; }; ")
-                             + findTrainer;
-    for (const QString &file : requiredFiles)
+                                      "{ echo TD_NO_MPI; exit 0; }; ") +
+                       findTrainer;
+    for (const QString& file : requiredFiles)
         onWorker += QStringLiteral("[ -e %1 ] || { echo TD_NO_FILE %1; exit 0; }; ").arg(shellQuote(file));
     onWorker += QStringLiteral("echo \"TD_OK $(\"$T\" --version 2>&1 | head -n1)\"");
-    QString script = QStringLiteral("T=%1; echo \"TD_HEAD $(\"$T\" --version 2>&1 | head -n1)\"; ").arg(shellQuote(trainerPath));
+    QString script =
+        QStringLiteral("T=%1; echo \"TD_HEAD $(\"$T\" --version 2>&1 | head -n1)\"; ").arg(shellQuote(trainerPath));
     QHash<QString, QString> nameOfHost;
     for (int i = 0; i < profile.nodes.size(); ++i) {
         if (i == head)
             continue;
-        const cluster::ClusterNode &n = profile.nodes.at(i);
+        const cluster::ClusterNode& n = profile.nodes.at(i);
         nameOfHost.insert(n.host, n.name);
         QString ssh = QStringLiteral("ssh -o BatchMode=yes -o ConnectTimeout=10");
         if (n.port > 0 && n.port != 22)
             ssh += QStringLiteral(" -p %1").arg(n.port);
         if (!n.user.isEmpty())
             ssh += QStringLiteral(" -l ") + shellQuote(n.user);
-        script += QStringLiteral("( r=$(%1 %2 %3 </dev/null 2>&1); c=$?; echo \"TD_NODE %4 $c $(printf '%s' \"$r\" | tail -n1)\" ) & ")
-                      .arg(ssh, shellQuote(n.host), shellQuote(onWorker), n.host);
+        script +=
+            QStringLiteral(
+                "( r=$(%1 %2 %3 </dev/null 2>&1); c=$?; echo \"TD_NODE %4 $c $(printf '%s' \"$r\" | tail -n1)\" ) & ")
+                .arg(ssh, shellQuote(n.host), shellQuote(onWorker), n.host);
     }
     script += QStringLiteral("wait");
     const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(script)), 60000);
@@ -178,12 +187,12 @@ cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &p
     QString headVersion;
     cluster::Diagnostics problems;
     int answered = 0;
-    for (const QByteArray &raw : r->out.split('\n')) {
+    for (const QByteArray& raw : r->out.split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
         if (line.startsWith(QLatin1String("TD_HEAD ")))
             headVersion = line.mid(8).trimmed();
     }
-    for (const QByteArray &raw : r->out.split('\n')) {
+    for (const QByteArray& raw : r->out.split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
         if (!line.startsWith(QLatin1String("TD_NODE ")))
             continue;
@@ -194,26 +203,30 @@ cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &p
         const QString node = nameOfHost.value(host, host);
         const QString headName = profile.nodes.value(head).name;
         if (code != 0) {
-            problems.append(err(node, tr("the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); "
-                                         "set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE")
-                                          .arg(headName, node, host, rest)));
+            problems.append(
+                err(node, tr("the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); "
+                             "set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE")
+                              .arg(headName, node, host, rest)));
         } else if (rest == QLatin1String("TD_NO_MPI")) {
-            problems.append(err(node, tr("Open MPI's daemon (orted) is not on the PATH of a non-interactive SSH login on %1; "
-                                         "install Open MPI there (Debian: openmpi-bin), the same version as on the head")
-                                          .arg(node)));
+            problems.append(
+                err(node, tr("Open MPI's daemon (orted) is not on the PATH of a non-interactive SSH login on %1; "
+                             "install Open MPI there (Debian: openmpi-bin), the same version as on the head")
+                              .arg(node)));
         } else if (rest == QLatin1String("TD_NO_TRAINER")) {
             problems.append(err(node, tr("%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2")
                                           .arg(trainerPath, node)));
         } else if (rest.startsWith(QLatin1String("TD_NO_FILE "))) {
-            problems.append(err(node, tr("%1 does not exist on %2, and every rank reads it: put it on a shared file system "
-                                         "or copy it to the same path on every node")
-                                          .arg(rest.mid(11), node)));
+            problems.append(
+                err(node, tr("%1 does not exist on %2, and every rank reads it: put it on a shared file system "
+                             "or copy it to the same path on every node")
+                              .arg(rest.mid(11), node)));
         } else if (rest.startsWith(QLatin1String("TD_OK"))) {
             const QString version = rest.mid(5).trimmed();
             if (!headVersion.isEmpty() && version != headVersion)
-                problems.append(err(node, tr("%1 reports \"%2\" but the head's reports \"%3\": every node must run the same "
-                                             "build; copy the head's with traindeck-cli deploy --profile FILE --node %1")
-                                              .arg(node, version, headVersion)));
+                problems.append(
+                    err(node, tr("%1 reports \"%2\" but the head's reports \"%3\": every node must run the same "
+                                 "build; copy the head's with traindeck-cli deploy --profile FILE --node %1")
+                                  .arg(node, version, headVersion)));
         } else {
             problems.append(err(node, tr("unexpected answer from %1: %2").arg(node, rest)));
         }
@@ -226,7 +239,8 @@ cluster::Status Launcher::preflightWorkers(Transport &t, const ClusterProfile &p
     return cluster::Status(cluster::Done{});
 }
 
-Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const ClusterProfile &profile, const QString &runsDir)
+Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const ClusterProfile& profile,
+                                       const QString& runsDir)
 {
     const cluster::Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
     if (cluster::hasErrors(specErrors))
@@ -243,9 +257,8 @@ Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const 
         return Result<LaunchOutcome>::failure(err(runsDir, tr("the runs directory must be an absolute path")));
 
     const QDateTime now = QDateTime::currentDateTime();
-    const QString runId = makeRunId(spec.name, now, [&](const QString &id) {
-        return t.exists(runsDir + QLatin1Char('/') + id);
-    });
+    const QString runId =
+        makeRunId(spec.name, now, [&](const QString& id) { return t.exists(runsDir + QLatin1Char('/') + id); });
     LaunchInputs in;
     in.spec = spec;
     in.profile = profile;
@@ -265,11 +278,12 @@ Result<LaunchOutcome> Launcher::launch(Transport &t, const JobSpec &spec, const 
     return start(t, in, info, true, profile);
 }
 
-Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
+Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
 {
     const std::optional<RunInfo> info = readRunInfo(t, runDir);
     if (!info)
-        return Result<LaunchOutcome>::failure(err(runFile(runDir, runfile::kRunInfo), tr("cannot read the run record")));
+        return Result<LaunchOutcome>::failure(
+            err(runFile(runDir, runfile::kRunInfo), tr("cannot read the run record")));
     const RunFiles files = readRunFiles(t, runDir);
     const JobState state = deriveState(files, true);
     if (!isFinal(state))
@@ -279,8 +293,9 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
         return Result<LaunchOutcome>::failure(err(runDir, tr("the run finished; there is nothing to resume")));
     const QString latest = runFile(runDir, runfile::kOut) + QStringLiteral("/checkpoints/latest");
     if (!t.exists(latest))
-        return Result<LaunchOutcome>::failure(
-            err(latest, tr("no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead")));
+        return Result<LaunchOutcome>::failure(err(
+            latest,
+            tr("no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead")));
 
     const Result<FileChunk> specBytes = t.readFile(runFile(runDir, runfile::kSpec), 0, 1 << 20);
     if (!specBytes)
@@ -291,7 +306,8 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
     const Result<FileChunk> profileBytes = t.readFile(runDir + QStringLiteral("/profile.json"), 0, 1 << 20);
     if (!profileBytes)
         return Result<LaunchOutcome>::failure(profileBytes.diagnostics());
-    const Result<ClusterProfile> profile = ClusterProfile::fromJson(profileBytes->data, runDir + QStringLiteral("/profile.json"));
+    const Result<ClusterProfile> profile =
+        ClusterProfile::fromJson(profileBytes->data, runDir + QStringLiteral("/profile.json"));
     if (!profile)
         return Result<LaunchOutcome>::failure(profile.diagnostics());
     ClusterProfile prof = profile.value();
@@ -304,20 +320,24 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
     const Result<QString> mpirun = findMpirun(t, prof);
     if (!mpirun)
         return Result<LaunchOutcome>::failure(mpirun.diagnostics());
-    if (const cluster::Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
+    if (const cluster::Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value()));
+        !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
 
     // Keep the previous attempt's records.
     const int attempt = info->attempts;
     const QString keep = runDir + QStringLiteral("/attempt-%1").arg(attempt);
     QStringList moves;
-    for (const char *name : {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"})
-        moves << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi").arg(shellQuote(runFile(runDir, name)), shellQuote(keep));
+    for (const char* name :
+         {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"})
+        moves << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi")
+                     .arg(shellQuote(runFile(runDir, name)), shellQuote(keep));
     const Result<ExecResult> mv =
         t.run(QStringLiteral("mkdir -p %1 && %2").arg(shellQuote(keep), moves.join(QStringLiteral(" && "))), 20000);
     if (!mv || mv->exitCode != 0)
-        return Result<LaunchOutcome>::failure(err(keep, tr("cannot move the previous attempt's files: %1")
-                                                            .arg(mv ? QString::fromLocal8Bit(mv->err).trimmed() : mv.errorString())));
+        return Result<LaunchOutcome>::failure(
+            err(keep, tr("cannot move the previous attempt's files: %1")
+                          .arg(mv ? QString::fromLocal8Bit(mv->err).trimmed() : mv.errorString())));
 
     LaunchInputs in;
     in.spec = spec.value();
@@ -337,14 +357,14 @@ Result<LaunchOutcome> Launcher::resume(Transport &t, const QString &runDir)
     return start(t, in, ri, false, prof);
 }
 
-Result<JobState> Launcher::cancel(Transport &t, const QString &runDir, int graceMs)
+Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int graceMs)
 {
     RunFiles f = readRunFiles(t, runDir);
     const JobState before = deriveState(f, true);
     if (isFinal(before))
         return before;
-    const cluster::Status marked = t.writeFile(runFile(runDir, runfile::kCancel),
-                                               QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
+    const cluster::Status marked = t.writeFile(
+        runFile(runDir, runfile::kCancel), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
     if (!marked)
         return Result<JobState>::failure(marked.diagnostics());
     auto waitGone = [&](int ms) {
@@ -374,4 +394,4 @@ Result<JobState> Launcher::cancel(Transport &t, const QString &runDir, int grace
     return deriveState(readRunFiles(t, runDir), true);
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

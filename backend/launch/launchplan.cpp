@@ -14,9 +14,9 @@ namespace {
 struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::LaunchPlan)
 };
-}  // namespace
+} // namespace
 
-Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in)
+Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
 {
     Diagnostics d = in.spec.validate(QStringLiteral("spec"));
     if (in.runDir.isEmpty() || !in.runDir.startsWith(QLatin1Char('/')))
@@ -42,11 +42,12 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in)
         local.extra = profile.extra;
         profile = local;
     } else if (in.spec.ranks > 0 && in.spec.ranks != profile.totalSlots()) {
-        d.append(Diagnostic::keyError(QStringLiteral("spec"), QStringLiteral("ranks"),
-                                      Tr::tr("%1 does not match profile '%2' (%3 slots); leave ranks out for a cluster profile")
-                                          .arg(in.spec.ranks)
-                                          .arg(profile.name)
-                                          .arg(profile.totalSlots())));
+        d.append(Diagnostic::keyError(
+            QStringLiteral("spec"), QStringLiteral("ranks"),
+            Tr::tr("%1 does not match profile '%2' (%3 slots); leave ranks out for a cluster profile")
+                .arg(in.spec.ranks)
+                .arg(profile.name)
+                .arg(profile.totalSlots())));
     }
     const Result<cluster::Hostfile> hostfile = profile.toHostfile();
     if (!hostfile) {
@@ -60,13 +61,13 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in)
 
     p.np = profile.totalSlots();
     p.ranksPerNode = profile.nodes.isEmpty() ? 0 : profile.nodes.first().slots;
-    for (const auto &n : profile.nodes) {
+    for (const auto& n : profile.nodes) {
         if (n.slots != p.ranksPerNode)
             p.ranksPerNode = 0;
     }
     if (p.ranksPerNode == 0)
-        p.warnings.append(Diagnostic::warning(profile.name, 0, 0,
-                                              Tr::tr("nodes have different slot counts: ranks are placed with --map-by slot")));
+        p.warnings.append(Diagnostic::warning(
+            profile.name, 0, 0, Tr::tr("nodes have different slot counts: ranks are placed with --map-by slot")));
 
     // Environment: profile first, the spec wins.
     for (auto it = profile.env.begin(); it != profile.env.end(); ++it)
@@ -93,7 +94,7 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in)
         a << QStringLiteral("--mca") << QStringLiteral("btl_tcp_if_include") << in.spec.btlTcpIfInclude;
     if (!in.spec.oobTcpIfInclude.isEmpty())
         a << QStringLiteral("--mca") << QStringLiteral("oob_tcp_if_include") << in.spec.oobTcpIfInclude;
-    for (const QString &name : exported)
+    for (const QString& name : exported)
         a << QStringLiteral("-x") << name;
     a << in.spec.mpiArgs;
     a << in.trainerPath << QStringLiteral("train");
@@ -113,7 +114,7 @@ QString LaunchPlan::commandLine() const
 
 QString LaunchPlan::wrapperScript() const
 {
-    auto f = [&](const char *name) { return shellQuote(runFile(runDir, name)); };
+    auto f = [&](const char* name) { return shellQuote(runFile(runDir, name)); };
     QString s;
     s += QStringLiteral("#!/bin/sh\n"
                         "# Written by traindeck: runs mpirun for run %1 in its own session and records its pid,\n"
@@ -138,4 +139,4 @@ QString LaunchPlan::wrapperScript() const
     return s;
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

@@ -15,23 +15,23 @@ namespace traindeck::launch {
 struct LaunchInputs {
     JobSpec spec;
     cluster::ClusterProfile profile;
-    QString runDir;       // absolute, on the head node
+    QString runDir; // absolute, on the head node
     QString runId;
-    QString trainerPath;  // absolute path of traindeck-trainer on the nodes
-    QString mpirunPath;   // empty: profile.launcher
-    bool asRoot = false;  // mpirun runs as root: export OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)
-    bool resume = false;  // add --resume=latest
+    QString trainerPath; // absolute path of traindeck-trainer on the nodes
+    QString mpirunPath;  // empty: profile.launcher
+    bool asRoot = false; // mpirun runs as root: export OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)
+    bool resume = false; // add --resume=latest
 };
 
 struct LaunchPlan {
     QString runDir, runId;
     int np = 0;
-    int ranksPerNode = 0;          // 0: nodes differ (--map-by slot)
-    QString hostfilePath;          // runDir/hostfile
+    int ranksPerNode = 0; // 0: nodes differ (--map-by slot)
+    QString hostfilePath; // runDir/hostfile
     QString hostfileText;
-    QStringList mpirunArgv;        // program first; every element one argument
-    QMap<QString, QString> env;    // set by the wrapper before mpirun (spec env, profile env, as-root)
-    QStringList pathPrefix;        // put before PATH by the wrapper (and exported)
+    QStringList mpirunArgv;     // program first; every element one argument
+    QMap<QString, QString> env; // set by the wrapper before mpirun (spec env, profile env, as-root)
+    QStringList pathPrefix;     // put before PATH by the wrapper (and exported)
     cluster::Diagnostics warnings;
 
     // The mpirun command line, every word shell-quoted.
@@ -42,6 +42,6 @@ struct LaunchPlan {
     QString wrapperScript() const;
 };
 
-cluster::Result<LaunchPlan> buildLaunchPlan(const LaunchInputs &in);
+cluster::Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in);
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

@@ -16,20 +16,20 @@ using traindeck::cluster::Status;
 namespace traindeck::launch {
 
 namespace {
-constexpr qint64 kLogTail = 1 << 20;   // the last MiB of each log is copied (what failure attribution reads)
+constexpr qint64 kLogTail = 1 << 20; // the last MiB of each log is copied (what failure attribution reads)
 constexpr qint64 kChunk = 16 << 20;
 
-Diagnostic err(const QString &what, const QString &message)
+Diagnostic err(const QString& what, const QString& message)
 {
     return Diagnostic::error(what, 0, 0, message);
 }
 
-QString localFile(const QString &dir, const char *name)
+QString localFile(const QString& dir, const char* name)
 {
     return runFile(dir, name);
 }
 
-std::optional<JobState> stateFromName(const QString &name)
+std::optional<JobState> stateFromName(const QString& name)
 {
     for (JobState s : {JobState::Starting, JobState::Running, JobState::Finished, JobState::Failed, JobState::Cancelled,
                        JobState::Lost}) {
@@ -44,15 +44,16 @@ std::optional<JobState> stateFromName(const QString &name)
 // mirror longer than the remote file is not a prefix of it: it is rewritten from the start. The
 // mirror's size is taken before the head's: another writer can only make the mirror grow to what the
 // head had, so a mirror size taken first that exceeds the head's means the head's file was replaced.
-Status catchUpMirror(Transport &t, const QString &remotePath, const QString &mirrorPath)
+Status catchUpMirror(Transport& t, const QString& remotePath, const QString& mirrorPath)
 {
-    const qint64 mirrorBefore = QFileInfo(mirrorPath).size();  // 0 when missing
+    const qint64 mirrorBefore = QFileInfo(mirrorPath).size(); // 0 when missing
     const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
     if (!head)
-        return cluster::Done{};  // no metrics (yet): nothing to mirror
+        return cluster::Done{}; // no metrics (yet): nothing to mirror
     QFile m(mirrorPath);
     if (!m.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
-        return Status::failure(err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
+        return Status::failure(
+            err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
     if (!mirrorIsPrefixOf(mirrorBefore, head->fileSize))
         m.resize(0);
     qint64 at = m.size();
@@ -63,7 +64,8 @@ Status catchUpMirror(Transport &t, const QString &remotePath, const QString &mir
         if (c->data.isEmpty())
             break;
         if (!m.seek(at) || m.write(c->data) != c->data.size())
-            return Status::failure(err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
+            return Status::failure(
+                err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
         at += c->data.size();
     }
     return cluster::Done{};
@@ -75,7 +77,7 @@ struct Tail {
     enum class Action { Write, Remove, Keep } action = Action::Write;
     QByteArray data;
 };
-Result<Tail> fetchTail(Transport &t, const QString &remotePath, qint64 maxBytes)
+Result<Tail> fetchTail(Transport& t, const QString& remotePath, qint64 maxBytes)
 {
     const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
     if (!head)
@@ -88,7 +90,7 @@ Result<Tail> fetchTail(Transport &t, const QString &remotePath, qint64 maxBytes)
 }
 
 // The attempt count in the record's copy of run.json; 0 when there is none.
-int recordAttempts(const QString &localDir)
+int recordAttempts(const QString& localDir)
 {
     QFile f(localFile(localDir, runfile::kRunInfo));
     if (!f.open(QIODevice::ReadOnly))
@@ -96,7 +98,7 @@ int recordAttempts(const QString &localDir)
     const QJsonDocument d = QJsonDocument::fromJson(f.read(1 << 20));
     return d.isObject() ? RunInfo::fromJson(d.object()).attempts : 0;
 }
-}  // namespace
+} // namespace
 
 bool mirrorIsPrefixOf(qint64 mirrorSizeBefore, qint64 headSize)
 {
@@ -105,7 +107,7 @@ bool mirrorIsPrefixOf(qint64 mirrorSizeBefore, qint64 headSize)
 
 // ---------------------------------------------------------------- record lock
 
-RecordLock::RecordLock(const QString &localDir, int timeoutMs)
+RecordLock::RecordLock(const QString& localDir, int timeoutMs)
     : m_lock(std::make_unique<QLockFile>(localFile(localDir, runfile::kRecordLock)))
 {
     m_locked = m_lock->tryLock(timeoutMs);
@@ -131,7 +133,7 @@ QJsonObject RemoteRecord::toJson() const
     return o;
 }
 
-std::optional<RemoteRecord> RemoteRecord::fromJson(const QJsonObject &o)
+std::optional<RemoteRecord> RemoteRecord::fromJson(const QJsonObject& o)
 {
     RemoteRecord r;
     r.remoteRunDir = o.value(QStringLiteral("remote_run_dir")).toString();
@@ -147,12 +149,12 @@ std::optional<RemoteRecord> RemoteRecord::fromJson(const QJsonObject &o)
     return r;
 }
 
-bool isRemoteRecord(const QString &localDir)
+bool isRemoteRecord(const QString& localDir)
 {
     return QFileInfo::exists(localFile(localDir, runfile::kRemote));
 }
 
-std::optional<RemoteRecord> readRemoteRecord(const QString &localDir)
+std::optional<RemoteRecord> readRemoteRecord(const QString& localDir)
 {
     QFile f(localFile(localDir, runfile::kRemote));
     if (!f.open(QIODevice::ReadOnly))
@@ -163,15 +165,16 @@ std::optional<RemoteRecord> readRemoteRecord(const QString &localDir)
     return RemoteRecord::fromJson(d.object());
 }
 
-Status writeRemoteRecord(const QString &localDir, const RemoteRecord &record)
+Status writeRemoteRecord(const QString& localDir, const RemoteRecord& record)
 {
     LocalTransport local;
-    return local.writeFile(localFile(localDir, runfile::kRemote), QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented));
+    return local.writeFile(localFile(localDir, runfile::kRemote),
+                           QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented));
 }
 
 // ---------------------------------------------------------------- RemoteRuns
 
-Result<QString> RemoteRuns::remoteRunsDir(Transport &t, const ClusterProfile &profile)
+Result<QString> RemoteRuns::remoteRunsDir(Transport& t, const ClusterProfile& profile)
 {
     QString w = profile.workdir.trimmed();
     if (w.isEmpty())
@@ -189,7 +192,8 @@ Result<QString> RemoteRuns::remoteRunsDir(Transport &t, const ClusterProfile &pr
         if (!h.startsWith(QLatin1Char('/')))
             return Result<QString>::failure(Diagnostic::keyError(
                 profile.name, QStringLiteral("workdir"),
-                tr("cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile")
+                tr("cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the "
+                   "profile")
                     .arg(w, t.displayName(), home ? (h.isEmpty() ? tr("empty") : h) : home.errorString())));
         const QString rest = w.startsWith(QLatin1Char('~')) ? w.mid(1) : QLatin1Char('/') + w;
         base = h + rest;
@@ -197,8 +201,8 @@ Result<QString> RemoteRuns::remoteRunsDir(Transport &t, const ClusterProfile &pr
     return QDir::cleanPath(base + QStringLiteral("/runs"));
 }
 
-Result<RemoteRuns::Launched> RemoteRuns::launch(Transport &t, const JobSpec &spec, const ClusterProfile &profile,
-                                                const QString &localRunsDir)
+Result<RemoteRuns::Launched> RemoteRuns::launch(Transport& t, const JobSpec& spec, const ClusterProfile& profile,
+                                                const QString& localRunsDir)
 {
     if (t.isLocal()) {
         const Result<LaunchOutcome> r = Launcher::launch(t, spec, profile, localRunsDir);
@@ -207,7 +211,8 @@ Result<RemoteRuns::Launched> RemoteRuns::launch(Transport &t, const JobSpec &spe
         return Result<Launched>(Launched{r.value(), r->runDir, QString(), false}, r.diagnostics());
     }
     if (localRunsDir.isEmpty() || !QDir::isAbsolutePath(localRunsDir))
-        return Result<Launched>::failure(err(localRunsDir, Launcher::tr("the runs directory must be an absolute path")));
+        return Result<Launched>::failure(
+            err(localRunsDir, Launcher::tr("the runs directory must be an absolute path")));
     const Result<QString> runs = remoteRunsDir(t, profile);
     if (!runs)
         return Result<Launched>::failure(runs.diagnostics());
@@ -229,8 +234,8 @@ Result<RemoteRuns::Launched> RemoteRuns::launch(Transport &t, const JobSpec &spe
     return Result<Launched>(out, warnings);
 }
 
-Result<QString> RemoteRuns::writeRecord(Transport &t, const LaunchOutcome &outcome, const ClusterProfile &profile,
-                                        const QString &localRunsDir)
+Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outcome, const ClusterProfile& profile,
+                                        const QString& localRunsDir)
 {
     const QString dir = QDir::cleanPath(localRunsDir + QLatin1Char('/') + outcome.runId);
     if (QFileInfo::exists(localFile(dir, runfile::kRunInfo)) && !isRemoteRecord(dir))
@@ -250,24 +255,24 @@ Result<QString> RemoteRuns::writeRecord(Transport &t, const LaunchOutcome &outco
     QList<Status> writes;
     writes << writeRemoteRecord(dir, rec);
     writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson());
-    for (const char *name : {runfile::kSpec, runfile::kRunInfo}) {
+    for (const char* name : {runfile::kSpec, runfile::kRunInfo}) {
         const Result<FileChunk> c = t.readFile(runFile(outcome.runDir, name), 0, 1 << 20);
         if (!c)
             return Result<QString>::failure(c.diagnostics());
         writes << local.writeFile(localFile(dir, name), c->data);
     }
-    for (const Status &s : writes) {
+    for (const Status& s : writes) {
         if (!s)
             return Result<QString>::failure(s.diagnostics());
     }
     return dir;
 }
 
-void RemoteRuns::noteState(const QString &localDir, JobState state)
+void RemoteRuns::noteState(const QString& localDir, JobState state)
 {
     const RecordLock lock(localDir);
     if (!lock)
-        return;  // a state note is not worth waiting for
+        return; // a state note is not worth waiting for
     std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
     if (!rec || rec->synced)
         return;
@@ -276,18 +281,19 @@ void RemoteRuns::noteState(const QString &localDir, JobState state)
     writeRemoteRecord(localDir, *rec);
 }
 
-Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, const QString &localDir)
+Result<JobState> RemoteRuns::sync(Transport& t, const QString& remoteRunDir, const QString& localDir)
 {
     if (!readRemoteRecord(localDir))
-        return Result<JobState>::failure(err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
+        return Result<JobState>::failure(
+            err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
     // A resume that reopens the record meanwhile changes the attempt count of the record's run.json.
     const int attemptsAtStart = recordAttempts(localDir);
     // The run record must be readable, or nothing below means anything (link down, directory gone).
     const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20);
     if (!info)
-        return Result<JobState>::failure(err(remoteRunDir, tr("cannot read run %1 on %2: %3")
-                                                               .arg(QFileInfo(localDir).fileName(), t.displayName(),
-                                                                    info.errorString())));
+        return Result<JobState>::failure(
+            err(remoteRunDir, tr("cannot read run %1 on %2: %3")
+                                  .arg(QFileInfo(localDir).fileName(), t.displayName(), info.errorString())));
     const RunFiles files = readRunFiles(t, remoteRunDir);
     const QString metrics = runFile(remoteRunDir, runfile::kMetrics);
     const Result<FileChunk> m = t.readFile(metrics, 0, 0);
@@ -297,9 +303,9 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
     if (const Status s = catchUpMirror(t, metrics, localFile(localDir, runfile::kMetrics)); !s)
         return Result<JobState>::failure(s.diagnostics());
     // Network first, then the local writes under the lock.
-    QList<QPair<const char *, Tail>> tails;
+    QList<QPair<const char*, Tail>> tails;
     if (ended) {
-        for (const char *name : {runfile::kStderr, runfile::kStdout, runfile::kCancel}) {
+        for (const char* name : {runfile::kStderr, runfile::kStdout, runfile::kCancel}) {
             const Result<Tail> tail = fetchTail(t, runFile(remoteRunDir, name), kLogTail);
             if (!tail)
                 return Result<JobState>::failure(tail.diagnostics());
@@ -312,24 +318,26 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
             err(localFile(localDir, runfile::kRecordLock), tr("the run's record is locked by another process")));
     std::optional<RemoteRecord> rec = readRemoteRecord(localDir);
     if (!rec)
-        return Result<JobState>::failure(err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
+        return Result<JobState>::failure(
+            err(localFile(localDir, runfile::kRemote), tr("not the record of a remote run")));
     if (recordAttempts(localDir) != attemptsAtStart)
-        return state;  // resumed while this sync read the old attempt: the record is the new attempt's now
+        return state; // resumed while this sync read the old attempt: the record is the new attempt's now
     LocalTransport local;
     if (ended) {
         QList<Status> writes;
         writes << local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
         if (files.exitCode)
-            writes << local.writeFile(localFile(localDir, runfile::kExitCode), QByteArray::number(*files.exitCode) + '\n');
+            writes << local.writeFile(localFile(localDir, runfile::kExitCode),
+                                      QByteArray::number(*files.exitCode) + '\n');
         else
-            QFile::remove(localFile(localDir, runfile::kExitCode));  // lost: remote.json's state says so
-        for (const auto &[name, tail] : tails) {
+            QFile::remove(localFile(localDir, runfile::kExitCode)); // lost: remote.json's state says so
+        for (const auto& [name, tail] : tails) {
             if (tail.action == Tail::Action::Write)
                 writes << local.writeFile(localFile(localDir, name), tail.data);
             else if (tail.action == Tail::Action::Remove)
                 QFile::remove(localFile(localDir, name));
         }
-        for (const Status &s : writes) {
+        for (const Status& s : writes) {
             if (!s)
                 return Result<JobState>::failure(s.diagnostics());
         }
@@ -339,7 +347,7 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
         QFile copy(localFile(localDir, runfile::kRunInfo));
         if (!copy.open(QIODevice::ReadOnly) || copy.readAll() != info->data) {
             copy.close();
-            local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);  // attempts, started
+            local.writeFile(localFile(localDir, runfile::kRunInfo), info->data); // attempts, started
         }
         // Liveness unknown: the state last seen stays; only the time of this contact is new.
         if (!files.livenessUnknown && !rec->synced)
@@ -351,7 +359,7 @@ Result<JobState> RemoteRuns::sync(Transport &t, const QString &remoteRunDir, con
     return state;
 }
 
-void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString &localDir, int previousAttempt)
+void RemoteRuns::reopen(Transport& t, const QString& remoteRunDir, const QString& localDir, int previousAttempt)
 {
     const Result<FileChunk> info = t.readFile(runFile(remoteRunDir, runfile::kRunInfo), 0, 1 << 20);
     // Waits for a sync in flight to finish its writes; the files it wrote go to attempt-N/ below.
@@ -359,7 +367,7 @@ void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString
     LocalTransport local;
     const QString keep = localDir + QStringLiteral("/attempt-%1").arg(previousAttempt);
     QDir().mkpath(keep);
-    for (const char *name : {runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr}) {
+    for (const char* name : {runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr}) {
         const QString from = localFile(localDir, name);
         if (QFileInfo::exists(from)) {
             QFile::remove(localFile(keep, name));
@@ -384,7 +392,7 @@ void RemoteRuns::reopen(Transport &t, const QString &remoteRunDir, const QString
 
 // ---------------------------------------------------------------- locating a run
 
-Result<ClusterProfile> recordProfile(const QString &localDir, const RemoteRecord &record)
+Result<ClusterProfile> recordProfile(const QString& localDir, const RemoteRecord& record)
 {
     const QString path = localFile(localDir, runfile::kProfile);
     QFile f(path);
@@ -398,7 +406,7 @@ Result<ClusterProfile> recordProfile(const QString &localDir, const RemoteRecord
     return ClusterProfile::loadNamed(record.profile);
 }
 
-Result<RunLocation> locateRun(const QString &localDir)
+Result<RunLocation> locateRun(const QString& localDir)
 {
     RunLocation loc;
     loc.localDir = localDir;
@@ -421,12 +429,12 @@ Result<RunLocation> locateRun(const QString &localDir)
     Result<std::shared_ptr<Transport>> t = transportFor(loc.profile);
     if (!t)
         // The transport's own message names the host and the cause.
-        return Result<RunLocation>::failure(
-            err(loc.record->head, RemoteRuns::tr("cannot reach the head node of run %1: %2")
-                                      .arg(QFileInfo(localDir).fileName(),
-                                           t.diagnostics().isEmpty() ? t.errorString() : t.diagnostics().first().message)));
+        return Result<RunLocation>::failure(err(
+            loc.record->head, RemoteRuns::tr("cannot reach the head node of run %1: %2")
+                                  .arg(QFileInfo(localDir).fileName(),
+                                       t.diagnostics().isEmpty() ? t.errorString() : t.diagnostics().first().message)));
     loc.transport = t.value();
     return loc;
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

@@ -22,16 +22,16 @@ struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::RunDir)
 };
 
-std::optional<QByteArray> readSmall(Transport &t, const QString &path, qint64 max = 1 << 20)
+std::optional<QByteArray> readSmall(Transport& t, const QString& path, qint64 max = 1 << 20)
 {
     const Result<FileChunk> c = t.readFile(path, 0, max);
     if (!c)
         return std::nullopt;
     return c->data;
 }
-}  // namespace
+} // namespace
 
-QString runFile(const QString &runDir, const char *name)
+QString runFile(const QString& runDir, const char* name)
 {
     return runDir + QLatin1Char('/') + QString::fromLatin1(name);
 }
@@ -39,12 +39,18 @@ QString runFile(const QString &runDir, const char *name)
 QString jobStateName(JobState s)
 {
     switch (s) {
-    case JobState::Starting: return QStringLiteral("starting");
-    case JobState::Running: return QStringLiteral("running");
-    case JobState::Finished: return QStringLiteral("finished");
-    case JobState::Failed: return QStringLiteral("failed");
-    case JobState::Cancelled: return QStringLiteral("cancelled");
-    case JobState::Lost: return QStringLiteral("lost");
+    case JobState::Starting:
+        return QStringLiteral("starting");
+    case JobState::Running:
+        return QStringLiteral("running");
+    case JobState::Finished:
+        return QStringLiteral("finished");
+    case JobState::Failed:
+        return QStringLiteral("failed");
+    case JobState::Cancelled:
+        return QStringLiteral("cancelled");
+    case JobState::Lost:
+        return QStringLiteral("lost");
     }
     return QString();
 }
@@ -59,7 +65,7 @@ int exitCodeFor(JobState s)
     return s == JobState::Finished ? 0 : 1;
 }
 
-JobState deriveState(const RunFiles &f, bool sawTelemetry)
+JobState deriveState(const RunFiles& f, bool sawTelemetry)
 {
     if (f.exitCode) {
         if (f.cancelRequested)
@@ -67,7 +73,7 @@ JobState deriveState(const RunFiles &f, bool sawTelemetry)
         return *f.exitCode == 0 ? JobState::Finished : JobState::Failed;
     }
     if (f.livenessUnknown)
-        return sawTelemetry ? JobState::Running : JobState::Starting;  // not known to be gone: ask again
+        return sawTelemetry ? JobState::Running : JobState::Starting; // not known to be gone: ask again
     if (f.pid <= 0) {
         // The wrapper writes its pid first thing; give it a minute (a loaded machine) before calling it lost.
         if (f.cancelRequested)
@@ -79,12 +85,12 @@ JobState deriveState(const RunFiles &f, bool sawTelemetry)
     return f.cancelRequested ? JobState::Cancelled : JobState::Lost;
 }
 
-RunFiles readRunFiles(Transport &t, const QString &runDir)
+RunFiles readRunFiles(Transport& t, const QString& runDir)
 {
     RunFiles f;
     // A failed read means "missing" only when the file is not there while the run directory is seen
     // (over SSH a read also fails on a timeout or a broken session).
-    auto reallyMissing = [&](const QString &path) { return !t.exists(path) && t.exists(runDir); };
+    auto reallyMissing = [&](const QString& path) { return !t.exists(path) && t.exists(runDir); };
     const QString pidPath = runFile(runDir, runfile::kPid);
     if (const auto pid = readSmall(t, pidPath, 64)) {
         bool ok = false;
@@ -131,7 +137,7 @@ QJsonObject RunInfo::toJson() const
     return o;
 }
 
-RunInfo RunInfo::fromJson(const QJsonObject &o)
+RunInfo RunInfo::fromJson(const QJsonObject& o)
 {
     RunInfo i;
     i.runId = o.value(QStringLiteral("run_id")).toString();
@@ -148,7 +154,7 @@ RunInfo RunInfo::fromJson(const QJsonObject &o)
     return i;
 }
 
-std::optional<RunInfo> readRunInfo(Transport &t, const QString &runDir)
+std::optional<RunInfo> readRunInfo(Transport& t, const QString& runDir)
 {
     const auto bytes = readSmall(t, runFile(runDir, runfile::kRunInfo));
     if (!bytes)
@@ -159,7 +165,7 @@ std::optional<RunInfo> readRunInfo(Transport &t, const QString &runDir)
     return RunInfo::fromJson(d.object());
 }
 
-QString makeRunId(const QString &name, const QDateTime &now, const std::function<bool(const QString &)> &taken)
+QString makeRunId(const QString& name, const QDateTime& now, const std::function<bool(const QString&)>& taken)
 {
     QString base;
     for (const QChar c : name) {
@@ -184,10 +190,11 @@ QString makeRunId(const QString &name, const QDateTime &now, const std::function
     return id;
 }
 
-Result<QString> resolveRunDir(const QString &runsDir, const QString &run)
+Result<QString> resolveRunDir(const QString& runsDir, const QString& run)
 {
-    auto isRunDir = [](const QString &d) {
-        return QFileInfo::exists(d + QStringLiteral("/run.json")) || QFileInfo::exists(d + QStringLiteral("/spec.json"));
+    auto isRunDir = [](const QString& d) {
+        return QFileInfo::exists(d + QStringLiteral("/run.json")) ||
+               QFileInfo::exists(d + QStringLiteral("/spec.json"));
     };
     if (run.isEmpty())
         return Result<QString>::failure(Diagnostic::error(QStringLiteral("RUN"), 0, 0, Tr::tr("no run given")));
@@ -199,7 +206,8 @@ Result<QString> resolveRunDir(const QString &runsDir, const QString &run)
     if (QFileInfo(run).isDir() && isRunDir(run))
         return QDir::cleanPath(QFileInfo(run).absoluteFilePath());
     return Result<QString>::failure(Diagnostic::error(
-        run, 0, 0, Tr::tr("no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs").arg(runsDir)));
+        run, 0, 0,
+        Tr::tr("no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs").arg(runsDir)));
 }
 
 QJsonObject RunSummary::toJson() const
@@ -224,12 +232,12 @@ QJsonObject RunSummary::toJson() const
     return o;
 }
 
-QList<RunSummary> listRuns(const QString &runsDir)
+QList<RunSummary> listRuns(const QString& runsDir)
 {
     QList<RunSummary> out;
     LocalTransport t;
     const QDir dir(runsDir);
-    for (const QString &id : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    for (const QString& id : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QString rd = dir.absoluteFilePath(id);
         const auto info = readRunInfo(t, rd);
         if (!info)
@@ -285,13 +293,13 @@ QList<RunSummary> listRuns(const QString &runsDir)
             // A synced record's state is final as last seen (a lost run stays lost, not "failed (exit -1)").
             s.state = f.exitCode && !remote->synced ? deriveState(f, telemetry) : remote->lastState;
             if (remote->synced && s.state == JobState::Lost)
-                s.exitCode.reset();  // older records hold a placeholder -1
+                s.exitCode.reset(); // older records hold a placeholder -1
         } else {
             s.state = deriveState(f, telemetry);
         }
         out.append(s);
     }
-    std::sort(out.begin(), out.end(), [](const RunSummary &a, const RunSummary &b) {
+    std::sort(out.begin(), out.end(), [](const RunSummary& a, const RunSummary& b) {
         if (a.info.created != b.info.created)
             return a.info.created > b.info.created;
         return a.runId > b.runId;
@@ -299,4 +307,4 @@ QList<RunSummary> listRuns(const QString &runsDir)
     return out;
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

@@ -40,65 +40,65 @@ inline constexpr char kStdout[] = "stdout.log";
 inline constexpr char kStderr[] = "stderr.log";
 inline constexpr char kMetrics[] = "metrics.jsonl";
 inline constexpr char kOut[] = "out";
-}  // namespace runfile
+} // namespace runfile
 
-QString runFile(const QString &runDir, const char *name);
+QString runFile(const QString& runDir, const char* name);
 
 // starting: launched, mpirun not yet up or no telemetry yet; running: telemetry flows; then one of
 // finished (exit 0), failed (non-zero exit), cancelled (cancel requested), lost (the process group is
 // gone without an exit-code file: killed with the wrapper, machine rebooted).
 enum class JobState { Starting, Running, Finished, Failed, Cancelled, Lost };
-QString jobStateName(JobState s);  // "starting", "running", ...
+QString jobStateName(JobState s); // "starting", "running", ...
 bool isFinal(JobState s);
 // Exit status of `launch`/`watch` for a final state: 0 finished, 1 otherwise.
 int exitCodeFor(JobState s);
 
 // What the run directory's files say right now.
 struct RunFiles {
-    qint64 pid = -1;                // from pid; -1 when missing
-    bool groupAlive = false;        // some process of the group exists
+    qint64 pid = -1;         // from pid; -1 when missing
+    bool groupAlive = false; // some process of the group exists
     // The transport could not tell whether the group lives (the liveness check failed: an SSH exec
     // error or timeout), or a read the decision needs failed (pid or exit-code there but unreadable,
     // the run directory unreachable). deriveState() then never concludes a final state without an
     // exit code: "could not ask" is not "gone".
     bool livenessUnknown = false;
-    std::optional<int> exitCode;    // from exit-code
+    std::optional<int> exitCode; // from exit-code
     bool cancelRequested = false;
-    qint64 launchedSecsAgo = 0;     // from run.json "created"
+    qint64 launchedSecsAgo = 0; // from run.json "created"
 };
 
 // The state machine, as a pure function (tested on its own). sawTelemetry: a hello or step was read.
 // With files.livenessUnknown and no exit code the answer is non-final (starting, or running with
 // telemetry): the caller keeps asking.
-JobState deriveState(const RunFiles &files, bool sawTelemetry);
+JobState deriveState(const RunFiles& files, bool sawTelemetry);
 
 // Reads pid, exit-code, cancel-requested and run.json through the transport. Liveness is checked
 // before the exit-code file is read, so a wrapper that ends between the two reads is never "lost".
 // A failed liveness check or a failed read of pid / exit-code (the file exists, or the run directory
 // cannot be seen) sets livenessUnknown rather than looking like a dead group or a missing file.
-RunFiles readRunFiles(Transport &transport, const QString &runDir);
+RunFiles readRunFiles(Transport& transport, const QString& runDir);
 
 // run.json
 struct RunInfo {
     QString runId;
     QString name;
     QDateTime created;
-    QDateTime started;    // start of the latest attempt (created, or the last resume)
+    QDateTime started; // start of the latest attempt (created, or the last resume)
     QString profile;
-    QString host;         // transport display name of the head node
-    QString trainer;      // trainer executable
-    QString command;      // the mpirun command line, shell-quoted
-    int attempts = 1;     // 1 + number of resumes
+    QString host;     // transport display name of the head node
+    QString trainer;  // trainer executable
+    QString command;  // the mpirun command line, shell-quoted
+    int attempts = 1; // 1 + number of resumes
     QJsonObject toJson() const;
-    static RunInfo fromJson(const QJsonObject &o);
+    static RunInfo fromJson(const QJsonObject& o);
 };
-std::optional<RunInfo> readRunInfo(Transport &transport, const QString &runDir);
+std::optional<RunInfo> readRunInfo(Transport& transport, const QString& runDir);
 
 // A new run id from the spec name: the name reduced to [A-Za-z0-9._-] (at most 48 characters,
 // "run" when nothing is left), "-YYYYMMDD-HHMMSS" and, when taken, "-2", "-3", ...
-QString makeRunId(const QString &name, const QDateTime &now, const std::function<bool(const QString &)> &taken);
+QString makeRunId(const QString& name, const QDateTime& now, const std::function<bool(const QString&)>& taken);
 // A run argument: a run id under runsDir, or a path to a run directory (one that holds run.json or spec.json).
-cluster::Result<QString> resolveRunDir(const QString &runsDir, const QString &run);
+cluster::Result<QString> resolveRunDir(const QString& runsDir, const QString& run);
 
 // Summary of a local run directory for `runs` and the GUI's history.
 struct RunSummary {
@@ -113,8 +113,8 @@ struct RunSummary {
     // A run on a remote head node (remoterun.h): runDir is its local record, the state is the one last
     // seen (lastSeen) until the run has ended and its record was synced (then it is final offline).
     bool remote = false;
-    QString head;           // ssh target of the head node
-    QString remoteRunDir;   // the run directory on the head node
+    QString head;         // ssh target of the head node
+    QString remoteRunDir; // the run directory on the head node
     QDateTime lastSeen;
     bool synced = false;
     QJsonObject toJson() const;
@@ -122,6 +122,6 @@ struct RunSummary {
 // Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only;
 // never uses the network (remote runs: see RunSummary::remote; a synced record's state is the final
 // state in its remote.json, e.g. lost, not one derived from the copied files).
-QList<RunSummary> listRuns(const QString &runsDir);
+QList<RunSummary> listRuns(const QString& runsDir);
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

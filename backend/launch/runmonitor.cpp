@@ -12,31 +12,29 @@ using namespace traindeck::metrics;
 
 namespace {
 // Feeds the store and keeps the records of this read for the signal.
-class Tee : public MetricsSink
-{
-public:
-    MetricStore *store = nullptr;
+class Tee : public MetricsSink {
+  public:
+    MetricStore* store = nullptr;
     QList<Record> records;
     QList<ParseIssue> issues;
     qint64 emitFrom = 0;
     bool sawTelemetry = false;
-    void onHello(const HelloRecord &r) override { add(r); }
-    void onStep(const StepRecord &r) override { add(r); }
-    void onEval(const EvalRecord &r) override { add(r); }
-    void onCheckpoint(const CheckpointRecord &r) override { add(r); }
-    void onWarning(const WarningRecord &r) override { add(r); }
-    void onError(const ErrorRecord &r) override { add(r); }
-    void onDone(const DoneRecord &r) override { add(r); }
-    void onIssue(const ParseIssue &i) override
+    void onHello(const HelloRecord& r) override { add(r); }
+    void onStep(const StepRecord& r) override { add(r); }
+    void onEval(const EvalRecord& r) override { add(r); }
+    void onCheckpoint(const CheckpointRecord& r) override { add(r); }
+    void onWarning(const WarningRecord& r) override { add(r); }
+    void onError(const ErrorRecord& r) override { add(r); }
+    void onDone(const DoneRecord& r) override { add(r); }
+    void onIssue(const ParseIssue& i) override
     {
         store->onIssue(i);
         if (i.offset >= emitFrom)
             issues.append(i);
     }
 
-private:
-    template <typename R>
-    void add(const R &r)
+  private:
+    template <typename R> void add(const R& r)
     {
         dispatch(Record(r), *store);
         if constexpr (std::is_same_v<R, HelloRecord> || std::is_same_v<R, StepRecord>)
@@ -45,18 +43,18 @@ private:
             records.append(Record(r));
     }
 };
-}  // namespace
+} // namespace
 
 struct RunMonitor::Private {
     std::shared_ptr<Transport> transport;
     QString runDir;
-    QTimer *timer = nullptr;
+    QTimer* timer = nullptr;
     qint64 maxBytes = 16 << 20;
     QString mirrorPath;
     QString recordDir;
     std::function<bool()> syncAtEnd;
-    bool mirrorChecked = false;  // the mirror was compared with the head's file (prefill done)
-    bool mirrorFailed = false;   // a mirror write failed (full disk, not a file): mirroring stopped
+    bool mirrorChecked = false; // the mirror was compared with the head's file (prefill done)
+    bool mirrorFailed = false;  // a mirror write failed (full disk, not a file): mirroring stopped
     std::optional<JobState> knownFinalState;
     MetricStore store;
     Tee tee;
@@ -73,7 +71,7 @@ struct RunMonitor::Private {
     QString lastError;
 };
 
-RunMonitor::RunMonitor(std::shared_ptr<Transport> transport, const QString &runDir, QObject *parent)
+RunMonitor::RunMonitor(std::shared_ptr<Transport> transport, const QString& runDir, QObject* parent)
     : QObject(parent), d(std::make_unique<Private>())
 {
     qRegisterMetaType<traindeck::metrics::Record>();
@@ -91,17 +89,29 @@ RunMonitor::RunMonitor(std::shared_ptr<Transport> transport, const QString &runD
 
 RunMonitor::~RunMonitor() = default;
 
-QString RunMonitor::runDir() const { return d->runDir; }
-void RunMonitor::setPollInterval(int ms) { d->timer->setInterval(ms); }
-void RunMonitor::setMaxBytesPerPoll(qint64 bytes) { d->maxBytes = qMax<qint64>(4096, bytes); }
-void RunMonitor::setMirrorPath(const QString &path)
+QString RunMonitor::runDir() const
+{
+    return d->runDir;
+}
+void RunMonitor::setPollInterval(int ms)
+{
+    d->timer->setInterval(ms);
+}
+void RunMonitor::setMaxBytesPerPoll(qint64 bytes)
+{
+    d->maxBytes = qMax<qint64>(4096, bytes);
+}
+void RunMonitor::setMirrorPath(const QString& path)
 {
     d->mirrorPath = path;
     d->mirrorChecked = false;
 }
-QString RunMonitor::mirrorPath() const { return d->mirrorPath; }
+QString RunMonitor::mirrorPath() const
+{
+    return d->mirrorPath;
+}
 
-void RunMonitor::setRecordDir(const QString &recordDir, std::function<bool()> syncAtEnd)
+void RunMonitor::setRecordDir(const QString& recordDir, std::function<bool()> syncAtEnd)
 {
     d->recordDir = recordDir;
     d->syncAtEnd = std::move(syncAtEnd);
@@ -109,21 +119,51 @@ void RunMonitor::setRecordDir(const QString &recordDir, std::function<bool()> sy
         setMirrorPath(runFile(recordDir, runfile::kMetrics));
 }
 
-QString RunMonitor::recordDir() const { return d->recordDir; }
+QString RunMonitor::recordDir() const
+{
+    return d->recordDir;
+}
 void RunMonitor::setKnownFinalState(JobState state)
 {
     if (isFinal(state))
         d->knownFinalState = state;
 }
-std::shared_ptr<Transport> RunMonitor::transport() const { return d->transport; }
-const MetricStore &RunMonitor::store() const { return d->store; }
-JobState RunMonitor::state() const { return d->state; }
-RunFiles RunMonitor::files() const { return d->files; }
-FailureInfo RunMonitor::failure() const { return d->failure; }
-qint64 RunMonitor::metricsOffset() const { return d->parser.offset(); }
-qint64 RunMonitor::metricsLineNumber() const { return d->parser.lineNumber(); }
-qint64 RunMonitor::malformedLines() const { return d->parser.stats().malformed; }
-QStringList RunMonitor::stderrTail() const { return d->stderrTail; }
+std::shared_ptr<Transport> RunMonitor::transport() const
+{
+    return d->transport;
+}
+const MetricStore& RunMonitor::store() const
+{
+    return d->store;
+}
+JobState RunMonitor::state() const
+{
+    return d->state;
+}
+RunFiles RunMonitor::files() const
+{
+    return d->files;
+}
+FailureInfo RunMonitor::failure() const
+{
+    return d->failure;
+}
+qint64 RunMonitor::metricsOffset() const
+{
+    return d->parser.offset();
+}
+qint64 RunMonitor::metricsLineNumber() const
+{
+    return d->parser.lineNumber();
+}
+qint64 RunMonitor::malformedLines() const
+{
+    return d->parser.stats().malformed;
+}
+QStringList RunMonitor::stderrTail() const
+{
+    return d->stderrTail;
+}
 
 void RunMonitor::start(qint64 emitFromOffset)
 {
@@ -138,7 +178,7 @@ void RunMonitor::stop()
     d->timer->stop();
 }
 
-void RunMonitor::consumeMetrics(const QByteArray &data)
+void RunMonitor::consumeMetrics(const QByteArray& data)
 {
     d->tee.records.clear();
     d->tee.issues.clear();
@@ -147,7 +187,7 @@ void RunMonitor::consumeMetrics(const QByteArray &data)
     const QList<ParseIssue> issues = d->tee.issues;
     d->tee.records.clear();
     d->tee.issues.clear();
-    for (const ParseIssue &i : issues)
+    for (const ParseIssue& i : issues)
         Q_EMIT malformedLine(i);
     if (!recs.isEmpty())
         Q_EMIT recordsReady(recs, d->parser.offset());
@@ -157,7 +197,7 @@ void RunMonitor::consumeMetrics(const QByteArray &data)
 // (never appended), so a mirror that already holds them (a reattach, a second follower, a sync) gets
 // the same bytes again at the same place: no duplicates. A gap (the mirror was removed meanwhile) is
 // filled from the head first.
-void RunMonitor::writeMirror(qint64 at, const QByteArray &data)
+void RunMonitor::writeMirror(qint64 at, const QByteArray& data)
 {
     if (d->mirrorFailed)
         return;
@@ -184,7 +224,7 @@ void RunMonitor::writeMirror(qint64 at, const QByteArray &data)
         }
         const cluster::Result<FileChunk> gap = d->transport->readFile(path, size, qMin(at - size, d->maxBytes));
         if (!gap || gap->data.isEmpty())
-            return;  // the next write tries again
+            return; // the next write tries again
         if (!m.seek(size) || m.write(gap->data) != gap->data.size()) {
             fail();
             return;
@@ -203,7 +243,7 @@ void RunMonitor::prefillFromMirror()
     const qint64 mirrorBefore = exists ? m.size() : 0;
     const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
     if (!head)
-        return;  // not there yet: try again on the next poll
+        return; // not there yet: try again on the next poll
     d->mirrorChecked = true;
     if (!exists)
         return;
@@ -235,7 +275,7 @@ void RunMonitor::readMetrics()
         const qint64 at = d->parser.offset() + d->parser.pendingBytes();
         const cluster::Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
         if (!c)
-            return;  // not there yet
+            return; // not there yet
         if (c->fileSize < d->parser.offset()) {
             Q_EMIT errorOccurred(tr("%1 became shorter than what was read; it was replaced or truncated").arg(path));
             return;
@@ -259,7 +299,7 @@ void RunMonitor::readStderr()
     const cluster::Result<FileChunk> c = d->transport->readFile(path, d->stderrOffset, 4 << 20);
     if (!c)
         return;
-    if (c->fileSize < d->stderrOffset) {  // a new attempt's log (resume)
+    if (c->fileSize < d->stderrOffset) { // a new attempt's log (resume)
         d->stderrOffset = 0;
         d->stderrPartial.clear();
         return;
@@ -274,7 +314,7 @@ void RunMonitor::readStderr()
     const QByteArray complete = d->stderrPartial.left(nl);
     d->stderrPartial.remove(0, nl + 1);
     QStringList lines;
-    for (const QByteArray &l : complete.split('\n'))
+    for (const QByteArray& l : complete.split('\n'))
         lines.append(QString::fromUtf8(l));
     d->stderrTail += lines;
     if (d->stderrTail.size() > 50)
@@ -286,7 +326,7 @@ void RunMonitor::computeFailure()
 {
     // Up to the last MiB of each log: mpirun's messages are at the end, the failing rank's line near it.
     QByteArray text;
-    for (const char *name : {runfile::kStderr, runfile::kStdout}) {
+    for (const char* name : {runfile::kStderr, runfile::kStdout}) {
         const QString path = runFile(d->runDir, name);
         const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
         if (!head)
@@ -298,7 +338,7 @@ void RunMonitor::computeFailure()
     }
     QStringList hosts;
     if (const auto h = d->store.hello()) {
-        for (const RankInfo &r : h->ranks)
+        for (const RankInfo& r : h->ranks)
             hosts.append(r.host);
     }
     QStringList tail = d->stderrTail;
@@ -310,7 +350,7 @@ void RunMonitor::computeFailure()
 void RunMonitor::publishState(JobState s)
 {
     if (!d->recordDir.isEmpty())
-        RemoteRuns::noteState(d->recordDir, s);  // a small local write
+        RemoteRuns::noteState(d->recordDir, s); // a small local write
     Q_EMIT stateChanged(s);
 }
 
@@ -356,4 +396,4 @@ void RunMonitor::poll()
     }
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

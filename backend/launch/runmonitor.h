@@ -23,16 +23,15 @@ namespace traindeck::launch {
 
 class Transport;
 
-class RunMonitor : public QObject
-{
+class RunMonitor : public QObject {
     Q_OBJECT
 
-public:
-    RunMonitor(std::shared_ptr<Transport> transport, const QString &runDir, QObject *parent = nullptr);
+  public:
+    RunMonitor(std::shared_ptr<Transport> transport, const QString& runDir, QObject* parent = nullptr);
     ~RunMonitor() override;
 
     QString runDir() const;
-    void setPollInterval(int ms);  // default 250
+    void setPollInterval(int ms); // default 250
     // Bytes of metrics read per poll at most (default 16 MiB); the rest follows on the next poll.
     void setMaxBytesPerPoll(qint64 bytes);
     // Keep a copy of every metrics byte read in this file (the local mirror of a remote run): the
@@ -40,14 +39,14 @@ public:
     // line). A mirror that already holds a prefix (reattaching) is read from this machine first and
     // only the rest comes from the head; records from it are emitted like any others (subject to
     // start()'s emitFromOffset). Set before start().
-    void setMirrorPath(const QString &path);
+    void setMirrorPath(const QString& path);
     QString mirrorPath() const;
     // Follows a remote run for its local record (remoterun.h): the record's metrics.jsonl is the
     // mirror, every state seen is noted in remote.json, and when the run ends the record is synced
     // (RemoteRuns::sync) before ended() is emitted; a failed sync is reported with errorOccurred().
     // syncAtEnd, when given, is asked at the end: false skips the sync (an application that is
     // quitting; the next start syncs). Set before start().
-    void setRecordDir(const QString &recordDir, std::function<bool()> syncAtEnd = {});
+    void setRecordDir(const QString& recordDir, std::function<bool()> syncAtEnd = {});
     QString recordDir() const;
     std::shared_ptr<Transport> transport() const;
     // The run has ended in this state and its directory is a record read offline (a synced remote
@@ -60,35 +59,35 @@ public:
     void start(qint64 emitFromOffset = 0);
     void stop();
 
-    const metrics::MetricStore &store() const;
+    const metrics::MetricStore& store() const;
     JobState state() const;
     RunFiles files() const;
     // Set once the state is failed or lost (and for cancelled runs, what was seen).
     FailureInfo failure() const;
-    qint64 metricsOffset() const;     // resume offset: after the last complete line read
+    qint64 metricsOffset() const; // resume offset: after the last complete line read
     qint64 metricsLineNumber() const;
     qint64 malformedLines() const;
-    QStringList stderrTail() const;   // the last 50 stderr lines
+    QStringList stderrTail() const; // the last 50 stderr lines
 
-public Q_SLOTS:
+  public Q_SLOTS:
     // Reads what is new: metrics, stderr, state files. Emits the signals below.
     void poll();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     // New records, in file order, already in store().
-    void recordsReady(const QList<traindeck::metrics::Record> &records, qint64 offsetAfter);
-    void malformedLine(const traindeck::metrics::ParseIssue &issue);
-    void stderrLines(const QStringList &lines);
+    void recordsReady(const QList<traindeck::metrics::Record>& records, qint64 offsetAfter);
+    void malformedLine(const traindeck::metrics::ParseIssue& issue);
+    void stderrLines(const QStringList& lines);
     void stateChanged(traindeck::launch::JobState state);
     // Once, when the state becomes final (all metrics read first).
     void ended(traindeck::launch::JobState state);
-    void errorOccurred(const QString &message);
+    void errorOccurred(const QString& message);
 
-private:
+  private:
     void publishState(JobState state);
     void readMetrics();
-    void consumeMetrics(const QByteArray &data);
-    void writeMirror(qint64 at, const QByteArray &data);
+    void consumeMetrics(const QByteArray& data);
+    void writeMirror(qint64 at, const QByteArray& data);
     void prefillFromMirror();
     void readStderr();
     void computeFailure();
@@ -97,6 +96,6 @@ private:
     std::unique_ptr<Private> d;
 };
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch
 
 Q_DECLARE_METATYPE(traindeck::launch::JobState)

@@ -12,8 +12,8 @@
 #include <QSaveFile>
 
 #include <cerrno>
-#include <optional>
 #include <csignal>
+#include <optional>
 #include <unistd.h>
 
 using traindeck::cluster::Diagnostic;
@@ -25,13 +25,13 @@ struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::Transport)
 };
 
-Diagnostic error(const QString &file, const QString &message)
+Diagnostic error(const QString& file, const QString& message)
 {
     return Diagnostic::error(file, 0, 0, message);
 }
 
 // Splits complete lines off buf and hands them to onLine.
-void emitLines(QByteArray &buf, Transport::Stream s, const Transport::LineCallback &onLine, bool flushAll)
+void emitLines(QByteArray& buf, Transport::Stream s, const Transport::LineCallback& onLine, bool flushAll)
 {
     qsizetype start = 0;
     for (;;) {
@@ -50,12 +50,12 @@ void emitLines(QByteArray &buf, Transport::Stream s, const Transport::LineCallba
     }
 }
 
-RemoteTransportFactory &remoteFactory()
+RemoteTransportFactory& remoteFactory()
 {
     static RemoteTransportFactory f;
     return f;
 }
-}  // namespace
+} // namespace
 
 Transport::~Transport() = default;
 
@@ -69,13 +69,14 @@ bool LocalTransport::runsAsRoot() const
     return ::geteuid() == 0;
 }
 
-Result<ExecResult> LocalTransport::run(const QString &shellCommand, int timeoutMs, const LineCallback &onLine)
+Result<ExecResult> LocalTransport::run(const QString& shellCommand, int timeoutMs, const LineCallback& onLine)
 {
     QProcess p;
     p.setStandardInputFile(QProcess::nullDevice());
     p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), shellCommand});
     if (!p.waitForStarted(10000))
-        return Result<ExecResult>::failure(error(QStringLiteral("/bin/sh"), Tr::tr("cannot start: %1").arg(p.errorString())));
+        return Result<ExecResult>::failure(
+            error(QStringLiteral("/bin/sh"), Tr::tr("cannot start: %1").arg(p.errorString())));
     ExecResult r;
     QByteArray outBuf, errBuf;
     const QDeadlineTimer deadline(timeoutMs);
@@ -106,7 +107,7 @@ Result<ExecResult> LocalTransport::run(const QString &shellCommand, int timeoutM
     return r;
 }
 
-Status LocalTransport::startDetached(const QString &scriptPath)
+Status LocalTransport::startDetached(const QString& scriptPath)
 {
     if (!QFileInfo(scriptPath).isFile())
         return Status::failure(error(scriptPath, Tr::tr("no such script")));
@@ -116,13 +117,13 @@ Status LocalTransport::startDetached(const QString &scriptPath)
     if (!r)
         return Status::failure(r.diagnostics());
     if (r->exitCode != 0)
-        return Status::failure(error(scriptPath, Tr::tr("setsid failed (exit %1): %2")
-                                                     .arg(r->exitCode)
-                                                     .arg(QString::fromLocal8Bit(r->err).trimmed())));
+        return Status::failure(error(
+            scriptPath,
+            Tr::tr("setsid failed (exit %1): %2").arg(r->exitCode).arg(QString::fromLocal8Bit(r->err).trimmed())));
     return cluster::Done{};
 }
 
-Result<FileChunk> LocalTransport::readFile(const QString &path, qint64 offset, qint64 maxBytes)
+Result<FileChunk> LocalTransport::readFile(const QString& path, qint64 offset, qint64 maxBytes)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
@@ -131,7 +132,8 @@ Result<FileChunk> LocalTransport::readFile(const QString &path, qint64 offset, q
     c.fileSize = f.size();
     if (offset < c.fileSize && maxBytes > 0) {
         if (!f.seek(offset))
-            return Result<FileChunk>::failure(error(path, Tr::tr("cannot seek to %1: %2").arg(offset).arg(f.errorString())));
+            return Result<FileChunk>::failure(
+                error(path, Tr::tr("cannot seek to %1: %2").arg(offset).arg(f.errorString())));
         c.data = f.read(qMin(maxBytes, c.fileSize - offset));
         // The file may have grown since size(): report at least what was read.
         c.fileSize = qMax(c.fileSize, offset + c.data.size());
@@ -139,7 +141,7 @@ Result<FileChunk> LocalTransport::readFile(const QString &path, qint64 offset, q
     return c;
 }
 
-Status LocalTransport::writeFile(const QString &path, const QByteArray &data, int mode)
+Status LocalTransport::writeFile(const QString& path, const QByteArray& data, int mode)
 {
     const QFileInfo info(path);
     if (!QDir().mkpath(info.absolutePath()))
@@ -148,20 +150,29 @@ Status LocalTransport::writeFile(const QString &path, const QByteArray &data, in
     if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
         return Status::failure(error(path, Tr::tr("cannot write: %1").arg(f.errorString())));
     QFile::Permissions p;
-    if (mode & 0400) p |= QFile::ReadOwner;
-    if (mode & 0200) p |= QFile::WriteOwner;
-    if (mode & 0100) p |= QFile::ExeOwner;
-    if (mode & 0040) p |= QFile::ReadGroup;
-    if (mode & 0020) p |= QFile::WriteGroup;
-    if (mode & 0010) p |= QFile::ExeGroup;
-    if (mode & 0004) p |= QFile::ReadOther;
-    if (mode & 0002) p |= QFile::WriteOther;
-    if (mode & 0001) p |= QFile::ExeOther;
+    if (mode & 0400)
+        p |= QFile::ReadOwner;
+    if (mode & 0200)
+        p |= QFile::WriteOwner;
+    if (mode & 0100)
+        p |= QFile::ExeOwner;
+    if (mode & 0040)
+        p |= QFile::ReadGroup;
+    if (mode & 0020)
+        p |= QFile::WriteGroup;
+    if (mode & 0010)
+        p |= QFile::ExeGroup;
+    if (mode & 0004)
+        p |= QFile::ReadOther;
+    if (mode & 0002)
+        p |= QFile::WriteOther;
+    if (mode & 0001)
+        p |= QFile::ExeOther;
     QFile::setPermissions(path, p);
     return cluster::Done{};
 }
 
-bool LocalTransport::exists(const QString &path)
+bool LocalTransport::exists(const QString& path)
 {
     return QFileInfo::exists(path);
 }
@@ -173,7 +184,7 @@ static std::optional<bool> liveMemberOnLinux(qint64 pgid)
     const QDir proc(QStringLiteral("/proc"));
     if (!QFileInfo::exists(QStringLiteral("/proc/self/stat")))
         return std::nullopt;
-    for (const QString &entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    for (const QString& entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         bool isPid = false;
         entry.toLongLong(&isPid);
         if (!isPid)
@@ -185,7 +196,7 @@ static std::optional<bool> liveMemberOnLinux(qint64 pgid)
         const qsizetype paren = s.lastIndexOf(')');
         if (paren < 0)
             continue;
-        const QList<QByteArray> fields = s.mid(paren + 2).split(' ');  // state ppid pgrp ...
+        const QList<QByteArray> fields = s.mid(paren + 2).split(' '); // state ppid pgrp ...
         if (fields.size() > 2 && fields[2].toLongLong() == pgid && fields[0] != "Z" && fields[0] != "X")
             return true;
     }
@@ -207,7 +218,7 @@ SignalResult LocalTransport::signalProcessGroup(qint64 pgid, int signal)
     return errno == ESRCH ? SignalResult::NoSuchProcess : SignalResult::Failed;
 }
 
-bool isLocalProfile(const cluster::ClusterProfile &profile)
+bool isLocalProfile(const cluster::ClusterProfile& profile)
 {
     if (profile.isLocal)
         return true;
@@ -223,7 +234,7 @@ void setRemoteTransportFactory(RemoteTransportFactory factory)
     remoteFactory() = std::move(factory);
 }
 
-Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile &profile)
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile)
 {
     if (isLocalProfile(profile))
         return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
@@ -236,4 +247,4 @@ Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile &p
                                  .arg(profile.head().host)));
 }
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

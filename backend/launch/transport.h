@@ -24,25 +24,24 @@ using cluster::Result;
 using cluster::Status;
 
 struct ExecResult {
-    int exitCode = -1;    // the command's exit status; -1 when it was killed by a signal or timed out
+    int exitCode = -1; // the command's exit status; -1 when it was killed by a signal or timed out
     bool timedOut = false;
-    QByteArray out;       // whole stdout (also passed line by line to onLine)
-    QByteArray err;       // whole stderr
+    QByteArray out; // whole stdout (also passed line by line to onLine)
+    QByteArray err; // whole stderr
 };
 
 struct FileChunk {
-    QByteArray data;      // bytes [offset, offset + data.size())
-    qint64 fileSize = 0;  // size of the file when it was read
+    QByteArray data;     // bytes [offset, offset + data.size())
+    qint64 fileSize = 0; // size of the file when it was read
 };
 
 enum class SignalResult { Delivered, NoSuchProcess, Failed };
 
-class Transport
-{
-public:
+class Transport {
+  public:
     enum class Stream { Out, Err };
     // Called once per complete output line (without '\n'; a last unterminated line is passed too).
-    using LineCallback = std::function<void(Stream, const QByteArray &line)>;
+    using LineCallback = std::function<void(Stream, const QByteArray& line)>;
 
     virtual ~Transport();
 
@@ -55,20 +54,20 @@ public:
 
     // Runs a command line with /bin/sh -c and waits for it (at most timeoutMs; then it is killed and
     // timedOut set). stdin is /dev/null. Fails only when the command could not be started at all.
-    virtual Result<ExecResult> run(const QString &shellCommand, int timeoutMs = 30000,
-                                   const LineCallback &onLine = {}) = 0;
+    virtual Result<ExecResult> run(const QString& shellCommand, int timeoutMs = 30000,
+                                   const LineCallback& onLine = {}) = 0;
 
     // Starts a shell script in a new session (setsid), detached from this process: it survives the
     // caller exiting. Returns once it is started; stdio goes to /dev/null (the script redirects).
-    virtual Status startDetached(const QString &scriptPath) = 0;
+    virtual Status startDetached(const QString& scriptPath) = 0;
 
     // Reads at most maxBytes from byte offset `offset`. A missing file is an error; offset past the end
     // gives empty data (fileSize tells the caller the file shrank).
-    virtual Result<FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) = 0;
+    virtual Result<FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) = 0;
     // Writes a whole file (replacing it atomically), creating missing parent directories. mode: octal
     // permission bits, e.g. 0644 or 0755.
-    virtual Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) = 0;
-    virtual bool exists(const QString &path) = 0;
+    virtual Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) = 0;
+    virtual bool exists(const QString& path) = 0;
 
     // kill(-pgid, signal). signal 0 only tests whether a live process of the group exists: zombies do
     // not count (where PID 1 does not reap orphans they never go away; over SSH e.g.
@@ -81,28 +80,28 @@ public:
 };
 
 // This machine: QProcess and POSIX calls.
-class LocalTransport : public Transport
-{
-public:
+class LocalTransport : public Transport {
+  public:
     QString displayName() const override;
     bool isLocal() const override { return true; }
     bool runsAsRoot() const override;
-    Result<ExecResult> run(const QString &shellCommand, int timeoutMs = 30000, const LineCallback &onLine = {}) override;
-    Status startDetached(const QString &scriptPath) override;
-    Result<FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) override;
-    Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) override;
-    bool exists(const QString &path) override;
+    Result<ExecResult> run(const QString& shellCommand, int timeoutMs = 30000,
+                           const LineCallback& onLine = {}) override;
+    Status startDetached(const QString& scriptPath) override;
+    Result<FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override;
+    Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
+    bool exists(const QString& path) override;
     SignalResult signalProcessGroup(qint64 pgid, int signal) override;
 };
 
 // Whether a profile's head node is this machine (the built-in "local" profile, or a head named
 // localhost / 127.0.0.1 / ::1 / this host's name).
-bool isLocalProfile(const cluster::ClusterProfile &profile);
+bool isLocalProfile(const cluster::ClusterProfile& profile);
 
 // The transport for a profile's head node: LocalTransport when isLocalProfile(), otherwise the
 // registered remote factory (backend/ssh registers one), else an error saying SSH is not available.
-using RemoteTransportFactory = std::function<Result<std::shared_ptr<Transport>>(const cluster::ClusterProfile &)>;
+using RemoteTransportFactory = std::function<Result<std::shared_ptr<Transport>>(const cluster::ClusterProfile&)>;
 void setRemoteTransportFactory(RemoteTransportFactory factory);
-Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile &profile);
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile);
 
-}  // namespace traindeck::launch
+} // namespace traindeck::launch

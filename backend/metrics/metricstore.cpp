@@ -13,9 +13,9 @@
 
 namespace traindeck::metrics {
 
-const char *scalarKey(Scalar s)
+const char* scalarKey(Scalar s)
 {
-    static constexpr const char *keys[kScalarCount] = {"t",      "epoch",        "loss",          "lr",  "grad_norm",
+    static constexpr const char* keys[kScalarCount] = {"t",      "epoch",        "loss",          "lr",  "grad_norm",
                                                        "tokens", "tokens_per_s", "samples_per_s", "mfu", "loss_scale"};
     const int i = int(s);
     return i >= 0 && i < kScalarCount ? keys[i] : "";
@@ -28,18 +28,26 @@ constexpr int kFloatScalarFirst = int(Scalar::Loss);
 int floatIndex(Scalar s)
 {
     switch (s) {
-    case Scalar::Loss: return 0;
-    case Scalar::Lr: return 1;
-    case Scalar::GradNorm: return 2;
-    case Scalar::TokensPerS: return 3;
-    case Scalar::SamplesPerS: return 4;
-    case Scalar::Mfu: return 5;
-    case Scalar::LossScale: return 6;
-    default: return -1;
+    case Scalar::Loss:
+        return 0;
+    case Scalar::Lr:
+        return 1;
+    case Scalar::GradNorm:
+        return 2;
+    case Scalar::TokensPerS:
+        return 3;
+    case Scalar::SamplesPerS:
+        return 4;
+    case Scalar::Mfu:
+        return 5;
+    case Scalar::LossScale:
+        return 6;
+    default:
+        return -1;
     }
 }
 constexpr int kFloatScalars = 7;
-}  // namespace
+} // namespace
 
 struct MetricStore::Private {
     ChunkedColumn<qint64> steps;
@@ -63,10 +71,11 @@ struct MetricStore::Private {
     void ensureRanks(int n)
     {
         const qint64 rows = steps.size();
-        for (auto &cols : rank) {
+        for (auto& cols : rank) {
             while (int(cols.size()) < n) {
                 cols.emplace_back();
-                for (qint64 i = 0; i < rows; ++i) cols.back().append(kNaNf);
+                for (qint64 i = 0; i < rows; ++i)
+                    cols.back().append(kNaNf);
             }
         }
     }
@@ -76,16 +85,15 @@ struct MetricStore::Private {
         time.truncate(rows);
         epoch.truncate(rows);
         tokens.truncate(rows);
-        for (auto &c : scalars) c.truncate(rows);
-        for (auto &cols : rank)
-            for (auto &c : cols) c.truncate(rows);
+        for (auto& c : scalars)
+            c.truncate(rows);
+        for (auto& cols : rank)
+            for (auto& c : cols)
+                c.truncate(rows);
     }
 };
 
-MetricStore::MetricStore()
-    : d(std::make_unique<Private>())
-{
-}
+MetricStore::MetricStore() : d(std::make_unique<Private>()) {}
 
 MetricStore::~MetricStore() = default;
 
@@ -142,10 +150,14 @@ qint64 MetricStore::rowOfStep(qint64 step) const
 double MetricStore::scalarAt(Scalar s, qint64 row) const
 {
     switch (s) {
-    case Scalar::Time: return d->time[row];
-    case Scalar::Epoch: return d->epoch[row];
-    case Scalar::Tokens: return double(d->tokens[row]);
-    default: return d->scalars[size_t(floatIndex(s))][row];
+    case Scalar::Time:
+        return d->time[row];
+    case Scalar::Epoch:
+        return d->epoch[row];
+    case Scalar::Tokens:
+        return double(d->tokens[row]);
+    default:
+        return d->scalars[size_t(floatIndex(s))][row];
     }
 }
 
@@ -154,32 +166,37 @@ float MetricStore::rankAt(RankMetric m, int rank, qint64 row) const
     return d->rank[size_t(m)][size_t(rank)][row];
 }
 
-double MetricStore::valueAt(const SeriesId &id, qint64 row) const
+double MetricStore::valueAt(const SeriesId& id, qint64 row) const
 {
     return id.perRank ? double(rankAt(id.metric, id.rank, row)) : scalarAt(id.scalar, row);
 }
 
 bool MetricStore::hasRankMetric(RankMetric m) const
 {
-    if (int(m) < int(RankMetric::Mem)) return rowCount() > 0;
+    if (int(m) < int(RankMetric::Mem))
+        return rowCount() > 0;
     return d->presentUnion & (StepRecord::HasMem << (int(m) - int(RankMetric::Mem)));
 }
 
-std::vector<float> MetricStore::series(const SeriesId &id, qint64 fromRow, qint64 toRow) const
+std::vector<float> MetricStore::series(const SeriesId& id, qint64 fromRow, qint64 toRow) const
 {
-    if (toRow < 0 || toRow > rowCount()) toRow = rowCount();
+    if (toRow < 0 || toRow > rowCount())
+        toRow = rowCount();
     std::vector<float> out;
-    if (fromRow >= toRow) return out;
+    if (fromRow >= toRow)
+        return out;
     out.reserve(size_t(toRow - fromRow));
     if (id.perRank) {
-        if (id.rank < 0 || id.rank >= worldSize()) return out;
+        if (id.rank < 0 || id.rank >= worldSize())
+            return out;
         d->rank[size_t(id.metric)][size_t(id.rank)].forEachSpan(
-            fromRow, toRow, [&](const float *p, qint64 n, qint64) { out.insert(out.end(), p, p + n); });
+            fromRow, toRow, [&](const float* p, qint64 n, qint64) { out.insert(out.end(), p, p + n); });
     } else if (floatIndex(id.scalar) >= 0) {
         d->scalars[size_t(floatIndex(id.scalar))].forEachSpan(
-            fromRow, toRow, [&](const float *p, qint64 n, qint64) { out.insert(out.end(), p, p + n); });
+            fromRow, toRow, [&](const float* p, qint64 n, qint64) { out.insert(out.end(), p, p + n); });
     } else {
-        for (qint64 r = fromRow; r < toRow; ++r) out.push_back(float(scalarAt(id.scalar, r)));
+        for (qint64 r = fromRow; r < toRow; ++r)
+            out.push_back(float(scalarAt(id.scalar, r)));
     }
     return out;
 }
@@ -198,33 +215,36 @@ StepRecord MetricStore::stepRecord(qint64 row) const
     s.samplesPerS = scalarAt(Scalar::SamplesPerS, row);
     s.mfu = scalarAt(Scalar::Mfu, row);
     s.lossScale = scalarAt(Scalar::LossScale, row);
-    if (!std::isnan(s.gradNorm)) s.present |= StepRecord::HasGradNorm;
-    if (!std::isnan(s.mfu)) s.present |= StepRecord::HasMfu;
-    if (!std::isnan(s.lossScale)) s.present |= StepRecord::HasLossScale;
+    if (!std::isnan(s.gradNorm))
+        s.present |= StepRecord::HasGradNorm;
+    if (!std::isnan(s.mfu))
+        s.present |= StepRecord::HasMfu;
+    if (!std::isnan(s.lossScale))
+        s.present |= StepRecord::HasLossScale;
     const int n = worldSize();
     for (int m = 0; m < kRankMetricCount; ++m) {
-        auto &vec = s.perRank[size_t(m)];
+        auto& vec = s.perRank[size_t(m)];
         vec.resize(size_t(n));
         bool any = false;
         for (int r = 0; r < n; ++r) {
             vec[size_t(r)] = d->rank[size_t(m)][size_t(r)][row];
             any = any || !std::isnan(vec[size_t(r)]);
         }
-        if (m >= int(RankMetric::Mem) && any) s.present |= StepRecord::HasMem << (m - int(RankMetric::Mem));
+        if (m >= int(RankMetric::Mem) && any)
+            s.present |= StepRecord::HasMem << (m - int(RankMetric::Mem));
     }
     return s;
 }
 
 namespace {
 
-template <typename T>
-void minMaxSpan(const T *p, qint64 n, float &mn, float &mx, int &count)
+template <typename T> void minMaxSpan(const T* p, qint64 n, float& mn, float& mx, int& count)
 {
     float lo = mn, hi = mx;
     int c = 0;
     for (qint64 i = 0; i < n; ++i) {
         const float v = float(p[i]);
-        lo = v < lo ? v : lo;  // NaN compares false: skipped
+        lo = v < lo ? v : lo; // NaN compares false: skipped
         hi = v > hi ? v : hi;
         c += (v == v);
     }
@@ -233,29 +253,33 @@ void minMaxSpan(const T *p, qint64 n, float &mn, float &mx, int &count)
     count += c;
 }
 
-}  // namespace
+} // namespace
 
-std::vector<MinMaxBucket> MetricStore::decimate(const SeriesId &id, qint64 fromStep, qint64 toStep, int buckets) const
+std::vector<MinMaxBucket> MetricStore::decimate(const SeriesId& id, qint64 fromStep, qint64 toStep, int buckets) const
 {
     std::vector<MinMaxBucket> out;
-    if (buckets <= 0 || fromStep > toStep || rowCount() == 0) return out;
-    if (id.perRank && (id.rank < 0 || id.rank >= worldSize())) return out;
+    if (buckets <= 0 || fromStep > toStep || rowCount() == 0)
+        return out;
+    if (id.perRank && (id.rank < 0 || id.rank >= worldSize()))
+        return out;
     const qint64 rowEnd = lowerBoundRow(toStep + 1);
     qint64 row = lowerBoundRow(fromStep);
-    if (row >= rowEnd) return out;
+    if (row >= rowEnd)
+        return out;
     out.reserve(size_t(buckets));
     const double span = double(toStep - fromStep + 1);
     for (int b = 0; b < buckets && row < rowEnd; ++b) {
         const qint64 bucketEndStep = fromStep + qint64(std::floor(span * double(b + 1) / double(buckets)));
         // Rows whose step < bucketEndStep belong to bucket b.
         qint64 end = (b == buckets - 1) ? rowEnd : std::min(rowEnd, lowerBoundRow(bucketEndStep));
-        if (end <= row) continue;
+        if (end <= row)
+            continue;
         MinMaxBucket mb;
         mb.firstStep = d->steps[row];
         mb.lastStep = d->steps[end - 1];
         float mn = std::numeric_limits<float>::infinity();
         float mx = -std::numeric_limits<float>::infinity();
-        auto f = [&](const auto *p, qint64 n, qint64) { minMaxSpan(p, n, mn, mx, mb.count); };
+        auto f = [&](const auto* p, qint64 n, qint64) { minMaxSpan(p, n, mn, mx, mb.count); };
         if (id.perRank)
             d->rank[size_t(id.metric)][size_t(id.rank)].forEachSpan(row, end, f);
         else if (floatIndex(id.scalar) >= 0)
@@ -268,7 +292,7 @@ std::vector<MinMaxBucket> MetricStore::decimate(const SeriesId &id, qint64 fromS
             d->tokens.forEachSpan(row, end, f);
         if (mb.count == 0) {
             mn = mx = kNaNf;
-        } else if (mn > mx) {  // only infinities of one sign... cannot happen, keep sane
+        } else if (mn > mx) { // only infinities of one sign... cannot happen, keep sane
             std::swap(mn, mx);
         }
         mb.min = mn;
@@ -279,47 +303,50 @@ std::vector<MinMaxBucket> MetricStore::decimate(const SeriesId &id, qint64 fromS
     return out;
 }
 
-const QList<HelloRecord> &MetricStore::hellos() const
+const QList<HelloRecord>& MetricStore::hellos() const
 {
     return d->hellos;
 }
 
 std::optional<HelloRecord> MetricStore::hello() const
 {
-    if (d->hellos.isEmpty()) return std::nullopt;
+    if (d->hellos.isEmpty())
+        return std::nullopt;
     return d->hellos.last();
 }
 
 QString MetricStore::hostOf(int rank) const
 {
-    if (d->hellos.isEmpty()) return {};
-    const auto &ranks = d->hellos.last().ranks;
+    if (d->hellos.isEmpty())
+        return {};
+    const auto& ranks = d->hellos.last().ranks;
     return rank >= 0 && rank < ranks.size() ? ranks[rank].host : QString();
 }
 
 double MetricStore::memTotalMbOf(int rank) const
 {
-    if (d->hellos.isEmpty()) return kNaN;
-    const auto &ranks = d->hellos.last().ranks;
+    if (d->hellos.isEmpty())
+        return kNaN;
+    const auto& ranks = d->hellos.last().ranks;
     return rank >= 0 && rank < ranks.size() ? ranks[rank].memTotalMb : kNaN;
 }
 
-const QList<EvalRecord> &MetricStore::evals() const
+const QList<EvalRecord>& MetricStore::evals() const
 {
     return d->evals;
 }
 
-const QList<CheckpointRecord> &MetricStore::checkpoints() const
+const QList<CheckpointRecord>& MetricStore::checkpoints() const
 {
     return d->checkpoints;
 }
 
-const QList<WarningRecord> &MetricStore::warnings() const
+const QList<WarningRecord>& MetricStore::warnings() const
 {
     return d->warnings;
 }
 
-const QList<ErrorRecord> &MetricStore::errors() const
+const QList<ErrorRecord>& MetricStore::errors() const
 {
     return d->errors;
 }
@@ -334,7 +361,7 @@ qint64 MetricStore::issueCount() const
     return d->issueCount;
 }
 
-const QList<ParseIssue> &MetricStore::issues() const
+const QList<ParseIssue>& MetricStore::issues() const
 {
     return d->issues;
 }
@@ -342,20 +369,22 @@ const QList<ParseIssue> &MetricStore::issues() const
 qint64 MetricStore::memoryBytes() const
 {
     qint64 b = d->steps.memoryBytes() + d->time.memoryBytes() + d->epoch.memoryBytes() + d->tokens.memoryBytes();
-    for (const auto &c : d->scalars) b += c.memoryBytes();
-    for (const auto &cols : d->rank)
-        for (const auto &c : cols) b += c.memoryBytes();
+    for (const auto& c : d->scalars)
+        b += c.memoryBytes();
+    for (const auto& cols : d->rank)
+        for (const auto& c : cols)
+            b += c.memoryBytes();
     return b;
 }
 
-void MetricStore::onHello(const HelloRecord &r)
+void MetricStore::onHello(const HelloRecord& r)
 {
     d->hellos.append(r);
     d->ensureRanks(r.worldSize);
-    d->done.reset();  // a resumed run is running again
+    d->done.reset(); // a resumed run is running again
 }
 
-void MetricStore::onStep(const StepRecord &r)
+void MetricStore::onStep(const StepRecord& r)
 {
     // Resume rule: a step <= the last one held replaces it and everything after it.
     if (d->steps.size() && r.step <= d->steps[d->steps.size() - 1]) {
@@ -376,46 +405,49 @@ void MetricStore::onStep(const StepRecord &r)
     d->scalars[6].append(float(r.lossScale));
     d->presentUnion |= r.present;
     for (int m = 0; m < kRankMetricCount; ++m) {
-        auto &cols = d->rank[size_t(m)];
-        const auto &vec = r.perRank[size_t(m)];
-        for (size_t k = 0; k < cols.size(); ++k) cols[k].append(k < vec.size() ? vec[k] : kNaNf);
+        auto& cols = d->rank[size_t(m)];
+        const auto& vec = r.perRank[size_t(m)];
+        for (size_t k = 0; k < cols.size(); ++k)
+            cols[k].append(k < vec.size() ? vec[k] : kNaNf);
     }
     Q_UNUSED(kFloatScalarFirst);
 }
 
-void MetricStore::onEval(const EvalRecord &r)
+void MetricStore::onEval(const EvalRecord& r)
 {
-    while (!d->evals.isEmpty() && d->evals.last().step >= r.step) d->evals.removeLast();
+    while (!d->evals.isEmpty() && d->evals.last().step >= r.step)
+        d->evals.removeLast();
     d->evals.append(r);
 }
 
-void MetricStore::onCheckpoint(const CheckpointRecord &r)
+void MetricStore::onCheckpoint(const CheckpointRecord& r)
 {
     d->checkpoints.append(r);
 }
 
-void MetricStore::onWarning(const WarningRecord &r)
+void MetricStore::onWarning(const WarningRecord& r)
 {
     d->warnings.append(r);
 }
 
-void MetricStore::onError(const ErrorRecord &r)
+void MetricStore::onError(const ErrorRecord& r)
 {
     d->errors.append(r);
 }
 
-void MetricStore::onDone(const DoneRecord &r)
+void MetricStore::onDone(const DoneRecord& r)
 {
     d->done = r;
 }
 
-void MetricStore::onIssue(const ParseIssue &i)
+void MetricStore::onIssue(const ParseIssue& i)
 {
     ++d->issueCount;
-    if (d->issues.size() < MetricsParser::kMaxKeptIssues) d->issues.append(i);
+    if (d->issues.size() < MetricsParser::kMaxKeptIssues)
+        d->issues.append(i);
 }
 
-LoadReport MetricStore::loadFile(const QString &path)
+LoadReport MetricStore::loadFile(const QString& path)
 {
     LoadReport rep;
     clear();
@@ -437,7 +469,7 @@ LoadReport MetricStore::loadFile(const QString &path)
     return rep;
 }
 
-bool MetricStore::saveJsonl(const QString &path, QString *error) const
+bool MetricStore::saveJsonl(const QString& path, QString* error) const
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly)) {
@@ -454,26 +486,34 @@ bool MetricStore::saveJsonl(const QString &path, QString *error) const
     };
     std::vector<Event> events;
     int order = 0;
-    for (const auto &r : d->hellos) events.push_back({r.t, order++, toJsonLine(r)});
-    for (const auto &r : d->evals) events.push_back({r.t, order++, toJsonLine(r)});
-    for (const auto &r : d->checkpoints) events.push_back({r.t, order++, toJsonLine(r)});
-    for (const auto &r : d->warnings) events.push_back({r.t, order++, toJsonLine(r)});
-    for (const auto &r : d->errors) events.push_back({r.t, order++, toJsonLine(r)});
-    if (d->done) events.push_back({d->done->t, order++, toJsonLine(*d->done)});
-    std::stable_sort(events.begin(), events.end(), [](const Event &a, const Event &b) { return a.t < b.t; });
+    for (const auto& r : d->hellos)
+        events.push_back({r.t, order++, toJsonLine(r)});
+    for (const auto& r : d->evals)
+        events.push_back({r.t, order++, toJsonLine(r)});
+    for (const auto& r : d->checkpoints)
+        events.push_back({r.t, order++, toJsonLine(r)});
+    for (const auto& r : d->warnings)
+        events.push_back({r.t, order++, toJsonLine(r)});
+    for (const auto& r : d->errors)
+        events.push_back({r.t, order++, toJsonLine(r)});
+    if (d->done)
+        events.push_back({d->done->t, order++, toJsonLine(*d->done)});
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
     size_t e = 0;
     QByteArray buf;
     bool ok = true;
     for (qint64 row = 0; row < rowCount(); ++row) {
         const double t = d->time[row];
-        while (e < events.size() && events[e].t <= t) buf.append(events[e++].line);
+        while (e < events.size() && events[e].t <= t)
+            buf.append(events[e++].line);
         appendStepLine(buf, stepRecord(row));
         if (buf.size() > (1 << 20)) {
             ok = ok && f.write(buf) == buf.size();
             buf.clear();
         }
     }
-    while (e < events.size()) buf.append(events[e++].line);
+    while (e < events.size())
+        buf.append(events[e++].line);
     ok = ok && f.write(buf) == buf.size();
     if (!ok || !f.commit()) {
         if (error)
@@ -484,4 +524,4 @@ bool MetricStore::saveJsonl(const QString &path, QString *error) const
     return true;
 }
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

@@ -15,10 +15,8 @@ namespace traindeck::metrics {
 
 // A growable column in fixed chunks of kChunk elements; only the last chunk grows like a vector, so
 // the memory overhead is bounded by one chunk and appends never copy the whole series.
-template <typename T>
-class ChunkedColumn
-{
-public:
+template <typename T> class ChunkedColumn {
+  public:
     static constexpr int kShift = 14;
     static constexpr qint64 kChunk = qint64(1) << kShift;
 
@@ -27,7 +25,8 @@ public:
     {
         if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
             chunks_.emplace_back();
-            if (chunks_.size() > 1) chunks_.back().reserve(size_t(kChunk));
+            if (chunks_.size() > 1)
+                chunks_.back().reserve(size_t(kChunk));
         }
         chunks_.back().push_back(v);
         ++size_;
@@ -35,11 +34,14 @@ public:
     T operator[](qint64 i) const { return chunks_[size_t(i >> kShift)][size_t(i & (kChunk - 1))]; }
     void truncate(qint64 n)
     {
-        if (n >= size_) return;
-        if (n < 0) n = 0;
+        if (n >= size_)
+            return;
+        if (n < 0)
+            n = 0;
         const size_t keepChunks = size_t((n + kChunk - 1) >> kShift);
         chunks_.resize(keepChunks);
-        if (keepChunks > 0) chunks_.back().resize(size_t(n - qint64(keepChunks - 1) * kChunk));
+        if (keepChunks > 0)
+            chunks_.back().resize(size_t(n - qint64(keepChunks - 1) * kChunk));
         size_ = n;
     }
     void clear()
@@ -50,12 +52,12 @@ public:
     qint64 memoryBytes() const
     {
         qint64 b = qint64(chunks_.capacity() * sizeof(std::vector<T>));
-        for (const auto &c : chunks_) b += qint64(c.capacity() * sizeof(T));
+        for (const auto& c : chunks_)
+            b += qint64(c.capacity() * sizeof(T));
         return b;
     }
     // Calls f(const T *data, qint64 count, qint64 firstIndex) for contiguous spans covering [from, to).
-    template <typename F>
-    void forEachSpan(qint64 from, qint64 to, F &&f) const
+    template <typename F> void forEachSpan(qint64 from, qint64 to, F&& f) const
     {
         to = std::min(to, size_);
         while (from < to) {
@@ -67,7 +69,7 @@ public:
         }
     }
 
-private:
+  private:
     std::vector<std::vector<T>> chunks_;
     qint64 size_ = 0;
 };
@@ -75,7 +77,7 @@ private:
 // Per-step (whole job) series.
 enum class Scalar : int { Time, Epoch, Loss, Lr, GradNorm, Tokens, TokensPerS, SamplesPerS, Mfu, LossScale };
 inline constexpr int kScalarCount = 10;
-const char *scalarKey(Scalar s);  // protocol key: "t", "epoch", "loss", ...
+const char* scalarKey(Scalar s); // protocol key: "t", "epoch", "loss", ...
 
 // Names one series of the store.
 struct SeriesId {
@@ -89,26 +91,25 @@ struct SeriesId {
 
 // One bucket of a min/max decimation: the rows whose step lies in [firstStep, lastStep].
 struct MinMaxBucket {
-    qint64 firstStep = 0;  // first and last step actually present in the bucket
+    qint64 firstStep = 0; // first and last step actually present in the bucket
     qint64 lastStep = 0;
-    float min = 0;         // NaN when the bucket holds no finite value
+    float min = 0; // NaN when the bucket holds no finite value
     float max = 0;
-    int count = 0;         // finite values in the bucket
+    int count = 0; // finite values in the bucket
 };
 
 struct LoadReport {
     bool ok = false;
-    QString error;            // why the file could not be read (ok == false)
-    qint64 offset = 0;        // resume offset for a MetricsTailer (end of the last complete line)
-    qint64 lines = 0;         // resume line number
+    QString error;     // why the file could not be read (ok == false)
+    qint64 offset = 0; // resume offset for a MetricsTailer (end of the last complete line)
+    qint64 lines = 0;  // resume line number
     qint64 records = 0;
     qint64 malformed = 0;
     QList<ParseIssue> issues; // the first issues (at most MetricsParser::kMaxKeptIssues)
 };
 
-class MetricStore : public MetricsSink
-{
-public:
+class MetricStore : public MetricsSink {
+  public:
     MetricStore();
     ~MetricStore() override;
 
@@ -128,51 +129,51 @@ public:
     // --- values
     double scalarAt(Scalar s, qint64 row) const;
     float rankAt(RankMetric m, int rank, qint64 row) const;
-    double valueAt(const SeriesId &id, qint64 row) const;
-    bool hasRankMetric(RankMetric m) const;  // any step carried this (optional) array
+    double valueAt(const SeriesId& id, qint64 row) const;
+    bool hasRankMetric(RankMetric m) const; // any step carried this (optional) array
     // Copy of a whole series over rows [fromRow, toRow).
-    std::vector<float> series(const SeriesId &id, qint64 fromRow = 0, qint64 toRow = -1) const;
+    std::vector<float> series(const SeriesId& id, qint64 fromRow = 0, qint64 toRow = -1) const;
     // The step record at a row, rebuilt from the columns.
     StepRecord stepRecord(qint64 row) const;
 
     // Min/max decimation of the steps in [fromStep, toStep] into `buckets` equal step ranges.
     // Returns only buckets that contain at least one step, in step order. O(rows in range).
-    std::vector<MinMaxBucket> decimate(const SeriesId &id, qint64 fromStep, qint64 toStep, int buckets) const;
+    std::vector<MinMaxBucket> decimate(const SeriesId& id, qint64 fromStep, qint64 toStep, int buckets) const;
 
     // --- run information and events
-    const QList<HelloRecord> &hellos() const;  // one per start/resume, in order
-    std::optional<HelloRecord> hello() const;  // the latest
-    QString hostOf(int rank) const;            // from the latest hello ("" if unknown)
-    double memTotalMbOf(int rank) const;       // NaN if unknown
-    const QList<EvalRecord> &evals() const;
-    const QList<CheckpointRecord> &checkpoints() const;
-    const QList<WarningRecord> &warnings() const;
-    const QList<ErrorRecord> &errors() const;
+    const QList<HelloRecord>& hellos() const; // one per start/resume, in order
+    std::optional<HelloRecord> hello() const; // the latest
+    QString hostOf(int rank) const;           // from the latest hello ("" if unknown)
+    double memTotalMbOf(int rank) const;      // NaN if unknown
+    const QList<EvalRecord>& evals() const;
+    const QList<CheckpointRecord>& checkpoints() const;
+    const QList<WarningRecord>& warnings() const;
+    const QList<ErrorRecord>& errors() const;
     std::optional<DoneRecord> done() const;
-    qint64 issueCount() const;                  // malformed lines seen through onIssue
-    const QList<ParseIssue> &issues() const;    // the first 1000
+    qint64 issueCount() const;               // malformed lines seen through onIssue
+    const QList<ParseIssue>& issues() const; // the first 1000
 
     // Bytes held by the store's columns (capacity, not just size).
     qint64 memoryBytes() const;
 
     // --- files. The run's metrics.jsonl is the saved form: load it (fast, ~0.5 GB/s) ...
-    LoadReport loadFile(const QString &path);
+    LoadReport loadFile(const QString& path);
     // ... and write the store back as canonical protocol lines (hello, then every record in time order).
-    bool saveJsonl(const QString &path, QString *error = nullptr) const;
+    bool saveJsonl(const QString& path, QString* error = nullptr) const;
 
     // --- MetricsSink
-    void onHello(const HelloRecord &r) override;
-    void onStep(const StepRecord &r) override;
-    void onEval(const EvalRecord &r) override;
-    void onCheckpoint(const CheckpointRecord &r) override;
-    void onWarning(const WarningRecord &r) override;
-    void onError(const ErrorRecord &r) override;
-    void onDone(const DoneRecord &r) override;
-    void onIssue(const ParseIssue &i) override;
+    void onHello(const HelloRecord& r) override;
+    void onStep(const StepRecord& r) override;
+    void onEval(const EvalRecord& r) override;
+    void onCheckpoint(const CheckpointRecord& r) override;
+    void onWarning(const WarningRecord& r) override;
+    void onError(const ErrorRecord& r) override;
+    void onDone(const DoneRecord& r) override;
+    void onIssue(const ParseIssue& i) override;
 
-private:
+  private:
     struct Private;
     std::unique_ptr<Private> d;
 };
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

@@ -17,9 +17,9 @@ namespace traindeck::metrics {
 
 namespace {
 
-constexpr const char *kCtx = "traindeck::metrics::MetricsParser";
+constexpr const char* kCtx = "traindeck::metrics::MetricsParser";
 
-QString tr(const char *s)
+QString tr(const char* s)
 {
     return QCoreApplication::translate(kCtx, s);
 }
@@ -38,38 +38,45 @@ enum class Type { Hello, Step, Eval, Checkpoint, Warning, Error, Done, Unknown }
 
 Type typeOf(std::string_view s)
 {
-    if (s == "step") return Type::Step;
-    if (s == "hello") return Type::Hello;
-    if (s == "eval") return Type::Eval;
-    if (s == "checkpoint") return Type::Checkpoint;
-    if (s == "warning") return Type::Warning;
-    if (s == "error") return Type::Error;
-    if (s == "done") return Type::Done;
+    if (s == "step")
+        return Type::Step;
+    if (s == "hello")
+        return Type::Hello;
+    if (s == "eval")
+        return Type::Eval;
+    if (s == "checkpoint")
+        return Type::Checkpoint;
+    if (s == "warning")
+        return Type::Warning;
+    if (s == "error")
+        return Type::Error;
+    if (s == "done")
+        return Type::Done;
     return Type::Unknown;
 }
 
 // A failed field: which key, what was expected, and simdjson's code if any.
 struct Failure {
-    const char *what = nullptr;  // untranslated, QT_TRANSLATE_NOOP'd below
+    const char* what = nullptr; // untranslated, QT_TRANSLATE_NOOP'd below
     std::string key;
     simdjson::error_code code = simdjson::SUCCESS;
 };
 
 #define NOOP(s) QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", s)
-const char *const kExpInt = NOOP("expected an integer");
-const char *const kExpNumber = NOOP("expected a number");
-const char *const kExpNumberStar = NOOP("expected a number or \"NaN\", \"Infinity\", \"-Infinity\"");
-const char *const kExpString = NOOP("expected a string");
-const char *const kExpStringOrNull = NOOP("expected a string or null");
-const char *const kExpObject = NOOP("expected an object");
-const char *const kExpArray = NOOP("expected an array");
-const char *const kExpRankArray = NOOP("expected an array of numbers (or null) per rank");
-const char *const kOutOfRange = NOOP("value out of range");
-const char *const kMissing = NOOP("missing required field");
-const char *const kBadJson = NOOP("invalid JSON");
-const char *const kBadStatus = NOOP("expected \"finished\", \"failed\" or \"cancelled\"");
-const char *const kBadLength = NOOP("per-rank array length differs from world_size");
-const char *const kBadRanks = NOOP("ranks: each entry needs a unique rank in [0, world_size), host and device");
+const char* const kExpInt = NOOP("expected an integer");
+const char* const kExpNumber = NOOP("expected a number");
+const char* const kExpNumberStar = NOOP("expected a number or \"NaN\", \"Infinity\", \"-Infinity\"");
+const char* const kExpString = NOOP("expected a string");
+const char* const kExpStringOrNull = NOOP("expected a string or null");
+const char* const kExpObject = NOOP("expected an object");
+const char* const kExpArray = NOOP("expected an array");
+const char* const kExpRankArray = NOOP("expected an array of numbers (or null) per rank");
+const char* const kOutOfRange = NOOP("value out of range");
+const char* const kMissing = NOOP("missing required field");
+const char* const kBadJson = NOOP("invalid JSON");
+const char* const kBadStatus = NOOP("expected \"finished\", \"failed\" or \"cancelled\"");
+const char* const kBadLength = NOOP("per-rank array length differs from world_size");
+const char* const kBadRanks = NOOP("ranks: each entry needs a unique rank in [0, world_size), host and device");
 #undef NOOP
 
 QString qs(std::string_view s)
@@ -77,17 +84,17 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-}  // namespace
+} // namespace
 
 struct MetricsParser::Private {
-    MetricsSink *sink = nullptr;
+    MetricsSink* sink = nullptr;
     od::parser json;
 
     // Input buffer [begin, end) holds the incomplete tail; cap - end >= SIMDJSON_PADDING always.
     std::unique_ptr<char[]> buf;
     size_t cap = 0, begin = 0, end = 0;
-    qint64 consumed = 0;   // stream offset just after the last complete line
-    qint64 discarded = 0;  // bytes of the current (too long) line already dropped
+    qint64 consumed = 0;  // stream offset just after the last complete line
+    qint64 discarded = 0; // bytes of the current (too long) line already dropped
     qint64 line = 0;
     qint64 maxLine = kDefaultMaxLineBytes;
     int worldSize = 0;
@@ -103,73 +110,84 @@ struct MetricsParser::Private {
     ErrorRecord error;
     DoneRecord done;
     Failure fail;
-    quint32 seen = 0;  // bits of required fields seen
+    quint32 seen = 0; // bits of required fields seen
 
     void reserve(size_t extra);
     void process();
-    void handleLine(const char *p, size_t len, qint64 offset);
-    void report(qint64 lineNo, qint64 offset, QString reason, const char *p, size_t len);
+    void handleLine(const char* p, size_t len, qint64 offset);
+    void report(qint64 lineNo, qint64 offset, QString reason, const char* p, size_t len);
 
-    bool parseRecord(od::object &obj, Type type, qint64 lineNo, qint64 offset);
+    bool parseRecord(od::object& obj, Type type, qint64 lineNo, qint64 offset);
     void deliver(Type type);
     bool stepField(std::string_view key, od::value v);
-    bool helloField(std::string_view key, od::value v, HelloRecord &h);
+    bool helloField(std::string_view key, od::value v, HelloRecord& h);
 
-    bool failed(const char *what, std::string_view key, simdjson::error_code code = simdjson::SUCCESS)
+    bool failed(const char* what, std::string_view key, simdjson::error_code code = simdjson::SUCCESS)
     {
         fail.what = what;
         fail.key.assign(key.data(), key.size());
         fail.code = code;
         return false;
     }
-    bool getInt(od::value v, std::string_view key, qint64 &out)
+    bool getInt(od::value v, std::string_view key, qint64& out)
     {
         int64_t i = 0;
-        if (auto e = v.get_int64().get(i)) return failed(kExpInt, key, e);
+        if (auto e = v.get_int64().get(i))
+            return failed(kExpInt, key, e);
         out = i;
         return true;
     }
-    bool getFloat(od::value v, std::string_view key, double &out)
+    bool getFloat(od::value v, std::string_view key, double& out)
     {
-        if (auto e = v.get_double().get(out)) return failed(kExpNumber, key, e);
+        if (auto e = v.get_double().get(out))
+            return failed(kExpNumber, key, e);
         return true;
     }
     // float* (number or the non-finite strings); nullable: null allowed -> present = false.
-    bool getFloatStar(od::value v, std::string_view key, double &out, bool nullable, bool *present = nullptr)
+    bool getFloatStar(od::value v, std::string_view key, double& out, bool nullable, bool* present = nullptr)
     {
         double d = 0;
         auto e = v.get_double().get(d);
         if (!e) {
             out = d;
-            if (present) *present = true;
+            if (present)
+                *present = true;
             return true;
         }
-        if (e != simdjson::INCORRECT_TYPE) return failed(kExpNumberStar, key, e);
+        if (e != simdjson::INCORRECT_TYPE)
+            return failed(kExpNumberStar, key, e);
         std::string_view s;
         if (!v.get_string().get(s)) {
-            if (s == "NaN") out = std::nan("");
-            else if (s == "Infinity") out = INFINITY;
-            else if (s == "-Infinity") out = -INFINITY;
-            else return failed(kExpNumberStar, key);
-            if (present) *present = true;
+            if (s == "NaN")
+                out = std::nan("");
+            else if (s == "Infinity")
+                out = INFINITY;
+            else if (s == "-Infinity")
+                out = -INFINITY;
+            else
+                return failed(kExpNumberStar, key);
+            if (present)
+                *present = true;
             return true;
         }
         bool isNull = false;
         if (nullable && !v.is_null().get(isNull) && isNull) {
             out = kNaN;
-            if (present) *present = false;
+            if (present)
+                *present = false;
             return true;
         }
         return failed(kExpNumberStar, key);
     }
-    bool getString(od::value v, std::string_view key, QString &out)
+    bool getString(od::value v, std::string_view key, QString& out)
     {
         std::string_view s;
-        if (auto e = v.get_string().get(s)) return failed(kExpString, key, e);
+        if (auto e = v.get_string().get(s))
+            return failed(kExpString, key, e);
         out = qs(s);
         return true;
     }
-    bool getStringOrNull(od::value v, std::string_view key, QString &out)
+    bool getStringOrNull(od::value v, std::string_view key, QString& out)
     {
         std::string_view s;
         auto e = v.get_string().get(s);
@@ -184,14 +202,16 @@ struct MetricsParser::Private {
         }
         return failed(kExpStringOrNull, key, e);
     }
-    bool getRankArray(od::value v, std::string_view key, std::vector<float> &out, bool integral)
+    bool getRankArray(od::value v, std::string_view key, std::vector<float>& out, bool integral)
     {
         od::array arr;
-        if (auto e = v.get_array().get(arr)) return failed(kExpArray, key, e);
+        if (auto e = v.get_array().get(arr))
+            return failed(kExpArray, key, e);
         out.clear();
         for (auto elr : arr) {
             od::value el;
-            if (auto e = std::move(elr).get(el)) return failed(kExpRankArray, key, e);
+            if (auto e = std::move(elr).get(el))
+                return failed(kExpRankArray, key, e);
             double d = 0;
             auto e = el.get_double().get(d);
             if (e) {
@@ -211,53 +231,57 @@ struct MetricsParser::Private {
     }
     // Calls field(name, value) for each field of an object until one returns false; errors in the
     // object itself are reported against `key` ({} at the top level).
-    template <typename Field>
-    bool forEachField(od::object &o, std::string_view key, Field &&field)
+    template <typename Field> bool forEachField(od::object& o, std::string_view key, Field&& field)
     {
         for (auto fr : o) {
             od::field f;
-            if (auto e = std::move(fr).get(f)) return failed(kBadJson, key, e);
+            if (auto e = std::move(fr).get(f))
+                return failed(kBadJson, key, e);
             std::string_view k;
-            if (auto e = f.unescaped_key().get(k)) return failed(kBadJson, key, e);
-            if (!field(k, f.value())) return false;
+            if (auto e = f.unescaped_key().get(k))
+                return failed(kBadJson, key, e);
+            if (!field(k, f.value()))
+                return false;
         }
         return true;
     }
     // The same for a value that must be an object.
-    template <typename Field>
-    bool forEachField(od::value v, std::string_view key, Field &&field)
+    template <typename Field> bool forEachField(od::value v, std::string_view key, Field&& field)
     {
         od::object o;
-        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
+        if (auto e = v.get_object().get(o))
+            return failed(kExpObject, key, e);
         return forEachField(o, key, field);
     }
-    bool getJsonObject(od::value v, std::string_view key, QJsonObject &out)
+    bool getJsonObject(od::value v, std::string_view key, QJsonObject& out)
     {
         od::object o;
-        if (auto e = v.get_object().get(o)) return failed(kExpObject, key, e);
+        if (auto e = v.get_object().get(o))
+            return failed(kExpObject, key, e);
         std::string_view raw;
-        if (auto e = simdjson::to_json_string(o).get(raw)) return failed(kBadJson, key, e);
+        if (auto e = simdjson::to_json_string(o).get(raw))
+            return failed(kBadJson, key, e);
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray(raw.data(), qsizetype(raw.size())));
-        if (!doc.isObject()) return failed(kExpObject, key);
+        if (!doc.isObject())
+            return failed(kExpObject, key);
         out = doc.object();
         return true;
     }
 };
 
-MetricsParser::MetricsParser(MetricsSink *sink)
-    : d(std::make_unique<Private>())
+MetricsParser::MetricsParser(MetricsSink* sink) : d(std::make_unique<Private>())
 {
     d->sink = sink;
 }
 
 MetricsParser::~MetricsParser() = default;
 
-void MetricsParser::setSink(MetricsSink *sink)
+void MetricsParser::setSink(MetricsSink* sink)
 {
     d->sink = sink;
 }
 
-MetricsSink *MetricsParser::sink() const
+MetricsSink* MetricsParser::sink() const
 {
     return d->sink;
 }
@@ -303,12 +327,12 @@ qint64 MetricsParser::pendingBytes() const
     return d->discarded + qint64(d->end - d->begin);
 }
 
-const ParserStats &MetricsParser::stats() const
+const ParserStats& MetricsParser::stats() const
 {
     return d->stats;
 }
 
-const QList<ParseIssue> &MetricsParser::issues() const
+const QList<ParseIssue>& MetricsParser::issues() const
 {
     return d->issues;
 }
@@ -316,14 +340,17 @@ const QList<ParseIssue> &MetricsParser::issues() const
 void MetricsParser::Private::reserve(size_t extra)
 {
     const size_t need = (end - begin) + extra + simdjson::SIMDJSON_PADDING;
-    if (end + extra + simdjson::SIMDJSON_PADDING <= cap) return;
+    if (end + extra + simdjson::SIMDJSON_PADDING <= cap)
+        return;
     if (need <= cap && begin > 0) {
         std::memmove(buf.get(), buf.get() + begin, end - begin);
     } else {
         size_t ncap = std::max<size_t>(cap * 2, 64 * 1024);
-        while (ncap < need) ncap *= 2;
+        while (ncap < need)
+            ncap *= 2;
         std::unique_ptr<char[]> nb(new char[ncap]);
-        if (end > begin) std::memcpy(nb.get(), buf.get() + begin, end - begin);
+        if (end > begin)
+            std::memcpy(nb.get(), buf.get() + begin, end - begin);
         buf = std::move(nb);
         cap = ncap;
     }
@@ -334,7 +361,8 @@ void MetricsParser::Private::reserve(size_t extra)
 qint64 MetricsParser::feed(QByteArrayView bytes)
 {
     const qint64 before = d->line;
-    if (bytes.isEmpty()) return 0;
+    if (bytes.isEmpty())
+        return 0;
     d->reserve(size_t(bytes.size()));
     std::memcpy(d->buf.get() + d->end, bytes.data(), size_t(bytes.size()));
     d->end += size_t(bytes.size());
@@ -342,15 +370,17 @@ qint64 MetricsParser::feed(QByteArrayView bytes)
     return d->line - before;
 }
 
-qint64 MetricsParser::feed(QIODevice *device)
+qint64 MetricsParser::feed(QIODevice* device)
 {
-    if (!device) return 0;
+    if (!device)
+        return 0;
     constexpr size_t kChunk = 1 << 20;
     qint64 total = 0;
     for (;;) {
         d->reserve(kChunk);
         const qint64 n = device->read(d->buf.get() + d->end, qint64(kChunk));
-        if (n <= 0) break;
+        if (n <= 0)
+            break;
         d->end += size_t(n);
         total += n;
         d->process();
@@ -360,7 +390,8 @@ qint64 MetricsParser::feed(QIODevice *device)
 
 void MetricsParser::finish()
 {
-    if (d->discarded == 0 && d->end == d->begin) return;
+    if (d->discarded == 0 && d->end == d->begin)
+        return;
     // Terminate the tail so it goes through the same path as a complete line, then take the
     // phantom newline back out of the offsets.
     d->reserve(1);
@@ -370,7 +401,7 @@ void MetricsParser::finish()
     d->stats.bytes -= 1;
 }
 
-void MetricsParser::Private::report(qint64 lineNo, qint64 offset, QString reason, const char *p, size_t len)
+void MetricsParser::Private::report(qint64 lineNo, qint64 offset, QString reason, const char* p, size_t len)
 {
     ParseIssue issue;
     issue.line = lineNo;
@@ -378,16 +409,18 @@ void MetricsParser::Private::report(qint64 lineNo, qint64 offset, QString reason
     issue.reason = std::move(reason);
     issue.excerpt = QByteArray(p, qsizetype(std::min<size_t>(len, 120)));
     stats.malformed++;
-    if (issues.size() < kMaxKeptIssues) issues.append(issue);
-    if (sink) sink->onIssue(issue);
+    if (issues.size() < kMaxKeptIssues)
+        issues.append(issue);
+    if (sink)
+        sink->onIssue(issue);
 }
 
 void MetricsParser::Private::process()
 {
     while (begin < end) {
-        char *p = buf.get() + begin;
+        char* p = buf.get() + begin;
         const size_t avail = end - begin;
-        const char *nl = static_cast<const char *>(std::memchr(p, '\n', avail));
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', avail));
         if (!nl) {
             if (discarded > 0 || qint64(avail) > maxLine) {
                 // Too long: drop what we have and keep dropping until its newline arrives.
@@ -402,8 +435,7 @@ void MetricsParser::Private::process()
         const qint64 total = discarded + qint64(len) + 1;
         stats.lines++;
         if (discarded > 0 || total > maxLine) {
-            report(lineNo, lineOffset,
-                   tr("line too long (%1 bytes, at most %2 allowed)").arg(total).arg(maxLine), p,
+            report(lineNo, lineOffset, tr("line too long (%1 bytes, at most %2 allowed)").arg(total).arg(maxLine), p,
                    discarded > 0 ? 0 : len);
         } else {
             handleLine(p, len, lineOffset);
@@ -416,18 +448,20 @@ void MetricsParser::Private::process()
     begin = end = 0;
 }
 
-void MetricsParser::Private::handleLine(const char *p, size_t len, qint64 offset)
+void MetricsParser::Private::handleLine(const char* p, size_t len, qint64 offset)
 {
-    const char *const raw = p;
+    const char* const raw = p;
     const size_t rawLen = len;
     // Byte order mark at the very start of the stream.
     if (offset == 0 && len >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
         p += 3;
         len -= 3;
     }
-    while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t')) --len;
+    while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+        --len;
     size_t lead = 0;
-    while (lead < len && (p[lead] == ' ' || p[lead] == '\t')) ++lead;
+    while (lead < len && (p[lead] == ' ' || p[lead] == '\t'))
+        ++lead;
     if (lead == len) {
         stats.blank++;
         return;
@@ -455,8 +489,9 @@ void MetricsParser::Private::handleLine(const char *p, size_t len, qint64 offset
     if (auto e = obj.find_field_unordered("type").get_string().get(typeName)) {
         report(lineNo, offset,
                e == simdjson::NO_SUCH_FIELD ? tr("missing field 'type'")
-               : e == simdjson::INCORRECT_TYPE ? tr("field 'type': %1").arg(tr(kExpString))
-                                               : tr("not JSON: %1").arg(QString::fromLatin1(simdjson::error_message(e))),
+               : e == simdjson::INCORRECT_TYPE
+                   ? tr("field 'type': %1").arg(tr(kExpString))
+                   : tr("not JSON: %1").arg(QString::fromLatin1(simdjson::error_message(e))),
                raw, rawLen);
         return;
     }
@@ -474,7 +509,8 @@ void MetricsParser::Private::handleLine(const char *p, size_t len, qint64 offset
     bool ok = parseRecord(obj, type, lineNo, offset);
     if (ok && doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
         fail = {};
-        fail.what = QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", "unexpected characters after the JSON object");
+        fail.what =
+            QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", "unexpected characters after the JSON object");
         ok = false;
     }
     if (ok) {
@@ -497,7 +533,12 @@ void MetricsParser::Private::handleLine(const char *p, size_t len, qint64 offset
 enum : quint32 {
     SeenV = 1u << 0,
     SeenT = 1u << 1,
-    S1 = 1u << 2, S2 = 1u << 3, S3 = 1u << 4, S4 = 1u << 5, S5 = 1u << 6, S6 = 1u << 7,
+    S1 = 1u << 2,
+    S2 = 1u << 3,
+    S3 = 1u << 4,
+    S4 = 1u << 5,
+    S5 = 1u << 6,
+    S6 = 1u << 7,
 };
 
 // The scalar fields of a step line, in protocol order (the per-rank arrays follow, see
@@ -507,9 +548,9 @@ enum class StepValue { Int, Count, Float, FloatStar, OptionalFloatStar };
 struct StepScalar {
     std::string_view key;
     StepValue value;
-    qint64 StepRecord::*integer;  // Int, Count (an int >= 0)
-    double StepRecord::*real;     // the others
-    quint32 presentBit;           // OptionalFloatStar
+    qint64 StepRecord::*integer; // Int, Count (an int >= 0)
+    double StepRecord::*real;    // the others
+    quint32 presentBit;          // OptionalFloatStar
     std::uint32_t hash = fnv(key);
     constexpr bool required() const { return value != StepValue::OptionalFloatStar; }
 };
@@ -546,18 +587,22 @@ constexpr quint32 stepPresentBit(RankMetric m)
 
 bool MetricsParser::Private::stepField(std::string_view key, od::value v)
 {
-    StepRecord &s = step;
+    StepRecord& s = step;
     const std::uint32_t hash = fnv(key);
     for (int i = 0; i < kStepScalarCount; ++i) {
-        const StepScalar &f = kStepScalars[i];
-        if (f.hash != hash || f.key != key) continue;
-        if (f.required()) seen |= stepScalarBit(i);
+        const StepScalar& f = kStepScalars[i];
+        if (f.hash != hash || f.key != key)
+            continue;
+        if (f.required())
+            seen |= stepScalarBit(i);
         switch (f.value) {
         case StepValue::Int:
             return getInt(v, key, s.*f.integer);
         case StepValue::Count:
-            if (!getInt(v, key, s.*f.integer)) return false;
-            if (s.*f.integer < 0) return failed(kOutOfRange, key);
+            if (!getInt(v, key, s.*f.integer))
+                return false;
+            if (s.*f.integer < 0)
+                return failed(kOutOfRange, key);
             return true;
         case StepValue::Float:
             return getFloat(v, key, s.*f.real);
@@ -565,19 +610,23 @@ bool MetricsParser::Private::stepField(std::string_view key, od::value v)
             return getFloatStar(v, key, s.*f.real, true);
         case StepValue::OptionalFloatStar: {
             bool has = false;
-            if (!getFloatStar(v, key, s.*f.real, true, &has)) return false;
-            if (has) s.present |= f.presentBit;
+            if (!getFloatStar(v, key, s.*f.real, true, &has))
+                return false;
+            if (has)
+                s.present |= f.presentBit;
             return true;
         }
         }
     }
     for (int i = 0; i < kRankMetricCount; ++i) {
         const RankMetric m = RankMetric(i);
-        if (key != rankMetricKey(m)) continue;
-        std::vector<float> &values = s.perRank[size_t(i)];
+        if (key != rankMetricKey(m))
+            continue;
+        std::vector<float>& values = s.perRank[size_t(i)];
         const bool integral = m == RankMetric::CommBytes;
         if (m < RankMetric::Mem) {
-            if (!getRankArray(v, key, values, integral)) return false;
+            if (!getRankArray(v, key, values, integral))
+                return false;
             seen |= stepRankBit(m);
             return true;
         }
@@ -588,56 +637,69 @@ bool MetricsParser::Private::stepField(std::string_view key, od::value v)
             s.present &= ~stepPresentBit(m);
             return true;
         }
-        if (!getRankArray(v, key, values, integral)) return false;
+        if (!getRankArray(v, key, values, integral))
+            return false;
         s.present |= stepPresentBit(m);
         return true;
     }
-    return true;  // unknown key: ignored
+    return true; // unknown key: ignored
 }
 
-bool MetricsParser::Private::helloField(std::string_view key, od::value v, HelloRecord &h)
+bool MetricsParser::Private::helloField(std::string_view key, od::value v, HelloRecord& h)
 {
     switch (fnv(key)) {
     case fnv("run_id"):
-        if (key != "run_id") break;
+        if (key != "run_id")
+            break;
         seen |= S1;
         return getString(v, key, h.runId);
     case fnv("world_size"): {
-        if (key != "world_size") break;
+        if (key != "world_size")
+            break;
         seen |= S2;
         qint64 n = 0;
-        if (!getInt(v, key, n)) return false;
-        if (n < 1 || n > 1000000) return failed(kOutOfRange, key);
+        if (!getInt(v, key, n))
+            return false;
+        if (n < 1 || n > 1000000)
+            return failed(kOutOfRange, key);
         h.worldSize = int(n);
         return true;
     }
     case fnv("ranks"): {
-        if (key != "ranks") break;
+        if (key != "ranks")
+            break;
         seen |= S3;
         od::array arr;
-        if (auto e = v.get_array().get(arr)) return failed(kExpArray, key, e);
+        if (auto e = v.get_array().get(arr))
+            return failed(kExpArray, key, e);
         h.ranks.clear();
         for (auto elr : arr) {
             od::object o;
-            if (auto e = elr.get_object().get(o)) return failed(kExpObject, key, e);
+            if (auto e = elr.get_object().get(o))
+                return failed(kExpObject, key, e);
             RankInfo ri;
             ri.rank = -1;
             quint32 got = 0;
             const bool ok = forEachField(o, key, [&](std::string_view k, od::value fv) {
                 qint64 i = 0;
                 if (k == "rank") {
-                    if (!getInt(fv, "ranks[].rank", i)) return false;
-                    if (i < 0 || i > 1000000) return failed(kOutOfRange, "ranks[].rank");
+                    if (!getInt(fv, "ranks[].rank", i))
+                        return false;
+                    if (i < 0 || i > 1000000)
+                        return failed(kOutOfRange, "ranks[].rank");
                     ri.rank = int(i);
                     got |= 1;
                 } else if (k == "host") {
-                    if (!getString(fv, "ranks[].host", ri.host)) return false;
+                    if (!getString(fv, "ranks[].host", ri.host))
+                        return false;
                     got |= 2;
                 } else if (k == "device") {
-                    if (!getString(fv, "ranks[].device", ri.device)) return false;
+                    if (!getString(fv, "ranks[].device", ri.device))
+                        return false;
                     got |= 4;
                 } else if (k == "local_rank") {
-                    if (!getInt(fv, "ranks[].local_rank", i)) return false;
+                    if (!getInt(fv, "ranks[].local_rank", i))
+                        return false;
                     ri.localRank = int(i);
                 } else if (k == "pid") {
                     return getInt(fv, "ranks[].pid", ri.pid);
@@ -646,43 +708,53 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
                 }
                 return true;
             });
-            if (!ok) return false;
-            if (got != 7) return failed(kBadRanks, key);
+            if (!ok)
+                return false;
+            if (got != 7)
+                return failed(kBadRanks, key);
             h.ranks.append(ri);
         }
         return true;
     }
     case fnv("versions"): {
-        if (key != "versions") break;
+        if (key != "versions")
+            break;
         seen |= S4;
         return forEachField(v, key, [&](std::string_view k, od::value fv) {
-            QString *dst = k == "trainer"   ? &h.trainerVersion
-                           : k == "libtorch" ? &h.libtorchVersion
-                           : k == "mpi"      ? &h.mpiVersion
-                           : k == "nccl"     ? &h.ncclVersion
+            QString* dst = k == "trainer"     ? &h.trainerVersion
+                           : k == "libtorch"  ? &h.libtorchVersion
+                           : k == "mpi"       ? &h.mpiVersion
+                           : k == "nccl"      ? &h.ncclVersion
                            : k == "blas_core" ? &h.blasCore
                                               : nullptr;
             return !dst || getStringOrNull(fv, k, *dst);
         });
     }
     case fnv("model"): {
-        if (key != "model") break;
+        if (key != "model")
+            break;
         seen |= S5;
         return forEachField(v, key, [&](std::string_view k, od::value fv) {
-            if (k == "config") return getJsonObject(fv, "model.config", h.modelConfig);
-            if (k == "parameters") return getInt(fv, "model.parameters", h.parameters);
+            if (k == "config")
+                return getJsonObject(fv, "model.config", h.modelConfig);
+            if (k == "parameters")
+                return getInt(fv, "model.parameters", h.parameters);
             return true;
         });
     }
     case fnv("hparams"):
-        if (key != "hparams") break;
+        if (key != "hparams")
+            break;
         seen |= S6;
         return getJsonObject(v, key, h.hparams);
     case fnv("resumed_from"): {
-        if (key != "resumed_from") break;
+        if (key != "resumed_from")
+            break;
         return forEachField(v, key, [&](std::string_view k, od::value fv) {
-            if (k == "step") return getInt(fv, "resumed_from.step", h.resumedFromStep);
-            if (k == "path") return getString(fv, "resumed_from.path", h.resumedFromPath);
+            if (k == "step")
+                return getInt(fv, "resumed_from.step", h.resumedFromStep);
+            if (k == "path")
+                return getString(fv, "resumed_from.path", h.resumedFromPath);
             return true;
         });
     }
@@ -692,31 +764,46 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
     return true;
 }
 
-bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 lineNo, qint64 offset)
+bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 lineNo, qint64 offset)
 {
     seen = 0;
     double t = 0;
     switch (type) {
-    case Type::Hello: hello = {}; break;
-    case Type::Eval: eval = {}; break;
-    case Type::Checkpoint: ckpt = {}; break;
-    case Type::Warning: warning = {}; break;
-    case Type::Error: error = {}; break;
-    case Type::Done: done = {}; break;
-    default: break;
+    case Type::Hello:
+        hello = {};
+        break;
+    case Type::Eval:
+        eval = {};
+        break;
+    case Type::Checkpoint:
+        ckpt = {};
+        break;
+    case Type::Warning:
+        warning = {};
+        break;
+    case Type::Error:
+        error = {};
+        break;
+    case Type::Done:
+        done = {};
+        break;
+    default:
+        break;
     }
     if (type == Type::Step) {
-        StepRecord &s = step;
+        StepRecord& s = step;
         s.present = 0;
         s.gradNorm = s.mfu = s.lossScale = kNaN;
-        for (auto &v : s.perRank) v.clear();
+        for (auto& v : s.perRank)
+            v.clear();
     }
     qint64 version = 0;
 
     const bool fieldsOk = forEachField(obj, {}, [&](std::string_view key, od::value v) {
         if (key == "v") {
             seen |= SeenV;
-            if (!getInt(v, key, version)) return false;
+            if (!getInt(v, key, version))
+                return false;
             if (version != kSchemaVersion) {
                 fail = {};
                 fail.what = QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", "unsupported schema version");
@@ -728,7 +815,8 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
             seen |= SeenT;
             return getFloat(v, key, t);
         }
-        if (key == "type") return true;
+        if (key == "type")
+            return true;
         bool ok = true;
         qint64 i = 0;
         switch (type) {
@@ -771,7 +859,8 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
             if (key == "rank") {
                 seen |= S1;
                 ok = getInt(v, key, i);
-                if (ok && (i < -1 || i > 1000000)) ok = failed(kOutOfRange, key);
+                if (ok && (i < -1 || i > 1000000))
+                    ok = failed(kOutOfRange, key);
                 (isWarning ? warning.rank : error.rank) = int(i);
             } else if (key == "host") {
                 seen |= S2;
@@ -783,9 +872,11 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
                 ok = getStringOrNull(v, key, warning.code);
             } else if (!isWarning && key == "exit_code") {
                 bool isNull = false;
-                if (!v.is_null().get(isNull) && isNull) break;
+                if (!v.is_null().get(isNull) && isNull)
+                    break;
                 ok = getInt(v, key, i);
-                if (ok && (i < INT_MIN || i > INT_MAX)) ok = failed(kOutOfRange, key);
+                if (ok && (i < INT_MIN || i > INT_MAX))
+                    ok = failed(kOutOfRange, key);
                 error.exitCode = int(i);
                 error.hasExitCode = ok;
             }
@@ -796,11 +887,16 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
                 seen |= S1;
                 QString st;
                 ok = getString(v, key, st);
-                if (!ok) break;
-                if (st == QLatin1String("finished")) done.status = DoneRecord::Status::Finished;
-                else if (st == QLatin1String("failed")) done.status = DoneRecord::Status::Failed;
-                else if (st == QLatin1String("cancelled")) done.status = DoneRecord::Status::Cancelled;
-                else ok = failed(kBadStatus, key);
+                if (!ok)
+                    break;
+                if (st == QLatin1String("finished"))
+                    done.status = DoneRecord::Status::Finished;
+                else if (st == QLatin1String("failed"))
+                    done.status = DoneRecord::Status::Failed;
+                else if (st == QLatin1String("cancelled"))
+                    done.status = DoneRecord::Status::Cancelled;
+                else
+                    ok = failed(kBadStatus, key);
             } else if (key == "steps") {
                 seen |= S2;
                 ok = getInt(v, key, done.steps);
@@ -814,51 +910,60 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
         }
         return ok;
     });
-    if (!fieldsOk) return false;
+    if (!fieldsOk)
+        return false;
     // Required fields.
     struct Req {
         quint32 bit;
-        const char *key;
+        const char* key;
     };
     auto require = [&](std::initializer_list<Req> reqs) {
-        for (const Req &r : reqs)
-            if (!(seen & r.bit)) return failed(kMissing, r.key);
+        for (const Req& r : reqs)
+            if (!(seen & r.bit))
+                return failed(kMissing, r.key);
         return true;
     };
-    if (!require({{SeenV, "v"}, {SeenT, "t"}})) return false;
+    if (!require({{SeenV, "v"}, {SeenT, "t"}}))
+        return false;
     const RecordOrigin origin{lineNo, offset};
     switch (type) {
     case Type::Step: {
         for (int i = 0; i < kStepScalarCount; ++i)
-            if (kStepScalars[i].required() && !(seen & stepScalarBit(i))) return failed(kMissing, kStepScalars[i].key);
+            if (kStepScalars[i].required() && !(seen & stepScalarBit(i)))
+                return failed(kMissing, kStepScalars[i].key);
         for (int m = 0; m < int(RankMetric::Mem); ++m)
-            if (!(seen & stepRankBit(RankMetric(m)))) return failed(kMissing, rankMetricKey(RankMetric(m)));
-        StepRecord &s = step;
+            if (!(seen & stepRankBit(RankMetric(m))))
+                return failed(kMissing, rankMetricKey(RankMetric(m)));
+        StepRecord& s = step;
         const size_t n = worldSize > 0 ? size_t(worldSize) : s.perRank[0].size();
         for (int m = 0; m < kRankMetricCount; ++m) {
-            auto &vec = s.perRank[size_t(m)];
+            auto& vec = s.perRank[size_t(m)];
             const bool optional = m >= int(RankMetric::Mem);
             if (optional && !(s.present & stepPresentBit(RankMetric(m)))) {
                 vec.assign(n, float(kNaN));
                 continue;
             }
-            if (vec.size() != n || n == 0) return failed(kBadLength, rankMetricKey(RankMetric(m)));
+            if (vec.size() != n || n == 0)
+                return failed(kBadLength, rankMetricKey(RankMetric(m)));
         }
-        if (worldSize == 0) worldSize = int(n);
+        if (worldSize == 0)
+            worldSize = int(n);
         s.origin = origin;
         s.t = t;
         return true;
     }
     case Type::Hello: {
-        if (!require({{S1, "run_id"}, {S2, "world_size"}, {S3, "ranks"}, {S4, "versions"}, {S5, "model"},
-                      {S6, "hparams"}}))
+        if (!require(
+                {{S1, "run_id"}, {S2, "world_size"}, {S3, "ranks"}, {S4, "versions"}, {S5, "model"}, {S6, "hparams"}}))
             return false;
         // Ranks: unique, in range, exactly world_size of them; store sorted by rank.
-        if (hello.ranks.size() != hello.worldSize) return failed(kBadRanks, "ranks");
+        if (hello.ranks.size() != hello.worldSize)
+            return failed(kBadRanks, "ranks");
         QList<RankInfo> sorted(hello.worldSize);
         std::vector<bool> got(size_t(hello.worldSize), false);
-        for (const RankInfo &ri : std::as_const(hello.ranks)) {
-            if (ri.rank < 0 || ri.rank >= hello.worldSize || got[size_t(ri.rank)]) return failed(kBadRanks, "ranks");
+        for (const RankInfo& ri : std::as_const(hello.ranks)) {
+            if (ri.rank < 0 || ri.rank >= hello.worldSize || got[size_t(ri.rank)])
+                return failed(kBadRanks, "ranks");
             got[size_t(ri.rank)] = true;
             sorted[ri.rank] = ri;
         }
@@ -869,27 +974,32 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
         return true;
     }
     case Type::Eval:
-        if (!require({{S1, "step"}, {S2, "loss"}, {S3, "perplexity"}})) return false;
+        if (!require({{S1, "step"}, {S2, "loss"}, {S3, "perplexity"}}))
+            return false;
         eval.origin = origin;
         eval.t = t;
         return true;
     case Type::Checkpoint:
-        if (!require({{S1, "step"}, {S2, "path"}, {S3, "bytes"}, {S4, "ms"}})) return false;
+        if (!require({{S1, "step"}, {S2, "path"}, {S3, "bytes"}, {S4, "ms"}}))
+            return false;
         ckpt.origin = origin;
         ckpt.t = t;
         return true;
     case Type::Warning:
-        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}})) return false;
+        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}))
+            return false;
         warning.origin = origin;
         warning.t = t;
         return true;
     case Type::Error:
-        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}})) return false;
+        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}))
+            return false;
         error.origin = origin;
         error.t = t;
         return true;
     case Type::Done:
-        if (!require({{S1, "status"}, {S2, "steps"}, {S3, "seconds"}})) return false;
+        if (!require({{S1, "status"}, {S2, "steps"}, {S3, "seconds"}}))
+            return false;
         done.origin = origin;
         done.t = t;
         return true;
@@ -902,17 +1012,33 @@ bool MetricsParser::Private::parseRecord(od::object &obj, Type type, qint64 line
 void MetricsParser::Private::deliver(Type type)
 {
     stats.records++;
-    if (!sink) return;
+    if (!sink)
+        return;
     switch (type) {
-    case Type::Step: sink->onStep(step); break;
-    case Type::Hello: sink->onHello(hello); break;
-    case Type::Eval: sink->onEval(eval); break;
-    case Type::Checkpoint: sink->onCheckpoint(ckpt); break;
-    case Type::Warning: sink->onWarning(warning); break;
-    case Type::Error: sink->onError(error); break;
-    case Type::Done: sink->onDone(done); break;
-    case Type::Unknown: break;
+    case Type::Step:
+        sink->onStep(step);
+        break;
+    case Type::Hello:
+        sink->onHello(hello);
+        break;
+    case Type::Eval:
+        sink->onEval(eval);
+        break;
+    case Type::Checkpoint:
+        sink->onCheckpoint(ckpt);
+        break;
+    case Type::Warning:
+        sink->onWarning(warning);
+        break;
+    case Type::Error:
+        sink->onError(error);
+        break;
+    case Type::Done:
+        sink->onDone(done);
+        break;
+    case Type::Unknown:
+        break;
     }
 }
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

@@ -4,20 +4,23 @@
 
 namespace traindeck::metrics {
 
-const char *rankMetricKey(RankMetric m)
+const char* rankMetricKey(RankMetric m)
 {
-    static constexpr const char *keys[kRankMetricCount] = {
-        "data_ms", "fwd_ms", "bwd_ms", "comm_ms", "opt_ms", "step_ms", "mem_mb", "util", "comm_bytes"};
+    static constexpr const char* keys[kRankMetricCount] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms",   "opt_ms",
+                                                           "step_ms", "mem_mb", "util",   "comm_bytes"};
     const int i = int(m);
     return i >= 0 && i < kRankMetricCount ? keys[i] : "";
 }
 
-const char *DoneRecord::statusName(Status s)
+const char* DoneRecord::statusName(Status s)
 {
     switch (s) {
-    case Status::Finished: return "finished";
-    case Status::Failed: return "failed";
-    case Status::Cancelled: return "cancelled";
+    case Status::Finished:
+        return "finished";
+    case Status::Failed:
+        return "failed";
+    case Status::Cancelled:
+        return "cancelled";
     }
     return "";
 }
@@ -32,10 +35,10 @@ QString ParseIssue::toString() const
 
 MetricsSink::~MetricsSink() = default;
 
-void dispatch(const Record &record, MetricsSink &sink)
+void dispatch(const Record& record, MetricsSink& sink)
 {
     std::visit(
-        [&sink](const auto &r) {
+        [&sink](const auto& r) {
             using T = std::decay_t<decltype(r)>;
             if constexpr (std::is_same_v<T, HelloRecord>)
                 sink.onHello(r);
@@ -55,4 +58,4 @@ void dispatch(const Record &record, MetricsSink &sink)
         record);
 }
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

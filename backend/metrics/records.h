@@ -21,7 +21,7 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 enum class RankMetric : int { Data, Fwd, Bwd, Comm, Opt, Step, Mem, Util, CommBytes };
 inline constexpr int kRankMetricCount = 9;
 // Protocol key of a per-rank metric: "data_ms", "fwd_ms", ..., "comm_bytes".
-const char *rankMetricKey(RankMetric m);
+const char* rankMetricKey(RankMetric m);
 
 // Where a record came from in the stream (1-based line, byte offset of the line's first byte).
 struct RecordOrigin {
@@ -33,9 +33,9 @@ struct RankInfo {
     int rank = 0;
     QString host;
     QString device;
-    int localRank = -1;        // -1: not given
-    qint64 pid = -1;           // -1: not given
-    double memTotalMb = kNaN;  // NaN: not given
+    int localRank = -1;       // -1: not given
+    qint64 pid = -1;          // -1: not given
+    double memTotalMb = kNaN; // NaN: not given
 };
 
 struct HelloRecord {
@@ -44,11 +44,11 @@ struct HelloRecord {
     QString runId;
     int worldSize = 0;
     QList<RankInfo> ranks;
-    QString trainerVersion, libtorchVersion, mpiVersion, ncclVersion, blasCore;  // empty: null
+    QString trainerVersion, libtorchVersion, mpiVersion, ncclVersion, blasCore; // empty: null
     QJsonObject modelConfig;
     qint64 parameters = 0;
     QJsonObject hparams;
-    qint64 resumedFromStep = -1;  // -1: not a resume
+    qint64 resumedFromStep = -1; // -1: not a resume
     QString resumedFromPath;
 };
 
@@ -80,7 +80,7 @@ struct StepRecord {
 
     int worldSize() const { return int(perRank[0].size()); }
     float value(RankMetric m, int rank) const { return perRank[size_t(m)][size_t(rank)]; }
-    const std::vector<float> &series(RankMetric m) const { return perRank[size_t(m)]; }
+    const std::vector<float>& series(RankMetric m) const { return perRank[size_t(m)]; }
 };
 
 struct EvalRecord {
@@ -106,7 +106,7 @@ struct WarningRecord {
     int rank = -1;
     QString host;
     QString message;
-    QString code;  // empty: not given
+    QString code; // empty: not given
 };
 
 struct ErrorRecord {
@@ -126,55 +126,54 @@ struct DoneRecord {
     Status status = Status::Finished;
     qint64 steps = 0;
     double seconds = 0;
-    static const char *statusName(Status s);
+    static const char* statusName(Status s);
 };
 
-using Record = std::variant<HelloRecord, StepRecord, EvalRecord, CheckpointRecord, WarningRecord,
-                            ErrorRecord, DoneRecord>;
+using Record =
+    std::variant<HelloRecord, StepRecord, EvalRecord, CheckpointRecord, WarningRecord, ErrorRecord, DoneRecord>;
 
 // A malformed line: where, and why. toString(): "line 12 (byte offset 3456): reason".
 struct ParseIssue {
     qint64 line = 0;
     qint64 offset = 0;
     QString reason;
-    QByteArray excerpt;  // the first bytes of the line, for display
+    QByteArray excerpt; // the first bytes of the line, for display
     QString toString() const;
 };
 
 // Receives what a MetricsParser reads. Every method has an empty default.
-class MetricsSink
-{
-public:
+class MetricsSink {
+  public:
     virtual ~MetricsSink();
-    virtual void onHello(const HelloRecord &) {}
-    virtual void onStep(const StepRecord &) {}
-    virtual void onEval(const EvalRecord &) {}
-    virtual void onCheckpoint(const CheckpointRecord &) {}
-    virtual void onWarning(const WarningRecord &) {}
-    virtual void onError(const ErrorRecord &) {}
-    virtual void onDone(const DoneRecord &) {}
-    virtual void onIssue(const ParseIssue &) {}
+    virtual void onHello(const HelloRecord&) {}
+    virtual void onStep(const StepRecord&) {}
+    virtual void onEval(const EvalRecord&) {}
+    virtual void onCheckpoint(const CheckpointRecord&) {}
+    virtual void onWarning(const WarningRecord&) {}
+    virtual void onError(const ErrorRecord&) {}
+    virtual void onDone(const DoneRecord&) {}
+    virtual void onIssue(const ParseIssue&) {}
 };
 
 // A sink that keeps everything as Record values (tests, the tailer's signal payload) and, when
 // `next` is set, hands each call on to it right after keeping it (the tailer's user sink).
-class RecordCollector : public MetricsSink
-{
-public:
+class RecordCollector : public MetricsSink {
+  public:
     QList<Record> records;
     QList<ParseIssue> issues;
-    MetricsSink *next = nullptr;
-    void onHello(const HelloRecord &r) override { keep(r, &MetricsSink::onHello); }
-    void onStep(const StepRecord &r) override { keep(r, &MetricsSink::onStep); }
-    void onEval(const EvalRecord &r) override { keep(r, &MetricsSink::onEval); }
-    void onCheckpoint(const CheckpointRecord &r) override { keep(r, &MetricsSink::onCheckpoint); }
-    void onWarning(const WarningRecord &r) override { keep(r, &MetricsSink::onWarning); }
-    void onError(const ErrorRecord &r) override { keep(r, &MetricsSink::onError); }
-    void onDone(const DoneRecord &r) override { keep(r, &MetricsSink::onDone); }
-    void onIssue(const ParseIssue &i) override
+    MetricsSink* next = nullptr;
+    void onHello(const HelloRecord& r) override { keep(r, &MetricsSink::onHello); }
+    void onStep(const StepRecord& r) override { keep(r, &MetricsSink::onStep); }
+    void onEval(const EvalRecord& r) override { keep(r, &MetricsSink::onEval); }
+    void onCheckpoint(const CheckpointRecord& r) override { keep(r, &MetricsSink::onCheckpoint); }
+    void onWarning(const WarningRecord& r) override { keep(r, &MetricsSink::onWarning); }
+    void onError(const ErrorRecord& r) override { keep(r, &MetricsSink::onError); }
+    void onDone(const DoneRecord& r) override { keep(r, &MetricsSink::onDone); }
+    void onIssue(const ParseIssue& i) override
     {
         issues.append(i);
-        if (next) next->onIssue(i);
+        if (next)
+            next->onIssue(i);
     }
     void clear()
     {
@@ -182,19 +181,19 @@ public:
         issues.clear();
     }
 
-private:
-    template <typename R>
-    void keep(const R &r, void (MetricsSink::*forward)(const R &))
+  private:
+    template <typename R> void keep(const R& r, void (MetricsSink::*forward)(const R&))
     {
         records.append(r);
-        if (next) (next->*forward)(r);
+        if (next)
+            (next->*forward)(r);
     }
 };
 
 // Forwards every call to the given sink (used to chain sinks).
-void dispatch(const Record &record, MetricsSink &sink);
+void dispatch(const Record& record, MetricsSink& sink);
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics
 
 Q_DECLARE_METATYPE(traindeck::metrics::Record)
 Q_DECLARE_METATYPE(traindeck::metrics::ParseIssue)

@@ -8,11 +8,8 @@
 
 namespace traindeck::metrics {
 
-MetricsTailer::MetricsTailer(QObject *parent)
-    : QObject(parent)
-    , m_watcher(new QFileSystemWatcher(this))
-    , m_timer(new QTimer(this))
-    , m_more(new QTimer(this))
+MetricsTailer::MetricsTailer(QObject* parent)
+    : QObject(parent), m_watcher(new QFileSystemWatcher(this)), m_timer(new QTimer(this)), m_more(new QTimer(this))
 {
     qRegisterMetaType<traindeck::metrics::Record>();
     qRegisterMetaType<traindeck::metrics::ParseIssue>();
@@ -34,7 +31,7 @@ MetricsTailer::MetricsTailer(QObject *parent)
 
 MetricsTailer::~MetricsTailer() = default;
 
-void MetricsTailer::setPath(const QString &path)
+void MetricsTailer::setPath(const QString& path)
 {
     m_path = path;
 }
@@ -54,7 +51,7 @@ void MetricsTailer::setMaxBytesPerPoll(qint64 bytes)
     m_maxBytesPerPoll = bytes > 0 ? bytes : (16 << 20);
 }
 
-void MetricsTailer::setSink(MetricsSink *sink)
+void MetricsTailer::setSink(MetricsSink* sink)
 {
     m_collector.next = sink;
 }
@@ -66,7 +63,8 @@ void MetricsTailer::setWorldSize(int n)
 
 bool MetricsTailer::start(qint64 offset, qint64 lineNumber)
 {
-    if (m_path.isEmpty()) return false;
+    if (m_path.isEmpty())
+        return false;
     m_parser.reset(offset, lineNumber);
     m_parser.setWorldSize(m_worldSize);
     m_lastError.clear();
@@ -82,8 +80,10 @@ void MetricsTailer::stop()
     m_running = false;
     m_timer->stop();
     m_more->stop();
-    if (!m_watcher->files().isEmpty()) m_watcher->removePaths(m_watcher->files());
-    if (!m_watcher->directories().isEmpty()) m_watcher->removePaths(m_watcher->directories());
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    if (!m_watcher->directories().isEmpty())
+        m_watcher->removePaths(m_watcher->directories());
 }
 
 bool MetricsTailer::isRunning() const
@@ -101,23 +101,27 @@ qint64 MetricsTailer::lineNumber() const
     return m_parser.lineNumber();
 }
 
-const MetricsParser &MetricsTailer::parser() const
+const MetricsParser& MetricsTailer::parser() const
 {
     return m_parser;
 }
 
 void MetricsTailer::rewatch()
 {
-    if (!m_running) return;
+    if (!m_running)
+        return;
     // Watch the file once it exists, and its directory (creation, replacement).
-    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path)) m_watcher->addPath(m_path);
+    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
+        m_watcher->addPath(m_path);
     const QString dir = QFileInfo(m_path).absolutePath();
-    if (QFileInfo::exists(dir) && !m_watcher->directories().contains(dir)) m_watcher->addPath(dir);
+    if (QFileInfo::exists(dir) && !m_watcher->directories().contains(dir))
+        m_watcher->addPath(dir);
 }
 
 void MetricsTailer::poll()
 {
-    if (!m_running || m_inPoll) return;
+    if (!m_running || m_inPoll)
+        return;
     m_inPoll = true;
     QFile f(m_path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -148,7 +152,8 @@ void MetricsTailer::poll()
         qint64 done = 0;
         while (done < m_maxBytesPerPoll) {
             chunk = f.read(std::min(kChunk, m_maxBytesPerPoll - done));
-            if (chunk.isEmpty()) break;
+            if (chunk.isEmpty())
+                break;
             done += chunk.size();
             m_parser.feed(chunk);
         }
@@ -159,14 +164,17 @@ void MetricsTailer::poll()
 
     if (!m_collector.issues.isEmpty()) {
         const QList<ParseIssue> issues = std::exchange(m_collector.issues, {});
-        for (const ParseIssue &i : issues) Q_EMIT malformedLine(i);
+        for (const ParseIssue& i : issues)
+            Q_EMIT malformedLine(i);
     }
     if (!m_collector.records.isEmpty()) {
         const QList<Record> records = std::exchange(m_collector.records, {});
         Q_EMIT recordsReady(records);
     }
-    if (m_parser.offset() != before) Q_EMIT offsetChanged(m_parser.offset(), m_parser.lineNumber());
-    if (more && m_running) m_more->start();
+    if (m_parser.offset() != before)
+        Q_EMIT offsetChanged(m_parser.offset(), m_parser.lineNumber());
+    if (more && m_running)
+        m_more->start();
 }
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

@@ -15,22 +15,21 @@ class QTimer;
 
 namespace traindeck::metrics {
 
-class MetricsTailer : public QObject
-{
+class MetricsTailer : public QObject {
     Q_OBJECT
 
-public:
-    explicit MetricsTailer(QObject *parent = nullptr);
+  public:
+    explicit MetricsTailer(QObject* parent = nullptr);
     ~MetricsTailer() override;
 
-    void setPath(const QString &path);
+    void setPath(const QString& path);
     QString path() const;
     // Fallback polling period (default 500 ms); change notifications trigger reads sooner.
     void setPollInterval(int ms);
     // Most bytes read per poll before yielding to the event loop (default 16 MiB).
     void setMaxBytesPerPoll(qint64 bytes);
     // Also deliver records directly to this sink (e.g. a MetricStore), before recordsReady.
-    void setSink(MetricsSink *sink);
+    void setSink(MetricsSink* sink);
     // Ranks per step line when starting past the hello line (0: from hello / first step).
     void setWorldSize(int n);
 
@@ -40,32 +39,32 @@ public:
     void stop();
     bool isRunning() const;
 
-    qint64 offset() const;      // resume offset (after the last complete line read)
-    qint64 lineNumber() const;  // lines before offset()
-    const MetricsParser &parser() const;
+    qint64 offset() const;     // resume offset (after the last complete line read)
+    qint64 lineNumber() const; // lines before offset()
+    const MetricsParser& parser() const;
 
-public Q_SLOTS:
+  public Q_SLOTS:
     // Read whatever is new now. Called by the watcher and timer; tests may call it directly.
     void poll();
 
-Q_SIGNALS:
-    void recordsReady(const QList<traindeck::metrics::Record> &records);
-    void malformedLine(const traindeck::metrics::ParseIssue &issue);
+  Q_SIGNALS:
+    void recordsReady(const QList<traindeck::metrics::Record>& records);
+    void malformedLine(const traindeck::metrics::ParseIssue& issue);
     void offsetChanged(qint64 offset, qint64 lineNumber);
     // The file became shorter than what was read (replaced or truncated): reading restarts at 0.
     void fileReset();
-    void errorOccurred(const QString &message);
+    void errorOccurred(const QString& message);
 
-private:
+  private:
     void rewatch();
 
     QString m_path;
     MetricsParser m_parser;
     // Collects a poll's records for the signal and forwards them to the user's sink.
     RecordCollector m_collector;
-    QFileSystemWatcher *m_watcher = nullptr;
-    QTimer *m_timer = nullptr;
-    QTimer *m_more = nullptr;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QTimer* m_timer = nullptr;
+    QTimer* m_more = nullptr;
     qint64 m_maxBytesPerPoll = 16 << 20;
     int m_worldSize = 0;
     bool m_running = false;
@@ -73,4 +72,4 @@ private:
     QString m_lastError;
 };
 
-}  // namespace traindeck::metrics
+} // namespace traindeck::metrics

@@ -16,11 +16,14 @@ using cluster::Result;
 using launch::JobState;
 using launch::RunLocation;
 
-Diagnostics Operations::validate(const launch::JobSpec &spec, const cluster::ClusterProfile &profile, const QString &fileName)
+Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::ClusterProfile& profile,
+                                 const QString& fileName)
 {
     Diagnostics d = spec.validate(fileName);
-    auto err = [&](const QString &key, const QString &message) { d.append(Diagnostic::keyError(fileName, key, message)); };
-    const QJsonObject &t = spec.trainer;
+    auto err = [&](const QString& key, const QString& message) {
+        d.append(Diagnostic::keyError(fileName, key, message));
+    };
+    const QJsonObject& t = spec.trainer;
     if (t.contains(QStringLiteral("lr"))) {
         const QJsonValue v = t.value(QStringLiteral("lr"));
         bool ok = v.isDouble();
@@ -34,14 +37,16 @@ Diagnostics Operations::validate(const launch::JobSpec &spec, const cluster::Clu
     if (data.isEmpty())
         err(QStringLiteral("trainer.data"), tr("choose a JSONL or text file, or a directory of them"));
     else if (local && !QFileInfo::exists(data))
-        err(QStringLiteral("trainer.data"), tr("%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)").arg(data));
+        err(QStringLiteral("trainer.data"),
+            tr("%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)").arg(data));
     const QString tok = t.value(QStringLiteral("tokenizer")).toString().trimmed();
     if (local && !tok.isEmpty() && !QFileInfo(tok).isFile())
         err(QStringLiteral("trainer.tokenizer"), tr("%1 is not a file").arg(tok));
     if (!t.contains(QStringLiteral("preset"))) {
         const QString model = t.value(QStringLiteral("model")).toString().trimmed();
         if (model.isEmpty())
-            err(QStringLiteral("trainer.model"), tr("choose a model directory (config.json, *.safetensors) or a preset"));
+            err(QStringLiteral("trainer.model"),
+                tr("choose a model directory (config.json, *.safetensors) or a preset"));
         else if (local && !QFileInfo::exists(model + QStringLiteral("/config.json")))
             err(QStringLiteral("trainer.model"), tr("%1 has no config.json").arg(model));
     }
@@ -60,7 +65,7 @@ Result<StartedRun> Operations::launch(LaunchRequest request)
     auto transport = launch::transportFor(request.profile);
     if (!transport)
         return Result<StartedRun>::failure(transport.diagnostics());
-    launch::JobSpec &spec = request.spec;
+    launch::JobSpec& spec = request.spec;
     if (transport.value()->isLocal() && !request.specDir.isEmpty())
         spec.resolvePaths(request.specDir);
     const Diagnostics problems = validate(spec, request.profile, QString());
@@ -81,12 +86,12 @@ Result<StartedRun> Operations::launch(LaunchRequest request)
     return Result<StartedRun>(out, problems + launched.diagnostics());
 }
 
-Result<StartedRun> Operations::resume(const QString &localDir)
+Result<StartedRun> Operations::resume(const QString& localDir)
 {
     const auto loc = launch::locateRun(localDir);
     if (!loc)
         return Result<StartedRun>::failure(loc.diagnostics());
-    launch::Transport &t = *loc->transport;
+    launch::Transport& t = *loc->transport;
     const std::optional<launch::RunInfo> before = launch::readRunInfo(t, loc->runDir);
     const auto resumed = launch::Launcher::resume(t, loc->runDir);
     if (!resumed)
@@ -104,7 +109,7 @@ Result<StartedRun> Operations::resume(const QString &localDir)
     return Result<StartedRun>(out, resumed.diagnostics());
 }
 
-Result<JobState> Operations::cancel(const QString &localDir, int graceMs)
+Result<JobState> Operations::cancel(const QString& localDir, int graceMs)
 {
     const auto loc = launch::locateRun(localDir);
     if (!loc)
@@ -122,7 +127,7 @@ Result<JobState> Operations::cancel(const QString &localDir, int graceMs)
     return Result<JobState>(state.value(), warnings);
 }
 
-Result<RunLocation> Operations::locate(const QString &localDir, bool offlineWhenSynced)
+Result<RunLocation> Operations::locate(const QString& localDir, bool offlineWhenSynced)
 {
     if (offlineWhenSynced && launch::isRemoteRecord(localDir)) {
         const std::optional<launch::RemoteRecord> rec = launch::readRemoteRecord(localDir);
@@ -137,7 +142,7 @@ Result<RunLocation> Operations::locate(const QString &localDir, bool offlineWhen
     return launch::locateRun(localDir);
 }
 
-std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation &location, std::function<bool()> syncAtEnd)
+std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation& location, std::function<bool()> syncAtEnd)
 {
     auto m = std::make_unique<launch::RunMonitor>(location.transport, location.runDir);
     if (location.remote)
@@ -147,14 +152,14 @@ std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation &locat
     return m;
 }
 
-QStringList Operations::refreshRemote(const QList<launch::RunSummary> &runs, std::function<bool()> stop)
+QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop)
 {
     QStringList errors;
-    for (const launch::RunSummary &r : runs) {
+    for (const launch::RunSummary& r : runs) {
         if (!r.remote || r.synced)
             continue;
         if (stop && stop())
-            break;  // the next refresh asks about the rest
+            break; // the next refresh asks about the rest
         const auto loc = launch::locateRun(r.runDir);
         const auto state = loc ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
                                : Result<JobState>::failure(loc.diagnostics());
@@ -164,7 +169,7 @@ QStringList Operations::refreshRemote(const QList<launch::RunSummary> &runs, std
     return errors;
 }
 
-QList<launch::RunSummary> Operations::list(const QString &runsDir, bool refresh, QStringList *errors)
+QList<launch::RunSummary> Operations::list(const QString& runsDir, bool refresh, QStringList* errors)
 {
     QList<launch::RunSummary> runs = launch::listRuns(runsDir);
     if (!refresh)
@@ -175,4 +180,4 @@ QList<launch::RunSummary> Operations::list(const QString &runsDir, bool refresh,
     return launch::listRuns(runsDir);
 }
 
-}  // namespace traindeck::runs
+} // namespace traindeck::runs

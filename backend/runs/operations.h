@@ -24,19 +24,19 @@
 namespace traindeck::launch {
 class RunMonitor;
 class Transport;
-}  // namespace traindeck::launch
+} // namespace traindeck::launch
 
 namespace traindeck::runs {
 
 // What launch() and resume() started.
 struct StartedRun {
     QString runId;
-    QString runDir;     // on the head node (the transport's machine)
+    QString runDir; // on the head node (the transport's machine)
     // What listings and followers know the run by: the run directory (local run) or the record
     // (remote run). Empty only for a remote run whose record could not be written (see warnings).
     QString localDir;
     bool remote = false;
-    QString head;       // the transport's display name
+    QString head; // the transport's display name
     std::shared_ptr<launch::Transport> transport;
     launch::LaunchPlan plan;
 };
@@ -47,20 +47,19 @@ struct LaunchRequest {
     // Relative paths in the spec are taken relative to this directory (the spec file's) when the run
     // is local; empty: they are used as they are.
     QString specDir;
-    QString runsDir;    // the local runs directory (absolute)
+    QString runsDir; // the local runs directory (absolute)
 };
 
-class Operations
-{
+class Operations {
     Q_DECLARE_TR_FUNCTIONS(traindeck::runs::Operations)
 
-public:
+  public:
     // Every rule a spec must pass before anything starts, the same for every front end: the spec's own
     // rules (JobSpec::validate), a learning rate in (0, 10), a dataset, and for a run on this machine
     // that the dataset, tokenizer and model's config.json exist and traindeck-trainer is found.
     // fileName names the spec in the diagnostics.
-    static cluster::Diagnostics validate(const launch::JobSpec &spec, const cluster::ClusterProfile &profile,
-                                         const QString &fileName);
+    static cluster::Diagnostics validate(const launch::JobSpec& spec, const cluster::ClusterProfile& profile,
+                                         const QString& fileName);
 
     // Validates, makes the transport to the head node (SSH for a remote profile), and starts the run
     // detached: a local run in runsDir, a remote one in <workdir>/runs on the head with its record in
@@ -69,27 +68,27 @@ public:
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint; a remote run's record
     // goes live again.
-    static cluster::Result<StartedRun> resume(const QString &localDir);
+    static cluster::Result<StartedRun> resume(const QString& localDir);
 
     // Stops a run (SIGTERM, SIGKILL after graceMs); a remote run's record is synced afterwards (a
     // failed sync is a warning). Returns the state afterwards.
-    static cluster::Result<launch::JobState> cancel(const QString &localDir, int graceMs = 10000);
+    static cluster::Result<launch::JobState> cancel(const QString& localDir, int graceMs = 10000);
 
     // Where a run is, for following it. offlineWhenSynced: a remote run that ended and whose record
     // is complete is read from the record without connecting.
-    static cluster::Result<launch::RunLocation> locate(const QString &localDir, bool offlineWhenSynced);
+    static cluster::Result<launch::RunLocation> locate(const QString& localDir, bool offlineWhenSynced);
 
     // A monitor for a located run: a remote run's record is kept by it (mirror, state, sync at the
     // end; syncAtEnd as in RunMonitor::setRecordDir), a synced record ends in its known state.
-    static std::unique_ptr<launch::RunMonitor> monitor(const launch::RunLocation &location,
+    static std::unique_ptr<launch::RunMonitor> monitor(const launch::RunLocation& location,
                                                        std::function<bool()> syncAtEnd = {});
 
     // Asks the head nodes of remote runs that have not ended about them and syncs their records.
     // Returns one message per run that could not be asked. stop, when given, is asked between runs.
-    static QStringList refreshRemote(const QList<launch::RunSummary> &runs, std::function<bool()> stop = {});
+    static QStringList refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop = {});
 
     // The run history, newest first; refresh: refreshRemote() first (its messages go to errors).
-    static QList<launch::RunSummary> list(const QString &runsDir, bool refresh = false, QStringList *errors = nullptr);
+    static QList<launch::RunSummary> list(const QString& runsDir, bool refresh = false, QStringList* errors = nullptr);
 };
 
-}  // namespace traindeck::runs
+} // namespace traindeck::runs

@@ -13,21 +13,36 @@ namespace traindeck::ssh {
 QString signalName(int signal)
 {
     switch (signal) {
-    case SIGHUP: return QStringLiteral("HUP");
-    case SIGINT: return QStringLiteral("INT");
-    case SIGQUIT: return QStringLiteral("QUIT");
-    case SIGILL: return QStringLiteral("ILL");
-    case SIGABRT: return QStringLiteral("ABRT");
-    case SIGFPE: return QStringLiteral("FPE");
-    case SIGKILL: return QStringLiteral("KILL");
-    case SIGSEGV: return QStringLiteral("SEGV");
-    case SIGPIPE: return QStringLiteral("PIPE");
-    case SIGALRM: return QStringLiteral("ALRM");
-    case SIGTERM: return QStringLiteral("TERM");
-    case SIGUSR1: return QStringLiteral("USR1");
-    case SIGUSR2: return QStringLiteral("USR2");
-    case SIGBUS: return QStringLiteral("BUS");
-    default: return QString::number(signal);
+    case SIGHUP:
+        return QStringLiteral("HUP");
+    case SIGINT:
+        return QStringLiteral("INT");
+    case SIGQUIT:
+        return QStringLiteral("QUIT");
+    case SIGILL:
+        return QStringLiteral("ILL");
+    case SIGABRT:
+        return QStringLiteral("ABRT");
+    case SIGFPE:
+        return QStringLiteral("FPE");
+    case SIGKILL:
+        return QStringLiteral("KILL");
+    case SIGSEGV:
+        return QStringLiteral("SEGV");
+    case SIGPIPE:
+        return QStringLiteral("PIPE");
+    case SIGALRM:
+        return QStringLiteral("ALRM");
+    case SIGTERM:
+        return QStringLiteral("TERM");
+    case SIGUSR1:
+        return QStringLiteral("USR1");
+    case SIGUSR2:
+        return QStringLiteral("USR2");
+    case SIGBUS:
+        return QStringLiteral("BUS");
+    default:
+        return QString::number(signal);
     }
 }
 
@@ -62,7 +77,7 @@ void feedLines(QByteArray& pending, const QByteArray& data, const std::function<
     pending.remove(0, start);
 }
 
-}  // namespace
+} // namespace
 
 ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
 {
@@ -127,7 +142,9 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
         if (options.timeoutMs > 0 && timer.elapsed() >= options.timeoutMs) {
             stop();
             r.status = ExecResult::Status::TimedOut;
-            r.error = {SshError::Kind::Timeout, tr("local: the command did not finish within %1 s").arg(options.timeoutMs / 1000.0), {}};
+            r.error = {SshError::Kind::Timeout,
+                       tr("local: the command did not finish within %1 s").arg(options.timeoutMs / 1000.0),
+                       {}};
             break;
         }
         finished = p.waitForFinished(50) || p.state() == QProcess::NotRunning;
@@ -151,4 +168,4 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
     return r;
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

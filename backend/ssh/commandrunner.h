@@ -12,7 +12,7 @@ namespace traindeck::ssh {
 class SshSession;
 
 class CommandRunner {
-public:
+  public:
     virtual ~CommandRunner() = default;
     // `command` is a POSIX shell command line.
     virtual ExecResult run(const QString& command, const ExecOptions& options = {}) = 0;
@@ -22,12 +22,12 @@ public:
 };
 
 class SshRunner final : public CommandRunner {
-public:
+  public:
     explicit SshRunner(SshSession& session) : m_session(session) {}
     ExecResult run(const QString& command, const ExecOptions& options = {}) override;
     QString name() const override;
 
-private:
+  private:
     SshSession& m_session;
 };
 
@@ -36,7 +36,7 @@ private:
 class LocalRunner final : public CommandRunner {
     Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::LocalRunner)
 
-public:
+  public:
     ExecResult run(const QString& command, const ExecOptions& options = {}) override;
     QString name() const override { return QStringLiteral("local"); }
     bool isLocal() const override { return true; }
@@ -45,4 +45,4 @@ public:
 // "TERM" for 15, ... (POSIX names without "SIG"); the number as text when unknown.
 QString signalName(int signal);
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

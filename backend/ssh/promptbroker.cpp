@@ -84,8 +84,7 @@ SshPrompts PromptBroker::prompts(const CancelToken& cancel)
     return p;
 }
 
-template <typename Fill>
-void PromptBroker::answer(quint64 id, Fill&& fill)
+template <typename Fill> void PromptBroker::answer(quint64 id, Fill&& fill)
 {
     QMutexLocker lock(&m_mutex);
     auto it = m_pending.find(id);
@@ -118,4 +117,4 @@ void PromptBroker::shutdown()
     m_cond.wakeAll();
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -17,7 +17,7 @@ namespace traindeck::ssh {
 class PromptBroker : public QObject {
     Q_OBJECT
 
-public:
+  public:
     explicit PromptBroker(QObject* parent = nullptr);
     ~PromptBroker() override;
 
@@ -32,18 +32,18 @@ public:
     // SshPrompts that ask through this broker (the broker must outlive the session using them).
     SshPrompts prompts(const CancelToken& cancel = {});
 
-public Q_SLOTS:
+  public Q_SLOTS:
     void answerHostKey(quint64 id, traindeck::ssh::HostKeyDecision decision);
     void answerSecret(quint64 id, const QByteArray& secret);
     void declineSecret(quint64 id);
     // Declines every pending and future question (call before destroying the receiver).
     void shutdown();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void hostKeyQuestion(quint64 id, const traindeck::ssh::HostKeyInfo& info);
     void secretQuestion(quint64 id, const traindeck::ssh::SecretRequest& request);
 
-private:
+  private:
     struct Pending {
         bool answered = false;
         HostKeyDecision decision = HostKeyDecision::Reject;
@@ -53,8 +53,7 @@ private:
     std::optional<quint64> openQuestion(const QMetaMethod& signal);
     bool waitFor(quint64 id, const CancelToken& cancel, Pending* out);
     // Marks a pending question answered, fill(Pending&) storing the answer, and wakes its worker.
-    template <typename Fill>
-    void answer(quint64 id, Fill&& fill);
+    template <typename Fill> void answer(quint64 id, Fill&& fill);
 
     QMutex m_mutex;
     QWaitCondition m_cond;
@@ -64,4 +63,4 @@ private:
     std::atomic_bool m_acceptNew{false};
 };
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -5,7 +5,8 @@
 namespace traindeck::ssh {
 
 SshConnection::SshConnection(const SshTarget& target, QObject* parent)
-    : QObject(parent), m_target(target), m_prompts(new PromptBroker(this)), m_thread(new QThread), m_context(new QObject)
+    : QObject(parent), m_target(target), m_prompts(new PromptBroker(this)), m_thread(new QThread),
+      m_context(new QObject)
 {
     qRegisterMetaType<SshError>();
     qRegisterMetaType<ExecResult>();
@@ -140,4 +141,4 @@ void SshConnection::disconnectFromHost()
     });
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

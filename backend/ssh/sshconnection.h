@@ -18,12 +18,12 @@ namespace traindeck::ssh {
 class SshConnection : public QObject {
     Q_OBJECT
 
-public:
+  public:
     enum class State { Disconnected, Connecting, Connected };
     Q_ENUM(State)
 
     explicit SshConnection(const SshTarget& target, QObject* parent = nullptr);
-    ~SshConnection() override;  // cancels everything, waits for the worker (bounded by the timeouts)
+    ~SshConnection() override; // cancels everything, waits for the worker (bounded by the timeouts)
 
     const SshTarget& target() const { return m_target; }
     PromptBroker* prompts() const { return m_prompts; }
@@ -36,7 +36,7 @@ public:
     void cancelAll();
     void disconnectFromHost();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void stateChanged(traindeck::ssh::SshConnection::State state);
     void connected(const QString& authMethod);
     void connectFailed(const traindeck::ssh::SshError& error);
@@ -46,20 +46,20 @@ Q_SIGNALS:
     void finished(quint64 id, const traindeck::ssh::ExecResult& result);
     void disconnected();
 
-private:
+  private:
     void setState(State s);
     void post(std::function<void()> job);
 
     SshTarget m_target;
     PromptBroker* m_prompts;
     QThread* m_thread;
-    QObject* m_context;  // lives in m_thread; queued jobs run there
-    std::unique_ptr<SshSession> m_session;  // touched only in m_thread
-    CancelToken m_lifetime;                  // cancelled by the destructor
+    QObject* m_context;                    // lives in m_thread; queued jobs run there
+    std::unique_ptr<SshSession> m_session; // touched only in m_thread
+    CancelToken m_lifetime;                // cancelled by the destructor
     mutable QMutex m_mutex;
     QHash<quint64, CancelToken> m_jobs;
     quint64 m_nextId = 1;
     State m_state = State::Disconnected;
 };
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

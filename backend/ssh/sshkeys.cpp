@@ -11,12 +11,12 @@
 #include <libssh/libssh.h>
 
 #include <cerrno>
-#include <memory>
-#include <vector>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace traindeck::ssh {
 
@@ -35,7 +35,8 @@ bool writePrivateFile(const QString& path, const QByteArray& data, QString* erro
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
-        return setError(error, SshKeys::tr("%1: cannot create: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return setError(error,
+                        SshKeys::tr("%1: cannot create: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
     bool ok = ::fchmod(fd, 0600) == 0;
     qsizetype off = 0;
     while (ok && off < data.size()) {
@@ -50,7 +51,8 @@ bool writePrivateFile(const QString& path, const QByteArray& data, QString* erro
     ok = (::close(fd) == 0) && ok;
     if (!ok) {
         ::unlink(native.constData());
-        return setError(error, SshKeys::tr("%1: cannot write: %2").arg(path, QString::fromLocal8Bit(std::strerror(saved))));
+        return setError(error,
+                        SshKeys::tr("%1: cannot write: %2").arg(path, QString::fromLocal8Bit(std::strerror(saved))));
     }
     return true;
 }
@@ -105,7 +107,7 @@ QString firstLine(const QByteArray& out)
     return QString::fromUtf8(out).trimmed().section(QLatin1Char('\n'), 0, 0).trimmed();
 }
 
-}  // namespace
+} // namespace
 
 QString SshKeys::defaultKeyDir()
 {
@@ -172,9 +174,9 @@ std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const Q
 
     // Exported to memory and written by us: ssh_pki_export_privkey_file would obey the umask.
     char* priv = nullptr;
-    if (ssh_pki_export_privkey_base64(key, passphrase ? passphrase->constData() : nullptr, nullptr, nullptr, &priv)
-            != SSH_OK
-        || !priv) {
+    if (ssh_pki_export_privkey_base64(key, passphrase ? passphrase->constData() : nullptr, nullptr, nullptr, &priv) !=
+            SSH_OK ||
+        !priv) {
         setError(error, tr("cannot export the private key"));
         return std::nullopt;
     }
@@ -188,8 +190,8 @@ std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const Q
         setError(error, tr("cannot export the public key"));
         return std::nullopt;
     }
-    out.publicKeyLine = QStringLiteral("ssh-ed25519 ") + QString::fromLatin1(pub)
-                        + (comment.isEmpty() ? QString() : QLatin1Char(' ') + comment);
+    out.publicKeyLine = QStringLiteral("ssh-ed25519 ") + QString::fromLatin1(pub) +
+                        (comment.isEmpty() ? QString() : QLatin1Char(' ') + comment);
     ssh_string_free_char(pub);
     out.fingerprint = fingerprintOf(key);
 
@@ -198,13 +200,14 @@ std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const Q
     if (!written)
         return std::nullopt;
     QSaveFile pubFile(out.publicKeyPath);
-    if (!pubFile.open(QIODevice::WriteOnly) || pubFile.write((out.publicKeyLine + QLatin1Char('\n')).toUtf8()) < 0
-        || !pubFile.commit()) {
+    if (!pubFile.open(QIODevice::WriteOnly) || pubFile.write((out.publicKeyLine + QLatin1Char('\n')).toUtf8()) < 0 ||
+        !pubFile.commit()) {
         QFile::remove(out.privateKeyPath);
         setError(error, tr("%1: cannot write: %2").arg(out.publicKeyPath, pubFile.errorString()));
         return std::nullopt;
     }
-    QFile::setPermissions(out.publicKeyPath, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    QFile::setPermissions(out.publicKeyPath,
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     return out;
 }
 
@@ -230,7 +233,8 @@ std::optional<QString> SshKeys::readPublicKeyLine(const QString& path, QString* 
         ssh_key_free(key);
         return line;
     }
-    setError(error, tr("%1: not an OpenSSH public key (expected a line such as 'ssh-ed25519 AAAA... comment')").arg(path));
+    setError(error,
+             tr("%1: not an OpenSSH public key (expected a line such as 'ssh-ed25519 AAAA... comment')").arg(path));
     return std::nullopt;
 }
 
@@ -265,9 +269,12 @@ QString SshKeys::installScript()
 QString NodeInstall::message() const
 {
     switch (outcome) {
-    case Outcome::AlreadyWorked: return SshKeys::tr("key login already works");
-    case Outcome::Added: return SshKeys::tr("key added, key login verified");
-    case Outcome::WasAuthorized: return SshKeys::tr("key was already authorized, key login verified");
+    case Outcome::AlreadyWorked:
+        return SshKeys::tr("key login already works");
+    case Outcome::Added:
+        return SshKeys::tr("key added, key login verified");
+    case Outcome::WasAuthorized:
+        return SshKeys::tr("key was already authorized, key login verified");
     }
     return QString();
 }
@@ -290,7 +297,8 @@ std::optional<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const
         return std::nullopt;
     }
     auto failed = [&](const SshSession& s) {
-        setError(error, s.error().kind == SshError::Kind::HostKeyChanged ? s.hostKey().explanation() : s.error().toString());
+        setError(error,
+                 s.error().kind == SshError::Kind::HostKeyChanged ? s.hostKey().explanation() : s.error().toString());
         return std::nullopt;
     };
     {
@@ -321,7 +329,8 @@ std::optional<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const
         }
         return failed(session);
     }
-    const std::optional<InstallResult> installed = installPublicKey(session, publicKeyLine, privateKeyPath, prompts, error);
+    const std::optional<InstallResult> installed =
+        installPublicKey(session, publicKeyLine, privateKeyPath, prompts, error);
     if (!installed)
         return std::nullopt;
     if (!installed->keyLoginVerified) {
@@ -426,7 +435,8 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         "else k=id_ed25519_traindeck; if [ ! -f $k ]; then ssh-keygen -q -t ed25519 -N '' -C \"traindeck@$(hostname)\" "
         "-f $k </dev/null || exit 1; echo TRAINDECK_CREATED; fi; "
         "if ! grep -qs 'IdentityFile ~/.ssh/id_ed25519_traindeck' config; then "
-        "printf '\\n# added by TrainDeck: key for head -> worker logins\\nHost *\\n  IdentityFile ~/.ssh/id_ed25519_traindeck\\n' "
+        "printf '\\n# added by TrainDeck: key for head -> worker logins\\nHost *\\n  IdentityFile "
+        "~/.ssh/id_ed25519_traindeck\\n' "
         ">> config; chmod 600 config; echo TRAINDECK_CONFIG; fi; fi; "
         "[ -f $k.pub ] || ssh-keygen -y -f $k > $k.pub || exit 1; echo \"TRAINDECK_KEYFILE $k\"; cat $k.pub");
     ExecResult r = head.exec(QStringLiteral("exec sh -c ") + shellQuote(keyScript), ExecOptions::withTimeout(30000));
@@ -459,7 +469,8 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         const std::optional<InstallResult> installed = installPublicKey(*w, headKey, QString(), SshPrompts{}, error);
         if (!installed)
             return std::nullopt;
-        log << (installed->added ? tr("%1: authorized the head's key") : tr("%1: the head's key was already authorized"))
+        log << (installed->added ? tr("%1: authorized the head's key")
+                                 : tr("%1: the head's key was already authorized"))
                    .arg(workerName);
         // 3. The worker's host key (as verified from here) in the head's known_hosts.
         HostKeyInfo hk = w->hostKey();
@@ -472,13 +483,12 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
             return std::nullopt;
         }
         const QString khScript =
-            QStringLiteral(
-                "umask 077; mkdir -p \"$HOME/.ssh\"; f=\"$HOME/.ssh/known_hosts\"; touch \"$f\"; "
-                "found=$(ssh-keygen -F %1 -f \"$f\" 2>/dev/null | grep -v '^#'); "
-                "if printf '%s\\n' \"$found\" | grep -qF -- %2; then echo TRAINDECK_PRESENT; "
-                "elif printf '%s\\n' \"$found\" | grep -q %3; then echo TRAINDECK_CONFLICT; "
-                "else if [ -s \"$f\" ] && [ -n \"$(tail -c1 \"$f\")\" ]; then echo >> \"$f\"; fi; "
-                "printf '%s\\n' %4 >> \"$f\" && echo TRAINDECK_ADDED; fi")
+            QStringLiteral("umask 077; mkdir -p \"$HOME/.ssh\"; f=\"$HOME/.ssh/known_hosts\"; touch \"$f\"; "
+                           "found=$(ssh-keygen -F %1 -f \"$f\" 2>/dev/null | grep -v '^#'); "
+                           "if printf '%s\\n' \"$found\" | grep -qF -- %2; then echo TRAINDECK_PRESENT; "
+                           "elif printf '%s\\n' \"$found\" | grep -q %3; then echo TRAINDECK_CONFLICT; "
+                           "else if [ -s \"$f\" ] && [ -n \"$(tail -c1 \"$f\")\" ]; then echo >> \"$f\"; fi; "
+                           "printf '%s\\n' %4 >> \"$f\" && echo TRAINDECK_ADDED; fi")
                 .arg(shellQuote(name), shellQuote(keyB64), shellQuote(hk.keyType),
                      shellQuote(name + QLatin1Char(' ') + keyLine));
         r = head.exec(QStringLiteral("exec sh -c ") + shellQuote(khScript), ExecOptions::withTimeout(30000));
@@ -506,8 +516,8 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         cmd += QLatin1Char(' ') + shellQuote(t.host) + QStringLiteral(" true");
         r = head.exec(cmd, ExecOptions::withTimeout(30000));
         if (!r.ok()) {
-            setError(error, tr("%1: `%2` still fails (%3): %4").arg(headName, cmd, r.describe(),
-                                                                  QString::fromUtf8(r.stdErr).trimmed()));
+            setError(error, tr("%1: `%2` still fails (%3): %4")
+                                .arg(headName, cmd, r.describe(), QString::fromUtf8(r.stdErr).trimmed()));
             return std::nullopt;
         }
         log << tr("%1: passwordless SSH to %2 works").arg(headName, workerName);
@@ -527,9 +537,8 @@ bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QS
     const QString localSum = QString::fromLatin1(hash.result().toHex());
     in.seek(0);
     const QString p = shellPath(remotePath);
-    const QString script = QStringLiteral(
-                               "set -e; p=%1; mkdir -p \"$(dirname \"$p\")\"; t=\"$p.traindeck-tmp.$$\"; "
-                               "cat > \"$t\"; chmod %2 \"$t\"; mv -f \"$t\" \"$p\"; sha256sum \"$p\"")
+    const QString script = QStringLiteral("set -e; p=%1; mkdir -p \"$(dirname \"$p\")\"; t=\"$p.traindeck-tmp.$$\"; "
+                                          "cat > \"$t\"; chmod %2 \"$t\"; mv -f \"$t\" \"$p\"; sha256sum \"$p\"")
                                .arg(p, QString::number(mode, 8));
     ExecOptions opts;
     opts.stdinDevice = &in;
@@ -546,4 +555,4 @@ bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QS
     return true;
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -18,12 +18,12 @@ namespace traindeck::ssh {
 struct GeneratedKey {
     QString privateKeyPath;
     QString publicKeyPath;
-    QString publicKeyLine;  // "ssh-ed25519 AAAA... traindeck@host"
-    QString fingerprint;    // "SHA256:..."
+    QString publicKeyLine; // "ssh-ed25519 AAAA... traindeck@host"
+    QString fingerprint;   // "SHA256:..."
 };
 
 struct InstallResult {
-    bool added = false;         // false: the key was already authorized
+    bool added = false; // false: the key was already authorized
     bool keyLoginVerified = false;
 };
 
@@ -31,16 +31,16 @@ struct InstallResult {
 struct NodeInstall {
     enum class Outcome { AlreadyWorked, Added, WasAuthorized };
     Outcome outcome = Outcome::AlreadyWorked;
-    QString message() const;  // "key login already works", "key added, key login verified", ...
+    QString message() const; // "key login already works", "key added, key login verified", ...
 };
 
 class SshKeys {
     Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::SshKeys)
 
-public:
-    static QString defaultKeyDir();                  // ~/.ssh
-    static QString defaultKeyName();                 // id_ed25519_traindeck
-    static QString defaultComment();                 // traindeck@<local host name>
+  public:
+    static QString defaultKeyDir();  // ~/.ssh
+    static QString defaultKeyName(); // id_ed25519_traindeck
+    static QString defaultComment(); // traindeck@<local host name>
 
     // Generates an ED25519 key pair as DIR/NAME and DIR/NAME.pub. passphrase: nullopt writes an
     // unencrypted key; a non-empty value encrypts it; "" is refused (libssh treats it as a passphrase,
@@ -49,8 +49,7 @@ public:
     // 0600 whatever the umask. Refuses to overwrite unless overwrite.
     static std::optional<GeneratedKey> generateEd25519(const QString& dir, const QString& name,
                                                        const std::optional<QByteArray>& passphrase,
-                                                       const QString& comment, QString* error,
-                                                       bool overwrite = false);
+                                                       const QString& comment, QString* error, bool overwrite = false);
 
     // Reads one OpenSSH public key line from FILE.pub (validated); nullopt with error otherwise.
     static std::optional<QString> readPublicKeyLine(const QString& path, QString* error);
@@ -68,8 +67,8 @@ public:
     // proves that a fresh session logs in with privateKeyPath only (no agent, no other keys).
     // passphrase prompts for the proof come from `prompts`.
     static std::optional<InstallResult> installPublicKey(SshSession& session, const QString& publicKeyLine,
-                                                         const QString& privateKeyPath,
-                                                         const SshPrompts& prompts, QString* error);
+                                                         const QString& privateKeyPath, const SshPrompts& prompts,
+                                                         QString* error);
 
     // Installs the key on one node, with the one policy every front end uses: the key counts as
     // installed only once a login with privateKeyPath alone (no agent, no other keys) works. That
@@ -102,4 +101,4 @@ public:
                            QString* error);
 };
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

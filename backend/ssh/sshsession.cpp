@@ -11,7 +11,7 @@
 
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
-#include <libssh/server.h>  // ssh_send_keepalive (client and server)
+#include <libssh/server.h> // ssh_send_keepalive (client and server)
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -38,7 +38,7 @@ QString fromC(const char* s)
 
 // Splits a byte stream into lines for the streaming callbacks.
 class LineSplitter {
-public:
+  public:
     explicit LineSplitter(const std::function<void(const QByteArray&)>& sink) : m_sink(sink) {}
     void feed(const char* data, int n)
     {
@@ -60,7 +60,7 @@ public:
             emitLine();
     }
 
-private:
+  private:
     void emitLine()
     {
         if (m_pending.endsWith('\r'))
@@ -95,7 +95,7 @@ void onExitSignal(ssh_session, ssh_channel, const char* signal, int core, const 
     info->core = core != 0;
 }
 
-}  // namespace
+} // namespace
 
 struct SshSession::Private {
     ssh_session session = nullptr;
@@ -164,12 +164,11 @@ QString HostKeyInfo::explanation() const
         return QCoreApplication::translate("traindeck::ssh::HostKeyInfo", "The host key of %1 (%2 %3) is known.")
             .arg(name, keyType, fingerprint);
     case State::Unknown:
-        return QCoreApplication::translate(
-                   "traindeck::ssh::HostKeyInfo",
-                   "The authenticity of host %1 cannot be established: it is not in %2.\n"
-                   "Its %3 key fingerprint is %4.\n"
-                   "Compare it with the fingerprint the administrator gives you (on the host: "
-                   "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.")
+        return QCoreApplication::translate("traindeck::ssh::HostKeyInfo",
+                                           "The authenticity of host %1 cannot be established: it is not in %2.\n"
+                                           "Its %3 key fingerprint is %4.\n"
+                                           "Compare it with the fingerprint the administrator gives you (on the host: "
+                                           "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.")
             .arg(name, knownHostsFile, keyType, fingerprint);
     case State::Changed:
     case State::OtherType:
@@ -187,7 +186,8 @@ QString HostKeyInfo::explanation() const
     case State::Error:
         break;
     }
-    return QCoreApplication::translate("traindeck::ssh::HostKeyInfo", "The host key of %1 could not be checked against %2.")
+    return QCoreApplication::translate("traindeck::ssh::HostKeyInfo",
+                                       "The host key of %1 could not be checked against %2.")
         .arg(name, knownHostsFile);
 }
 
@@ -353,16 +353,18 @@ bool SshSession::connectToHost()
         const QString why = fromC(ssh_get_error(s));
         const QString where = tr("%1 (port %2)").arg(m_target.displayName()).arg(m_resolvedPort);
         SshError::Kind kind = SshError::Kind::Connect;
-        if (why.contains(QLatin1String("imeout")) || why.contains(QLatin1String("timed out"))
-            || timer.elapsed() >= m_target.connectTimeoutMs)
+        if (why.contains(QLatin1String("imeout")) || why.contains(QLatin1String("timed out")) ||
+            timer.elapsed() >= m_target.connectTimeoutMs)
             kind = SshError::Kind::Timeout;
         else if (why.contains(QLatin1String("resolve")) || why.contains(QLatin1String("getaddrinfo")))
             kind = SshError::Kind::Resolve;
         disconnect();
         if (kind == SshError::Kind::Timeout)
-            return fail(kind, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
-                        tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
-                           "connection.").arg(m_resolvedPort));
+            return fail(
+                kind, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
+                tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
+                   "connection.")
+                    .arg(m_resolvedPort));
         if (kind == SshError::Kind::Resolve)
             return fail(kind, tr("%1: cannot resolve the host name (%2)").arg(where, why),
                         tr("Check the spelling, /etc/hosts or DNS, or use the IP address."));
@@ -431,14 +433,16 @@ bool SshSession::checkHostKey()
         return true;
     case SSH_KNOWN_HOSTS_CHANGED:
         m_hostKey.state = HostKeyInfo::State::Changed;
-        return fail(SshError::Kind::HostKeyChanged,
-                    tr("%1: HOST KEY CHANGED, refusing to connect (this may be an attack)").arg(m_hostKey.knownHostsName()),
-                    m_hostKey.explanation());
+        return fail(
+            SshError::Kind::HostKeyChanged,
+            tr("%1: HOST KEY CHANGED, refusing to connect (this may be an attack)").arg(m_hostKey.knownHostsName()),
+            m_hostKey.explanation());
     case SSH_KNOWN_HOSTS_OTHER:
         m_hostKey.state = HostKeyInfo::State::OtherType;
         return fail(SshError::Kind::HostKeyChanged,
                     tr("%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an "
-                       "attack)").arg(m_hostKey.knownHostsName(), m_hostKey.keyType),
+                       "attack)")
+                        .arg(m_hostKey.knownHostsName(), m_hostKey.keyType),
                     m_hostKey.explanation());
     case SSH_KNOWN_HOSTS_UNKNOWN:
     case SSH_KNOWN_HOSTS_NOT_FOUND:
@@ -457,8 +461,8 @@ bool SshSession::checkHostKey()
         return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
     if (decision == HostKeyDecision::Reject)
         return fail(SshError::Kind::HostKeyUnknown,
-                    tr("%1: unknown host key %2 %3 was not accepted").arg(m_hostKey.knownHostsName(), m_hostKey.keyType,
-                                                                          m_hostKey.fingerprint),
+                    tr("%1: unknown host key %2 %3 was not accepted")
+                        .arg(m_hostKey.knownHostsName(), m_hostKey.keyType, m_hostKey.fingerprint),
                     m_hostKey.explanation());
     if (decision == HostKeyDecision::AcceptAndSave) {
         QMutexLocker lock(&knownHostsMutex());
@@ -468,9 +472,9 @@ bool SshSession::checkHostKey()
             QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
         if (ssh_session_update_known_hosts(s) != SSH_OK)
-            return fail(SshError::Kind::Io, tr("%1: cannot add the host key to %2: %3")
-                                                .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile,
-                                                     fromC(ssh_get_error(s))));
+            return fail(SshError::Kind::Io,
+                        tr("%1: cannot add the host key to %2: %3")
+                            .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile, fromC(ssh_get_error(s))));
     }
     m_hostKey.state = HostKeyInfo::State::Known;
     return true;
@@ -541,15 +545,15 @@ bool SshSession::authPublicKey()
         const QString path = expandTilde(m_target.identity);
         bool offer = true;
         ssh_key pub = nullptr;
-        if (QFileInfo::exists(path + QStringLiteral(".pub"))
-            && ssh_pki_import_pubkey_file(QFile::encodeName(path + QStringLiteral(".pub")).constData(), &pub) == SSH_OK) {
+        if (QFileInfo::exists(path + QStringLiteral(".pub")) &&
+            ssh_pki_import_pubkey_file(QFile::encodeName(path + QStringLiteral(".pub")).constData(), &pub) == SSH_OK) {
             offer = ssh_userauth_try_publickey(s, nullptr, pub) == SSH_AUTH_SUCCESS;
             ssh_key_free(pub);
         }
         if (offer) {
             ssh_key priv = nullptr;
-            if (ssh_pki_import_privkey_file(QFile::encodeName(path).constData(), nullptr, &Private::authCallback, d.get(),
-                                            &priv) == SSH_OK) {
+            if (ssh_pki_import_privkey_file(QFile::encodeName(path).constData(), nullptr, &Private::authCallback,
+                                            d.get(), &priv) == SSH_OK) {
                 const int rc = ssh_userauth_publickey(s, nullptr, priv);
                 ssh_key_free(priv);
                 if (rc == SSH_AUTH_SUCCESS) {
@@ -675,7 +679,8 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
 
     ssh_channel ch = ssh_channel_new(s);
     if (!ch)
-        return failed(linkKind(), tr("%1: cannot open a channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+        return failed(linkKind(),
+                      tr("%1: cannot open a channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
     ExitInfo info;
     ssh_channel_callbacks_struct cb{};
     cb.userdata = &info;
@@ -699,13 +704,16 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     } guard{ch, &cb};
 
     if (ssh_channel_open_session(ch) != SSH_OK)
-        return failed(linkKind(), tr("%1: cannot open a session channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+        return failed(linkKind(),
+                      tr("%1: cannot open a session channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
     // The command's process group (sshd makes the remote shell a session leader) is announced first
     // on stderr, so that cancel/timeout can kill it over a second channel: sshd refuses the "signal"
     // request for root logins (no post-auth privilege separation).
-    const QByteArray wrapped = options.killOnCancel ? "echo TRAINDECK_PGID=$$ >&2; " + command.toUtf8() : command.toUtf8();
+    const QByteArray wrapped =
+        options.killOnCancel ? "echo TRAINDECK_PGID=$$ >&2; " + command.toUtf8() : command.toUtf8();
     if (ssh_channel_request_exec(ch, wrapped.constData()) != SSH_OK)
-        return failed(linkKind(), tr("%1: cannot start the command: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
+        return failed(linkKind(),
+                      tr("%1: cannot start the command: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
 
     // stdin (written before output is read: meant for small inputs and files streamed to `cat`).
     auto writeAll = [&](const char* data, qint64 n) {
@@ -793,7 +801,9 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
             terminate();
             r.status = ExecResult::Status::TimedOut;
             r.error = {SshError::Kind::Timeout,
-                       tr("%1: the command did not finish within %2 s").arg(m_target.displayName()).arg(options.timeoutMs / 1000.0),
+                       tr("%1: the command did not finish within %2 s")
+                           .arg(m_target.displayName())
+                           .arg(options.timeoutMs / 1000.0),
                        {}};
             break;
         }
@@ -817,7 +827,8 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
             r.elapsedMs = timer.elapsed();
             r.status = ExecResult::Status::Failed;
             r.error = {SshError::Kind::LinkLost,
-                       tr("%1: connection lost while the command ran: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))),
+                       tr("%1: connection lost while the command ran: %2")
+                           .arg(m_target.displayName(), fromC(ssh_get_error(s))),
                        tr("The node did not answer for %1 s (keepalive). Check the network and whether the node is up.")
                            .arg(interval * qMax(1, m_target.keepaliveCountMax) / 1000.0)};
             return r;
@@ -855,4 +866,4 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     return r;
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -14,7 +14,7 @@
 namespace traindeck::cluster {
 class ClusterProfile;
 struct ClusterNode;
-}  // namespace traindeck::cluster
+} // namespace traindeck::cluster
 
 namespace traindeck::ssh {
 
@@ -23,13 +23,13 @@ namespace traindeck::ssh {
 struct AuthOptions {
     bool publicKey = true;            // agent and key files (SshTarget::useAgent/useDefaultIdentities)
     bool password = false;            // "password" method
-    bool keyboardInteractive = false;  // "keyboard-interactive" method
+    bool keyboardInteractive = false; // "keyboard-interactive" method
 };
 
 class SshSession {
     Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::SshSession)
 
-public:
+  public:
     explicit SshSession(SshTarget target = {});
     ~SshSession();
     SshSession(const SshSession&) = delete;
@@ -63,12 +63,12 @@ public:
     QString resolvedHost() const { return m_resolvedHost; }
     QString resolvedUser() const { return m_resolvedUser; }
     int resolvedPort() const { return m_resolvedPort; }
-    QString authMethodUsed() const { return m_authMethod; }  // "agent", "publickey", "password", ...
+    QString authMethodUsed() const { return m_authMethod; } // "agent", "publickey", "password", ...
 
     // The raw libssh session (ssh_session) for code in backend/ssh/ (SFTP). Owned by this object.
     void* nativeHandle() const;
 
-private:
+  private:
     struct Private;
     bool fail(SshError::Kind kind, const QString& message, const QString& detail = QString());
     bool checkHostKey();
@@ -97,4 +97,4 @@ QString shellPath(const QString& path);
 // Local: "~/x" → QDir::homePath() + "/x".
 QString expandTilde(const QString& path);
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -17,11 +17,11 @@ using traindeck::cluster::Status;
 namespace traindeck::ssh {
 
 namespace {
-QString q(const QString &word)
+QString q(const QString& word)
 {
     return shellQuote(word);
 }
-}  // namespace
+} // namespace
 
 struct SshTransport::Private {
     SshTarget target;
@@ -55,10 +55,10 @@ void SshTransport::releaseCallingThread()
         d->sessions.erase(it);
     }
     if (session)
-        session->disconnect();  // outside the lock: it may wait for the server
+        session->disconnect(); // outside the lock: it may wait for the server
 }
 
-std::shared_ptr<SshTransport> SshTransport::forProfile(const cluster::ClusterProfile &profile,
+std::shared_ptr<SshTransport> SshTransport::forProfile(const cluster::ClusterProfile& profile,
                                                        SshTransportOptions options)
 {
     return std::make_shared<SshTransport>(SshSession::targetFor(profile, profile.head()), std::move(options));
@@ -69,12 +69,12 @@ QString SshTransport::displayName() const
     return d->target.displayName();
 }
 
-SshSession *SshTransport::threadSession(QString *error) const
+SshSession* SshTransport::threadSession(QString* error) const
 {
-    SshSession *s = nullptr;
+    SshSession* s = nullptr;
     {
         std::lock_guard lock(d->mutex);
-        auto &slot = d->sessions[std::this_thread::get_id()];
+        auto& slot = d->sessions[std::this_thread::get_id()];
         if (!slot)
             slot = std::make_unique<SshSession>(d->target);
         s = slot.get();
@@ -85,11 +85,11 @@ SshSession *SshTransport::threadSession(QString *error) const
     s->disconnect();
     SshPrompts prompts = d->options.prompts;
     if (d->options.acceptNewHostKeys)
-        prompts.hostKey = [](const HostKeyInfo &) { return HostKeyDecision::AcceptAndSave; };
+        prompts.hostKey = [](const HostKeyInfo&) { return HostKeyDecision::AcceptAndSave; };
     s->setPrompts(prompts);
     if (s->open())
         return s;
-    const SshError &e = s->error();
+    const SshError& e = s->error();
     QString message = e.toString();
     if (e.kind == SshError::Kind::HostKeyUnknown)
         message += QLatin1Char('\n') +
@@ -109,10 +109,10 @@ Status SshTransport::connect()
     return cluster::Done{};
 }
 
-bool SshTransport::exec(const QString &shellCommand, const ExecOptions &options, ExecResult *result,
-                        QString *error) const
+bool SshTransport::exec(const QString& shellCommand, const ExecOptions& options, ExecResult* result,
+                        QString* error) const
 {
-    SshSession *s = threadSession(error);
+    SshSession* s = threadSession(error);
     if (!s)
         return false;
     // `exec` keeps the login shell's pid (whose process group exec() kills on timeout).
@@ -121,7 +121,7 @@ bool SshTransport::exec(const QString &shellCommand, const ExecOptions &options,
         if (error)
             *error = result->error.toString();
         if (!s->isConnected())
-            s->disconnect();  // reopened by the next call
+            s->disconnect(); // reopened by the next call
         return false;
     }
     return true;
@@ -137,13 +137,13 @@ bool SshTransport::runsAsRoot() const
     return d->root;
 }
 
-Result<launch::ExecResult> SshTransport::run(const QString &shellCommand, int timeoutMs, const LineCallback &onLine)
+Result<launch::ExecResult> SshTransport::run(const QString& shellCommand, int timeoutMs, const LineCallback& onLine)
 {
     ExecOptions o;
     o.timeoutMs = qMax(1, timeoutMs);
     if (onLine) {
-        o.onStdoutLine = [&onLine](const QByteArray &line) { onLine(Stream::Out, line); };
-        o.onStderrLine = [&onLine](const QByteArray &line) { onLine(Stream::Err, line); };
+        o.onStdoutLine = [&onLine](const QByteArray& line) { onLine(Stream::Out, line); };
+        o.onStderrLine = [&onLine](const QByteArray& line) { onLine(Stream::Err, line); };
     }
     ExecResult r;
     QString error;
@@ -157,7 +157,7 @@ Result<launch::ExecResult> SshTransport::run(const QString &shellCommand, int ti
     return out;
 }
 
-Status SshTransport::startDetached(const QString &scriptPath)
+Status SshTransport::startDetached(const QString& scriptPath)
 {
     // setsid -f: fork into a new session (the script's pid is its process group) and return at once;
     // stdio on /dev/null so the channel closes. Without -f (old util-linux): a background subshell.
@@ -179,10 +179,10 @@ Status SshTransport::startDetached(const QString &scriptPath)
     return cluster::Done{};
 }
 
-Result<launch::FileChunk> SshTransport::readFile(const QString &path, qint64 offset, qint64 maxBytes)
+Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 offset, qint64 maxBytes)
 {
     offset = qMax<qint64>(0, offset);
-    maxBytes = qBound<qint64>(0, maxBytes, qint64(1) << 30);  // one QByteArray
+    maxBytes = qBound<qint64>(0, maxBytes, qint64(1) << 30); // one QByteArray
     // First line: the size; then the bytes [offset, offset + maxBytes) as they are (binary-safe).
     const QString f = q(path);
     const QString cmd = QStringLiteral("export LC_ALL=C; "
@@ -205,13 +205,14 @@ Result<launch::FileChunk> SshTransport::readFile(const QString &path, qint64 off
         return Result<launch::FileChunk>::failure(Diagnostic::error(
             path, 0, 0,
             tr("%1: cannot read: %2")
-                .arg(displayName(), r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
+                .arg(displayName(),
+                     r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
     const qsizetype nl = r.stdOut.indexOf('\n');
     bool sizeOk = false;
     const qint64 size = nl > 0 ? r.stdOut.left(nl).trimmed().toLongLong(&sizeOk) : 0;
     if (!sizeOk)
-        return Result<launch::FileChunk>::failure(
-            Diagnostic::error(path, 0, 0, tr("%1: cannot read: unexpected answer from the head node").arg(displayName())));
+        return Result<launch::FileChunk>::failure(Diagnostic::error(
+            path, 0, 0, tr("%1: cannot read: unexpected answer from the head node").arg(displayName())));
     launch::FileChunk c;
     c.data = r.stdOut.mid(nl + 1, maxBytes);
     // The file may have grown between wc and tail: report at least what was read.
@@ -219,7 +220,7 @@ Result<launch::FileChunk> SshTransport::readFile(const QString &path, qint64 off
     return c;
 }
 
-Status SshTransport::writeFile(const QString &path, const QByteArray &data, int mode)
+Status SshTransport::writeFile(const QString& path, const QByteArray& data, int mode)
 {
     const QFileInfo info(path);
     const QString f = q(path);
@@ -240,11 +241,12 @@ Status SshTransport::writeFile(const QString &path, const QByteArray &data, int 
         return Status::failure(Diagnostic::error(
             path, 0, 0,
             tr("%1: cannot write: %2")
-                .arg(displayName(), r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
+                .arg(displayName(),
+                     r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
     return cluster::Done{};
 }
 
-bool SshTransport::exists(const QString &path)
+bool SshTransport::exists(const QString& path)
 {
     ExecResult r;
     return exec(QStringLiteral("test -e ") + q(path), ExecOptions::withTimeout(30000), &r, nullptr) && r.ok();
@@ -254,19 +256,19 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
 {
     if (pgid <= 1 || signal < 0)
         return launch::SignalResult::Failed;
-    // `kill -SIG -PGID` (dash's kill takes no "--"). Exit 0: a process of the group that is not a zombie exists; 1: none; 3: cannot tell (no /proc).
-    const QString live = QStringLiteral(
-        "live() { [ -r /proc/self/stat ] || return 3; "
-        "for f in /proc/[0-9]*/stat; do "
-        "read -r l < \"$f\" 2>/dev/null || continue; "
-        "set -- ${l##*\") \"}; "
-        "[ \"$3\" = %1 ] && [ \"$1\" != Z ] && [ \"$1\" != X ] && return 0; "
-        "done; return 1; }; ")
+    // `kill -SIG -PGID` (dash's kill takes no "--"). Exit 0: a process of the group that is not a zombie exists; 1:
+    // none; 3: cannot tell (no /proc).
+    const QString live = QStringLiteral("live() { [ -r /proc/self/stat ] || return 3; "
+                                        "for f in /proc/[0-9]*/stat; do "
+                                        "read -r l < \"$f\" 2>/dev/null || continue; "
+                                        "set -- ${l##*\") \"}; "
+                                        "[ \"$3\" = %1 ] && [ \"$1\" != Z ] && [ \"$1\" != X ] && return 0; "
+                                        "done; return 1; }; ")
                              .arg(pgid);
     QString cmd;
     if (signal == 0)
-        cmd = live + QStringLiteral("kill -0 -%1 2>/dev/null || exit 1; live; r=$?; [ $r = 3 ] && exit 0; exit $r")
-                         .arg(pgid);
+        cmd = live +
+              QStringLiteral("kill -0 -%1 2>/dev/null || exit 1; live; r=$?; [ $r = 3 ] && exit 0; exit $r").arg(pgid);
     else
         cmd = live + QStringLiteral("export LC_ALL=C; kill -%1 -%2 && exit 0; live; [ $? = 1 ] && exit 1; exit 4")
                          .arg(signal)
@@ -287,7 +289,7 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
 void registerSshTransport(SshTransportOptions options)
 {
     launch::setRemoteTransportFactory(
-        [options](const cluster::ClusterProfile &profile) -> Result<std::shared_ptr<launch::Transport>> {
+        [options](const cluster::ClusterProfile& profile) -> Result<std::shared_ptr<launch::Transport>> {
             if (profile.nodes.isEmpty())
                 return Result<std::shared_ptr<launch::Transport>>::failure(Diagnostic::keyError(
                     profile.name, QStringLiteral("nodes"), SshTransport::tr("the profile has no nodes")));
@@ -299,4 +301,4 @@ void registerSshTransport(SshTransportOptions options)
         });
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

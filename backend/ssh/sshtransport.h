@@ -26,16 +26,15 @@ struct SshTransportOptions {
     SshPrompts prompts;
 };
 
-class SshTransport : public launch::Transport
-{
+class SshTransport : public launch::Transport {
     Q_DECLARE_TR_FUNCTIONS(traindeck::ssh::SshTransport)
 
-public:
+  public:
     explicit SshTransport(SshTarget target, SshTransportOptions options = {});
     ~SshTransport() override;
 
     // The head node of a profile (SshSession::targetFor).
-    static std::shared_ptr<SshTransport> forProfile(const cluster::ClusterProfile &profile,
+    static std::shared_ptr<SshTransport> forProfile(const cluster::ClusterProfile& profile,
                                                     SshTransportOptions options = {});
 
     // Opens the calling thread's session now (otherwise the first call does). The error says why
@@ -44,22 +43,22 @@ public:
 
     QString displayName() const override;
     bool isLocal() const override { return false; }
-    bool runsAsRoot() const override;  // `id -u` on the head, asked once
-    cluster::Result<launch::ExecResult> run(const QString &shellCommand, int timeoutMs = 30000,
-                                            const LineCallback &onLine = {}) override;
-    cluster::Status startDetached(const QString &scriptPath) override;
-    cluster::Result<launch::FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) override;
-    cluster::Status writeFile(const QString &path, const QByteArray &data, int mode = 0644) override;
-    bool exists(const QString &path) override;
+    bool runsAsRoot() const override; // `id -u` on the head, asked once
+    cluster::Result<launch::ExecResult> run(const QString& shellCommand, int timeoutMs = 30000,
+                                            const LineCallback& onLine = {}) override;
+    cluster::Status startDetached(const QString& scriptPath) override;
+    cluster::Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override;
+    cluster::Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
+    bool exists(const QString& path) override;
     launch::SignalResult signalProcessGroup(qint64 pgid, int signal) override;
-    void releaseCallingThread() override;  // disconnects and forgets this thread's session
+    void releaseCallingThread() override; // disconnects and forgets this thread's session
 
-private:
+  private:
     struct Private;
-    SshSession *threadSession(QString *error) const;
+    SshSession* threadSession(QString* error) const;
     // Runs a command (wrapped in /bin/sh -c) on this thread's session; false + error when it could
     // not run at all (no session, lost link).
-    bool exec(const QString &shellCommand, const ExecOptions &options, ExecResult *result, QString *error) const;
+    bool exec(const QString& shellCommand, const ExecOptions& options, ExecResult* result, QString* error) const;
     std::unique_ptr<Private> d;
 };
 
@@ -68,4 +67,4 @@ private:
 // are reported by transportFor().
 void registerSshTransport(SshTransportOptions options = {});
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

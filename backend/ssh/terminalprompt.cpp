@@ -30,7 +30,7 @@ std::optional<QByteArray> readLineFd(int fd)
     return line;
 }
 
-}  // namespace
+} // namespace
 
 bool stdinIsTerminal()
 {
@@ -44,7 +44,7 @@ std::optional<QByteArray> readSecretFromTerminal(const QString& prompt)
         return std::nullopt;
     const QByteArray p = prompt.toLocal8Bit() + ' ';
     (void)!::write(fd, p.constData(), size_t(p.size()));
-    termios old {};
+    termios old{};
     const bool haveTermios = ::tcgetattr(fd, &old) == 0;
     if (haveTermios) {
         termios quiet = old;
@@ -79,4 +79,4 @@ std::optional<QByteArray> readLineFromStdin()
     return readLineFd(STDIN_FILENO);
 }
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

@@ -17,4 +17,4 @@ bool askYesNoOnTerminal(const QString& question);
 // One line from stdin without the newline; nullopt at EOF before any byte.
 std::optional<QByteArray> readLineFromStdin();
 
-}  // namespace traindeck::ssh
+} // namespace traindeck::ssh

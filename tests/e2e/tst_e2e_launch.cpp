@@ -18,11 +18,10 @@
 
 #include <algorithm>
 
-class TestE2eLaunch : public QObject
-{
+class TestE2eLaunch : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void launchFollowsToEnd();
     void injectedExitNamesRank();
@@ -30,12 +29,12 @@ private Q_SLOTS:
     void reattachWithoutGapsOrDuplicates();
     void plantedStraggler();
 
-private:
+  private:
     using Outcome = traindeck::testing::CliOutcome;
-    Outcome cli(const QStringList &args, int timeoutMs = 180000);
-    QProcess *startCli(const QStringList &args);
-    QString writeSpec(const QString &name, const QJsonObject &trainerExtra);
-    QJsonObject report(const QString &run);
+    Outcome cli(const QStringList& args, int timeoutMs = 180000);
+    QProcess* startCli(const QStringList& args);
+    QString writeSpec(const QString& name, const QJsonObject& trainerExtra);
+    QJsonObject report(const QString& run);
 
     QTemporaryDir m_tmp;
     QString m_runs, m_corpus, m_tokenizer;
@@ -65,7 +64,7 @@ static QProcessEnvironment cliEnv()
     return env;
 }
 
-TestE2eLaunch::Outcome TestE2eLaunch::cli(const QStringList &args, int timeoutMs)
+TestE2eLaunch::Outcome TestE2eLaunch::cli(const QStringList& args, int timeoutMs)
 {
     QProcess p;
     p.setProcessEnvironment(cliEnv());
@@ -75,24 +74,26 @@ TestE2eLaunch::Outcome TestE2eLaunch::cli(const QStringList &args, int timeoutMs
         p.waitForFinished(5000);
         return Outcome{-1, p.readAllStandardOutput(), p.readAllStandardError()};
     }
-    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                   p.readAllStandardError()};
 }
 
-QProcess *TestE2eLaunch::startCli(const QStringList &args)
+QProcess* TestE2eLaunch::startCli(const QStringList& args)
 {
-    auto *p = new QProcess(this);
+    auto* p = new QProcess(this);
     p->setProcessEnvironment(cliEnv());
     p->start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
     return p;
 }
 
-QString TestE2eLaunch::writeSpec(const QString &name, const QJsonObject &trainerExtra)
+QString TestE2eLaunch::writeSpec(const QString& name, const QJsonObject& trainerExtra)
 {
-    return traindeck::testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, trainerExtra,
-                                             {{QStringLiteral("profile"), QStringLiteral("local")}, {QStringLiteral("ranks"), 2}});
+    return traindeck::testing::writeTinySpec(
+        m_tmp.filePath(name + QStringLiteral(".json")), name, trainerExtra,
+        {{QStringLiteral("profile"), QStringLiteral("local")}, {QStringLiteral("ranks"), 2}});
 }
 
-QJsonObject TestE2eLaunch::report(const QString &run)
+QJsonObject TestE2eLaunch::report(const QString& run)
 {
     const Outcome r = cli({QStringLiteral("report"), run, QStringLiteral("--json")}, 60000);
     if (r.exitCode != 0)
@@ -100,10 +101,10 @@ QJsonObject TestE2eLaunch::report(const QString &run)
     return QJsonDocument::fromJson(r.out).object();
 }
 
-static QList<qint64> stepsOf(const QList<QJsonObject> &lines)
+static QList<qint64> stepsOf(const QList<QJsonObject>& lines)
 {
     QList<qint64> s;
-    for (const QJsonObject &o : lines) {
+    for (const QJsonObject& o : lines) {
         if (o.value(QStringLiteral("type")).toString() == QLatin1String("step"))
             s.append(qint64(o.value(QStringLiteral("step")).toDouble()));
     }
@@ -116,22 +117,25 @@ void TestE2eLaunch::launchFollowsToEnd()
 {
     QElapsedTimer t;
     t.start();
-    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("basic"), {{QStringLiteral("max-steps"), 4}}),
-                           QStringLiteral("--json")});
+    const Outcome r =
+        cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("basic"), {{QStringLiteral("max-steps"), 4}}), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QString runId = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     QVERIFY(runId.startsWith(QStringLiteral("basic-")));
     const QList<QJsonObject> lines = r.lines();
     QCOMPARE(stepsOf(lines), (QList<qint64>{1, 2, 3, 4}));
-    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
     const QJsonObject hello = lastOfType(lines, QStringLiteral("hello"));
     QCOMPARE(hello.value(QStringLiteral("world_size")).toInt(), 2);
     m_host = hello.value(QStringLiteral("hosts")).toArray().at(1).toString();
     QVERIFY(!m_host.isEmpty());
     // Step time (slowest rank, median of steps 2-4) sizes the planted delay below.
     std::vector<double> ms;
-    for (const QJsonObject &o : lines) {
-        if (o.value(QStringLiteral("type")).toString() != QLatin1String("step") || o.value(QStringLiteral("step")).toInt() < 2)
+    for (const QJsonObject& o : lines) {
+        if (o.value(QStringLiteral("type")).toString() != QLatin1String("step") ||
+            o.value(QStringLiteral("step")).toInt() < 2)
             continue;
         double m = 0;
         for (const QJsonValue v : o.value(QStringLiteral("step_ms")).toArray())
@@ -144,8 +148,8 @@ void TestE2eLaunch::launchFollowsToEnd()
 
     // The run directory holds everything for offline review.
     const QString dir = m_runs + QLatin1Char('/') + runId;
-    for (const char *f : {"spec.json", "run.json", "profile.json", "hostfile", "run.sh", "pid", "exit-code", "stdout.log",
-                          "stderr.log", "metrics.jsonl", "out/checkpoints/latest"})
+    for (const char* f : {"spec.json", "run.json", "profile.json", "hostfile", "run.sh", "pid", "exit-code",
+                          "stdout.log", "stderr.log", "metrics.jsonl", "out/checkpoints/latest"})
         QVERIFY2(QFile::exists(dir + QLatin1Char('/') + QString::fromLatin1(f)), f);
     const Outcome runs = cli({QStringLiteral("runs"), QStringLiteral("--json")});
     QCOMPARE(runs.exitCode, 0);
@@ -157,7 +161,7 @@ void TestE2eLaunch::launchFollowsToEnd()
     const QString html = m_tmp.filePath(QStringLiteral("html"));
     QCOMPARE(cli({QStringLiteral("report"), runId, QStringLiteral("--html"), html}).exitCode, 0);
     QVERIFY(QFile::exists(html + QStringLiteral("/index.html")));
-    for (const char *png : {"loss.png", "throughput.png", "step_ms.png", "phases.png"}) {
+    for (const char* png : {"loss.png", "throughput.png", "step_ms.png", "phases.png"}) {
         QFile f(html + QLatin1Char('/') + QString::fromLatin1(png));
         QVERIFY2(f.open(QIODevice::ReadOnly), png);
         QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
@@ -168,17 +172,19 @@ void TestE2eLaunch::injectedExitNamesRank()
 {
     QElapsedTimer t;
     t.start();
-    const Outcome launched = cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
-                                  writeSpec(QStringLiteral("fail"), {{QStringLiteral("max-steps"), 5},
-                                                                     {QStringLiteral("checkpoint-every"), 2},
-                                                                     {QStringLiteral("inject-exit"), QStringLiteral("1:3")}})});
+    const Outcome launched =
+        cli({QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("fail"), {{QStringLiteral("max-steps"), 5},
+                                                {QStringLiteral("checkpoint-every"), 2},
+                                                {QStringLiteral("inject-exit"), QStringLiteral("1:3")}})});
     QVERIFY2(launched.exitCode == 0, launched.err.constData());
     m_failedRun = QString::fromUtf8(launched.out.trimmed());
     const Outcome w = cli({QStringLiteral("watch"), m_failedRun, QStringLiteral("--json")}, 60000);
     const double seconds = t.elapsed() / 1000.0;
     QCOMPARE(w.exitCode, 1);
     const QList<QJsonObject> lines = w.lines();
-    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("failed"));
     const QJsonObject failure = lastOfType(lines, QStringLiteral("failure"));
     QCOMPARE(failure.value(QStringLiteral("rank")).toInt(), 1);
     QCOMPARE(failure.value(QStringLiteral("host")).toString(), m_host);
@@ -200,7 +206,8 @@ void TestE2eLaunch::resumeCompletesFailedRun()
     const Outcome r = cli({QStringLiteral("resume"), m_failedRun, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QList<QJsonObject> lines = r.lines();
-    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
     QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("last_step")).toInt(), 5);
     QCOMPARE(lastOfType(lines, QStringLiteral("hello")).value(QStringLiteral("resumed_from")).toInt(), 2);
     const QString dir = m_runs + QLatin1Char('/') + m_failedRun;
@@ -221,7 +228,7 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
     const QString run = QString::fromUtf8(launched.out.trimmed());
 
     // First watcher: killed (SIGKILL) after it printed step 3.
-    QProcess *first = startCli({QStringLiteral("watch"), run, QStringLiteral("--json")});
+    QProcess* first = startCli({QStringLiteral("watch"), run, QStringLiteral("--json")});
     QByteArray firstOut;
     QElapsedTimer t;
     t.start();
@@ -238,12 +245,12 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
     QList<qint64> seen = stepsOf(firstLines);
     QVERIFY(seen.contains(3));
     qint64 nextOffset = 0;
-    for (const QJsonObject &o : firstLines) {
+    for (const QJsonObject& o : firstLines) {
         if (o.contains(QStringLiteral("next_offset")))
             nextOffset = qint64(o.value(QStringLiteral("next_offset")).toDouble());
     }
     QVERIFY(nextOffset > 0);
-    QTest::qWait(3000);  // steps go on with nobody watching
+    QTest::qWait(3000); // steps go on with nobody watching
 
     const Outcome second = cli({QStringLiteral("watch"), run, QStringLiteral("--json"), QStringLiteral("--from-offset"),
                                 QString::number(nextOffset)});
@@ -255,7 +262,7 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
     QList<qint64> expected;
     for (int i = 1; i <= steps; ++i)
         expected.append(i);
-    QCOMPARE(seen, expected);  // no gap, no duplicate
+    QCOMPARE(seen, expected); // no gap, no duplicate
 
     // Balanced: no straggler of the size planted below. Two ranks on this 2-core machine share the cores
     // with the watchers and mpirun, so one rank can really compute slower for a while (a CI dry run saw
@@ -266,7 +273,8 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
         const QJsonObject o = f.toObject();
         if (o.value(QStringLiteral("kind")).toString() != QLatin1String("straggler"))
             continue;
-        const double excess = o.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("excess_pct")).toDouble(100);
+        const double excess =
+            o.value(QStringLiteral("evidence")).toObject().value(QStringLiteral("excess_pct")).toDouble(100);
         QVERIFY2(excess < 40 && o.value(QStringLiteral("severity")).toString() != QLatin1String("critical"),
                  QJsonDocument(o).toJson().constData());
         qWarning("balanced run: the detector reported rank %d at +%.0f %% (CPU contention on this machine)",
@@ -280,14 +288,15 @@ void TestE2eLaunch::plantedStraggler()
     const int delay = std::max(150, int(0.25 * (m_stepMs > 0 ? m_stepMs : 1500)));
     const int steps = 30;
     const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
-                           writeSpec(QStringLiteral("straggler"), {{QStringLiteral("max-steps"), steps},
-                                                                   {QStringLiteral("inject-delay"), QStringLiteral("1:%1:forward").arg(delay)}}),
+                           writeSpec(QStringLiteral("straggler"),
+                                     {{QStringLiteral("max-steps"), steps},
+                                      {QStringLiteral("inject-delay"), QStringLiteral("1:%1:forward").arg(delay)}}),
                            QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     // Found live by watch ...
     bool liveFinding = false;
-    for (const QJsonObject &o : r.lines()) {
+    for (const QJsonObject& o : r.lines()) {
         if (o.value(QStringLiteral("type")).toString() == QLatin1String("finding") &&
             o.value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
             liveFinding = true;
@@ -301,7 +310,8 @@ void TestE2eLaunch::plantedStraggler()
     QCOMPARE(straggler.value(QStringLiteral("hosts")).toArray(), QJsonArray{m_host});
     QVERIFY(straggler.value(QStringLiteral("last_step")).toInt() <= steps);
     const QJsonObject ev = straggler.value(QStringLiteral("evidence")).toObject();
-    qInfo("straggler: delay %d ms (step %.0f ms): %s", delay, m_stepMs, QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
+    qInfo("straggler: delay %d ms (step %.0f ms): %s", delay, m_stepMs,
+          QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
     QVERIFY(!straggler.value(QStringLiteral("recommendation")).toString().isEmpty());
 }
 

@@ -32,24 +32,23 @@ namespace {
 using Outcome = traindeck::testing::CliOutcome;
 using traindeck::testing::lastOfType;
 
-QByteArray readAll(const QString &path)
+QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-bool writeAll(const QString &path, const QByteArray &data)
+bool writeAll(const QString& path, const QByteArray& data)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
-}  // namespace
+} // namespace
 
-class TestTestbed : public QObject
-{
+class TestTestbed : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void freshCluster();
@@ -59,18 +58,18 @@ private Q_SLOTS:
     void nodeLoss();
     void desktopDisconnect();
 
-private:
-    Outcome cli(const QStringList &args, int timeoutMs = 240000, const QByteArray &input = {});
-    QProcess *startCli(const QStringList &args);
-    QString writeSpec(const QString &name, const QJsonObject &trainerExtra);
-    QJsonObject report(const QString &run);
-    QString headRunDir(const QString &run) const { return m_tb.nodeWorkDir(1) + QStringLiteral("/runs/") + run; }
+  private:
+    Outcome cli(const QStringList& args, int timeoutMs = 240000, const QByteArray& input = {});
+    QProcess* startCli(const QStringList& args);
+    QString writeSpec(const QString& name, const QJsonObject& trainerExtra);
+    QJsonObject report(const QString& run);
+    QString headRunDir(const QString& run) const { return m_tb.nodeWorkDir(1) + QStringLiteral("/runs/") + run; }
     QStringList trainingProcessesOn(int node) const;
 
     Testbed m_tb;
     QTemporaryDir m_tmp;
     QString m_runs, m_corpus, m_tokenizer, m_profile, m_key;
-    bool m_ready = false;  // freshCluster set the cluster up
+    bool m_ready = false; // freshCluster set the cluster up
 };
 
 void TestTestbed::initTestCase()
@@ -96,7 +95,7 @@ void TestTestbed::cleanupTestCase()
     QVERIFY2(m_tb.processesOn(1).isEmpty(), "the testbed left processes behind");
 }
 
-Outcome TestTestbed::cli(const QStringList &args, int timeoutMs, const QByteArray &input)
+Outcome TestTestbed::cli(const QStringList& args, int timeoutMs, const QByteArray& input)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -104,8 +103,8 @@ Outcome TestTestbed::cli(const QStringList &args, int timeoutMs, const QByteArra
     p.setProcessEnvironment(env);
     QStringList full = args;
     const QString cmd = args.value(0);
-    if (cmd == QLatin1String("launch") || cmd == QLatin1String("watch") || cmd == QLatin1String("report")
-        || cmd == QLatin1String("runs") || cmd == QLatin1String("resume") || cmd == QLatin1String("cancel"))
+    if (cmd == QLatin1String("launch") || cmd == QLatin1String("watch") || cmd == QLatin1String("report") ||
+        cmd == QLatin1String("runs") || cmd == QLatin1String("resume") || cmd == QLatin1String("cancel"))
         full << QStringLiteral("--runs-dir") << m_runs;
     p.start(QStringLiteral(TRAINDECK_CLI), full);
     if (!input.isEmpty())
@@ -116,12 +115,13 @@ Outcome TestTestbed::cli(const QStringList &args, int timeoutMs, const QByteArra
         p.waitForFinished(5000);
         return Outcome{-1, p.readAllStandardOutput(), p.readAllStandardError() + "\n<timed out>"};
     }
-    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                   p.readAllStandardError()};
 }
 
-QProcess *TestTestbed::startCli(const QStringList &args)
+QProcess* TestTestbed::startCli(const QStringList& args)
 {
-    auto *p = new QProcess(this);
+    auto* p = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
     p->setProcessEnvironment(env);
@@ -129,12 +129,12 @@ QProcess *TestTestbed::startCli(const QStringList &args)
     return p;
 }
 
-QString TestTestbed::writeSpec(const QString &name, const QJsonObject &trainerExtra)
+QString TestTestbed::writeSpec(const QString& name, const QJsonObject& trainerExtra)
 {
     return traindeck::testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, trainerExtra);
 }
 
-QJsonObject TestTestbed::report(const QString &run)
+QJsonObject TestTestbed::report(const QString& run)
 {
     const Outcome r = cli({QStringLiteral("report"), run, QStringLiteral("--json")}, 60000);
     if (r.exitCode != 0)
@@ -143,18 +143,18 @@ QJsonObject TestTestbed::report(const QString &run)
 }
 
 // A macro: QSKIP returns from the function it is written in.
-#define REQUIRE_CLUSTER()                                          \
-    do {                                                           \
-        if (!m_ready)                                              \
-            QSKIP("needs the cluster set up by freshCluster");     \
+#define REQUIRE_CLUSTER()                                                                                              \
+    do {                                                                                                               \
+        if (!m_ready)                                                                                                  \
+            QSKIP("needs the cluster set up by freshCluster");                                                         \
     } while (false)
 
 QStringList TestTestbed::trainingProcessesOn(int node) const
 {
     QStringList found;
-    for (const QString &name : m_tb.processesOn(node)) {
-        if (name.startsWith(QLatin1String("traindeck")) || name == QLatin1String("orted") || name == QLatin1String("mpirun")
-            || name == QLatin1String("prted") || name == QLatin1String("run.sh"))
+    for (const QString& name : m_tb.processesOn(node)) {
+        if (name.startsWith(QLatin1String("traindeck")) || name == QLatin1String("orted") ||
+            name == QLatin1String("mpirun") || name == QLatin1String("prted") || name == QLatin1String("run.sh"))
             found << name;
     }
     return found;
@@ -167,20 +167,23 @@ void TestTestbed::freshCluster()
     // A new key of the user's own, installed on every node by logging in with the testbed's bootstrap
     // key (the nodes take keys only: no passwords), then head → worker trust for mpirun.
     const QString keyDir = m_tmp.filePath(QStringLiteral("keys"));
-    Outcome r = cli({QStringLiteral("keygen"), QStringLiteral("--out"), keyDir, QStringLiteral("--name"), QStringLiteral("id_testbed")});
+    Outcome r = cli({QStringLiteral("keygen"), QStringLiteral("--out"), keyDir, QStringLiteral("--name"),
+                     QStringLiteral("id_testbed")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     m_key = keyDir + QStringLiteral("/id_testbed");
-    r = cli({QStringLiteral("install-key"), QStringLiteral("--profile"), m_profile, QStringLiteral("--key"), m_key + QStringLiteral(".pub"),
-             QStringLiteral("--head-to-workers")});
+    r = cli({QStringLiteral("install-key"), QStringLiteral("--profile"), m_profile, QStringLiteral("--key"),
+             m_key + QStringLiteral(".pub"), QStringLiteral("--head-to-workers")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     for (int k = 1; k <= 3; ++k)
-        QVERIFY2(r.out.contains(Testbed::nodeName(k).toUtf8() + ": key added, key login verified"), r.all().constData());
+        QVERIFY2(r.out.contains(Testbed::nodeName(k).toUtf8() + ": key added, key login verified"),
+                 r.all().constData());
     QVERIFY2(r.out.contains("passwordless SSH to root@tb-node2 works"), r.all().constData());
     QVERIFY2(r.out.contains("passwordless SSH to root@tb-node3 works"), r.all().constData());
     // The key is really on each node's own ~/.ssh, and the head's key on the workers only.
     const QByteArray pub = readAll(m_key + QStringLiteral(".pub")).trimmed();
     for (int k = 1; k <= 3; ++k)
-        QVERIFY(readAll(QStringLiteral("%1/tb-node%2/ssh/authorized_keys").arg(m_tb.dir()).arg(k)).contains(pub.left(80)));
+        QVERIFY(
+            readAll(QStringLiteral("%1/tb-node%2/ssh/authorized_keys").arg(m_tb.dir()).arg(k)).contains(pub.left(80)));
     const QByteArray headKey = readAll(m_tb.dir() + QStringLiteral("/tb-node1/ssh/id_ed25519.pub")).trimmed();
     QVERIFY(!headKey.isEmpty());
     QVERIFY(readAll(m_tb.dir() + QStringLiteral("/tb-node2/ssh/authorized_keys")).contains(headKey.left(80)));
@@ -211,12 +214,13 @@ void TestTestbed::freshCluster()
     }
 
     // Deploy the trainer to every node's own work directory, as a user would.
-    r = cli({QStringLiteral("deploy"), QStringLiteral("--profile"), m_profile, QStringLiteral("--trainer"), QStringLiteral(TRAINDECK_TRAINER),
-             QStringLiteral("--dest"), m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer")});
+    r = cli({QStringLiteral("deploy"), QStringLiteral("--profile"), m_profile, QStringLiteral("--trainer"),
+             QStringLiteral(TRAINDECK_TRAINER), QStringLiteral("--dest"),
+             m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     for (int k = 1; k <= 3; ++k)
         QVERIFY(QFile::exists(m_tb.nodeWorkDir(k) + QStringLiteral("/bin/traindeck-trainer")));
-    QVERIFY(!QFile::exists(m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer")));  // not on the desktop
+    QVERIFY(!QFile::exists(m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer"))); // not on the desktop
 
     r = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
     rep = QJsonDocument::fromJson(r.out).object();
@@ -225,7 +229,8 @@ void TestTestbed::freshCluster()
     for (const QJsonValue n : rep.value(QStringLiteral("nodes")).toArray()) {
         for (const QJsonValue c : n.toObject().value(QStringLiteral("checks")).toArray()) {
             const QJsonObject o = c.toObject();
-            QVERIFY2(o.value(QStringLiteral("status")).toString() != QLatin1String("fail"), QJsonDocument(o).toJson().constData());
+            QVERIFY2(o.value(QStringLiteral("status")).toString() != QLatin1String("fail"),
+                     QJsonDocument(o).toJson().constData());
             if (o.value(QStringLiteral("id")).toString() == QLatin1String("head-ssh"))
                 QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("pass"));
         }
@@ -234,7 +239,8 @@ void TestTestbed::freshCluster()
     bool sawTrainerRow = false;
     for (const QJsonValue m : rep.value(QStringLiteral("matrix")).toArray()) {
         const QJsonObject o = m.toObject();
-        if (o.value(QStringLiteral("id")).toString() == QLatin1String("trainer") || o.value(QStringLiteral("id")).toString() == QLatin1String("mpi")) {
+        if (o.value(QStringLiteral("id")).toString() == QLatin1String("trainer") ||
+            o.value(QStringLiteral("id")).toString() == QLatin1String("mpi")) {
             sawTrainerRow = sawTrainerRow || o.value(QStringLiteral("id")).toString() == QLatin1String("trainer");
             QVERIFY2(!o.value(QStringLiteral("differs")).toBool(), QJsonDocument(o).toJson().constData());
             QCOMPARE(o.value(QStringLiteral("values")).toArray().size(), 3);
@@ -243,19 +249,22 @@ void TestTestbed::freshCluster()
     QVERIFY(sawTrainerRow);
 
     // A run on 3 nodes × 1 slot, followed from the desktop to the end.
-    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("fresh"), {{QStringLiteral("max-steps"), 4}}),
-             QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
+    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("fresh"), {{QStringLiteral("max-steps"), 4}}), QStringLiteral("--profile"),
+             m_profile, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     const QList<QJsonObject> lines = r.lines();
-    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
     const QJsonObject hello = lastOfType(lines, QStringLiteral("hello"));
     QCOMPARE(hello.value(QStringLiteral("world_size")).toInt(), 3);
     QCOMPARE(hello.value(QStringLiteral("hosts")).toArray(),
              (QJsonArray{QStringLiteral("tb-node1"), QStringLiteral("tb-node2"), QStringLiteral("tb-node3")}));
     // The run lives on the head; the desktop holds its record and an exact mirror.
     QVERIFY(QFile::exists(headRunDir(run) + QStringLiteral("/exit-code")));
-    QCOMPARE(readAll(m_runs + QLatin1Char('/') + run + QStringLiteral("/metrics.jsonl")), readAll(headRunDir(run) + QStringLiteral("/metrics.jsonl")));
+    QCOMPARE(readAll(m_runs + QLatin1Char('/') + run + QStringLiteral("/metrics.jsonl")),
+             readAll(headRunDir(run) + QStringLiteral("/metrics.jsonl")));
     m_ready = true;
     qInfo("fresh cluster: keys, trust, deploy, checks and a 3-node run in %.1f s", t.elapsed() / 1000.0);
 }
@@ -265,8 +274,10 @@ void TestTestbed::nodeThatDiffers()
     REQUIRE_CLUSTER();
     // tb-node3 loses Open MPI (its orted and mpirun are hidden on that node only).
     QByteArray out;
-    QVERIFY2(m_tb.script({QStringLiteral("mask"), QStringLiteral("3"), QStringLiteral("/usr/bin/orted")}, &out) == 0, out.constData());
-    QVERIFY2(m_tb.script({QStringLiteral("mask"), QStringLiteral("3"), QStringLiteral("/usr/bin/mpirun")}, &out) == 0, out.constData());
+    QVERIFY2(m_tb.script({QStringLiteral("mask"), QStringLiteral("3"), QStringLiteral("/usr/bin/orted")}, &out) == 0,
+             out.constData());
+    QVERIFY2(m_tb.script({QStringLiteral("mask"), QStringLiteral("3"), QStringLiteral("/usr/bin/mpirun")}, &out) == 0,
+             out.constData());
     auto restore = qScopeGuard([&] {
         m_tb.script({QStringLiteral("unmask"), QStringLiteral("3"), QStringLiteral("/usr/bin/orted")});
         m_tb.script({QStringLiteral("unmask"), QStringLiteral("3"), QStringLiteral("/usr/bin/mpirun")});
@@ -282,16 +293,19 @@ void TestTestbed::nodeThatDiffers()
                 continue;
             if (node.value(QStringLiteral("node")).toString() == QLatin1String("tb-node3")) {
                 QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("fail"));
-                QVERIFY2(!o.value(QStringLiteral("remedy")).toString().isEmpty(), QJsonDocument(o).toJson().constData());
+                QVERIFY2(!o.value(QStringLiteral("remedy")).toString().isEmpty(),
+                         QJsonDocument(o).toJson().constData());
             } else {
                 QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("pass"));
             }
         }
     }
     // launch refuses before anything starts: no run directory on the head, no local record.
-    const QStringList before = QDir(m_tb.nodeWorkDir(1) + QStringLiteral("/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("differs"), {{QStringLiteral("max-steps"), 2}}),
-             QStringLiteral("--profile"), m_profile});
+    const QStringList before =
+        QDir(m_tb.nodeWorkDir(1) + QStringLiteral("/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("differs"), {{QStringLiteral("max-steps"), 2}}), QStringLiteral("--profile"),
+             m_profile});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("tb-node3") && r.err.contains("orted"), r.all().constData());
     QCOMPARE(QDir(m_tb.nodeWorkDir(1) + QStringLiteral("/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot), before);
@@ -303,10 +317,11 @@ void TestTestbed::straggler()
     REQUIRE_CLUSTER();
     // Rank 2 runs on tb-node3 (the hostfile lists the head first, then the workers in order).
     const int steps = 30;
-    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
-                           writeSpec(QStringLiteral("straggler"), {{QStringLiteral("max-steps"), steps},
-                                                                   {QStringLiteral("inject-delay"), QStringLiteral("2:250:forward")}}),
-                           QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
+    const Outcome r = cli(
+        {QStringLiteral("launch"), QStringLiteral("--spec"),
+         writeSpec(QStringLiteral("straggler"), {{QStringLiteral("max-steps"), steps},
+                                                 {QStringLiteral("inject-delay"), QStringLiteral("2:250:forward")}}),
+         QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     const QJsonObject rep = report(run);
@@ -323,37 +338,43 @@ void TestTestbed::slowLink()
 {
     REQUIRE_CLUSTER();
     QByteArray out;
-    QVERIFY2(m_tb.script({QStringLiteral("shape"), QStringLiteral("2"), QStringLiteral("--rate"), QStringLiteral("100mbit")}, &out) == 0,
-             out.constData());
+    QVERIFY2(
+        m_tb.script({QStringLiteral("shape"), QStringLiteral("2"), QStringLiteral("--rate"), QStringLiteral("100mbit")},
+                    &out) == 0,
+        out.constData());
     auto unshape = qScopeGuard([&] { m_tb.script({QStringLiteral("unshape"), QStringLiteral("2")}); });
     QVERIFY(m_tb.script({QStringLiteral("status")}, &out) == 0);
     QVERIFY2(out.contains("tbf"), out.constData());
 
     // (b) the link test: the matrix, and tb-node2 named as the slow node.
-    Outcome r = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links"), QStringLiteral("--json")});
+    Outcome r = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links"),
+                     QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QJsonObject links = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("links")).toObject();
     QVERIFY2(links.value(QStringLiteral("ok")).toBool(), QJsonDocument(links).toJson().constData());
     QCOMPARE(links.value(QStringLiteral("pairs")).toArray().size(), 3);
-    QCOMPARE(links.value(QStringLiteral("slow_bandwidth")).toObject().value(QStringLiteral("node")).toString(), QStringLiteral("tb-node2"));
+    QCOMPARE(links.value(QStringLiteral("slow_bandwidth")).toObject().value(QStringLiteral("node")).toString(),
+             QStringLiteral("tb-node2"));
     for (const QJsonValue p : links.value(QStringLiteral("pairs")).toArray()) {
         const QJsonObject o = p.toObject();
-        const bool viaNode2 = o.value(QStringLiteral("a")).toString() == QLatin1String("tb-node2")
-                              || o.value(QStringLiteral("b")).toString() == QLatin1String("tb-node2");
+        const bool viaNode2 = o.value(QStringLiteral("a")).toString() == QLatin1String("tb-node2") ||
+                              o.value(QStringLiteral("b")).toString() == QLatin1String("tb-node2");
         const double mbps = o.value(QStringLiteral("bandwidth_mbps")).toDouble();
         if (viaNode2)
             QVERIFY2(mbps > 40 && mbps < 120, QJsonDocument(o).toJson().constData());
         else
             QVERIFY2(mbps > 200, QJsonDocument(o).toJson().constData());
     }
-    const Outcome text = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links")});
+    const Outcome text =
+        cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links")});
     QVERIFY2(text.out.contains("slow node tb-node2"), text.all().constData());
     qInfo("link test at 100 mbit on tb-node2:\n%s", text.out.mid(text.out.indexOf("Links")).constData());
 
     // (a) a run over the slow link is communication-bound (qwen2-tiny sends ~40 MB of gradients a step:
     // several seconds at 100 mbit, so a few steps are enough).
-    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), writeSpec(QStringLiteral("slowlink"), {{QStringLiteral("max-steps"), 4}}),
-             QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
+    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("slowlink"), {{QStringLiteral("max-steps"), 4}}), QStringLiteral("--profile"),
+             m_profile, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
     const QJsonObject rep = report(run);
@@ -361,7 +382,7 @@ void TestTestbed::slowLink()
     QVERIFY2(!comm.isEmpty(), QJsonDocument(rep).toJson().constData());
     const QJsonObject ev = comm.value(QStringLiteral("evidence")).toObject();
     QVERIFY(ev.value(QStringLiteral("transfer_share_pct")).toDouble() > 30);
-    QVERIFY(ev.value(QStringLiteral("busbw_gb_per_s")).toDouble() < 0.02);  // 100 mbit = 0.0125 GB/s
+    QVERIFY(ev.value(QStringLiteral("busbw_gb_per_s")).toDouble() < 0.02); // 100 mbit = 0.0125 GB/s
     qInfo("comm-bound at 100 mbit: %s", QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
 }
 
@@ -385,15 +406,17 @@ void TestTestbed::nodeLoss()
     const double seconds = t.elapsed() / 1000.0;
     QCOMPARE(w.exitCode, 1);
     const QList<QJsonObject> lines = w.lines();
-    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("failed"));
     const QJsonObject failure = lastOfType(lines, QStringLiteral("failure"));
     const QString summary = failure.value(QStringLiteral("summary")).toString();
-    QByteArray mpirunSaid;  // the head's stderr.log without progress lines, for the message
-    for (const QByteArray &l : readAll(headRunDir(run) + QStringLiteral("/stderr.log")).split('\n')) {
+    QByteArray mpirunSaid; // the head's stderr.log without progress lines, for the message
+    for (const QByteArray& l : readAll(headRunDir(run) + QStringLiteral("/stderr.log")).split('\n')) {
         if (!l.startsWith("step "))
             mpirunSaid += l + '\n';
     }
-    QVERIFY2(summary.contains(QStringLiteral("rank 2 on tb-node3")), (QJsonDocument(failure).toJson() + mpirunSaid).constData());
+    QVERIFY2(summary.contains(QStringLiteral("rank 2 on tb-node3")),
+             (QJsonDocument(failure).toJson() + mpirunSaid).constData());
     QCOMPARE(failure.value(QStringLiteral("lost_node")).toString(), QStringLiteral("tb-node3"));
     QCOMPARE(failure.value(QStringLiteral("rank")).toInt(-1), 2);
     qInfo("node loss -> failed in %.1f s: %s", seconds, qPrintable(summary));
@@ -410,7 +433,8 @@ void TestTestbed::nodeLoss()
     r = cli({QStringLiteral("resume"), run, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QList<QJsonObject> resumed = r.lines();
-    QCOMPARE(lastOfType(resumed, QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(resumed, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
     QCOMPARE(lastOfType(resumed, QStringLiteral("end")).value(QStringLiteral("last_step")).toInt(), 40);
     QVERIFY(lastOfType(resumed, QStringLiteral("hello")).value(QStringLiteral("resumed_from")).toInt() >= 3);
 }
@@ -423,7 +447,7 @@ void TestTestbed::desktopDisconnect()
                                   QStringLiteral("--profile"), m_profile});
     QVERIFY2(launched.exitCode == 0, launched.all().constData());
     const QString run = QString::fromUtf8(launched.out.trimmed().split('\n').first());
-    QProcess *watcher = startCli({QStringLiteral("watch"), run, QStringLiteral("--json")});
+    QProcess* watcher = startCli({QStringLiteral("watch"), run, QStringLiteral("--json")});
     QByteArray seen;
     QElapsedTimer t;
     t.start();
@@ -437,7 +461,7 @@ void TestTestbed::desktopDisconnect()
     auto reconnect = qScopeGuard([&] { m_tb.script({QStringLiteral("reconnect")}); });
     const QString headMetrics = headRunDir(run) + QStringLiteral("/metrics.jsonl");
     const qint64 sizeAtCut = QFileInfo(headMetrics).size();
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(headMetrics).size() > sizeAtCut + 200, 60000);  // the job keeps running
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(headMetrics).size() > sizeAtCut + 200, 60000); // the job keeps running
     watcher->kill();
     watcher->waitForFinished(5000);
     QVERIFY(m_tb.script({QStringLiteral("reconnect")}) == 0);
@@ -445,7 +469,8 @@ void TestTestbed::desktopDisconnect()
     // watch reattaches and follows to the end; the mirror equals the head's file byte for byte.
     const Outcome w = cli({QStringLiteral("watch"), run, QStringLiteral("--json")}, 240000);
     QVERIFY2(w.exitCode == 0, w.all().constData());
-    QCOMPARE(lastOfType(w.lines(), QStringLiteral("end")).value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(lastOfType(w.lines(), QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
     const QByteArray head = readAll(headMetrics);
     QVERIFY(!head.isEmpty());
     QCOMPARE(readAll(m_runs + QLatin1Char('/') + run + QStringLiteral("/metrics.jsonl")), head);

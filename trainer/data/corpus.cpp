@@ -55,7 +55,7 @@ int64_t findInvalidUtf8(const std::string& text)
     size_t i = 0;
     const size_t n = text.size();
     while (i < n) {
-        if (p[i] < 0x80) {  // ASCII fast path
+        if (p[i] < 0x80) { // ASCII fast path
             ++i;
             continue;
         }
@@ -117,4 +117,4 @@ void readDocuments(const SourceFile& source, const std::string& textField,
     }
 }
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

@@ -28,4 +28,4 @@ int64_t findInvalidUtf8(const std::string& text);
 void readDocuments(const SourceFile& source, const std::string& textField,
                    const std::function<void(std::string&&)>& sink);
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

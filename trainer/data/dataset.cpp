@@ -44,7 +44,7 @@ void TokenDataset::sample(int64_t i, int64_t* ids, int64_t* labels) const
     }
     const auto starts = cache_->docStarts();
     const uint64_t begin = starts[static_cast<size_t>(i)];
-    const uint64_t end = starts[static_cast<size_t>(i) + 1] - 1;  // without the EOS the cache appends
+    const uint64_t end = starts[static_cast<size_t>(i) + 1] - 1; // without the EOS the cache appends
     const int64_t len = std::min<int64_t>(static_cast<int64_t>(end - begin), seqLen_);
     for (int64_t t = 0; t < seqLen_; ++t) {
         if (t < len) {
@@ -58,8 +58,8 @@ void TokenDataset::sample(int64_t i, int64_t* ids, int64_t* labels) const
 
 DataLoader::DataLoader(std::shared_ptr<const TokenDataset> dataset, SamplerOptions sampler, int64_t microBatch,
                        int64_t startEpoch, int64_t startPosition, int prefetch)
-    : dataset_(std::move(dataset)), sampler_(dataset_->size(), sampler), microBatch_(microBatch),
-      epoch_(startEpoch), position_(startPosition), prefetch_(static_cast<size_t>(std::max(1, prefetch)))
+    : dataset_(std::move(dataset)), sampler_(dataset_->size(), sampler), microBatch_(microBatch), epoch_(startEpoch),
+      position_(startPosition), prefetch_(static_cast<size_t>(std::max(1, prefetch)))
 {
     if (microBatch_ < 1)
         throw InputError("micro-batch must be at least 1");
@@ -99,7 +99,7 @@ Batch DataLoader::make(int64_t& epoch, int64_t& position, std::vector<int64_t>& 
     for (int64_t s = 0; s < microBatch_; ++s)
         dataset_->sample(order[static_cast<size_t>(position + s)], ids + s * T, labels + s * T);
     for (int64_t s = 0; s < microBatch_; ++s)
-        for (int64_t t = 1; t < T; ++t)  // the first label of each row is never predicted
+        for (int64_t t = 1; t < T; ++t) // the first label of each row is never predicted
             b.tokens += labels[s * T + t] != -100;
     position += microBatch_;
     b.epoch = epoch;
@@ -140,4 +140,4 @@ Batch DataLoader::next()
     return b;
 }
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

@@ -18,17 +18,17 @@
 namespace traindeck::data {
 
 enum class BatchMode { Pack, Pad };
-BatchMode parseBatchMode(const std::string& name);  // "pack" | "pad"; throws InputError
+BatchMode parseBatchMode(const std::string& name); // "pack" | "pad"; throws InputError
 
 class TokenDataset {
-public:
-    TokenDataset(std::shared_ptr<TokenCache> cache, BatchMode mode, int64_t seqLen);  // throws InputError
+  public:
+    TokenDataset(std::shared_ptr<TokenCache> cache, BatchMode mode, int64_t seqLen); // throws InputError
     int64_t size() const { return size_; }
     int64_t seqLen() const { return seqLen_; }
     // Writes seqLen ids and labels of sample i.
     void sample(int64_t i, int64_t* ids, int64_t* labels) const;
 
-private:
+  private:
     std::shared_ptr<TokenCache> cache_;
     BatchMode mode_;
     int64_t seqLen_;
@@ -36,16 +36,16 @@ private:
 };
 
 struct Batch {
-    torch::Tensor inputIds, labels;  // [B, T] int64
+    torch::Tensor inputIds, labels; // [B, T] int64
     int64_t epoch = 0;
-    int64_t positionAfter = 0;       // samples of this rank's epoch consumed after this batch
-    int64_t tokens = 0;              // label tokens that count toward the loss (not -100)
+    int64_t positionAfter = 0; // samples of this rank's epoch consumed after this batch
+    int64_t tokens = 0;        // label tokens that count toward the loss (not -100)
 };
 
 // Iterates this rank's samples in micro-batches from (epoch, position), prefetching on a background
 // thread. A partial batch at the end of an epoch is dropped and the next epoch begins.
 class DataLoader {
-public:
+  public:
     DataLoader(std::shared_ptr<const TokenDataset> dataset, SamplerOptions sampler, int64_t microBatch,
                int64_t startEpoch = 0, int64_t startPosition = 0, int prefetch = 4);
     ~DataLoader();
@@ -56,7 +56,7 @@ public:
     int64_t batchesPerEpoch() const { return sampler_.samplesPerRank() / microBatch_; }
     const DistributedSampler& sampler() const { return sampler_; }
 
-private:
+  private:
     void run();
     Batch make(int64_t& epoch, int64_t& position, std::vector<int64_t>& order, int64_t& orderEpoch);
 
@@ -73,4 +73,4 @@ private:
     std::thread thread_;
 };
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

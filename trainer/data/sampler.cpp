@@ -15,7 +15,7 @@ DistributedSampler::DistributedSampler(int64_t datasetSize, SamplerOptions optio
     if (n_ <= 0)
         throw InputError("sampler: the dataset is empty");
     if (options_.dropLast && n_ % options_.worldSize != 0)
-        numSamples_ = (n_ - options_.worldSize + options_.worldSize - 1) / options_.worldSize;  // ceil((n-w)/w)
+        numSamples_ = (n_ - options_.worldSize + options_.worldSize - 1) / options_.worldSize; // ceil((n-w)/w)
     else
         numSamples_ = (n_ + options_.worldSize - 1) / options_.worldSize;
     if (numSamples_ <= 0)
@@ -50,4 +50,4 @@ std::vector<int64_t> DistributedSampler::indices(int64_t epoch) const
     return mine;
 }
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

@@ -17,17 +17,17 @@ struct SamplerOptions {
 };
 
 class DistributedSampler {
-public:
-    DistributedSampler(int64_t datasetSize, SamplerOptions options);  // throws InputError
+  public:
+    DistributedSampler(int64_t datasetSize, SamplerOptions options); // throws InputError
     int64_t samplesPerRank() const { return numSamples_; }
     int64_t totalSize() const { return numSamples_ * options_.worldSize; }
     // This rank's indices for an epoch.
     std::vector<int64_t> indices(int64_t epoch) const;
 
-private:
+  private:
     int64_t n_;
     SamplerOptions options_;
     int64_t numSamples_;
 };
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

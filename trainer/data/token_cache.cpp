@@ -58,7 +58,7 @@ void* mapFile(const std::string& path, size_t& bytes)
 
 // Holds an exclusive flock so concurrent ranks on one node build the cache once.
 class FileLock {
-public:
+  public:
     explicit FileLock(const std::string& path)
     {
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -73,11 +73,11 @@ public:
         }
     }
 
-private:
+  private:
     int fd_ = -1;
 };
 
-}  // namespace
+} // namespace
 
 std::string TokenCache::defaultRoot()
 {
@@ -98,8 +98,8 @@ TokenCache::~TokenCache()
 std::shared_ptr<TokenCache> TokenCache::buildOrLoad(const TokenCacheOptions& options, const tok::Tokenizer* tokenizer)
 {
     const auto sources = listSources(options.dataPath);
-    std::string keyText = "v" + std::to_string(kFormatVersion) + "|field=" + options.textField + "|tok=" +
-                          (tokenizer ? hex(tokenizer->fingerprint()) : std::string("bytes"));
+    std::string keyText = "v" + std::to_string(kFormatVersion) + "|field=" + options.textField +
+                          "|tok=" + (tokenizer ? hex(tokenizer->fingerprint()) : std::string("bytes"));
     for (const auto& s : sources)
         keyText += "|" + s.path + ":" + std::to_string(s.size) + ":" + std::to_string(s.mtimeNs);
     const std::string root = options.cacheRoot.empty() ? defaultRoot() : options.cacheRoot;
@@ -170,9 +170,14 @@ std::shared_ptr<TokenCache> TokenCache::buildOrLoad(const TokenCacheOptions& opt
                 docsOut.commit();
             }
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            nlohmann::json meta = {{"version", kFormatVersion}, {"key", keyText},    {"documents", docs.size()},
-                                   {"tokens", count},           {"bytes", totalBytes}, {"eos", eos},
-                                   {"pad", pad},                {"seconds", seconds}};
+            nlohmann::json meta = {{"version", kFormatVersion},
+                                   {"key", keyText},
+                                   {"documents", docs.size()},
+                                   {"tokens", count},
+                                   {"bytes", totalBytes},
+                                   {"eos", eos},
+                                   {"pad", pad},
+                                   {"seconds", seconds}};
             util::writeFileAtomic(tmp + "/meta.json", meta.dump(2) + "\n");
             fs::remove_all(dir);
             fs::rename(tmp, dir);
@@ -196,4 +201,4 @@ std::shared_ptr<TokenCache> TokenCache::buildOrLoad(const TokenCacheOptions& opt
     return cache;
 }
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

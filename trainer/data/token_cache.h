@@ -19,13 +19,13 @@ namespace traindeck::data {
 struct TokenCacheOptions {
     std::string dataPath;
     std::string textField = "text";
-    std::string cacheRoot;     // default: $XDG_CACHE_HOME/traindeck/tokens
+    std::string cacheRoot; // default: $XDG_CACHE_HOME/traindeck/tokens
     int threads = 1;
-    bool verbose = true;       // progress on stderr
+    bool verbose = true; // progress on stderr
 };
 
 class TokenCache {
-public:
+  public:
     // tokenizer may be null: then bytes are the ids (0..255) and EOS is 256.
     static std::shared_ptr<TokenCache> buildOrLoad(const TokenCacheOptions& options, const tok::Tokenizer* tokenizer);
     ~TokenCache();
@@ -40,7 +40,7 @@ public:
 
     static std::string defaultRoot();
 
-private:
+  private:
     TokenCache() = default;
     std::string dir_;
     void* tokensMap_ = nullptr;
@@ -54,4 +54,4 @@ private:
     bool builtNow_ = false;
 };
 
-}  // namespace traindeck::data
+} // namespace traindeck::data

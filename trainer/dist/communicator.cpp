@@ -20,9 +20,12 @@ namespace traindeck::dist {
 
 WireType parseWireType(const std::string& name)
 {
-    if (name == "none") return WireType::None;
-    if (name == "fp16") return WireType::Fp16;
-    if (name == "bf16") return WireType::Bf16;
+    if (name == "none")
+        return WireType::None;
+    if (name == "fp16")
+        return WireType::Fp16;
+    if (name == "bf16")
+        return WireType::Bf16;
     throw InputError("unknown compression \"" + name + "\" (use none, fp16 or bf16)");
 }
 
@@ -59,7 +62,7 @@ std::string hostName()
 }
 
 class LocalCommunicator final : public Communicator {
-public:
+  public:
     LocalCommunicator() : host_(hostName()) {}
     int rank() const override { return 0; }
     int size() const override { return 1; }
@@ -87,11 +90,11 @@ public:
     bool anyTrue(bool v) override { return v; }
     [[noreturn]] void abort(int code) override { std::_Exit(code); }
 
-private:
+  private:
     std::string host_;
 };
 
-}  // namespace
+} // namespace
 
 double fp16Scale(double maxAbs, int ranks)
 {
@@ -108,8 +111,7 @@ double fp16Scale(double maxAbs, int ranks)
 namespace {
 
 // Sum reductions for 16-bit floats, which MPI has no type for: accumulate in float, store rounded.
-template <typename T>
-void sum16(void* in, void* inout, int* len, MPI_Datatype*)
+template <typename T> void sum16(void* in, void* inout, int* len, MPI_Datatype*)
 {
     auto* a = static_cast<const T*>(in);
     auto* b = static_cast<T*>(inout);
@@ -118,7 +120,7 @@ void sum16(void* in, void* inout, int* len, MPI_Datatype*)
 }
 
 class MpiCommunicator final : public Communicator {
-public:
+  public:
     MpiCommunicator(int* argc, char*** argv)
     {
         int provided = 0;
@@ -164,7 +166,8 @@ public:
                   __FILE__, __LINE__);
             scale = fp16Scale(maxAbs, size_);
         }
-        auto wireTensor = (scale == 1.0 ? t : t.mul(scale)).to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
+        auto wireTensor =
+            (scale == 1.0 ? t : t.mul(scale)).to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
         check(MPI_Allreduce(MPI_IN_PLACE, wireTensor.data_ptr(), count(wireTensor), half_,
                             wire == WireType::Fp16 ? sumFp16_ : sumBf16_, MPI_COMM_WORLD),
               "MPI_Allreduce", __FILE__, __LINE__);
@@ -233,7 +236,7 @@ public:
         std::_Exit(code);
     }
 
-private:
+  private:
     void check(int rc, const char* call, const char* file, int line) const
     {
         if (rc == MPI_SUCCESS)
@@ -241,8 +244,8 @@ private:
         char text[MPI_MAX_ERROR_STRING] = {};
         int len = 0;
         MPI_Error_string(rc, text, &len);
-        throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + call + " failed (" + file +
-                             ":" + std::to_string(line) + "): " + std::string(text, static_cast<size_t>(len)));
+        throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + call + " failed (" + file + ":" +
+                             std::to_string(line) + "): " + std::string(text, static_cast<size_t>(len)));
     }
     void requireContiguousCpu(const torch::Tensor& t, const char* call) const
     {
@@ -259,8 +262,8 @@ private:
     MPI_Op sumFp16_ = MPI_OP_NULL, sumBf16_ = MPI_OP_NULL;
 };
 
-}  // namespace
-#endif  // TRAINDECK_NO_MPI
+} // namespace
+#endif // TRAINDECK_NO_MPI
 
 std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv)
 {
@@ -278,4 +281,4 @@ std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv)
     return std::make_unique<LocalCommunicator>();
 }
 
-}  // namespace traindeck::dist
+} // namespace traindeck::dist

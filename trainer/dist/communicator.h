@@ -10,11 +10,11 @@
 
 namespace traindeck::dist {
 
-enum class WireType { None, Fp16, Bf16 };  // gradient compression on the wire
-WireType parseWireType(const std::string& name);  // none | fp16 | bf16
+enum class WireType { None, Fp16, Bf16 };        // gradient compression on the wire
+WireType parseWireType(const std::string& name); // none | fp16 | bf16
 
 class Communicator {
-public:
+  public:
     virtual ~Communicator() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
@@ -51,4 +51,4 @@ bool launchedByMpi();
 // The MPI backend when launched by mpirun, else the single-process backend.
 std::unique_ptr<Communicator> makeCommunicator(int* argc, char*** argv);
 
-}  // namespace traindeck::dist
+} // namespace traindeck::dist

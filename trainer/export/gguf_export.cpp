@@ -39,15 +39,18 @@ constexpr const char* kUsage =
     "  --tokenizer FILE   tokenizer.json to use instead of DIR/tokenizer.json\n"
     "exit codes: 0 written, 1 runtime failure (I/O), 2 bad input (nothing written)\n";
 
-constexpr int64_t kChunkElements = int64_t(4) << 20;   // converted per step: 16 MiB of f32 at most
+constexpr int64_t kChunkElements = int64_t(4) << 20; // converted per step: 16 MiB of f32 at most
 constexpr uint64_t kProgressMinBytes = uint64_t(64) << 20;
 
 torch::ScalarType torchType(GgmlType t)
 {
     switch (t) {
-    case GgmlType::F32: return torch::kFloat32;
-    case GgmlType::F16: return torch::kFloat16;
-    case GgmlType::BF16: return torch::kBFloat16;
+    case GgmlType::F32:
+        return torch::kFloat32;
+    case GgmlType::F16:
+        return torch::kFloat16;
+    case GgmlType::BF16:
+        return torch::kBFloat16;
     }
     throw std::logic_error("ggml type");
 }
@@ -55,18 +58,24 @@ torch::ScalarType torchType(GgmlType t)
 GgufFileType fileType(GgmlType t)
 {
     switch (t) {
-    case GgmlType::F32: return GgufFileType::AllF32;
-    case GgmlType::F16: return GgufFileType::MostlyF16;
-    case GgmlType::BF16: return GgufFileType::MostlyBF16;
+    case GgmlType::F32:
+        return GgufFileType::AllF32;
+    case GgmlType::F16:
+        return GgufFileType::MostlyF16;
+    case GgmlType::BF16:
+        return GgufFileType::MostlyBF16;
     }
     throw std::logic_error("ggml type");
 }
 
 GgmlType parseDtype(const std::string& s)
 {
-    if (s == "f32" || s == "fp32" || s == "float32") return GgmlType::F32;
-    if (s == "f16" || s == "fp16" || s == "float16") return GgmlType::F16;
-    if (s == "bf16" || s == "bfloat16") return GgmlType::BF16;
+    if (s == "f32" || s == "fp32" || s == "float32")
+        return GgmlType::F32;
+    if (s == "f16" || s == "fp16" || s == "float16")
+        return GgmlType::F16;
+    if (s == "bf16" || s == "bfloat16")
+        return GgmlType::BF16;
     throw InputError("--dtype \"" + s + "\" is not supported (use f32, f16 or bf16)");
 }
 
@@ -141,7 +150,7 @@ struct PlannedTensor {
     GgmlType type = GgmlType::F32;
 };
 
-}  // namespace
+} // namespace
 
 ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
 {
@@ -159,10 +168,10 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
         throw InputError(o.outPath + ": is a directory; give a file name such as model.gguf");
 
     const auto config = model::Qwen2Config::fromFile((fs::path(o.modelDir) / "config.json").string());
-    model::validateWeights(o.modelDir, config);  // names, shapes, dtypes, byte bounds (truncated files)
+    model::validateWeights(o.modelDir, config); // names, shapes, dtypes, byte bounds (truncated files)
 
-    const std::string tokPath = o.tokenizerPath.empty() ? (fs::path(o.modelDir) / "tokenizer.json").string()
-                                                        : o.tokenizerPath;
+    const std::string tokPath =
+        o.tokenizerPath.empty() ? (fs::path(o.modelDir) / "tokenizer.json").string() : o.tokenizerPath;
     if (!fs::is_regular_file(tokPath))
         throw InputError(tokPath + ": no tokenizer.json" +
                          (o.tokenizerPath.empty() ? " in the model directory; pass --tokenizer FILE (the tokenizer "
@@ -173,7 +182,8 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
         log << "export-gguf: warning: " << tokPath
             << " sets ignore_merges, which llama.cpp's qwen2 tokenizer does not apply; tokenisation may differ\n";
     if (config.raw.contains("rope_scaling") && !config.raw["rope_scaling"].is_null())
-        log << "export-gguf: warning: config.json's rope_scaling is not exported (the trainer's model ignores it too)\n";
+        log << "export-gguf: warning: config.json's rope_scaling is not exported (the trainer's model ignores it "
+               "too)\n";
     if (config.raw.value("use_sliding_window", false))
         log << "export-gguf: warning: config.json's use_sliding_window is not exported (the trainer's model uses "
                "full attention too)\n";
@@ -192,7 +202,8 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
         auto it = stored.find(hfName);
         if (!gguf || it == stored.end())
             throw InputError(o.modelDir + ": cannot export tensor \"" + hfName + "\"");
-        PlannedTensor p{hfName, *gguf, it->second.first, it->second.second, shape.size() == 1 ? GgmlType::F32 : o.dtype};
+        PlannedTensor p{hfName, *gguf, it->second.first, it->second.second,
+                        shape.size() == 1 ? GgmlType::F32 : o.dtype};
         plan.push_back(std::move(p));
     }
     // Tied embeddings: no output.weight; llama.cpp's qwen2 loader then uses token_embd for the LM head.
@@ -274,8 +285,8 @@ ExportResult exportGguf(const ExportOptions& o, std::ostream& log)
         const auto now = std::chrono::steady_clock::now();
         if (showProgress && (now - lastReport > std::chrono::seconds(1) || i + 1 == plan.size())) {
             lastReport = now;
-            log << "export-gguf: " << (i + 1) << "/" << plan.size() << " tensors, " << gib(done) << " of "
-                << gib(total) << " (" << p.ggufName << ")\n";
+            log << "export-gguf: " << (i + 1) << "/" << plan.size() << " tensors, " << gib(done) << " of " << gib(total)
+                << " (" << p.ggufName << ")\n";
             log.flush();
         }
     }
@@ -301,10 +312,14 @@ int runExportGguf(const std::vector<std::string>& args)
         if (i + 1 >= args.size())
             throw InputError("export-gguf: " + a + " needs a value");
         const std::string& v = args[++i];
-        if (a == "--model") o.modelDir = v;
-        else if (a == "--out") o.outPath = v;
-        else if (a == "--tokenizer") o.tokenizerPath = v;
-        else o.dtype = parseDtype(v);
+        if (a == "--model")
+            o.modelDir = v;
+        else if (a == "--out")
+            o.outPath = v;
+        else if (a == "--tokenizer")
+            o.tokenizerPath = v;
+        else
+            o.dtype = parseDtype(v);
     }
     if (o.modelDir.empty() || o.outPath.empty())
         throw InputError(std::string("export-gguf needs --model DIR and --out FILE.gguf\n") + kUsage);
@@ -316,4 +331,4 @@ int runExportGguf(const std::vector<std::string>& args)
     return 0;
 }
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

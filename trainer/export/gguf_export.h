@@ -14,16 +14,16 @@ namespace traindeck::exporter {
 struct ExportOptions {
     std::string modelDir;
     std::string outPath;
-    std::string tokenizerPath;  // empty: modelDir/tokenizer.json
-    GgmlType dtype = GgmlType::F16;  // of the matrices; norms and biases are always F32
+    std::string tokenizerPath;      // empty: modelDir/tokenizer.json
+    GgmlType dtype = GgmlType::F16; // of the matrices; norms and biases are always F32
 };
 
 struct ExportResult {
     uint64_t bytes = 0;
     size_t tensors = 0;
     double seconds = 0;
-    int64_t overflowed = 0;  // values that became +-inf in F16
-    int64_t nonFinite = 0;   // NaN/inf already in the source weights
+    int64_t overflowed = 0; // values that became +-inf in F16
+    int64_t nonFinite = 0;  // NaN/inf already in the source weights
 };
 
 // Validates everything first (config, every weight's name/shape/dtype/bounds, tokenizer against the
@@ -35,4 +35,4 @@ ExportResult exportGguf(const ExportOptions& options, std::ostream& log);
 // propagate to main, which maps them to 2/1).
 int runExportGguf(const std::vector<std::string>& args);
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

@@ -20,7 +20,7 @@ bool startsEnds(const std::string& s, const std::string& a, const std::string& b
            s.compare(s.size() - b.size(), b.size(), b) == 0;
 }
 
-}  // namespace
+} // namespace
 
 static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, const tok::BpeTokenizer& tokenizer,
                             int64_t vocabSize, int64_t configBos, int64_t configEos);
@@ -30,10 +30,26 @@ bool llamaCppTreatsAsEndOfGeneration(const std::string& text)
     // The texts llama.cpp's vocabulary loader (llama-vocab.cpp) recognises as end-of-generation tokens; it
     // forces them to control tokens, with a warning when the file says otherwise. Qwen's vocabulary has
     // "</s>" (id 128247) as an ordinary token.
-    static const char* const texts[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>",
-                                        "<|flush|>", "<|calls|>", "<end_of_turn>", "<|endoftext|>", "</s>",
-                                        "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
-                                        "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>"};
+    static const char* const texts[] = {"<|eot_id|>",
+                                        "<|im_end|>",
+                                        "<|end|>",
+                                        "<|return|>",
+                                        "<|call|>",
+                                        "<|flush|>",
+                                        "<|calls|>",
+                                        "<end_of_turn>",
+                                        "<|endoftext|>",
+                                        "</s>",
+                                        "<|eom_id|>",
+                                        "<EOT>",
+                                        "_<EOT>",
+                                        "[EOT]",
+                                        "[EOS]",
+                                        "<|end_of_text|>",
+                                        "<end_of_utterance>",
+                                        "<eos>",
+                                        "<turn|>",
+                                        "<|tool_response>"};
     for (const char* t : texts)
         if (text == t)
             return true;
@@ -42,7 +58,7 @@ bool llamaCppTreatsAsEndOfGeneration(const std::string& text)
 
 bool looksLikeControlToken(const std::string& c)
 {
-    return startsEnds(c, "<|", "|>") || startsEnds(c, "<\xEF\xBD\x9C", "\xEF\xBD\x9C>");  // fullwidth ｜
+    return startsEnds(c, "<|", "|>") || startsEnds(c, "<\xEF\xBD\x9C", "\xEF\xBD\x9C>"); // fullwidth ｜
 }
 
 GgufVocab loadGgufVocab(const std::string& path, int64_t vocabSize, int64_t configBos, int64_t configEos)
@@ -74,7 +90,7 @@ GgufVocab loadGgufVocab(const std::string& path, int64_t vocabSize, int64_t conf
 }
 
 static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, const tok::BpeTokenizer& tokenizer,
-                     int64_t vocabSize, int64_t configBos, int64_t configEos)
+                            int64_t vocabSize, int64_t configBos, int64_t configEos)
 {
     const json& model = j.at("model");
     GgufVocab v;
@@ -102,7 +118,8 @@ static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, co
             const bool special = a.value("special", false);
             // As llama.cpp's converter does: special tokens, and tokens that look like control tokens, are
             // control tokens (matched only when parsing specials); the rest are user-defined (always matched).
-            const TokenType type = special || looksLikeControlToken(content) ? TokenType::Control : TokenType::UserDefined;
+            const TokenType type =
+                special || looksLikeControlToken(content) ? TokenType::Control : TokenType::UserDefined;
             place(a.at("id").get<int64_t>(), content, type, true);
         }
     }
@@ -150,7 +167,7 @@ static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, co
             const json& t = cfg["chat_template"];
             if (t.is_string()) {
                 v.chatTemplate = t.get<std::string>();
-            } else if (t.is_array()) {  // [{"name": "default", "template": "..."}, ...]
+            } else if (t.is_array()) { // [{"name": "default", "template": "..."}, ...]
                 for (const json& e : t)
                     if (e.is_object() && e.value("name", "") == "default" && e.contains("template") &&
                         e["template"].is_string())
@@ -161,4 +178,4 @@ static GgufVocab buildVocab(const std::string& path, const nlohmann::json& j, co
     return v;
 }
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

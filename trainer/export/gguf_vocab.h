@@ -13,15 +13,15 @@ namespace traindeck::exporter {
 enum class TokenType : int32_t { Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6 };
 
 struct GgufVocab {
-    std::vector<std::string> tokens;   // one per id, exactly vocabSize entries (holes padded "[PADn]")
-    std::vector<int32_t> types;        // TokenType per id
-    std::vector<std::string> merges;   // "left right", rank order
+    std::vector<std::string> tokens; // one per id, exactly vocabSize entries (holes padded "[PADn]")
+    std::vector<int32_t> types;      // TokenType per id
+    std::vector<std::string> merges; // "left right", rank order
     std::optional<int32_t> bos, eos, pad;
     bool addBos = false, addEos = false;
-    std::string chatTemplate;          // from tokenizer_config.json, may be empty
-    int32_t tokenizerSize = 0;         // ids the tokenizer defines (largest + 1)
-    int32_t padded = 0;                // ids filled with [PADn] placeholders
-    bool ignoreMerges = false;         // tokenizer.json asks for ignore_merges (llama.cpp's qwen2 does not)
+    std::string chatTemplate;  // from tokenizer_config.json, may be empty
+    int32_t tokenizerSize = 0; // ids the tokenizer defines (largest + 1)
+    int32_t padded = 0;        // ids filled with [PADn] placeholders
+    bool ignoreMerges = false; // tokenizer.json asks for ignore_merges (llama.cpp's qwen2 does not)
 };
 
 // Reads tokenizer.json (and tokenizer_config.json beside it) and lays the vocabulary out over vocabSize
@@ -39,4 +39,4 @@ bool looksLikeControlToken(const std::string& content);
 // load-time warning.
 bool llamaCppTreatsAsEndOfGeneration(const std::string& text);
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

@@ -15,8 +15,7 @@ namespace {
 
 constexpr size_t kBufferBytes = size_t(8) << 20;
 
-template <typename T>
-void appendPod(std::string& out, T value)
+template <typename T> void appendPod(std::string& out, T value)
 {
     char bytes[sizeof(T)];
     std::memcpy(bytes, &value, sizeof(T));
@@ -29,16 +28,22 @@ void appendString(std::string& out, const std::string& s)
     out.append(s);
 }
 
-uint64_t padded(uint64_t n, uint64_t alignment) { return (n + alignment - 1) / alignment * alignment; }
+uint64_t padded(uint64_t n, uint64_t alignment)
+{
+    return (n + alignment - 1) / alignment * alignment;
+}
 
-}  // namespace
+} // namespace
 
 size_t ggmlTypeSize(GgmlType type)
 {
     switch (type) {
-    case GgmlType::F32: return 4;
-    case GgmlType::F16: return 2;
-    case GgmlType::BF16: return 2;
+    case GgmlType::F32:
+        return 4;
+    case GgmlType::F16:
+        return 2;
+    case GgmlType::BF16:
+        return 2;
     }
     throw std::logic_error("unknown ggml type");
 }
@@ -46,9 +51,12 @@ size_t ggmlTypeSize(GgmlType type)
 const char* ggmlTypeName(GgmlType type)
 {
     switch (type) {
-    case GgmlType::F32: return "f32";
-    case GgmlType::F16: return "f16";
-    case GgmlType::BF16: return "bf16";
+    case GgmlType::F32:
+        return "f32";
+    case GgmlType::F16:
+        return "f16";
+    case GgmlType::BF16:
+        return "bf16";
     }
     return "?";
 }
@@ -147,7 +155,10 @@ size_t GgufWriter::addTensor(const std::string& name, const std::vector<uint64_t
     return tensors_.size() - 1;
 }
 
-uint64_t GgufWriter::tensorBytes(size_t index) const { return tensors_.at(index).bytes; }
+uint64_t GgufWriter::tensorBytes(size_t index) const
+{
+    return tensors_.at(index).bytes;
+}
 
 uint64_t GgufWriter::headerBytes() const
 {
@@ -159,7 +170,10 @@ uint64_t GgufWriter::headerBytes() const
     return padded(n, alignment_);
 }
 
-uint64_t GgufWriter::totalBytes() const { return headerBytes() + dataBytes_; }
+uint64_t GgufWriter::totalBytes() const
+{
+    return headerBytes() + dataBytes_;
+}
 
 void GgufWriter::emit(const void* data, size_t bytes)
 {
@@ -263,11 +277,10 @@ void GgufWriter::finish()
 namespace {
 
 class Cursor {
-public:
+  public:
     Cursor(std::ifstream& in, std::string path, uint64_t size) : in_(in), path_(std::move(path)), size_(size) {}
 
-    template <typename T>
-    T pod(const char* what)
+    template <typename T> T pod(const char* what)
     {
         need(sizeof(T), what);
         T v;
@@ -295,7 +308,7 @@ public:
     }
     uint64_t pos() const { return pos_; }
 
-private:
+  private:
     std::ifstream& in_;
     std::string path_;
     uint64_t size_;
@@ -305,28 +318,40 @@ private:
 GgufInfo::Value readScalar(Cursor& c, GgufValueType type)
 {
     switch (type) {
-    case GgufValueType::Uint8: return uint64_t(c.pod<uint8_t>("u8"));
-    case GgufValueType::Int8: return int64_t(c.pod<int8_t>("i8"));
-    case GgufValueType::Uint16: return uint64_t(c.pod<uint16_t>("u16"));
-    case GgufValueType::Int16: return int64_t(c.pod<int16_t>("i16"));
-    case GgufValueType::Uint32: return uint64_t(c.pod<uint32_t>("u32"));
-    case GgufValueType::Int32: return int64_t(c.pod<int32_t>("i32"));
-    case GgufValueType::Uint64: return c.pod<uint64_t>("u64");
-    case GgufValueType::Int64: return c.pod<int64_t>("i64");
-    case GgufValueType::Float32: return double(c.pod<float>("f32"));
-    case GgufValueType::Float64: return c.pod<double>("f64");
+    case GgufValueType::Uint8:
+        return uint64_t(c.pod<uint8_t>("u8"));
+    case GgufValueType::Int8:
+        return int64_t(c.pod<int8_t>("i8"));
+    case GgufValueType::Uint16:
+        return uint64_t(c.pod<uint16_t>("u16"));
+    case GgufValueType::Int16:
+        return int64_t(c.pod<int16_t>("i16"));
+    case GgufValueType::Uint32:
+        return uint64_t(c.pod<uint32_t>("u32"));
+    case GgufValueType::Int32:
+        return int64_t(c.pod<int32_t>("i32"));
+    case GgufValueType::Uint64:
+        return c.pod<uint64_t>("u64");
+    case GgufValueType::Int64:
+        return c.pod<int64_t>("i64");
+    case GgufValueType::Float32:
+        return double(c.pod<float>("f32"));
+    case GgufValueType::Float64:
+        return c.pod<double>("f64");
     case GgufValueType::Bool: {
         const uint8_t b = c.pod<uint8_t>("bool");
         if (b > 1)
             c.fail("bool value " + std::to_string(b));
         return b == 1;
     }
-    case GgufValueType::String: return c.str("string");
-    default: c.fail("unexpected value type " + std::to_string(static_cast<uint32_t>(type)));
+    case GgufValueType::String:
+        return c.str("string");
+    default:
+        c.fail("unexpected value type " + std::to_string(static_cast<uint32_t>(type)));
     }
 }
 
-}  // namespace
+} // namespace
 
 GgufInfo GgufInfo::read(const std::string& path)
 {
@@ -337,7 +362,7 @@ GgufInfo GgufInfo::read(const std::string& path)
     info.fileSize = static_cast<uint64_t>(in.tellg());
     in.seekg(0);
     Cursor h(in, path, info.fileSize);
-    if (info.fileSize < 4 || h.pod<uint32_t>("magic") != 0x46554747u)  // "GGUF" read as little-endian u32
+    if (info.fileSize < 4 || h.pod<uint32_t>("magic") != 0x46554747u) // "GGUF" read as little-endian u32
         throw InputError(path + ": not a GGUF file (bad magic)");
     info.version = h.pod<uint32_t>("version");
     if (info.version != 3)
@@ -410,16 +435,22 @@ GgufInfo GgufInfo::read(const std::string& path)
     for (const auto& t : info.tensors) {
         uint64_t bytes;
         switch (t.type) {
-        case 0: bytes = 4; break;
-        case 1: case 30: bytes = 2; break;
-        default: throw InputError(path + ": tensor " + t.name + " has ggml type " + std::to_string(t.type) +
-                                  ", which this reader does not size");
+        case 0:
+            bytes = 4;
+            break;
+        case 1:
+        case 30:
+            bytes = 2;
+            break;
+        default:
+            throw InputError(path + ": tensor " + t.name + " has ggml type " + std::to_string(t.type) +
+                             ", which this reader does not size");
         }
         for (uint64_t d : t.ne)
             bytes *= d;
         if (t.offset != expectedOffset)
-            throw InputError(path + ": tensor " + t.name + " is at offset " + std::to_string(t.offset) +
-                             ", expected " + std::to_string(expectedOffset));
+            throw InputError(path + ": tensor " + t.name + " is at offset " + std::to_string(t.offset) + ", expected " +
+                             std::to_string(expectedOffset));
         if (t.offset % info.alignment != 0)
             throw InputError(path + ": tensor " + t.name + " is not aligned");
         if (info.dataOffset + t.offset + bytes > info.fileSize)
@@ -429,4 +460,4 @@ GgufInfo GgufInfo::read(const std::string& path)
     return info;
 }
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

@@ -18,15 +18,26 @@ namespace traindeck::exporter {
 
 // Metadata value types of the GGUF format.
 enum class GgufValueType : uint32_t {
-    Uint8 = 0, Int8 = 1, Uint16 = 2, Int16 = 3, Uint32 = 4, Int32 = 5, Float32 = 6, Bool = 7,
-    String = 8, Array = 9, Uint64 = 10, Int64 = 11, Float64 = 12,
+    Uint8 = 0,
+    Int8 = 1,
+    Uint16 = 2,
+    Int16 = 3,
+    Uint32 = 4,
+    Int32 = 5,
+    Float32 = 6,
+    Bool = 7,
+    String = 8,
+    Array = 9,
+    Uint64 = 10,
+    Int64 = 11,
+    Float64 = 12,
 };
 
 // The ggml tensor types this exporter writes.
 enum class GgmlType : uint32_t { F32 = 0, F16 = 1, BF16 = 30 };
 
-size_t ggmlTypeSize(GgmlType type);        // bytes per element
-const char* ggmlTypeName(GgmlType type);   // "f32", "f16", "bf16"
+size_t ggmlTypeSize(GgmlType type);      // bytes per element
+const char* ggmlTypeName(GgmlType type); // "f32", "f16", "bf16"
 
 // llama.cpp's general.file_type values (enum llama_ftype) for the unquantised types.
 enum class GgufFileType : uint32_t { AllF32 = 0, MostlyF16 = 1, MostlyBF16 = 32 };
@@ -35,7 +46,7 @@ constexpr uint32_t kGgufVersion = 3;
 constexpr uint64_t kGgufDefaultAlignment = 32;
 
 class GgufWriter {
-public:
+  public:
     // `sink` receives the file's bytes in order (the writer buffers them into large writes).
     using Sink = std::function<void(const void* data, size_t bytes)>;
     explicit GgufWriter(Sink sink, uint64_t alignment = kGgufDefaultAlignment);
@@ -60,7 +71,7 @@ public:
     uint64_t tensorBytes(size_t index) const;
     // Size of the whole file once every tensor is written.
     uint64_t totalBytes() const;
-    uint64_t headerBytes() const;  // metadata + tensor infos + padding (the data section's offset)
+    uint64_t headerBytes() const; // metadata + tensor infos + padding (the data section's offset)
 
     // Writes the header. Then, for every tensor in declaration order, writeTensorData() its bytes (in one or
     // more pieces), and finally finish(). Mismatched sizes or order throw std::logic_error.
@@ -68,12 +79,12 @@ public:
     void writeTensorData(const void* data, size_t bytes);
     void finish();
 
-private:
+  private:
     struct Tensor {
         std::string name;
         std::vector<uint64_t> ne;
         GgmlType type;
-        uint64_t offset = 0;  // relative to the data section
+        uint64_t offset = 0; // relative to the data section
         uint64_t bytes = 0;
     };
     void emit(const void* data, size_t bytes);
@@ -83,16 +94,16 @@ private:
 
     Sink sink_;
     uint64_t alignment_;
-    std::string kv_;         // serialised metadata pairs
+    std::string kv_; // serialised metadata pairs
     uint64_t kvCount_ = 0;
     std::vector<std::string> keys_;
     std::vector<Tensor> tensors_;
-    uint64_t dataBytes_ = 0;  // data section size (tensors with padding)
+    uint64_t dataBytes_ = 0; // data section size (tensors with padding)
     std::string buffer_;
-    uint64_t written_ = 0;    // bytes emitted so far
+    uint64_t written_ = 0; // bytes emitted so far
     uint64_t headerSize_ = 0;
     bool headerWritten_ = false;
-    size_t current_ = 0;      // tensor being written
+    size_t current_ = 0; // tensor being written
     uint64_t currentDone_ = 0;
     bool finished_ = false;
 };
@@ -105,15 +116,15 @@ struct GgufInfo {
         std::string name;
         std::vector<uint64_t> ne;
         uint32_t type = 0;
-        uint64_t offset = 0;  // relative to dataOffset
+        uint64_t offset = 0; // relative to dataOffset
     };
     uint32_t version = 0;
     std::map<std::string, Value> metadata;
-    std::map<std::string, GgufValueType> metadataTypes;  // declared type (element type for arrays)
+    std::map<std::string, GgufValueType> metadataTypes; // declared type (element type for arrays)
     std::vector<std::string> keyOrder;
     std::vector<TensorInfo> tensors;
     uint64_t alignment = kGgufDefaultAlignment;
-    uint64_t dataOffset = 0;  // absolute offset of the data section
+    uint64_t dataOffset = 0; // absolute offset of the data section
     uint64_t fileSize = 0;
 
     // Reads and validates the header of `path` (magic, version, bounds, alignment of every tensor, tensors
@@ -121,4 +132,4 @@ struct GgufInfo {
     static GgufInfo read(const std::string& path);
 };
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

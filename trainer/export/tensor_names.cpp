@@ -43,4 +43,4 @@ std::optional<std::string> ggufTensorName(const std::string& hf)
     return std::nullopt;
 }
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

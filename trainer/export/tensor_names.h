@@ -11,4 +11,4 @@ namespace traindeck::exporter {
 // use (e.g. rotary inv_freq buffers).
 std::optional<std::string> ggufTensorName(const std::string& hfName);
 
-}  // namespace traindeck::exporter
+} // namespace traindeck::exporter

@@ -32,7 +32,7 @@ void requirePositive(int64_t value, const char* key, const std::string& origin)
         throw InputError(origin + ": \"" + key + "\" must be a positive integer, got " + std::to_string(value));
 }
 
-}  // namespace
+} // namespace
 
 Qwen2Config Qwen2Config::fromJson(const nlohmann::ordered_json& j, const std::string& origin)
 {
@@ -152,4 +152,4 @@ int64_t Qwen2Config::parameterCount() const
     return embeddings + num_hidden_layers * perLayer + h;
 }
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

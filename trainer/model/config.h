@@ -42,4 +42,4 @@ struct Qwen2Config {
     int64_t parameterCount() const;
 };
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

@@ -25,7 +25,10 @@ std::string shapeText(const std::vector<int64_t>& shape)
     return s + "]";
 }
 
-bool isFloatDtype(const std::string& d) { return d == "F32" || d == "F16" || d == "BF16" || d == "F64"; }
+bool isFloatDtype(const std::string& d)
+{
+    return d == "F32" || d == "F16" || d == "BF16" || d == "F64";
+}
 
 // name -> file, from model.safetensors.index.json when present.
 std::map<std::string, std::string> readIndex(const std::string& dir)
@@ -53,7 +56,7 @@ std::map<std::string, std::string> readIndex(const std::string& dir)
     return map;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<std::string> weightFiles(const std::string& dir)
 {
@@ -95,8 +98,10 @@ WeightSummary validateWeights(const std::string& dir, const Qwen2Config& config)
             const bool tiedHead = config.tie_word_embeddings && t.name == "lm_head.weight";
             auto it = expected.find(t.name);
             if (it == expected.end() && !tiedHead)
-                throw InputError(path + ": tensor \"" + t.name + "\" is not a parameter of Qwen2ForCausalLM with this "
-                                 "config.json (" + std::to_string(config.num_hidden_layers) + " layers)");
+                throw InputError(path + ": tensor \"" + t.name +
+                                 "\" is not a parameter of Qwen2ForCausalLM with this "
+                                 "config.json (" +
+                                 std::to_string(config.num_hidden_layers) + " layers)");
             const auto& want = tiedHead ? expected.at("model.embed_tokens.weight") : it->second;
             if (t.shape != want)
                 throw InputError(path + ": tensor \"" + t.name + "\" has shape " + shapeText(t.shape) +
@@ -145,7 +150,7 @@ Qwen2ForCausalLM loadPretrained(const std::string& dir, torch::ScalarType dtype)
         for (const auto& t : file->tensors()) {
             auto* p = params.find(t.name);
             if (!p)
-                continue;  // a stored copy of a tied lm_head
+                continue; // a stored copy of a tied lm_head
             p->copy_(file->view(t));
         }
     }
@@ -173,19 +178,26 @@ void savePretrained(Qwen2ForCausalLM& model, const std::string& dir, torch::Scal
 std::string dtypeName(torch::ScalarType type)
 {
     switch (type) {
-    case torch::kFloat32: return "float32";
-    case torch::kBFloat16: return "bfloat16";
-    case torch::kFloat16: return "float16";
-    default: return c10::toString(type);
+    case torch::kFloat32:
+        return "float32";
+    case torch::kBFloat16:
+        return "bfloat16";
+    case torch::kFloat16:
+        return "float16";
+    default:
+        return c10::toString(type);
     }
 }
 
 torch::ScalarType parseDtypeName(const std::string& name)
 {
-    if (name == "fp32" || name == "float32" || name == "f32") return torch::kFloat32;
-    if (name == "bf16" || name == "bfloat16") return torch::kBFloat16;
-    if (name == "fp16" || name == "float16" || name == "f16") return torch::kFloat16;
+    if (name == "fp32" || name == "float32" || name == "f32")
+        return torch::kFloat32;
+    if (name == "bf16" || name == "bfloat16")
+        return torch::kBFloat16;
+    if (name == "fp16" || name == "float16" || name == "f16")
+        return torch::kFloat16;
     throw InputError("unknown dtype \"" + name + "\" (use fp32, bf16 or fp16)");
 }
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

@@ -10,9 +10,9 @@
 namespace traindeck::model {
 
 struct WeightSummary {
-    std::vector<std::string> files;  // weight files checked, in order
+    std::vector<std::string> files; // weight files checked, in order
     int64_t tensors = 0;
-    int64_t parameters = 0;          // elements stored (a stored tied lm_head is not counted)
+    int64_t parameters = 0; // elements stored (a stored tied lm_head is not counted)
 };
 
 // The weight files of a model directory (index.json's shards, model.safetensors, or every *.safetensors).
@@ -30,7 +30,7 @@ Qwen2ForCausalLM loadPretrained(const std::string& dir, torch::ScalarType dtype 
 void savePretrained(Qwen2ForCausalLM& model, const std::string& dir, torch::ScalarType dtype,
                     const std::vector<std::string>& tokenizerFiles = {});
 
-std::string dtypeName(torch::ScalarType type);     // "float32", "bfloat16", "float16"
-torch::ScalarType parseDtypeName(const std::string& name);  // throws InputError
+std::string dtypeName(torch::ScalarType type);             // "float32", "bfloat16", "float16"
+torch::ScalarType parseDtypeName(const std::string& name); // throws InputError
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

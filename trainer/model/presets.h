@@ -12,4 +12,4 @@ struct PresetSource {
 
 std::span<const PresetSource> builtinPresets();
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

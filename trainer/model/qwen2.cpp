@@ -23,8 +23,9 @@ torch::Tensor RMSNormImpl::forward(const torch::Tensor& x)
 RopeTables ropeTables(int64_t seqLen, int64_t headDim, double theta, const torch::Device& device)
 {
     auto opts = torch::TensorOptions().dtype(torch::kFloat32).device(device);
-    auto exponents = torch::arange(0, headDim, 2, torch::TensorOptions().dtype(torch::kInt64).device(device))
-                         .to(torch::kFloat32) / static_cast<double>(headDim);
+    auto exponents =
+        torch::arange(0, headDim, 2, torch::TensorOptions().dtype(torch::kInt64).device(device)).to(torch::kFloat32) /
+        static_cast<double>(headDim);
     auto invFreq = 1.0 / torch::pow(torch::tensor(theta, opts), exponents);
     auto positions = torch::arange(seqLen, opts);
     auto freqs = torch::outer(positions, invFreq);
@@ -66,7 +67,7 @@ torch::Tensor Qwen2AttentionImpl::forward(const torch::Tensor& hidden, const Rop
     q = applyRope(q, rope);
     k = applyRope(k, rope);
     const int64_t groups = heads_ / kvHeads_;
-    if (groups > 1) {  // repeat_kv: [B, kv, T, D] -> [B, kv*groups, T, D]
+    if (groups > 1) { // repeat_kv: [B, kv, T, D] -> [B, kv*groups, T, D]
         k = k.unsqueeze(2).expand({B, kvHeads_, groups, T, headDim_}).reshape({B, heads_, T, headDim_});
         v = v.unsqueeze(2).expand({B, kvHeads_, groups, T, headDim_}).reshape({B, heads_, T, headDim_});
     }
@@ -208,4 +209,4 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> expectedParameters(con
     return out;
 }
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

@@ -10,12 +10,12 @@ namespace traindeck::model {
 
 // RMSNorm computed in fp32, result cast back to the input dtype, then scaled (as transformers does).
 class RMSNormImpl : public torch::nn::Module {
-public:
+  public:
     RMSNormImpl(int64_t hidden, double eps);
     torch::Tensor forward(const torch::Tensor& x);
     torch::Tensor weight;
 
-private:
+  private:
     double eps_;
 };
 TORCH_MODULE(RMSNorm);
@@ -30,18 +30,18 @@ torch::Tensor rotateHalf(const torch::Tensor& x);
 torch::Tensor applyRope(const torch::Tensor& x, const RopeTables& rope);
 
 class Qwen2AttentionImpl : public torch::nn::Module {
-public:
+  public:
     explicit Qwen2AttentionImpl(const Qwen2Config& config);
     torch::Tensor forward(const torch::Tensor& hidden, const RopeTables& rope);
     torch::nn::Linear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
 
-private:
+  private:
     int64_t heads_, kvHeads_, headDim_;
 };
 TORCH_MODULE(Qwen2Attention);
 
 class Qwen2MLPImpl : public torch::nn::Module {
-public:
+  public:
     explicit Qwen2MLPImpl(const Qwen2Config& config);
     torch::Tensor forward(const torch::Tensor& x);
     torch::nn::Linear gate_proj{nullptr}, up_proj{nullptr}, down_proj{nullptr};
@@ -49,7 +49,7 @@ public:
 TORCH_MODULE(Qwen2MLP);
 
 class Qwen2DecoderLayerImpl : public torch::nn::Module {
-public:
+  public:
     explicit Qwen2DecoderLayerImpl(const Qwen2Config& config);
     torch::Tensor forward(const torch::Tensor& hidden, const RopeTables& rope);
     Qwen2Attention self_attn{nullptr};
@@ -59,20 +59,20 @@ public:
 TORCH_MODULE(Qwen2DecoderLayer);
 
 class Qwen2ModelImpl : public torch::nn::Module {
-public:
+  public:
     explicit Qwen2ModelImpl(const Qwen2Config& config);
-    torch::Tensor forward(const torch::Tensor& inputIds);  // -> last hidden state [B, T, H]
+    torch::Tensor forward(const torch::Tensor& inputIds); // -> last hidden state [B, T, H]
     torch::nn::Embedding embed_tokens{nullptr};
     torch::nn::ModuleList layers{nullptr};
     RMSNorm norm{nullptr};
 
-private:
+  private:
     Qwen2Config config_;
 };
 TORCH_MODULE(Qwen2Model);
 
 class Qwen2ForCausalLMImpl : public torch::nn::Module {
-public:
+  public:
     explicit Qwen2ForCausalLMImpl(const Qwen2Config& config);
     // inputIds [B, T] (int64) -> logits [B, T, vocab].
     torch::Tensor forward(const torch::Tensor& inputIds);
@@ -85,9 +85,9 @@ public:
     torch::Tensor lmHeadWeight();
 
     Qwen2Model model{nullptr};
-    torch::nn::Linear lm_head{nullptr};  // null when tie_word_embeddings
+    torch::nn::Linear lm_head{nullptr}; // null when tie_word_embeddings
 
-private:
+  private:
     Qwen2Config config_;
 };
 TORCH_MODULE(Qwen2ForCausalLM);
@@ -98,4 +98,4 @@ torch::Tensor causalLmLoss(const torch::Tensor& logits, const torch::Tensor& lab
 // Expected parameter names and shapes for a config (tied lm_head omitted), in module order.
 std::vector<std::pair<std::string, std::vector<int64_t>>> expectedParameters(const Qwen2Config& config);
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

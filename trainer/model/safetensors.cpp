@@ -18,46 +18,71 @@ namespace traindeck::model {
 namespace {
 // A header larger than this is certainly corrupt (real ones are a few MB at most).
 constexpr uint64_t kMaxHeaderBytes = 100ull * 1024 * 1024;
-}  // namespace
+} // namespace
 
 size_t dtypeSize(const std::string& d)
 {
-    if (d == "F64" || d == "I64" || d == "U64") return 8;
-    if (d == "F32" || d == "I32" || d == "U32") return 4;
-    if (d == "F16" || d == "BF16" || d == "I16" || d == "U16") return 2;
-    if (d == "I8" || d == "U8" || d == "BOOL") return 1;
+    if (d == "F64" || d == "I64" || d == "U64")
+        return 8;
+    if (d == "F32" || d == "I32" || d == "U32")
+        return 4;
+    if (d == "F16" || d == "BF16" || d == "I16" || d == "U16")
+        return 2;
+    if (d == "I8" || d == "U8" || d == "BOOL")
+        return 1;
     return 0;
 }
 
 torch::ScalarType dtypeToTorch(const std::string& d)
 {
-    if (d == "F32") return torch::kFloat32;
-    if (d == "F16") return torch::kFloat16;
-    if (d == "BF16") return torch::kBFloat16;
-    if (d == "F64") return torch::kFloat64;
-    if (d == "I64") return torch::kInt64;
-    if (d == "I32") return torch::kInt32;
-    if (d == "I16") return torch::kInt16;
-    if (d == "I8") return torch::kInt8;
-    if (d == "U8") return torch::kUInt8;
-    if (d == "BOOL") return torch::kBool;
+    if (d == "F32")
+        return torch::kFloat32;
+    if (d == "F16")
+        return torch::kFloat16;
+    if (d == "BF16")
+        return torch::kBFloat16;
+    if (d == "F64")
+        return torch::kFloat64;
+    if (d == "I64")
+        return torch::kInt64;
+    if (d == "I32")
+        return torch::kInt32;
+    if (d == "I16")
+        return torch::kInt16;
+    if (d == "I8")
+        return torch::kInt8;
+    if (d == "U8")
+        return torch::kUInt8;
+    if (d == "BOOL")
+        return torch::kBool;
     throw InputError("unsupported safetensors dtype " + d);
 }
 
 std::string torchToDtype(torch::ScalarType t)
 {
     switch (t) {
-    case torch::kFloat32: return "F32";
-    case torch::kFloat16: return "F16";
-    case torch::kBFloat16: return "BF16";
-    case torch::kFloat64: return "F64";
-    case torch::kInt64: return "I64";
-    case torch::kInt32: return "I32";
-    case torch::kInt16: return "I16";
-    case torch::kInt8: return "I8";
-    case torch::kUInt8: return "U8";
-    case torch::kBool: return "BOOL";
-    default: throw RuntimeFailure(std::string("cannot store tensor type ") + c10::toString(t) + " in safetensors");
+    case torch::kFloat32:
+        return "F32";
+    case torch::kFloat16:
+        return "F16";
+    case torch::kBFloat16:
+        return "BF16";
+    case torch::kFloat64:
+        return "F64";
+    case torch::kInt64:
+        return "I64";
+    case torch::kInt32:
+        return "I32";
+    case torch::kInt16:
+        return "I16";
+    case torch::kInt8:
+        return "I8";
+    case torch::kUInt8:
+        return "U8";
+    case torch::kBool:
+        return "BOOL";
+    default:
+        throw RuntimeFailure(std::string("cannot store tensor type ") + c10::toString(t) + " in safetensors");
     }
 }
 
@@ -88,10 +113,10 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path)
     f->map_ = static_cast<const uint8_t*>(m);
 
     uint64_t headerLen = 0;
-    std::memcpy(&headerLen, f->map_, 8);  // little-endian on every platform we build for
+    std::memcpy(&headerLen, f->map_, 8); // little-endian on every platform we build for
     if (headerLen > kMaxHeaderBytes || headerLen > f->size_ - 8)
-        throw fail("header length " + std::to_string(headerLen) + " exceeds the file size " +
-                   std::to_string(f->size_) + " (truncated or not a safetensors file)");
+        throw fail("header length " + std::to_string(headerLen) + " exceeds the file size " + std::to_string(f->size_) +
+                   " (truncated or not a safetensors file)");
     if (headerLen < 2 || f->map_[8] != '{')
         throw fail("header is not a JSON object");
     f->dataStart_ = 8 + headerLen;
@@ -162,9 +187,8 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path)
     std::vector<const TensorInfo*> byOffset;
     for (const auto& t : f->tensors_)
         byOffset.push_back(&t);
-    std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) {
-        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
-    });
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](auto* a, auto* b) { return a->begin != b->begin ? a->begin < b->begin : a->end < b->end; });
     uint64_t expected = 0;
     for (const auto* t : byOffset) {
         if (t->begin != expected)
@@ -200,7 +224,8 @@ torch::Tensor SafetensorsFile::view(const TensorInfo& info) const
     auto options = torch::TensorOptions().dtype(type);
     if (reinterpret_cast<uintptr_t>(p) % elem == 0) {
         auto keepAlive = self_.lock();
-        return torch::from_blob(const_cast<uint8_t*>(p), info.shape, [keepAlive](void*) {}, options);
+        return torch::from_blob(
+            const_cast<uint8_t*>(p), info.shape, [keepAlive](void*) {}, options);
     }
     auto copy = torch::empty(info.shape, options);
     std::memcpy(copy.data_ptr(), p, info.end - info.begin);
@@ -239,7 +264,7 @@ void writeSafetensors(const std::string& path, const std::vector<std::pair<std::
         offset += bytes;
     }
     std::string text = header.dump();
-    text.append((8 - text.size() % 8) % 8, ' ');  // data section starts 8-byte aligned
+    text.append((8 - text.size() % 8) % 8, ' '); // data section starts 8-byte aligned
     const uint64_t headerLen = text.size();
 
     util::AtomicFileWriter out(path);
@@ -250,4 +275,4 @@ void writeSafetensors(const std::string& path, const std::vector<std::pair<std::
     out.commit();
 }
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

@@ -13,18 +13,18 @@ namespace traindeck::model {
 
 struct TensorInfo {
     std::string name;
-    std::string dtype;  // safetensors dtype string: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL
+    std::string dtype; // safetensors dtype string: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL
     std::vector<int64_t> shape;
-    uint64_t begin = 0, end = 0;  // byte offsets relative to the data section
+    uint64_t begin = 0, end = 0; // byte offsets relative to the data section
 };
 
 // Bytes per element for a safetensors dtype string, 0 when unknown.
 size_t dtypeSize(const std::string& dtype);
-torch::ScalarType dtypeToTorch(const std::string& dtype);  // throws InputError for unsupported
+torch::ScalarType dtypeToTorch(const std::string& dtype); // throws InputError for unsupported
 std::string torchToDtype(torch::ScalarType type);
 
 class SafetensorsFile {
-public:
+  public:
     // Maps and fully validates the file; throws InputError naming the file and the fault.
     static std::shared_ptr<SafetensorsFile> open(const std::string& path);
     ~SafetensorsFile();
@@ -41,7 +41,7 @@ public:
     torch::Tensor view(const TensorInfo& info) const;
     torch::Tensor view(const std::string& name) const;
 
-private:
+  private:
     SafetensorsFile() = default;
     std::string path_;
     const uint8_t* map_ = nullptr;
@@ -58,4 +58,4 @@ private:
 void writeSafetensors(const std::string& path, const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata = {{"format", "pt"}});
 
-}  // namespace traindeck::model
+} // namespace traindeck::model

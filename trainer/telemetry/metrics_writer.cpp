@@ -14,7 +14,7 @@ namespace traindeck::telemetry {
 MetricsWriter::MetricsWriter(const std::string& path, bool toStdout) : toStdout_(toStdout)
 {
     if (!path.empty()) {
-        file_ = std::fopen(path.c_str(), "ae");  // append: a resumed run continues the same file
+        file_ = std::fopen(path.c_str(), "ae"); // append: a resumed run continues the same file
         if (!file_)
             throw RuntimeFailure(path + ": cannot open metrics file: " + std::strerror(errno));
     }
@@ -69,9 +69,9 @@ double residentMiB()
 
 double processCpuSeconds()
 {
-    timespec ts {};
+    timespec ts{};
     ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-}  // namespace traindeck::telemetry
+} // namespace traindeck::telemetry

@@ -11,9 +11,9 @@ namespace traindeck::telemetry {
 constexpr int kSchemaVersion = 1;
 
 class MetricsWriter {
-public:
+  public:
     // path may be empty (no file); toStdout also prints every record on stdout.
-    MetricsWriter(const std::string& path, bool toStdout);  // throws RuntimeFailure
+    MetricsWriter(const std::string& path, bool toStdout); // throws RuntimeFailure
     ~MetricsWriter();
     MetricsWriter(const MetricsWriter&) = delete;
     MetricsWriter& operator=(const MetricsWriter&) = delete;
@@ -24,7 +24,7 @@ public:
     // A float* value of the protocol: a number, or "NaN" / "Infinity" / "-Infinity".
     static nlohmann::ordered_json number(double value);
 
-private:
+  private:
     std::FILE* file_ = nullptr;
     bool toStdout_;
 };
@@ -36,4 +36,4 @@ double residentMiB();
 // Process CPU time (user + system) in seconds.
 double processCpuSeconds();
 
-}  // namespace traindeck::telemetry
+} // namespace traindeck::telemetry

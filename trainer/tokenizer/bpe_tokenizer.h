@@ -24,16 +24,16 @@ struct AddedToken {
 };
 
 class BpeTokenizer final : public Tokenizer {
-public:
+  public:
     // Loads tokenizer.json (and tokenizer_config.json beside it). Throws TokenizerError naming the
     // file and the fault.
     static std::unique_ptr<BpeTokenizer> load(const std::string& path);
     ~BpeTokenizer() override;
 
     std::vector<int32_t> encode(std::string_view utf8, bool addSpecialTokens = false) const override;
-    std::vector<std::vector<int32_t>> encodeBatch(const std::vector<std::string_view>& docs, int threads,
-                                                  bool addSpecialTokens = false,
-                                                  const std::function<void(size_t, size_t)>& progress = {}) const override;
+    std::vector<std::vector<int32_t>>
+    encodeBatch(const std::vector<std::string_view>& docs, int threads, bool addSpecialTokens = false,
+                const std::function<void(size_t, size_t)>& progress = {}) const override;
     std::string decode(std::span<const int32_t> ids, bool skipSpecialTokens = false) const override;
 
     int32_t vocabSize() const override { return vocabSize_; }
@@ -57,7 +57,7 @@ public:
     struct AddedMatcher;
     class PairMap;
 
-private:
+  private:
     BpeTokenizer();
     void encodeChunk(std::string_view text, size_t baseOffset, EncoderState& st, std::vector<int32_t>& out) const;
     void encodeSegment(std::string_view segment, EncoderState& st, std::vector<int32_t>& out) const;
@@ -71,16 +71,16 @@ private:
     int32_t vocabSize_ = 0;
     std::array<int32_t, 256> byteId_{};
     std::unique_ptr<PairMap> pairs_;
-    std::unordered_map<std::string, int32_t> tokenToId_;     // vocabulary strings and added contents
-    std::unordered_map<std::string, int32_t> bytesToId_;     // only with ignore_merges
-    std::string decodeArena_;                                // bytes of every id, concatenated
-    std::vector<uint32_t> decodeOffset_;                     // vocabSize_+1 offsets into decodeArena_
-    std::vector<uint8_t> idFlags_;                           // bit0 present, bit1 special added token
+    std::unordered_map<std::string, int32_t> tokenToId_; // vocabulary strings and added contents
+    std::unordered_map<std::string, int32_t> bytesToId_; // only with ignore_merges
+    std::string decodeArena_;                            // bytes of every id, concatenated
+    std::vector<uint32_t> decodeOffset_;                 // vocabSize_+1 offsets into decodeArena_
+    std::vector<uint8_t> idFlags_;                       // bit0 present, bit1 special added token
     std::vector<AddedToken> added_;
-    std::unique_ptr<AddedMatcher> rawMatcher_;               // added tokens with normalized=false
-    std::unique_ptr<AddedMatcher> normMatcher_;              // added tokens with normalized=true
-    std::array<bool, 256> lstripFirstByte_{};                // first bytes of lstrip added tokens
-    bool chunkable_ = true;                                  // safe to cut inputs at newlines
+    std::unique_ptr<AddedMatcher> rawMatcher_;  // added tokens with normalized=false
+    std::unique_ptr<AddedMatcher> normMatcher_; // added tokens with normalized=true
+    std::array<bool, 256> lstripFirstByte_{};   // first bytes of lstrip added tokens
+    bool chunkable_ = true;                     // safe to cut inputs at newlines
     bool nfc_ = false;
     bool ignoreMerges_ = false;
     std::vector<int32_t> prefix_, suffix_;
@@ -91,4 +91,4 @@ private:
     mutable std::vector<std::unique_ptr<EncoderState>> pool_;
 };
 
-}  // namespace traindeck::tok
+} // namespace traindeck::tok

@@ -16,7 +16,8 @@ inline constexpr std::string_view kQwen2SplitPattern =
 
 namespace detail {
 
-inline unicode::CharClass classAt(const unsigned char* p, int& len, const unicode::Tables& t) {
+inline unicode::CharClass classAt(const unsigned char* p, int& len, const unicode::Tables& t)
+{
     if (*p < 0x80) {
         len = 1;
         return static_cast<unicode::CharClass>(t.bmp[*p] & 7u);
@@ -26,21 +27,23 @@ inline unicode::CharClass classAt(const unsigned char* p, int& len, const unicod
 }
 
 inline const unsigned char* skipClass(const unsigned char* p, const unsigned char* e, unicode::CharClass cls,
-                                      const unicode::Tables& t) {
+                                      const unicode::Tables& t)
+{
     while (p < e) {
         int len;
-        if (classAt(p, len, t) != cls) break;
+        if (classAt(p, len, t) != cls)
+            break;
         p += len;
     }
     return p;
 }
 
-}  // namespace detail
+} // namespace detail
 
 // Calls emit(begin, end) (pointers into text) for every piece of text, which must be well-formed UTF-8
 // (normalised, when the tokenizer normalises).
-template <class Emit>
-void splitQwen2(std::string_view text, Emit&& emit) {
+template <class Emit> void splitQwen2(std::string_view text, Emit&& emit)
+{
     using unicode::CharClass;
     const unicode::Tables& t = unicode::tables();
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -98,7 +101,8 @@ void splitQwen2(std::string_view text, Emit&& emit) {
             }
             if (cq == CharClass::Other) {
                 const unsigned char* r = detail::skipClass(q + lenq, e, CharClass::Other, t);
-                while (r < e && (*r == '\r' || *r == '\n')) ++r;
+                while (r < e && (*r == '\r' || *r == '\n'))
+                    ++r;
                 emit(p, r);
                 p = r;
                 continue;
@@ -119,15 +123,15 @@ void splitQwen2(std::string_view text, Emit&& emit) {
             r += len;
         }
         const unsigned char* end;
-        if (lastNewline)  // 5. \s*[\r\n]+ : up to the last CR/LF of the run
+        if (lastNewline) // 5. \s*[\r\n]+ : up to the last CR/LF of the run
             end = lastNewline + 1;
-        else if (r == e || lastStart == p)  // 6. \s+(?!\S) at the end of text, or 7. \s+ for one char
+        else if (r == e || lastStart == p) // 6. \s+(?!\S) at the end of text, or 7. \s+ for one char
             end = r;
-        else  // 6. \s+(?!\S) : the run but its last character
+        else // 6. \s+(?!\S) : the run but its last character
             end = lastStart;
         emit(p, end);
         p = end;
     }
 }
 
-}  // namespace traindeck::tok
+} // namespace traindeck::tok

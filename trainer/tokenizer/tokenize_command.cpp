@@ -41,30 +41,37 @@ struct UsageError {
     std::string message;
 };
 
-int fail(const std::string& message, int code = 2) {
+int fail(const std::string& message, int code = 2)
+{
     std::fprintf(stderr, "traindeck-trainer tokenize: %s\n", message.c_str());
     return code;
 }
 
-bool readAll(std::FILE* f, std::string& out) {
+bool readAll(std::FILE* f, std::string& out)
+{
     char buf[1 << 16];
     size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        out.append(buf, n);
     return !std::ferror(f);
 }
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 
-bool writeAll(std::string_view s) {
+bool writeAll(std::string_view s)
+{
     return std::fwrite(s.data(), 1, s.size(), stdout) == s.size();
 }
 
-}  // namespace
+} // namespace
 
-int runTokenizeCommand(int argc, char** argv) {
+int runTokenizeCommand(int argc, char** argv)
+{
     std::string tokenizerPath, inputPath;
-    bool haveInput = false, special = false, stats = false, decode = false, skipSpecial = false,
-         replaceInvalid = false;
+    bool haveInput = false, special = false, stats = false, decode = false, skipSpecial = false, replaceInvalid = false;
     int threads = 1;
     try {
         for (int i = 1; i < argc; ++i) {
@@ -80,12 +87,15 @@ int runTokenizeCommand(int argc, char** argv) {
                 }
             }
             const auto takeValue = [&]() -> std::string {
-                if (hasValue) return value;
-                if (i + 1 >= argc) throw UsageError{"option " + arg + " needs a value"};
+                if (hasValue)
+                    return value;
+                if (i + 1 >= argc)
+                    throw UsageError{"option " + arg + " needs a value"};
                 return argv[++i];
             };
             const auto noValue = [&] {
-                if (hasValue) throw UsageError{"option " + arg + " takes no value"};
+                if (hasValue)
+                    throw UsageError{"option " + arg + " takes no value"};
             };
             if (arg == "-h" || arg == "--help") {
                 std::fputs(kUsage, stdout);
@@ -121,11 +131,13 @@ int runTokenizeCommand(int argc, char** argv) {
                 throw UsageError{"unknown option '" + arg + "' (see --help)"};
             }
         }
-        if (tokenizerPath.empty()) throw UsageError{"--tokenizer PATH/tokenizer.json is required (see --help)"};
+        if (tokenizerPath.empty())
+            throw UsageError{"--tokenizer PATH/tokenizer.json is required (see --help)"};
     } catch (const UsageError& e) {
         return fail(e.message);
     }
-    if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (threads == 0)
+        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
     try {
         std::unique_ptr<BpeTokenizer> tok;
@@ -139,26 +151,32 @@ int runTokenizeCommand(int argc, char** argv) {
         const std::string inputName = haveInput ? "input file '" + inputPath + "'" : std::string("standard input");
         {
             std::FILE* f = haveInput ? std::fopen(inputPath.c_str(), "rb") : stdin;
-            if (!f) return fail("cannot open " + inputName + ": " + std::strerror(errno));
+            if (!f)
+                return fail("cannot open " + inputName + ": " + std::strerror(errno));
             const bool ok = readAll(f, input);
             const int err = errno;
-            if (haveInput) std::fclose(f);
-            if (!ok) return fail("cannot read " + inputName + ": " + std::strerror(err));
+            if (haveInput)
+                std::fclose(f);
+            if (!ok)
+                return fail("cannot read " + inputName + ": " + std::strerror(err));
         }
 
         if (decode) {
             std::vector<int32_t> ids;
             size_t i = 0;
             while (i < input.size()) {
-                while (i < input.size() && isSpace(input[i])) ++i;
-                if (i >= input.size()) break;
+                while (i < input.size() && isSpace(input[i]))
+                    ++i;
+                if (i >= input.size())
+                    break;
                 size_t j = i;
-                while (j < input.size() && !isSpace(input[j])) ++j;
+                while (j < input.size() && !isSpace(input[j]))
+                    ++j;
                 int32_t id = 0;
                 const auto [p, ec] = std::from_chars(input.data() + i, input.data() + j, id);
                 if (ec != std::errc() || p != input.data() + j)
-                    return fail(inputName + ": '" + input.substr(i, std::min<size_t>(j - i, 40)) +
-                                "' at byte offset " + std::to_string(i) + " is not a token id");
+                    return fail(inputName + ": '" + input.substr(i, std::min<size_t>(j - i, 40)) + "' at byte offset " +
+                                std::to_string(i) + " is not a token id");
                 ids.push_back(id);
                 i = j;
             }
@@ -200,7 +218,8 @@ int runTokenizeCommand(int argc, char** argv) {
         out.reserve(v.size() * 7 + 1);
         char num[16];
         for (size_t k = 0; k < v.size(); ++k) {
-            if (k) out.push_back(' ');
+            if (k)
+                out.push_back(' ');
             const auto [p, ec] = std::to_chars(num, num + sizeof num, v[k]);
             (void)ec;
             out.append(num, p);
@@ -217,4 +236,4 @@ int runTokenizeCommand(int argc, char** argv) {
     }
 }
 
-}  // namespace traindeck::tok
+} // namespace traindeck::tok

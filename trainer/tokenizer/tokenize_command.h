@@ -8,4 +8,4 @@ namespace traindeck::tok {
 // tokenizer.json, invalid UTF-8, unknown id), 1 any other failure (e.g. output not writable).
 int runTokenizeCommand(int argc, char** argv);
 
-}  // namespace traindeck::tok
+} // namespace traindeck::tok

@@ -11,11 +11,11 @@ namespace traindeck::tok::unicode {
 
 // What the Qwen2 split pattern distinguishes about a code point.
 enum class CharClass : uint8_t {
-    Letter,   // \p{L}: Lu Ll Lt Lm Lo
-    Number,   // \p{N}: Nd Nl No
-    Space,    // \s (Unicode White_Space) other than CR and LF
-    Newline,  // [\r\n]
-    Other,    // everything else (punctuation, symbols, marks, controls, unassigned…)
+    Letter,  // \p{L}: Lu Ll Lt Lm Lo
+    Number,  // \p{N}: Nd Nl No
+    Space,   // \s (Unicode White_Space) other than CR and LF
+    Newline, // [\r\n]
+    Other,   // everything else (punctuation, symbols, marks, controls, unassigned…)
 };
 
 inline constexpr size_t npos = std::string_view::npos;
@@ -31,7 +31,8 @@ std::string replaceInvalidUtf8(std::string_view s);
 void appendReplacingInvalidUtf8(std::string_view s, std::string& out);
 
 // Decodes the code point at p from well-formed UTF-8; len receives its length in bytes.
-inline uint32_t decodeUtf8(const unsigned char* p, int& len) {
+inline uint32_t decodeUtf8(const unsigned char* p, int& len)
+{
     const unsigned c = p[0];
     if (c < 0x80) {
         len = 1;
@@ -65,12 +66,15 @@ const Tables& tables();
 // The class straight from utf8proc (no table).
 CharClass classFromUtf8proc(uint32_t cp);
 
-inline CharClass classOf(uint32_t cp, const Tables& t) {
-    if (cp < 0x10000) return static_cast<CharClass>(t.bmp[cp] & 7u);
+inline CharClass classOf(uint32_t cp, const Tables& t)
+{
+    if (cp < 0x10000)
+        return static_cast<CharClass>(t.bmp[cp] & 7u);
     return classFromUtf8proc(cp);
 }
 
-inline bool nfcUnsafe(uint32_t cp, const Tables& t) {
+inline bool nfcUnsafe(uint32_t cp, const Tables& t)
+{
     return (t.nfcUnsafe[cp >> 6] >> (cp & 63)) & 1u;
 }
 
@@ -87,4 +91,4 @@ bool isWhiteSpace(uint32_t cp);
 // character used by added tokens with single_word.
 bool isWordChar(uint32_t cp);
 
-}  // namespace traindeck::tok::unicode
+} // namespace traindeck::tok::unicode

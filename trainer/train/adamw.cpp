@@ -93,4 +93,4 @@ std::vector<std::pair<std::string, torch::Tensor>> AdamW::stateTensors() const
     return out;
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

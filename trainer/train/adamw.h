@@ -12,12 +12,12 @@ namespace traindeck::train {
 struct AdamWParam {
     std::string name;
     torch::Tensor param;
-    bool decay = true;  // weight decay off for biases and norm weights
+    bool decay = true; // weight decay off for biases and norm weights
     torch::Tensor expAvg, expAvgSq;
 };
 
 class AdamW {
-public:
+  public:
     AdamW(std::vector<std::pair<std::string, torch::Tensor>> namedParams, double beta1 = 0.9, double beta2 = 0.95,
           double eps = 1e-8);
     void step(double lr, double weightDecay);
@@ -31,7 +31,7 @@ public:
     // State as named tensors ("<param>.exp_avg", "<param>.exp_avg_sq") for checkpoints.
     std::vector<std::pair<std::string, torch::Tensor>> stateTensors() const;
 
-private:
+  private:
     bool fusedKernelApplies(const AdamWParam& ap, const torch::Tensor& grad) const;
 
     std::vector<AdamWParam> params_;
@@ -40,4 +40,4 @@ private:
     int64_t steps_ = 0;
 };
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

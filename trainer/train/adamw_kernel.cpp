@@ -23,4 +23,4 @@ void adamwUpdate(float* __restrict param, const float* __restrict grad, float* _
     }
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

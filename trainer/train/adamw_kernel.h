@@ -8,12 +8,12 @@
 namespace traindeck::train {
 
 struct AdamWScalars {
-    float decayFactor = 1;    // 1 - lr * weight_decay (1: no decay)
-    float oneMinusBeta1 = 0;  // lerp weight
+    float decayFactor = 1;   // 1 - lr * weight_decay (1: no decay)
+    float oneMinusBeta1 = 0; // lerp weight
     float beta2 = 0, oneMinusBeta2 = 0;
-    float bc2Sqrt = 1;        // sqrt(1 - beta2^t)
+    float bc2Sqrt = 1; // sqrt(1 - beta2^t)
     float eps = 0;
-    float negStepSize = 0;    // -lr / (1 - beta1^t)
+    float negStepSize = 0; // -lr / (1 - beta1^t)
 };
 
 // Elements [0, n): the arithmetic of torch.optim.AdamW's single-tensor path, in float, in the same order:
@@ -21,4 +21,4 @@ struct AdamWScalars {
 // p += negStepSize * m / (sqrt(v) / bc2Sqrt + eps).
 void adamwUpdate(float* param, const float* grad, float* expAvg, float* expAvgSq, int64_t n, const AdamWScalars& s);
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

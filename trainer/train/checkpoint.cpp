@@ -110,4 +110,4 @@ void loadOptimizerState(const std::string& dir, AdamW& optimizer)
         optimizer.setSteps(std::stoll(it->second));
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -15,7 +15,7 @@
 namespace traindeck::train {
 
 struct CheckpointResult {
-    std::string path;  // relative to the out directory
+    std::string path; // relative to the out directory
     uint64_t bytes = 0;
     double ms = 0;
 };
@@ -30,4 +30,4 @@ std::string resolveCheckpoint(const std::string& outDir, const std::string& spec
 nlohmann::json readTrainerState(const std::string& checkpointDir);
 void loadOptimizerState(const std::string& checkpointDir, AdamW& optimizer);
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -29,7 +29,8 @@ torch::Device resolveDevice(const std::string& spec, int localRank)
     if (spec == "auto" && !haveCuda)
         return torch::kCPU;
     if (!haveCuda)
-        throw InputError("--device " + spec + ": this trainer's LibTorch sees no CUDA device (build against a CUDA "
+        throw InputError("--device " + spec +
+                         ": this trainer's LibTorch sees no CUDA device (build against a CUDA "
                          "LibTorch and check the driver, or use --device cpu)");
     const int count = static_cast<int>(torch::cuda::device_count());
     int index = localRank % count;
@@ -81,7 +82,7 @@ AutocastScope::~AutocastScope()
         at::autocast::set_cpu_enabled(false);
 #endif
     if (cuda_ || cpu_)
-        at::autocast::clear_cache();  // casts of the weights are valid for one forward pass only
+        at::autocast::clear_cache(); // casts of the weights are valid for one forward pass only
 }
 
 void synchronize(const torch::Device& device)
@@ -96,7 +97,7 @@ double measureMatmulPeak(const torch::Device& device, torch::ScalarType dtype, i
     const auto options = torch::TensorOptions().device(device).dtype(dtype);
     auto a = torch::randn({size, size}, options);
     auto b = torch::randn({size, size}, options);
-    auto c = torch::matmul(a, b);  // warm up (and pick the kernel)
+    auto c = torch::matmul(a, b); // warm up (and pick the kernel)
     synchronize(device);
     double best = 0;
     for (int i = 0; i < repeats; ++i) {
@@ -109,4 +110,4 @@ double measureMatmulPeak(const torch::Device& device, torch::ScalarType dtype, i
     return best;
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -17,13 +17,13 @@ bool isDeviceSpec(const std::string& spec, bool allowAuto = true);
 // Mixed precision for the forward pass (and the loss): autocast to bf16 on the CPU or CUDA, to fp16 on
 // CUDA; nothing for fp32. The backward pass follows the dtypes the forward recorded.
 class AutocastScope {
-public:
+  public:
     AutocastScope(const torch::Device& device, const std::string& precision);
     ~AutocastScope();
     AutocastScope(const AutocastScope&) = delete;
     AutocastScope& operator=(const AutocastScope&) = delete;
 
-private:
+  private:
     bool cpu_ = false, cuda_ = false;
 };
 
@@ -34,4 +34,4 @@ void synchronize(const torch::Device& device);
 // Largest dense matmul throughput measured on the device in the given dtype (FLOP/s), best of `repeats`.
 double measureMatmulPeak(const torch::Device& device, torch::ScalarType dtype, int size = 1024, int repeats = 5);
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -21,7 +21,7 @@ bool LossScaler::update(bool gradientsFinite)
         return true;
     }
     if (enabled_ && ++goodSteps_ >= interval_) {
-        scale_ = std::min(scale_ * growth_, 16777216.0);  // 2^24, like GradScaler's practical ceiling
+        scale_ = std::min(scale_ * growth_, 16777216.0); // 2^24, like GradScaler's practical ceiling
         goodSteps_ = 0;
     }
     return false;
@@ -34,4 +34,4 @@ void LossScaler::restore(double scale, int64_t goodSteps, int64_t skipped)
     skipped_ = skipped;
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -10,9 +10,9 @@
 namespace traindeck::train {
 
 class LossScaler {
-public:
-    explicit LossScaler(bool enabled, double initScale = 65536.0, double growthFactor = 2.0,
-                        double backoffFactor = 0.5, int64_t growthInterval = 2000);
+  public:
+    explicit LossScaler(bool enabled, double initScale = 65536.0, double growthFactor = 2.0, double backoffFactor = 0.5,
+                        int64_t growthInterval = 2000);
 
     bool enabled() const { return enabled_; }
     double scale() const { return scale_; }
@@ -25,10 +25,10 @@ public:
     int64_t goodSteps() const { return goodSteps_; }
     void restore(double scale, int64_t goodSteps, int64_t skipped);
 
-private:
+  private:
     bool enabled_;
     double scale_, growth_, backoff_;
     int64_t interval_, goodSteps_ = 0, skipped_ = 0;
 };
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -106,8 +106,7 @@ nlohmann::json convert(const Flag& f, const std::string& text, const std::string
     throw InputError(where + ": expected " + names.at(f.kind) + ", got \"" + text + "\"");
 }
 
-template <typename T>
-T get(const nlohmann::json& j, const char* key, T fallback)
+template <typename T> T get(const nlohmann::json& j, const char* key, T fallback)
 {
     auto it = j.find(key);
     return it == j.end() ? fallback : it->get<T>();
@@ -137,13 +136,14 @@ std::optional<std::pair<int, int64_t>> rankAndStep(const nlohmann::json& j, cons
     return v;
 }
 
-}  // namespace
+} // namespace
 
 std::string trainUsage()
 {
     std::string s = "usage: traindeck-trainer train [--config FILE.json] [--flag value ...]\n\n";
     for (const auto& f : flags())
-        s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help + "\n";
+        s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help +
+             "\n";
     return s;
 }
 
@@ -267,8 +267,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
     need(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
          "--precision must be fp32, bf16 or fp16");
-    need(isDeviceSpec(o.device),
-         "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
+    need(isDeviceSpec(o.device), "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
     need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
          "--compression must be none, fp16 or bf16");
     need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
@@ -307,17 +306,31 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
 
 nlohmann::json TrainOptions::toJson() const
 {
-    nlohmann::json j = {{"seq_len", seqLen},      {"micro_batch", microBatch}, {"grad_accum", gradAccum},
-                        {"lr", lr},               {"min_lr", minLr},           {"warmup", warmup},
-                        {"max_steps", maxSteps},  {"epochs", epochs},          {"weight_decay", weightDecay},
-                        {"clip", clip},           {"seed", seed},              {"precision", precision},
+    nlohmann::json j = {{"seq_len", seqLen},
+                        {"micro_batch", microBatch},
+                        {"grad_accum", gradAccum},
+                        {"lr", lr},
+                        {"min_lr", minLr},
+                        {"warmup", warmup},
+                        {"max_steps", maxSteps},
+                        {"epochs", epochs},
+                        {"weight_decay", weightDecay},
+                        {"clip", clip},
+                        {"seed", seed},
+                        {"precision", precision},
                         {"device", device},
-                        {"compression", compression}, {"bucket_mb", bucketMb}, {"scale_lr", scaleLr},
-                        {"batch_mode", batchMode}, {"text_field", textField}, {"data", data},
-                        {"model", modelDir},      {"preset", preset},          {"tokenizer", tokenizer}};
+                        {"compression", compression},
+                        {"bucket_mb", bucketMb},
+                        {"scale_lr", scaleLr},
+                        {"batch_mode", batchMode},
+                        {"text_field", textField},
+                        {"data", data},
+                        {"model", modelDir},
+                        {"preset", preset},
+                        {"tokenizer", tokenizer}};
     if (initStd > 0)
         j["init_std"] = initStd;
     return j;
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -14,7 +14,7 @@ namespace traindeck::train {
 struct InjectDelay {
     int rank = -1;
     double ms = 0;
-    std::string phase = "forward";  // data | forward | backward | optimizer
+    std::string phase = "forward"; // data | forward | backward | optimizer
 };
 
 struct TrainOptions {
@@ -28,42 +28,42 @@ struct TrainOptions {
     int64_t microBatch = 4;
     int64_t gradAccum = 1;
     double lr = 3e-4;
-    double minLr = -1;  // default lr / 10
+    double minLr = -1; // default lr / 10
     int64_t warmup = 10;
     int64_t maxSteps = 0;
     int64_t epochs = 0;
     double weightDecay = 0.1;
     double clip = 1.0;
     uint64_t seed = 1234;
-    double initStd = -1;  // default: the config's initializer_range
+    double initStd = -1; // default: the config's initializer_range
     std::string precision = "fp32";
-    std::string device = "auto";  // auto | cpu | cuda | cuda:N
+    std::string device = "auto"; // auto | cpu | cuda | cuda:N
     std::string compression = "none";
     double bucketMb = 25;
-    bool scaleLr = false;  // multiply lr by the world size (Horovod's linear scaling)
+    bool scaleLr = false; // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;
     std::string out = "traindeck-out";
-    std::string resume;  // "latest" or a checkpoint directory
+    std::string resume; // "latest" or a checkpoint directory
     std::string metricsOut;
     bool metricsStdout = false;
-    int threads = 0;  // 0: LibTorch's default
+    int threads = 0; // 0: LibTorch's default
     int64_t logEvery = 1;
     int prefetch = 4;
     std::optional<InjectDelay> injectDelay;
-    std::optional<std::pair<int, int64_t>> injectExit;  // rank, step
-    std::optional<std::pair<int, int64_t>> injectNan;   // rank, step: that rank's loss becomes NaN
+    std::optional<std::pair<int, int64_t>> injectExit; // rank, step
+    std::optional<std::pair<int, int64_t>> injectNan;  // rank, step: that rank's loss becomes NaN
     std::string runId;
     // Test aids: seed each rank's initialisation differently, and check parameter checksums across
     // ranks before/after the start-up broadcast and at the end.
     bool initSeedPerRank = false;
     bool verifySync = false;
 
-    nlohmann::json toJson() const;  // for the hello record and the config hash
+    nlohmann::json toJson() const; // for the hello record and the config hash
 };
 
 // Parses the flags after "train"; throws InputError with one message naming the flag or key.
 TrainOptions parseTrainOptions(const std::vector<std::string>& args);
 std::string trainUsage();
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

@@ -14,9 +14,9 @@
 #include "util/gpu.h"
 
 #include <chrono>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <optional>
@@ -30,7 +30,10 @@ namespace traindeck::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double msSince(Clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 double learningRate(const TrainOptions& o, double peak, double minLr, int64_t step /*1-based*/, int64_t maxSteps)
 {
@@ -47,7 +50,7 @@ double learningRate(const TrainOptions& o, double peak, double minLr, int64_t st
 // gradient_as_bucket_view). On CUDA the MPI backend needs host memory: `host` is a pinned staging copy.
 struct Bucket {
     std::vector<torch::Tensor> params;
-    std::vector<torch::Tensor> views;  // views[i]: params[i]'s gradient inside `flat`
+    std::vector<torch::Tensor> views; // views[i]: params[i]'s gradient inside `flat`
     torch::Tensor flat;
     torch::Tensor host;
 };
@@ -143,11 +146,11 @@ void injectSleep(const TrainOptions& o, int rank, const char* phase)
 
 // What the telemetry says about a rank's device.
 struct DeviceTelemetry {
-    std::string label;  // "cpu" or "cuda:0|NVIDIA H200" (the name after '|')
+    std::string label; // "cpu" or "cuda:0|NVIDIA H200" (the name after '|')
     std::string pciBusId;
     double memoryTotalMb = 0;
     double peakFlops = 0;
-    std::string peakSource;  // "measured fp32 matmul", "datasheet NVIDIA H200 bf16", ...
+    std::string peakSource; // "measured fp32 matmul", "datasheet NVIDIA H200 bf16", ...
 };
 
 DeviceTelemetry describeDevice(const torch::Device& device, const std::string& precision)
@@ -155,8 +158,8 @@ DeviceTelemetry describeDevice(const torch::Device& device, const std::string& p
     DeviceTelemetry d;
     if (!device.is_cuda()) {
         d.label = "cpu";
-        d.memoryTotalMb = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE)) /
-                          (1024.0 * 1024.0);
+        d.memoryTotalMb = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                          static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
         // bf16 autocast runs the matmuls in bf16 (oneDNN's AVX512-BF16 kernels are about 4x the fp32 rate
         // on CPUs that have them): the peak is measured in the dtype the matmuls run in.
         const bool bf16 = precision == "bf16";
@@ -177,7 +180,9 @@ DeviceTelemetry describeDevice(const torch::Device& device, const std::string& p
         d.peakFlops = *peak;
         d.peakSource = "datasheet " + name + " " + precision;
     } else {
-        const auto dtype = precision == "bf16" ? torch::kBFloat16 : precision == "fp16" ? torch::kHalf : torch::kFloat32;
+        const auto dtype = precision == "bf16"   ? torch::kBFloat16
+                           : precision == "fp16" ? torch::kHalf
+                                                 : torch::kFloat32;
         d.peakFlops = measureMatmulPeak(device, dtype, 4096, 5);
         d.peakSource = "measured " + precision + " matmul (device not in the datasheet table)";
     }
@@ -223,7 +228,7 @@ std::string torchVersion()
            std::to_string(TORCH_VERSION_PATCH);
 }
 
-}  // namespace
+} // namespace
 
 // The default CPU generator's state, for checkpoints (training itself draws no random numbers today,
 // but dropout or sampling added later must resume exactly too).
@@ -270,8 +275,7 @@ namespace {
 // Figures every rank sends to rank 0 in one gather of doubles. A struct lists its fields once, in gather
 // order (`fields`, each naming its member); toArray/fromArray follow that list, so no code indexes the
 // flat array MPI carries.
-template <class T>
-struct Gathered {
+template <class T> struct Gathered {
     std::vector<double> toArray() const
     {
         std::vector<double> values;
@@ -321,7 +325,7 @@ struct StepStats : Gathered<StepStats> {
     double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, optMs = 0, stepMs = 0;
     double memMb = 0, util = 0;
     double commBytes = 0;
-    double loss = 0;  // mean over the micro-steps
+    double loss = 0; // mean over the micro-steps
     double tokens = 0;
 
     // How the step record shows a field: an array with one value per rank under the field's name, or
@@ -350,9 +354,9 @@ struct StepStats : Gathered<StepStats> {
 
 // Where a resumed run continues; an empty dir for a fresh run.
 struct ResumePoint {
-    std::string dir;  // rank 0's checkpoint directory
-    nlohmann::json state;  // its trainer_state.json; null for a fresh run
-    nlohmann::ordered_json config;  // its config.json, on the other ranks only (the model's shapes)
+    std::string dir;               // rank 0's checkpoint directory
+    nlohmann::json state;          // its trainer_state.json; null for a fresh run
+    nlohmann::ordered_json config; // its config.json, on the other ranks only (the model's shapes)
 };
 
 // What setup builds and the steps use, declared in the order setup builds it (and destroyed in reverse).
@@ -379,8 +383,8 @@ struct TrainingRun {
     c10::OptionalDeviceGuard deviceGuard;
 
     std::string tokenizerPath;
-    std::unique_ptr<tok::Tokenizer> tokenizer;  // null: bytes
-    std::vector<std::string> tokenizerFiles;  // copied into every checkpoint
+    std::unique_ptr<tok::Tokenizer> tokenizer; // null: bytes
+    std::vector<std::string> tokenizerFiles;   // copied into every checkpoint
     ResumePoint resume;
 
     model::Qwen2ForCausalLM net{nullptr};
@@ -395,7 +399,7 @@ struct TrainingRun {
     LossScaler scaler{false};
 
     DeviceTelemetry deviceInfo;
-    double peakFlopsAllRanks = 0;  // rank 0 only
+    double peakFlopsAllRanks = 0; // rank 0 only
     double tokenFlops = 0;
 
     // The last finished step, and the data position after it.
@@ -454,10 +458,11 @@ ResumePoint readResumePoint(const TrainOptions& o, dist::Communicator& comm)
         try {
             resume.dir = resolveCheckpoint(o.out, o.resume);
             resume.state = readTrainerState(resume.dir);
-            envelope = {{"ok", true},
-                        {"dir", resume.dir},
-                        {"state", resume.state},
-                        {"config", nlohmann::json::parse(util::readFile((fs::path(resume.dir) / "config.json").string()))}};
+            envelope = {
+                {"ok", true},
+                {"dir", resume.dir},
+                {"state", resume.state},
+                {"config", nlohmann::json::parse(util::readFile((fs::path(resume.dir) / "config.json").string()))}};
         } catch (const std::exception& e) {
             envelope = {{"ok", false}, {"error", e.what()}};
             broadcastString(comm, envelope.dump());
@@ -468,7 +473,8 @@ ResumePoint readResumePoint(const TrainOptions& o, dist::Communicator& comm)
     if (rank != 0) {
         envelope = nlohmann::json::parse(received);
         if (!envelope.value("ok", false))
-            throw InputError("rank 0 could not read the checkpoint to resume from: " + envelope.value("error", std::string()));
+            throw InputError("rank 0 could not read the checkpoint to resume from: " +
+                             envelope.value("error", std::string()));
         resume.dir = envelope.at("dir").get<std::string>();
         resume.state = envelope.at("state");
         resume.config = nlohmann::ordered_json::parse(envelope.at("config").dump());
@@ -485,7 +491,8 @@ model::Qwen2ForCausalLM buildModel(const TrainOptions& o, int rank, const Resume
         net = model::loadPretrained(resume.dir);
     } else if (!resume.dir.empty()) {
         // Same shapes as rank 0's; the values come with the start-up broadcast.
-        net = model::Qwen2ForCausalLM(model::Qwen2Config::fromJson(resume.config, resume.dir + "/config.json (from rank 0)"));
+        net = model::Qwen2ForCausalLM(
+            model::Qwen2Config::fromJson(resume.config, resume.dir + "/config.json (from rank 0)"));
     } else if (!o.modelDir.empty()) {
         net = model::loadPretrained(o.modelDir);
     } else {
@@ -655,8 +662,11 @@ nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& ru
         {"world_size", run.world},
         {"ranks", ranks},
         {"versions",
-         {{"trainer", TRAINDECK_VERSION}, {"libtorch", torchVersion()}, {"mpi", run.comm.libraryVersion()},
-          {"nccl", nullptr}, {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
+         {{"trainer", TRAINDECK_VERSION},
+          {"libtorch", torchVersion()},
+          {"mpi", run.comm.libraryVersion()},
+          {"nccl", nullptr},
+          {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
         {"model", {{"config", config.toJson()}, {"parameters", config.parameterCount()}}},
         {"hparams", hparams}};
     if (!run.resume.dir.empty())
@@ -724,7 +734,7 @@ struct StepResult {
     StepStats stats;
     double gradNorm = 0;
     double lr = 0;
-    double lossScale = 1;  // the scale this step's loss was multiplied by
+    double lossScale = 1; // the scale this step's loss was multiplied by
 };
 
 // --inject-exit (test aid): the rank ends at the start of the step as if it had crashed.
@@ -765,7 +775,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
             if (o.injectNan && o.injectNan->first == run.rank && o.injectNan->second == thisStep)
                 loss = loss * std::numeric_limits<double>::quiet_NaN();
         }
-        lossSum += loss.item<double>();  // waits for the forward pass on a device
+        lossSum += loss.item<double>(); // waits for the forward pass on a device
         stats.fwdMs += msSince(t);
 
         t = Clock::now();
@@ -814,7 +824,7 @@ double unscaleAndClip(TrainingRun& run)
             b.flat.div_(run.scaler.scale());
         norms.push_back(torch::linalg_vector_norm(b.flat, 2).to(torch::kFloat64));
     }
-    const double gradNorm = torch::stack(norms).norm().item<double>();  // one device sync for all buckets
+    const double gradNorm = torch::stack(norms).norm().item<double>(); // one device sync for all buckets
     if (run.o.clip > 0 && std::isfinite(gradNorm) && gradNorm > run.o.clip) {
         const double scale = run.o.clip / (gradNorm + 1e-6);
         for (auto& b : run.buckets)
@@ -834,9 +844,12 @@ void applyGradients(TrainingRun& run, int64_t thisStep, StepResult& result)
     if (!skip)
         run.optimizer->step(result.lr, run.o.weightDecay);
     else if (run.lead)
-        run.metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "non_finite_gradients"},
-                                       {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
-                                                       std::to_string(result.lossScale) + "); the step was skipped"}});
+        run.metrics->write("warning",
+                           {{"rank", -1},
+                            {"host", ""},
+                            {"code", "non_finite_gradients"},
+                            {"message", "step " + std::to_string(thisStep) + ": gradients are not finite (loss scale " +
+                                            std::to_string(result.lossScale) + "); the step was skipped"}});
     for (auto& b : run.buckets)
         b.flat.zero_();
     synchronize(run.device);
@@ -912,21 +925,22 @@ void reportStep(TrainingRun& run, const StepResult& result)
     const double tokensPerS = totalTokens / (stepMs / 1000.0);
     const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * run.world) / (stepMs / 1000.0);
     const double mfu = run.peakFlopsAllRanks > 0 ? tokensPerS * run.tokenFlops / run.peakFlopsAllRanks : 0;
-    nlohmann::ordered_json rec = {{"step", run.step},
-                                  {"epoch", run.epoch},
-                                  {"loss", telemetry::MetricsWriter::number(loss)},
-                                  {"lr", result.lr},
-                                  {"grad_norm", telemetry::MetricsWriter::number(result.gradNorm)},
-                                  {"tokens", static_cast<int64_t>(totalTokens)},
-                                  {"tokens_per_s", tokensPerS},
-                                  {"samples_per_s", samplesPerS},
-                                  {"mfu", run.peakFlopsAllRanks > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
-                                  {"loss_scale", run.scaler.enabled() ? nlohmann::ordered_json(result.lossScale)
-                                                                      : nlohmann::ordered_json()}};
+    nlohmann::ordered_json rec = {
+        {"step", run.step},
+        {"epoch", run.epoch},
+        {"loss", telemetry::MetricsWriter::number(loss)},
+        {"lr", result.lr},
+        {"grad_norm", telemetry::MetricsWriter::number(result.gradNorm)},
+        {"tokens", static_cast<int64_t>(totalTokens)},
+        {"tokens_per_s", tokensPerS},
+        {"samples_per_s", samplesPerS},
+        {"mfu", run.peakFlopsAllRanks > 0 ? nlohmann::ordered_json(mfu) : nlohmann::ordered_json()},
+        {"loss_scale", run.scaler.enabled() ? nlohmann::ordered_json(result.lossScale) : nlohmann::ordered_json()}};
     addPerRankColumns(rec, ranks);
     run.metrics->write("step", rec);
     if (run.step % o.logEvery == 0 || run.step == run.maxSteps)
-        std::fprintf(stderr, "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
+        std::fprintf(stderr,
+                     "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
                      static_cast<long long>(run.step), static_cast<long long>(run.maxSteps), loss, result.lr,
                      result.gradNorm, tokensPerS, stepMs, 100 * mfu);
 }
@@ -938,19 +952,20 @@ nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
 {
     const auto& o = run.o;
     const auto& scaler = run.scaler;
-    return nlohmann::json{{"step", atStep},
-                          {"epoch", run.epoch},
-                          {"position", run.position},
-                          {"samples_consumed_in_epoch", run.position * run.world},
-                          {"world_size", run.world},
-                          {"optimizer_steps", run.optimizer->steps()},
-                          {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
-                          {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
-                          {"lr_schedule", {{"peak", run.peakLr}, {"min", run.minLr}, {"warmup", o.warmup}, {"max_steps", run.maxSteps}}},
-                          {"seed", o.seed},
-                          {"rng", {{"torch_cpu", rngStateHex()}}},
-                          {"config_hash", std::to_string(std::hash<std::string>{}(run.net->config().toJson().dump() +
-                                                                                  std::to_string(o.seqLen)))}};
+    return nlohmann::json{
+        {"step", atStep},
+        {"epoch", run.epoch},
+        {"position", run.position},
+        {"samples_consumed_in_epoch", run.position * run.world},
+        {"world_size", run.world},
+        {"optimizer_steps", run.optimizer->steps()},
+        {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
+        {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
+        {"lr_schedule", {{"peak", run.peakLr}, {"min", run.minLr}, {"warmup", o.warmup}, {"max_steps", run.maxSteps}}},
+        {"seed", o.seed},
+        {"rng", {{"torch_cpu", rngStateHex()}}},
+        {"config_hash",
+         std::to_string(std::hash<std::string>{}(run.net->config().toJson().dump() + std::to_string(o.seqLen)))}};
 }
 
 // Rank 0 writes; the barriers keep the other ranks from running ahead or ending meanwhile.
@@ -958,8 +973,8 @@ void writeCheckpoint(TrainingRun& run, int64_t atStep)
 {
     run.comm.barrier();
     if (run.lead) {
-        auto r = saveCheckpoint(run.o.out, atStep, run.net, *run.optimizer, trainerState(run, atStep), run.tokenizerFiles,
-                                run.o.keep);
+        auto r = saveCheckpoint(run.o.out, atStep, run.net, *run.optimizer, trainerState(run, atStep),
+                                run.tokenizerFiles, run.o.keep);
         run.metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
         std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
     }
@@ -996,7 +1011,7 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int runTraining(const TrainOptions& o, dist::Communicator& comm)
 {
@@ -1008,13 +1023,17 @@ int runTraining(const TrainOptions& o, dist::Communicator& comm)
     } catch (const std::exception& e) {
         if (metrics) {
             const bool input = dynamic_cast<const InputError*>(&e) != nullptr;
-            metrics->write("error", {{"rank", comm.rank()}, {"host", comm.host()}, {"message", e.what()},
-                                     {"exit_code", input ? 2 : 1}});
-            metrics->write("done", {{"status", "failed"}, {"steps", step},
-                                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
+            metrics->write(
+                "error",
+                {{"rank", comm.rank()}, {"host", comm.host()}, {"message", e.what()}, {"exit_code", input ? 2 : 1}});
+            metrics->write(
+                "done",
+                {{"status", "failed"},
+                 {"steps", step},
+                 {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
         }
         throw;
     }
 }
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

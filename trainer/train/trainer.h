@@ -18,4 +18,4 @@ double measureMatmulPeak(int size = 1024, int repeats = 5);
 // Training FLOPs per token: 6N plus attention (12 * layers * hidden * seq_len), as in PaLM's MFU.
 double flopsPerToken(int64_t parameters, int64_t layers, int64_t hidden, int64_t seqLen);
 
-}  // namespace traindeck::train
+} // namespace traindeck::train

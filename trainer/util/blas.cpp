@@ -17,8 +17,8 @@ int coreRank(std::string name)
 {
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
     static const std::vector<std::pair<const char*, int>> ranks = {
-        {"PRESCOTT", 1}, {"CORE2", 2}, {"PENRYN", 2}, {"DUNNINGTON", 2}, {"NEHALEM", 3}, {"ATOM", 1},
-        {"SANDYBRIDGE", 4}, {"HASWELL", 5}, {"ZEN", 5}, {"SKYLAKEX", 6}, {"COOPERLAKE", 7}, {"SAPPHIRERAPIDS", 8}};
+        {"PRESCOTT", 1},    {"CORE2", 2},   {"PENRYN", 2}, {"DUNNINGTON", 2}, {"NEHALEM", 3},    {"ATOM", 1},
+        {"SANDYBRIDGE", 4}, {"HASWELL", 5}, {"ZEN", 5},    {"SKYLAKEX", 6},   {"COOPERLAKE", 7}, {"SAPPHIRERAPIDS", 8}};
     for (const auto& [n, r] : ranks)
         if (name == n)
             return r;
@@ -41,7 +41,7 @@ std::string cpuBestCore()
 #endif
 }
 
-}  // namespace
+} // namespace
 
 BlasInfo blasInfo()
 {
@@ -82,4 +82,4 @@ void fixBlasCoreTypeOrReexec(int, char** argv)
     // execv failed: carry on with the slower core rather than not at all.
 }
 
-}  // namespace traindeck::util
+} // namespace traindeck::util

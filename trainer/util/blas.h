@@ -8,11 +8,11 @@
 namespace traindeck::util {
 
 struct BlasInfo {
-    std::string library;        // "openblas" or "unknown"
-    std::string coreName;       // openblas_get_corename(), empty when not OpenBLAS
-    std::string cpuBestCore;    // the best core type this CPU supports (SKYLAKEX, HASWELL, ...)
-    std::string coretypeEnv;    // OPENBLAS_CORETYPE as set, empty when unset
-    int numThreads = 0;         // openblas_get_num_threads()
+    std::string library;     // "openblas" or "unknown"
+    std::string coreName;    // openblas_get_corename(), empty when not OpenBLAS
+    std::string cpuBestCore; // the best core type this CPU supports (SKYLAKEX, HASWELL, ...)
+    std::string coretypeEnv; // OPENBLAS_CORETYPE as set, empty when unset
+    int numThreads = 0;      // openblas_get_num_threads()
 };
 
 BlasInfo blasInfo();
@@ -22,4 +22,4 @@ BlasInfo blasInfo();
 // when no re-exec happened.
 void fixBlasCoreTypeOrReexec(int argc, char** argv);
 
-}  // namespace traindeck::util
+} // namespace traindeck::util

@@ -8,13 +8,13 @@
 namespace traindeck {
 
 class InputError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 class RuntimeFailure : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace traindeck
+} // namespace traindeck

@@ -4,15 +4,18 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 namespace traindeck::util {
 
-static std::string errnoText() { return std::strerror(errno); }
+static std::string errnoText()
+{
+    return std::strerror(errno);
+}
 
 AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path))
 {
@@ -91,4 +94,4 @@ void makeDirs(const std::string& dir)
         throw RuntimeFailure(dir + ": cannot create directory: " + ec.message());
 }
 
-}  // namespace traindeck::util
+} // namespace traindeck::util

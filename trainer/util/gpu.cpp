@@ -19,8 +19,7 @@ std::string dlErrorText()
     return e ? e : "unknown error";
 }
 
-template <typename Fn>
-Fn symbol(void* lib, const char* name)
+template <typename Fn> Fn symbol(void* lib, const char* name)
 {
     return reinterpret_cast<Fn>(::dlsym(lib, name));
 }
@@ -29,20 +28,20 @@ Fn symbol(void* lib, const char* name)
 // The few declarations we need, as in cuda.h (CUDA 12/13): CUresult is an enum (int-sized), CUdevice an int.
 using CUresult = int;
 using CUdevice = int;
-constexpr int kCuAttrComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-constexpr int kCuAttrComputeCapabilityMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr int kCuAttrComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kCuAttrComputeCapabilityMinor = 76; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
 
 struct CudaApi {
-    std::string error;  // non-empty when unusable
+    std::string error; // non-empty when unusable
     CUresult (*init)(unsigned int) = nullptr;
     CUresult (*driverGetVersion)(int*) = nullptr;
     CUresult (*deviceGetCount)(int*) = nullptr;
     CUresult (*deviceGet)(CUdevice*, int) = nullptr;
     CUresult (*deviceGetName)(char*, int, CUdevice) = nullptr;
-    CUresult (*deviceTotalMem)(size_t*, CUdevice) = nullptr;  // cuDeviceTotalMem_v2
+    CUresult (*deviceTotalMem)(size_t*, CUdevice) = nullptr; // cuDeviceTotalMem_v2
     CUresult (*deviceGetAttribute)(int*, int, CUdevice) = nullptr;
     CUresult (*deviceGetPCIBusId)(char*, int, CUdevice) = nullptr;
-    CUresult (*getErrorName)(CUresult, const char**) = nullptr;  // optional, for messages
+    CUresult (*getErrorName)(CUresult, const char**) = nullptr; // optional, for messages
 };
 
 const CudaApi& cudaApi()
@@ -91,15 +90,15 @@ std::string cudaFailure(const CudaApi& api, const char* call, CUresult rc)
 using NvmlReturn = int;
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr NvmlReturn kNvmlSuccess = 0;
-constexpr NvmlReturn kNvmlInsufficientSize = 7;            // NVML_ERROR_INSUFFICIENT_SIZE
-constexpr unsigned kNvmlDriverVersionBufferSize = 80;      // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
-constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL;  // NVML_VALUE_NOT_AVAILABLE (usedGpuMemory)
+constexpr NvmlReturn kNvmlInsufficientSize = 7;              // NVML_ERROR_INSUFFICIENT_SIZE
+constexpr unsigned kNvmlDriverVersionBufferSize = 80;        // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
+constexpr unsigned long long kNvmlValueNotAvailable = ~0ULL; // NVML_VALUE_NOT_AVAILABLE (usedGpuMemory)
 
-struct NvmlUtilization {  // nvmlUtilization_t
+struct NvmlUtilization { // nvmlUtilization_t
     unsigned int gpu;
     unsigned int memory;
 };
-struct NvmlMemory {  // nvmlMemory_t (v1)
+struct NvmlMemory { // nvmlMemory_t (v1)
     unsigned long long total;
     unsigned long long free;
     unsigned long long used;
@@ -146,7 +145,8 @@ size_t processStride(const unsigned char* buf, size_t count, size_t nominal)
     auto plausible = [&](size_t stride) {
         for (size_t i = 0; i < count; ++i) {
             const ProcessEntry e = processAt(buf, stride, i);
-            if (e.pid == 0 || e.pid > (1u << 22) || (e.usedGpuMemory != kNvmlValueNotAvailable && e.usedGpuMemory >= (1ULL << 50)))
+            if (e.pid == 0 || e.pid > (1u << 22) ||
+                (e.usedGpuMemory != kNvmlValueNotAvailable && e.usedGpuMemory >= (1ULL << 50)))
                 return false;
         }
         return true;
@@ -157,7 +157,7 @@ size_t processStride(const unsigned char* buf, size_t count, size_t nominal)
     return nominal;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<GpuDevice> cudaDevices(std::string* error)
 {
@@ -212,22 +212,22 @@ std::string cudaDriverVersion()
     int v = 0;
     if (!api.error.empty() || api.driverGetVersion(&v) != 0 || v <= 0)
         return "";
-    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);  // 13000 -> "13.0", 12040 -> "12.4"
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); // 13000 -> "13.0", 12040 -> "12.4"
 }
 
 // ---- Nvml ----------------------------------------------------------------------------------------------------
 
 struct Nvml::Api {
-    NvmlReturn (*init)() = nullptr;  // nvmlInit_v2
+    NvmlReturn (*init)() = nullptr; // nvmlInit_v2
     NvmlReturn (*shutdown)() = nullptr;
     const char* (*errorString)(NvmlReturn) = nullptr;
     NvmlReturn (*systemGetDriverVersion)(char*, unsigned int) = nullptr;
-    NvmlReturn (*deviceGetHandleByPciBusId)(const char*, NvmlDevice*) = nullptr;  // _v2
+    NvmlReturn (*deviceGetHandleByPciBusId)(const char*, NvmlDevice*) = nullptr; // _v2
     NvmlReturn (*deviceGetUtilizationRates)(NvmlDevice, NvmlUtilization*) = nullptr;
     NvmlReturn (*deviceGetMemoryInfo)(NvmlDevice, NvmlMemory*) = nullptr;
-    NvmlReturn (*deviceGetPowerUsage)(NvmlDevice, unsigned int*) = nullptr;  // optional
-    NvmlReturn (*deviceGetComputeRunningProcesses)(NvmlDevice, unsigned int*, void*) = nullptr;  // optional
-    size_t processStride = kProcessStrideV2;  // of the struct the chosen process call takes
+    NvmlReturn (*deviceGetPowerUsage)(NvmlDevice, unsigned int*) = nullptr;                     // optional
+    NvmlReturn (*deviceGetComputeRunningProcesses)(NvmlDevice, unsigned int*, void*) = nullptr; // optional
+    size_t processStride = kProcessStrideV2; // of the struct the chosen process call takes
 };
 
 Nvml& Nvml::instance()
@@ -291,7 +291,7 @@ Nvml::Nvml(const std::string& library)
 Nvml::~Nvml()
 {
     if (m_api)
-        m_api->shutdown();  // NVML counts nvmlInit/nvmlShutdown pairs; other users keep theirs
+        m_api->shutdown(); // NVML counts nvmlInit/nvmlShutdown pairs; other users keep theirs
     delete m_api;
 }
 
@@ -337,7 +337,7 @@ std::optional<GpuSample> Nvml::sample(const std::string& pciBusId, int64_t pid) 
         // for processes that start in between; retry a few times if the list keeps growing.
         unsigned int count = 0;
         NvmlReturn rc = m_api->deviceGetComputeRunningProcesses(dev, &count, nullptr);
-        std::vector<uint64_t> storage;  // 8-byte aligned, sized for the largest layout
+        std::vector<uint64_t> storage; // 8-byte aligned, sized for the largest layout
         unsigned int capacity = 0;
         for (int attempt = 0; attempt < 4 && rc == kNvmlInsufficientSize; ++attempt) {
             capacity = count + 8;
@@ -353,7 +353,7 @@ std::optional<GpuSample> Nvml::sample(const std::string& pciBusId, int64_t pid) 
             for (size_t i = 0; i < n; ++i) {
                 const ProcessEntry e = processAt(buf, stride, i);
                 if (pid >= 0 && static_cast<int64_t>(e.pid) == pid && e.usedGpuMemory != kNvmlValueNotAvailable)
-                    used = std::max(used, 0.0) + toMiB(e.usedGpuMemory);  // summed over MIG instances
+                    used = std::max(used, 0.0) + toMiB(e.usedGpuMemory); // summed over MIG instances
             }
             s.memoryUsedMiB = used;
         }
@@ -402,7 +402,7 @@ std::optional<GpuSample> Nvml::sample(const std::string& pciBusId, int64_t pid) 
 namespace {
 
 struct PeakEntry {
-    const char* words;  // all must appear as whole words of the device name (case-insensitive)
+    const char* words; // all must appear as whole words of the device name (case-insensitive)
     double fp32, bf16, fp16;
 };
 
@@ -456,7 +456,7 @@ std::vector<std::string> words(const std::string& s)
     return out;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<double> gpuPeakFlops(const std::string& deviceName, const std::string& precision)
 {
@@ -476,8 +476,9 @@ std::optional<double> gpuPeakFlops(const std::string& deviceName, const std::str
     size_t bestWords = 0;
     for (const PeakEntry& e : kPeakTable) {
         const std::vector<std::string> key = words(e.words);
-        const bool all = std::all_of(key.begin(), key.end(),
-                                     [&](const std::string& w) { return std::find(name.begin(), name.end(), w) != name.end(); });
+        const bool all = std::all_of(key.begin(), key.end(), [&](const std::string& w) {
+            return std::find(name.begin(), name.end(), w) != name.end();
+        });
         if (all && key.size() > bestWords) {
             best = &e;
             bestWords = key.size();
@@ -488,4 +489,4 @@ std::optional<double> gpuPeakFlops(const std::string& deviceName, const std::str
     return best->*field;
 }
 
-}  // namespace traindeck::util
+} // namespace traindeck::util

@@ -56,7 +56,7 @@ ChildResult runChild(const std::vector<std::string>& args)
     if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
         throw std::runtime_error("cannot start " + args[0]);
     int status = 0;
-    struct rusage ru{};
+    struct rusage ru {};
     if (wait4(pid, &status, 0, &ru) < 0)
         throw std::runtime_error("wait4 failed");
     ChildResult r;
@@ -92,7 +92,7 @@ std::string fixed(double v, int digits)
     return buf;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -101,7 +101,8 @@ int main(int argc, char** argv)
     bool skipBig = false, keep = false, bigSpeed = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--work" && i + 1 < argc) work = argv[++i];
+        if (a == "--work" && i + 1 < argc)
+            work = argv[++i];
         else if (a == "--threads" && i + 1 < argc) {
             threadCounts.clear();
             std::string list = argv[++i];
@@ -110,12 +111,16 @@ int main(int argc, char** argv)
                 threadCounts.push_back(std::max(1, std::atoi(list.substr(pos, comma - pos).c_str())));
                 pos = comma + 1;
             }
-        }
-        else if (a == "--skip-big") skipBig = true;
-        else if (a == "--keep") keep = true;
-        else if (a == "--big-speed") bigSpeed = true;
+        } else if (a == "--skip-big")
+            skipBig = true;
+        else if (a == "--keep")
+            keep = true;
+        else if (a == "--big-speed")
+            bigSpeed = true;
         else {
-            std::fprintf(stderr, "usage: bench_gguf_export [--work DIR] [--threads N,M,...] [--skip-big] [--keep] [--big-speed]\n");
+            std::fprintf(
+                stderr,
+                "usage: bench_gguf_export [--work DIR] [--threads N,M,...] [--skip-big] [--keep] [--big-speed]\n");
             return 2;
         }
     }
@@ -138,7 +143,7 @@ int main(int argc, char** argv)
     fs::create_directories(work);
     const fs::path w(work);
 
-    std::vector<std::vector<std::string>> table;  // rows of the printed table
+    std::vector<std::vector<std::string>> table; // rows of the printed table
     try {
         if (!skipBig) {
             const fs::path big = w / "distill-1.5b-bf16";
@@ -148,8 +153,8 @@ int main(int argc, char** argv)
             const uint64_t srcBytes = dirBytes(big);
             table.push_back({"init 1.5B (bf16 safetensors)", fixed(init.seconds, 1) + " s", gb(srcBytes),
                              fixed(init.maxRssKb / 1048576.0, 2) + " GiB", "-"});
-            const auto exp = runChild({trainer, "export-gguf", "--model", big.string(), "--out", gguf.string(),
-                                       "--dtype", "f16"});
+            const auto exp =
+                runChild({trainer, "export-gguf", "--model", big.string(), "--out", gguf.string(), "--dtype", "f16"});
             const uint64_t outBytes = fs::file_size(gguf);
             table.push_back({"export-gguf 1.5B -> f16", fixed(exp.seconds, 1) + " s", gb(outBytes),
                              fixed(exp.maxRssKb / 1048576.0, 2) + " GiB",
@@ -160,16 +165,19 @@ int main(int argc, char** argv)
                 std::vector<int> prompt;
                 for (int i = 0; i < 33; ++i)
                     prompt.push_back(1000 + 37 * i);
-                job["models"].push_back({{"id", "1.5b-f16"}, {"gguf", gguf.string()}, {"contextSize", 256},
+                job["models"].push_back({{"id", "1.5b-f16"},
+                                         {"gguf", gguf.string()},
+                                         {"contextSize", 256},
                                          {"speed", {{"prompt", prompt}, {"generate", 16}}}});
                 std::ofstream(w / "job-big.json") << job.dump();
                 runChild({"node", script, (w / "job-big.json").string(), (w / "result-big.json").string()});
                 const json r = json::parse(std::ifstream(w / "result-big.json"));
                 const json& s = r["models"][0]["speed"];
-                table.push_back({"llama.cpp 1.5B f16, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
-                                 "load " + fixed(r["models"][0]["loadMs"].get<double>() / 1000, 1) + " s", "-", "-",
-                                 "prompt " + fixed(s["promptTokensPerSecond"].get<double>(), 1) + " tok/s, gen " +
-                                     fixed(s["generateTokensPerSecond"].get<double>(), 1) + " tok/s"});
+                table.push_back(
+                    {"llama.cpp 1.5B f16, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
+                     "load " + fixed(r["models"][0]["loadMs"].get<double>() / 1000, 1) + " s", "-", "-",
+                     "prompt " + fixed(s["promptTokensPerSecond"].get<double>(), 1) + " tok/s, gen " +
+                         fixed(s["generateTokensPerSecond"].get<double>(), 1) + " tok/s"});
             }
             if (!keep) {
                 fs::remove_all(big);
@@ -187,11 +195,13 @@ int main(int argc, char** argv)
             runChild({trainer, "init", "--preset", preset, "--seed", "1", "--tokenizer", tok, "--out", dir.string()});
             for (const std::string dtype : {"f32", "f16"}) {
                 const fs::path gguf = w / (preset + "." + dtype + ".gguf");
-                const auto e = runChild({trainer, "export-gguf", "--model", dir.string(), "--out", gguf.string(),
-                                         "--dtype", dtype});
+                const auto e = runChild(
+                    {trainer, "export-gguf", "--model", dir.string(), "--out", gguf.string(), "--dtype", dtype});
                 table.push_back({"export-gguf " + preset + " -> " + dtype, fixed(e.seconds, 2) + " s",
                                  gb(fs::file_size(gguf)), fixed(e.maxRssKb / 1048576.0, 2) + " GiB", "-"});
-                models.push_back({{"id", preset + " " + dtype}, {"gguf", gguf.string()}, {"contextSize", 256},
+                models.push_back({{"id", preset + " " + dtype},
+                                  {"gguf", gguf.string()},
+                                  {"contextSize", 256},
                                   {"speed", {{"prompt", prompt}, {"generate", 128}}}});
             }
         }

@@ -22,7 +22,7 @@ static double rssMiB()
     QFile f(QStringLiteral("/proc/self/status"));
     if (!f.open(QIODevice::ReadOnly))
         return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
+    for (const QByteArray& line : f.readAll().split('\n'))
         if (line.startsWith("VmRSS:"))
             return line.mid(6).trimmed().split(' ').first().toDouble() / 1024;
     return -1;
@@ -34,19 +34,19 @@ struct Frames {
 
 // Times `frames` redraws: refresh (plot data) + immediate replot of the visible tab. Each frame pans
 // the x range a little (so decimation runs again) unless follow is on.
-static Frames timeFrames(MonitorPage &page, RunSession &session, int frames, bool pan)
+static Frames timeFrames(MonitorPage& page, RunSession& session, int frames, bool pan)
 {
     std::vector<double> ms;
     const double lo = double(session.store().firstStep()), hi = double(session.store().lastStep());
     for (int i = 0; i < frames; ++i) {
         if (pan) {
             const double shift = (hi - lo) * 0.001 * i;
-            page.lossPlot()->xAxis->setRange(lo + shift, hi + shift);  // synced to the others
+            page.lossPlot()->xAxis->setRange(lo + shift, hi + shift); // synced to the others
         }
         QElapsedTimer t;
         t.start();
         page.refreshNow();
-        for (QCustomPlot *p : page.currentTabWidget()->findChildren<QCustomPlot *>())
+        for (QCustomPlot* p : page.currentTabWidget()->findChildren<QCustomPlot*>())
             p->replot(QCustomPlot::rpImmediateRefresh);
         ms.push_back(t.nsecsElapsed() / 1e6);
         QCoreApplication::processEvents();
@@ -55,7 +55,7 @@ static Frames timeFrames(MonitorPage &page, RunSession &session, int frames, boo
     return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, size_t(ms.size() * 0.95))], ms.back()};
 }
 
-int main(int argc, char **argv)
+int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         QCoreApplication::processEvents();
         QElapsedTimer load;
         load.start();
-        metrics::MetricStore &store = session.store();
+        metrics::MetricStore& store = session.store();
         store.onHello(guitest::hello(ranks));
         for (qint64 s = 1; s <= steps; ++s)
             store.onStep(guitest::step(s, ranks, int(s % 997 == 0 ? 1 : -1)));
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
-        metrics::MetricStore &store = session.store();
+        metrics::MetricStore& store = session.store();
         store.onHello(guitest::hello(64));
         for (qint64 s = 1; s <= 10000; ++s)
             store.onStep(guitest::step(s, 64, int(s / 100 % 64)));

@@ -24,9 +24,11 @@ namespace T = traindeck::tok::testing;
 
 namespace {
 
-std::string packageVersion(const std::string& pkg) {
+std::string packageVersion(const std::string& pkg)
+{
     try {
-        return nlohmann::json::parse(T::readFile(T::nodeModulesDir() + "/" + pkg + "/package.json")).value("version", "?");
+        return nlohmann::json::parse(T::readFile(T::nodeModulesDir() + "/" + pkg + "/package.json"))
+            .value("version", "?");
     } catch (...) {
         return "?";
     }
@@ -40,9 +42,10 @@ struct Row {
     std::string identical;
 };
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     std::string tokenizerPath = T::qwenTokenizerPath();
     double mb = 2.8;
     int allThreads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -66,14 +69,16 @@ int main(int argc, char** argv) {
     const auto docs = T::makeCorpus(static_cast<size_t>(mb * 1e6));
     const std::vector<std::string_view> views(docs.begin(), docs.end());
     size_t bytes = 0;
-    for (const auto& d : docs) bytes += d.size();
+    for (const auto& d : docs)
+        bytes += d.size();
 
     std::vector<Row> rows;
     std::vector<int32_t> ours;
     double loadSeconds = 0;
     try {
         for (int threads : {1, allThreads}) {
-            if (threads == 1 && !rows.empty()) continue;
+            if (threads == 1 && !rows.empty())
+                continue;
             // A freshly loaded tokenizer each time, so no run profits from another's word cache.
             const auto t0 = std::chrono::steady_clock::now();
             const auto tok = BpeTokenizer::load(tokenizerPath);
@@ -82,13 +87,15 @@ int main(int argc, char** argv) {
             const auto t2 = std::chrono::steady_clock::now();
             loadSeconds = std::chrono::duration<double>(t1 - t0).count();
             std::vector<int32_t> flat;
-            for (const auto& v : ids) flat.insert(flat.end(), v.begin(), v.end());
+            for (const auto& v : ids)
+                flat.insert(flat.end(), v.begin(), v.end());
             std::string same = "(reference)";
             if (ours.empty())
                 ours = flat;
             else
                 same = flat == ours ? "yes" : "NO";
-            rows.push_back({"traindeck C++", threads, std::chrono::duration<double>(t2 - t1).count(), flat.size(), same});
+            rows.push_back(
+                {"traindeck C++", threads, std::chrono::duration<double>(t2 - t1).count(), flat.size(), same});
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_tokenizer: %s\n", e.what());
@@ -123,15 +130,18 @@ int main(int argc, char** argv) {
 
     std::printf("corpus: %zu documents, %zu bytes (%.2f MB) of mixed text; tokenizer %s (our load %.2f s)\n",
                 docs.size(), bytes, bytes / 1e6, tokenizerPath.c_str(), loadSeconds);
-    std::printf("%-36s %7s %9s %9s %10s  %s\n", "engine", "threads", "seconds", "MB/s", "tokens", "ids identical to ours");
+    std::printf("%-36s %7s %9s %9s %10s  %s\n", "engine", "threads", "seconds", "MB/s", "tokens",
+                "ids identical to ours");
     for (const Row& r : rows)
-        std::printf("%-36s %7d %9.3f %9.2f %10zu  %s\n", r.engine.c_str(), r.threads, r.seconds, bytes / 1e6 / r.seconds,
-                    r.tokens, r.identical.c_str());
+        std::printf("%-36s %7d %9.3f %9.2f %10zu  %s\n", r.engine.c_str(), r.threads, r.seconds,
+                    bytes / 1e6 / r.seconds, r.tokens, r.identical.c_str());
     for (const Row& r : rows)
         if (r.engine.rfind("tiktoken", 0) == 0)
             std::printf("ours on 1 thread is %.1fx tiktoken-WASM\n", r.seconds / rows[0].seconds);
-    if (!jsNote.empty()) std::printf("JS references not run: %s\n", jsNote.c_str());
+    if (!jsNote.empty())
+        std::printf("JS references not run: %s\n", jsNote.c_str());
     for (const Row& r : rows)
-        if (r.identical == "NO") return 1;
+        if (r.identical == "NO")
+            return 1;
     return 0;
 }

@@ -26,7 +26,10 @@ struct Result {
     int ranks = 1, threads = 1;
 };
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
+std::string quote(const std::string& s)
+{
+    return "'" + s + "'";
+}
 
 Result runTrainer(const std::string& label, const std::string& preset, int ranks, int threads, int steps,
                   const std::string& data, const std::string& tokenizer, const std::string& work)
@@ -40,7 +43,8 @@ Result runTrainer(const std::string& label, const std::string& preset, int ranks
         cmd = "mpirun -np " + std::to_string(ranks) + " --bind-to none --oversubscribe ";
     cmd += quote(TRAINDECK_TRAINER_EXE) + " train --preset " + preset + " --data " + quote(data) + " --tokenizer " +
            quote(tokenizer) + " --max-steps " + std::to_string(steps) + " --seq-len 128 --micro-batch 4 --threads " +
-           std::to_string(threads) + " --out " + quote(out) + " --metrics-out " + quote(metrics) + " --log-every 1000 2>/dev/null";
+           std::to_string(threads) + " --out " + quote(out) + " --metrics-out " + quote(metrics) +
+           " --log-every 1000 2>/dev/null";
     if (std::system(cmd.c_str()) != 0) {
         std::fprintf(stderr, "bench_training: trainer failed: %s\n", cmd.c_str());
         std::exit(1);
@@ -54,7 +58,7 @@ Result runTrainer(const std::string& label, const std::string& preset, int ranks
     int counted = 0;
     while (std::getline(in, line)) {
         auto j = nlohmann::json::parse(line);
-        if (j["type"] != "step" || j["step"].get<int>() <= 2)  // the first steps warm caches up
+        if (j["type"] != "step" || j["step"].get<int>() <= 2) // the first steps warm caches up
             continue;
         ++counted;
         r.tokensPerS += j["tokens_per_s"].get<double>();
@@ -78,7 +82,7 @@ Result runTrainer(const std::string& label, const std::string& preset, int ranks
     return r;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -124,7 +128,8 @@ int main(int argc, char** argv)
         std::printf("%-22s %9.0f %6.1f%% %9.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.1f%%\n", r.label.c_str(), r.tokensPerS,
                     100 * r.mfu, r.stepMs, r.dataMs, r.fwdMs, r.bwdMs, r.commMs, r.optMs, 100 * r.commMs / r.stepMs);
     const double efficiency = rs[2].tokensPerS / (2 * rs[0].tokensPerS);
-    std::printf("\n2-rank scaling efficiency (2 ranks x 1 thread vs 2 x (1 rank x 1 thread)): %.1f%%\n", 100 * efficiency);
+    std::printf("\n2-rank scaling efficiency (2 ranks x 1 thread vs 2 x (1 rank x 1 thread)): %.1f%%\n",
+                100 * efficiency);
     std::printf("2 ranks x 1 thread vs 1 rank x 2 threads: %.2fx\n", rs[2].tokensPerS / rs[1].tokensPerS);
     fs::remove_all(work);
     return 0;

@@ -12,11 +12,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-class TestCliRunCommands : public QObject
-{
+class TestCliRunCommands : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void badInput_data();
     void badInput();
@@ -25,12 +24,12 @@ private Q_SLOTS:
     void remoteRecords();
     void remoteLostRecords();
 
-private:
+  private:
     struct Outcome {
         int exitCode = -1;
         QByteArray out, err;
     };
-    Outcome cli(const QStringList &args, const QByteArray &trainer = "/bin/true");
+    Outcome cli(const QStringList& args, const QByteArray& trainer = "/bin/true");
     QTemporaryDir m_tmp;
     QString m_runs;
 };
@@ -40,7 +39,7 @@ void TestCliRunCommands::initTestCase()
     QVERIFY(m_tmp.isValid());
     m_runs = m_tmp.filePath(QStringLiteral("runs"));
     QDir().mkpath(m_runs);
-    auto write = [&](const char *name, const QByteArray &data) {
+    auto write = [&](const char* name, const QByteArray& data) {
         QFile f(m_tmp.filePath(QString::fromLatin1(name)));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(data);
@@ -48,10 +47,11 @@ void TestCliRunCommands::initTestCase()
     write("bad-key.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"max-step":3}})");
     write("bad-json.json", "{\"version\":1,");
     write("corpus.txt", "hello\n");
-    write("good.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"corpus.txt"}})");
+    write("good.json",
+          R"({"version":1,"name":"x","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"corpus.txt"}})");
 }
 
-TestCliRunCommands::Outcome TestCliRunCommands::cli(const QStringList &args, const QByteArray &trainer)
+TestCliRunCommands::Outcome TestCliRunCommands::cli(const QStringList& args, const QByteArray& trainer)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -69,16 +69,18 @@ void TestCliRunCommands::badInput_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("errContains");
-    auto a = [](std::initializer_list<const char *> l) {
+    auto a = [](std::initializer_list<const char*> l) {
         QStringList r;
-        for (const char *s : l)
+        for (const char* s : l)
             r.append(QString::fromUtf8(s));
         return r;
     };
     QTest::addRow("launch no spec") << a({"launch"}) << "either --spec FILE or --demo is required";
-    QTest::addRow("launch spec and demo") << a({"launch", "--demo", "--spec", "good.json"}) << "either --spec FILE or --demo is required";
+    QTest::addRow("launch spec and demo")
+        << a({"launch", "--demo", "--spec", "good.json"}) << "either --spec FILE or --demo is required";
     QTest::addRow("launch missing spec") << a({"launch", "--spec", "nope.json"}) << "nope.json: cannot read";
-    QTest::addRow("launch bad key") << a({"launch", "--spec", "bad-key.json"}) << "bad-key.json: trainer.max-step: unknown trainer flag";
+    QTest::addRow("launch bad key") << a({"launch", "--spec", "bad-key.json"})
+                                    << "bad-key.json: trainer.max-step: unknown trainer flag";
     QTest::addRow("launch bad json") << a({"launch", "--spec", "bad-json.json"}) << "bad-json.json:1:";
     QTest::addRow("launch bad profile") << a({"launch", "--spec", "good.json", "--profile", "nosuch"}) << "nosuch";
     QTest::addRow("launch unknown option") << a({"launch", "--spce", "good.json"}) << "Unknown option 'spce'";
@@ -103,7 +105,8 @@ void TestCliRunCommands::badInput()
 
 void TestCliRunCommands::missingTrainerStartsNothing()
 {
-    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), QStringLiteral("good.json"), QStringLiteral("--runs-dir"), m_runs},
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), QStringLiteral("good.json"),
+                           QStringLiteral("--runs-dir"), m_runs},
                           "/nonexistent/traindeck-trainer");
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("/nonexistent/traindeck-trainer"), r.err.constData());
@@ -120,10 +123,11 @@ void TestCliRunCommands::failedRunFromFixtures()
     QVERIFY(in.open(QIODevice::ReadOnly));
     QList<QByteArray> lines = in.readAll().split('\n');
     lines.removeAll(QByteArray());
-    lines.removeLast();  // done
+    lines.removeLast(); // done
     lines.insert(3, "{\"v\":1,\"type\":\"step\",oops}");
-    QVERIFY(QFile::copy(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/mpirun-inject-exit.stderr.log"), dir + QStringLiteral("/stderr.log")));
-    auto write = [&](const char *name, const QByteArray &data) {
+    QVERIFY(QFile::copy(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/mpirun-inject-exit.stderr.log"),
+                        dir + QStringLiteral("/stderr.log")));
+    auto write = [&](const char* name, const QByteArray& data) {
         QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(data);
@@ -131,7 +135,8 @@ void TestCliRunCommands::failedRunFromFixtures()
     write("metrics.jsonl", lines.join('\n') + '\n');
     write("exit-code", "3\n");
     write("pid", "999999999\n");
-    write("run.json", R"({"run_id":"example-20240610-091300","name":"example","created":"2024-06-10T09:13:00Z","attempts":1})");
+    write("run.json",
+          R"({"run_id":"example-20240610-091300","name":"example","created":"2024-06-10T09:13:00Z","attempts":1})");
 
     const Outcome runs = cli({QStringLiteral("runs"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(runs.exitCode, 0);
@@ -141,7 +146,7 @@ void TestCliRunCommands::failedRunFromFixtures()
                            QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(w.exitCode, 1);
     QList<QJsonObject> events;
-    for (const QByteArray &l : w.out.split('\n')) {
+    for (const QByteArray& l : w.out.split('\n')) {
         if (!l.isEmpty())
             events.append(QJsonDocument::fromJson(l).object());
     }
@@ -151,14 +156,15 @@ void TestCliRunCommands::failedRunFromFixtures()
     QCOMPARE(events.last().value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     QCOMPARE(events.last().value(QStringLiteral("malformed_lines")).toInt(), 1);
     int steps = 0, malformed = 0;
-    for (const QJsonObject &e : events) {
+    for (const QJsonObject& e : events) {
         steps += e.value(QStringLiteral("type")).toString() == QLatin1String("step");
         malformed += e.value(QStringLiteral("type")).toString() == QLatin1String("malformed");
     }
     QCOMPARE(steps, 10);
     QCOMPARE(malformed, 1);
 
-    const Outcome rep = cli({QStringLiteral("report"), dir, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    const Outcome rep =
+        cli({QStringLiteral("report"), dir, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(rep.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(rep.out).object();
     QCOMPARE(o.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
@@ -166,7 +172,7 @@ void TestCliRunCommands::failedRunFromFixtures()
     QCOMPARE(o.value(QStringLiteral("failure")).toObject().value(QStringLiteral("rank")).toInt(), 1);
     QVERIFY(o.value(QStringLiteral("findings")).isArray());
     for (const QJsonValue f : o.value(QStringLiteral("findings")).toArray()) {
-        for (const char *key : {"kind", "severity", "ranks", "hosts", "evidence", "recommendation"})
+        for (const char* key : {"kind", "severity", "ranks", "hosts", "evidence", "recommendation"})
             QVERIFY2(f.toObject().contains(QString::fromLatin1(key)), key);
     }
     const Outcome text = cli({QStringLiteral("report"), dir, QStringLiteral("--runs-dir"), m_runs});
@@ -174,10 +180,12 @@ void TestCliRunCommands::failedRunFromFixtures()
     QVERIFY2(text.out.contains("failure: rank 1 on vm exited with code 3"), text.out.constData());
 
     // No checkpoint: resume refuses (exit 1); cancel of an ended run is a no-op (exit 0).
-    const Outcome res = cli({QStringLiteral("resume"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
+    const Outcome res = cli(
+        {QStringLiteral("resume"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(res.exitCode, 1);
     QVERIFY2(res.err.contains("no checkpoint"), res.err.constData());
-    const Outcome can = cli({QStringLiteral("cancel"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
+    const Outcome can = cli(
+        {QStringLiteral("cancel"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(can.exitCode, 0);
     QCOMPARE(can.out, QByteArray("failed\n"));
 }
@@ -185,7 +193,7 @@ void TestCliRunCommands::failedRunFromFixtures()
 void TestCliRunCommands::remoteRecords()
 {
     const QString runs = m_tmp.filePath(QStringLiteral("remote-runs"));
-    auto write = [&](const QString &dir, const char *name, const QByteArray &data) {
+    auto write = [&](const QString& dir, const char* name, const QByteArray& data) {
         QDir().mkpath(dir);
         QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -196,18 +204,25 @@ void TestCliRunCommands::remoteRecords()
     const QByteArray metrics = in.readAll();
     // A live run on a head that cannot be reached from here, last seen running at step 5.
     const QString live = runs + QStringLiteral("/live-20250101-100000");
-    write(live, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+    write(live, "remote.json",
+          R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
         "remote_run_dir":"/home/ops/traindeck/runs/live-20250101-100000","created":"2025-01-01T10:00:00Z",
         "state":"running","last_seen":"2025-01-01T10:05:00Z","synced":false})");
-    write(live, "run.json", R"({"run_id":"live-20250101-100000","name":"live","created":"2025-01-01T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
-    write(live, "profile.json", R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
+    write(
+        live, "run.json",
+        R"({"run_id":"live-20250101-100000","name":"live","created":"2025-01-01T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+    write(live, "profile.json",
+          R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
     write(live, "metrics.jsonl", metrics.left(metrics.indexOf("\"step\":6")));
     // A finished one whose record was synced: exit-code copied, the whole metrics file mirrored.
     const QString done = runs + QStringLiteral("/done-20241231-100000");
-    write(done, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+    write(done, "remote.json",
+          R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
         "remote_run_dir":"/home/ops/traindeck/runs/done-20241231-100000","created":"2024-12-31T10:00:00Z",
         "state":"finished","last_seen":"2024-12-31T11:00:00Z","synced":true})");
-    write(done, "run.json", R"({"run_id":"done-20241231-100000","name":"done","created":"2024-12-31T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+    write(
+        done, "run.json",
+        R"({"run_id":"done-20241231-100000","name":"done","created":"2024-12-31T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
     write(done, "metrics.jsonl", metrics);
     write(done, "exit-code", "0\n");
 
@@ -215,11 +230,12 @@ void TestCliRunCommands::remoteRecords()
     QCOMPARE(js.exitCode, 0);
     const QJsonArray a = QJsonDocument::fromJson(js.out).array();
     QCOMPARE(a.size(), 2);
-    const QJsonObject l = a.at(0).toObject(), d = a.at(1).toObject();  // newest first
+    const QJsonObject l = a.at(0).toObject(), d = a.at(1).toObject(); // newest first
     QCOMPARE(l.value(QStringLiteral("run_id")).toString(), QStringLiteral("live-20250101-100000"));
     QCOMPARE(l.value(QStringLiteral("remote")).toBool(), true);
     QCOMPARE(l.value(QStringLiteral("head")).toString(), QStringLiteral("ops@gpu-head.invalid:2222"));
-    QCOMPARE(l.value(QStringLiteral("remote_run_dir")).toString(), QStringLiteral("/home/ops/traindeck/runs/live-20250101-100000"));
+    QCOMPARE(l.value(QStringLiteral("remote_run_dir")).toString(),
+             QStringLiteral("/home/ops/traindeck/runs/live-20250101-100000"));
     QCOMPARE(l.value(QStringLiteral("state")).toString(), QStringLiteral("running"));
     QCOMPARE(l.value(QStringLiteral("synced")).toBool(), false);
     QCOMPARE(l.value(QStringLiteral("last_step")).toInt(), 5);
@@ -244,10 +260,12 @@ void TestCliRunCommands::remoteRecords()
     const QJsonObject r = QJsonDocument::fromJson(rep.out).object();
     QCOMPARE(r.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
     QCOMPARE(r.value(QStringLiteral("last_step")).toInt(), 10);
-    QCOMPARE(r.value(QStringLiteral("remote_run_dir")).toString(), QStringLiteral("/home/ops/traindeck/runs/done-20241231-100000"));
+    QCOMPARE(r.value(QStringLiteral("remote_run_dir")).toString(),
+             QStringLiteral("/home/ops/traindeck/runs/done-20241231-100000"));
 
     // The live one goes through its head: unreachable, exit 1 naming the run and the head.
-    const Outcome can = cli({QStringLiteral("cancel"), QStringLiteral("live-20250101-100000"), QStringLiteral("--runs-dir"), runs});
+    const Outcome can =
+        cli({QStringLiteral("cancel"), QStringLiteral("live-20250101-100000"), QStringLiteral("--runs-dir"), runs});
     QCOMPARE(can.exitCode, 1);
     QVERIFY2(can.err.contains("live-20250101-100000") && can.err.contains("gpu-head.invalid"), can.err.constData());
     // ... and runs --refresh says so too, listing the record as before.
@@ -263,7 +281,7 @@ void TestCliRunCommands::remoteRecords()
 void TestCliRunCommands::remoteLostRecords()
 {
     const QString runs = m_tmp.filePath(QStringLiteral("lost-runs"));
-    auto write = [&](const QString &dir, const char *name, const QByteArray &data) {
+    auto write = [&](const QString& dir, const char* name, const QByteArray& data) {
         QDir().mkpath(dir);
         QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -273,13 +291,17 @@ void TestCliRunCommands::remoteLostRecords()
     QVERIFY(in.open(QIODevice::ReadOnly));
     const QByteArray metrics = in.readAll();
     const QByteArray now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8();
-    for (const char *id : {"lost-old", "lost-new"}) {
+    for (const char* id : {"lost-old", "lost-new"}) {
         const QString dir = runs + QLatin1Char('/') + QString::fromLatin1(id);
-        write(dir, "remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
-            "remote_run_dir":"/home/ops/traindeck/runs/)" + QByteArray(id) + R"(","created":")" + now + R"(",
-            "state":"lost","last_seen":")" + now + R"(","synced":true})");
-        write(dir, "run.json", R"({"run_id":")" + QByteArray(id) + R"(","name":"x","created":")" + now +
-                                   R"(","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+        write(dir, "remote.json",
+              R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+            "remote_run_dir":"/home/ops/traindeck/runs/)" +
+                  QByteArray(id) + R"(","created":")" + now + R"(",
+            "state":"lost","last_seen":")" +
+                  now + R"(","synced":true})");
+        write(dir, "run.json",
+              R"({"run_id":")" + QByteArray(id) + R"(","name":"x","created":")" + now +
+                  R"(","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
         write(dir, "metrics.jsonl", metrics.left(metrics.indexOf("\"step\":6")));
     }
     write(runs + QStringLiteral("/lost-old"), "exit-code", "-1\n");
@@ -288,15 +310,18 @@ void TestCliRunCommands::remoteLostRecords()
     QCOMPARE(js.exitCode, 0);
     const QJsonArray a = QJsonDocument::fromJson(js.out).array();
     QCOMPARE(a.size(), 2);
-    for (const QJsonValue &v : a) {
+    for (const QJsonValue& v : a) {
         QCOMPARE(v.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("lost"));
         QVERIFY(!v.toObject().contains(QStringLiteral("exit_code")));
     }
     for (const QString id : {QStringLiteral("lost-old"), QStringLiteral("lost-new")}) {
-        const Outcome rep = cli({QStringLiteral("report"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+        const Outcome rep =
+            cli({QStringLiteral("report"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
         QCOMPARE(rep.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(rep.out).object().value(QStringLiteral("state")).toString(), QStringLiteral("lost"));
-        const Outcome w = cli({QStringLiteral("watch"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+        QCOMPARE(QJsonDocument::fromJson(rep.out).object().value(QStringLiteral("state")).toString(),
+                 QStringLiteral("lost"));
+        const Outcome w =
+            cli({QStringLiteral("watch"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
         QCOMPARE(w.exitCode, 1);
         QVERIFY2(w.out.contains("\"type\":\"end\"") && w.out.contains("\"state\":\"lost\""), w.out.constData());
         QVERIFY2(!w.out.contains("\"state\":\"failed\""), w.out.constData());

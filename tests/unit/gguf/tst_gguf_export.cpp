@@ -44,7 +44,10 @@ constexpr double kTolF32 = 1e-4;
 constexpr double kTolF16 = 3e-2;
 constexpr double kTolBF16 = 1.5e-1;
 
-QString nodeModules() { return QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules"); }
+QString nodeModules()
+{
+    return QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules");
+}
 
 std::string nfc(const std::string& s)
 {
@@ -73,12 +76,12 @@ QString idsText(const std::vector<int>& ids)
     return parts.join(' ');
 }
 
-}  // namespace
+} // namespace
 
 class TestGgufExport : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void probabilities_data();
     void probabilities();
@@ -91,7 +94,7 @@ private Q_SLOTS:
     void refusesBadInput();
     void cleanupTestCase();
 
-private:
+  private:
     QString path(const QString& name) const { return tmp_.filePath(name); }
     void mustRun(const QStringList& args, int timeoutMs = 120000);
     void exportModel(const QString& dir, const QString& gguf, const QString& dtype);
@@ -113,9 +116,8 @@ void TestGgufExport::mustRun(const QStringList& args, int timeoutMs)
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CACHE_HOME", path("xdg-cache"));
     const auto r = run(trainerExe(), args, timeoutMs, env);
-    QVERIFY2(r.finished && r.exitCode == 0,
-             qPrintable("traindeck-trainer " + args.join(' ') + " failed (" + QString::number(r.exitCode) +
-                        "): " + QString::fromUtf8(r.err)));
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable("traindeck-trainer " + args.join(' ') + " failed (" +
+                                                       QString::number(r.exitCode) + "): " + QString::fromUtf8(r.err)));
 }
 
 void TestGgufExport::exportModel(const QString& dir, const QString& gguf, const QString& dtype)
@@ -146,7 +148,7 @@ void TestGgufExport::initTestCase()
         std::uniform_int_distribution<int> any(0, 151668);
         std::vector<int> ids;
         for (int i = 0; i < n; ++i)
-            ids.push_back(i % 17 == 5 ? 151644 + i % 3 : any(rng));  // some special tokens among them
+            ids.push_back(i % 17 == 5 ? 151644 + i % 3 : any(rng)); // some special tokens among them
         return ids;
     };
     // Sequences: every position of each is compared (llama.cpp's full-vocabulary probabilities cost ~0.1 s a
@@ -164,8 +166,8 @@ void TestGgufExport::initTestCase()
     // Random models: a large init std makes the next-token distributions peaked, not uniform.
     for (int seed : {1, 2}) {
         const QString dir = path(QString("tiny-s%1").arg(seed));
-        mustRun({"init", "--preset", "qwen2-tiny", "--seed", QString::number(seed), "--init-std", "0.5",
-                 "--tokenizer", tok_, "--out", dir});
+        mustRun({"init", "--preset", "qwen2-tiny", "--seed", QString::number(seed), "--init-std", "0.5", "--tokenizer",
+                 tok_, "--out", dir});
         models_.push_back({QString("tiny-seed%1-f32").arg(seed), dir, dir + ".f32.gguf", "f32",
                            seed == 1 ? Seqs{text, longText} : Seqs{randomSeq}});
     }
@@ -199,9 +201,29 @@ void TestGgufExport::initTestCase()
         testsupport::writeFile(path("train.txt"), corpus);
         // From a peaked random start (init std 0.5), 8 steps take the loss from ~20 to ~15: the weights moved
         // well away from the initialisation and the distributions stay peaked.
-        mustRun({"train", "--preset", "qwen2-tiny", "--init-std", "0.5", "--data", path("train.txt"), "--max-steps",
-                 "8", "--warmup", "1", "--lr", "0.005", "--out", path("run"), "--tokenizer", tok_, "--seq-len", "32",
-                 "--micro-batch", "2", "--threads", "1"},
+        mustRun({"train",
+                 "--preset",
+                 "qwen2-tiny",
+                 "--init-std",
+                 "0.5",
+                 "--data",
+                 path("train.txt"),
+                 "--max-steps",
+                 "8",
+                 "--warmup",
+                 "1",
+                 "--lr",
+                 "0.005",
+                 "--out",
+                 path("run"),
+                 "--tokenizer",
+                 tok_,
+                 "--seq-len",
+                 "32",
+                 "--micro-batch",
+                 "2",
+                 "--threads",
+                 "1"},
                 300000);
         const QString ckpt = path("run/checkpoints/step-00000008");
         QVERIFY2(QFile::exists(ckpt + "/model.safetensors"), qPrintable(ckpt));
@@ -219,10 +241,12 @@ void TestGgufExport::initTestCase()
     // other processes hold the cores, which makes every decode many times slower (see docs/gguf-export.md).
     job["threads"] = 1;
     job["models"] = json::array();
-    std::map<std::pair<QString, size_t>, QString> ours;  // (model dir, sequence) -> log-probs file
+    std::map<std::pair<QString, size_t>, QString> ours; // (model dir, sequence) -> log-probs file
     for (const auto& m : models_) {
         exportModel(m.dir, m.gguf, m.dtype);
-        json jm{{"id", m.id.toStdString()}, {"gguf", m.gguf.toStdString()}, {"contextSize", 128},
+        json jm{{"id", m.id.toStdString()},
+                {"gguf", m.gguf.toStdString()},
+                {"contextSize", 128},
                 {"sequences", json::array()}};
         for (size_t s = 0; s < m.sequences.size(); ++s) {
             const auto key = std::make_pair(m.dir, std::hash<std::string>{}(idsText(m.sequences[s]).toStdString()));
@@ -231,8 +255,7 @@ void TestGgufExport::initTestCase()
                 mustRun({"eval-logits", "--model", m.dir, "--ids", idsText(m.sequences[s]), "--out", file});
                 ours[key] = file;
             }
-            jm["sequences"].push_back(
-                {{"ids", m.sequences[s]}, {"ours", ours[key].toStdString()}, {"vocab", 151936}});
+            jm["sequences"].push_back({{"ids", m.sequences[s]}, {"ours", ours[key].toStdString()}, {"vocab", 151936}});
         }
         job["models"].push_back(jm);
     }
@@ -242,7 +265,8 @@ void TestGgufExport::initTestCase()
     texts_ = {
         "I'm sure we'll see they've DON'T it's; the CAN'T won't -- she'd've",
         "深度学习模型的训练需要大量的数据和计算资源。我们在集群上使用数据并行，每个进程持有完整的模型。",
-        "#include <vector>\nint main(int argc, char** argv) {\n\tfor (int i = 0; i < argc; ++i)\n\t\tstd::puts(argv[i]);"
+        "#include <vector>\nint main(int argc, char** argv) {\n\tfor (int i = 0; i < argc; "
+        "++i)\n\t\tstd::puts(argv[i]);"
         "\n    return 0; // done\n}\n",
         "a  b   c\t\t d \n\n\n  e   \r\n  f      \n \n\t \u3000x  \n",
         "1234567890 3.14159 2024-02-29 0x1F 1,000,000 ١٢٣ ½ ² 10%",
@@ -252,7 +276,7 @@ void TestGgufExport::initTestCase()
     };
     std::string mixed;
     for (const auto& doc : traindeck::tok::testing::makeCorpus(48 * 1024, 77))
-        mixed += nfc(doc) + "\n";  // llama.cpp does not NFC-normalise; our tokenizer does (see the docs)
+        mixed += nfc(doc) + "\n"; // llama.cpp does not NFC-normalise; our tokenizer does (see the docs)
     texts_.push_back(mixed);
     for (size_t i = 0; i < texts_.size(); ++i) {
         const QString file = path(QString("text-%1.txt").arg(i));
@@ -269,8 +293,8 @@ void TestGgufExport::initTestCase()
     const QString script = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/unit/gguf/llama_reference.mjs");
     const auto r = run("node", {script, path("job.json"), path("result.json")}, 600000);
     QVERIFY2(r.finished && r.exitCode == 0,
-             qPrintable("llama_reference.mjs failed (" + QString::number(r.exitCode) + "): " + QString::fromUtf8(r.err) +
-                        (r.exitCode == 3 ? " -- run scripts/setup-deps.sh" : "")));
+             qPrintable("llama_reference.mjs failed (" + QString::number(r.exitCode) +
+                        "): " + QString::fromUtf8(r.err) + (r.exitCode == 3 ? " -- run scripts/setup-deps.sh" : "")));
     result_ = json::parse(testsupport::readFile(path("result.json")).toStdString());
     qInfo("llama.cpp reference done after %.1f s", timer_.elapsed() / 1000.0);
 }
@@ -300,7 +324,7 @@ void TestGgufExport::probabilities()
               qPrintable(models_[size_t(model)].id), s["length"].get<int>(), diff, s["maxAbsDiffRaw"].get<double>(),
               s["meanPeak"].get<double>(), s["argmaxAgree"].get<int>(), s["minMapSize"].get<int>(),
               m["loadMs"].get<double>(), s["evalMs"].get<double>());
-        QCOMPARE(s["minMapSize"].get<int>(), 151936);  // the full vocabulary at every position
+        QCOMPARE(s["minMapSize"].get<int>(), 151936); // the full vocabulary at every position
         QVERIFY2(s["sumError"].get<double>() < 1e-3, "llama.cpp's probabilities do not sum to 1");
         QVERIFY2(diff <= tolerance, qPrintable(QString("max difference %1 > %2 at %3")
                                                    .arg(diff)
@@ -316,8 +340,9 @@ void TestGgufExport::probabilities()
 void TestGgufExport::tokenizer_data()
 {
     QTest::addColumn<int>("text");
-    const char* names[] = {"english contractions", "chinese", "code", "whitespace runs", "digits", "emoji",
-                           "added tokens", "other scripts", "mixed 48 KiB corpus"};
+    const char* names[] = {"english contractions", "chinese",       "code",
+                           "whitespace runs",      "digits",        "emoji",
+                           "added tokens",         "other scripts", "mixed 48 KiB corpus"};
     for (size_t i = 0; i < texts_.size(); ++i)
         QTest::addRow("%s", i < std::size(names) ? names[i] : "text") << int(i);
 }
@@ -346,8 +371,8 @@ void TestGgufExport::loadsWithoutWarnings()
     QStringList problems;
     for (const json& l : result_["logs"]) {
         const QString phase = QString::fromStdString(l["phase"].get<std::string>());
-        const QString line = phase + " [" + QString::fromStdString(l["level"].get<std::string>()) +
-                             "] " + QString::fromStdString(l["message"].get<std::string>());
+        const QString line = phase + " [" + QString::fromStdString(l["level"].get<std::string>()) + "] " +
+                             QString::fromStdString(l["message"].get<std::string>());
         qInfo("llama.cpp: %s", qPrintable(line));
         if (phase.startsWith("load ") || phase.startsWith("tokenize "))
             problems << line;
@@ -401,7 +426,7 @@ void TestGgufExport::fileLayout()
     const auto half = GgufInfo::read(path("tiny-s1.f16.gguf").toStdString());
     QCOMPARE(u(half, "general.file_type"), uint64_t(1));
     for (const auto& t : half.tensors)
-        QCOMPARE(t.type, t.ne.size() == 1 ? 0u : 1u);  // norms and biases stay f32
+        QCOMPARE(t.type, t.ne.size() == 1 ? 0u : 1u); // norms and biases stay f32
     const auto brain = GgufInfo::read(path("tiny-s1.bf16.gguf").toStdString());
     QCOMPARE(u(brain, "general.file_type"), uint64_t(32));
 
@@ -450,15 +475,24 @@ void TestGgufExport::refusesBadInput_data()
 {
     QTest::addColumn<QString>("fault");
     QTest::addColumn<QString>("message");
-    QTest::addRow("truncated weights") << "truncate" << "model.safetensors";
-    QTest::addRow("config with more layers than the weights") << "layers" << "is missing";
-    QTest::addRow("config with another hidden size") << "hidden" << "shape";
-    QTest::addRow("tokenizer larger than the vocabulary") << "vocab" << "vocab_size";
-    QTest::addRow("no tokenizer") << "notokenizer" << "tokenizer.json";
-    QTest::addRow("no weights") << "noweights" << "no weights";
-    QTest::addRow("bad dtype") << "dtype" << "q4_0";
-    QTest::addRow("missing output directory") << "outdir" << "does not exist";
-    QTest::addRow("missing model directory") << "nomodel" << "does not exist";
+    QTest::addRow("truncated weights") << "truncate"
+                                       << "model.safetensors";
+    QTest::addRow("config with more layers than the weights") << "layers"
+                                                              << "is missing";
+    QTest::addRow("config with another hidden size") << "hidden"
+                                                     << "shape";
+    QTest::addRow("tokenizer larger than the vocabulary") << "vocab"
+                                                          << "vocab_size";
+    QTest::addRow("no tokenizer") << "notokenizer"
+                                  << "tokenizer.json";
+    QTest::addRow("no weights") << "noweights"
+                                << "no weights";
+    QTest::addRow("bad dtype") << "dtype"
+                               << "q4_0";
+    QTest::addRow("missing output directory") << "outdir"
+                                              << "does not exist";
+    QTest::addRow("missing model directory") << "nomodel"
+                                             << "does not exist";
 }
 
 void TestGgufExport::refusesBadInput()
@@ -497,7 +531,8 @@ void TestGgufExport::refusesBadInput()
     else if (fault == "noweights")
         fs::remove(weights);
     else if (fault == "dtype")
-        extra << "--dtype" << "q4_0";
+        extra << "--dtype"
+              << "q4_0";
     else if (fault == "outdir")
         out = dir + "/no/such/dir/out.gguf";
     else if (fault == "nomodel")
@@ -511,7 +546,10 @@ void TestGgufExport::refusesBadInput()
         QVERIFY2(e.path().filename().string().find("out.gguf") == std::string::npos, e.path().c_str());
 }
 
-void TestGgufExport::cleanupTestCase() { qInfo("total %.1f s", timer_.elapsed() / 1000.0); }
+void TestGgufExport::cleanupTestCase()
+{
+    qInfo("total %.1f s", timer_.elapsed() / 1000.0);
+}
 
 QTEST_GUILESS_MAIN(TestGgufExport)
 #include "tst_gguf_export.moc"

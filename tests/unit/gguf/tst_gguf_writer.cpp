@@ -20,36 +20,56 @@ std::string fileBytes(const std::string& path)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-}  // namespace
+} // namespace
 
 class TestGgufWriter : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void tensorNames_data()
     {
         QTest::addColumn<QString>("hf");
         QTest::addColumn<QString>("gguf");
-        QTest::addRow("embed") << "model.embed_tokens.weight" << "token_embd.weight";
-        QTest::addRow("norm") << "model.norm.weight" << "output_norm.weight";
-        QTest::addRow("lm_head") << "lm_head.weight" << "output.weight";
-        QTest::addRow("q") << "model.layers.0.self_attn.q_proj.weight" << "blk.0.attn_q.weight";
-        QTest::addRow("q bias") << "model.layers.0.self_attn.q_proj.bias" << "blk.0.attn_q.bias";
-        QTest::addRow("k") << "model.layers.11.self_attn.k_proj.weight" << "blk.11.attn_k.weight";
-        QTest::addRow("k bias") << "model.layers.11.self_attn.k_proj.bias" << "blk.11.attn_k.bias";
-        QTest::addRow("v") << "model.layers.27.self_attn.v_proj.weight" << "blk.27.attn_v.weight";
-        QTest::addRow("v bias") << "model.layers.27.self_attn.v_proj.bias" << "blk.27.attn_v.bias";
-        QTest::addRow("o") << "model.layers.3.self_attn.o_proj.weight" << "blk.3.attn_output.weight";
-        QTest::addRow("gate") << "model.layers.3.mlp.gate_proj.weight" << "blk.3.ffn_gate.weight";
-        QTest::addRow("up") << "model.layers.3.mlp.up_proj.weight" << "blk.3.ffn_up.weight";
-        QTest::addRow("down") << "model.layers.3.mlp.down_proj.weight" << "blk.3.ffn_down.weight";
-        QTest::addRow("attn norm") << "model.layers.3.input_layernorm.weight" << "blk.3.attn_norm.weight";
-        QTest::addRow("ffn norm") << "model.layers.3.post_attention_layernorm.weight" << "blk.3.ffn_norm.weight";
-        QTest::addRow("o bias (not qwen2)") << "model.layers.3.self_attn.o_proj.bias" << "";
-        QTest::addRow("rotary buffer") << "model.layers.3.self_attn.rotary_emb.inv_freq" << "";
-        QTest::addRow("no layer number") << "model.layers.x.mlp.up_proj.weight" << "";
-        QTest::addRow("leading zero") << "model.layers.03.mlp.up_proj.weight" << "";
-        QTest::addRow("other") << "transformer.wte.weight" << "";
+        QTest::addRow("embed") << "model.embed_tokens.weight"
+                               << "token_embd.weight";
+        QTest::addRow("norm") << "model.norm.weight"
+                              << "output_norm.weight";
+        QTest::addRow("lm_head") << "lm_head.weight"
+                                 << "output.weight";
+        QTest::addRow("q") << "model.layers.0.self_attn.q_proj.weight"
+                           << "blk.0.attn_q.weight";
+        QTest::addRow("q bias") << "model.layers.0.self_attn.q_proj.bias"
+                                << "blk.0.attn_q.bias";
+        QTest::addRow("k") << "model.layers.11.self_attn.k_proj.weight"
+                           << "blk.11.attn_k.weight";
+        QTest::addRow("k bias") << "model.layers.11.self_attn.k_proj.bias"
+                                << "blk.11.attn_k.bias";
+        QTest::addRow("v") << "model.layers.27.self_attn.v_proj.weight"
+                           << "blk.27.attn_v.weight";
+        QTest::addRow("v bias") << "model.layers.27.self_attn.v_proj.bias"
+                                << "blk.27.attn_v.bias";
+        QTest::addRow("o") << "model.layers.3.self_attn.o_proj.weight"
+                           << "blk.3.attn_output.weight";
+        QTest::addRow("gate") << "model.layers.3.mlp.gate_proj.weight"
+                              << "blk.3.ffn_gate.weight";
+        QTest::addRow("up") << "model.layers.3.mlp.up_proj.weight"
+                            << "blk.3.ffn_up.weight";
+        QTest::addRow("down") << "model.layers.3.mlp.down_proj.weight"
+                              << "blk.3.ffn_down.weight";
+        QTest::addRow("attn norm") << "model.layers.3.input_layernorm.weight"
+                                   << "blk.3.attn_norm.weight";
+        QTest::addRow("ffn norm") << "model.layers.3.post_attention_layernorm.weight"
+                                  << "blk.3.ffn_norm.weight";
+        QTest::addRow("o bias (not qwen2)") << "model.layers.3.self_attn.o_proj.bias"
+                                            << "";
+        QTest::addRow("rotary buffer") << "model.layers.3.self_attn.rotary_emb.inv_freq"
+                                       << "";
+        QTest::addRow("no layer number") << "model.layers.x.mlp.up_proj.weight"
+                                         << "";
+        QTest::addRow("leading zero") << "model.layers.03.mlp.up_proj.weight"
+                                      << "";
+        QTest::addRow("other") << "transformer.wte.weight"
+                               << "";
     }
     void tensorNames()
     {
@@ -64,7 +84,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.gguf").toStdString();
         std::ofstream out(path, std::ios::binary);
-        GgufWriter w([&out](const void* d, size_t n) { out.write(static_cast<const char*>(d), static_cast<std::streamsize>(n)); });
+        GgufWriter w([&out](const void* d, size_t n) {
+            out.write(static_cast<const char*>(d), static_cast<std::streamsize>(n));
+        });
         w.addString("general.architecture", "qwen2");
         w.addUint32("a.u32", 4096);
         w.addInt32("a.i32", -7);
@@ -86,12 +108,12 @@ private Q_SLOTS:
         std::vector<float> a(15);
         for (size_t i = 0; i < a.size(); ++i)
             a[i] = float(i) + 0.5f;
-        w.writeTensorData(a.data(), 20);  // in two pieces
+        w.writeTensorData(a.data(), 20); // in two pieces
         w.writeTensorData(reinterpret_cast<const char*>(a.data()) + 20, 40);
         std::vector<uint16_t> b(7, 0x3c00), c(32, 0x3f80);
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, w.writeTensorData(b.data(), 16));  // more than 14 bytes
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, w.writeTensorData(b.data(), 16)); // more than 14 bytes
         w.writeTensorData(b.data(), 14);
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, w.finish());  // bf16.mat missing
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, w.finish()); // bf16.mat missing
         w.writeTensorData(c.data(), 64);
         w.finish();
         out.close();
@@ -151,12 +173,12 @@ private Q_SLOTS:
         QCOMPARE(v.tokens[151935], std::string("[PAD151935]"));
         QCOMPARE(v.types[0], int32_t(TokenType::Normal));
         QCOMPARE(v.types[151643], int32_t(TokenType::Control));
-        QCOMPARE(v.types[151659], int32_t(TokenType::Control));      // <|fim_prefix|>: not special, looks it
-        QCOMPARE(v.types[151667], int32_t(TokenType::UserDefined));  // <think>
+        QCOMPARE(v.types[151659], int32_t(TokenType::Control));     // <|fim_prefix|>: not special, looks it
+        QCOMPARE(v.types[151667], int32_t(TokenType::UserDefined)); // <think>
         QCOMPARE(v.types[151700], int32_t(TokenType::Unused));
-        QCOMPARE(v.eos.value_or(-1), 151645);  // tokenizer_config.json: <|im_end|>
+        QCOMPARE(v.eos.value_or(-1), 151645); // tokenizer_config.json: <|im_end|>
         QCOMPARE(v.pad.value_or(-1), 151643);
-        QCOMPARE(v.bos.value_or(-1), 151643);  // from config.json (the tokenizer has none)
+        QCOMPARE(v.bos.value_or(-1), 151643); // from config.json (the tokenizer has none)
         QVERIFY(!v.addBos);
         QVERIFY(!v.chatTemplate.empty());
         // A vocabulary smaller than the tokenizer is a mismatch.

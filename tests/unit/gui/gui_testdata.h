@@ -10,7 +10,7 @@
 
 namespace traindeck::guitest {
 
-inline metrics::HelloRecord hello(int ranks, const QString &runId = QStringLiteral("synthetic"))
+inline metrics::HelloRecord hello(int ranks, const QString& runId = QStringLiteral("synthetic"))
 {
     metrics::HelloRecord h;
     h.t = 1718000000;
@@ -44,7 +44,7 @@ inline metrics::StepRecord step(qint64 step, int ranks, int straggler = -1)
     s.mfu = 0.4;
     s.present = metrics::StepRecord::HasGradNorm | metrics::StepRecord::HasMfu | metrics::StepRecord::HasMem |
                 metrics::StepRecord::HasUtil;
-    for (auto &v : s.perRank)
+    for (auto& v : s.perRank)
         v.assign(size_t(ranks), metrics::kNaN);
     double slowest = 0;
     std::vector<double> compute(static_cast<size_t>(ranks));
@@ -69,4 +69,4 @@ inline metrics::StepRecord step(qint64 step, int ranks, int straggler = -1)
     return s;
 }
 
-}  // namespace traindeck::guitest
+} // namespace traindeck::guitest

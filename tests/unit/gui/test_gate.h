@@ -37,4 +37,4 @@ struct Gate {
     }
 };
 
-}  // namespace traindeck::guitest
+} // namespace traindeck::guitest

@@ -21,8 +21,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <condition_variable>
+#include <cstdio>
 #include <fcntl.h>
 #include <mutex>
 #include <sys/stat.h>
@@ -41,7 +41,7 @@ using guitest::Gate;
 struct FifoRun {
     QString path;
 
-    bool make(const QString &runsDir)
+    bool make(const QString& runsDir)
     {
         const QString dir = QDir(runsDir).filePath(QStringLiteral("blocked-20250101-100000"));
         path = dir + QStringLiteral("/run.json");
@@ -59,54 +59,60 @@ struct FifoRun {
 // What the last test leaves for main(): a job still blocked when the QApplication is destroyed.
 struct Late {
     std::shared_ptr<Gate> gate;
-    QThread *thread = nullptr;  // never destroyed while it runs
+    QThread* thread = nullptr; // never destroyed while it runs
     std::shared_ptr<std::atomic<int>> delivered;
 } g_late;
 
-QPointer<QThread> onlyThread(const QString &name)
+QPointer<QThread> onlyThread(const QString& name)
 {
     const QList<QPointer<QThread>> threads = background::threads(name);
     return threads.size() == 1 ? threads.first() : QPointer<QThread>();
 }
 
-}  // namespace
+} // namespace
 
-class TestBackgroundWork : public QObject
-{
+class TestBackgroundWork : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void resultOnTheGuiThread()
     {
         QObject receiver;
-        QThread *worker = nullptr;
+        QThread* worker = nullptr;
         int result = 0;
-        QPointer<QThread> thread = background::run(&receiver, [&worker] {
-            worker = QThread::currentThread();
-            return 42;
-        }, [&result](int r) {
-            QCOMPARE(QThread::currentThread(), qApp->thread());
-            result = r;
-        }, QStringLiteral("Answer"));
+        QPointer<QThread> thread = background::run(
+            &receiver,
+            [&worker] {
+                worker = QThread::currentThread();
+                return 42;
+            },
+            [&result](int r) {
+                QCOMPARE(QThread::currentThread(), qApp->thread());
+                result = r;
+            },
+            QStringLiteral("Answer"));
         QVERIFY(thread);
         QTRY_COMPARE(result, 42);
         QVERIFY(worker && worker != qApp->thread());
-        QTRY_VERIFY(!thread);  // deleted itself
+        QTRY_VERIFY(!thread); // deleted itself
         QCOMPARE(background::threadCount(), 0);
     }
 
     void resultDroppedWhenTheReceiverIsGone()
     {
         auto gate = std::make_shared<Gate>();
-        auto *receiver = new QObject;
+        auto* receiver = new QObject;
         int delivered = 0;
-        QPointer<QThread> thread = background::run(receiver, [gate] {
-            gate->pass();
-            return 1;
-        }, [receiver, &delivered](int) {
-            receiver->setObjectName(QStringLiteral("touched"));  // would be a use after free
-            ++delivered;
-        });
+        QPointer<QThread> thread = background::run(
+            receiver,
+            [gate] {
+                gate->pass();
+                return 1;
+            },
+            [receiver, &delivered](int) {
+                receiver->setObjectName(QStringLiteral("touched")); // would be a use after free
+                ++delivered;
+            });
         QVERIFY(gate->waitEntered(10000));
         QCOMPARE(background::threadCount(), 1);
         delete receiver;
@@ -148,18 +154,21 @@ private Q_SLOTS:
             FifoRun fifo;
             QVERIFY(fifo.make(tmp.path()));
             Settings::setRunsDirOverride(tmp.path());
-            auto *page = new RunsPage;
+            auto* page = new RunsPage;
             QSignalSpy refreshed(page, &RunsPage::refreshed);
             auto gate = std::make_shared<Gate>();
             QObject receiver;
             int delivered = 0;
-            QPointer<QThread> job = background::run(&receiver, [gate] {
-                gate->pass();
-                return 1;
-            }, [&delivered](int) { ++delivered; });
+            QPointer<QThread> job = background::run(
+                &receiver,
+                [gate] {
+                    gate->pass();
+                    return 1;
+                },
+                [&delivered](int) { ++delivered; });
             QVERIFY(gate->waitEntered(10000));
             QTest::qWait(200);
-            QCOMPARE(refreshed.size(), 0);  // the listing is blocked on the FIFO
+            QCOMPARE(refreshed.size(), 0); // the listing is blocked on the FIFO
             QPointer<QThread> listing = onlyThread(QStringLiteral("RunsPage"));
             const bool listingRegistered = !listing.isNull();
             std::thread releaser([gate, fifo] {
@@ -170,15 +179,15 @@ private Q_SLOTS:
             QElapsedTimer t;
             t.start();
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
-            qApp->exec();  // aboutToQuit: stops and waits for the worker threads
+            qApp->exec(); // aboutToQuit: stops and waits for the worker threads
             const qint64 took = t.elapsed();
             releaser.join();
             QVERIFY(background::quitting());
             QVERIFY2(took >= 250 && took < 2500, qPrintable(QStringLiteral("exit took %1 ms").arg(took)));
             QTest::qWait(200);
-            QCOMPARE(delivered, 0);          // results after quitting are dropped,
-            QCOMPARE(refreshed.size(), 0);   // even for receivers still alive
-            QVERIFY(!job);  // finished within the wait and deleted there
+            QCOMPARE(delivered, 0);        // results after quitting are dropped,
+            QCOMPARE(refreshed.size(), 0); // even for receivers still alive
+            QVERIFY(!job);                 // finished within the wait and deleted there
             QVERIFY(listingRegistered);
             QVERIFY(!listing);
             QCOMPARE(background::threadCount(), 0);
@@ -192,20 +201,24 @@ private Q_SLOTS:
             FifoRun fifo;
             QVERIFY(fifo.make(tmp.path()));
             Settings::setRunsDirOverride(tmp.path());
-            auto *page = new RunsPage;
+            auto* page = new RunsPage;
             QTRY_COMPARE(background::threadCount(QStringLiteral("RunsPage")), 1);
             QPointer<QThread> listing = onlyThread(QStringLiteral("RunsPage"));
             QVERIFY(listing);
             g_late.gate = std::make_shared<Gate>();
             g_late.delivered = std::make_shared<std::atomic<int>>(0);
-            auto *receiver = new QObject;
-            g_late.thread = background::run(receiver, [gate = g_late.gate] {
-                gate->pass();
-                return 1;
-            }, [receiver, delivered = g_late.delivered](int) {
-                receiver->setObjectName(QStringLiteral("touched"));  // would be a use after free
-                ++*delivered;
-            }, QStringLiteral("Late"));
+            auto* receiver = new QObject;
+            g_late.thread = background::run(
+                receiver,
+                [gate = g_late.gate] {
+                    gate->pass();
+                    return 1;
+                },
+                [receiver, delivered = g_late.delivered](int) {
+                    receiver->setObjectName(QStringLiteral("touched")); // would be a use after free
+                    ++*delivered;
+                },
+                QStringLiteral("Late"));
             QVERIFY(g_late.gate->waitEntered(10000));
             QPointer<QThread> late = g_late.thread;
             QElapsedTimer t;
@@ -215,14 +228,14 @@ private Q_SLOTS:
             const qint64 took = t.elapsed();
             QVERIFY2(took >= background::kShutdownWaitMs - 100 && took < 6000,
                      qPrintable(QStringLiteral("exit took %1 ms").arg(took)));
-            QVERIFY(listing && listing->isRunning());  // left, not destroyed
+            QVERIFY(listing && listing->isRunning()); // left, not destroyed
             QVERIFY(late && late->isRunning());
             QCOMPARE(background::threadCount(), 2);
             // The objects the results were for are destroyed (as at the end of main()).
             delete page;
             delete receiver;
             QVERIFY(listing && listing->isRunning());
-            fifo.release();  // the listing returns late; its result goes nowhere
+            fifo.release(); // the listing returns late; its result goes nowhere
             QTRY_VERIFY_WITH_TIMEOUT(!listing, 10000);
             QCOMPARE(background::threadCount(), 1);
             Settings::setRunsDirOverride(QString());
@@ -231,9 +244,9 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char **argv)
+int main(int argc, char** argv)
 {
-    auto *app = new QApplication(argc, argv);
+    auto* app = new QApplication(argc, argv);
     app->setAttribute(Qt::AA_Use96Dpi, true);
     QTEST_SET_MAIN_SOURCE_PATH
     int rc = 0;

@@ -1,24 +1,24 @@
-#include "checkspage.h"
 #include "checksmodel.h"
+#include "checkspage.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
-#include <QTimer>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
-#include <QLabel>
 #include <QTest>
+#include <QTimer>
 
 using namespace traindeck;
 using namespace traindeck::gui;
 using checks::CheckStatus;
 
-static checks::CheckResult result(const QString &id, CheckStatus s, const QString &value = QString())
+static checks::CheckResult result(const QString& id, CheckStatus s, const QString& value = QString())
 {
     checks::CheckResult r;
     r.id = id;
@@ -31,11 +31,10 @@ static checks::CheckResult result(const QString &id, CheckStatus s, const QStrin
     return r;
 }
 
-class TestChecksPage : public QObject
-{
+class TestChecksPage : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void linkMatrix()
     {
         // A finished link test: the matrix (both triangles), the slow node's links highlighted, the
@@ -51,7 +50,7 @@ private Q_SLOTS:
         QVERIFY(r.bandwidthOutlier);
         cluster::ClusterProfile lab;
         lab.name = QStringLiteral("lab");
-        for (const QString &name : r.nodes) {
+        for (const QString& name : r.nodes) {
             cluster::ClusterNode n;
             n.name = n.host = name;
             lab.nodes.append(n);
@@ -59,7 +58,7 @@ private Q_SLOTS:
         ChecksPage page;
         page.setProfile(lab);
         page.showLinks(r);
-        QTableWidget *m = page.linksView();
+        QTableWidget* m = page.linksView();
         QCOMPARE(m->rowCount(), 3);
         QCOMPARE(m->columnCount(), 3);
         QCOMPARE(m->item(0, 1)->text(), QStringLiteral("103.4 Mbit/s\n14 µs"));
@@ -67,7 +66,8 @@ private Q_SLOTS:
         QCOMPARE(m->item(2, 0)->text(), QStringLiteral("15.00 Gbit/s\n12 µs"));
         QCOMPARE(m->item(1, 1)->text(), QStringLiteral("—"));
         QVERIFY(m->item(0, 1)->background().color() != m->item(0, 2)->background().color());
-        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("Slow node n2")), qPrintable(page.linksSummary()->text()));
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("Slow node n2")),
+                 qPrintable(page.linksSummary()->text()));
         QVERIFY(page.linksSummary()->text().contains(QStringLiteral("1024 KiB")));
 
         checks::LinkReport failed;
@@ -96,14 +96,13 @@ private Q_SLOTS:
         QVERIFY(done.count() == 1 || done.wait(90000));
         const auto report = done.at(0).at(0).value<checks::CheckReport>();
         QCOMPARE(report.nodes.size(), 1);
-        auto *m = page.resultsModel();
+        auto* m = page.resultsModel();
         QCOMPARE(m->rowCount(), 1);
         QVERIFY(m->columnCount() >= 3);
         QCOMPARE(m->headerData(0, Qt::Vertical).toString(), QStringLiteral("localhost"));
-        const QStringList texts = {CheckResultsModel::statusText(CheckStatus::Pass),
-                                   CheckResultsModel::statusText(CheckStatus::Warn),
-                                   CheckResultsModel::statusText(CheckStatus::Fail),
-                                   CheckResultsModel::statusText(CheckStatus::Skip)};
+        const QStringList texts = {
+            CheckResultsModel::statusText(CheckStatus::Pass), CheckResultsModel::statusText(CheckStatus::Warn),
+            CheckResultsModel::statusText(CheckStatus::Fail), CheckResultsModel::statusText(CheckStatus::Skip)};
         for (int c = 0; c < m->columnCount(); ++c) {
             const QModelIndex idx = m->index(0, c);
             QVERIFY2(m->result(idx), qPrintable(m->checkIds().at(c)));
@@ -117,14 +116,14 @@ private Q_SLOTS:
         QCOMPARE(page.runButton()->text(), QStringLiteral("&Re-run"));
 
         // Details of a selected cell: evidence and (for a non-pass) the remedy.
-        const checks::CheckResult *r = m->result(m->index(0, 0));
+        const checks::CheckResult* r = m->result(m->index(0, 0));
         page.resultsView()->setCurrentIndex(m->index(0, 0));
         const QString details = page.detailsView()->toPlainText();
         QVERIFY(details.contains(QStringLiteral("Evidence:")));
         if (!r->evidence.isEmpty())
             QVERIFY(details.contains(r->evidence.left(20)));
         for (int c = 0; c < m->columnCount(); ++c) {
-            const checks::CheckResult *rc = m->result(m->index(0, c));
+            const checks::CheckResult* rc = m->result(m->index(0, c));
             if (rc && !rc->remedy.isEmpty()) {
                 page.resultsView()->setCurrentIndex(m->index(0, c));
                 QVERIFY(page.detailsView()->toPlainText().contains(rc->remedy));
@@ -150,9 +149,9 @@ private Q_SLOTS:
         QSignalSpy done(&page, &ChecksPage::finished);
         page.runButton()->click();
         QVERIFY(done.count() == 1 || done.wait(90000));
-        auto *m = page.resultsModel();
+        auto* m = page.resultsModel();
         QCOMPARE(m->rowCount(), 2);
-        QVERIFY(!page.rerunSelectedButton()->isEnabled());  // nothing selected yet
+        QVERIFY(!page.rerunSelectedButton()->isEnabled()); // nothing selected yet
         QList<checks::CheckResult> headBefore;
         for (int c = 0; c < m->columnCount(); ++c) {
             QVERIFY(m->result(m->index(0, c)));
@@ -171,7 +170,7 @@ private Q_SLOTS:
         QVERIFY(done.count() == 2 || done.wait(90000));
         QCOMPARE(reset.count(), 0);
         QVERIFY(changed.count() > 0);
-        for (const auto &args : changed) {
+        for (const auto& args : changed) {
             QCOMPARE(args.at(0).value<QModelIndex>().row(), 1);
             QCOMPARE(args.at(1).value<QModelIndex>().row(), 1);
         }
@@ -186,7 +185,7 @@ private Q_SLOTS:
         QCOMPARE(m->rowCount(), 2);
         QCOMPARE(m->columnCount(), columns);
         for (int c = 0; c < m->columnCount(); ++c) {
-            const checks::CheckResult *r = m->result(m->index(0, c));
+            const checks::CheckResult* r = m->result(m->index(0, c));
             QVERIFY(r);
             QCOMPARE(r->id, headBefore.at(c).id);
             QCOMPARE(r->summary, headBefore.at(c).summary);
@@ -213,12 +212,12 @@ private Q_SLOTS:
         info.keyType = QStringLiteral("ssh-ed25519");
         info.fingerprint = QStringLiteral("SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG");
         QString shown;
-        auto answer = [&shown](const QString &buttonText) {
+        auto answer = [&shown](const QString& buttonText) {
             QTimer::singleShot(0, [&shown, buttonText] {
-                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
                 QVERIFY(box);
                 shown = box->text();
-                for (QAbstractButton *b : box->buttons()) {
+                for (QAbstractButton* b : box->buttons()) {
                     if (b->text() == buttonText)
                         b->click();
                 }
@@ -260,18 +259,19 @@ private Q_SLOTS:
         QAbstractItemModelTester t1(page.resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(page.versionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         page.showReport(report);
-        auto *m = page.resultsModel();
+        auto* m = page.resultsModel();
         QCOMPARE(m->rowCount(), 3);
         QCOMPARE(m->columnCount(), 3);
         QCOMPARE(m->index(2, 1).data().toString(), QStringLiteral("✗ fail"));
         QCOMPARE(m->index(0, 2).data().toString(), QStringLiteral("! warn"));
         QCOMPARE(m->index(0, 1).data().toString(), QStringLiteral("✓ pass"));
-        QVERIFY(m->index(2, 1).data(Qt::BackgroundRole).value<QColor>() != m->index(0, 1).data(Qt::BackgroundRole).value<QColor>());
+        QVERIFY(m->index(2, 1).data(Qt::BackgroundRole).value<QColor>() !=
+                m->index(0, 1).data(Qt::BackgroundRole).value<QColor>());
         page.resultsView()->setCurrentIndex(m->index(2, 1));
         QVERIFY(page.detailsView()->toPlainText().contains(QStringLiteral("evidence of mpi")));
         QVERIFY(page.detailsView()->toPlainText().contains(QStringLiteral("remedy for mpi")));
 
-        auto *v = page.versionModel();
+        auto* v = page.versionModel();
         QCOMPARE(v->columnCount(), 3);
         QCOMPARE(v->headColumn(), 0);
         int mpiRow = -1, cudaRow = -1;

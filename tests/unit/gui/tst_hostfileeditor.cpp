@@ -13,25 +13,30 @@ using namespace traindeck;
 using namespace traindeck::gui;
 using cluster::HostfileFormat;
 
-class TestHostfileEditor : public QObject
-{
+class TestHostfileEditor : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void validation_data()
     {
         QTest::addColumn<int>("format");
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("valid");
-        QTest::addColumn<int>("errorLine");  // line of the first error (0: none)
+        QTest::addColumn<int>("errorLine"); // line of the first error (0: none)
         QTest::addColumn<int>("hosts");
-        QTest::addRow("openmpi ok") << int(HostfileFormat::OpenMpi) << QStringLiteral("# lab\nnode1 slots=8\nnode2 slots=8\n") << true << 0 << 2;
-        QTest::addRow("openmpi bad slots") << int(HostfileFormat::OpenMpi) << QStringLiteral("node1 slots=8\nnode2 slots=x\n") << false << 2 << 0;
-        QTest::addRow("openmpi bad host") << int(HostfileFormat::OpenMpi) << QStringLiteral("node1\n-bad slots=2\n") << false << 2 << 0;
-        QTest::addRow("deepspeed needs slots") << int(HostfileFormat::DeepSpeed) << QStringLiteral("worker-1 slots=4\nworker-2\n") << false << 2 << 0;
-        QTest::addRow("deepspeed ok") << int(HostfileFormat::DeepSpeed) << QStringLiteral("worker-1 slots=4\nworker-2 slots=4\n") << true << 0 << 2;
+        QTest::addRow("openmpi ok") << int(HostfileFormat::OpenMpi)
+                                    << QStringLiteral("# lab\nnode1 slots=8\nnode2 slots=8\n") << true << 0 << 2;
+        QTest::addRow("openmpi bad slots")
+            << int(HostfileFormat::OpenMpi) << QStringLiteral("node1 slots=8\nnode2 slots=x\n") << false << 2 << 0;
+        QTest::addRow("openmpi bad host")
+            << int(HostfileFormat::OpenMpi) << QStringLiteral("node1\n-bad slots=2\n") << false << 2 << 0;
+        QTest::addRow("deepspeed needs slots")
+            << int(HostfileFormat::DeepSpeed) << QStringLiteral("worker-1 slots=4\nworker-2\n") << false << 2 << 0;
+        QTest::addRow("deepspeed ok") << int(HostfileFormat::DeepSpeed)
+                                      << QStringLiteral("worker-1 slots=4\nworker-2 slots=4\n") << true << 0 << 2;
         QTest::addRow("mpich ok") << int(HostfileFormat::Mpich) << QStringLiteral("a:2\nb:2\n") << true << 0 << 2;
-        QTest::addRow("mpich bad count") << int(HostfileFormat::Mpich) << QStringLiteral("a:2\nb:zero\n") << false << 2 << 0;
+        QTest::addRow("mpich bad count") << int(HostfileFormat::Mpich) << QStringLiteral("a:2\nb:zero\n") << false << 2
+                                         << 0;
         QTest::addRow("empty") << int(HostfileFormat::OpenMpi) << QString() << false << 1 << 0;
     }
     void validation()
@@ -68,7 +73,7 @@ private Q_SLOTS:
         // The highlighter put a wavy underline on the error's line.
         const QTextBlock block = editor.textEdit()->document()->findBlockByNumber(d.line - 1);
         bool wavy = false;
-        for (const QTextLayout::FormatRange &r : block.layout()->formats())
+        for (const QTextLayout::FormatRange& r : block.layout()->formats())
             wavy = wavy || r.format.underlineStyle() == QTextCharFormat::WaveUnderline;
         QVERIFY(wavy);
         // Activating the problem moves the cursor there.

@@ -8,13 +8,12 @@
 
 using namespace traindeck::gui;
 
-class TestLanguage : public QObject
-{
+class TestLanguage : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_home;
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
@@ -31,7 +30,8 @@ private Q_SLOTS:
         // Backend messages are translated too.
         QCOMPARE(QCoreApplication::translate("traindeck::cluster::HostfileModel", "Host"), QStringLiteral("主机"));
         // Plural forms.
-        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 4), QStringLiteral("4 个进程"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 4),
+                 QStringLiteral("4 个进程"));
         {
             RunSession session;
             MainWindow window(&session);
@@ -51,15 +51,21 @@ private Q_SLOTS:
     {
         Language::instance()->apply(QStringLiteral("en"));
         QCOMPARE(Language::instance()->current(), QStringLiteral("en"));
-        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 1), QStringLiteral("1 node"));
-        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 2), QStringLiteral("2 nodes"));
-        const char *ctx = "traindeck::gui::ChecksPage";
-        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 1), QStringLiteral("Checking 1 node…"));
-        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 3), QStringLiteral("Checking 3 nodes…"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 1),
+                 QStringLiteral("1 node"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::ClusterPage", "%n node(s)", nullptr, 2),
+                 QStringLiteral("2 nodes"));
+        const char* ctx = "traindeck::gui::ChecksPage";
+        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 1),
+                 QStringLiteral("Checking 1 node…"));
+        QCOMPARE(QCoreApplication::translate(ctx, "Checking %n node(s)…", nullptr, 3),
+                 QStringLiteral("Checking 3 nodes…"));
         QCOMPARE(QCoreApplication::translate(ctx, "%n version(s) differ between nodes.", nullptr, 1),
                  QStringLiteral("1 version differs between nodes."));
-        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 1), QStringLiteral("1 rank"));
-        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 8), QStringLiteral("8 ranks"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 1),
+                 QStringLiteral("1 rank"));
+        QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 8),
+                 QStringLiteral("8 ranks"));
         // Non-plural texts stay the source texts.
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MainWindow", "Monitor"), QStringLiteral("Monitor"));
     }

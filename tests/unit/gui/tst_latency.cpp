@@ -17,11 +17,10 @@
 using namespace traindeck;
 using namespace traindeck::gui;
 
-class TestLatency : public QObject
-{
+class TestLatency : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void tenThousandLinesPerSecond()
     {
         constexpr int kRanks = 8, kLinesPerTick = 100, kTickMs = 10, kSeconds = 4;
@@ -73,7 +72,7 @@ private Q_SLOTS:
         probe.start(5);
         QTest::qWait(kSeconds * 1000);
         writer.stop();
-        const qint64 written = step;  // including the warm-up line
+        const qint64 written = step; // including the warm-up line
         QTRY_COMPARE_WITH_TIMEOUT(session.store().rowCount(), written, 5000);
         probe.stop();
         const double rate = double(written) * 1000.0 / double(writeClock.elapsed());

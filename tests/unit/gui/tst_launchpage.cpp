@@ -11,14 +11,13 @@
 using namespace traindeck;
 using namespace traindeck::gui;
 
-class TestLaunchPage : public QObject
-{
+class TestLaunchPage : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_home;
     QString m_corpus;
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
@@ -46,7 +45,9 @@ private Q_SLOTS:
         QCOMPARE(spec.trainer.value(QStringLiteral("seq-len")).toInt(), 64);
         QCOMPARE(spec.trainer.value(QStringLiteral("lr")).toString(), QStringLiteral("0.002"));
         QCOMPARE(spec.env.value(QStringLiteral("OMP_NUM_THREADS")), QStringLiteral("1"));
-        QVERIFY(spec.trainer.value(QStringLiteral("tokenizer")).toString().endsWith(QStringLiteral("models/tokenizer.json")));
+        QVERIFY(spec.trainer.value(QStringLiteral("tokenizer"))
+                    .toString()
+                    .endsWith(QStringLiteral("models/tokenizer.json")));
         QVERIFY2(spec.validate().isEmpty(), qPrintable(cluster::formatDiagnostics(spec.validate())));
         // The spec survives its JSON form.
         const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
@@ -79,7 +80,7 @@ private Q_SLOTS:
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         page.setDataPath(m_home.filePath(QStringLiteral("missing.jsonl")));
         bool dataError = false;
-        for (const auto &d : page.validate())
+        for (const auto& d : page.validate())
             dataError = dataError || (d.isError() && d.message.contains(QStringLiteral("missing.jsonl")));
         QVERIFY(dataError);
         page.updatePreview();
@@ -99,7 +100,7 @@ private Q_SLOTS:
         QCOMPARE(spec.trainer.value(QStringLiteral("seq-len")).toInt(), 1024);
         // No config.json there yet: the form says so.
         bool modelError = false;
-        for (const auto &d : page.validate())
+        for (const auto& d : page.validate())
             modelError = modelError || d.message.contains(QStringLiteral("config.json"));
         QVERIFY(modelError);
     }

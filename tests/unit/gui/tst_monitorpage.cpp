@@ -18,11 +18,10 @@ using metrics::Scalar;
 
 static const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
 
-class TestMonitorPage : public QObject
-{
+class TestMonitorPage : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void recordedStream()
     {
         RunSession session;
@@ -32,23 +31,24 @@ private Q_SLOTS:
         session.follow(kFixture);
         session.tailer()->poll();
         QTRY_COMPARE(session.store().rowCount(), 10);
-        const metrics::MetricStore &store = session.store();
+        const metrics::MetricStore& store = session.store();
         const int redrawsBefore = page.redrawCount();
         page.refreshNow();
         QCOMPARE(page.redrawCount(), redrawsBefore + 1);
 
         // Loss: every step, values as recorded; smoothed starts at the first value (debiased).
-        QCPGraph *loss = page.lossGraph();
+        QCPGraph* loss = page.lossGraph();
         QCOMPARE(loss->dataCount(), 10);
         QCOMPARE(loss->data()->at(0)->key, 1.0);
         QCOMPARE(loss->data()->at(0)->value, 11.5);
         QCOMPARE(loss->data()->at(3)->value, 10.0);
         QCOMPARE(page.smoothedLossGraph()->dataCount(), 10);
         QCOMPARE(page.smoothedLossGraph()->data()->at(0)->value, 11.5);
-        QVERIFY(page.smoothedLossGraph()->data()->at(9)->value > loss->data()->at(9)->value);  // lags behind a falling loss
-        QVERIFY(std::abs(page.lrGraph()->data()->at(0)->value - 3e-05) < 1e-10);  // the store keeps float32
+        QVERIFY(page.smoothedLossGraph()->data()->at(9)->value >
+                loss->data()->at(9)->value);                                     // lags behind a falling loss
+        QVERIFY(std::abs(page.lrGraph()->data()->at(0)->value - 3e-05) < 1e-10); // the store keeps float32
         QVERIFY(std::abs(page.gradNormGraph()->data()->at(1)->value - 3.6) < 1e-6);
-        QVERIFY(std::abs(page.mfuGraph()->data()->at(0)->value - 41.0) < 1e-4);  // shown in percent
+        QVERIFY(std::abs(page.mfuGraph()->data()->at(0)->value - 41.0) < 1e-4); // shown in percent
         QCOMPARE(page.tokensGraph()->dataCount(), 10);
 
         // Smoothing 0 shows the raw loss.
@@ -75,7 +75,7 @@ private Q_SLOTS:
                 wait += analysis::Diagnosis::waitMs(store, row, r);
                 transfer += analysis::Diagnosis::transferMs(store, row);
             }
-            QCPBars *bars = page.phaseBars(Phase::Forward);
+            QCPBars* bars = page.phaseBars(Phase::Forward);
             QCOMPARE(bars->dataCount(), 4);
             QCOMPARE(bars->data()->at(r)->key, double(r));
             QVERIFY(std::abs(bars->data()->at(r)->value - fwd / 5) < 1e-3);
@@ -92,7 +92,7 @@ private Q_SLOTS:
         QCOMPARE(page.phaseBars(Phase::Optimizer)->barBelow(), page.phaseBars(Phase::CommWait));
 
         // Heatmap: one cell per (step, rank) holding step_ms, then the chosen phase.
-        QCPColorMapData *cells = page.heatmap()->data();
+        QCPColorMapData* cells = page.heatmap()->data();
         QCOMPARE(cells->keySize(), 10);
         QCOMPARE(cells->valueSize(), 4);
         QCOMPARE(cells->cell(0, 0), 1500.0);
@@ -119,7 +119,7 @@ private Q_SLOTS:
         session.feed(records);
         page.setCurrentTab(MonitorPage::BalanceTab);
         page.refreshNow();
-        FindingsPanel *panel = page.findingsPanel();
+        FindingsPanel* panel = page.findingsPanel();
         int straggler = -1;
         for (int i = 0; i < panel->findings().size(); ++i)
             if (panel->findings().at(i).kind == analysis::FindingKind::Straggler)
@@ -143,7 +143,7 @@ private Q_SLOTS:
         // Heatmap: an outline around rank 2's row.
         QCOMPARE(page.heatmapPlot()->itemCount(), 1);
         // The finding's detail text shows evidence and what to do.
-        QVERIFY(panel->findChild<QTextBrowser *>()->toPlainText().contains(QStringLiteral("What to do")));
+        QVERIFY(panel->findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("What to do")));
         // Clearing the selection clears the highlight.
         panel->list()->setCurrentRow(-1);
         QVERIFY(page.selectedRanks().isEmpty());
@@ -160,7 +160,7 @@ private Q_SLOTS:
         QTest::qWait(300);
         const int before = page.redrawCount();
         for (int s = 1; s <= 500; ++s)
-            session.feed({guitest::step(s, 2)});  // 500 change notifications
+            session.feed({guitest::step(s, 2)}); // 500 change notifications
         QTest::qWait(350);
         const int redraws = page.redrawCount() - before;
         QVERIFY2(redraws >= 1 && redraws <= 5, qPrintable(QString::number(redraws)));

@@ -28,15 +28,14 @@ using namespace traindeck::testing;
 namespace {
 const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
 
-QByteArray readAll(const QString &path)
+QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
 }
-}  // namespace
+} // namespace
 
-class TestGuiRemoteRuns : public QObject
-{
+class TestGuiRemoteRuns : public QObject {
     Q_OBJECT
 
     SshdInstance m_server{QStringLiteral("gui-remote")};
@@ -45,15 +44,18 @@ class TestGuiRemoteRuns : public QObject
     QString m_localRuns;
 
     // A run on the head that writes three lines, waits for RUN_DIR/go, then writes the rest.
-    launch::RemoteRuns::Launched launchStaged(const QString &name)
+    launch::RemoteRuns::Launched launchStaged(const QString& name)
     {
         const QString mpirun = m_tmp.filePath(QStringLiteral("mpirun-staged"));
         if (!QFileInfo::exists(mpirun)) {
             QFile f(mpirun);
             f.open(QIODevice::WriteOnly);
             f.write("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-                    "f='" + kFixture.toUtf8() + "'\nhead -n 3 \"$f\" > \"$m\"\n"
-                    "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] || exit 1; i=$((i+1)); sleep 0.05; done\ntail -n +4 \"$f\" >> \"$m\"\nexit 0\n");
+                    "f='" +
+                    kFixture.toUtf8() +
+                    "'\nhead -n 3 \"$f\" > \"$m\"\n"
+                    "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] "
+                    "|| exit 1; i=$((i+1)); sleep 0.05; done\ntail -n +4 \"$f\" >> \"$m\"\nexit 0\n");
             f.close();
             f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
@@ -72,13 +74,13 @@ class TestGuiRemoteRuns : public QObject
         return r.value();
     }
 
-    static void go(const launch::RemoteRuns::Launched &run)
+    static void go(const launch::RemoteRuns::Launched& run)
     {
         QFile f(run.outcome.runDir + QStringLiteral("/go"));
         f.open(QIODevice::WriteOnly);
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -132,12 +134,13 @@ private Q_SLOTS:
         // The first listing finds the live remote run and follows it over SSH.
         QTRY_COMPARE_WITH_TIMEOUT(session.recordDir(), run.localDir, 15000);
         QVERIFY(session.hasJob());
-        RunsPage *page = window.findChild<RunsPage *>();
+        RunsPage* page = window.findChild<RunsPage*>();
         QVERIFY(page);
         const int row = page->model()->rowOfRunDir(run.localDir);
         QVERIFY(row >= 0);
-        QVERIFY2(page->model()->index(row, RunsModel::HostColumn).data().toString().contains(QStringLiteral("127.0.0.2")),
-                 qPrintable(page->model()->index(row, RunsModel::HostColumn).data().toString()));
+        QVERIFY2(
+            page->model()->index(row, RunsModel::HostColumn).data().toString().contains(QStringLiteral("127.0.0.2")),
+            qPrintable(page->model()->index(row, RunsModel::HostColumn).data().toString()));
         QVERIFY(page->model()->index(row, 0).data(RunsModel::RemoteRole).toBool());
         go(run);
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 20000);
@@ -145,17 +148,17 @@ private Q_SLOTS:
         QCOMPARE(readAll(run.mirrorPath), readAll(kFixture));
         // The page lists it as ended (from the synced record).
         page->refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(launch::JobState(page->model()->index(page->model()->rowOfRunDir(run.localDir), 0)
-                                                       .data(RunsModel::StateRole)
-                                                       .toInt()),
-                                  launch::JobState::Finished, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            launch::JobState(
+                page->model()->index(page->model()->rowOfRunDir(run.localDir), 0).data(RunsModel::StateRole).toInt()),
+            launch::JobState::Finished, 10000);
         // A live run whose head is gone: following it fails in the background and the window says so.
         const auto gone = launchStaged(QStringLiteral("head-gone"));
         QFile profile(gone.localDir + QStringLiteral("/profile.json"));
         QVERIFY(profile.open(QIODevice::ReadOnly));
         QByteArray json = profile.readAll();
         profile.close();
-        json.replace(QByteArray::number(m_server.port()), QByteArray::number(freePort()));  // nobody listens there
+        json.replace(QByteArray::number(m_server.port()), QByteArray::number(freePort())); // nobody listens there
         QVERIFY(profile.open(QIODevice::WriteOnly | QIODevice::Truncate));
         profile.write(json);
         profile.close();

@@ -32,10 +32,11 @@ namespace {
 using guitest::Gate;
 
 // LocalTransport whose process-group check blocks on a gate (like `ssh ... ps` over a stalled link).
-class GatedTransport : public launch::LocalTransport
-{
-public:
-    GatedTransport(std::shared_ptr<Gate> gate, launch::SignalResult answer) : m_gate(std::move(gate)), m_answer(answer) {}
+class GatedTransport : public launch::LocalTransport {
+  public:
+    GatedTransport(std::shared_ptr<Gate> gate, launch::SignalResult answer) : m_gate(std::move(gate)), m_answer(answer)
+    {
+    }
     launch::SignalResult signalProcessGroup(qint64, int) override
     {
         if (m_gate)
@@ -43,7 +44,7 @@ public:
         return m_answer;
     }
 
-private:
+  private:
     std::shared_ptr<Gate> m_gate;
     launch::SignalResult m_answer;
 };
@@ -54,21 +55,20 @@ std::shared_ptr<launch::Transport> aliveTransport()
     return std::make_shared<GatedTransport>(nullptr, launch::SignalResult::Delivered);
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
+bool writeFile(const QString& path, const QByteArray& data)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
-}  // namespace
+} // namespace
 
-class TestGuiRunSession : public QObject
-{
+class TestGuiRunSession : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_tmp;
 
-    QString makeRun(const QString &name)
+    QString makeRun(const QString& name)
     {
         const QString dir = m_tmp.filePath(name);
         QDir().mkpath(dir);
@@ -76,12 +76,12 @@ class TestGuiRunSession : public QObject
         return dir;
     }
 
-    static QPointer<QThread> monitorThread(RunSession &session)
+    static QPointer<QThread> monitorThread(RunSession& session)
     {
-        return session.findChild<QThread *>(QStringLiteral("RunMonitor"));
+        return session.findChild<QThread*>(QStringLiteral("RunMonitor"));
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -116,20 +116,20 @@ private Q_SLOTS:
             QVERIFY2(t.elapsed() < 500, qPrintable(QStringLiteral("followRun took %1 ms").arg(t.elapsed())));
             QCOMPARE(session.runDir(), m_tmp.filePath(QStringLiteral("switch-b")));
             QVERIFY(old);
-            QVERIFY(old->isRunning());       // still in the blocked call, left behind
-            QVERIFY(old->parent() == nullptr);  // detached from the session
+            QVERIFY(old->isRunning());         // still in the blocked call, left behind
+            QVERIFY(old->parent() == nullptr); // detached from the session
             QVERIFY(monitorThread(session) != old);
             QCOMPARE(RunSession::monitorThreadCount(), 2);
 
             t.restart();
-        }  // ~RunSession with the old thread still blocked
+        } // ~RunSession with the old thread still blocked
         QVERIFY2(t.elapsed() < 500, qPrintable(QStringLiteral("~RunSession took %1 ms").arg(t.elapsed())));
         QVERIFY(old && old->isRunning());
         QVERIFY(!weak.expired());
 
         gate->release();
-        QTRY_VERIFY_WITH_TIMEOUT(!old, 10000);  // finished and deleted itself
-        QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 5000);  // the monitor (owner of the transport) is gone too
+        QTRY_VERIFY_WITH_TIMEOUT(!old, 10000);          // finished and deleted itself
+        QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 5000); // the monitor (owner of the transport) is gone too
         QTRY_COMPARE(RunSession::monitorThreadCount(), 0);
     }
 
@@ -139,7 +139,7 @@ private Q_SLOTS:
         auto gate = std::make_shared<Gate>();
         auto gated = std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered);
         std::weak_ptr<launch::Transport> weak = gated;
-        auto *session = new RunSession;
+        auto* session = new RunSession;
         session->followRun(makeRun(QStringLiteral("destroy")), std::move(gated));
         QVERIFY(gate->waitEntered(10000));
         QPointer<QThread> thread = monitorThread(*session);
@@ -183,14 +183,14 @@ private Q_SLOTS:
         });
         session.followRun(newRun, aliveTransport());
         releaser.join();
-        QTRY_VERIFY_WITH_TIMEOUT(!old, 10000);  // the old monitor polled to its end and is gone
-        QTest::qWait(300);                      // whatever it posted has been delivered (or dropped)
+        QTRY_VERIFY_WITH_TIMEOUT(!old, 10000); // the old monitor polled to its end and is gone
+        QTest::qWait(300);                     // whatever it posted has been delivered (or dropped)
 
         QCOMPARE(session.runDir(), newRun);
         QVERIFY2(ended.isEmpty(), "the old run's end was reported as the new run's");
         QVERIFY(session.failureSummary().isEmpty());
         QTRY_COMPARE(session.jobState(), launch::JobState::Starting);
-        for (const QList<QVariant> &s : std::as_const(states))
+        for (const QList<QVariant>& s : std::as_const(states))
             QVERIFY(!launch::isFinal(s.at(0).value<launch::JobState>()));
 
         // The new run's own end is reported, once.
@@ -208,7 +208,7 @@ private Q_SLOTS:
     {
         {
             auto gate = std::make_shared<Gate>();
-            auto *session = new RunSession;
+            auto* session = new RunSession;
             session->followRun(makeRun(QStringLiteral("exit-a")),
                                std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered));
             QVERIFY(gate->waitEntered(10000));
@@ -220,15 +220,15 @@ private Q_SLOTS:
             QElapsedTimer t;
             t.start();
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
-            qApp->exec();  // aboutToQuit: stops and waits for the monitor threads
+            qApp->exec(); // aboutToQuit: stops and waits for the monitor threads
             releaser.join();
             QVERIFY2(t.elapsed() < 2500, qPrintable(QStringLiteral("exit took %1 ms").arg(t.elapsed())));
-            QVERIFY(!thread);  // it finished within the wait and was deleted there
+            QVERIFY(!thread); // it finished within the wait and was deleted there
             delete session;
         }
         {
             auto gate = std::make_shared<Gate>();
-            auto *session = new RunSession;
+            auto* session = new RunSession;
             session->followRun(makeRun(QStringLiteral("exit-b")),
                                std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered));
             QVERIFY(gate->waitEntered(10000));
@@ -238,7 +238,7 @@ private Q_SLOTS:
             QTimer::singleShot(0, qApp, &QCoreApplication::quit);
             qApp->exec();
             QVERIFY2(t.elapsed() < 6000, qPrintable(QStringLiteral("exit took %1 ms").arg(t.elapsed())));
-            QVERIFY(thread && thread->isRunning());  // still blocked: left, not destroyed
+            QVERIFY(thread && thread->isRunning()); // still blocked: left, not destroyed
             t.restart();
             delete session;
             QVERIFY2(t.elapsed() < 500, qPrintable(QStringLiteral("~RunSession took %1 ms").arg(t.elapsed())));

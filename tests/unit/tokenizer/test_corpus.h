@@ -26,4 +26,4 @@ std::string toJsonArray(const std::vector<std::string>& docs);
 // NFD of s (utf8proc), to build decomposed input.
 std::string nfd(std::string_view s);
 
-}  // namespace traindeck::tok::testing
+} // namespace traindeck::tok::testing

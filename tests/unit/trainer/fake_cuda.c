@@ -13,8 +13,13 @@
 typedef int CUresult;
 typedef int CUdevice;
 
-enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NOT_INITIALIZED = 3, CUDA_ERROR_NO_DEVICE = 100,
-       CUDA_ERROR_INVALID_DEVICE = 101 };
+enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1,
+    CUDA_ERROR_NOT_INITIALIZED = 3,
+    CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_DEVICE = 101
+};
 
 static int initialised = 0;
 static const char* const names[] = {"NVIDIA H200", "NVIDIA H100 PCIe"};
@@ -42,10 +47,18 @@ EXPORT CUresult cuInit(unsigned int flags)
 EXPORT CUresult cuGetErrorName(CUresult error, const char** name)
 {
     switch (error) {
-    case CUDA_SUCCESS: *name = "CUDA_SUCCESS"; return CUDA_SUCCESS;
-    case CUDA_ERROR_NOT_INITIALIZED: *name = "CUDA_ERROR_NOT_INITIALIZED"; return CUDA_SUCCESS;
-    case CUDA_ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
-    default: *name = NULL; return CUDA_ERROR_INVALID_VALUE;
+    case CUDA_SUCCESS:
+        *name = "CUDA_SUCCESS";
+        return CUDA_SUCCESS;
+    case CUDA_ERROR_NOT_INITIALIZED:
+        *name = "CUDA_ERROR_NOT_INITIALIZED";
+        return CUDA_SUCCESS;
+    case CUDA_ERROR_NO_DEVICE:
+        *name = "CUDA_ERROR_NO_DEVICE";
+        return CUDA_SUCCESS;
+    default:
+        *name = NULL;
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
@@ -93,9 +106,9 @@ EXPORT CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice dev)
 {
     if (dev < 0 || dev > 1)
         return CUDA_ERROR_INVALID_DEVICE;
-    if (attribute == 75)  /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+    if (attribute == 75) /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
         *value = 9;
-    else if (attribute == 76)  /* ..._MINOR */
+    else if (attribute == 76) /* ..._MINOR */
         *value = 0;
     else
         return CUDA_ERROR_INVALID_VALUE;

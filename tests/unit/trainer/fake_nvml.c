@@ -17,12 +17,21 @@
 #define EXPORT __attribute__((visibility("default")))
 
 typedef int nvmlReturn_t;
-typedef struct FakeDevice { int id; } *nvmlDevice_t;
-typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
+typedef struct FakeDevice {
+    int id;
+} * nvmlDevice_t;
+typedef struct {
+    unsigned int gpu, memory;
+} nvmlUtilization_t;
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
 
 #if defined(FAKE_NVML_LEGACY)
-typedef struct { unsigned int pid; unsigned long long usedGpuMemory; } fakeProcessInfo_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+} fakeProcessInfo_t;
 #elif defined(FAKE_NVML_R535)
 typedef struct {
     unsigned int pid;
@@ -38,8 +47,15 @@ typedef struct {
 } fakeProcessInfo_t;
 #endif
 
-enum { SUCCESS = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, NOT_SUPPORTED = 3, NOT_FOUND = 6, INSUFFICIENT_SIZE = 7,
-       DRIVER_NOT_LOADED = 9 };
+enum {
+    SUCCESS = 0,
+    UNINITIALIZED = 1,
+    INVALID_ARGUMENT = 2,
+    NOT_SUPPORTED = 3,
+    NOT_FOUND = 6,
+    INSUFFICIENT_SIZE = 7,
+    DRIVER_NOT_LOADED = 9
+};
 
 static struct FakeDevice device = {19};
 static int initCount = 0;
@@ -64,13 +80,20 @@ EXPORT nvmlReturn_t nvmlShutdown(void)
 EXPORT const char* nvmlErrorString(nvmlReturn_t r)
 {
     switch (r) {
-    case SUCCESS: return "Success";
-    case UNINITIALIZED: return "Uninitialized";
-    case NOT_SUPPORTED: return "Not Supported";
-    case NOT_FOUND: return "Not Found";
-    case INSUFFICIENT_SIZE: return "Insufficient Size";
-    case DRIVER_NOT_LOADED: return "Driver Not Loaded";
-    default: return "Unknown Error";
+    case SUCCESS:
+        return "Success";
+    case UNINITIALIZED:
+        return "Uninitialized";
+    case NOT_SUPPORTED:
+        return "Not Supported";
+    case NOT_FOUND:
+        return "Not Found";
+    case INSUFFICIENT_SIZE:
+        return "Insufficient Size";
+    case DRIVER_NOT_LOADED:
+        return "Driver Not Loaded";
+    default:
+        return "Unknown Error";
     }
 }
 
@@ -126,12 +149,12 @@ static nvmlReturn_t runningProcesses(nvmlDevice_t dev, unsigned int* count, fake
         return INSUFFICIENT_SIZE;
     }
     memset(infos, 0, 2 * sizeof *infos);
-    infos[0].pid = 4242;  /* someone else */
+    infos[0].pid = 4242; /* someone else */
     infos[0].usedGpuMemory = 1000ULL << 20;
     infos[1].pid = (unsigned int)getpid();
     infos[1].usedGpuMemory = 12345ULL << 20;
 #if !defined(FAKE_NVML_LEGACY)
-    infos[0].gpuInstanceId = infos[0].computeInstanceId = 0xFFFFFFFFu;  /* no MIG */
+    infos[0].gpuInstanceId = infos[0].computeInstanceId = 0xFFFFFFFFu; /* no MIG */
     infos[1].gpuInstanceId = infos[1].computeInstanceId = 0xFFFFFFFFu;
 #endif
     *count = 2;
@@ -139,12 +162,14 @@ static nvmlReturn_t runningProcesses(nvmlDevice_t dev, unsigned int* count, fake
 }
 
 #if defined(FAKE_NVML_LEGACY)
-EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t dev, unsigned int* count, fakeProcessInfo_t* infos)
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t dev, unsigned int* count,
+                                                         fakeProcessInfo_t* infos)
 {
     return runningProcesses(dev, count, infos);
 }
 #else
-EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t dev, unsigned int* count, fakeProcessInfo_t* infos)
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t dev, unsigned int* count,
+                                                            fakeProcessInfo_t* infos)
 {
     return runningProcesses(dev, count, infos);
 }

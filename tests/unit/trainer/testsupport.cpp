@@ -6,7 +6,10 @@
 
 namespace testsupport {
 
-QString trainerExe() { return QStringLiteral(TRAINDECK_TRAINER_EXE); }
+QString trainerExe()
+{
+    return QStringLiteral(TRAINDECK_TRAINER_EXE);
+}
 
 QString qwenTokenizerJson()
 {
@@ -53,19 +56,13 @@ QByteArray readFile(const QString& path)
 
 traindeck::model::Qwen2Config microConfig(bool tied)
 {
-    nlohmann::ordered_json j = {{"model_type", "qwen2"},
-                                {"vocab_size", 512},
-                                {"hidden_size", 32},
-                                {"intermediate_size", 64},
-                                {"num_hidden_layers", 2},
-                                {"num_attention_heads", 4},
-                                {"num_key_value_heads", 2},
-                                {"max_position_embeddings", 256},
-                                {"rope_theta", 10000.0},
-                                {"rms_norm_eps", 1e-6},
-                                {"tie_word_embeddings", tied},
-                                {"torch_dtype", "float32"}};
+    nlohmann::ordered_json j = {{"model_type", "qwen2"},       {"vocab_size", 512},
+                                {"hidden_size", 32},           {"intermediate_size", 64},
+                                {"num_hidden_layers", 2},      {"num_attention_heads", 4},
+                                {"num_key_value_heads", 2},    {"max_position_embeddings", 256},
+                                {"rope_theta", 10000.0},       {"rms_norm_eps", 1e-6},
+                                {"tie_word_embeddings", tied}, {"torch_dtype", "float32"}};
     return traindeck::model::Qwen2Config::fromJson(j, "micro");
 }
 
-}  // namespace testsupport
+} // namespace testsupport

@@ -19,7 +19,7 @@ struct ProcessResult {
 };
 
 QString trainerExe();
-QString qwenTokenizerJson();  // the real Qwen tokenizer.json from the npm cache (setup-deps.sh)
+QString qwenTokenizerJson(); // the real Qwen tokenizer.json from the npm cache (setup-deps.sh)
 ProcessResult run(const QString& program, const QStringList& args, int timeoutMs = 120000,
                   const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
                   const QByteArray& stdinData = {});
@@ -29,4 +29,4 @@ QByteArray readFile(const QString& path);
 // A very small Qwen2 (vocab 512) that runs in milliseconds.
 traindeck::model::Qwen2Config microConfig(bool tied = false);
 
-}  // namespace testsupport
+} // namespace testsupport

@@ -24,11 +24,11 @@ TokenCacheOptions options(const QTemporaryDir& dir, const QString& data)
     o.threads = 2;
     return o;
 }
-}  // namespace
+} // namespace
 
 class TestDataPipeline : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void badInput_data();
     void badInput();
     void textDirectory();
@@ -43,11 +43,14 @@ void TestDataPipeline::badInput_data()
 {
     QTest::addColumn<QByteArray>("contents");
     QTest::addColumn<QString>("message");
-    QTest::addRow("invalid JSON on line 3") << QByteArray("{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n") << "c.jsonl:3: invalid JSON";
+    QTest::addRow("invalid JSON on line 3")
+        << QByteArray("{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n") << "c.jsonl:3: invalid JSON";
     QTest::addRow("not an object") << QByteArray("[1,2]\n") << "c.jsonl:1: expected a JSON object";
-    QTest::addRow("missing field") << QByteArray("{\"text\":\"a\"}\n{\"body\":\"b\"}\n") << "c.jsonl:2: no \"text\" field";
+    QTest::addRow("missing field") << QByteArray("{\"text\":\"a\"}\n{\"body\":\"b\"}\n")
+                                   << "c.jsonl:2: no \"text\" field";
     QTest::addRow("field not a string") << QByteArray("{\"text\":42}\n") << "c.jsonl:1: field \"text\" is not a string";
-    QTest::addRow("invalid UTF-8 on line 2") << QByteArray("{\"text\":\"ok\"}\n{\"text\":\"bad \xff\xfe\"}\n") << "c.jsonl:2: invalid UTF-8";
+    QTest::addRow("invalid UTF-8 on line 2")
+        << QByteArray("{\"text\":\"ok\"}\n{\"text\":\"bad \xff\xfe\"}\n") << "c.jsonl:2: invalid UTF-8";
     QTest::addRow("truncated UTF-8") << QByteArray("{\"text\":\"\xe4\xb8\"}\n") << "c.jsonl:1: invalid UTF-8";
     QTest::addRow("only blank lines") << QByteArray("\n  \n\n") << "no documents";
     QTest::addRow("only empty texts") << QByteArray("{\"text\":\"\"}\n") << "no documents";
@@ -111,7 +114,8 @@ void TestDataPipeline::qwenTokenizedCache()
     auto tokenizer = traindeck::tok::Tokenizer::fromFile(tokPath.toStdString());
     QTemporaryDir dir;
     const QString data = dir.path() + "/c.jsonl";
-    const std::vector<std::string> texts = {"Hello, world! It's 2024.", "中文文本 and code: int main() {}", "emoji 🚀 ok"};
+    const std::vector<std::string> texts = {"Hello, world! It's 2024.", "中文文本 and code: int main() {}",
+                                            "emoji 🚀 ok"};
     QByteArray jsonl;
     for (const auto& t : texts)
         jsonl += QByteArray::fromStdString(nlohmann::json{{"text", t}}.dump()) + "\n";
@@ -135,7 +139,7 @@ void TestDataPipeline::packMode()
     testsupport::writeFile(data, "{\"text\":\"abcdefghij\"}\n{\"text\":\"klmnop\"}\n");
     auto cache = TokenCache::buildOrLoad(options(dir, data), nullptr);
     TokenDataset ds(cache, BatchMode::Pack, 8);
-    QCOMPARE(ds.size(), int64_t(2));  // 18 tokens -> 2 blocks of 8
+    QCOMPARE(ds.size(), int64_t(2)); // 18 tokens -> 2 blocks of 8
     std::vector<int64_t> ids(8), labels(8);
     ds.sample(1, ids.data(), labels.data());
     QCOMPARE(ids, (std::vector<int64_t>{'i', 'j', 256, 'k', 'l', 'm', 'n', 'o'}));
@@ -154,7 +158,7 @@ void TestDataPipeline::padMode()
     ds.sample(0, ids.data(), labels.data());
     QCOMPARE(ids, (std::vector<int64_t>{'a', 'b', 'c', 256, 256, 256}));
     QCOMPARE(labels, (std::vector<int64_t>{'a', 'b', 'c', -100, -100, -100}));
-    ds.sample(1, ids.data(), labels.data());  // truncated to max_length
+    ds.sample(1, ids.data(), labels.data()); // truncated to max_length
     QCOMPARE(ids, (std::vector<int64_t>{'0', '1', '2', '3', '4', '5'}));
 }
 

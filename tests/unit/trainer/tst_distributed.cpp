@@ -1,8 +1,8 @@
 // Data-parallel training under a real `mpirun -np 2`: Horovod semantics (2 ranks x b == 1 rank x 2b,
 // gradient accumulation == the larger batch, the start-up broadcast), wire compression, bit-exact resume,
 // resuming on another world size, and a failing rank that ends the job naming itself.
-#include "model/qwen2.h"
 #include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
 #include "model/safetensors.h"
 #include "testsupport.h"
 
@@ -24,9 +24,11 @@ ProcessResult train(int np, const QStringList& args, int timeoutMs = 180000)
     full += {"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
     if (np == 0)
         return testsupport::run(testsupport::trainerExe(), full, timeoutMs);
-    return testsupport::run("mpirun", QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe",
-                                                  testsupport::trainerExe()} + full,
-                            timeoutMs);
+    return testsupport::run(
+        "mpirun",
+        QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe", testsupport::trainerExe()} +
+            full,
+        timeoutMs);
 }
 
 std::map<std::string, torch::Tensor> weights(const QString& checkpointDir)
@@ -75,11 +77,11 @@ std::map<int, std::string> losses(const QString& metricsPath)
     return out;
 }
 
-}  // namespace
+} // namespace
 
 class TestDistributed : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void twoRanksMatchOneRankWithDoubleBatch();
     void gradientAccumulationMatchesLargerBatch();
@@ -92,7 +94,7 @@ private Q_SLOTS:
     void nonFiniteGradientsSkipTheStep();
     void benchComm();
 
-private:
+  private:
     QTemporaryDir dir_;
     QString model_, data_;
 };
@@ -131,7 +133,8 @@ void TestDistributed::twoRanksMatchOneRankWithDoubleBatch()
 void TestDistributed::gradientAccumulationMatchesLargerBatch()
 {
     const QString a = dir_.path() + "/accum", b = dir_.path() + "/big-batch";
-    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "2", "--grad-accum", "2", "--out", a});
+    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "2", "--grad-accum",
+                        "2", "--out", a});
     QVERIFY2(r1.exitCode == 0, r1.err.constData());
     auto r2 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--out", b});
     QVERIFY2(r2.exitCode == 0, r2.err.constData());
@@ -142,8 +145,8 @@ void TestDistributed::gradientAccumulationMatchesLargerBatch()
 
 void TestDistributed::broadcastMakesRanksEqual()
 {
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "3", "--micro-batch", "2", "--init-seed-per-rank",
-                       "--verify-sync", "--out", dir_.path() + "/sync"});
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "3", "--micro-batch", "2",
+                       "--init-seed-per-rank", "--verify-sync", "--out", dir_.path() + "/sync"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.err.contains("sync check before broadcast: ranks differ"), r.err.constData());
     QVERIFY(r.err.contains("sync check after broadcast: ranks equal"));
@@ -166,15 +169,17 @@ void TestDistributed::compressionStaysWithinItsError()
     QFETCH(double, bound);
     const QString exact = dir_.path() + "/wire-none", lossy = dir_.path() + "/wire-" + wire;
     if (!QFile::exists(exact + "/checkpoints/latest")) {
-        auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--out", exact});
+        auto r =
+            train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--out", exact});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--compression", wire,
-                       "--out", lossy});
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--compression",
+                       wire, "--out", lossy});
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    const double diff = maxRelativeDifference(exact + "/checkpoints/step-00000005", lossy + "/checkpoints/step-00000005");
+    const double diff =
+        maxRelativeDifference(exact + "/checkpoints/step-00000005", lossy + "/checkpoints/step-00000005");
     qInfo("%s wire compression: max relative parameter difference %.3g", qPrintable(wire), diff);
-    QVERIFY(diff > 0);  // the compression really happened
+    QVERIFY(diff > 0); // the compression really happened
     QVERIFY(diff < bound);
 }
 
@@ -185,18 +190,21 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
 {
     const QString head = dir_.path() + "/head-out", elsewhere = dir_.path() + "/other-node-out";
     QDir().mkpath(elsewhere);
-    const QStringList common = {"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every", "2",
-                                "--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
+    const QStringList common = {
+        "--model",   model_, "--data",   data_, "--micro-batch", "2",    "--checkpoint-every", "2", "--threads", "1",
+        "--seq-len", "32",   "--warmup", "2",   "--lr",          "0.001"};
     auto r = train(2, QStringList{"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every", "2",
                                   "--max-steps", "2", "--out", head});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     // MPMD: rank 0 with the head's out directory, rank 1 with an empty one.
     auto mpmd = [&](const QString& outOfRank1) {
         const QStringList train = QStringList{"train"} + common + QStringList{"--max-steps", "4", "--resume", "latest"};
-        return testsupport::run("mpirun", QStringList{"--bind-to", "none", "--oversubscribe", "-np", "1", testsupport::trainerExe()}
-                                              + train + QStringList{"--out", head, ":", "-np", "1", testsupport::trainerExe()}
-                                              + train + QStringList{"--out", outOfRank1},
-                                60000);
+        return testsupport::run(
+            "mpirun",
+            QStringList{"--bind-to", "none", "--oversubscribe", "-np", "1", testsupport::trainerExe()} + train +
+                QStringList{"--out", head, ":", "-np", "1", testsupport::trainerExe()} + train +
+                QStringList{"--out", outOfRank1},
+            60000);
     };
     r = mpmd(elsewhere);
     QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -207,8 +215,9 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
     QDir().mkpath(empty);
     QElapsedTimer timer;
     timer.start();
-    r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--out", empty, "--resume",
-                  "latest"},
+    r = train(2,
+              {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--out", empty, "--resume",
+               "latest"},
               60000);
     QVERIFY2(r.finished, "the ranks hung");
     QCOMPARE(r.exitCode, 2);
@@ -219,14 +228,15 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
 void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
 {
     const QString full = dir_.path() + "/uninterrupted", broken = dir_.path() + "/interrupted";
-    const QStringList common = {"--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2",
-                                "--checkpoint-every", "4"};
+    const QStringList common = {
+        "--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2", "--checkpoint-every", "4"};
     auto r = train(2, common + QStringList{"--out", full, "--metrics-out", full + ".jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
 
     QElapsedTimer timer;
     timer.start();
-    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--inject-exit", "1:7"}, 60000);
+    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--inject-exit", "1:7"},
+              60000);
     QVERIFY(r.finished);
     QVERIFY(timer.elapsed() < 30000);
     QVERIFY(r.exitCode != 0);
@@ -246,8 +256,8 @@ void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
     // Another world size resumes too (documented semantics: same global sample position).
     const QString other = dir_.path() + "/one-rank-resume";
     QDir().mkpath(other);
-    r = train(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other, "--resume",
-                  broken + "/checkpoints/step-00000004"});
+    r = train(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other,
+                  "--resume", broken + "/checkpoints/step-00000004"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFile::exists(other + "/checkpoints/step-00000008/model.safetensors"));
 }
@@ -269,12 +279,12 @@ void TestDistributed::compressionErrorOfTheWire()
 void TestDistributed::nonFiniteGradientsSkipTheStep()
 {
     const QString out = dir_.path() + "/nan";
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--inject-nan", "1:2",
-                       "--out", out, "--metrics-out", out + ".jsonl"});
+    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--inject-nan",
+                       "1:2", "--out", out, "--metrics-out", out + ".jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QByteArray metrics = testsupport::readFile(out + ".jsonl");
     QVERIFY(metrics.contains("\"code\":\"non_finite_gradients\""));
-    QVERIFY(metrics.contains("\"loss\":\"NaN\""));  // the protocol's spelling of a NaN loss
+    QVERIFY(metrics.contains("\"loss\":\"NaN\"")); // the protocol's spelling of a NaN loss
     for (const auto& [name, t] : weights(out + "/checkpoints/step-00000004"))
         QVERIFY2(torch::isfinite(t).all().item<bool>(), name.c_str());
 }
@@ -286,7 +296,7 @@ void TestDistributed::benchComm()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     auto j = nlohmann::json::parse(r.out.trimmed().toStdString());
     QCOMPARE(j["ranks"].get<int>(), 2);
-    QCOMPARE(j["results"].size(), size_t(7));  // 1 KiB, 4 KiB, ..., 4 MiB
+    QCOMPARE(j["results"].size(), size_t(7)); // 1 KiB, 4 KiB, ..., 4 MiB
     for (const auto& row : j["results"]) {
         QVERIFY(row["time_us"].get<double>() > 0);
         // busbw = algbw * 2(n-1)/n, which is algbw for n = 2.

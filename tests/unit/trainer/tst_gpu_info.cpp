@@ -71,11 +71,11 @@ QString str(const nlohmann::json& j)
     return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString();
 }
 
-}  // namespace
+} // namespace
 
 class TestGpuInfo : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void peakFlops_data();
     void peakFlops();
     void peakFlopsMostSpecific();
@@ -95,44 +95,80 @@ void TestGpuInfo::peakFlops_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("precision");
-    QTest::addColumn<double>("expected");  // -1: nullopt
+    QTest::addColumn<double>("expected"); // -1: nullopt
     // Names as the driver reports them (cuDeviceGetName / nvidia-smi).
-    QTest::addRow("H200 bf16") << "NVIDIA H200" << "bf16" << 989.4e12;
-    QTest::addRow("H200 fp32") << "NVIDIA H200" << "fp32" << 66.9e12;
-    QTest::addRow("H200 fp16") << "NVIDIA H200" << "fp16" << 989.4e12;
-    QTest::addRow("H200 NVL") << "NVIDIA H200 NVL" << "bf16" << 835.5e12;
-    QTest::addRow("GH200 (contains H200)") << "NVIDIA GH200 480GB" << "bf16" << 989.4e12;
-    QTest::addRow("H20 (not H200)") << "NVIDIA H20" << "bf16" << 148e12;
-    QTest::addRow("H100 SXM") << "NVIDIA H100 80GB HBM3" << "bf16" << 989.4e12;
-    QTest::addRow("H100 PCIe") << "NVIDIA H100 PCIe" << "bf16" << 756.5e12;
-    QTest::addRow("H100 PCIe fp32") << "NVIDIA H100 PCIe" << "fp32" << 51.2e12;
-    QTest::addRow("H100 NVL") << "NVIDIA H100 NVL" << "bf16" << 835.5e12;
-    QTest::addRow("A100 SXM 80GB fp32") << "NVIDIA A100-SXM4-80GB" << "fp32" << 19.5e12;
-    QTest::addRow("A100 PCIe 40GB fp32") << "NVIDIA A100-PCIE-40GB" << "fp32" << 19.5e12;
-    QTest::addRow("A100 80GB PCIe bf16") << "NVIDIA A100 80GB PCIe" << "bf16" << 312e12;
-    QTest::addRow("A800") << "NVIDIA A800-SXM4-80GB" << "bf16" << 312e12;
-    QTest::addRow("A10 (not A100)") << "NVIDIA A10" << "bf16" << 125e12;
-    QTest::addRow("A10G unknown") << "NVIDIA A10G" << "bf16" << -1.0;
-    QTest::addRow("A30") << "NVIDIA A30" << "bf16" << 165e12;
-    QTest::addRow("A40") << "NVIDIA A40" << "bf16" << 149.7e12;
-    QTest::addRow("L40S") << "NVIDIA L40S" << "bf16" << 362.05e12;
-    QTest::addRow("L40") << "NVIDIA L40" << "bf16" << 181.05e12;
-    QTest::addRow("L4") << "NVIDIA L4" << "bf16" << 121e12;
-    QTest::addRow("B200") << "NVIDIA B200" << "bf16" << 2250e12;
-    QTest::addRow("V100 bf16 unsupported") << "Tesla V100-SXM2-16GB" << "bf16" << 0.0;
-    QTest::addRow("V100 fp16") << "Tesla V100-SXM2-16GB" << "fp16" << 125e12;
-    QTest::addRow("V100 PCIe fp32") << "Tesla V100-PCIE-32GB" << "fp32" << 14e12;
-    QTest::addRow("T4 bf16 unsupported") << "Tesla T4" << "bf16" << 0.0;
-    QTest::addRow("RTX 4090") << "NVIDIA GeForce RTX 4090" << "bf16" << 165.2e12;
-    QTest::addRow("RTX 3090") << "NVIDIA GeForce RTX 3090" << "fp32" << 35.6e12;
-    QTest::addRow("RTX A6000") << "NVIDIA RTX A6000" << "bf16" << 154.8e12;
-    QTest::addRow("RTX 6000 Ada") << "NVIDIA RTX 6000 Ada Generation" << "bf16" << 364.2e12;
-    QTest::addRow("lower case") << "nvidia h200" << "bf16" << 989.4e12;
-    QTest::addRow("upper case + precision case") << "NVIDIA H100 PCIE" << "BF16" << 756.5e12;
-    QTest::addRow("unknown device") << "NVIDIA GeForce GTX 1080" << "fp32" << -1.0;
-    QTest::addRow("not NVIDIA") << "AMD Instinct MI300X" << "bf16" << -1.0;
-    QTest::addRow("empty name") << "" << "bf16" << -1.0;
-    QTest::addRow("unknown precision") << "NVIDIA H200" << "int8" << -1.0;
+    QTest::addRow("H200 bf16") << "NVIDIA H200"
+                               << "bf16" << 989.4e12;
+    QTest::addRow("H200 fp32") << "NVIDIA H200"
+                               << "fp32" << 66.9e12;
+    QTest::addRow("H200 fp16") << "NVIDIA H200"
+                               << "fp16" << 989.4e12;
+    QTest::addRow("H200 NVL") << "NVIDIA H200 NVL"
+                              << "bf16" << 835.5e12;
+    QTest::addRow("GH200 (contains H200)") << "NVIDIA GH200 480GB"
+                                           << "bf16" << 989.4e12;
+    QTest::addRow("H20 (not H200)") << "NVIDIA H20"
+                                    << "bf16" << 148e12;
+    QTest::addRow("H100 SXM") << "NVIDIA H100 80GB HBM3"
+                              << "bf16" << 989.4e12;
+    QTest::addRow("H100 PCIe") << "NVIDIA H100 PCIe"
+                               << "bf16" << 756.5e12;
+    QTest::addRow("H100 PCIe fp32") << "NVIDIA H100 PCIe"
+                                    << "fp32" << 51.2e12;
+    QTest::addRow("H100 NVL") << "NVIDIA H100 NVL"
+                              << "bf16" << 835.5e12;
+    QTest::addRow("A100 SXM 80GB fp32") << "NVIDIA A100-SXM4-80GB"
+                                        << "fp32" << 19.5e12;
+    QTest::addRow("A100 PCIe 40GB fp32") << "NVIDIA A100-PCIE-40GB"
+                                         << "fp32" << 19.5e12;
+    QTest::addRow("A100 80GB PCIe bf16") << "NVIDIA A100 80GB PCIe"
+                                         << "bf16" << 312e12;
+    QTest::addRow("A800") << "NVIDIA A800-SXM4-80GB"
+                          << "bf16" << 312e12;
+    QTest::addRow("A10 (not A100)") << "NVIDIA A10"
+                                    << "bf16" << 125e12;
+    QTest::addRow("A10G unknown") << "NVIDIA A10G"
+                                  << "bf16" << -1.0;
+    QTest::addRow("A30") << "NVIDIA A30"
+                         << "bf16" << 165e12;
+    QTest::addRow("A40") << "NVIDIA A40"
+                         << "bf16" << 149.7e12;
+    QTest::addRow("L40S") << "NVIDIA L40S"
+                          << "bf16" << 362.05e12;
+    QTest::addRow("L40") << "NVIDIA L40"
+                         << "bf16" << 181.05e12;
+    QTest::addRow("L4") << "NVIDIA L4"
+                        << "bf16" << 121e12;
+    QTest::addRow("B200") << "NVIDIA B200"
+                          << "bf16" << 2250e12;
+    QTest::addRow("V100 bf16 unsupported") << "Tesla V100-SXM2-16GB"
+                                           << "bf16" << 0.0;
+    QTest::addRow("V100 fp16") << "Tesla V100-SXM2-16GB"
+                               << "fp16" << 125e12;
+    QTest::addRow("V100 PCIe fp32") << "Tesla V100-PCIE-32GB"
+                                    << "fp32" << 14e12;
+    QTest::addRow("T4 bf16 unsupported") << "Tesla T4"
+                                         << "bf16" << 0.0;
+    QTest::addRow("RTX 4090") << "NVIDIA GeForce RTX 4090"
+                              << "bf16" << 165.2e12;
+    QTest::addRow("RTX 3090") << "NVIDIA GeForce RTX 3090"
+                              << "fp32" << 35.6e12;
+    QTest::addRow("RTX A6000") << "NVIDIA RTX A6000"
+                               << "bf16" << 154.8e12;
+    QTest::addRow("RTX 6000 Ada") << "NVIDIA RTX 6000 Ada Generation"
+                                  << "bf16" << 364.2e12;
+    QTest::addRow("lower case") << "nvidia h200"
+                                << "bf16" << 989.4e12;
+    QTest::addRow("upper case + precision case") << "NVIDIA H100 PCIE"
+                                                 << "BF16" << 756.5e12;
+    QTest::addRow("unknown device") << "NVIDIA GeForce GTX 1080"
+                                    << "fp32" << -1.0;
+    QTest::addRow("not NVIDIA") << "AMD Instinct MI300X"
+                                << "bf16" << -1.0;
+    QTest::addRow("empty name") << ""
+                                << "bf16" << -1.0;
+    QTest::addRow("unknown precision") << "NVIDIA H200"
+                                       << "int8" << -1.0;
 }
 
 void TestGpuInfo::peakFlops()
@@ -159,7 +195,7 @@ void TestGpuInfo::peakFlopsMostSpecific()
     QVERIFY(*gpuPeakFlops("NVIDIA H100 PCIe", "bf16") < *gpuPeakFlops("NVIDIA H100 SXM5 80GB", "bf16"));
     QCOMPARE(*gpuPeakFlops("NVIDIA A100-SXM4-40GB", "fp32"), 19.5e12);
     QVERIFY(gpuPeakFlops("Tesla V100-SXM2-32GB", "bf16").has_value());
-    QCOMPARE(*gpuPeakFlops("Tesla V100-SXM2-32GB", "bf16"), 0.0);  // known device, no bf16
+    QCOMPARE(*gpuPeakFlops("Tesla V100-SXM2-32GB", "bf16"), 0.0); // known device, no bf16
     QVERIFY(!gpuPeakFlops("Imaginary GPU 9000", "bf16"));
 }
 
@@ -171,7 +207,7 @@ void TestGpuInfo::cudaWithoutDriver()
         QVERIFY(devices.empty());
         QVERIFY2(QString::fromStdString(error).contains("libcuda.so.1"), error.c_str());
         QVERIFY(cudaDriverVersion().empty());
-        QVERIFY(cudaDevices().empty());  // no error pointer: still fine
+        QVERIFY(cudaDevices().empty()); // no error pointer: still fine
         return;
     }
     // A machine with a driver: whatever it reports must be consistent.
@@ -183,7 +219,7 @@ void TestGpuInfo::cudaWithoutDriver()
         QVERIFY(!devices[i].name.empty());
         QVERIFY(devices[i].memoryTotalBytes > 0);
         QVERIFY(devices[i].computeMajor >= 3);
-        QCOMPARE(devices[i].pciBusId.size(), size_t(12));  // "0000:19:00.0"
+        QCOMPARE(devices[i].pciBusId.size(), size_t(12)); // "0000:19:00.0"
     }
 }
 
@@ -199,7 +235,7 @@ void TestGpuInfo::nvmlMissingLibrary()
 
 void TestGpuInfo::nvmlLibraryWithoutSymbols()
 {
-    Nvml nvml("libm.so.6");  // loads fine, has none of NVML's symbols
+    Nvml nvml("libm.so.6"); // loads fine, has none of NVML's symbols
     QVERIFY(!nvml.available());
     const QString error = QString::fromStdString(nvml.error());
     QVERIFY2(error.contains("libm.so.6") && error.contains("nvmlInit_v2"), qPrintable(error));
@@ -240,16 +276,16 @@ void TestGpuInfo::nvmlFakeSample()
     QVERIFY(s);
     QCOMPARE(s->utilisationPercent, 87.0);
     QCOMPARE(s->deviceMemoryUsedMiB, 50000.0);
-    QCOMPARE(s->memoryUsedMiB, 12345.0);  // this process's entry, after an INSUFFICIENT_SIZE round trip
+    QCOMPARE(s->memoryUsedMiB, 12345.0); // this process's entry, after an INSUFFICIENT_SIZE round trip
     QCOMPARE(s->powerWatts, power);
 
-    const auto other = nvml.sample("00000000:19:00.0", 4242);  // NVML's 8-digit domain form, the other process
+    const auto other = nvml.sample("00000000:19:00.0", 4242); // NVML's 8-digit domain form, the other process
     QVERIFY(other);
     QCOMPARE(other->memoryUsedMiB, 1000.0);
-    const auto absent = nvml.sample("0000:19:00.0", 999999);  // not on the GPU: -1
+    const auto absent = nvml.sample("0000:19:00.0", 999999); // not on the GPU: -1
     QVERIFY(absent);
     QCOMPARE(absent->memoryUsedMiB, -1.0);
-    QVERIFY(!nvml.sample("0000:3b:00.0", ::getpid()));  // no such device
+    QVERIFY(!nvml.sample("0000:3b:00.0", ::getpid())); // no such device
     QVERIFY(!nvml.sample("", ::getpid()));
 }
 
@@ -304,7 +340,8 @@ void TestGpuInfo::selfCheckKeys()
         QVERIFY(str(j["gpus_error"]).contains("libcuda.so.1"));
     }
     for (const auto& g : j["gpus"]) {
-        for (const char* key : {"index", "name", "pci_bus_id", "memory_total_mb", "compute_capability", "peak_bf16_tflops"})
+        for (const char* key :
+             {"index", "name", "pci_bus_id", "memory_total_mb", "compute_capability", "peak_bf16_tflops"})
             QVERIFY2(g.contains(key), key);
     }
     if (!haveLibrary("libnvidia-ml.so.1")) {
@@ -344,7 +381,7 @@ void TestGpuInfo::selfCheckWithFakeDriver()
     QCOMPARE(str(h200["compute_capability"]), QStringLiteral("9.0"));
     QCOMPARE(h200["peak_bf16_tflops"].get<double>(), 989.4);
     QCOMPARE(j["gpus"][1]["index"].get<int>(), 1);
-    QCOMPARE(j["gpus"][1]["peak_bf16_tflops"].get<double>(), 756.5);  // H100 PCIe, not SXM
+    QCOMPARE(j["gpus"][1]["peak_bf16_tflops"].get<double>(), 756.5); // H100 PCIe, not SXM
     QCOMPARE(j["nvml"]["available"].get<bool>(), true);
 
     // A driver without devices: an empty list and the reason.

@@ -8,7 +8,7 @@ using traindeck::train::LossScaler;
 
 class TestLossScaler : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void backoffAndGrowth();
     void disabledStillSkips();
     void restore();
@@ -17,15 +17,15 @@ private Q_SLOTS:
 void TestLossScaler::backoffAndGrowth()
 {
     LossScaler s(true, 1024.0, 2.0, 0.5, 3);
-    QVERIFY(s.update(false));  // overflow: skip and back off
+    QVERIFY(s.update(false)); // overflow: skip and back off
     QCOMPARE(s.scale(), 512.0);
     QVERIFY(!s.update(true));
     QVERIFY(!s.update(true));
     QCOMPARE(s.scale(), 512.0);
-    QVERIFY(!s.update(true));  // third good step in a row: grow
+    QVERIFY(!s.update(true)); // third good step in a row: grow
     QCOMPARE(s.scale(), 1024.0);
     QVERIFY(!s.update(true));
-    QVERIFY(s.update(false));  // an overflow resets the run of good steps
+    QVERIFY(s.update(false)); // an overflow resets the run of good steps
     QCOMPARE(s.scale(), 512.0);
     QVERIFY(!s.update(true));
     QVERIFY(!s.update(true));
@@ -33,7 +33,7 @@ void TestLossScaler::backoffAndGrowth()
     QCOMPARE(s.skippedSteps(), int64_t(2));
     for (int i = 0; i < 40; ++i)
         s.update(false);
-    QCOMPARE(s.scale(), 1.0);  // never below 1
+    QCOMPARE(s.scale(), 1.0); // never below 1
 }
 
 void TestLossScaler::disabledStillSkips()

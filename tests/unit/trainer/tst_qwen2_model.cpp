@@ -13,7 +13,7 @@ using namespace traindeck::model;
 
 class TestQwen2Model : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void parameterNamesAndCount_data();
     void parameterNamesAndCount();
     void distillParameterCount();
@@ -40,7 +40,7 @@ void TestQwen2Model::parameterNamesAndCount_data()
 void TestQwen2Model::parameterNamesAndCount()
 {
     QFETCH(QString, which);
-    Qwen2Config c = which == "micro" ? testsupport::microConfig(false)
+    Qwen2Config c = which == "micro"        ? testsupport::microConfig(false)
                     : which == "micro-tied" ? testsupport::microConfig(true)
                                             : Qwen2Config::preset(which.toStdString());
     Qwen2ForCausalLM m(c);
@@ -181,7 +181,7 @@ void TestQwen2Model::overfitsTinyBatch()
 void TestQwen2Model::fusedAdamWMatchesOpByOp()
 {
     torch::manual_seed(11);
-    const std::vector<std::vector<int64_t>> shapes = {{300, 70}, {70}, {100003}};  // odd sizes: vector tails
+    const std::vector<std::vector<int64_t>> shapes = {{300, 70}, {70}, {100003}}; // odd sizes: vector tails
     std::vector<std::pair<std::string, torch::Tensor>> a, b;
     std::vector<torch::Tensor> initial;
     for (size_t i = 0; i < shapes.size(); ++i) {
@@ -204,9 +204,12 @@ void TestQwen2Model::fusedAdamWMatchesOpByOp()
     for (size_t i = 0; i < shapes.size(); ++i) {
         const auto& fa = fused.params()[i];
         const auto& rb = reference.params()[i];
-        for (auto [x, y] : {std::pair{fa.param, rb.param}, std::pair{fa.expAvg, rb.expAvg}, std::pair{fa.expAvgSq, rb.expAvgSq}}) {
+        for (auto [x, y] :
+             {std::pair{fa.param, rb.param}, std::pair{fa.expAvg, rb.expAvg}, std::pair{fa.expAvgSq, rb.expAvgSq}}) {
             const double diff = (x - y).abs().max().item<double>() / std::max(1e-12, y.abs().max().item<double>());
-            QVERIFY2(diff < 1e-6, qPrintable(QStringLiteral("%1: relative difference %2").arg(QString::fromStdString(fa.name)).arg(diff)));
+            QVERIFY2(diff < 1e-6,
+                     qPrintable(
+                         QStringLiteral("%1: relative difference %2").arg(QString::fromStdString(fa.name)).arg(diff)));
         }
         // The update really moved the parameters (a kernel that did nothing would fail here).
         QVERIFY((fa.param - initial[i]).abs().max().item<double>() > 1e-3);
@@ -217,18 +220,24 @@ void TestQwen2Model::invalidConfigRejected_data()
 {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("message");
-    QTest::addRow("missing hidden_size") << R"({"vocab_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":1})"
-                                        << "hidden_size";
-    QTest::addRow("heads do not divide") << R"({"vocab_size":10,"hidden_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":3})"
-                                        << "divisible";
-    QTest::addRow("kv heads do not divide") << R"({"vocab_size":10,"hidden_size":12,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":6,"num_key_value_heads":4})"
-                                           << "multiple";
-    QTest::addRow("wrong type") << R"({"vocab_size":"many","hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
-                               << "vocab_size";
-    QTest::addRow("negative") << R"({"vocab_size":10,"hidden_size":8,"intermediate_size":-4,"num_hidden_layers":1,"num_attention_heads":2})"
-                             << "intermediate_size";
-    QTest::addRow("other model type") << R"({"model_type":"llama","vocab_size":10,"hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
-                                     << "qwen2";
+    QTest::addRow("missing hidden_size")
+        << R"({"vocab_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":1})"
+        << "hidden_size";
+    QTest::addRow("heads do not divide")
+        << R"({"vocab_size":10,"hidden_size":10,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":3})"
+        << "divisible";
+    QTest::addRow("kv heads do not divide")
+        << R"({"vocab_size":10,"hidden_size":12,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":6,"num_key_value_heads":4})"
+        << "multiple";
+    QTest::addRow("wrong type")
+        << R"({"vocab_size":"many","hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+        << "vocab_size";
+    QTest::addRow("negative")
+        << R"({"vocab_size":10,"hidden_size":8,"intermediate_size":-4,"num_hidden_layers":1,"num_attention_heads":2})"
+        << "intermediate_size";
+    QTest::addRow("other model type")
+        << R"({"model_type":"llama","vocab_size":10,"hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+        << "qwen2";
 }
 
 void TestQwen2Model::invalidConfigRejected()

@@ -38,11 +38,11 @@ void expectInputError(const std::function<void()>& f, const QString& mustContain
     }
 }
 
-}  // namespace
+} // namespace
 
 class TestSafetensors : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void roundTripBitExact();
     void headerLayoutLikeTransformers();
     void zeroCopyView();
@@ -88,7 +88,7 @@ void TestSafetensors::headerLayoutLikeTransformers()
     const QByteArray bytes = testsupport::readFile(path);
     uint64_t n = 0;
     std::memcpy(&n, bytes.constData(), 8);
-    QCOMPARE(n % 8, uint64_t(0));  // the data section starts 8-byte aligned
+    QCOMPARE(n % 8, uint64_t(0)); // the data section starts 8-byte aligned
     auto header = nlohmann::json::parse(bytes.mid(8, static_cast<qsizetype>(n)).toStdString());
     QCOMPARE(QString::fromStdString(header["__metadata__"]["format"].get<std::string>()), QStringLiteral("pt"));
     // Tensors are laid out in name order, contiguously.
@@ -127,15 +127,25 @@ void TestSafetensors::corruptFiles_data()
     QTest::addRow("data truncated") << makeFile(ok, data16.left(10)) << "beyond the data section";
     QTest::addRow("header not JSON") << makeFile("{not json}", data16) << "not valid JSON";
     QTest::addRow("header not object") << makeFile("[1,2]   ", data16) << "not a JSON object";
-    QTest::addRow("unknown dtype") << makeFile(R"({"w":{"dtype":"F8","shape":[16],"data_offsets":[0,16]}})", data16) << "unknown dtype";
-    QTest::addRow("shape vs bytes") << makeFile(R"({"w":{"dtype":"F32","shape":[3,2],"data_offsets":[0,16]}})", data16) << "does not match dtype";
-    QTest::addRow("negative dim") << makeFile(R"({"w":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})", data16) << "negative";
-    QTest::addRow("offsets reversed") << makeFile(R"({"w":{"dtype":"U8","shape":[0],"data_offsets":[16,0]}})", data16) << "begin > end";
+    QTest::addRow("unknown dtype") << makeFile(R"({"w":{"dtype":"F8","shape":[16],"data_offsets":[0,16]}})", data16)
+                                   << "unknown dtype";
+    QTest::addRow("shape vs bytes") << makeFile(R"({"w":{"dtype":"F32","shape":[3,2],"data_offsets":[0,16]}})", data16)
+                                    << "does not match dtype";
+    QTest::addRow("negative dim") << makeFile(R"({"w":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})", data16)
+                                  << "negative";
+    QTest::addRow("offsets reversed") << makeFile(R"({"w":{"dtype":"U8","shape":[0],"data_offsets":[16,0]}})", data16)
+                                      << "begin > end";
     QTest::addRow("hole") << makeFile(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})", data16) << "hole";
-    QTest::addRow("overlap") << makeFile(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})", data16) << "overlap";
+    QTest::addRow("overlap")
+        << makeFile(
+               R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
+               data16)
+        << "overlap";
     QTest::addRow("trailing bytes") << makeFile(ok, data16 + QByteArray(4, 'x')) << "cover";
     QTest::addRow("missing offsets") << makeFile(R"({"w":{"dtype":"F32","shape":[4]}})", data16) << "data_offsets";
-    QTest::addRow("metadata not strings") << makeFile(R"({"__metadata__":{"a":1},"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", data16) << "__metadata__";
+    QTest::addRow("metadata not strings")
+        << makeFile(R"({"__metadata__":{"a":1},"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", data16)
+        << "__metadata__";
     QTest::addRow("empty file") << QByteArray() << "truncated";
 }
 
@@ -162,8 +172,10 @@ void TestSafetensors::modelDirectoryRoundTrip()
         auto loaded = loadPretrained(out);
         for (const auto& p : m->named_parameters())
             QVERIFY2(torch::equal(p.value(), loaded->named_parameters()[p.key()]), p.key().c_str());
-        auto cfg = nlohmann::json::parse(testsupport::readFile(QString::fromStdString(out + "/config.json")).toStdString());
-        QCOMPARE(QString::fromStdString(cfg["architectures"][0].get<std::string>()), QStringLiteral("Qwen2ForCausalLM"));
+        auto cfg =
+            nlohmann::json::parse(testsupport::readFile(QString::fromStdString(out + "/config.json")).toStdString());
+        QCOMPARE(QString::fromStdString(cfg["architectures"][0].get<std::string>()),
+                 QStringLiteral("Qwen2ForCausalLM"));
         QCOMPARE(cfg["tie_word_embeddings"].get<bool>(), tied);
     }
 }
@@ -180,7 +192,8 @@ void TestSafetensors::bf16WeightsLoadConverted()
     auto loaded = loadPretrained(out, torch::kFloat32);
     auto w = loaded->named_parameters()["model.layers.1.mlp.up_proj.weight"];
     QCOMPARE(w.scalar_type(), torch::kFloat32);
-    QVERIFY(torch::equal(w, m->named_parameters()["model.layers.1.mlp.up_proj.weight"].to(torch::kBFloat16).to(torch::kFloat32)));
+    QVERIFY(torch::equal(
+        w, m->named_parameters()["model.layers.1.mlp.up_proj.weight"].to(torch::kBFloat16).to(torch::kFloat32)));
 }
 
 void TestSafetensors::shardedCheckpoint()
@@ -202,16 +215,19 @@ void TestSafetensors::shardedCheckpoint()
     }
     writeSafetensors(out + "/model-00001-of-00002.safetensors", a);
     writeSafetensors(out + "/model-00002-of-00002.safetensors", b);
-    testsupport::writeFile(QString::fromStdString(out + "/model.safetensors.index.json"), QByteArray::fromStdString(index.dump()));
+    testsupport::writeFile(QString::fromStdString(out + "/model.safetensors.index.json"),
+                           QByteArray::fromStdString(index.dump()));
     QCOMPARE(weightFiles(out).size(), size_t(2));
     auto loaded = loadPretrained(out);
     for (const auto& p : m->named_parameters())
         QVERIFY(torch::equal(p.value(), loaded->named_parameters()[p.key()]));
     // An index that points a tensor at the wrong shard is refused.
-    index["weight_map"]["model.norm.weight"] = index["weight_map"]["model.norm.weight"] == "model-00001-of-00002.safetensors"
-                                                   ? "model-00002-of-00002.safetensors"
-                                                   : "model-00001-of-00002.safetensors";
-    testsupport::writeFile(QString::fromStdString(out + "/model.safetensors.index.json"), QByteArray::fromStdString(index.dump()));
+    index["weight_map"]["model.norm.weight"] =
+        index["weight_map"]["model.norm.weight"] == "model-00001-of-00002.safetensors"
+            ? "model-00002-of-00002.safetensors"
+            : "model-00001-of-00002.safetensors";
+    testsupport::writeFile(QString::fromStdString(out + "/model.safetensors.index.json"),
+                           QByteArray::fromStdString(index.dump()));
     expectInputError([&] { validateWeights(out, m->config()); }, "model.norm.weight", {});
 }
 
@@ -219,14 +235,22 @@ void TestSafetensors::modelDirectoryFaults_data()
 {
     QTest::addColumn<QString>("fault");
     QTest::addColumn<QString>("message");
-    QTest::addRow("no config.json") << "no-config" << "config.json";
-    QTest::addRow("config not JSON") << "bad-config" << "invalid JSON";
-    QTest::addRow("no weights") << "no-weights" << "no weights";
-    QTest::addRow("shape mismatch") << "shape" << "has shape";
-    QTest::addRow("missing tensor") << "missing" << "is missing";
-    QTest::addRow("unexpected tensor") << "extra" << "is not a parameter";
-    QTest::addRow("integer weights") << "int" << "dtype";
-    QTest::addRow("truncated weights") << "truncated" << "model.safetensors";
+    QTest::addRow("no config.json") << "no-config"
+                                    << "config.json";
+    QTest::addRow("config not JSON") << "bad-config"
+                                     << "invalid JSON";
+    QTest::addRow("no weights") << "no-weights"
+                                << "no weights";
+    QTest::addRow("shape mismatch") << "shape"
+                                    << "has shape";
+    QTest::addRow("missing tensor") << "missing"
+                                    << "is missing";
+    QTest::addRow("unexpected tensor") << "extra"
+                                       << "is not a parameter";
+    QTest::addRow("integer weights") << "int"
+                                     << "dtype";
+    QTest::addRow("truncated weights") << "truncated"
+                                       << "model.safetensors";
 }
 
 void TestSafetensors::modelDirectoryFaults()

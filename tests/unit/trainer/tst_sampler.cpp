@@ -12,7 +12,7 @@ using namespace traindeck::data;
 
 class TestSampler : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void partition_data();
     void partition();
     void deterministicPerSeedAndEpoch();
@@ -54,16 +54,17 @@ void TestSampler::partition()
         }
     }
     if (!dropLast)
-        QCOMPARE(int(unique.size()), n);  // complete: every sample is seen
+        QCOMPARE(int(unique.size()), n); // complete: every sample is seen
     if (dropLast || n % world == 0)
-        QCOMPARE(unique.size(), all.size());  // disjoint across ranks
+        QCOMPARE(unique.size(), all.size()); // disjoint across ranks
     else
-        QCOMPARE(int(all.size()), int(expectedPerRank * world));  // padded by repetition
+        QCOMPARE(int(all.size()), int(expectedPerRank * world)); // padded by repetition
 }
 
 void TestSampler::deterministicPerSeedAndEpoch()
 {
-    DistributedSampler a(1000, {2, 1, true, 7, false}), b(1000, {2, 1, true, 7, false}), c(1000, {2, 1, true, 8, false});
+    DistributedSampler a(1000, {2, 1, true, 7, false}), b(1000, {2, 1, true, 7, false}),
+        c(1000, {2, 1, true, 8, false});
     QCOMPARE(a.indices(3), b.indices(3));
     QVERIFY(a.indices(3) != a.indices(4));
     QVERIFY(a.indices(3) != c.indices(3));
@@ -72,7 +73,7 @@ void TestSampler::deterministicPerSeedAndEpoch()
 void TestSampler::unshuffledOrder()
 {
     DistributedSampler s(10, {3, 1, false, 0, false});
-    QCOMPARE(s.indices(0), (std::vector<int64_t>{1, 4, 7, 0}));  // padded with the start: 0 1 2 ... 9 0 1
+    QCOMPARE(s.indices(0), (std::vector<int64_t>{1, 4, 7, 0})); // padded with the start: 0 1 2 ... 9 0 1
 }
 
 void TestSampler::invalidArguments()
@@ -106,7 +107,8 @@ void TestSampler::loaderResumesExactly()
         DataLoader resumed(ds, so, 3, reference[k].epoch, reference[k].positionAfter);
         for (size_t j = k + 1; j < std::min(reference.size(), k + 6); ++j) {
             Batch b = resumed.next();
-            QVERIFY2(torch::equal(b.inputIds, reference[j].inputIds), qPrintable(QStringLiteral("batch %1 after %2").arg(j).arg(k)));
+            QVERIFY2(torch::equal(b.inputIds, reference[j].inputIds),
+                     qPrintable(QStringLiteral("batch %1 after %2").arg(j).arg(k)));
             QCOMPARE(b.epoch, reference[j].epoch);
         }
     }

@@ -13,7 +13,7 @@ using testsupport::trainerExe;
 
 class TestTrainerCli : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void version();
     void infoPresets_data();
     void infoPresets();
@@ -55,7 +55,7 @@ void TestTrainerCli::infoPresets()
     auto j = nlohmann::json::parse(r.out.toStdString());
     if (parameters > 0)
         QCOMPARE(j["parameters"].get<qint64>(), parameters);
-    QCOMPARE(j["config"]["vocab_size"].get<int>(), 151936);  // every preset keeps Qwen's vocabulary
+    QCOMPARE(j["config"]["vocab_size"].get<int>(), 151936); // every preset keeps Qwen's vocabulary
     QCOMPARE(QString::fromStdString(j["config"]["model_type"].get<std::string>()), QStringLiteral("qwen2"));
     auto bad = run(trainerExe(), {"info", "--preset", "qwen-9000"});
     QCOMPARE(bad.exitCode, 2);
@@ -77,10 +77,14 @@ void TestTrainerCli::infoModelFaults_data()
 {
     QTest::addColumn<QString>("fault");
     QTest::addColumn<QString>("message");
-    QTest::addRow("missing directory") << "nodir" << "does not exist";
-    QTest::addRow("missing config") << "noconfig" << "config.json";
-    QTest::addRow("corrupt safetensors") << "corrupt" << "model.safetensors";
-    QTest::addRow("layer count mismatch") << "layers" << "is missing";
+    QTest::addRow("missing directory") << "nodir"
+                                       << "does not exist";
+    QTest::addRow("missing config") << "noconfig"
+                                    << "config.json";
+    QTest::addRow("corrupt safetensors") << "corrupt"
+                                         << "model.safetensors";
+    QTest::addRow("layer count mismatch") << "layers"
+                                          << "is missing";
 }
 
 void TestTrainerCli::infoModelFaults()
@@ -106,7 +110,7 @@ void TestTrainerCli::infoModelFaults()
     auto r = run(trainerExe(), {"info", "--model", target});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
-    QCOMPARE(r.err.count('\n'), 1);  // one clear message
+    QCOMPARE(r.err.count('\n'), 1); // one clear message
 }
 
 void TestTrainerCli::selfCheck()
@@ -119,10 +123,13 @@ void TestTrainerCli::selfCheck()
     // On some machines OpenBLAS misdetects an AVX-512 CPU as an older core; the trainer must have
     // corrected the core type to SKYLAKEX, or OpenBLAS found a newer AVX-512 core itself (Cooperlake).
     const auto blas = j["blas"];
-    if (blas["library"] == "openblas" && blas["cpu_best_core"] == "SKYLAKEX" && !qEnvironmentVariableIsSet("OPENBLAS_CORETYPE")) {
+    if (blas["library"] == "openblas" && blas["cpu_best_core"] == "SKYLAKEX" &&
+        !qEnvironmentVariableIsSet("OPENBLAS_CORETYPE")) {
         const QString core = QString::fromStdString(blas["core"].get<std::string>()).toUpper();
-        QVERIFY2(QStringList({QStringLiteral("SKYLAKEX"), QStringLiteral("COOPERLAKE"), QStringLiteral("SAPPHIRERAPIDS")}).contains(core),
-                 qPrintable(core));
+        QVERIFY2(
+            QStringList({QStringLiteral("SKYLAKEX"), QStringLiteral("COOPERLAKE"), QStringLiteral("SAPPHIRERAPIDS")})
+                .contains(core),
+            qPrintable(core));
     }
     // Where the build found jemalloc, the trainer runs on it with purging off (main.cpp's malloc_conf was
     // honoured): the allocator setting that removes the per-step page faults.
@@ -156,21 +163,40 @@ void TestTrainerCli::badTrainFlags_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     QTest::addRow("no model") << QStringList{"--data", "x"} << "--model DIR or --preset NAME";
-    QTest::addRow("both model and preset") << QStringList{"--model", "a", "--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1"} << "exactly one";
-    QTest::addRow("negative lr") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--lr", "-1"} << "--lr";
-    QTest::addRow("lr not a number") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--lr", "fast"} << "--lr: expected a number";
-    QTest::addRow("unknown flag") << QStringList{"--preset", "qwen2-tiny", "--warp-speed", "9"} << "unknown flag --warp-speed";
+    QTest::addRow("both model and preset")
+        << QStringList{"--model", "a", "--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1"} << "exactly one";
+    QTest::addRow("negative lr") << QStringList{"--preset",    "qwen2-tiny", "--data", "x",
+                                                "--max-steps", "1",          "--lr",   "-1"}
+                                 << "--lr";
+    QTest::addRow("lr not a number") << QStringList{"--preset",    "qwen2-tiny", "--data", "x",
+                                                    "--max-steps", "1",          "--lr",   "fast"}
+                                     << "--lr: expected a number";
+    QTest::addRow("unknown flag") << QStringList{"--preset", "qwen2-tiny", "--warp-speed", "9"}
+                                  << "unknown flag --warp-speed";
     QTest::addRow("no steps") << QStringList{"--preset", "qwen2-tiny", "--data", "x"} << "--max-steps";
-    QTest::addRow("bad precision") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--precision", "fp8"} << "--precision";
-    QTest::addRow("bad inject") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--inject-exit", "one"} << "--inject-exit";
-    QTest::addRow("missing data") << QStringList{"--preset", "qwen2-tiny", "--data", "/nonexistent/corpus.jsonl", "--max-steps", "1"} << "/nonexistent/corpus.jsonl";
-    QTest::addRow("bad device") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--device", "cuda:x"} << "--device must be auto, cpu, cuda or cuda:N";
+    QTest::addRow("bad precision") << QStringList{"--preset",    "qwen2-tiny", "--data",      "x",
+                                                  "--max-steps", "1",          "--precision", "fp8"}
+                                   << "--precision";
+    QTest::addRow("bad inject") << QStringList{"--preset",    "qwen2-tiny", "--data",        "x",
+                                               "--max-steps", "1",          "--inject-exit", "one"}
+                                << "--inject-exit";
+    QTest::addRow("missing data") << QStringList{"--preset",    "qwen2-tiny", "--data", "/nonexistent/corpus.jsonl",
+                                                 "--max-steps", "1"}
+                                  << "/nonexistent/corpus.jsonl";
+    QTest::addRow("bad device") << QStringList{"--preset",    "qwen2-tiny", "--data",   "x",
+                                               "--max-steps", "1",          "--device", "cuda:x"}
+                                << "--device must be auto, cpu, cuda or cuda:N";
     // Where this LibTorch has no CUDA (CI), asking for it is bad input, named before any work.
     if (!torch::cuda::is_available()) {
-        QTest::addRow("cuda absent") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--device", "cuda"} << "sees no CUDA device";
-        QTest::addRow("fp16 on the cpu") << QStringList{"--preset", "qwen2-tiny", "--data", "x", "--max-steps", "1", "--precision", "fp16"} << "--precision fp16 needs a CUDA device";
+        QTest::addRow("cuda absent") << QStringList{"--preset",    "qwen2-tiny", "--data",   "x",
+                                                    "--max-steps", "1",          "--device", "cuda"}
+                                     << "sees no CUDA device";
+        QTest::addRow("fp16 on the cpu") << QStringList{"--preset",    "qwen2-tiny", "--data",      "x",
+                                                        "--max-steps", "1",          "--precision", "fp16"}
+                                         << "--precision fp16 needs a CUDA device";
     }
-    QTest::addRow("config file missing") << QStringList{"--config", "/nonexistent/train.json"} << "/nonexistent/train.json";
+    QTest::addRow("config file missing") << QStringList{"--config", "/nonexistent/train.json"}
+                                         << "/nonexistent/train.json";
 }
 
 void TestTrainerCli::badTrainFlags()
@@ -191,10 +217,12 @@ void TestTrainerCli::trainTinyPreset()
     QTemporaryDir dir;
     QByteArray corpus;
     for (int i = 0; i < 200; ++i)
-        corpus += "{\"text\":\"The quick brown fox " + QByteArray::number(i) + " jumps over the lazy dog. 你好，世界！\"}\n";
+        corpus +=
+            "{\"text\":\"The quick brown fox " + QByteArray::number(i) + " jumps over the lazy dog. 你好，世界！\"}\n";
     testsupport::writeFile(dir.path() + "/c.jsonl", corpus);
     // Flags from a config file, overridden on the command line.
-    testsupport::writeFile(dir.path() + "/train.json", R"({"preset":"qwen2-tiny","seq-len":32,"micro-batch":2,"max-steps":50,"lr":0.003})");
+    testsupport::writeFile(dir.path() + "/train.json",
+                           R"({"preset":"qwen2-tiny","seq-len":32,"micro-batch":2,"max-steps":50,"lr":0.003})");
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CACHE_HOME", dir.path() + "/xdg-cache");
     auto r = run(trainerExe(),
@@ -229,9 +257,10 @@ void TestTrainerCli::trainTinyPreset()
     QVERIFY(state["rng"]["torch_cpu"].get<std::string>().size() > 100);
 
     // bf16 autocast on the CPU trains too.
-    r = run(trainerExe(), {"train", "--preset", "qwen2-tiny", "--precision", "bf16", "--max-steps", "2", "--seq-len", "16",
-                           "--micro-batch", "1", "--data", dir.path() + "/c.jsonl", "--tokenizer", tok, "--out",
-                           dir.path() + "/bf16", "--threads", "1"},
+    r = run(trainerExe(),
+            {"train", "--preset", "qwen2-tiny", "--precision", "bf16", "--max-steps", "2", "--seq-len", "16",
+             "--micro-batch", "1", "--data", dir.path() + "/c.jsonl", "--tokenizer", tok, "--out", dir.path() + "/bf16",
+             "--threads", "1"},
             300000, env);
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(r.err.contains("step 2/2"));

@@ -14,7 +14,7 @@ using namespace traindeck::metrics;
 
 class TestTrainerTelemetry : public QObject {
     Q_OBJECT
-private Q_SLOTS:
+  private Q_SLOTS:
     void recordsFollowTheProtocol();
 };
 
@@ -31,15 +31,33 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral("mpirun"),
-            {QStringLiteral("-np"), QStringLiteral("2"), QStringLiteral("--bind-to"), QStringLiteral("none"),
-             QStringLiteral("--oversubscribe"), QStringLiteral(TRAINDECK_TRAINER_EXE), QStringLiteral("train"),
-             QStringLiteral("--preset"), QStringLiteral("qwen2-tiny"), QStringLiteral("--data"), corpus.fileName(),
-             QStringLiteral("--seq-len"), QStringLiteral("16"), QStringLiteral("--micro-batch"), QStringLiteral("1"),
-             QStringLiteral("--max-steps"), QStringLiteral("6"), QStringLiteral("--threads"), QStringLiteral("1"),
-             QStringLiteral("--checkpoint-every"), QStringLiteral("3"), QStringLiteral("--inject-delay"),
-             QStringLiteral("1:150:forward"), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
-             QStringLiteral("--metrics-out"), metrics});
+    p.start(QStringLiteral("mpirun"), {QStringLiteral("-np"),
+                                       QStringLiteral("2"),
+                                       QStringLiteral("--bind-to"),
+                                       QStringLiteral("none"),
+                                       QStringLiteral("--oversubscribe"),
+                                       QStringLiteral(TRAINDECK_TRAINER_EXE),
+                                       QStringLiteral("train"),
+                                       QStringLiteral("--preset"),
+                                       QStringLiteral("qwen2-tiny"),
+                                       QStringLiteral("--data"),
+                                       corpus.fileName(),
+                                       QStringLiteral("--seq-len"),
+                                       QStringLiteral("16"),
+                                       QStringLiteral("--micro-batch"),
+                                       QStringLiteral("1"),
+                                       QStringLiteral("--max-steps"),
+                                       QStringLiteral("6"),
+                                       QStringLiteral("--threads"),
+                                       QStringLiteral("1"),
+                                       QStringLiteral("--checkpoint-every"),
+                                       QStringLiteral("3"),
+                                       QStringLiteral("--inject-delay"),
+                                       QStringLiteral("1:150:forward"),
+                                       QStringLiteral("--out"),
+                                       dir.filePath(QStringLiteral("out")),
+                                       QStringLiteral("--metrics-out"),
+                                       metrics});
     QVERIFY(p.waitForFinished(300000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
 
@@ -53,7 +71,7 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     QCOMPARE(store.lastStep(), qint64(6));
     QVERIFY(store.hello().has_value());
     QCOMPARE(store.hello()->worldSize, 2);
-    QCOMPARE(store.checkpoints().size(), qsizetype(2));  // steps 3 and 6
+    QCOMPARE(store.checkpoints().size(), qsizetype(2)); // steps 3 and 6
     QVERIFY(store.done().has_value());
 
     // Parse again record by record to check types and order.

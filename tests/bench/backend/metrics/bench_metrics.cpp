@@ -19,7 +19,7 @@ using namespace traindeck::metrics;
 
 namespace {
 
-StepRecord makeStep(int ranks, qint64 step, std::mt19937 &rng)
+StepRecord makeStep(int ranks, qint64 step, std::mt19937& rng)
 {
     std::uniform_real_distribution<float> noise(0.95f, 1.05f);
     StepRecord s;
@@ -37,11 +37,11 @@ StepRecord makeStep(int ranks, qint64 step, std::mt19937 &rng)
                 StepRecord::HasCommBytes;
     const float base[kRankMetricCount] = {2.1f, 402.5f, 810.2f, 230.4f, 40.3f, 1518.6f, 60211.5f, 97.0f, 0.f};
     for (int m = 0; m < kRankMetricCount; ++m) {
-        auto &v = s.perRank[size_t(m)];
+        auto& v = s.perRank[size_t(m)];
         v.resize(size_t(ranks));
         for (int r = 0; r < ranks; ++r)
-            v[size_t(r)] = m == int(RankMetric::CommBytes) ? 3554176000.f
-                                                           : std::round(base[m] * noise(rng) * 100.f) / 100.f;
+            v[size_t(r)] =
+                m == int(RankMetric::CommBytes) ? 3554176000.f : std::round(base[m] * noise(rng) * 100.f) / 100.f;
     }
     return s;
 }
@@ -49,21 +49,21 @@ StepRecord makeStep(int ranks, qint64 step, std::mt19937 &rng)
 struct CountingSink : MetricsSink {
     qint64 steps = 0;
     double checksum = 0;
-    void onStep(const StepRecord &r) override
+    void onStep(const StepRecord& r) override
     {
         ++steps;
         checksum += r.loss + double(r.perRank[size_t(RankMetric::Step)].back());
     }
 };
 
-void row(const char *what, const QString &value, const char *target)
+void row(const char* what, const QString& value, const char* target)
 {
     std::printf("| %-52s | %-26s | %-14s |\n", what, qPrintable(value), target);
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv)
+int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const qint64 targetMb = argc > 1 ? QByteArray(argv[1]).toLongLong() : 80;
@@ -73,10 +73,11 @@ int main(int argc, char **argv)
     QByteArray stream;
     stream.reserve(targetMb * 1024 * 1024 + (1 << 20));
     qint64 lines = 0;
-    while (stream.size() < targetMb * 1024 * 1024) appendStepLine(stream, makeStep(64, ++lines, rng));
+    while (stream.size() < targetMb * 1024 * 1024)
+        appendStepLine(stream, makeStep(64, ++lines, rng));
     const double mb = double(stream.size()) / 1e6;
 
-    auto timeParse = [&](MetricsSink *sink, int chunk) {
+    auto timeParse = [&](MetricsSink* sink, int chunk) {
         MetricsParser parser(sink);
         QElapsedTimer t;
         t.start();
@@ -90,7 +91,8 @@ int main(int argc, char **argv)
     };
     CountingSink counting;
     double best = 1e9;
-    for (int i = 0; i < 3; ++i) best = std::min(best, timeParse(&counting, 1 << 20));
+    for (int i = 0; i < 3; ++i)
+        best = std::min(best, timeParse(&counting, 1 << 20));
     MetricStore store;
     const double storeSecs = timeParse(&store, 1 << 20);
 
@@ -124,9 +126,10 @@ int main(int argc, char **argv)
         }
         const double fillSecs = double(t.nsecsElapsed()) / 1e9;
         const double perStepRank = double(big.memoryBytes()) / double(steps) / ranks;
-        row("store: 1M steps x 8 ranks, memory", QStringLiteral("%1 MB, %2 B/step/rank")
-                                                      .arg(double(big.memoryBytes()) / 1e6, 0, 'f', 1)
-                                                      .arg(perStepRank, 0, 'f', 1),
+        row("store: 1M steps x 8 ranks, memory",
+            QStringLiteral("%1 MB, %2 B/step/rank")
+                .arg(double(big.memoryBytes()) / 1e6, 0, 'f', 1)
+                .arg(perStepRank, 0, 'f', 1),
             "<= 100 B");
         row("store: append 1M steps x 8 ranks", QStringLiteral("%1 ms").arg(fillSecs * 1e3, 0, 'f', 0), "");
 

@@ -19,18 +19,18 @@ namespace {
 struct Synth {
     int ranks = 4;
     quint32 seed = 1;
-    double noise = 0.05;         // +-5% uniform per component, rank and step
-    double spikeProb = 0.0;      // chance per rank and step of a single 3x compute spike
+    double noise = 0.05;    // +-5% uniform per component, rank and step
+    double spikeProb = 0.0; // chance per rank and step of a single 3x compute spike
     int slowRank = -1;
-    double slowFactor = 1.2;     // compute multiplier of slowRank
+    double slowFactor = 1.2; // compute multiplier of slowRank
     int slowDataRank = -1;
-    double slowDataMs = 0;       // extra data time of slowDataRank
+    double slowDataMs = 0; // extra data time of slowDataRank
     double fwd = 100, bwd = 200, opt = 20, data = 5, transfer = 50;
-    int stallEvery = 0;          // every Nth step all ranks wait stallMs for data
+    int stallEvery = 0; // every Nth step all ranks wait stallMs for data
     double stallMs = 200;
     double commBytes = 1e9;
     double memMb = 20000, memTotalMb = 81559, memGrowthPerStep = 0;
-    double slowdownPerStep = 0;  // compute grows by this fraction per step (throughput drift)
+    double slowdownPerStep = 0; // compute grows by this fraction per step (throughput drift)
 
     std::mt19937 rng{1};
     std::uniform_real_distribution<double> u{0.0, 1.0};
@@ -63,23 +63,28 @@ struct Synth {
         s.gradNorm = 1.0;
         s.tokens = 8192 * ranks;
         s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasCommBytes;
-        for (auto &v : s.perRank) v.assign(size_t(ranks), 0.f);
+        for (auto& v : s.perRank)
+            v.assign(size_t(ranks), 0.f);
         std::vector<double> arrive(static_cast<size_t>(ranks));
         const double slow = 1.0 + slowdownPerStep * double(n);
         for (int r = 0; r < ranks; ++r) {
             double f = fwd * jitter() * slow, b = bwd * jitter() * slow, o = opt * jitter();
-            if (r == slowRank) f *= slowFactor, b *= slowFactor, o *= slowFactor;
-            if (spikeProb > 0 && u(rng) < spikeProb) f *= 3, b *= 3, o *= 3;
+            if (r == slowRank)
+                f *= slowFactor, b *= slowFactor, o *= slowFactor;
+            if (spikeProb > 0 && u(rng) < spikeProb)
+                f *= 3, b *= 3, o *= 3;
             double d = data * jitter();
-            if (r == slowDataRank) d += slowDataMs;
-            if (stallEvery > 0 && n % stallEvery == 0) d += stallMs;
+            if (r == slowDataRank)
+                d += slowDataMs;
+            if (stallEvery > 0 && n % stallEvery == 0)
+                d += stallMs;
             s.perRank[size_t(RankMetric::Data)][size_t(r)] = float(d);
             s.perRank[size_t(RankMetric::Fwd)][size_t(r)] = float(f);
             s.perRank[size_t(RankMetric::Bwd)][size_t(r)] = float(b);
             s.perRank[size_t(RankMetric::Opt)][size_t(r)] = float(o);
             s.perRank[size_t(RankMetric::Mem)][size_t(r)] = float(memMb + memGrowthPerStep * double(n));
             s.perRank[size_t(RankMetric::CommBytes)][size_t(r)] = float(commBytes);
-            arrive[size_t(r)] = d + f + b;  // optimizer runs after the allreduce
+            arrive[size_t(r)] = d + f + b; // optimizer runs after the allreduce
         }
         const double last = *std::max_element(arrive.begin(), arrive.end());
         double stepMs = 0;
@@ -89,7 +94,8 @@ struct Synth {
             const double st = last + transfer + double(s.perRank[size_t(RankMetric::Opt)][size_t(r)]) + 1.0;
             s.perRank[size_t(RankMetric::Step)][size_t(r)] = float(st);
             s.perRank[size_t(RankMetric::Util)][size_t(r)] = 90.f;
-            if (r == 0) stepMs = st;
+            if (r == 0)
+                stepMs = st;
         }
         s.tokensPerS = double(s.tokens) / (stepMs / 1000.0);
         s.samplesPerS = s.tokensPerS / 1024;
@@ -99,29 +105,30 @@ struct Synth {
     // Smoothly decreasing loss with 1% noise.
     double loss(qint64 n) { return (3.0 + 7.0 * std::exp(-double(n) / 300.0)) * (1.0 + 0.01 * (2 * u(rng) - 1)); }
 
-    void fill(MetricStore &store, int steps)
+    void fill(MetricStore& store, int steps)
     {
         rng.seed(seed);
         store.onHello(hello());
-        for (int n = 1; n <= steps; ++n) store.onStep(step(n, loss(n)));
+        for (int n = 1; n <= steps; ++n)
+            store.onStep(step(n, loss(n)));
     }
 };
 
-QList<Finding> ofKind(const QList<Finding> &all, FindingKind k)
+QList<Finding> ofKind(const QList<Finding>& all, FindingKind k)
 {
     QList<Finding> out;
-    for (const Finding &f : all)
-        if (f.kind == k) out.append(f);
+    for (const Finding& f : all)
+        if (f.kind == k)
+            out.append(f);
     return out;
 }
 
-}  // namespace
+} // namespace
 
-class tst_Diagnosis : public QObject
-{
+class tst_Diagnosis : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void plantedStraggler_data();
     void plantedStraggler();
     void balancedRunsHaveNoStraggler_data();
@@ -180,18 +187,19 @@ void tst_Diagnosis::plantedStraggler()
     for (int n = 1; n <= 30 && namedAt < 0; ++n) {
         store.onStep(syn.step(n, 3.0));
         const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
-        for (const Finding &f : found) {
-            QCOMPARE(f.ranks, QList<int>{slow});  // never another rank
+        for (const Finding& f : found) {
+            QCOMPARE(f.ranks, QList<int>{slow}); // never another rank
             QCOMPARE(f.hosts, QStringList{QStringLiteral("gpu-node-%1").arg(slow / 2)});
             namedAt = n;
         }
     }
     QVERIFY2(namedAt > 0 && namedAt <= 30, "straggler not named within 30 steps");
     // Over a longer run: exactly one straggler finding, about +20%, compute cause.
-    for (int n = 31; n <= 200; ++n) store.onStep(syn.step(n, 3.0));
+    for (int n = 31; n <= 200; ++n)
+        store.onStep(syn.step(n, 3.0));
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
     QCOMPARE(found.size(), 1);
-    const Finding &f = found.first();
+    const Finding& f = found.first();
     QCOMPARE(f.severity, Severity::Warning);
     QVERIFY2(std::fabs(f.evidenceValue(QStringLiteral("excess_pct")) - 20.0) < 5.0,
              qPrintable(QString::number(f.evidenceValue(QStringLiteral("excess_pct")))));
@@ -231,7 +239,8 @@ void tst_Diagnosis::balancedRunsHaveNoStraggler()
     syn.fill(store, ranks >= 64 ? 300 : 1000);
     const auto all = Diagnosis::analyze(store);
     const auto found = ofKind(all, FindingKind::Straggler);
-    for (const Finding &f : found) qWarning() << f.toJson();
+    for (const Finding& f : found)
+        qWarning() << f.toJson();
     QVERIFY(found.isEmpty());
     QVERIFY(ofKind(all, FindingKind::DataLoading).isEmpty());
     QVERIFY(ofKind(all, FindingKind::CommBound).isEmpty());
@@ -246,7 +255,7 @@ void tst_Diagnosis::dataStraggler()
     Synth syn;
     syn.ranks = 8;
     syn.slowDataRank = 6;
-    syn.slowDataMs = 60;  // the loader on that host is slow
+    syn.slowDataMs = 60; // the loader on that host is slow
     MetricStore store;
     syn.fill(store, 100);
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
@@ -269,10 +278,10 @@ void tst_Diagnosis::dataLoadingStalls()
     const auto all = Diagnosis::analyze(store);
     const auto found = ofKind(all, FindingKind::DataLoading);
     QCOMPARE(found.size(), 1);
-    const Finding &f = found.first();
+    const Finding& f = found.first();
     QCOMPARE(f.evidenceValue(QStringLiteral("stalls")), 8.0);
     QVERIFY(f.evidenceValue(QStringLiteral("stall_data_ms")) > 400);
-    QVERIFY(f.ranks.isEmpty());  // job-wide
+    QVERIFY(f.ranks.isEmpty()); // job-wide
     QCOMPARE(f.firstStep, 25);
     QCOMPARE(f.lastStep, 200);
     QVERIFY(ofKind(all, FindingKind::Straggler).isEmpty());
@@ -281,7 +290,7 @@ void tst_Diagnosis::dataLoadingStalls()
 void tst_Diagnosis::dataLoadingShare()
 {
     Synth syn;
-    syn.data = 150;  // ~30% of the step
+    syn.data = 150; // ~30% of the step
     MetricStore store;
     syn.fill(store, 100);
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::DataLoading);
@@ -305,7 +314,7 @@ void tst_Diagnosis::commBound()
     QFETCH(QString, advice);
     Synth syn;
     syn.ranks = 4;
-    syn.transfer = 250;  // of a ~576 ms step
+    syn.transfer = 250; // of a ~576 ms step
     syn.commBytes = 1e9;
     MetricStore store;
     syn.fill(store, 60);
@@ -313,8 +322,8 @@ void tst_Diagnosis::commBound()
     opt.linkGBps = linkGBps;
     const auto found = ofKind(Diagnosis::analyze(store, opt), FindingKind::CommBound);
     QCOMPARE(found.size(), 1);
-    const Finding &f = found.first();
-    QCOMPARE(f.severity, Severity::Warning);  // ~43% of the step
+    const Finding& f = found.first();
+    QCOMPARE(f.severity, Severity::Warning); // ~43% of the step
     // busbw = bytes / transfer x 2(n-1)/n = 1e9 / 0.25 s x 1.5 = 6 GB/s
     QVERIFY2(std::fabs(f.evidenceValue(QStringLiteral("busbw_gb_per_s")) - 6.0) < 0.01,
              qPrintable(QString::number(f.evidenceValue(QStringLiteral("busbw_gb_per_s")))));
@@ -354,7 +363,7 @@ void tst_Diagnosis::waitIsNotTransfer()
 void tst_Diagnosis::memoryPressure()
 {
     Synth syn;
-    syn.memMb = 79000;  // of 81559: 96.9%
+    syn.memMb = 79000; // of 81559: 96.9%
     MetricStore store;
     syn.fill(store, 40);
     auto found = ofKind(Diagnosis::analyze(store), FindingKind::MemoryPressure);
@@ -371,9 +380,9 @@ void tst_Diagnosis::memoryPressure()
 void tst_Diagnosis::memoryGrowth()
 {
     Synth syn;
-    syn.memTotalMb = std::numeric_limits<double>::quiet_NaN();  // capacity unknown
+    syn.memTotalMb = std::numeric_limits<double>::quiet_NaN(); // capacity unknown
     syn.memMb = 10000;
-    syn.memGrowthPerStep = 20;  // +4 GB over 200 steps
+    syn.memGrowthPerStep = 20; // +4 GB over 200 steps
     MetricStore store;
     syn.fill(store, 200);
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::MemoryPressure);
@@ -398,7 +407,7 @@ void tst_Diagnosis::nanLoss()
     }
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::LossNaN);
     QCOMPARE(found.size(), 1);
-    const Finding &f = found.first();
+    const Finding& f = found.first();
     QCOMPARE(f.severity, Severity::Critical);
     QCOMPARE(f.firstStep, 40);
     QCOMPARE(f.evidenceValue(QStringLiteral("steps_affected")), 21.0);
@@ -451,7 +460,7 @@ void tst_Diagnosis::lossDivergence()
 void tst_Diagnosis::throughputDrift()
 {
     Synth syn;
-    syn.slowdownPerStep = 0.002;  // compute +60% after 300 steps
+    syn.slowdownPerStep = 0.002; // compute +60% after 300 steps
     MetricStore store;
     syn.fill(store, 300);
     const auto found = ofKind(Diagnosis::analyze(store), FindingKind::ThroughputDrift);
@@ -474,7 +483,7 @@ void tst_Diagnosis::scalingEfficiency()
     QVERIFY2(e > 55 && e < 70, qPrintable(QString::number(e)));
     QVERIFY(found.first().recommendation.contains(QStringLiteral("gradient transfer")));
     // With a measured single-rank throughput the efficiency comes from tokens/s.
-    opt.singleRankTokensPerS = store.scalarAt(Scalar::TokensPerS, 50) / 4 / 0.5;  // => ~50%
+    opt.singleRankTokensPerS = store.scalarAt(Scalar::TokensPerS, 50) / 4 / 0.5; // => ~50%
     const auto measured = ofKind(Diagnosis::analyze(store, opt), FindingKind::ScalingEfficiency);
     QVERIFY(std::fabs(measured.first().evidenceValue(QStringLiteral("efficiency_pct")) - 50) < 5);
 }
@@ -542,7 +551,8 @@ void tst_Diagnosis::emptyAndTinyStores()
     StepRecord s;
     s.step = 1;
     s.loss = 2;
-    for (auto &v : s.perRank) v.assign(4, std::numeric_limits<float>::quiet_NaN());
+    for (auto& v : s.perRank)
+        v.assign(4, std::numeric_limits<float>::quiet_NaN());
     for (int n = 1; n <= 100; ++n) {
         s.step = n;
         nulls.onStep(s);
@@ -561,7 +571,7 @@ void tst_Diagnosis::helpers()
     syn.fill(store, 1);
     QCOMPARE(Diagnosis::transferMs(store, 0), 50.0);
     QCOMPARE(Diagnosis::waitMs(store, 0, 2), 0.0);
-    QCOMPARE(Diagnosis::waitMs(store, 0, 0), 150.0);  // (100+200)*0.5
+    QCOMPARE(Diagnosis::waitMs(store, 0, 0), 150.0); // (100+200)*0.5
     QCOMPARE(Diagnosis::computeMs(store, 0, 2), 480.0);
 }
 

@@ -39,7 +39,7 @@ StepRecord step(qint64 n, int ranks, int straggler)
     s.t = 1718000000 + double(n);
     s.step = n;
     s.loss = 1;
-    for (auto &v : s.perRank)
+    for (auto& v : s.perRank)
         v.assign(size_t(ranks), kNaN);
     auto compute = [&](int r) { return 2 + (r == straggler ? 1.4 : 1.0) * (double(100 + n) + 200 + 10); };
     double slowest = 0;
@@ -59,7 +59,7 @@ StepRecord step(qint64 n, int ranks, int straggler)
     return s;
 }
 
-void feed(MetricStore &store, int ranks, int steps, int straggler)
+void feed(MetricStore& store, int ranks, int steps, int straggler)
 {
     store.onHello(hello(ranks));
     for (int n = 1; n <= steps; ++n)
@@ -71,13 +71,12 @@ bool near(double a, double b, double eps = 1e-2)
     return std::abs(a - b) < eps;
 }
 
-}  // namespace
+} // namespace
 
-class TestPhases : public QObject
-{
+class TestPhases : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void meansSplitTransferAndWait()
     {
         MetricStore store;
@@ -88,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(m.fromStep, 21);
         QCOMPARE(m.toStep, 30);
         QCOMPARE(m.ms.size(), size_t(Phase::Count));
-        const double fwd = 100 + 25.5;  // mean of 100 + step over steps 21..30
+        const double fwd = 100 + 25.5; // mean of 100 + step over steps 21..30
         for (int r = 0; r < 4; ++r) {
             const double k = r == 2 ? 1.4 : 1.0;
             QVERIFY(near(m.at(Phase::Data, r), 2));
@@ -99,7 +98,7 @@ private Q_SLOTS:
             QVERIFY(near(m.at(Phase::CommTransfer, r), 50));
             const double wait = r == 2 ? 0 : 0.4 * (fwd + 210);
             QVERIFY2(near(m.at(Phase::CommWait, r), wait), qPrintable(QString::number(r)));
-            QVERIFY(near(m.total(r), m.total(0)));  // every step ends together
+            QVERIFY(near(m.total(r), m.total(0))); // every step ends together
         }
         QVERIFY(near(m.total(0), 2 + 1.4 * (fwd + 210) + 50));
     }
@@ -114,7 +113,7 @@ private Q_SLOTS:
             QCOMPARE(m.fromStep, 1);
             QCOMPARE(m.toStep, 30);
             QVERIFY(near(m.at(Phase::Forward, 1), 100 + 15.5));
-            QVERIFY(near(m.at(Phase::CommWait, 1), 0));  // balanced: nobody waits
+            QVERIFY(near(m.at(Phase::CommWait, 1), 0)); // balanced: nobody waits
         }
     }
 
@@ -148,7 +147,7 @@ private Q_SLOTS:
         for (int n = 1; n <= 4; ++n) {
             StepRecord s = step(n, 2, -1);
             if (n == 4) {
-                s.perRank[size_t(RankMetric::Data)][1] = kNaN;  // rank 1's data time is missing
+                s.perRank[size_t(RankMetric::Data)][1] = kNaN; // rank 1's data time is missing
                 s.perRank[size_t(RankMetric::Comm)].assign(2, kNaN);
             }
             store.onStep(s);
@@ -157,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(std::isnan(phaseBreakdown(store, 3).at(Phase::CommTransfer, 0)));
         QVERIFY(std::isnan(phaseBreakdown(store, 3).at(Phase::CommWait, 0)));
         const PhaseMeans m = phaseMeans(store, 2);
-        QVERIFY(near(m.at(Phase::Data, 1), 2));  // the mean of the measured step only
+        QVERIFY(near(m.at(Phase::Data, 1), 2)); // the mean of the measured step only
         QVERIFY(near(m.at(Phase::CommTransfer, 0), 50));
 
         const MetricStore none;
@@ -175,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(formatNumber(std::numeric_limits<double>::quiet_NaN(), 6, 'g', QLocale(QLocale::German)),
                  QStringLiteral("-"));
         QCOMPARE(formatNumber(1.5, 2), QStringLiteral("1.50"));
-        QCOMPARE(formatNumber(12345.678, 0), QStringLiteral("12346"));  // C locale: no group separator
+        QCOMPARE(formatNumber(12345.678, 0), QStringLiteral("12346")); // C locale: no group separator
         QCOMPARE(formatNumber(0.000123456, 4, 'g'), QStringLiteral("0.0001235"));
         QCOMPARE(formatNumber(-2.26, 1, 'f', QLocale(QLocale::German)), QStringLiteral("-2,3"));
     }

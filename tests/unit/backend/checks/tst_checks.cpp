@@ -31,8 +31,8 @@ void writeExecutable(const QString& path, const QByteArray& text)
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(text);
     f.close();
-    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup
-                     | QFile::ReadOther | QFile::ExeOther);
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup |
+                     QFile::ReadOther | QFile::ExeOther);
 }
 
 const CheckResult* findResult(const CheckReport& report, int node, const QString& id)
@@ -40,12 +40,12 @@ const CheckResult* findResult(const CheckReport& report, int node, const QString
     return report.nodes.value(node).find(id);
 }
 
-}  // namespace
+} // namespace
 
 class TestChecks : public QObject {
     Q_OBJECT
 
-private:
+  private:
     QTemporaryDir m_tmp;
     SshdInstance m_nodes[3] = {SshdInstance(QStringLiteral("n1")), SshdInstance(QStringLiteral("n2")),
                                SshdInstance(QStringLiteral("n3"))};
@@ -89,7 +89,7 @@ private:
             f.write((n.knownHostsLine() + QLatin1Char('\n')).toUtf8());
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -98,15 +98,16 @@ private Q_SLOTS:
         QDir().mkpath(fakeBin());
         // A fake trainer whose version a node's sshd can change (SetEnv), and an ssh wrapper that keeps the
         // head's ssh away from the real ~/.ssh (test known_hosts and key).
-        writeExecutable(fakeBin() + QStringLiteral("/traindeck-trainer"),
-                        "#!/bin/sh\n"
-                        "case \"$1\" in\n"
-                        "  self-check) printf '{\"trainer\": \"%s\", \"libtorch\": \"1.13.1\", \"cuda\": {\"available\": false, "
-                        "\"devices\": 0}, \"nccl\": {\"compiled\": false}, \"mpi\": \"Open MPI v4.1.4\"}\\n' "
-                        "\"${TD_FAKE_TRAINER_VERSION:-0.1.0}\";;\n"
-                        "  --help) echo 'usage: traindeck-trainer self-check';;\n"
-                        "  *) echo \"traindeck-trainer: unknown command \\\"$1\\\"\" >&2; exit 2;;\n"
-                        "esac\n");
+        writeExecutable(
+            fakeBin() + QStringLiteral("/traindeck-trainer"),
+            "#!/bin/sh\n"
+            "case \"$1\" in\n"
+            "  self-check) printf '{\"trainer\": \"%s\", \"libtorch\": \"1.13.1\", \"cuda\": {\"available\": false, "
+            "\"devices\": 0}, \"nccl\": {\"compiled\": false}, \"mpi\": \"Open MPI v4.1.4\"}\\n' "
+            "\"${TD_FAKE_TRAINER_VERSION:-0.1.0}\";;\n"
+            "  --help) echo 'usage: traindeck-trainer self-check';;\n"
+            "  *) echo \"traindeck-trainer: unknown command \\\"$1\\\"\" >&2; exit 2;;\n"
+            "esac\n");
         const QString headConfig = m_tmp.path() + QStringLiteral("/head_ssh_config");
         QFile hc(headConfig);
         QVERIFY(hc.open(QIODevice::WriteOnly));
@@ -128,8 +129,9 @@ private Q_SLOTS:
 
     void parseNvidiaSmi()
     {
-        const auto gpus = NodeChecker::parseNvidiaSmi(QStringLiteral(
-            "NVIDIA H200, 143771 MiB, 550.54.15\nNVIDIA H200, 143771 MiB, 550.54.15\n\nNVIDIA GeForce RTX 4090, 24564, 550.54.15\n"));
+        const auto gpus =
+            NodeChecker::parseNvidiaSmi(QStringLiteral("NVIDIA H200, 143771 MiB, 550.54.15\nNVIDIA H200, 143771 MiB, "
+                                                       "550.54.15\n\nNVIDIA GeForce RTX 4090, 24564, 550.54.15\n"));
         QCOMPARE(gpus.size(), 3);
         QCOMPARE(gpus.at(0).name, QStringLiteral("NVIDIA H200"));
         QCOMPARE(gpus.at(0).memoryMiB, 143771.0);
@@ -142,14 +144,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("ip");
         QTest::addColumn<QString>("prefer");
         QTest::addColumn<QString>("expected");
-        const QString out = QStringLiteral(
-            "1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
-            "2: docker0    inet 172.17.0.1/16 brd 172.17.255.255 scope global docker0\n"
-            "3: eth0@if12    inet 10.0.0.5/24 brd 10.0.0.255 scope global eth0\n"
-            "4: ib0    inet 192.168.10.5/24 brd 192.168.10.255 scope global ib0\n");
+        const QString out =
+            QStringLiteral("1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n"
+                           "2: docker0    inet 172.17.0.1/16 brd 172.17.255.255 scope global docker0\n"
+                           "3: eth0@if12    inet 10.0.0.5/24 brd 10.0.0.255 scope global eth0\n"
+                           "4: ib0    inet 192.168.10.5/24 brd 192.168.10.255 scope global ib0\n");
         QTest::addRow("first real") << out << QString() << QStringLiteral("eth0");
         QTest::addRow("node address") << out << QStringLiteral("192.168.10.5") << QStringLiteral("ib0");
-        QTest::addRow("only lo") << QStringLiteral("1: lo    inet 127.0.0.1/8 scope host lo\n") << QString() << QString();
+        QTest::addRow("only lo") << QStringLiteral("1: lo    inet 127.0.0.1/8 scope host lo\n") << QString()
+                                 << QString();
     }
     void suggestIfname()
     {
@@ -170,7 +173,8 @@ private Q_SLOTS:
         QVERIFY(sh.waitForFinished());
         const QStringList lines = QString::fromUtf8(sh.readAllStandardOutput()).split(QLatin1Char('\n'));
         QCOMPARE(lines.value(0), QStringLiteral("x y"));
-        QVERIFY2(lines.value(1).startsWith(QDir::homePath() + QStringLiteral("/bin:/opt/it's:")), qPrintable(lines.value(1)));
+        QVERIFY2(lines.value(1).startsWith(QDir::homePath() + QStringLiteral("/bin:/opt/it's:")),
+                 qPrintable(lines.value(1)));
     }
 
     void localProfile()
@@ -197,7 +201,7 @@ private Q_SLOTS:
         QCOMPARE(n.find(QStringLiteral("mpi"))->status, CheckStatus::Pass);
         QVERIFY(n.find(QStringLiteral("mpi"))->value.startsWith(QLatin1String("Open MPI ")));
         QCOMPARE(n.find(QStringLiteral("clock"))->status, CheckStatus::Pass);
-        QVERIFY(!n.find(QStringLiteral("head-ssh")));  // single node
+        QVERIFY(!n.find(QStringLiteral("head-ssh"))); // single node
         // No nvidia-smi here: a warning with a remedy, CPU training still possible; CUDA/NCCL skipped.
         if (QStandardPaths::findExecutable(QStringLiteral("nvidia-smi")).isEmpty()) {
             QCOMPARE(n.find(QStringLiteral("gpu"))->status, CheckStatus::Warn);
@@ -238,7 +242,8 @@ private Q_SLOTS:
                                       [](const MatrixRow& m) { return m.id == QLatin1String("trainer"); });
         QVERIFY(row != report.matrix.cend());
         QVERIFY(row->differs);
-        QCOMPARE(row->values, (QStringList{QStringLiteral("0.1.0"), QStringLiteral("0.1.0"), QStringLiteral("0.0.9-other")}));
+        QCOMPARE(row->values,
+                 (QStringList{QStringLiteral("0.1.0"), QStringLiteral("0.1.0"), QStringLiteral("0.0.9-other")}));
         QCOMPARE(row->severity, CheckStatus::Fail);
         const auto mpi = std::find_if(report.matrix.cbegin(), report.matrix.cend(),
                                       [](const MatrixRow& m) { return m.id == QLatin1String("mpi"); });
@@ -246,7 +251,8 @@ private Q_SLOTS:
         // Head → workers through the (wrapped) system ssh client.
         const CheckResult* headSsh = findResult(report, 0, QStringLiteral("head-ssh"));
         QVERIFY(headSsh);
-        QVERIFY2(headSsh->status == CheckStatus::Pass, qPrintable(headSsh->summary + QLatin1Char('\n') + headSsh->evidence));
+        QVERIFY2(headSsh->status == CheckStatus::Pass,
+                 qPrintable(headSsh->summary + QLatin1Char('\n') + headSsh->evidence));
         QVERIFY(!findResult(report, 1, QStringLiteral("head-ssh")));
         QVERIFY(report.hasFailures());
         // JSON: per node, per check.
@@ -272,8 +278,9 @@ private Q_SLOTS:
     {
         trustAll();
         ClusterProfile p = threeNodeProfile();
-        p.pathPrefix.clear();  // the real ssh: no key of the head's root is authorized on the workers
-        p.env.insert(QStringLiteral("PATH"), QStringLiteral("%1/nokeys:/usr/local/bin:/usr/bin:/bin").arg(m_tmp.path()));
+        p.pathPrefix.clear(); // the real ssh: no key of the head's root is authorized on the workers
+        p.env.insert(QStringLiteral("PATH"),
+                     QStringLiteral("%1/nokeys:/usr/local/bin:/usr/bin:/bin").arg(m_tmp.path()));
         QDir().mkpath(m_tmp.path() + QStringLiteral("/nokeys"));
         writeExecutable(m_tmp.path() + QStringLiteral("/nokeys/ssh"),
                         QStringLiteral("#!/bin/sh\nexec /usr/bin/ssh -F /dev/null -o UserKnownHostsFile=%1 "
@@ -286,14 +293,15 @@ private Q_SLOTS:
         const CheckResult* headSsh = findResult(report, 0, QStringLiteral("head-ssh"));
         QVERIFY(headSsh);
         QCOMPARE(headSsh->status, CheckStatus::Fail);
-        QVERIFY2(headSsh->remedy.contains(QLatin1String("ssh-copy-id")), qPrintable(headSsh->remedy + headSsh->evidence));
+        QVERIFY2(headSsh->remedy.contains(QLatin1String("ssh-copy-id")),
+                 qPrintable(headSsh->remedy + headSsh->evidence));
     }
 
     void unreachableNode()
     {
         trustAll();
         ClusterProfile p = threeNodeProfile();
-        p.nodes[1].port = freePort();  // nothing listens
+        p.nodes[1].port = freePort(); // nothing listens
         CheckOptions o = testOptions();
         o.connectTimeoutMs = 2000;
         ClusterChecker checker(p, o);
@@ -303,7 +311,7 @@ private Q_SLOTS:
         QVERIFY(!c->remedy.isEmpty());
         QCOMPARE(findResult(report, 1, QStringLiteral("os"))->status, CheckStatus::Skip);
         QCOMPARE(findResult(report, 1, QStringLiteral("os"))->title, NodeChecker::titleFor(QStringLiteral("os")));
-        QCOMPARE(findResult(report, 0, QStringLiteral("os"))->status, CheckStatus::Pass);  // others continue
+        QCOMPARE(findResult(report, 0, QStringLiteral("os"))->status, CheckStatus::Pass); // others continue
         QCOMPARE(findResult(report, 0, QStringLiteral("head-ssh"))->status, CheckStatus::Fail);
     }
 
@@ -321,7 +329,8 @@ private Q_SLOTS:
         CheckReport report = checker.runAndWait();
         QCOMPARE(asked, QStringList{m_nodes[0].hostKeyFingerprint()});
         QCOMPARE(findResult(report, 0, QStringLiteral("connect"))->status, CheckStatus::Fail);
-        QVERIFY(findResult(report, 0, QStringLiteral("connect"))->remedy.contains(QLatin1String("--accept-new-host-keys")));
+        QVERIFY(
+            findResult(report, 0, QStringLiteral("connect"))->remedy.contains(QLatin1String("--accept-new-host-keys")));
         checker.prompts()->setAcceptNewHostKeys(true);
         report = checker.runAndWait();
         QCOMPARE(findResult(report, 0, QStringLiteral("connect"))->status, CheckStatus::Pass);
@@ -377,12 +386,17 @@ private Q_SLOTS:
         // The test nodes log in as root on this machine: deploy into the test's own directory.
         const QString dest = m_tmp.path() + QStringLiteral("/deployed/bin/traindeck-trainer");
         QCOMPARE(deploy({}), 2);
-        QCOMPARE(deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), m_tmp.path() + QStringLiteral("/nope")}), 2);
-        QCOMPARE(deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--node"), QStringLiteral("nosuchnode")}), 2);
+        QCOMPARE(deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"),
+                         m_tmp.path() + QStringLiteral("/nope")}),
+                 2);
+        QCOMPARE(
+            deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--node"), QStringLiteral("nosuchnode")}),
+            2);
         QByteArray out, errOut;
-        const int code = deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), local, QStringLiteral("--dest"),
-                                 dest, QStringLiteral("--node"), threeNodeProfile().nodes.at(1).name},
-                                &out, &errOut);
+        const int code =
+            deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), local,
+                    QStringLiteral("--dest"), dest, QStringLiteral("--node"), threeNodeProfile().nodes.at(1).name},
+                   &out, &errOut);
         QVERIFY2(code == 0 && out.contains("deployed"), errOut.constData());
         const QString copy = dest;
         QFile a(local), b(copy);
@@ -417,7 +431,9 @@ private Q_SLOTS:
         };
         QCOMPARE(run({}), 2);
         QCOMPARE(run({QStringLiteral("--profile"), m_tmp.path() + QStringLiteral("/missing.json")}), 2);
-        QCOMPARE(run({QStringLiteral("--profile"), QStringLiteral("local"), QStringLiteral("--timeout"), QStringLiteral("-1")}), 2);
+        QCOMPARE(run({QStringLiteral("--profile"), QStringLiteral("local"), QStringLiteral("--timeout"),
+                      QStringLiteral("-1")}),
+                 2);
         QByteArray out;
         QCOMPARE(run({QStringLiteral("--profile"), profileFile, QStringLiteral("--json")}, &out), 1);
         QJsonObject j = QJsonDocument::fromJson(out).object();
@@ -425,9 +441,9 @@ private Q_SLOTS:
         const QJsonArray matrix = j.value(QStringLiteral("matrix")).toArray();
         bool trainerDiffers = false;
         for (const QJsonValue& m : matrix)
-            trainerDiffers = trainerDiffers
-                             || (m.toObject().value(QStringLiteral("id")).toString() == QLatin1String("trainer")
-                                 && m.toObject().value(QStringLiteral("differs")).toBool());
+            trainerDiffers =
+                trainerDiffers || (m.toObject().value(QStringLiteral("id")).toString() == QLatin1String("trainer") &&
+                                   m.toObject().value(QStringLiteral("differs")).toBool());
         QVERIFY(trainerDiffers);
         // Human output names the failing node and the remedy.
         QCOMPARE(run({QStringLiteral("--profile"), profileFile}, &out), 1);
@@ -442,10 +458,21 @@ private Q_SLOTS:
         QVERIFY(two.save(twoFile).ok());
         QCOMPARE(run({QStringLiteral("--profile"), twoFile, QStringLiteral("--json")}, &out), 1);
         j = QJsonDocument::fromJson(out).object();
-        QCOMPARE(j.value(QStringLiteral("nodes")).toArray().at(0).toObject().value(QStringLiteral("checks")).toArray().at(0)
-                     .toObject().value(QStringLiteral("status")).toString(),
+        QCOMPARE(j.value(QStringLiteral("nodes"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("checks"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("status"))
+                     .toString(),
                  QStringLiteral("fail"));
-        QCOMPARE(run({QStringLiteral("--profile"), twoFile, QStringLiteral("--json"), QStringLiteral("--accept-new-host-keys")}, &out), 0);
+        QCOMPARE(run({QStringLiteral("--profile"), twoFile, QStringLiteral("--json"),
+                      QStringLiteral("--accept-new-host-keys")},
+                     &out),
+                 0);
         QVERIFY2(QJsonDocument::fromJson(out).object().value(QStringLiteral("ok")).toBool(), out.constData());
     }
 };

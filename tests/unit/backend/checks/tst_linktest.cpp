@@ -4,9 +4,9 @@
 #include "checks/linktest.h"
 
 #include <QJsonArray>
-#include <array>
 #include <QJsonDocument>
 #include <QTest>
+#include <array>
 
 using namespace traindeck;
 using namespace traindeck::checks;
@@ -28,47 +28,55 @@ cluster::ClusterProfile profile(int nodes)
 }
 
 // One bench-links line: pairs given as {a, b, latency_us, bandwidth_mbps}.
-QByteArray benchOutput(int ranks, const QList<std::array<double, 4>> &pairs)
+QByteArray benchOutput(int ranks, const QList<std::array<double, 4>>& pairs)
 {
     QJsonArray rows;
     QJsonArray hosts;
     for (int r = 0; r < ranks; ++r)
         hosts.append(QStringLiteral("host-%1").arg(r + 1));
-    for (const auto &p : pairs)
-        rows.append(QJsonObject{{QStringLiteral("a"), int(p[0])}, {QStringLiteral("b"), int(p[1])},
-                                {QStringLiteral("host_a"), hosts.at(int(p[0]))}, {QStringLiteral("host_b"), hosts.at(int(p[1]))},
-                                {QStringLiteral("latency_us"), p[2]}, {QStringLiteral("bandwidth_mbps"), p[3]}});
-    const QJsonObject o{{QStringLiteral("ranks"), ranks}, {QStringLiteral("bytes"), 1048576}, {QStringLiteral("hosts"), hosts},
+    for (const auto& p : pairs)
+        rows.append(QJsonObject{{QStringLiteral("a"), int(p[0])},
+                                {QStringLiteral("b"), int(p[1])},
+                                {QStringLiteral("host_a"), hosts.at(int(p[0]))},
+                                {QStringLiteral("host_b"), hosts.at(int(p[1]))},
+                                {QStringLiteral("latency_us"), p[2]},
+                                {QStringLiteral("bandwidth_mbps"), p[3]}});
+    const QJsonObject o{{QStringLiteral("ranks"), ranks},
+                        {QStringLiteral("bytes"), 1048576},
+                        {QStringLiteral("hosts"), hosts},
                         {QStringLiteral("pairs"), rows}};
     return "mpirun noise on stdout\n" + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n";
 }
-}  // namespace
+} // namespace
 
-class TestLinkTest : public QObject
-{
+class TestLinkTest : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void slowNodeNamed()
     {
         // n2's links at 100 Mbit/s, the n1-n3 link at 15 Gbit/s (the testbed with tb-node2 shaped).
-        const LinkReport r = LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
+        const LinkReport r =
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.pairs.size(), 3);
         QVERIFY(r.bandwidthOutlier);
         QCOMPARE(r.bandwidthOutlier->node, 1);
         QVERIFY2(r.bandwidthOutlier->reason.contains(QStringLiteral("n2")), qPrintable(r.bandwidthOutlier->reason));
         QVERIFY(!r.latencyOutlier);
-        QCOMPARE(r.find(2, 1)->bandwidthMbps, 101.0);  // either order
+        QCOMPARE(r.find(2, 1)->bandwidthMbps, 101.0); // either order
         const QJsonObject j = r.toJson();
-        QCOMPARE(j.value(QStringLiteral("slow_bandwidth")).toObject().value(QStringLiteral("node")).toString(), QStringLiteral("n2"));
+        QCOMPARE(j.value(QStringLiteral("slow_bandwidth")).toObject().value(QStringLiteral("node")).toString(),
+                 QStringLiteral("n2"));
         QVERIFY(j.value(QStringLiteral("slow_latency")).isNull());
-        QCOMPARE(j.value(QStringLiteral("pairs")).toArray().at(0).toObject().value(QStringLiteral("a")).toString(), QStringLiteral("n1"));
+        QCOMPARE(j.value(QStringLiteral("pairs")).toArray().at(0).toObject().value(QStringLiteral("a")).toString(),
+                 QStringLiteral("n1"));
     }
 
     void highLatencyNodeNamed()
     {
-        const LinkReport r = LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}}));
+        const LinkReport r =
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}}));
         QVERIFY(r.latencyOutlier);
         QCOMPARE(r.latencyOutlier->node, 2);
         QVERIFY(!r.bandwidthOutlier);
@@ -77,7 +85,8 @@ private Q_SLOTS:
     void noOutlierWhenOnlyOneLinkIsSlow()
     {
         // One slow pair is not a slow node: both of its ends have a fast link too.
-        LinkReport r = LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 15000}, {0, 2, 12, 14000}, {1, 2, 4000, 400}}));
+        LinkReport r =
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 15000}, {0, 2, 12, 14000}, {1, 2, 4000, 400}}));
         QVERIFY(r.ok());
         QVERIFY(!r.bandwidthOutlier);
         QVERIFY(!r.latencyOutlier);
@@ -93,7 +102,8 @@ private Q_SLOTS:
 
     void badOutputIsAnError()
     {
-        QVERIFY(!LinkTest::parse(profile(3), QByteArray("ORTE was unable to reliably start one or more daemons.\n")).ok());
+        QVERIFY(
+            !LinkTest::parse(profile(3), QByteArray("ORTE was unable to reliably start one or more daemons.\n")).ok());
         // Ranks that are not the profile's nodes (a hostfile that placed two ranks on one node).
         const LinkReport wrong = LinkTest::parse(profile(3), benchOutput(2, {{0, 1, 10, 100}}));
         QVERIFY(!wrong.ok());
@@ -110,8 +120,9 @@ private Q_SLOTS:
         p.env.insert(QStringLiteral("OMPI_MCA_btl_tcp_if_include"), QStringLiteral("eth0"));
         p.extra.insert(QStringLiteral("trainer"), QStringLiteral("/opt/td/bin/traindeck-trainer"));
         const QString cmd = LinkTest::command(p, LinkTestOptions{});
-        for (const char *part : {"-np 3", "host-1:1,host-2:1,host-3:1", "--map-by node", "bench-links --bytes 1048576 --iters 5",
-                                 "/opt/td/bin", "OMPI_MCA_btl_tcp_if_include", "OMPI_ALLOW_RUN_AS_ROOT"})
+        for (const char* part :
+             {"-np 3", "host-1:1,host-2:1,host-3:1", "--map-by node", "bench-links --bytes 1048576 --iters 5",
+              "/opt/td/bin", "OMPI_MCA_btl_tcp_if_include", "OMPI_ALLOW_RUN_AS_ROOT"})
             QVERIFY2(cmd.contains(QLatin1String(part)), qPrintable(cmd));
     }
 

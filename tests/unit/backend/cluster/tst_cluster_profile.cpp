@@ -14,7 +14,7 @@ using namespace traindeck::cluster;
 class TestClusterProfile : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void specExample();
     void defaults();
@@ -30,7 +30,7 @@ private Q_SLOTS:
     void storage();
     void importExport();
 
-private:
+  private:
     QTemporaryDir m_config;
 };
 
@@ -82,7 +82,7 @@ void TestClusterProfile::defaults()
         R"({"version":1,"nodes":[{"host":"gpu-01"},{"host":"gpu-02","gpus":8}]})", QStringLiteral("/x/mini.json"));
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     const ClusterProfile& p = r.value();
-    QCOMPARE(p.name, QStringLiteral("mini"));  // from the file name
+    QCOMPARE(p.name, QStringLiteral("mini")); // from the file name
     QCOMPARE(p.knownHosts, QStringLiteral("~/.ssh/known_hosts"));
     QCOMPARE(p.workdir, QStringLiteral("~/traindeck"));
     QCOMPARE(p.launcher, QStringLiteral("mpirun"));
@@ -91,16 +91,18 @@ void TestClusterProfile::defaults()
     QCOMPARE(p.nodes.at(0).port, 22);
     QCOMPARE(p.nodes.at(0).slots, 1);
     QCOMPARE(p.nodes.at(0).role, NodeRole::Worker);
-    QCOMPARE(p.nodes.at(1).slots, 8);  // slots follow gpus when not given
-    QCOMPARE(p.headIndex(), 0);        // no head: the first node
+    QCOMPARE(p.nodes.at(1).slots, 8); // slots follow gpus when not given
+    QCOMPARE(p.headIndex(), 0);       // no head: the first node
     QCOMPARE(p.head().host, QStringLiteral("gpu-01"));
     QCOMPARE(p.totalSlots(), 9);
 
     // A missing version is read as 1 with a warning.
-    const Result<ClusterProfile> noVersion = ClusterProfile::fromJson(R"({"nodes":[{"host":"a"}]})", QStringLiteral("v.json"));
+    const Result<ClusterProfile> noVersion =
+        ClusterProfile::fromJson(R"({"nodes":[{"host":"a"}]})", QStringLiteral("v.json"));
     QVERIFY(noVersion.ok());
     QCOMPARE(noVersion.warnings().size(), 1);
-    QCOMPARE(noVersion.warnings().first().toString(), QStringLiteral("v.json: version: warning: missing; read as version 1"));
+    QCOMPARE(noVersion.warnings().first().toString(),
+             QStringLiteral("v.json: version: warning: missing; read as version 1"));
 }
 
 void TestClusterProfile::unknownKeysRoundTrip()
@@ -123,48 +125,72 @@ void TestClusterProfile::unknownKeysRoundTrip()
 void TestClusterProfile::errors_data()
 {
     QTest::addColumn<QByteArray>("json");
-    QTest::addColumn<QString>("expected");  // one of the errors, exactly
+    QTest::addColumn<QString>("expected"); // one of the errors, exactly
 
     const QByteArray node0 = R"({"name":"n0","host":"a"})";
     auto withNode = [&](const QByteArray& node) {
         return QByteArray(R"({"version":1,"name":"lab","nodes":[)") + node0 + ',' + node + "]}";
     };
-    QTest::addRow("port string") << withNode(R"({"host":"b","port":"22"})") << "lab.json: nodes[1].port: expected an integer 1..65535";
-    QTest::addRow("port zero") << withNode(R"({"host":"b","port":0})") << "lab.json: nodes[1].port: expected an integer 1..65535";
-    QTest::addRow("port too big") << withNode(R"({"host":"b","port":70000})") << "lab.json: nodes[1].port: expected an integer 1..65535";
-    QTest::addRow("port fraction") << withNode(R"({"host":"b","port":22.5})") << "lab.json: nodes[1].port: expected an integer 1..65535";
-    QTest::addRow("slots zero") << withNode(R"({"host":"b","slots":0})") << "lab.json: nodes[1].slots: expected an integer 1..100000";
-    QTest::addRow("gpus negative") << withNode(R"({"host":"b","gpus":-1})") << "lab.json: nodes[1].gpus: expected an integer 0..1024";
-    QTest::addRow("missing host") << withNode(R"({"name":"b"})") << "lab.json: nodes[1].host: missing; every node needs a host name or address";
-    QTest::addRow("host dash") << withNode(R"({"host":"-oProxyCommand=x"})")
-                               << "lab.json: nodes[1].host: host name '-oProxyCommand=x' starts with '-'; it would be read as an option";
-    QTest::addRow("host injection") << withNode(R"({"host":"b;reboot"})") << "lab.json: nodes[1].host: invalid character ';' in host name 'b;reboot'";
-    QTest::addRow("user invalid") << withNode(R"x({"host":"b","user":"$(id)"})x") << "lab.json: nodes[1].user: invalid character '$' in user name '$(id)'";
-    QTest::addRow("role unknown") << withNode(R"({"host":"b","role":"master"})") << "lab.json: nodes[1].role: expected \"head\" or \"worker\"";
-    QTest::addRow("two heads") << QByteArray(R"({"version":1,"name":"lab","nodes":[{"host":"a","role":"head"},{"host":"b","role":"head"}]})")
-                               << "lab.json: nodes[1].role: nodes[0] is already the head; exactly one node may be \"head\"";
-    QTest::addRow("duplicate name") << withNode(R"({"name":"n0","host":"b"})") << "lab.json: nodes[1].name: 'n0' is already the name of nodes[0]";
-    QTest::addRow("duplicate endpoint") << withNode(R"({"name":"x","host":"A"})") << "lab.json: nodes[1].host: A port 22 is already nodes[0]";
-    QTest::addRow("node not object") << withNode("42") << "lab.json: nodes[1]: expected an object with at least \"host\"";
-    QTest::addRow("no nodes") << QByteArray(R"({"version":1,"name":"lab","nodes":[]})") << "lab.json: nodes: a profile needs at least one node";
-    QTest::addRow("nodes missing") << QByteArray(R"({"version":1,"name":"lab"})") << "lab.json: nodes: missing; a profile needs at least one node";
-    QTest::addRow("newer version") << QByteArray(R"({"version":2,"name":"lab","nodes":[{"host":"a"}]})")
-                                   << "lab.json: version: format version 2 is newer than this TrainDeck reads (1); update TrainDeck";
+    QTest::addRow("port string") << withNode(R"({"host":"b","port":"22"})")
+                                 << "lab.json: nodes[1].port: expected an integer 1..65535";
+    QTest::addRow("port zero") << withNode(R"({"host":"b","port":0})")
+                               << "lab.json: nodes[1].port: expected an integer 1..65535";
+    QTest::addRow("port too big") << withNode(R"({"host":"b","port":70000})")
+                                  << "lab.json: nodes[1].port: expected an integer 1..65535";
+    QTest::addRow("port fraction") << withNode(R"({"host":"b","port":22.5})")
+                                   << "lab.json: nodes[1].port: expected an integer 1..65535";
+    QTest::addRow("slots zero") << withNode(R"({"host":"b","slots":0})")
+                                << "lab.json: nodes[1].slots: expected an integer 1..100000";
+    QTest::addRow("gpus negative") << withNode(R"({"host":"b","gpus":-1})")
+                                   << "lab.json: nodes[1].gpus: expected an integer 0..1024";
+    QTest::addRow("missing host") << withNode(R"({"name":"b"})")
+                                  << "lab.json: nodes[1].host: missing; every node needs a host name or address";
+    QTest::addRow("host dash")
+        << withNode(R"({"host":"-oProxyCommand=x"})")
+        << "lab.json: nodes[1].host: host name '-oProxyCommand=x' starts with '-'; it would be read as an option";
+    QTest::addRow("host injection") << withNode(R"({"host":"b;reboot"})")
+                                    << "lab.json: nodes[1].host: invalid character ';' in host name 'b;reboot'";
+    QTest::addRow("user invalid") << withNode(R"x({"host":"b","user":"$(id)"})x")
+                                  << "lab.json: nodes[1].user: invalid character '$' in user name '$(id)'";
+    QTest::addRow("role unknown") << withNode(R"({"host":"b","role":"master"})")
+                                  << "lab.json: nodes[1].role: expected \"head\" or \"worker\"";
+    QTest::addRow("two heads")
+        << QByteArray(R"({"version":1,"name":"lab","nodes":[{"host":"a","role":"head"},{"host":"b","role":"head"}]})")
+        << "lab.json: nodes[1].role: nodes[0] is already the head; exactly one node may be \"head\"";
+    QTest::addRow("duplicate name") << withNode(R"({"name":"n0","host":"b"})")
+                                    << "lab.json: nodes[1].name: 'n0' is already the name of nodes[0]";
+    QTest::addRow("duplicate endpoint") << withNode(R"({"name":"x","host":"A"})")
+                                        << "lab.json: nodes[1].host: A port 22 is already nodes[0]";
+    QTest::addRow("node not object") << withNode("42")
+                                     << "lab.json: nodes[1]: expected an object with at least \"host\"";
+    QTest::addRow("no nodes") << QByteArray(R"({"version":1,"name":"lab","nodes":[]})")
+                              << "lab.json: nodes: a profile needs at least one node";
+    QTest::addRow("nodes missing") << QByteArray(R"({"version":1,"name":"lab"})")
+                                   << "lab.json: nodes: missing; a profile needs at least one node";
+    QTest::addRow("newer version")
+        << QByteArray(R"({"version":2,"name":"lab","nodes":[{"host":"a"}]})")
+        << "lab.json: version: format version 2 is newer than this TrainDeck reads (1); update TrainDeck";
     QTest::addRow("version string") << QByteArray(R"({"version":"1","name":"lab","nodes":[{"host":"a"}]})")
                                     << "lab.json: version: expected an integer format version (1)";
-    QTest::addRow("env not string") << QByteArray(R"({"version":1,"name":"lab","env":{"A":[1]},"nodes":[{"host":"a"}]})")
+    QTest::addRow("env not string") << QByteArray(
+                                           R"({"version":1,"name":"lab","env":{"A":[1]},"nodes":[{"host":"a"}]})")
                                     << "lab.json: env.A: expected a string";
-    QTest::addRow("env bad name") << QByteArray(R"({"version":1,"name":"lab","env":{"A-B":"1"},"nodes":[{"host":"a"}]})")
+    QTest::addRow("env bad name") << QByteArray(
+                                         R"({"version":1,"name":"lab","env":{"A-B":"1"},"nodes":[{"host":"a"}]})")
                                   << "lab.json: env.A-B: invalid character '-' in environment variable name 'A-B'";
-    QTest::addRow("workdir newline") << QByteArray(R"({"version":1,"name":"lab","workdir":"~/x\nrm -rf ~","nodes":[{"host":"a"}]})")
-                                     << "lab.json: workdir: control characters (such as a newline) are not allowed";
-    QTest::addRow("launcher with args") << QByteArray(R"({"version":1,"name":"lab","launcher":"mpirun --foo","nodes":[{"host":"a"}]})")
-                                        << "lab.json: launcher: expected a program name or path without spaces (\"mpirun\")";
-    QTest::addRow("name with slash") << QByteArray(R"({"version":1,"name":"../etc","nodes":[{"host":"a"}]})")
-                                     << "lab.json: name: invalid character '.' in profile name '../etc' (use letters, digits, '.', '-', '_')";
+    QTest::addRow("workdir newline")
+        << QByteArray(R"({"version":1,"name":"lab","workdir":"~/x\nrm -rf ~","nodes":[{"host":"a"}]})")
+        << "lab.json: workdir: control characters (such as a newline) are not allowed";
+    QTest::addRow("launcher with args")
+        << QByteArray(R"({"version":1,"name":"lab","launcher":"mpirun --foo","nodes":[{"host":"a"}]})")
+        << "lab.json: launcher: expected a program name or path without spaces (\"mpirun\")";
+    QTest::addRow("name with slash")
+        << QByteArray(R"({"version":1,"name":"../etc","nodes":[{"host":"a"}]})")
+        << "lab.json: name: invalid character '.' in profile name '../etc' (use letters, digits, '.', '-', '_')";
     QTest::addRow("name local reserved") << QByteArray(R"({"version":1,"name":"local","nodes":[{"host":"a"}]})")
                                          << "lab.json: name: \"local\" is the built-in profile; choose another name";
-    QTest::addRow("not an object") << QByteArray("[1,2]") << "lab.json:1:1: expected a JSON object with \"version\", \"name\" and \"nodes\"";
+    QTest::addRow("not an object") << QByteArray("[1,2]")
+                                   << "lab.json:1:1: expected a JSON object with \"version\", \"name\" and \"nodes\"";
     QTest::addRow("syntax error line 3") << QByteArray("{\n  \"version\": 1,\n  \"name\": lab\n}")
                                          << "lab.json:3:11: invalid JSON: illegal number";
 }
@@ -186,17 +212,24 @@ void TestClusterProfile::secretsRejectedOrStripped_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("key");
 
-    QTest::addRow("top password") << QByteArray(R"({"version":1,"name":"lab","password":"x","nodes":[{"host":"a"}]})") << "password";
-    QTest::addRow("node password") << QByteArray(R"({"version":1,"name":"lab","nodes":[{"host":"a","sshPassword":"x"}]})")
+    QTest::addRow("top password") << QByteArray(R"({"version":1,"name":"lab","password":"x","nodes":[{"host":"a"}]})")
+                                  << "password";
+    QTest::addRow("node password") << QByteArray(
+                                          R"({"version":1,"name":"lab","nodes":[{"host":"a","sshPassword":"x"}]})")
                                    << "nodes[0].sshPassword";
-    QTest::addRow("env token") << QByteArray(R"({"version":1,"name":"lab","env":{"HF_TOKEN":"hf_x"},"nodes":[{"host":"a"}]})")
+    QTest::addRow("env token") << QByteArray(
+                                      R"({"version":1,"name":"lab","env":{"HF_TOKEN":"hf_x"},"nodes":[{"host":"a"}]})")
                                << "env.HF_TOKEN";
-    QTest::addRow("env api key") << QByteArray(R"({"version":1,"name":"lab","env":{"WANDB_API_KEY":"k"},"nodes":[{"host":"a"}]})")
-                                 << "env.WANDB_API_KEY";
-    QTest::addRow("nested passphrase") << QByteArray(R"({"version":1,"name":"lab","ssh":{"key_passphrase":"p"},"nodes":[{"host":"a"}]})")
-                                       << "ssh.key_passphrase";
-    QTest::addRow("inline private key") << QByteArray(R"({"version":1,"name":"lab","nodes":[{"host":"a","identity":"-----BEGIN OPENSSH PRIVATE KEY-----\nabc"}]})")
-                                        << "nodes[0].identity";
+    QTest::addRow("env api key")
+        << QByteArray(R"({"version":1,"name":"lab","env":{"WANDB_API_KEY":"k"},"nodes":[{"host":"a"}]})")
+        << "env.WANDB_API_KEY";
+    QTest::addRow("nested passphrase")
+        << QByteArray(R"({"version":1,"name":"lab","ssh":{"key_passphrase":"p"},"nodes":[{"host":"a"}]})")
+        << "ssh.key_passphrase";
+    QTest::addRow("inline private key")
+        << QByteArray(
+               R"({"version":1,"name":"lab","nodes":[{"host":"a","identity":"-----BEGIN OPENSSH PRIVATE KEY-----\nabc"}]})")
+        << "nodes[0].identity";
 }
 
 void TestClusterProfile::secretsRejectedOrStripped()
@@ -208,13 +241,14 @@ void TestClusterProfile::secretsRejectedOrStripped()
     QCOMPARE(rejected.errors().first().key, key);
     QVERIFY(rejected.errors().first().message.contains(QStringLiteral("secret")));
 
-    const Result<ClusterProfile> stripped = ClusterProfile::fromJson(json, QStringLiteral("lab.json"), ClusterProfile::Secrets::Strip);
+    const Result<ClusterProfile> stripped =
+        ClusterProfile::fromJson(json, QStringLiteral("lab.json"), ClusterProfile::Secrets::Strip);
     QVERIFY2(stripped.ok(), qPrintable(stripped.errorString()));
     QCOMPARE(stripped.warnings().size(), 1);
     QCOMPARE(stripped.warnings().first().key, key);
     const QByteArray written = stripped->toJson();
-    QVERIFY(!written.contains("hf_x") && !written.contains("PRIVATE KEY") && !written.contains("assword")
-            && !written.contains("passphrase") && !written.contains("API_KEY"));
+    QVERIFY(!written.contains("hf_x") && !written.contains("PRIVATE KEY") && !written.contains("assword") &&
+            !written.contains("passphrase") && !written.contains("API_KEY"));
 }
 
 void TestClusterProfile::headRule()
@@ -269,7 +303,7 @@ void TestClusterProfile::toHostfile()
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     const Result<Hostfile> h = r->toHostfile();
     QVERIFY(h.ok());
-    QCOMPARE(h.warnings().size(), 1);  // port 2222
+    QCOMPARE(h.warnings().size(), 1); // port 2222
     QCOMPARE(h.warnings().first().key, QStringLiteral("nodes[2].port"));
     QCOMPARE(h->toText(), QStringLiteral("# Open MPI hostfile from TrainDeck cluster profile 'lab'\n"
                                          "h slots=4 # head\nbob@w1 slots=2\nw2 slots=1\n"));
@@ -278,7 +312,8 @@ void TestClusterProfile::toHostfile()
 
 void TestClusterProfile::fromHostfile()
 {
-    const Result<Hostfile> h = Hostfile::parse(QStringLiteral("alice@a slots=2\nb\nalice@a slots=2\n"), HostfileFormat::OpenMpi);
+    const Result<Hostfile> h =
+        Hostfile::parse(QStringLiteral("alice@a slots=2\nb\nalice@a slots=2\n"), HostfileFormat::OpenMpi);
     QVERIFY(h.ok());
     const ClusterProfile p = ClusterProfile::fromHostfile(h.value(), QStringLiteral("imported"));
     QCOMPARE(p.nodes.size(), 2);
@@ -303,7 +338,7 @@ void TestClusterProfile::storage()
     QCOMPARE(loaded->nodes, r->nodes);
 
     ClusterProfile local = ClusterProfile::local(2);
-    QVERIFY(!local.saveNamed().ok());  // reserved
+    QVERIFY(!local.saveNamed().ok()); // reserved
     ClusterProfile invalid = r.value();
     invalid.nodes[0].port = 0;
     invalid.name = QStringLiteral("broken");
@@ -327,7 +362,8 @@ void TestClusterProfile::importExport()
     {
         QFile f(source);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version":1,"name":"shared","env":{"HF_TOKEN":"hf_secret"},"nodes":[{"host":"a","password":"hunter2"}]})");
+        f.write(
+            R"({"version":1,"name":"shared","env":{"HF_TOKEN":"hf_secret"},"nodes":[{"host":"a","password":"hunter2"}]})");
     }
     const Result<ClusterProfile> imported = ClusterProfile::importFile(source);
     QVERIFY2(imported.ok(), qPrintable(imported.errorString()));

@@ -11,7 +11,7 @@ Q_DECLARE_METATYPE(traindeck::cluster::HostfileFormat)
 class TestHostfile : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void validFiles_data();
     void validFiles();
     void invalidFiles_data();
@@ -38,34 +38,59 @@ void TestHostfile::validFiles_data()
 {
     QTest::addColumn<HostfileFormat>("format");
     QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("expectedHosts");  // "user@host:slots:max" joined by ','; '-' = unset
+    QTest::addColumn<QString>("expectedHosts"); // "user@host:slots:max" joined by ','; '-' = unset
     QTest::addColumn<int>("warnings");
 
-    QTest::addRow("ompi single host") << OMPI << "node1\n" << "node1:-:-" << 0;
-    QTest::addRow("ompi slots") << OMPI << "node1 slots=4\n" << "node1:4:-" << 0;
-    QTest::addRow("ompi slots and max") << OMPI << "node1 slots=4 max_slots=8\n" << "node1:4:8" << 0;
-    QTest::addRow("ompi max-slots spelling") << OMPI << "node1 slots=2 max-slots=2\n" << "node1:2:2" << 0;
-    QTest::addRow("ompi count alias") << OMPI << "node1 count=3\n" << "node1:3:-" << 0;
-    QTest::addRow("ompi spaces around =") << OMPI << "node1 slots = 4\n" << "node1:4:-" << 0;
-    QTest::addRow("ompi tabs") << OMPI << "\tnode1\tslots=4\t\n" << "node1:4:-" << 0;
-    QTest::addRow("ompi user@host") << OMPI << "alice@node1 slots=2\n" << "alice@node1:2:-" << 0;
-    QTest::addRow("ompi comments and blanks") << OMPI << "# cluster\n\n  # indented\nn1 slots=1\n\n" << "n1:1:-" << 0;
-    QTest::addRow("ompi trailing comment") << OMPI << "n1 slots=2 # fast node\n" << "n1:2:-" << 0;
-    QTest::addRow("ompi comment right after host") << OMPI << "n1#note\n" << "n1:-:-" << 0;
-    QTest::addRow("ompi ipv4") << OMPI << "10.0.0.1 slots=8\n" << "10.0.0.1:8:-" << 0;
-    QTest::addRow("ompi ipv6") << OMPI << "fe80::1 slots=1\n" << "fe80::1:1:-" << 0;
-    QTest::addRow("ompi fqdn") << OMPI << "gpu-01.lab.example.org slots=8\n" << "gpu-01.lab.example.org:8:-" << 0;
-    QTest::addRow("ompi crlf") << OMPI << "n1 slots=2\r\nn2 slots=2\r\n" << "n1:2:-,n2:2:-" << 0;
-    QTest::addRow("ompi no final newline") << OMPI << "n1 slots=2\nn2" << "n1:2:-,n2:-:-" << 0;
-    QTest::addRow("ompi repeated host warns") << OMPI << "n1 slots=2\nn2\nn1 slots=4\n" << "n1:2:-,n2:-:-,n1:4:-" << 1;
-    QTest::addRow("ompi repeated host case-insensitive") << OMPI << "N1\nn1\n" << "N1:-:-,n1:-:-" << 1;
-    QTest::addRow("ompi max slots huge") << OMPI << "n1 slots=1 max_slots=100000\n" << "n1:1:100000" << 0;
-    QTest::addRow("ompi leading zeros") << OMPI << "n1 slots=08\n" << "n1:8:-" << 0;
-    QTest::addRow("ds basic") << DS << "worker-1 slots=4\nworker-2 slots=4\n" << "worker-1:4:-,worker-2:4:-" << 0;
-    QTest::addRow("ds comments") << DS << "# gpus\nw1 slots=8 # a100\n\n" << "w1:8:-" << 0;
-    QTest::addRow("mpich host only") << MPICH << "n1\nn2\n" << "n1:-:-,n2:-:-" << 0;
-    QTest::addRow("mpich counts") << MPICH << "n1:4\nn2:2 # small\n" << "n1:4:-,n2:2:-" << 0;
-    QTest::addRow("mpich repeated warns") << MPICH << "n1:2\nn1:2\n" << "n1:2:-,n1:2:-" << 1;
+    QTest::addRow("ompi single host") << OMPI << "node1\n"
+                                      << "node1:-:-" << 0;
+    QTest::addRow("ompi slots") << OMPI << "node1 slots=4\n"
+                                << "node1:4:-" << 0;
+    QTest::addRow("ompi slots and max") << OMPI << "node1 slots=4 max_slots=8\n"
+                                        << "node1:4:8" << 0;
+    QTest::addRow("ompi max-slots spelling") << OMPI << "node1 slots=2 max-slots=2\n"
+                                             << "node1:2:2" << 0;
+    QTest::addRow("ompi count alias") << OMPI << "node1 count=3\n"
+                                      << "node1:3:-" << 0;
+    QTest::addRow("ompi spaces around =") << OMPI << "node1 slots = 4\n"
+                                          << "node1:4:-" << 0;
+    QTest::addRow("ompi tabs") << OMPI << "\tnode1\tslots=4\t\n"
+                               << "node1:4:-" << 0;
+    QTest::addRow("ompi user@host") << OMPI << "alice@node1 slots=2\n"
+                                    << "alice@node1:2:-" << 0;
+    QTest::addRow("ompi comments and blanks") << OMPI << "# cluster\n\n  # indented\nn1 slots=1\n\n"
+                                              << "n1:1:-" << 0;
+    QTest::addRow("ompi trailing comment") << OMPI << "n1 slots=2 # fast node\n"
+                                           << "n1:2:-" << 0;
+    QTest::addRow("ompi comment right after host") << OMPI << "n1#note\n"
+                                                   << "n1:-:-" << 0;
+    QTest::addRow("ompi ipv4") << OMPI << "10.0.0.1 slots=8\n"
+                               << "10.0.0.1:8:-" << 0;
+    QTest::addRow("ompi ipv6") << OMPI << "fe80::1 slots=1\n"
+                               << "fe80::1:1:-" << 0;
+    QTest::addRow("ompi fqdn") << OMPI << "gpu-01.lab.example.org slots=8\n"
+                               << "gpu-01.lab.example.org:8:-" << 0;
+    QTest::addRow("ompi crlf") << OMPI << "n1 slots=2\r\nn2 slots=2\r\n"
+                               << "n1:2:-,n2:2:-" << 0;
+    QTest::addRow("ompi no final newline") << OMPI << "n1 slots=2\nn2"
+                                           << "n1:2:-,n2:-:-" << 0;
+    QTest::addRow("ompi repeated host warns") << OMPI << "n1 slots=2\nn2\nn1 slots=4\n"
+                                              << "n1:2:-,n2:-:-,n1:4:-" << 1;
+    QTest::addRow("ompi repeated host case-insensitive") << OMPI << "N1\nn1\n"
+                                                         << "N1:-:-,n1:-:-" << 1;
+    QTest::addRow("ompi max slots huge") << OMPI << "n1 slots=1 max_slots=100000\n"
+                                         << "n1:1:100000" << 0;
+    QTest::addRow("ompi leading zeros") << OMPI << "n1 slots=08\n"
+                                        << "n1:8:-" << 0;
+    QTest::addRow("ds basic") << DS << "worker-1 slots=4\nworker-2 slots=4\n"
+                              << "worker-1:4:-,worker-2:4:-" << 0;
+    QTest::addRow("ds comments") << DS << "# gpus\nw1 slots=8 # a100\n\n"
+                                 << "w1:8:-" << 0;
+    QTest::addRow("mpich host only") << MPICH << "n1\nn2\n"
+                                     << "n1:-:-,n2:-:-" << 0;
+    QTest::addRow("mpich counts") << MPICH << "n1:4\nn2:2 # small\n"
+                                  << "n1:4:-,n2:2:-" << 0;
+    QTest::addRow("mpich repeated warns") << MPICH << "n1:2\nn1:2\n"
+                                          << "n1:2:-,n1:2:-" << 1;
 }
 
 static QString describe(const QList<HostEntry>& hosts)
@@ -96,61 +121,102 @@ void TestHostfile::invalidFiles_data()
 {
     QTest::addColumn<HostfileFormat>("format");
     QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("expected");  // the first error, exactly; '*' at the end: prefix match
+    QTest::addColumn<QString>("expected"); // the first error, exactly; '*' at the end: prefix match
 
-    QTest::addRow("empty file") << OMPI << "" << "h.txt:1:1: no hosts in the hostfile";
-    QTest::addRow("only comments") << OMPI << "# nothing\n\n" << "h.txt:1:1: no hosts in the hostfile";
+    QTest::addRow("empty file") << OMPI << ""
+                                << "h.txt:1:1: no hosts in the hostfile";
+    QTest::addRow("only comments") << OMPI << "# nothing\n\n"
+                                   << "h.txt:1:1: no hosts in the hostfile";
     QTest::addRow("slots not a number") << OMPI << "n1 slots=four\n"
                                         << "h.txt:1:10: slots: expected an integer 1..100000, got 'four'";
-    QTest::addRow("slots zero") << OMPI << "n1 slots=0\n" << "h.txt:1:10: slots: expected an integer 1..100000, got '0'";
-    QTest::addRow("slots negative") << OMPI << "n1 slots=-2\n" << "h.txt:1:10: slots: expected an integer 1..100000, got '-2'";
+    QTest::addRow("slots zero") << OMPI << "n1 slots=0\n"
+                                << "h.txt:1:10: slots: expected an integer 1..100000, got '0'";
+    QTest::addRow("slots negative") << OMPI << "n1 slots=-2\n"
+                                    << "h.txt:1:10: slots: expected an integer 1..100000, got '-2'";
     QTest::addRow("slots overflow") << OMPI << "n1 slots=99999999999\n"
                                     << "h.txt:1:10: slots: expected an integer 1..100000, got '99999999999'";
-    QTest::addRow("slots float") << OMPI << "n1 slots=1.5\n" << "h.txt:1:10: slots: expected an integer 1..100000, got '1.5'";
-    QTest::addRow("slots empty") << OMPI << "n1 slots=\n" << "h.txt:1:10: missing value after 'slots='";
-    QTest::addRow("max below slots") << OMPI << "n1 slots=4 max_slots=2\n" << "h.txt:1:22: max_slots (2) is less than slots (4)";
-    QTest::addRow("slots twice") << OMPI << "n1 slots=1 slots=2\n" << "h.txt:1:12: 'slots' given twice on one line";
-    QTest::addRow("unknown attribute") << OMPI << "n1 gpus=4\n" << "h.txt:1:4: unknown attribute 'gpus' (expected slots= or max_slots=)";
-    QTest::addRow("missing equals") << OMPI << "n1 slots 4\n" << "h.txt:1:4: expected '=' after 'slots'";
-    QTest::addRow("no host before attribute") << OMPI << "slots=4\n" << "h.txt:1:1: expected a host name before 'slots=4'";
-    QTest::addRow("host starts with dash") << OMPI << "-oProxyCommand=x\n"
-                                           << "h.txt:1:1: host name '-oProxyCommand' starts with '-'; it would be read as an option";
+    QTest::addRow("slots float") << OMPI << "n1 slots=1.5\n"
+                                 << "h.txt:1:10: slots: expected an integer 1..100000, got '1.5'";
+    QTest::addRow("slots empty") << OMPI << "n1 slots=\n"
+                                 << "h.txt:1:10: missing value after 'slots='";
+    QTest::addRow("max below slots") << OMPI << "n1 slots=4 max_slots=2\n"
+                                     << "h.txt:1:22: max_slots (2) is less than slots (4)";
+    QTest::addRow("slots twice") << OMPI << "n1 slots=1 slots=2\n"
+                                 << "h.txt:1:12: 'slots' given twice on one line";
+    QTest::addRow("unknown attribute") << OMPI << "n1 gpus=4\n"
+                                       << "h.txt:1:4: unknown attribute 'gpus' (expected slots= or max_slots=)";
+    QTest::addRow("missing equals") << OMPI << "n1 slots 4\n"
+                                    << "h.txt:1:4: expected '=' after 'slots'";
+    QTest::addRow("no host before attribute") << OMPI << "slots=4\n"
+                                              << "h.txt:1:1: expected a host name before 'slots=4'";
+    QTest::addRow("host starts with dash")
+        << OMPI << "-oProxyCommand=x\n"
+        << "h.txt:1:1: host name '-oProxyCommand' starts with '-'; it would be read as an option";
     QTest::addRow("hostile host before syntax error") << OMPI << "$(touch x) slots=1\n"
                                                       << "h.txt:1:1: invalid character '$' in host name '$(touch'";
     QTest::addRow("host dash option") << OMPI << "n1\n--help slots=1\n"
                                       << "h.txt:2:1: host name '--help' starts with '-'; it would be read as an option";
-    QTest::addRow("underscore in host") << OMPI << "gpu_01\n" << "h.txt:1:4: invalid character '_' in host name 'gpu_01'";
-    QTest::addRow("semicolon in host") << OMPI << "n1;rm\n" << "h.txt:1:3: invalid character ';' in host name 'n1;rm'";
-    QTest::addRow("command substitution") << OMPI << "$(reboot)\n" << "h.txt:1:1: invalid character '$' in host name '$(reboot)'";
-    QTest::addRow("quote in host") << OMPI << "n1'x\n" << "h.txt:1:3: invalid character ''' in host name 'n1'x'";
-    QTest::addRow("label ends with dash") << OMPI << "n1-.lab\n" << "h.txt:1:3: a label of host name 'n1-.lab' ends with '-'";
-    QTest::addRow("empty label") << OMPI << "n1..lab\n" << "h.txt:1:4: empty label in host name 'n1..lab'";
-    QTest::addRow("bad ipv4") << OMPI << "10.0.0.256\n" << "h.txt:1:1: '10.0.0.256' is not a valid IPv4 address";
-    QTest::addRow("bad ipv6") << OMPI << "fe80:::1::2\n" << "h.txt:1:1: 'fe80:::1::2' is not a valid IPv6 address";
-    QTest::addRow("non-ascii host") << OMPI << QStringLiteral("n\u00e9ud\n") << QStringLiteral("h.txt:1:2: invalid character '\u00e9' in host name 'n\u00e9ud'");
-    QTest::addRow("control character") << OMPI << "n1\x01\n" << "h.txt:1:3: control character U+0001 in the line";
-    QTest::addRow("empty user") << OMPI << "@n1\n" << "h.txt:1:1: empty user name before '@'";
-    QTest::addRow("bad user") << OMPI << "al ice@n1\n" << "h.txt:1:4: expected '=' after 'ice@n1'";
-    QTest::addRow("user with dash") << OMPI << "-x@n1\n" << "h.txt:1:1: user name '-x' starts with '-'; it would be read as an option";
-    QTest::addRow("user with semicolon") << OMPI << "a;b@n1\n" << "h.txt:1:2: invalid character ';' in user name 'a;b'";
-    QTest::addRow("conflicting users") << OMPI << "alice@n1\nbob@n1\n"
-                                       << "h.txt:2:1: host 'n1' is listed on line 1 as 'alice@n1' and here as 'bob@n1'; use one user per host";
+    QTest::addRow("underscore in host") << OMPI << "gpu_01\n"
+                                        << "h.txt:1:4: invalid character '_' in host name 'gpu_01'";
+    QTest::addRow("semicolon in host") << OMPI << "n1;rm\n"
+                                       << "h.txt:1:3: invalid character ';' in host name 'n1;rm'";
+    QTest::addRow("command substitution") << OMPI << "$(reboot)\n"
+                                          << "h.txt:1:1: invalid character '$' in host name '$(reboot)'";
+    QTest::addRow("quote in host") << OMPI << "n1'x\n"
+                                   << "h.txt:1:3: invalid character ''' in host name 'n1'x'";
+    QTest::addRow("label ends with dash") << OMPI << "n1-.lab\n"
+                                          << "h.txt:1:3: a label of host name 'n1-.lab' ends with '-'";
+    QTest::addRow("empty label") << OMPI << "n1..lab\n"
+                                 << "h.txt:1:4: empty label in host name 'n1..lab'";
+    QTest::addRow("bad ipv4") << OMPI << "10.0.0.256\n"
+                              << "h.txt:1:1: '10.0.0.256' is not a valid IPv4 address";
+    QTest::addRow("bad ipv6") << OMPI << "fe80:::1::2\n"
+                              << "h.txt:1:1: 'fe80:::1::2' is not a valid IPv6 address";
+    QTest::addRow("non-ascii host") << OMPI << QStringLiteral("n\u00e9ud\n")
+                                    << QStringLiteral("h.txt:1:2: invalid character '\u00e9' in host name 'n\u00e9ud'");
+    QTest::addRow("control character") << OMPI << "n1\x01\n"
+                                       << "h.txt:1:3: control character U+0001 in the line";
+    QTest::addRow("empty user") << OMPI << "@n1\n"
+                                << "h.txt:1:1: empty user name before '@'";
+    QTest::addRow("bad user") << OMPI << "al ice@n1\n"
+                              << "h.txt:1:4: expected '=' after 'ice@n1'";
+    QTest::addRow("user with dash") << OMPI << "-x@n1\n"
+                                    << "h.txt:1:1: user name '-x' starts with '-'; it would be read as an option";
+    QTest::addRow("user with semicolon") << OMPI << "a;b@n1\n"
+                                         << "h.txt:1:2: invalid character ';' in user name 'a;b'";
+    QTest::addRow("conflicting users")
+        << OMPI << "alice@n1\nbob@n1\n"
+        << "h.txt:2:1: host 'n1' is listed on line 1 as 'alice@n1' and here as 'bob@n1'; use one user per host";
     QTest::addRow("error on later line") << OMPI << "# c\nn1 slots=2\n\nn2 slots=x\n"
                                          << "h.txt:4:10: slots: expected an integer 1..100000, got 'x'";
-    QTest::addRow("ds duplicate") << DS << "w1 slots=2\nw2 slots=2\nw1 slots=2\n"
-                                  << "h.txt:3:1: host 'w1' is already listed on line 1; DeepSpeed allows each host once*";
-    QTest::addRow("ds missing slots") << DS << "w1\n" << "h.txt:1:3: missing 'slots=N' after 'w1' (DeepSpeed needs a count on every line)";
-    QTest::addRow("ds max_slots") << DS << "w1 slots=2 max_slots=4\n" << "h.txt:1:12: unknown attribute 'max_slots' (DeepSpeed knows only slots=)";
-    QTest::addRow("ds user") << DS << "bob@w1 slots=2\n" << "h.txt:1:1: DeepSpeed hostfiles have no user@ part*";
-    QTest::addRow("ds spaces around =") << DS << "w1 slots = 2\n" << "h.txt:1:9: no spaces allowed around '=' in DeepSpeed hostfiles";
-    QTest::addRow("ds bad count") << DS << "w1 slots=abc\n" << "h.txt:1:10: slots: expected an integer 1..100000, got 'abc'";
-    QTest::addRow("ds count alias refused") << DS << "w1 count=2\n" << "h.txt:1:4: unknown attribute 'count' (DeepSpeed knows only slots=)";
-    QTest::addRow("mpich bad count") << MPICH << "n1:x\n" << "h.txt:1:4: process count: expected an integer 1..100000, got 'x'";
-    QTest::addRow("mpich zero") << MPICH << "n1:0\n" << "h.txt:1:4: process count: expected an integer 1..100000, got '0'";
-    QTest::addRow("mpich extra colon") << MPICH << "n1:2:ib0\n" << "h.txt:1:5: unexpected ':' after the process count (expected 'host:N')";
-    QTest::addRow("mpich attribute") << MPICH << "n1 slots=2\n" << "h.txt:1:4: unexpected 'slots=2' after the host*";
-    QTest::addRow("mpich user") << MPICH << "bob@n1:2\n" << "h.txt:1:1: MPICH hostfiles have no user@ part*";
-    QTest::addRow("mpich dash host") << MPICH << "-n1:2\n" << "h.txt:1:1: host name '-n1' starts with '-'; it would be read as an option";
+    QTest::addRow("ds duplicate")
+        << DS << "w1 slots=2\nw2 slots=2\nw1 slots=2\n"
+        << "h.txt:3:1: host 'w1' is already listed on line 1; DeepSpeed allows each host once*";
+    QTest::addRow("ds missing slots")
+        << DS << "w1\n"
+        << "h.txt:1:3: missing 'slots=N' after 'w1' (DeepSpeed needs a count on every line)";
+    QTest::addRow("ds max_slots") << DS << "w1 slots=2 max_slots=4\n"
+                                  << "h.txt:1:12: unknown attribute 'max_slots' (DeepSpeed knows only slots=)";
+    QTest::addRow("ds user") << DS << "bob@w1 slots=2\n"
+                             << "h.txt:1:1: DeepSpeed hostfiles have no user@ part*";
+    QTest::addRow("ds spaces around =") << DS << "w1 slots = 2\n"
+                                        << "h.txt:1:9: no spaces allowed around '=' in DeepSpeed hostfiles";
+    QTest::addRow("ds bad count") << DS << "w1 slots=abc\n"
+                                  << "h.txt:1:10: slots: expected an integer 1..100000, got 'abc'";
+    QTest::addRow("ds count alias refused") << DS << "w1 count=2\n"
+                                            << "h.txt:1:4: unknown attribute 'count' (DeepSpeed knows only slots=)";
+    QTest::addRow("mpich bad count") << MPICH << "n1:x\n"
+                                     << "h.txt:1:4: process count: expected an integer 1..100000, got 'x'";
+    QTest::addRow("mpich zero") << MPICH << "n1:0\n"
+                                << "h.txt:1:4: process count: expected an integer 1..100000, got '0'";
+    QTest::addRow("mpich extra colon") << MPICH << "n1:2:ib0\n"
+                                       << "h.txt:1:5: unexpected ':' after the process count (expected 'host:N')";
+    QTest::addRow("mpich attribute") << MPICH << "n1 slots=2\n"
+                                     << "h.txt:1:4: unexpected 'slots=2' after the host*";
+    QTest::addRow("mpich user") << MPICH << "bob@n1:2\n"
+                                << "h.txt:1:1: MPICH hostfiles have no user@ part*";
+    QTest::addRow("mpich dash host") << MPICH << "-n1:2\n"
+                                     << "h.txt:1:1: host name '-n1' starts with '-'; it would be read as an option";
 }
 
 void TestHostfile::invalidFiles()
@@ -199,16 +265,33 @@ void TestHostfile::convert_data()
     QTest::addColumn<QString>("output");
     QTest::addColumn<int>("warnings");
 
-    QTest::addRow("ompi to ds") << OMPI << DS << "# c\nn1 slots=4\nn2 slots=2 # x\n" << "# c\nn1 slots=4\nn2 slots=2 # x\n" << 0;
+    QTest::addRow("ompi to ds") << OMPI << DS << "# c\nn1 slots=4\nn2 slots=2 # x\n"
+                                << "# c\nn1 slots=4\nn2 slots=2 # x\n"
+                                << 0;
     QTest::addRow("ompi to ds merges repeats") << OMPI << DS << "n1 slots=2\nn2 slots=1\nn1 slots=3\n"
-                                               << "n1 slots=5\nn2 slots=1\n" << 2;
-    QTest::addRow("ompi to ds no slots") << OMPI << DS << "n1\n" << "n1 slots=1\n" << 1;
-    QTest::addRow("ompi to ds drops user and max") << OMPI << DS << "bob@n1 slots=2 max_slots=4\n" << "n1 slots=2\n" << 2;
-    QTest::addRow("ompi to mpich") << OMPI << MPICH << "n1 slots=4\nn2\n" << "n1:4\nn2\n" << 0;
-    QTest::addRow("ds to ompi") << DS << OMPI << "w1 slots=8\n# x\nw2 slots=8\n" << "w1 slots=8\n# x\nw2 slots=8\n" << 0;
-    QTest::addRow("ds to mpich") << DS << MPICH << "w1 slots=8\n" << "w1:8\n" << 0;
-    QTest::addRow("mpich to ompi") << MPICH << OMPI << "n1:2\nn2\n" << "n1 slots=2\nn2\n" << 0;
-    QTest::addRow("mpich to ds repeats") << MPICH << DS << "n1:2\nn1:2\n" << "n1 slots=4\n" << 2;
+                                               << "n1 slots=5\nn2 slots=1\n"
+                                               << 2;
+    QTest::addRow("ompi to ds no slots") << OMPI << DS << "n1\n"
+                                         << "n1 slots=1\n"
+                                         << 1;
+    QTest::addRow("ompi to ds drops user and max") << OMPI << DS << "bob@n1 slots=2 max_slots=4\n"
+                                                   << "n1 slots=2\n"
+                                                   << 2;
+    QTest::addRow("ompi to mpich") << OMPI << MPICH << "n1 slots=4\nn2\n"
+                                   << "n1:4\nn2\n"
+                                   << 0;
+    QTest::addRow("ds to ompi") << DS << OMPI << "w1 slots=8\n# x\nw2 slots=8\n"
+                                << "w1 slots=8\n# x\nw2 slots=8\n"
+                                << 0;
+    QTest::addRow("ds to mpich") << DS << MPICH << "w1 slots=8\n"
+                                 << "w1:8\n"
+                                 << 0;
+    QTest::addRow("mpich to ompi") << MPICH << OMPI << "n1:2\nn2\n"
+                                   << "n1 slots=2\nn2\n"
+                                   << 0;
+    QTest::addRow("mpich to ds repeats") << MPICH << DS << "n1:2\nn1:2\n"
+                                         << "n1 slots=4\n"
+                                         << 2;
 }
 
 void TestHostfile::convert()
@@ -235,7 +318,8 @@ void TestHostfile::repeatedHostsWarn()
     QVERIFY(r.ok());
     QCOMPARE(r.warnings().size(), 1);
     QCOMPARE(r.warnings().first().toString(),
-             QStringLiteral("h:2:1: warning: host 'n1' is also listed on line 1; Open MPI adds up the slots of repeated lines"));
+             QStringLiteral(
+                 "h:2:1: warning: host 'n1' is also listed on line 1; Open MPI adds up the slots of repeated lines"));
     QCOMPARE(r->totalSlots(), 6);
     QCOMPARE(r->mergedHosts().size(), 1);
     QCOMPARE(r->mergedHosts().first().slots, std::optional<int>(6));
@@ -251,7 +335,8 @@ void TestHostfile::editsKeepComments()
     h.setHost(1, e);
     h.appendHost(HostEntry{QStringLiteral("carol"), QStringLiteral("n3"), 1, std::nullopt}, QStringLiteral("new"));
     h.insertHost(0, HostEntry{QString(), QStringLiteral("n0"), std::nullopt, std::nullopt});
-    QCOMPARE(h.toText(), QStringLiteral("# top\nn0\nn1   slots=2  # one\n\n# mid\nn2 slots=8\ncarol@n3 slots=1 # new\n"));
+    QCOMPARE(h.toText(),
+             QStringLiteral("# top\nn0\nn1   slots=2  # one\n\n# mid\nn2 slots=8\ncarol@n3 slots=1 # new\n"));
     h.removeHost(1);
     QCOMPARE(h.toText(), QStringLiteral("# top\nn0\n\n# mid\nn2 slots=8\ncarol@n3 slots=1 # new\n"));
     h.setHostComment(0, QStringLiteral("first"));
@@ -284,7 +369,7 @@ void TestHostfile::mergedHostsAndTotals()
     QCOMPARE(merged.size(), 2);
     QCOMPARE(merged.at(0).slots, std::optional<int>(3));
     QCOMPARE(merged.at(0).maxSlots, std::optional<int>(5));
-    QCOMPARE(merged.at(1).slots, std::optional<int>(4));  // unset counts 1
+    QCOMPARE(merged.at(1).slots, std::optional<int>(4)); // unset counts 1
     QCOMPARE(r->totalSlots(), 7);
     QCOMPARE(r->totalSlots(8), 14);
 }

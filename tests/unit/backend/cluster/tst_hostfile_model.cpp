@@ -11,7 +11,7 @@ using namespace traindeck::cluster;
 class TestHostfileModel : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void hostfileModelBasics();
     void hostfileModelEdits_data();
     void hostfileModelEdits();
@@ -25,7 +25,8 @@ private Q_SLOTS:
 
 static Hostfile sample()
 {
-    return Hostfile::parse(QStringLiteral("# c\nalice@n1 slots=4 max_slots=8 # head\n\nn2\n"), HostfileFormat::OpenMpi).value();
+    return Hostfile::parse(QStringLiteral("# c\nalice@n1 slots=4 max_slots=8 # head\n\nn2\n"), HostfileFormat::OpenMpi)
+        .value();
 }
 
 void TestHostfileModel::hostfileModelBasics()
@@ -133,7 +134,8 @@ void TestHostfileModel::nodesModelBasics()
     QCOMPARE(model.columnCount(), int(ClusterNodesModel::ColumnCount));
     QCOMPARE(model.headRow(), 0);
     QCOMPARE(model.data(model.index(0, ClusterNodesModel::RoleColumn)).toString(), QStringLiteral("head"));
-    QCOMPARE(model.data(model.index(0, ClusterNodesModel::RoleColumn), Qt::EditRole).toString(), QStringLiteral("worker"));
+    QCOMPARE(model.data(model.index(0, ClusterNodesModel::RoleColumn), Qt::EditRole).toString(),
+             QStringLiteral("worker"));
     QCOMPARE(model.data(model.index(1, ClusterNodesModel::UserColumn)).toString(), QStringLiteral("alice"));
     QCOMPARE(model.data(model.index(0, ClusterNodesModel::SlotsColumn)).toInt(), 4);
     QCOMPARE(model.data(model.index(0, ClusterNodesModel::PortColumn)).toInt(), 22);
@@ -152,7 +154,8 @@ void TestHostfileModel::nodesModelEdits_data()
     QTest::addRow("host ok") << int(ClusterNodesModel::HostColumn) << QVariant(QStringLiteral("10.1.2.3")) << true;
     QTest::addRow("host quote") << int(ClusterNodesModel::HostColumn) << QVariant(QStringLiteral("a\"b")) << false;
     QTest::addRow("user subst") << int(ClusterNodesModel::UserColumn) << QVariant(QStringLiteral("$(id)")) << false;
-    QTest::addRow("identity ok") << int(ClusterNodesModel::IdentityColumn) << QVariant(QStringLiteral("~/.ssh/id_ed25519")) << true;
+    QTest::addRow("identity ok") << int(ClusterNodesModel::IdentityColumn)
+                                 << QVariant(QStringLiteral("~/.ssh/id_ed25519")) << true;
     QTest::addRow("identity key text") << int(ClusterNodesModel::IdentityColumn)
                                        << QVariant(QStringLiteral("-----BEGIN OPENSSH PRIVATE KEY-----")) << false;
     QTest::addRow("slots ok") << int(ClusterNodesModel::SlotsColumn) << QVariant(8) << true;

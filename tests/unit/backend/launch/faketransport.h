@@ -10,11 +10,10 @@
 #include <functional>
 #include <optional>
 
-class FakeTransport : public traindeck::launch::LocalTransport
-{
-public:
-    std::optional<traindeck::launch::SignalResult> signalResult;  // unset: the real answer
-    QSet<QString> failingReads;                                    // paths whose readFile fails
+class FakeTransport : public traindeck::launch::LocalTransport {
+  public:
+    std::optional<traindeck::launch::SignalResult> signalResult; // unset: the real answer
+    QSet<QString> failingReads;                                  // paths whose readFile fails
     // (path, offset, maxBytes) of every readFile, in order.
     struct Read {
         QString path;
@@ -22,11 +21,11 @@ public:
         qint64 maxBytes = 0;
     };
     QList<Read> reads;
-    std::function<void(const QString &path, qint64 offset, qint64 maxBytes)> afterRead;
+    std::function<void(const QString& path, qint64 offset, qint64 maxBytes)> afterRead;
 
     QString displayName() const override { return QStringLiteral("fake-head"); }
     bool isLocal() const override { return false; }
-    traindeck::launch::Result<traindeck::launch::FileChunk> readFile(const QString &path, qint64 offset,
+    traindeck::launch::Result<traindeck::launch::FileChunk> readFile(const QString& path, qint64 offset,
                                                                      qint64 maxBytes) override
     {
         reads.append({path, offset, maxBytes});

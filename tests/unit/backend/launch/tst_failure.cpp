@@ -8,11 +8,10 @@
 using namespace traindeck::launch;
 using traindeck::metrics::ErrorRecord;
 
-class TestFailure : public QObject
-{
+class TestFailure : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void fixtures_data();
     void fixtures();
     void errorRecordWins();
@@ -21,7 +20,7 @@ private Q_SLOTS:
     void lostDaemonNamesNode();
 };
 
-static QByteArray fixture(const QString &name)
+static QByteArray fixture(const QString& name)
 {
     QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -40,8 +39,9 @@ void TestFailure::fixtures_data()
                                    << "rank 1 on vm exited with code 3: injected exit (test aid) at step 3";
     QTest::addRow("signal") << "mpirun-signal.stderr.log" << 137 << 2 << "gpu-02" << -1 << 9
                             << "rank 2 on gpu-02 was killed by signal 9 (Killed)";
-    QTest::addRow("abort") << "mpirun-abort.stderr.log" << 1 << 1 << "gpu-07" << 1 << 0
-                           << "rank 1 on gpu-07 exited with code 1: CUDA error: an illegal memory access was encountered";
+    QTest::addRow("abort")
+        << "mpirun-abort.stderr.log" << 1 << 1 << "gpu-07" << 1 << 0
+        << "rank 1 on gpu-07 exited with code 1: CUDA error: an illegal memory access was encountered";
 }
 
 void TestFailure::fixtures()
@@ -55,7 +55,8 @@ void TestFailure::fixtures()
     QFETCH(QString, summary);
     const QByteArray text = fixture(file);
     QVERIFY(!text.isEmpty());
-    const FailureInfo f = attributeFailure({}, text, mpirunExit, {QStringLiteral("h0"), QStringLiteral("h1"), QStringLiteral("h2")});
+    const FailureInfo f =
+        attributeFailure({}, text, mpirunExit, {QStringLiteral("h0"), QStringLiteral("h1"), QStringLiteral("h2")});
     QVERIFY(f.known);
     QCOMPARE(f.rank, rank);
     QCOMPARE(f.host, host);
@@ -104,14 +105,15 @@ void TestFailure::lostDaemonNamesNode()
 {
     // Real mpirun output from the testbed: every process of tb-node2 killed mid-run. The surviving
     // ranks' complaints do not matter; the lost node and its rank are the cause.
-    const QByteArray text = fixture(QStringLiteral("mpirun-lost-daemon.stderr.log"))
-                            + "traindeck-trainer: rank 0 on tb-node1: MPI_Allreduce failed: connection reset\n";
+    const QByteArray text = fixture(QStringLiteral("mpirun-lost-daemon.stderr.log")) +
+                            "traindeck-trainer: rank 0 on tb-node1: MPI_Allreduce failed: connection reset\n";
     const FailureInfo f = attributeFailure({}, text, 205, {QStringLiteral("tb-node1"), QStringLiteral("tb-node2")});
     QVERIFY(f.known);
     QCOMPARE(f.rank, 1);
     QCOMPARE(f.host, QStringLiteral("tb-node2"));
     QCOMPARE(f.lostNode, QStringLiteral("tb-node2"));
-    QVERIFY2(f.summary().startsWith(QStringLiteral("rank 1 on tb-node2 failed (mpirun exit code 205): mpirun lost contact with tb-node2")),
+    QVERIFY2(f.summary().startsWith(
+                 QStringLiteral("rank 1 on tb-node2 failed (mpirun exit code 205): mpirun lost contact with tb-node2")),
              qPrintable(f.summary()));
     QCOMPARE(f.toJson().value(QStringLiteral("lost_node")).toString(), QStringLiteral("tb-node2"));
     // Before the hello (no rank -> host map) the node is still named.

@@ -8,11 +8,10 @@
 
 using namespace traindeck::launch;
 
-class TestJobSpec : public QObject
-{
+class TestJobSpec : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void valid();
     void invalid_data();
     void invalid();
@@ -46,23 +45,39 @@ void TestJobSpec::invalid_data()
     QTest::addRow("not json") << QByteArray("{\"version\":1,\n \"name\": }") << "job.json:2:";
     QTest::addRow("array") << QByteArray("[]") << "job.json:1:1: expected a JSON object";
     QTest::addRow("no version") << QByteArray(R"({"name":"a","trainer":{}})") << "job.json: version: missing";
-    QTest::addRow("version 2") << QByteArray(R"({"version":2,"name":"a","trainer":{}})") << "job.json: version: expected an integer 1..1";
-    QTest::addRow("no name") << QByteArray(R"({"version":1,"trainer":{}})") << "job.json: name: expected a non-empty string";
-    QTest::addRow("unknown key") << QByteArray(R"({"version":1,"name":"a","trainer":{},"rank":2})") << "job.json: rank: unknown key";
-    QTest::addRow("ranks 0") << QByteArray(R"({"version":1,"name":"a","ranks":0,"trainer":{}})") << "job.json: ranks: expected an integer 1..100000";
-    QTest::addRow("ranks frac") << QByteArray(R"({"version":1,"name":"a","ranks":1.5,"trainer":{}})") << "job.json: ranks: expected an integer";
-    QTest::addRow("env name") << QByteArray(R"({"version":1,"name":"a","env":{"A;B":"x"},"trainer":{}})") << "job.json: env.A;B: not a valid environment variable name";
-    QTest::addRow("env digit") << QByteArray(R"({"version":1,"name":"a","env":{"1A":"x"},"trainer":{}})") << "job.json: env.1A: not a valid";
-    QTest::addRow("env number") << QByteArray(R"({"version":1,"name":"a","env":{"A":1},"trainer":{}})") << "job.json: env.A: expected a string";
-    QTest::addRow("mpi key") << QByteArray(R"({"version":1,"name":"a","mpi":{"btl":"x"},"trainer":{}})") << "job.json: mpi.btl: unknown key";
-    QTest::addRow("mpi args") << QByteArray(R"({"version":1,"name":"a","mpi":{"args":[1]},"trainer":{}})") << "job.json: mpi.args[0]: expected a string";
+    QTest::addRow("version 2") << QByteArray(R"({"version":2,"name":"a","trainer":{}})")
+                               << "job.json: version: expected an integer 1..1";
+    QTest::addRow("no name") << QByteArray(R"({"version":1,"trainer":{}})")
+                             << "job.json: name: expected a non-empty string";
+    QTest::addRow("unknown key") << QByteArray(R"({"version":1,"name":"a","trainer":{},"rank":2})")
+                                 << "job.json: rank: unknown key";
+    QTest::addRow("ranks 0") << QByteArray(R"({"version":1,"name":"a","ranks":0,"trainer":{}})")
+                             << "job.json: ranks: expected an integer 1..100000";
+    QTest::addRow("ranks frac") << QByteArray(R"({"version":1,"name":"a","ranks":1.5,"trainer":{}})")
+                                << "job.json: ranks: expected an integer";
+    QTest::addRow("env name") << QByteArray(R"({"version":1,"name":"a","env":{"A;B":"x"},"trainer":{}})")
+                              << "job.json: env.A;B: not a valid environment variable name";
+    QTest::addRow("env digit") << QByteArray(R"({"version":1,"name":"a","env":{"1A":"x"},"trainer":{}})")
+                               << "job.json: env.1A: not a valid";
+    QTest::addRow("env number") << QByteArray(R"({"version":1,"name":"a","env":{"A":1},"trainer":{}})")
+                                << "job.json: env.A: expected a string";
+    QTest::addRow("mpi key") << QByteArray(R"({"version":1,"name":"a","mpi":{"btl":"x"},"trainer":{}})")
+                             << "job.json: mpi.btl: unknown key";
+    QTest::addRow("mpi args") << QByteArray(R"({"version":1,"name":"a","mpi":{"args":[1]},"trainer":{}})")
+                              << "job.json: mpi.args[0]: expected a string";
     QTest::addRow("no trainer") << QByteArray(R"({"version":1,"name":"a"})") << "job.json: trainer: expected an object";
-    QTest::addRow("dashes") << QByteArray(R"({"version":1,"name":"a","trainer":{"--max-steps":3}})") << "job.json: trainer.--max-steps: not a trainer flag name";
-    QTest::addRow("unknown flag") << QByteArray(R"({"version":1,"name":"a","trainer":{"max-step":3}})") << "job.json: trainer.max-step: unknown trainer flag";
-    QTest::addRow("reserved out") << QByteArray(R"({"version":1,"name":"a","trainer":{"out":"x"}})") << "job.json: trainer.out: set by the launcher";
-    QTest::addRow("reserved metrics") << QByteArray(R"({"version":1,"name":"a","trainer":{"metrics-out":"x"}})") << "job.json: trainer.metrics-out: set by the launcher";
-    QTest::addRow("object value") << QByteArray(R"({"version":1,"name":"a","trainer":{"lr":{}}})") << "job.json: trainer.lr: expected a string, number or boolean";
-    QTest::addRow("null value") << QByteArray(R"({"version":1,"name":"a","trainer":{"lr":null}})") << "job.json: trainer.lr: expected a string, number or boolean";
+    QTest::addRow("dashes") << QByteArray(R"({"version":1,"name":"a","trainer":{"--max-steps":3}})")
+                            << "job.json: trainer.--max-steps: not a trainer flag name";
+    QTest::addRow("unknown flag") << QByteArray(R"({"version":1,"name":"a","trainer":{"max-step":3}})")
+                                  << "job.json: trainer.max-step: unknown trainer flag";
+    QTest::addRow("reserved out") << QByteArray(R"({"version":1,"name":"a","trainer":{"out":"x"}})")
+                                  << "job.json: trainer.out: set by the launcher";
+    QTest::addRow("reserved metrics") << QByteArray(R"({"version":1,"name":"a","trainer":{"metrics-out":"x"}})")
+                                      << "job.json: trainer.metrics-out: set by the launcher";
+    QTest::addRow("object value") << QByteArray(R"({"version":1,"name":"a","trainer":{"lr":{}}})")
+                                  << "job.json: trainer.lr: expected a string, number or boolean";
+    QTest::addRow("null value") << QByteArray(R"({"version":1,"name":"a","trainer":{"lr":null}})")
+                                << "job.json: trainer.lr: expected a string, number or boolean";
 }
 
 void TestJobSpec::invalid()
@@ -78,9 +93,9 @@ void TestJobSpec::trainerArgs()
 {
     const auto r = JobSpec::fromJson(kGood, QStringLiteral("job.json"));
     QVERIFY(r.ok());
-    QCOMPARE(r->trainerArgs(), (QStringList{QStringLiteral("--preset=qwen2-tiny"), QStringLiteral("--data=corpus.jsonl"),
-                                            QStringLiteral("--lr=3e-04"), QStringLiteral("--max-steps=200"),
-                                            QStringLiteral("--scale-lr")}));
+    QCOMPARE(r->trainerArgs(), (QStringList{QStringLiteral("--preset=qwen2-tiny"),
+                                            QStringLiteral("--data=corpus.jsonl"), QStringLiteral("--lr=3e-04"),
+                                            QStringLiteral("--max-steps=200"), QStringLiteral("--scale-lr")}));
 }
 
 void TestJobSpec::resolvePaths()
@@ -94,7 +109,7 @@ void TestJobSpec::resolvePaths()
     QCOMPARE(r->trainer.value(QStringLiteral("tokenizer")).toString(), QStringLiteral("/abs/t.json"));
     QCOMPARE(r->trainer.value(QStringLiteral("resume")).toString(), QStringLiteral("latest"));
     QCOMPARE(r->trainer.value(QStringLiteral("model")).toString(), QStringLiteral("/specs/m"));
-    QCOMPARE(r->trainer.value(QStringLiteral("preset")).toString(), QStringLiteral("x/y"));  // not a path flag
+    QCOMPARE(r->trainer.value(QStringLiteral("preset")).toString(), QStringLiteral("x/y")); // not a path flag
 }
 
 void TestJobSpec::roundTrip()
@@ -120,7 +135,7 @@ void TestJobSpec::knownFlagsMatchTrainer()
         fromTrainer.append(it.next().captured(1));
     QVERIFY(!fromTrainer.isEmpty());
     QStringList known = JobSpec::knownTrainerFlags();
-    known.removeOne(QStringLiteral("config"));  // handled before the flag table
+    known.removeOne(QStringLiteral("config")); // handled before the flag table
     fromTrainer.sort();
     known.sort();
     QCOMPARE(known, fromTrainer);

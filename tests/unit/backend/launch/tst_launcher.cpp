@@ -14,20 +14,19 @@
 using namespace traindeck::launch;
 using traindeck::cluster::ClusterProfile;
 
-class TestLauncher : public QObject
-{
+class TestLauncher : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void missingTrainer();
     void missingMpirun();
     void launchCancelResume();
     void cancelEscalatesToKill();
 
-private:
-    QString script(const QString &name, const QByteArray &body);
-    ClusterProfile profileWith(const QString &launcher) const;
+  private:
+    QString script(const QString& name, const QByteArray& body);
+    ClusterProfile profileWith(const QString& launcher) const;
     JobSpec spec() const;
     QTemporaryDir m_tmp;
     LocalTransport m_t;
@@ -39,7 +38,7 @@ void TestLauncher::initTestCase()
     qputenv("TRAINDECK_TRAINER", "/bin/true");
 }
 
-QString TestLauncher::script(const QString &name, const QByteArray &body)
+QString TestLauncher::script(const QString& name, const QByteArray& body)
 {
     const QString path = m_tmp.filePath(name);
     QFile f(path);
@@ -51,7 +50,7 @@ QString TestLauncher::script(const QString &name, const QByteArray &body)
     return path;
 }
 
-ClusterProfile TestLauncher::profileWith(const QString &launcher) const
+ClusterProfile TestLauncher::profileWith(const QString& launcher) const
 {
     ClusterProfile p = ClusterProfile::local();
     p.launcher = launcher;
@@ -75,7 +74,7 @@ static qint64 sessionOf(qint64 pid)
         return -1;
     const QByteArray s = f.readAll();
     const QList<QByteArray> fields = s.mid(s.lastIndexOf(')') + 2).split(' ');
-    return fields.size() > 3 ? fields[3].toLongLong() : -1;  // state ppid pgrp session
+    return fields.size() > 3 ? fields[3].toLongLong() : -1; // state ppid pgrp session
 }
 
 void TestLauncher::missingTrainer()
@@ -100,14 +99,15 @@ void TestLauncher::missingMpirun()
 
 void TestLauncher::launchCancelResume()
 {
-    const QString mpirun = script(QStringLiteral("mpirun-ok"), "echo \"fake mpirun $*\"\ntrap 'echo got TERM >&2; exit 143' TERM\n"
-                                                               "sleep 30 &\nwait $!\n");
+    const QString mpirun =
+        script(QStringLiteral("mpirun-ok"), "echo \"fake mpirun $*\"\ntrap 'echo got TERM >&2; exit 143' TERM\n"
+                                            "sleep 30 &\nwait $!\n");
     const QString runs = m_tmp.filePath(QStringLiteral("runs-c"));
     const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), runs);
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     const QString dir = r->runDir;
     QVERIFY(dir.startsWith(runs + QStringLiteral("/fake-run-")));
-    for (const char *f : {runfile::kSpec, runfile::kRunInfo, runfile::kHostfile, runfile::kWrapper})
+    for (const char* f : {runfile::kSpec, runfile::kRunInfo, runfile::kHostfile, runfile::kWrapper})
         QVERIFY2(QFile::exists(runFile(dir, f)), f);
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kPid)), 10000);
     RunFiles files = readRunFiles(m_t, dir);
@@ -139,7 +139,7 @@ void TestLauncher::launchCancelResume()
     QVERIFY(m_t.writeFile(runFile(dir, runfile::kOut) + QStringLiteral("/checkpoints/latest"), "step-00000004\n").ok());
     resumed = Launcher::resume(m_t, dir);
     QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
-    for (const char *f : {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr})
+    for (const char* f : {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr})
         QVERIFY2(QFile::exists(dir + QStringLiteral("/attempt-1/") + QString::fromLatin1(f)), f);
     QVERIFY(resumed->plan.mpirunArgv.contains(QStringLiteral("--resume=latest")));
     QVERIFY(!resumed->plan.commandLine().contains(QStringLiteral("inject-exit")));

@@ -16,11 +16,10 @@ using traindeck::shellQuote;
 using traindeck::cluster::ClusterNode;
 using traindeck::cluster::ClusterProfile;
 
-class TestLaunchPlan : public QObject
-{
+class TestLaunchPlan : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase();
     void localLayout();
     void asRootOnlyWhenRoot();
@@ -30,13 +29,14 @@ private Q_SLOTS:
     void hostileValuesArriveIntact();
     void wrapperRecordsPidExitAndOutput();
 
-private:
+  private:
     LaunchInputs hostileInputs() const;
     QTemporaryDir m_tmp;
     QString m_fakeMpirun;
 };
 
-static const QString kHostile = QStringLiteral("a b'c\"d;e$(touch pwned)`touch pwned2` && touch pwned3\nsecond line\\ |&<>*?[]~#");
+static const QString kHostile =
+    QStringLiteral("a b'c\"d;e$(touch pwned)`touch pwned2` && touch pwned3\nsecond line\\ |&<>*?[]~#");
 
 void TestLaunchPlan::initTestCase()
 {
@@ -74,11 +74,13 @@ void TestLaunchPlan::localLayout()
     QCOMPARE(p->np, 2);
     QVERIFY2(p->hostfileText.contains(QStringLiteral("\nlocalhost slots=2")), qPrintable(p->hostfileText));
     QCOMPARE(p->mpirunArgv,
-             (QStringList{QStringLiteral("/usr/bin/mpirun"), QStringLiteral("--hostfile"), QStringLiteral("/runs/demo-1/hostfile"),
-                          QStringLiteral("-np"), QStringLiteral("2"), QStringLiteral("--map-by"), QStringLiteral("ppr:2:node"),
-                          QStringLiteral("--bind-to"), QStringLiteral("none"), QStringLiteral("-x"), QStringLiteral("OMP_NUM_THREADS"),
-                          QStringLiteral("/opt/td/traindeck-trainer"), QStringLiteral("train"), QStringLiteral("--preset=qwen2-tiny"),
-                          QStringLiteral("--max-steps=200"), QStringLiteral("--metrics-out=/runs/demo-1/metrics.jsonl"),
+             (QStringList{QStringLiteral("/usr/bin/mpirun"), QStringLiteral("--hostfile"),
+                          QStringLiteral("/runs/demo-1/hostfile"), QStringLiteral("-np"), QStringLiteral("2"),
+                          QStringLiteral("--map-by"), QStringLiteral("ppr:2:node"), QStringLiteral("--bind-to"),
+                          QStringLiteral("none"), QStringLiteral("-x"), QStringLiteral("OMP_NUM_THREADS"),
+                          QStringLiteral("/opt/td/traindeck-trainer"), QStringLiteral("train"),
+                          QStringLiteral("--preset=qwen2-tiny"), QStringLiteral("--max-steps=200"),
+                          QStringLiteral("--metrics-out=/runs/demo-1/metrics.jsonl"),
                           QStringLiteral("--out=/runs/demo-1/out"), QStringLiteral("--run-id=demo-1")}));
     in.resume = true;
     QCOMPARE(buildLaunchPlan(in)->mpirunArgv.last(), QStringLiteral("--resume=latest"));
@@ -99,8 +101,9 @@ void TestLaunchPlan::asRootOnlyWhenRoot()
     in.asRoot = true;
     const auto p = buildLaunchPlan(in);
     QVERIFY(p->wrapperScript().contains(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT=1; export OMPI_ALLOW_RUN_AS_ROOT\n")));
-    QVERIFY(p->wrapperScript().contains(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM\n")));
-    QVERIFY(!p->mpirunArgv.contains(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT")));  // for mpirun, not exported
+    QVERIFY(p->wrapperScript().contains(
+        QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM\n")));
+    QVERIFY(!p->mpirunArgv.contains(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"))); // for mpirun, not exported
 }
 
 void TestLaunchPlan::clusterLayout()
@@ -139,7 +142,8 @@ void TestLaunchPlan::clusterLayout()
     in.spec.ranks = 3;
     p = buildLaunchPlan(in);
     QVERIFY(!p.ok());
-    QVERIFY2(p.errorString().contains(QStringLiteral("ranks: 3 does not match profile 'lab' (8 slots)")), qPrintable(p.errorString()));
+    QVERIFY2(p.errorString().contains(QStringLiteral("ranks: 3 does not match profile 'lab' (8 slots)")),
+             qPrintable(p.errorString()));
     // Different slot counts: --map-by slot, with a warning.
     in.spec.ranks = 0;
     in.profile.nodes[1].slots = 2;
@@ -153,12 +157,18 @@ void TestLaunchPlan::shellQuoting_data()
 {
     QTest::addColumn<QString>("word");
     QTest::addColumn<QString>("quoted");
-    QTest::addRow("plain") << "abc-1.2/x:y=z@h%+," << "abc-1.2/x:y=z@h%+,";
-    QTest::addRow("empty") << "" << "''";
-    QTest::addRow("space") << "a b" << "'a b'";
-    QTest::addRow("quote") << "it's" << "'it'\\''s'";
-    QTest::addRow("dollar") << "$(x)" << "'$(x)'";
-    QTest::addRow("newline") << "a\nb" << "'a\nb'";
+    QTest::addRow("plain") << "abc-1.2/x:y=z@h%+,"
+                           << "abc-1.2/x:y=z@h%+,";
+    QTest::addRow("empty") << ""
+                           << "''";
+    QTest::addRow("space") << "a b"
+                           << "'a b'";
+    QTest::addRow("quote") << "it's"
+                           << "'it'\\''s'";
+    QTest::addRow("dollar") << "$(x)"
+                            << "'$(x)'";
+    QTest::addRow("newline") << "a\nb"
+                             << "'a\nb'";
 }
 
 void TestLaunchPlan::shellQuoting()
@@ -186,10 +196,10 @@ LaunchInputs TestLaunchPlan::hostileInputs() const
     return in;
 }
 
-static QStringList splitNul(const QByteArray &out)
+static QStringList splitNul(const QByteArray& out)
 {
     QStringList words;
-    for (const QByteArray &w : out.split('\0'))
+    for (const QByteArray& w : out.split('\0'))
         words.append(QString::fromUtf8(w));
     if (!words.isEmpty() && words.last().isEmpty())
         words.removeLast();
@@ -231,7 +241,7 @@ void TestLaunchPlan::wrapperRecordsPidExitAndOutput()
     QProcess sh;
     sh.setWorkingDirectory(cwd.path());
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("HOSTILE"));  // the wrapper sets it from the spec
+    env.remove(QStringLiteral("HOSTILE")); // the wrapper sets it from the spec
     sh.setProcessEnvironment(env);
     sh.start(QStringLiteral("/bin/sh"), {script});
     QVERIFY(sh.waitForStarted(10000));

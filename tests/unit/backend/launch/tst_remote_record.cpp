@@ -13,40 +13,39 @@
 
 using namespace traindeck::launch;
 
-class TestRemoteRecord : public QObject
-{
+class TestRemoteRecord : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void init();
     void mirrorPrefixDecision();
     void unknownLivenessIsNotFinal();
     void mirrorGrowingDuringSyncIsKept();
     void resumeDuringSyncWins();
 
-private:
-    void put(const QString &dir, const char *name, const QByteArray &data);
-    QByteArray get(const QString &dir, const char *name);
-    void writeRunInfo(const QString &dir, int attempts);
+  private:
+    void put(const QString& dir, const char* name, const QByteArray& data);
+    QByteArray get(const QString& dir, const char* name);
+    void writeRunInfo(const QString& dir, int attempts);
     std::unique_ptr<QTemporaryDir> m_tmp;
-    QString m_head;    // the run directory "on the head"
-    QString m_record;  // the local record
+    QString m_head;   // the run directory "on the head"
+    QString m_record; // the local record
     QByteArray m_metrics;
     FakeTransport m_t;
 };
 
-void TestRemoteRecord::put(const QString &dir, const char *name, const QByteArray &data)
+void TestRemoteRecord::put(const QString& dir, const char* name, const QByteArray& data)
 {
     QVERIFY(LocalTransport().writeFile(runFile(dir, name), data).ok());
 }
 
-QByteArray TestRemoteRecord::get(const QString &dir, const char *name)
+QByteArray TestRemoteRecord::get(const QString& dir, const char* name)
 {
     QFile f(runFile(dir, name));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-void TestRemoteRecord::writeRunInfo(const QString &dir, int attempts)
+void TestRemoteRecord::writeRunInfo(const QString& dir, int attempts)
 {
     RunInfo i;
     i.runId = QStringLiteral("r-1");
@@ -68,7 +67,7 @@ void TestRemoteRecord::init()
     QVERIFY(in.open(QIODevice::ReadOnly));
     m_metrics = in.readAll();
     writeRunInfo(m_head, 1);
-    put(m_head, runfile::kPid, "999999999\n");  // a group that is gone
+    put(m_head, runfile::kPid, "999999999\n"); // a group that is gone
     put(m_head, runfile::kStderr, "some stderr\n");
     writeRunInfo(m_record, 1);
     RemoteRecord r;
@@ -86,7 +85,7 @@ void TestRemoteRecord::mirrorPrefixDecision()
     QVERIFY(mirrorIsPrefixOf(0, 0));
     QVERIFY(mirrorIsPrefixOf(100, 100));
     QVERIFY(mirrorIsPrefixOf(50, 100));
-    QVERIFY(!mirrorIsPrefixOf(101, 100));  // the head's file was replaced by a shorter one
+    QVERIFY(!mirrorIsPrefixOf(101, 100)); // the head's file was replaced by a shorter one
 }
 
 // "Could not ask" (exec failure, timeout) leaves the record live: only lastSeen moves. The real answer
@@ -140,7 +139,7 @@ void TestRemoteRecord::mirrorGrowingDuringSyncIsKept()
     put(m_record, runfile::kMetrics, m_metrics.left(half));
     const QString metrics = runFile(m_head, runfile::kMetrics);
     int sizeReads = 0;
-    m_t.afterRead = [&](const QString &path, qint64 offset, qint64 maxBytes) {
+    m_t.afterRead = [&](const QString& path, qint64 offset, qint64 maxBytes) {
         if (path != metrics || offset != 0 || maxBytes != 0)
             return;
         // Every size read of the head's file is followed by the head growing and the mirror following it.
@@ -159,7 +158,7 @@ void TestRemoteRecord::mirrorGrowingDuringSyncIsKept()
     QVERIFY2(s.ok(), qPrintable(s.errorString()));
     QCOMPARE(s.value(), JobState::Finished);
     QVERIFY(sizeReads >= 2);
-    for (const FakeTransport::Read &r : m_t.reads)
+    for (const FakeTransport::Read& r : m_t.reads)
         QVERIFY2(!(r.path == metrics && r.offset == 0 && r.maxBytes > 0), "the mirror was downloaded again");
     QCOMPARE(get(m_record, runfile::kMetrics), m_metrics);
 }
@@ -172,7 +171,7 @@ void TestRemoteRecord::resumeDuringSyncWins()
     put(m_head, runfile::kExitCode, "1\n");
     bool resumed = false;
     const QString stderrPath = runFile(m_head, runfile::kStderr);
-    m_t.afterRead = [&](const QString &path, qint64, qint64) {
+    m_t.afterRead = [&](const QString& path, qint64, qint64) {
         if (resumed || path != stderrPath)
             return;
         resumed = true;

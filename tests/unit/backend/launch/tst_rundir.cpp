@@ -11,11 +11,10 @@
 
 using namespace traindeck::launch;
 
-class TestRunDir : public QObject
-{
+class TestRunDir : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void states_data();
     void states();
     void runIds_data();
@@ -33,7 +32,7 @@ void TestRunDir::states_data()
 {
     QTest::addColumn<qint64>("pid");
     QTest::addColumn<bool>("alive");
-    QTest::addColumn<int>("exitCode");  // -1: no file
+    QTest::addColumn<int>("exitCode"); // -1: no file
     QTest::addColumn<bool>("cancel");
     QTest::addColumn<qint64>("age");
     QTest::addColumn<bool>("telemetry");
@@ -44,10 +43,12 @@ void TestRunDir::states_data()
     QTest::addRow("telemetry") << qint64(100) << true << -1 << false << qint64(5) << true << JobState::Running;
     QTest::addRow("finished") << qint64(100) << false << 0 << false << qint64(5) << true << JobState::Finished;
     QTest::addRow("failed") << qint64(100) << false << 3 << false << qint64(5) << true << JobState::Failed;
-    QTest::addRow("exit code, stray ranks") << qint64(100) << true << 1 << false << qint64(5) << true << JobState::Failed;
+    QTest::addRow("exit code, stray ranks")
+        << qint64(100) << true << 1 << false << qint64(5) << true << JobState::Failed;
     QTest::addRow("cancelled") << qint64(100) << false << 143 << true << qint64(5) << true << JobState::Cancelled;
     QTest::addRow("cancel pending") << qint64(100) << true << -1 << true << qint64(5) << true << JobState::Running;
-    QTest::addRow("killed after cancel") << qint64(100) << false << -1 << true << qint64(5) << true << JobState::Cancelled;
+    QTest::addRow("killed after cancel") << qint64(100) << false << -1 << true << qint64(5) << true
+                                         << JobState::Cancelled;
     QTest::addRow("lost") << qint64(100) << false << -1 << false << qint64(5) << true << JobState::Lost;
 }
 
@@ -74,13 +75,19 @@ void TestRunDir::runIds_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("id");
-    QTest::addRow("plain") << "demo" << "demo-20240610-091300";
-    QTest::addRow("spaces") << "my demo run" << "my-demo-run-20240610-091300";
-    QTest::addRow("hostile") << "../x'; rm -rf / $(y)\n" << "x-rm-rf-y-20240610-091300";
-    QTest::addRow("dots") << ".." << "run-20240610-091300";
-    QTest::addRow("empty") << "" << "run-20240610-091300";
+    QTest::addRow("plain") << "demo"
+                           << "demo-20240610-091300";
+    QTest::addRow("spaces") << "my demo run"
+                            << "my-demo-run-20240610-091300";
+    QTest::addRow("hostile") << "../x'; rm -rf / $(y)\n"
+                             << "x-rm-rf-y-20240610-091300";
+    QTest::addRow("dots") << ".."
+                          << "run-20240610-091300";
+    QTest::addRow("empty") << ""
+                           << "run-20240610-091300";
     QTest::addRow("unicode") << QStringLiteral("训练") << "run-20240610-091300";
-    QTest::addRow("long") << QString(100, QLatin1Char('a')) << QString(48, QLatin1Char('a')) + QStringLiteral("-20240610-091300");
+    QTest::addRow("long") << QString(100, QLatin1Char('a'))
+                          << QString(48, QLatin1Char('a')) + QStringLiteral("-20240610-091300");
 }
 
 void TestRunDir::runIds()
@@ -90,14 +97,14 @@ void TestRunDir::runIds()
     const QDateTime now(QDate(2024, 6, 10), QTime(9, 13, 0));
     QCOMPARE(makeRunId(name, now, {}), id);
     QStringList taken{id, id + QStringLiteral("-2")};
-    QCOMPARE(makeRunId(name, now, [&](const QString &s) { return taken.contains(s); }), id + QStringLiteral("-3"));
+    QCOMPARE(makeRunId(name, now, [&](const QString& s) { return taken.contains(s); }), id + QStringLiteral("-3"));
 }
 
 void TestRunDir::resolveAndList()
 {
     QTemporaryDir runs;
     LocalTransport t;
-    auto make = [&](const QString &id, const QString &created, const QByteArray &metrics, const QByteArray &exitCode) {
+    auto make = [&](const QString& id, const QString& created, const QByteArray& metrics, const QByteArray& exitCode) {
         RunInfo i;
         i.runId = id;
         i.name = id;
@@ -110,12 +117,15 @@ void TestRunDir::resolveAndList()
             QVERIFY(t.writeFile(runFile(d, runfile::kExitCode), exitCode).ok());
     };
     make(QStringLiteral("old"), QStringLiteral("2024-01-01T00:00:00Z"),
-         "{\"v\":1,\"type\":\"step\",\"t\":1,\"step\":7,\"loss\":2.5}\n{\"v\":1,\"type\":\"done\",\"t\":2,\"status\":\"finished\"}\n", "0\n");
+         "{\"v\":1,\"type\":\"step\",\"t\":1,\"step\":7,\"loss\":2.5}\n{\"v\":1,\"type\":\"done\",\"t\":2,\"status\":"
+         "\"finished\"}\n",
+         "0\n");
     make(QStringLiteral("new"), QStringLiteral("2024-02-01T00:00:00Z"), QByteArray(), "3\n");
     QDir().mkpath(runs.filePath(QStringLiteral("not-a-run")));
 
     QCOMPARE(resolveRunDir(runs.path(), QStringLiteral("old")).value(), runs.filePath(QStringLiteral("old")));
-    QCOMPARE(resolveRunDir(QStringLiteral("/elsewhere"), runs.filePath(QStringLiteral("new"))).value(), runs.filePath(QStringLiteral("new")));
+    QCOMPARE(resolveRunDir(QStringLiteral("/elsewhere"), runs.filePath(QStringLiteral("new"))).value(),
+             runs.filePath(QStringLiteral("new")));
     const auto missing = resolveRunDir(runs.path(), QStringLiteral("nope"));
     QVERIFY(!missing.ok());
     QVERIFY(missing.errorString().contains(QStringLiteral("no such run")));
@@ -136,7 +146,7 @@ void TestRunDir::resolveAndList()
 void TestRunDir::livenessUnknown_data()
 {
     QTest::addColumn<qint64>("pid");
-    QTest::addColumn<int>("exitCode");  // -1: no file
+    QTest::addColumn<int>("exitCode"); // -1: no file
     QTest::addColumn<bool>("cancel");
     QTest::addColumn<qint64>("age");
     QTest::addColumn<bool>("telemetry");
@@ -145,7 +155,8 @@ void TestRunDir::livenessUnknown_data()
     QTest::addRow("starting, check failed") << qint64(100) << -1 << false << qint64(5) << false << JobState::Starting;
     QTest::addRow("old run, check failed") << qint64(100) << -1 << false << qint64(7200) << true << JobState::Running;
     QTest::addRow("pid unreadable") << qint64(-1) << -1 << false << qint64(7200) << false << JobState::Starting;
-    QTest::addRow("cancel pending, check failed") << qint64(100) << -1 << true << qint64(5) << true << JobState::Running;
+    QTest::addRow("cancel pending, check failed")
+        << qint64(100) << -1 << true << qint64(5) << true << JobState::Running;
     QTest::addRow("exit code read") << qint64(100) << 0 << false << qint64(5) << true << JobState::Finished;
     QTest::addRow("failed, exit code read") << qint64(100) << 2 << false << qint64(5) << true << JobState::Failed;
 }
@@ -177,7 +188,7 @@ void TestRunDir::readRunFilesWhenAskingFails()
     i.runId = QStringLiteral("r");
     i.created = i.started = QDateTime::currentDateTimeUtc().addSecs(-3600);
     QVERIFY(t.writeFile(runFile(dir.path(), runfile::kRunInfo), QJsonDocument(i.toJson()).toJson()).ok());
-    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kPid), "999999999\n").ok());  // no such group
+    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kPid), "999999999\n").ok()); // no such group
 
     // The real answer: the group is gone and there is no exit code: lost.
     RunFiles f = readRunFiles(t, dir.path());
@@ -222,7 +233,7 @@ void TestRunDir::syncedRemoteRecordKeepsItsState()
 {
     QTemporaryDir runs;
     LocalTransport t;
-    auto make = [&](const QString &id, JobState last, bool synced, const QByteArray &exitCode) {
+    auto make = [&](const QString& id, JobState last, bool synced, const QByteArray& exitCode) {
         const QString d = runs.filePath(id);
         RunInfo i;
         i.runId = id;
@@ -241,7 +252,7 @@ void TestRunDir::syncedRemoteRecordKeepsItsState()
     make(QStringLiteral("failed"), JobState::Failed, true, "3\n");
     make(QStringLiteral("cancelled"), JobState::Cancelled, true, "143\n");
     QHash<QString, RunSummary> byId;
-    for (const RunSummary &s : listRuns(runs.path()))
+    for (const RunSummary& s : listRuns(runs.path()))
         byId.insert(s.runId, s);
     QCOMPARE(byId.size(), 4);
     QCOMPARE(jobStateName(byId[QStringLiteral("lost-old")].state), QStringLiteral("lost"));

@@ -19,11 +19,10 @@
 using namespace traindeck::launch;
 using namespace traindeck::metrics;
 
-class TestRunMonitor : public QObject
-{
+class TestRunMonitor : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void init();
     void followsAndReattaches();
     void malformedLines();
@@ -34,9 +33,9 @@ private Q_SLOTS:
     void mirrorWriteFailureStopsMirroring();
     void mirrorGrowingDuringPrefillIsKept();
 
-private:
-    void append(const QByteArray &bytes);
-    void write(const char *name, const QByteArray &bytes);
+  private:
+    void append(const QByteArray& bytes);
+    void write(const char* name, const QByteArray& bytes);
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<Transport> m_t = std::make_shared<LocalTransport>();
 };
@@ -60,21 +59,21 @@ void TestRunMonitor::init()
     write(runfile::kRunInfo, QJsonDocument(i.toJson()).toJson());
 }
 
-void TestRunMonitor::append(const QByteArray &bytes)
+void TestRunMonitor::append(const QByteArray& bytes)
 {
     QFile f(runFile(m_dir->path(), runfile::kMetrics));
     QVERIFY(f.open(QIODevice::Append));
     f.write(bytes);
 }
 
-void TestRunMonitor::write(const char *name, const QByteArray &bytes)
+void TestRunMonitor::write(const char* name, const QByteArray& bytes)
 {
     QVERIFY(m_t->writeFile(runFile(m_dir->path(), name), bytes).ok());
 }
 
-static qint64 offsetOf(const Record &r)
+static qint64 offsetOf(const Record& r)
 {
-    return std::visit([](const auto &x) { return x.origin.offset; }, r);
+    return std::visit([](const auto& x) { return x.origin.offset; }, r);
 }
 
 void TestRunMonitor::followsAndReattaches()
@@ -89,8 +88,8 @@ void TestRunMonitor::followsAndReattaches()
     {
         RunMonitor m(m_t, m_dir->path());
         QSignalSpy states(&m, &RunMonitor::stateChanged);
-        connect(&m, &RunMonitor::recordsReady, this, [&](const QList<Record> &rs, qint64) {
-            for (const Record &r : rs)
+        connect(&m, &RunMonitor::recordsReady, this, [&](const QList<Record>& rs, qint64) {
+            for (const Record& r : rs)
                 seen.append(offsetOf(r));
         });
         m.poll();
@@ -104,10 +103,10 @@ void TestRunMonitor::followsAndReattaches()
         m.poll();
         QCOMPARE(m.state(), JobState::Running);
         QCOMPARE(seen.size(), 7);
-        QCOMPARE(m.store().rowCount(), qint64(5));  // lines 2-6 are steps 1-5
+        QCOMPARE(m.store().rowCount(), qint64(5)); // lines 2-6 are steps 1-5
         cut = m.metricsOffset();
         QCOMPARE(states.size(), 2);
-    }  // the watcher goes away mid-run
+    } // the watcher goes away mid-run
     QByteArray rest = lines[7].mid(20) + '\n';
     for (int i = 8; i < lines.size(); ++i)
         rest += lines[i] + '\n';
@@ -116,8 +115,8 @@ void TestRunMonitor::followsAndReattaches()
 
     RunMonitor again(m_t, m_dir->path());
     QSignalSpy ended(&again, &RunMonitor::ended);
-    connect(&again, &RunMonitor::recordsReady, this, [&](const QList<Record> &rs, qint64) {
-        for (const Record &r : rs)
+    connect(&again, &RunMonitor::recordsReady, this, [&](const QList<Record>& rs, qint64) {
+        for (const Record& r : rs)
             seen.append(offsetOf(r));
     });
     again.start(cut);
@@ -136,10 +135,11 @@ void TestRunMonitor::malformedLines()
 {
     const QList<QByteArray> lines = fixtureLines();
     write(runfile::kPid, QByteArray::number(qint64(::getpgrp())) + '\n');
-    append(lines[0] + '\n' + lines[1] + '\n' + "{not json\n" + "{\"v\":1,\"type\":\"step\",\"t\":1}\n" + "\n" + lines[2] + '\n');
+    append(lines[0] + '\n' + lines[1] + '\n' + "{not json\n" + "{\"v\":1,\"type\":\"step\",\"t\":1}\n" + "\n" +
+           lines[2] + '\n');
     RunMonitor m(m_t, m_dir->path());
     QList<ParseIssue> issues;
-    connect(&m, &RunMonitor::malformedLine, this, [&](const ParseIssue &i) { issues.append(i); });
+    connect(&m, &RunMonitor::malformedLine, this, [&](const ParseIssue& i) { issues.append(i); });
     m.poll();
     QCOMPARE(issues.size(), 2);
     QCOMPARE(issues[0].line, qint64(3));
@@ -152,7 +152,7 @@ void TestRunMonitor::malformedLines()
 void TestRunMonitor::failureAtEnd()
 {
     const QList<QByteArray> lines = fixtureLines();
-    write(runfile::kPid, "999999999\n");  // no such process group
+    write(runfile::kPid, "999999999\n"); // no such process group
     append(lines[0] + '\n' + lines[1] + '\n');
     write(runfile::kStderr, "step 1\ntraindeck-trainer: rank 3 on node2: injected exit (test aid) at step 2\n"
                             "  Process name: [[7278,1],3]\n  Exit code:    3\n");
@@ -182,13 +182,13 @@ void TestRunMonitor::lostWithoutExitCode()
 // the run nor stops the monitor; the real answer does.
 void TestRunMonitor::livenessUnknownKeepsPolling()
 {
-    write(runfile::kPid, "999999999\n");  // a group that is gone ...
+    write(runfile::kPid, "999999999\n"); // a group that is gone ...
     QByteArray all;
-    for (const QByteArray &l : fixtureLines())
+    for (const QByteArray& l : fixtureLines())
         all += l + '\n';
     append(all.left(all.indexOf("\"step\":6")));
     auto t = std::make_shared<FakeTransport>();
-    t->signalResult = SignalResult::Failed;  // ... but the head cannot be asked
+    t->signalResult = SignalResult::Failed; // ... but the head cannot be asked
     RunMonitor m(t, m_dir->path());
     m.setPollInterval(10);
     QSignalSpy ended(&m, &RunMonitor::ended);
@@ -197,7 +197,7 @@ void TestRunMonitor::livenessUnknownKeepsPolling()
     QCOMPARE(m.state(), JobState::Running);
     QVERIFY(m.files().livenessUnknown);
     const qsizetype readsSoFar = t->reads.size();
-    QTRY_VERIFY(t->reads.size() > readsSoFar);  // still polling
+    QTRY_VERIFY(t->reads.size() > readsSoFar); // still polling
     t->signalResult.reset();
     QVERIFY(ended.wait(5000));
     QCOMPARE(m.state(), JobState::Lost);
@@ -207,9 +207,9 @@ void TestRunMonitor::livenessUnknownKeepsPolling()
 void TestRunMonitor::knownFinalState()
 {
     QByteArray all;
-    for (const QByteArray &l : fixtureLines())
+    for (const QByteArray& l : fixtureLines())
         all += l + '\n';
-    append(all);  // no pid, no exit-code, launched just now: the files alone say "starting"
+    append(all); // no pid, no exit-code, launched just now: the files alone say "starting"
     RunMonitor m(m_t, m_dir->path());
     m.setKnownFinalState(JobState::Lost);
     QSignalSpy ended(&m, &RunMonitor::ended);
@@ -226,13 +226,13 @@ void TestRunMonitor::mirrorWriteFailureStopsMirroring()
     if (!QFileInfo::exists(QStringLiteral("/dev/full")))
         QSKIP("no /dev/full here");
     QByteArray all;
-    for (const QByteArray &l : fixtureLines())
+    for (const QByteArray& l : fixtureLines())
         all += l + '\n';
     QVERIFY(all.size() > 4096);
     append(all);
     write(runfile::kExitCode, "0\n");
     RunMonitor m(m_t, m_dir->path());
-    m.setMaxBytesPerPoll(4096);  // several writes, the later ones past the mirror's end
+    m.setMaxBytesPerPoll(4096); // several writes, the later ones past the mirror's end
     m.setMirrorPath(QStringLiteral("/dev/full"));
     QSignalSpy errors(&m, &RunMonitor::errorOccurred);
     QSignalSpy ended(&m, &RunMonitor::ended);
@@ -274,7 +274,7 @@ void TestRunMonitor::mirrorWriteFailureStopsMirroring()
 void TestRunMonitor::mirrorGrowingDuringPrefillIsKept()
 {
     QByteArray all;
-    for (const QByteArray &l : fixtureLines())
+    for (const QByteArray& l : fixtureLines())
         all += l + '\n';
     const qsizetype half = all.indexOf("\"step\":4");
     const qsizetype more = all.indexOf("\"step\":7");
@@ -284,7 +284,7 @@ void TestRunMonitor::mirrorGrowingDuringPrefillIsKept()
     auto t = std::make_shared<FakeTransport>();
     const QString metrics = runFile(m_dir->path(), runfile::kMetrics);
     bool grown = false;
-    t->afterRead = [&](const QString &path, qint64 offset, qint64 maxBytes) {
+    t->afterRead = [&](const QString& path, qint64 offset, qint64 maxBytes) {
         if (grown || path != metrics || offset != 0 || maxBytes != 0)
             return;
         // Right after the head's size was read: the head's file grows, and another writer mirrors it.
@@ -303,7 +303,7 @@ void TestRunMonitor::mirrorGrowingDuringPrefillIsKept()
     QVERIFY(grown);
     QCOMPARE(ended.size(), 1);
     QCOMPARE(m.store().rowCount(), qint64(10));
-    for (const FakeTransport::Read &r : t->reads)
+    for (const FakeTransport::Read& r : t->reads)
         QVERIFY2(!(r.path == metrics && r.offset == 0 && r.maxBytes > 0), "the mirror was downloaded again");
     QFile f(mirror);
     QVERIFY(f.open(QIODevice::ReadOnly));

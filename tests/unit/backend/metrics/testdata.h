@@ -9,7 +9,7 @@
 
 namespace traindeck::metrics::testdata {
 
-inline HelloRecord hello(int ranks, const QString &runId = QStringLiteral("test-run"))
+inline HelloRecord hello(int ranks, const QString& runId = QStringLiteral("test-run"))
 {
     HelloRecord h;
     h.t = 1718000000.0;
@@ -112,4 +112,4 @@ inline QByteArray smallStream(int ranks, int steps)
     return s;
 }
 
-}  // namespace traindeck::metrics::testdata
+} // namespace traindeck::metrics::testdata

@@ -12,11 +12,10 @@
 using namespace traindeck::metrics;
 namespace td = traindeck::metrics::testdata;
 
-class tst_MetricStore : public QObject
-{
+class tst_MetricStore : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void storesSteps();
     void resumeRuleTruncates();
     void worldSizeGrows();
@@ -62,20 +61,23 @@ void tst_MetricStore::storesSteps()
 void tst_MetricStore::resumeRuleTruncates()
 {
     MetricStore s;
-    for (int i = 1; i <= 10; ++i) s.onStep(td::step(2, i, 5.0));
+    for (int i = 1; i <= 10; ++i)
+        s.onStep(td::step(2, i, 5.0));
     EvalRecord e;
     e.step = 8;
     s.onEval(e);
     HelloRecord h = td::hello(2);
     h.resumedFromStep = 5;
     s.onHello(h);
-    for (int i = 6; i <= 12; ++i) s.onStep(td::step(2, i, 3.0));
+    for (int i = 6; i <= 12; ++i)
+        s.onStep(td::step(2, i, 3.0));
     e.step = 8;
     s.onEval(e);
     QCOMPARE(s.rowCount(), 12);
-    QCOMPARE(s.scalarAt(Scalar::Loss, 4), 5.0);  // step 5 from the first run
-    QCOMPARE(s.scalarAt(Scalar::Loss, 5), 3.0);  // step 6 replaced
-    for (qint64 r = 0; r < s.rowCount(); ++r) QCOMPARE(s.stepAt(r), r + 1);
+    QCOMPARE(s.scalarAt(Scalar::Loss, 4), 5.0); // step 5 from the first run
+    QCOMPARE(s.scalarAt(Scalar::Loss, 5), 3.0); // step 6 replaced
+    for (qint64 r = 0; r < s.rowCount(); ++r)
+        QCOMPARE(s.stepAt(r), r + 1);
     QCOMPARE(s.evals().size(), 1);
     QCOMPARE(s.hellos().size(), 1);
     QCOMPARE(s.hello()->resumedFromStep, 5);
@@ -117,7 +119,8 @@ void tst_MetricStore::decimate()
     StepRecord r = td::step(2, 1);
     std::vector<std::pair<qint64, float>> all;
     for (qint64 i = 1; i <= 50000; ++i) {
-        if (i % 7 == 0) continue;
+        if (i % 7 == 0)
+            continue;
         r.step = i;
         r.perRank[size_t(RankMetric::Comm)][1] = dist(rng);
         s.onStep(r);
@@ -126,9 +129,10 @@ void tst_MetricStore::decimate()
     const auto out = s.decimate(SeriesId::of(RankMetric::Comm, 1), from, to, buckets);
     // Buckets partition the points in range, in order; each min/max matches brute force.
     size_t k = 0;
-    while (k < all.size() && all[k].first < from) ++k;
+    while (k < all.size() && all[k].first < from)
+        ++k;
     qint64 total = 0;
-    for (const MinMaxBucket &b : out) {
+    for (const MinMaxBucket& b : out) {
         QVERIFY(k < all.size());
         QCOMPARE(b.firstStep, all[k].first);
         float mn = INFINITY, mx = -INFINITY;
@@ -146,9 +150,11 @@ void tst_MetricStore::decimate()
     }
     QVERIFY(int(out.size()) <= buckets);
     qint64 expected = 0;
-    for (const auto &p : all) expected += (p.first >= from && p.first <= to);
+    for (const auto& p : all)
+        expected += (p.first >= from && p.first <= to);
     QCOMPARE(total, expected);
-    if (!out.empty()) QVERIFY(out.back().lastStep <= to);
+    if (!out.empty())
+        QVERIFY(out.back().lastStep <= to);
 }
 
 void tst_MetricStore::decimateNaN()
@@ -156,7 +162,8 @@ void tst_MetricStore::decimateNaN()
     MetricStore s;
     for (int i = 1; i <= 10; ++i) {
         StepRecord r = td::step(1, i, double(i));
-        if (i == 3) r.loss = std::nan("");
+        if (i == 3)
+            r.loss = std::nan("");
         s.onStep(r);
     }
     const auto out = s.decimate(SeriesId::of(Scalar::Loss), 1, 10, 10);
@@ -168,7 +175,7 @@ void tst_MetricStore::decimateNaN()
     QCOMPARE(two[0].count, 4);
     QCOMPARE(two[0].min, 1.f);
     QCOMPARE(two[0].max, 5.f);
-    QVERIFY(s.decimate(SeriesId::of(RankMetric::Fwd, 5), 1, 10, 2).empty());  // no such rank
+    QVERIFY(s.decimate(SeriesId::of(RankMetric::Fwd, 5), 1, 10, 2).empty()); // no such rank
     QVERIFY(s.decimate(SeriesId::of(Scalar::Loss), 1, 10, 0).empty());
 }
 
@@ -185,13 +192,14 @@ void tst_MetricStore::memoryBound()
     const double perStepRank = double(s.memoryBytes()) / double(steps) / ranks;
     qInfo("store: %.1f bytes per step per rank", perStepRank);
     QVERIFY(perStepRank <= 100.0);
-    QVERIFY(perStepRank >= 36.0);  // sanity: 9 float32 columns per rank at least
+    QVERIFY(perStepRank >= 36.0); // sanity: 9 float32 columns per rank at least
 }
 
 void tst_MetricStore::loadFixture()
 {
     MetricStore s;
-    const LoadReport rep = s.loadFile(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    const LoadReport rep =
+        s.loadFile(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY2(rep.ok, qPrintable(rep.error));
     QCOMPARE(rep.malformed, 0);
     QCOMPARE(rep.records, 15);
@@ -224,7 +232,8 @@ void tst_MetricStore::saveAndReload()
     QVERIFY(b.done().has_value());
     for (qint64 r = 0; r < a.rowCount(); ++r)
         for (int m = 0; m < kRankMetricCount; ++m)
-            for (int k = 0; k < 4; ++k) QCOMPARE(b.rankAt(RankMetric(m), k, r), a.rankAt(RankMetric(m), k, r));
+            for (int k = 0; k < 4; ++k)
+                QCOMPARE(b.rankAt(RankMetric(m), k, r), a.rankAt(RankMetric(m), k, r));
     // Saving the reloaded store gives the same bytes (canonical form is stable).
     const QString path2 = dir.filePath(QStringLiteral("saved2.jsonl"));
     QVERIFY(b.saveJsonl(path2));

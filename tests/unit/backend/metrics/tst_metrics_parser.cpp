@@ -15,28 +15,29 @@ namespace td = traindeck::metrics::testdata;
 namespace {
 
 // Everything the sink saw, serialised canonically, so runs can be compared byte for byte.
-QByteArray canonical(const RecordCollector &c)
+QByteArray canonical(const RecordCollector& c)
 {
     QByteArray out;
-    for (const Record &r : c.records) out += toJsonLine(r);
+    for (const Record& r : c.records)
+        out += toJsonLine(r);
     return out;
 }
 
-QByteArray parseAll(const QByteArray &stream, RecordCollector &c, qint64 *offset = nullptr)
+QByteArray parseAll(const QByteArray& stream, RecordCollector& c, qint64* offset = nullptr)
 {
     MetricsParser p(&c);
     p.feed(stream);
-    if (offset) *offset = p.offset();
+    if (offset)
+        *offset = p.offset();
     return canonical(c);
 }
 
-}  // namespace
+} // namespace
 
-class tst_MetricsParser : public QObject
-{
+class tst_MetricsParser : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void fixture();
     void recordsRoundTrip();
     void malformed_data();
@@ -69,7 +70,7 @@ void tst_MetricsParser::fixture()
     QCOMPARE(p.offset(), f.size());
     QCOMPARE(p.pendingBytes(), 0);
     QCOMPARE(c.records.size(), 15);
-    const auto &h = std::get<HelloRecord>(c.records.first());
+    const auto& h = std::get<HelloRecord>(c.records.first());
     QCOMPARE(h.worldSize, 4);
     QCOMPARE(h.ranks[3].host, QStringLiteral("node2"));
     QCOMPARE(h.ranks[3].device, QStringLiteral("cuda:1"));
@@ -79,10 +80,10 @@ void tst_MetricsParser::fixture()
     QCOMPARE(h.parameters, 1777088000);
     QCOMPARE(h.modelConfig.value(QStringLiteral("hidden_size")).toInt(), 1536);
     QCOMPARE(h.hparams.value(QStringLiteral("max_steps")).toInt(), 10);
-    const auto &s = std::get<StepRecord>(c.records.at(1));
+    const auto& s = std::get<StepRecord>(c.records.at(1));
     QCOMPARE(s.step, 1);
     QCOMPARE(s.worldSize(), 4);
-    QVERIFY(!(s.present & StepRecord::HasLossScale));  // "loss_scale": null
+    QVERIFY(!(s.present & StepRecord::HasLossScale)); // "loss_scale": null
     QVERIFY(s.present & StepRecord::HasCommBytes);
     QCOMPARE(s.value(RankMetric::CommBytes, 2), 3554176000.f);
     QCOMPARE(std::get<DoneRecord>(c.records.last()).status, DoneRecord::Status::Finished);
@@ -99,17 +100,17 @@ void tst_MetricsParser::recordsRoundTrip()
     QCOMPARE(c.records.size(), 1 + 5 + 3 + 2);
     // The canonical writer's output parses back to the same lines.
     QCOMPARE(again, stream);
-    const auto &w = std::get<WarningRecord>(c.records.at(5));
+    const auto& w = std::get<WarningRecord>(c.records.at(5));
     QCOMPARE(w.message, QStringLiteral("slow \"disk\" on node1 \u00e9"));
     QCOMPARE(w.code, QStringLiteral("slow_disk"));
     QCOMPARE(w.origin.line, 6);
-    const auto &e = std::get<ErrorRecord>(c.records.at(9));
+    const auto& e = std::get<ErrorRecord>(c.records.at(9));
     QVERIFY(e.hasExitCode);
     QCOMPARE(e.exitCode, 3);
     // Origins: line numbers and byte offsets of each record.
     qint64 expectOffset = 0;
     for (qsizetype i = 0; i < c.records.size(); ++i) {
-        const RecordOrigin o = std::visit([](const auto &r) { return r.origin; }, c.records[i]);
+        const RecordOrigin o = std::visit([](const auto& r) { return r.origin; }, c.records[i]);
         QCOMPARE(o.line, i + 1);
         QCOMPARE(o.offset, expectOffset);
         expectOffset = stream.indexOf('\n', expectOffset) + 1;
@@ -119,18 +120,18 @@ void tst_MetricsParser::recordsRoundTrip()
 void tst_MetricsParser::malformed_data()
 {
     QTest::addColumn<QByteArray>("line");
-    QTest::addColumn<QString>("reason");  // substring of the reported reason
+    QTest::addColumn<QString>("reason"); // substring of the reported reason
 
     const QByteArray good = td::stepLine(4, 7).chopped(1);
-    auto replaced = [&](const char *from, const char *to) {
+    auto replaced = [&](const char* from, const char* to) {
         QByteArray l = good;
         const qsizetype i = l.indexOf(from);
-        if (i < 0) qFatal("test data: '%s' not in line", from);
+        if (i < 0)
+            qFatal("test data: '%s' not in line", from);
         return l.replace(i, qsizetype(strlen(from)), to);
     };
     QTest::addRow("truncated") << good.left(good.size() / 2) << QStringLiteral("not JSON");
-    QTest::addRow("truncated after key") << QByteArray(R"({"v":1,"type":"step","t":1.0,"step":)")
-                                         << QStringLiteral("");
+    QTest::addRow("truncated after key") << QByteArray(R"({"v":1,"type":"step","t":1.0,"step":)") << QStringLiteral("");
     QTest::addRow("not json") << QByteArray("hello world") << QStringLiteral("not JSON");
     QTest::addRow("array") << QByteArray("[1,2,3]") << QStringLiteral("not a JSON object");
     QTest::addRow("number") << QByteArray("42") << QStringLiteral("not a JSON object");
@@ -147,14 +148,13 @@ void tst_MetricsParser::malformed_data()
                                    << QStringLiteral("'step'");
     QTest::addRow("t huge") << replaced("\"t\":", "\"t\":1e400,\"x\":") << QStringLiteral("'t'");
     QTest::addRow("lr huge") << replaced("\"lr\":", "\"lr\":1e99999,\"y\":") << QStringLiteral("'lr'");
-    QTest::addRow("rank value beyond float") << replaced("\"fwd_ms\":[400.25", "\"fwd_ms\":[1e300")
-                                             << QStringLiteral("'fwd_ms'");
-    QTest::addRow("rank array short") << replaced("\"fwd_ms\":[400.25,", "\"fwd_ms\":[")
-                                      << QStringLiteral("'fwd_ms'");
+    QTest::addRow("rank value beyond float")
+        << replaced("\"fwd_ms\":[400.25", "\"fwd_ms\":[1e300") << QStringLiteral("'fwd_ms'");
+    QTest::addRow("rank array short") << replaced("\"fwd_ms\":[400.25,", "\"fwd_ms\":[") << QStringLiteral("'fwd_ms'");
     QTest::addRow("rank array long") << replaced("\"fwd_ms\":[400.25,", "\"fwd_ms\":[1,400.25,")
                                      << QStringLiteral("'fwd_ms'");
-    QTest::addRow("rank array string elem") << replaced("\"fwd_ms\":[400.25", "\"fwd_ms\":[\"x\"")
-                                            << QStringLiteral("'fwd_ms'");
+    QTest::addRow("rank array string elem")
+        << replaced("\"fwd_ms\":[400.25", "\"fwd_ms\":[\"x\"") << QStringLiteral("'fwd_ms'");
     QTest::addRow("rank array nested") << replaced("\"fwd_ms\":[400.25", "\"fwd_ms\":[[1]")
                                        << QStringLiteral("'fwd_ms'");
     QTest::addRow("rank array object") << replaced("\"fwd_ms\":[400.25,401.25,402.25,403.25]", "\"fwd_ms\":{}")
@@ -172,22 +172,25 @@ void tst_MetricsParser::malformed_data()
                                                 "\"message\":\"\xff\xfe\xc3\x28\"}")
                                   << QStringLiteral("not JSON");
     QTest::addRow("binary") << QByteArray("\x00\x01\x02\x03{}", 6) << QStringLiteral("not JSON");
-    QTest::addRow("bad status") << QByteArray(R"({"v":1,"type":"done","t":1,"status":"exploded","steps":1,"seconds":1})")
+    QTest::addRow("bad status") << QByteArray(
+                                       R"({"v":1,"type":"done","t":1,"status":"exploded","steps":1,"seconds":1})")
                                 << QStringLiteral("'status'");
     QTest::addRow("warning no message") << QByteArray(R"({"v":1,"type":"warning","t":1,"rank":0,"host":"h"})")
                                         << QStringLiteral("missing field 'message'");
     QTest::addRow("hello ranks mismatch")
-        << QByteArray(R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":2,"ranks":[{"rank":0,"host":"a","device":"cpu"}],)"
-                      R"("versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
+        << QByteArray(
+               R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":2,"ranks":[{"rank":0,"host":"a","device":"cpu"}],)"
+               R"("versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
         << QStringLiteral("ranks");
     QTest::addRow("hello duplicate rank")
-        << QByteArray(R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":2,"ranks":[{"rank":0,"host":"a","device":"cpu"},)"
-                      R"({"rank":0,"host":"a","device":"cpu"}],"versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
+        << QByteArray(
+               R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":2,"ranks":[{"rank":0,"host":"a","device":"cpu"},)"
+               R"({"rank":0,"host":"a","device":"cpu"}],"versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
         << QStringLiteral("ranks");
-    QTest::addRow("hello world_size 0")
-        << QByteArray(R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":0,"ranks":[],)"
-                      R"("versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
-        << QStringLiteral("'world_size'");
+    QTest::addRow("hello world_size 0") << QByteArray(
+                                               R"({"v":1,"type":"hello","t":1,"run_id":"r","world_size":0,"ranks":[],)"
+                                               R"("versions":{},"model":{"config":{},"parameters":1},"hparams":{}})")
+                                        << QStringLiteral("'world_size'");
     QTest::addRow("deep nesting") << QByteArray(R"({"v":1,"type":"eval","t":1,"x":)") + QByteArray(5000, '[') +
                                          QByteArray(5000, ']') + QByteArray(R"(,"step":1,"loss":1,"perplexity":2.7})")
                                   << QStringLiteral("");
@@ -212,7 +215,7 @@ void tst_MetricsParser::malformed()
     QCOMPARE(p.stats().malformed, 1);
     QCOMPARE(c.issues.size(), 1);
     QCOMPARE(p.issues().size(), 1);
-    const ParseIssue &issue = c.issues.first();
+    const ParseIssue& issue = c.issues.first();
     QCOMPARE(issue.line, 2);
     QCOMPARE(issue.offset, before.size());
     QVERIFY2(issue.reason.contains(reason), qPrintable(issue.reason));
@@ -253,7 +256,7 @@ void tst_MetricsParser::nonFiniteValues()
     MetricsParser p(&c);
     p.feed(l + ev);
     QCOMPARE(p.stats().malformed, 0);
-    const auto &s = std::get<StepRecord>(c.records[0]);
+    const auto& s = std::get<StepRecord>(c.records[0]);
     QVERIFY(std::isnan(s.loss));
     QVERIFY(std::isinf(s.gradNorm) && s.gradNorm < 0);
     QVERIFY(std::isnan(s.value(RankMetric::Fwd, 0)));
@@ -283,7 +286,7 @@ void tst_MetricsParser::unknownFieldsAndOrder()
     QCOMPARE(p.stats().malformed, 0);
     QCOMPARE(p.stats().unknownTypes, 1);
     QCOMPARE(c.records.size(), 2);
-    const auto &e = std::get<EvalRecord>(c.records[0]);
+    const auto& e = std::get<EvalRecord>(c.records[0]);
     QCOMPARE(e.step, 4);
     QCOMPARE(e.t, 3.5);
     QCOMPARE(std::get<CheckpointRecord>(c.records[1]).path, QStringLiteral("ck/step-4 \u00e9"));
@@ -292,7 +295,7 @@ void tst_MetricsParser::unknownFieldsAndOrder()
 void tst_MetricsParser::optionalArrays()
 {
     StepRecord s = td::step(3, 1);
-    s.present = 0;  // no grad_norm, mem, util, comm_bytes
+    s.present = 0; // no grad_norm, mem, util, comm_bytes
     QByteArray l = toJsonLine(s);
     QVERIFY(!l.contains("mem_mb"));
     QByteArray withNull = l;
@@ -301,8 +304,8 @@ void tst_MetricsParser::optionalArrays()
     MetricsParser p(&c);
     p.feed(l + withNull);
     QCOMPARE(p.stats().malformed, 0);
-    for (const Record &r : c.records) {
-        const auto &st = std::get<StepRecord>(r);
+    for (const Record& r : c.records) {
+        const auto& st = std::get<StepRecord>(r);
         QCOMPARE(st.present, 0u);
         QCOMPARE(st.series(RankMetric::Mem).size(), size_t(3));
         QVERIFY(std::isnan(st.value(RankMetric::Util, 2)));
@@ -351,7 +354,8 @@ void tst_MetricsParser::byteByByte()
     const QByteArray expected = parseAll(stream, whole);
     RecordCollector c;
     MetricsParser p(&c);
-    for (char ch : stream) p.feed(QByteArrayView(&ch, 1));
+    for (char ch : stream)
+        p.feed(QByteArrayView(&ch, 1));
     QCOMPARE(canonical(c), expected);
     QCOMPARE(p.offset(), stream.size());
     QCOMPARE(p.stats().lines, qint64(stream.count('\n')));
@@ -377,7 +381,7 @@ void tst_MetricsParser::resumeAtOffset()
         QCOMPARE(b.offset(), stream.size());
         QCOMPARE(b.lineNumber(), whole.records.size());
         // Origins after resuming are stream-absolute.
-        const auto &last = std::get<DoneRecord>(c.records.last());
+        const auto& last = std::get<DoneRecord>(c.records.last());
         QCOMPARE(last.origin.offset, stream.size() - toJsonLine(last).size());
     }
 }
@@ -405,7 +409,8 @@ void tst_MetricsParser::lineTooLong()
     p.setMaxLineBytes(2000);
     const QByteArray big = "{\"v\":1,\"type\":\"eval\",\"junk\":\"" + QByteArray(10000, 'x') + "\"}\n";
     const QByteArray stream = td::helloLine(2) + big + td::stepLine(2, 1);
-    for (qsizetype i = 0; i < stream.size(); i += 700) p.feed(QByteArrayView(stream).sliced(i, std::min<qsizetype>(700, stream.size() - i)));
+    for (qsizetype i = 0; i < stream.size(); i += 700)
+        p.feed(QByteArrayView(stream).sliced(i, std::min<qsizetype>(700, stream.size() - i)));
     QCOMPARE(c.issues.size(), 1);
     QCOMPARE(c.issues.first().line, 2);
     QCOMPARE(c.issues.first().offset, td::helloLine(2).size());
@@ -452,7 +457,7 @@ void tst_MetricsParser::finishIncompleteLine()
 void tst_MetricsParser::feedFromDevice()
 {
     QByteArray stream = td::smallStream(4, 6);
-    stream += td::stepLine(4, 99).left(50);  // being written
+    stream += td::stepLine(4, 99).left(50); // being written
     QBuffer buf(&stream);
     QVERIFY(buf.open(QIODevice::ReadOnly));
     RecordCollector c;

@@ -13,35 +13,36 @@ namespace td = traindeck::metrics::testdata;
 
 namespace {
 
-void append(const QString &path, const QByteArray &bytes)
+void append(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Append));
     QCOMPARE(f.write(bytes), bytes.size());
 }
 
-QList<qint64> stepsOf(const QList<Record> &records)
+QList<qint64> stepsOf(const QList<Record>& records)
 {
     QList<qint64> out;
-    for (const Record &r : records)
-        if (const auto *s = std::get_if<StepRecord>(&r)) out.append(s->step);
+    for (const Record& r : records)
+        if (const auto* s = std::get_if<StepRecord>(&r))
+            out.append(s->step);
     return out;
 }
 
 QList<qint64> range(qint64 from, qint64 to)
 {
     QList<qint64> out;
-    for (qint64 i = from; i <= to; ++i) out.append(i);
+    for (qint64 i = from; i <= to; ++i)
+        out.append(i);
     return out;
 }
 
-}  // namespace
+} // namespace
 
-class tst_MetricsTailer : public QObject
-{
+class tst_MetricsTailer : public QObject {
     Q_OBJECT
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void init();
     void followsGrowingFile();
     void reattach_data();
@@ -52,7 +53,7 @@ private Q_SLOTS:
     void feedsStoreAndReportsMalformed();
     void yieldsOnLargeBacklog();
 
-private:
+  private:
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_path;
 };
@@ -70,7 +71,7 @@ void tst_MetricsTailer::followsGrowingFile()
     MetricsTailer t;
     t.setPath(m_path);
     QList<Record> got;
-    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
     QSignalSpy offsets(&t, &MetricsTailer::offsetChanged);
     QVERIFY(t.start());
     QCOMPARE(got.size(), 3);
@@ -94,7 +95,7 @@ void tst_MetricsTailer::followsGrowingFile()
 
 void tst_MetricsTailer::reattach_data()
 {
-    QTest::addColumn<int>("cut");  // bytes of the file present when the first tailer stops
+    QTest::addColumn<int>("cut"); // bytes of the file present when the first tailer stops
     const QByteArray stream = td::smallStream(4, 6);
     for (int cut : {0, 1, 200, int(td::helloLine(4).size()), int(td::helloLine(4).size()) + 1, 2000, 3333,
                     int(stream.size()) - 1, int(stream.size())})
@@ -112,7 +113,7 @@ void tst_MetricsTailer::reattach()
     {
         MetricsTailer a;
         a.setPath(m_path);
-        connect(&a, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+        connect(&a, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
         a.start();
         offset = a.offset();
         line = a.lineNumber();
@@ -123,13 +124,14 @@ void tst_MetricsTailer::reattach()
     MetricsTailer b;
     b.setPath(m_path);
     b.setWorldSize(worldSize);
-    connect(&b, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+    connect(&b, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
     b.start(offset, line);
     QCOMPARE(b.parser().stats().malformed, 0);
     QCOMPARE(stepsOf(got), range(1, 6));
     QCOMPARE(got.size(), 1 + 6 + 5);
     QByteArray again;
-    for (const Record &r : got) again += toJsonLine(r);
+    for (const Record& r : got)
+        again += toJsonLine(r);
     QCOMPARE(again, stream);
     QCOMPARE(b.lineNumber(), 12);
 }
@@ -141,12 +143,13 @@ void tst_MetricsTailer::eventDriven()
     t.setPath(m_path);
     t.setPollInterval(50);
     QList<Record> got;
-    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
     t.start();
     int next = 1;
     QTimer writer;
     connect(&writer, &QTimer::timeout, this, [&] {
-        if (next <= 20) append(m_path, td::stepLine(2, next++));
+        if (next <= 20)
+            append(m_path, td::stepLine(2, next++));
     });
     writer.start(5);
     QTRY_COMPARE_WITH_TIMEOUT(stepsOf(got).size(), 20, 5000);
@@ -160,7 +163,7 @@ void tst_MetricsTailer::waitsForFile()
     t.setPollInterval(50);
     QSignalSpy errors(&t, &MetricsTailer::errorOccurred);
     QList<Record> got;
-    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
     QVERIFY(t.start());
     QVERIFY(got.isEmpty());
     append(m_path, td::helloLine(2) + td::stepLine(2, 1));
@@ -174,7 +177,7 @@ void tst_MetricsTailer::truncatedFileRestarts()
     MetricsTailer t;
     t.setPath(m_path);
     QList<Record> got;
-    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) { got += r; });
+    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) { got += r; });
     QSignalSpy resets(&t, &MetricsTailer::fileReset);
     t.start();
     QCOMPARE(got.size(), 3);
@@ -206,19 +209,20 @@ void tst_MetricsTailer::feedsStoreAndReportsMalformed()
 void tst_MetricsTailer::yieldsOnLargeBacklog()
 {
     QByteArray big = td::helloLine(8);
-    for (int i = 1; i <= 200; ++i) big += td::stepLine(8, i);
+    for (int i = 1; i <= 200; ++i)
+        big += td::stepLine(8, i);
     append(m_path, big);
     MetricsTailer t;
     t.setPath(m_path);
     t.setMaxBytesPerPoll(10000);
     QList<Record> got;
     int batches = 0;
-    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record> &r) {
+    connect(&t, &MetricsTailer::recordsReady, this, [&](const QList<Record>& r) {
         got += r;
         ++batches;
     });
     t.start();
-    QVERIFY(stepsOf(got).size() < 200);  // first slice only, the rest comes from the event loop
+    QVERIFY(stepsOf(got).size() < 200); // first slice only, the rest comes from the event loop
     QTRY_COMPARE_WITH_TIMEOUT(stepsOf(got).size(), 200, 5000);
     QCOMPARE(stepsOf(got), range(1, 200));
     QVERIFY(batches > 5);

@@ -19,14 +19,13 @@ using namespace traindeck;
 using launch::JobState;
 using runs::Operations;
 
-class TestOperations : public QObject
-{
+class TestOperations : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_tmp;
     QString runsDir() const { return m_tmp.filePath(QStringLiteral("runs")); }
 
-    launch::JobSpec tinySpec(const QString &name, const QJsonObject &extra) const
+    launch::JobSpec tinySpec(const QString& name, const QJsonObject& extra) const
     {
         const QString path = testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral(".json")), name, extra,
                                                     {{QStringLiteral("ranks"), 2}});
@@ -34,7 +33,7 @@ class TestOperations : public QObject
     }
 
     // Follows the run through the layer's monitor until it ends (or timeoutMs).
-    static std::pair<JobState, qint64> follow(const QString &localDir, int timeoutMs = 120000)
+    static std::pair<JobState, qint64> follow(const QString& localDir, int timeoutMs = 120000)
     {
         const auto loc = Operations::locate(localDir, false);
         if (!loc.ok())
@@ -53,7 +52,7 @@ class TestOperations : public QObject
         return {end, m->store().lastStep()};
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -64,16 +63,19 @@ private Q_SLOTS:
 
     void validationIsTheSameForEveryFrontEnd()
     {
-        launch::JobSpec spec = tinySpec(QStringLiteral("bad"), {{QStringLiteral("lr"), QStringLiteral("fast")},
-                                                               {QStringLiteral("data"), m_tmp.filePath(QStringLiteral("missing.jsonl"))}});
+        launch::JobSpec spec = tinySpec(QStringLiteral("bad"),
+                                        {{QStringLiteral("lr"), QStringLiteral("fast")},
+                                         {QStringLiteral("data"), m_tmp.filePath(QStringLiteral("missing.jsonl"))}});
         spec.trainer.remove(QStringLiteral("preset"));
-        spec.trainer.insert(QStringLiteral("model"), m_tmp.path());  // no config.json there
-        const cluster::Diagnostics d = Operations::validate(spec, cluster::ClusterProfile::local(2), QStringLiteral("bad.json"));
+        spec.trainer.insert(QStringLiteral("model"), m_tmp.path()); // no config.json there
+        const cluster::Diagnostics d =
+            Operations::validate(spec, cluster::ClusterProfile::local(2), QStringLiteral("bad.json"));
         QStringList messages;
-        for (const auto &x : d)
+        for (const auto& x : d)
             messages << x.toString();
         QCOMPARE(messages.size(), 3);
-        QVERIFY2(messages.filter(QStringLiteral("trainer.lr")).size() == 1, qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY2(messages.filter(QStringLiteral("trainer.lr")).size() == 1,
+                 qPrintable(messages.join(QLatin1Char('\n'))));
         QVERIFY(messages.filter(QStringLiteral("missing.jsonl")).size() == 1);
         QVERIFY(messages.filter(QStringLiteral("config.json")).size() == 1);
         // The launch through the layer refuses it before anything starts...
@@ -86,22 +88,24 @@ private Q_SLOTS:
         f.write(spec.toJson());
         f.close();
         QProcess cli;
-        cli.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"),
-                                                  f.fileName(), QStringLiteral("--runs-dir"), runsDir()});
+        cli.start(QStringLiteral(TRAINDECK_CLI),
+                  {QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"), f.fileName(),
+                   QStringLiteral("--runs-dir"), runsDir()});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);
         const QString err = QString::fromUtf8(cli.readAllStandardError());
-        for (const auto &x : d)
+        for (const auto& x : d)
             QVERIFY2(err.contains(x.message), qPrintable(err));
         QVERIFY(!QDir(runsDir()).exists());
     }
 
     void launchFailResume()
     {
-        const auto launched = Operations::launch({tinySpec(QStringLiteral("ops-fail"), {{QStringLiteral("max-steps"), 5},
-                                                                                      {QStringLiteral("checkpoint-every"), 2},
-                                                                                      {QStringLiteral("inject-exit"), QStringLiteral("1:3")}}),
-                                                  cluster::ClusterProfile::local(2), QString(), runsDir()});
+        const auto launched = Operations::launch(
+            {tinySpec(QStringLiteral("ops-fail"), {{QStringLiteral("max-steps"), 5},
+                                                   {QStringLiteral("checkpoint-every"), 2},
+                                                   {QStringLiteral("inject-exit"), QStringLiteral("1:3")}}),
+             cluster::ClusterProfile::local(2), QString(), runsDir()});
         QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
         QVERIFY(!launched->remote);
         QCOMPARE(launched->localDir, launched->runDir);
@@ -127,8 +131,9 @@ private Q_SLOTS:
 
     void launchCancel()
     {
-        const auto launched = Operations::launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
-                                                  cluster::ClusterProfile::local(2), QString(), runsDir()});
+        const auto launched =
+            Operations::launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
+                                cluster::ClusterProfile::local(2), QString(), runsDir()});
         QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
         launch::LocalTransport local;
         QTRY_VERIFY_WITH_TIMEOUT(launch::readRunFiles(local, launched->runDir).pid > 0, 30000);

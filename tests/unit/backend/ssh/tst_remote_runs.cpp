@@ -40,65 +40,72 @@ using namespace traindeck::testing;
 namespace {
 const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
 
-QByteArray readAll(const QString &path)
+QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
 }
 
 // Forwards to another transport and counts the metrics bytes the head sent.
-class CountingTransport : public launch::Transport
-{
-public:
+class CountingTransport : public launch::Transport {
+  public:
     explicit CountingTransport(std::shared_ptr<launch::Transport> inner) : m_inner(std::move(inner)) {}
     qint64 metricsBytes = 0;
     QString displayName() const override { return m_inner->displayName(); }
     bool isLocal() const override { return m_inner->isLocal(); }
     bool runsAsRoot() const override { return m_inner->runsAsRoot(); }
-    cluster::Result<launch::ExecResult> run(const QString &c, int ms, const LineCallback &l) override { return m_inner->run(c, ms, l); }
-    cluster::Status startDetached(const QString &s) override { return m_inner->startDetached(s); }
-    cluster::Result<launch::FileChunk> readFile(const QString &path, qint64 offset, qint64 maxBytes) override
+    cluster::Result<launch::ExecResult> run(const QString& c, int ms, const LineCallback& l) override
+    {
+        return m_inner->run(c, ms, l);
+    }
+    cluster::Status startDetached(const QString& s) override { return m_inner->startDetached(s); }
+    cluster::Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override
     {
         auto r = m_inner->readFile(path, offset, maxBytes);
         if (r.ok() && path.endsWith(QLatin1String("/metrics.jsonl")))
             metricsBytes += r->data.size();
         return r;
     }
-    cluster::Status writeFile(const QString &p, const QByteArray &d, int mode) override { return m_inner->writeFile(p, d, mode); }
-    bool exists(const QString &p) override { return m_inner->exists(p); }
-    launch::SignalResult signalProcessGroup(qint64 pgid, int sig) override { return m_inner->signalProcessGroup(pgid, sig); }
+    cluster::Status writeFile(const QString& p, const QByteArray& d, int mode) override
+    {
+        return m_inner->writeFile(p, d, mode);
+    }
+    bool exists(const QString& p) override { return m_inner->exists(p); }
+    launch::SignalResult signalProcessGroup(qint64 pgid, int sig) override
+    {
+        return m_inner->signalProcessGroup(pgid, sig);
+    }
 
-private:
+  private:
     std::shared_ptr<launch::Transport> m_inner;
 };
 
-qint64 recordOffset(const metrics::Record &r)
+qint64 recordOffset(const metrics::Record& r)
 {
-    return std::visit([](const auto &x) { return x.origin.offset; }, r);
+    return std::visit([](const auto& x) { return x.origin.offset; }, r);
 }
-}  // namespace
+} // namespace
 
-class TestRemoteRuns : public QObject
-{
+class TestRemoteRuns : public QObject {
     Q_OBJECT
 
-private:
+  private:
     SshdInstance m_server{QStringLiteral("remote-runs")};
     std::unique_ptr<SshClientEnv> m_client;
-    QTemporaryDir m_tmp;  // the "head node" side (sshd runs on this machine) and the local runs dir
+    QTemporaryDir m_tmp; // the "head node" side (sshd runs on this machine) and the local runs dir
     QString m_headDir, m_localRuns;
     // The finished run of launchRecordMirrorAndSync, checked offline at the end.
     QString m_finishedRecord, m_finishedRemoteDir;
     QByteArray m_finishedMetrics;
 
-    QString path(const QString &name) const { return m_tmp.filePath(name); }
+    QString path(const QString& name) const { return m_tmp.filePath(name); }
 
-    cluster::ClusterProfile profile(const QString &mpirun) const
+    cluster::ClusterProfile profile(const QString& mpirun) const
     {
         return testing::headOnlyProfile(QStringLiteral("remote-test"), m_server, *m_client, mpirun, m_headDir);
     }
 
-    launch::JobSpec spec(const QString &name) const
+    launch::JobSpec spec(const QString& name) const
     {
         launch::JobSpec s;
         s.name = name;
@@ -107,7 +114,7 @@ private:
         return s;
     }
 
-    QString writeScript(const QString &name, const QByteArray &body)
+    QString writeScript(const QString& name, const QByteArray& body)
     {
         const QString p = path(name);
         QFile f(p);
@@ -118,7 +125,7 @@ private:
         return p;
     }
 
-    std::shared_ptr<launch::Transport> transport(const cluster::ClusterProfile &p)
+    std::shared_ptr<launch::Transport> transport(const cluster::ClusterProfile& p)
     {
         auto t = launch::transportFor(p);
         if (!t.ok())
@@ -127,8 +134,7 @@ private:
     }
 
     // Polls until ended or `until` holds; returns whether it ended.
-    template <typename Until>
-    static bool pollUntil(launch::RunMonitor &m, bool &ended, Until until, int ms = 20000)
+    template <typename Until> static bool pollUntil(launch::RunMonitor& m, bool& ended, Until until, int ms = 20000)
     {
         QElapsedTimer timer;
         timer.start();
@@ -139,7 +145,7 @@ private:
         return ended;
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -173,12 +179,13 @@ private Q_SLOTS:
         QVERIFY(t);
         auto established = [&] {
             QByteArray out;
-            runProgram(QStringLiteral("ss"), {QStringLiteral("-Htn"), QStringLiteral("state"), QStringLiteral("established"),
-                                              QStringLiteral("( dst 127.0.0.2 and dport = :%1 )").arg(m_server.port())},
+            runProgram(QStringLiteral("ss"),
+                       {QStringLiteral("-Htn"), QStringLiteral("state"), QStringLiteral("established"),
+                        QStringLiteral("( dst 127.0.0.2 and dport = :%1 )").arg(m_server.port())},
                        &out);
             return int(out.count('\n'));
         };
-        const int before = established();  // this thread's session (transportFor connects)
+        const int before = established(); // this thread's session (transportFor connects)
         QVERIFY(before >= 1);
         bool ran = false;
         int during = 0;
@@ -194,7 +201,7 @@ private Q_SLOTS:
         std::thread([&] { ran = t->run(QStringLiteral("true")).ok(); }).join();
         QVERIFY(ran);
         QTRY_COMPARE(established(), before + 1);
-        QVERIFY(t->run(QStringLiteral("true")).ok());  // this thread's session is untouched
+        QVERIFY(t->run(QStringLiteral("true")).ok()); // this thread's session is untouched
     }
 
     void remoteRunsDirResolvesHome()
@@ -202,15 +209,17 @@ private Q_SLOTS:
         cluster::ClusterProfile p = profile(QStringLiteral("mpirun"));
         auto t = transport(p);
         QVERIFY(t);
-        const passwd *pw = getpwuid(0);
+        const passwd* pw = getpwuid(0);
         QVERIFY(pw);
         const QString home = QString::fromLocal8Bit(pw->pw_dir);
         p.workdir = QStringLiteral("~/traindeck");
-        QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(), QDir::cleanPath(home + QStringLiteral("/traindeck/runs")));
+        QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(),
+                 QDir::cleanPath(home + QStringLiteral("/traindeck/runs")));
         p.workdir = QStringLiteral("~");
         QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(), QDir::cleanPath(home + QStringLiteral("/runs")));
         p.workdir = QStringLiteral("rel/dir");
-        QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(), QDir::cleanPath(home + QStringLiteral("/rel/dir/runs")));
+        QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(),
+                 QDir::cleanPath(home + QStringLiteral("/rel/dir/runs")));
         p.workdir = QStringLiteral("/srv/td/");
         QCOMPARE(launch::RemoteRuns::remoteRunsDir(*t, p).value(), QStringLiteral("/srv/td/runs"));
         p.workdir = QStringLiteral("~someone/x");
@@ -240,10 +249,13 @@ private Q_SLOTS:
         // Three lines and half of the fourth, then (once "go" exists) the rest of the file.
         const QByteArray body =
             "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-            "f='" + kFixture.toUtf8() + "'\n"
+            "f='" +
+            kFixture.toUtf8() +
+            "'\n"
             "echo \"fake mpirun $*\"\necho 'rank 0: warming up' >&2\n"
             "head -n 3 \"$f\" > \"$m\"\nsed -n 4p \"$f\" | head -c 40 >> \"$m\"\n"
-            "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] || exit 1; i=$((i+1)); sleep 0.05; done\n"
+            "i=0; while [ ! -e \"$(dirname \"$m\")/go\" ]; do [ -d \"$(dirname \"$m\")\" ] && [ $i -lt 2400 ] || exit "
+            "1; i=$((i+1)); sleep 0.05; done\n"
             "sed -n 4p \"$f\" | tail -c +41 >> \"$m\"\ntail -n +5 \"$f\" >> \"$m\"\n"
             "echo 'rank 0: done' >&2\nexit 0\n";
         const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-staged"), body));
@@ -306,7 +318,8 @@ private Q_SLOTS:
             m.setMirrorPath(loc->mirrorPath);
             bool ended = false;
             qsizetype records = 0;
-            connect(&m, &launch::RunMonitor::recordsReady, this, [&](const QList<metrics::Record> &rs, qint64) { records += rs.size(); });
+            connect(&m, &launch::RunMonitor::recordsReady, this,
+                    [&](const QList<metrics::Record>& rs, qint64) { records += rs.size(); });
             connect(&m, &launch::RunMonitor::ended, this, [&] { ended = true; });
             pollUntil(m, ended, [&] { return records >= 3 && readAll(loc->mirrorPath).size() == firstPart; });
             QVERIFY(!ended);
@@ -333,8 +346,8 @@ private Q_SLOTS:
         bool ended = false;
         launch::JobState final = launch::JobState::Starting;
         QList<qint64> offsets;
-        connect(&m2, &launch::RunMonitor::recordsReady, this, [&](const QList<metrics::Record> &rs, qint64) {
-            for (const metrics::Record &r : rs)
+        connect(&m2, &launch::RunMonitor::recordsReady, this, [&](const QList<metrics::Record>& rs, qint64) {
+            for (const metrics::Record& r : rs)
                 offsets << recordOffset(r);
         });
         connect(&m2, &launch::RunMonitor::ended, this, [&](launch::JobState s) {
@@ -362,7 +375,8 @@ private Q_SLOTS:
             m3.setMirrorPath(loc->mirrorPath);
             qsizetype records = 0;
             bool e3 = false;
-            connect(&m3, &launch::RunMonitor::recordsReady, this, [&](const QList<metrics::Record> &rs, qint64) { records += rs.size(); });
+            connect(&m3, &launch::RunMonitor::recordsReady, this,
+                    [&](const QList<metrics::Record>& rs, qint64) { records += rs.size(); });
             connect(&m3, &launch::RunMonitor::ended, this, [&] { e3 = true; });
             pollUntil(m3, e3, [] { return false; });
             QVERIFY(e3);
@@ -390,7 +404,8 @@ private Q_SLOTS:
         // Launched and never followed: sync alone brings the whole metrics file over.
         const QByteArray body =
             "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-            "cat '" + kFixture.toUtf8() + "' > \"$m\"\nexit 3\n";
+            "cat '" +
+            kFixture.toUtf8() + "' > \"$m\"\nexit 3\n";
         const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-fail"), body));
         auto t = transport(p);
         QVERIFY(t);
@@ -404,7 +419,7 @@ private Q_SLOTS:
         QVERIFY2(s.ok(), qPrintable(s.errorString()));
         QCOMPARE(launch::jobStateName(s.value()), QStringLiteral("failed"));
         QCOMPARE(readAll(launched->mirrorPath), readAll(kFixture));
-        for (const launch::RunSummary &r : launch::listRuns(m_localRuns)) {
+        for (const launch::RunSummary& r : launch::listRuns(m_localRuns)) {
             if (r.runDir == launched->localDir) {
                 QCOMPARE(launch::jobStateName(r.state), QStringLiteral("failed"));
                 QCOMPARE(r.exitCode.value_or(-1), 3);
@@ -417,11 +432,14 @@ private Q_SLOTS:
     void resumeThroughRecord()
     {
         // Attempt 1 writes 5 lines and a checkpoint, then fails; attempt 2 (--resume=latest) appends the rest.
-        const QByteArray body =
-            "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; --resume=latest) r=1;; esac; done\n"
-            "f='" + kFixture.toUtf8() + "'\nd=$(dirname \"$m\")\n"
-            "if [ -z \"$r\" ]; then head -n 5 \"$f\" > \"$m\"; mkdir -p \"$d/out/checkpoints/latest\"; echo 'attempt 1 died' >&2; exit 3; fi\n"
-            "tail -n +6 \"$f\" >> \"$m\"\necho 'attempt 2 ok' >&2\nexit 0\n";
+        const QByteArray body = "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; "
+                                "--resume=latest) r=1;; esac; done\n"
+                                "f='" +
+                                kFixture.toUtf8() +
+                                "'\nd=$(dirname \"$m\")\n"
+                                "if [ -z \"$r\" ]; then head -n 5 \"$f\" > \"$m\"; mkdir -p "
+                                "\"$d/out/checkpoints/latest\"; echo 'attempt 1 died' >&2; exit 3; fi\n"
+                                "tail -n +6 \"$f\" >> \"$m\"\necho 'attempt 2 ok' >&2\nexit 0\n";
         const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-resume"), body));
         auto t = transport(p);
         QVERIFY(t);
@@ -444,7 +462,7 @@ private Q_SLOTS:
         QCOMPARE(readAll(record + QStringLiteral("/attempt-1/exit-code")).trimmed(), QByteArray("3"));
         QVERIFY(!launch::readRemoteRecord(record)->synced);
         QCOMPARE(launch::readRunInfo(*loc->transport, record)->attempts, 2);
-        for (const launch::RunSummary &r : launch::listRuns(m_localRuns)) {
+        for (const launch::RunSummary& r : launch::listRuns(m_localRuns)) {
             if (r.runDir == record)
                 QVERIFY(!launch::isFinal(r.state));
         }
@@ -480,7 +498,7 @@ private Q_SLOTS:
         launch::LocalTransport here;
         QTRY_COMPARE_WITH_TIMEOUT(int(here.signalProcessGroup(pgid, 0)), int(launch::SignalResult::Delivered), 5000);
 
-        const auto loc = launch::locateRun(launched->localDir);  // as the CLI and the GUI do
+        const auto loc = launch::locateRun(launched->localDir); // as the CLI and the GUI do
         QVERIFY2(loc.ok(), qPrintable(loc.errorString()));
         QVERIFY(!loc->transport->isLocal());
         const auto state = launch::Launcher::cancel(*loc->transport, loc->runDir, 3000);
@@ -497,15 +515,17 @@ private Q_SLOTS:
     {
         const QByteArray body =
             "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-            "cat '" + kFixture.toUtf8() + "' > \"$m\"\nexit 0\n";
+            "cat '" +
+            kFixture.toUtf8() + "' > \"$m\"\nexit 0\n";
         const cluster::ClusterProfile p = profile(writeScript(QStringLiteral("mpirun-cli"), body));
         QVERIFY(p.save(path(QStringLiteral("remote-profile.json"))).ok());
         QFile specFile(path(QStringLiteral("cli-spec.json")));
         QVERIFY(specFile.open(QIODevice::WriteOnly));
-        specFile.write(R"({"version":1,"name":"cli-remote","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3}})");
+        specFile.write(
+            R"({"version":1,"name":"cli-remote","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3}})");
         specFile.close();
         const QString runs = path(QStringLiteral("cli-runs"));
-        auto cli = [&](const QStringList &args, QByteArray *out, QByteArray *err) {
+        auto cli = [&](const QStringList& args, QByteArray* out, QByteArray* err) {
             QProcess proc;
             proc.setWorkingDirectory(m_tmp.path());
             proc.start(QStringLiteral(TRAINDECK_CLI), args);
@@ -516,18 +536,20 @@ private Q_SLOTS:
             return proc.exitCode();
         };
         QByteArray out, err;
-        const int rc = cli({QStringLiteral("launch"), QStringLiteral("--spec"), specFile.fileName(), QStringLiteral("--profile"),
-                            path(QStringLiteral("remote-profile.json")), QStringLiteral("--runs-dir"), runs},
-                           &out, &err);
+        const int rc =
+            cli({QStringLiteral("launch"), QStringLiteral("--spec"), specFile.fileName(), QStringLiteral("--profile"),
+                 path(QStringLiteral("remote-profile.json")), QStringLiteral("--runs-dir"), runs},
+                &out, &err);
         QVERIFY2(rc == 0, err.constData());
-        QVERIFY2(err.contains("127.0.0.2"), err.constData());  // says where the run is
+        QVERIFY2(err.contains("127.0.0.2"), err.constData()); // says where the run is
         const QString runId = QString::fromUtf8(out.split('\n').first().trimmed());
         QVERIFY(!runId.isEmpty());
         const QString remoteDir = QDir::cleanPath(m_headDir + QStringLiteral("/runs/") + runId);
         QCOMPARE(readAll(runs + QLatin1Char('/') + runId + QStringLiteral("/metrics.jsonl")),
                  readAll(remoteDir + QStringLiteral("/metrics.jsonl")));
 
-        QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs}, &out, &err), 0);
+        QCOMPARE(
+            cli({QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs}, &out, &err), 0);
         const QJsonArray a = QJsonDocument::fromJson(out).array();
         QCOMPARE(a.size(), 1);
         const QJsonObject o = a.first().toObject();
@@ -547,7 +569,7 @@ private Q_SLOTS:
         m_server.stop();
         const QList<launch::RunSummary> runs = launch::listRuns(m_localRuns);
         bool found = false;
-        for (const launch::RunSummary &r : runs) {
+        for (const launch::RunSummary& r : runs) {
             if (r.runDir != m_finishedRecord)
                 continue;
             found = true;

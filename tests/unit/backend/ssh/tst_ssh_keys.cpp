@@ -61,22 +61,19 @@ int countLines(const QString& path, const QString& needle)
     return n;
 }
 
-}  // namespace
+} // namespace
 
 class TestSshKeys : public QObject {
     Q_OBJECT
 
-private:
+  private:
     SshdInstance m_head{QStringLiteral("head")};
     SshdInstance m_worker{QStringLiteral("worker")};
     std::unique_ptr<SshClientEnv> m_client;
     QString m_userError;
 
     QString userSsh() const { return testUserHome() + QStringLiteral("/.ssh"); }
-    void resetUserSsh()
-    {
-        QDir(userSsh()).removeRecursively();
-    }
+    void resetUserSsh() { QDir(userSsh()).removeRecursively(); }
     SshPrompts passwordPrompts(int* asked = nullptr, const QByteArray& password = kTestUserPassword)
     {
         SshPrompts p;
@@ -97,7 +94,7 @@ private:
         return t;
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QString error;
@@ -115,7 +112,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString dir = tmp.path() + QStringLiteral("/a/keys");
-        const mode_t old = ::umask(0);  // the worst umask: files would be 0666 without our care
+        const mode_t old = ::umask(0); // the worst umask: files would be 0666 without our care
         QString error;
         const auto key = SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt,
                                                   QStringLiteral("traindeck@testhost"), &error);
@@ -130,12 +127,16 @@ private Q_SLOTS:
         QCOMPARE(cipherOf(key->privateKeyPath), QByteArray("none"));
         // OpenSSH reads it and derives the same public key and fingerprint.
         QByteArray out;
-        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-y"), QStringLiteral("-P"), QString(),
-                                                           QStringLiteral("-f"), key->privateKeyPath},
-                            &out),
+        QCOMPARE(runProgram(
+                     QStringLiteral("ssh-keygen"),
+                     {QStringLiteral("-y"), QStringLiteral("-P"), QString(), QStringLiteral("-f"), key->privateKeyPath},
+                     &out),
                  0);
-        QCOMPARE(QString::fromUtf8(out).trimmed().section(QLatin1Char(' '), 0, 1), SshKeys::keyPart(key->publicKeyLine));
-        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-l"), QStringLiteral("-f"), key->publicKeyPath}, &out), 0);
+        QCOMPARE(QString::fromUtf8(out).trimmed().section(QLatin1Char(' '), 0, 1),
+                 SshKeys::keyPart(key->publicKeyLine));
+        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"),
+                            {QStringLiteral("-l"), QStringLiteral("-f"), key->publicKeyPath}, &out),
+                 0);
         QCOMPARE(QString::fromUtf8(out).section(QLatin1Char(' '), 1, 1), key->fingerprint);
         QCOMPARE(SshKeys::fingerprintOfLine(key->publicKeyLine), key->fingerprint);
 
@@ -149,14 +150,15 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QString error;
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), QByteArray("s3cret"), QString(), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), QByteArray("s3cret"), QString(), &error);
         QVERIFY2(key, qPrintable(error));
         QVERIFY(cipherOf(key->privateKeyPath) != "none");
-        QVERIFY(runProgram(QStringLiteral("ssh-keygen"),
-                           {QStringLiteral("-y"), QStringLiteral("-P"), QString(), QStringLiteral("-f"), key->privateKeyPath})
-                != 0);
-        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-y"), QStringLiteral("-P"), QStringLiteral("s3cret"),
-                                                           QStringLiteral("-f"), key->privateKeyPath}),
+        QVERIFY(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-y"), QStringLiteral("-P"), QString(),
+                                                          QStringLiteral("-f"), key->privateKeyPath}) != 0);
+        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"),
+                            {QStringLiteral("-y"), QStringLiteral("-P"), QStringLiteral("s3cret"), QStringLiteral("-f"),
+                             key->privateKeyPath}),
                  0);
         // "" is not "no passphrase": libssh cannot encrypt with it, and silently writing an unencrypted key
         // would surprise whoever asked for a passphrase. Refused, nothing written.
@@ -180,7 +182,8 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QString error;
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("c"), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("c"), &error);
         QVERIFY(key);
         QCOMPARE(SshKeys::readPublicKeyLine(key->publicKeyPath, &error).value_or(QString()), key->publicKeyLine);
         QVERIFY(!SshKeys::readPublicKeyLine(key->privateKeyPath, &error));
@@ -194,7 +197,8 @@ private Q_SLOTS:
         resetUserSsh();
         QTemporaryDir tmp;
         QString error;
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
         QVERIFY(key);
 
         // The new key does not work yet.
@@ -220,7 +224,8 @@ private Q_SLOTS:
         QCOMPARE(s.authMethodUsed(), QStringLiteral("password"));
         QCOMPARE(asked, 1);
 
-        const auto installed = SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error);
+        const auto installed =
+            SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error);
         QVERIFY2(installed, qPrintable(error));
         QVERIFY(installed->added);
         QVERIFY(installed->keyLoginVerified);
@@ -250,25 +255,27 @@ private Q_SLOTS:
         resetUserSsh();
         QTemporaryDir tmp;
         QString error;
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
         QVERIFY(key);
         const SshTarget target = userTarget(m_head);
         const QString auth = userSsh() + QStringLiteral("/authorized_keys");
         // Without the private key the login cannot be proved: refused before anything is installed.
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, tmp.path() + QStringLiteral("/nokey"), passwordPrompts(),
-                                        CancelToken{}, &error));
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, tmp.path() + QStringLiteral("/nokey"),
+                                        passwordPrompts(), CancelToken{}, &error));
         QVERIFY2(error.contains(QStringLiteral("no private key")), qPrintable(error));
         QVERIFY(!QFile::exists(auth));
         // The key does not work yet and no password is given.
         SshPrompts noPassword = passwordPrompts();
         noPassword.secret = [](const SecretRequest&) { return std::optional<QByteArray>(); };
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, noPassword, CancelToken{}, &error));
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, noPassword, CancelToken{},
+                                        &error));
         QVERIFY2(error.contains(QStringLiteral("no password was given")), qPrintable(error));
         QVERIFY(!QFile::exists(auth));
         // With the password: added and proved.
         int asked = 0;
-        auto installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, passwordPrompts(&asked),
-                                                CancelToken{}, &error);
+        auto installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath,
+                                                passwordPrompts(&asked), CancelToken{}, &error);
         QVERIFY2(installed, qPrintable(error));
         QCOMPARE(installed->outcome, NodeInstall::Outcome::Added);
         QCOMPARE(installed->message(), QStringLiteral("key added, key login verified"));
@@ -284,10 +291,11 @@ private Q_SLOTS:
         QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
         // A public key that is not the private key's (the wrong .pub chosen): it gets authorized, but the
         // key-only login with the private key fails, so the node does not count as done.
-        const auto other = SshKeys::generateEd25519(tmp.path(), QStringLiteral("other"), std::nullopt, QStringLiteral("o@x"), &error);
+        const auto other =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("other"), std::nullopt, QStringLiteral("o@x"), &error);
         QVERIFY(other);
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, other->privateKeyPath, passwordPrompts(), CancelToken{},
-                                        &error));
+        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, other->privateKeyPath, passwordPrompts(),
+                                        CancelToken{}, &error));
         QVERIFY2(error.contains(QStringLiteral("logging in with")), qPrintable(error));
     }
 
@@ -299,23 +307,28 @@ private Q_SLOTS:
         QDir().mkpath(userSsh());
         QTemporaryDir tmp;
         QString error;
-        const auto other = SshKeys::generateEd25519(tmp.path(), QStringLiteral("o"), std::nullopt, QStringLiteral("other"), &error);
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("mine"), &error);
+        const auto other =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("o"), std::nullopt, QStringLiteral("other"), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("mine"), &error);
         QVERIFY(other && key);
         const QString auth = userSsh() + QStringLiteral("/authorized_keys");
         {
             QFile f(auth);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(other->publicKeyLine.toUtf8());  // no trailing newline
+            f.write(other->publicKeyLine.toUtf8()); // no trailing newline
         }
-        runProgram(QStringLiteral("chown"), {QStringLiteral("-R"), QLatin1String(kTestUser) + QLatin1Char(':'), userSsh()});
+        runProgram(QStringLiteral("chown"),
+                   {QStringLiteral("-R"), QLatin1String(kTestUser) + QLatin1Char(':'), userSsh()});
         SshSession s(userTarget(m_head));
         s.setPrompts(passwordPrompts());
         QVERIFY2(s.open(AuthOptions{false, true, false}), qPrintable(s.error().toString()));
-        QVERIFY2(SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error), qPrintable(error));
+        QVERIFY2(SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error),
+                 qPrintable(error));
         QFile f(auth);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(f.readAll()), other->publicKeyLine + QLatin1Char('\n') + key->publicKeyLine + QLatin1Char('\n'));
+        QCOMPARE(QString::fromUtf8(f.readAll()),
+                 other->publicKeyLine + QLatin1Char('\n') + key->publicKeyLine + QLatin1Char('\n'));
     }
 
     void headToWorkers()
@@ -349,7 +362,9 @@ private Q_SLOTS:
         const auto again = SshKeys::setupHeadToWorkers(head, {&worker}, &error);
         QVERIFY2(again, qPrintable(error));
         QCOMPARE(countLines(userSsh() + QStringLiteral("/authorized_keys"), QStringLiteral("ssh-ed25519")), 1);
-        QCOMPARE(countLines(userSsh() + QStringLiteral("/known_hosts"), QStringLiteral("[127.0.0.1]:%1").arg(m_worker.port())), 1);
+        QCOMPARE(countLines(userSsh() + QStringLiteral("/known_hosts"),
+                            QStringLiteral("[127.0.0.1]:%1").arg(m_worker.port())),
+                 1);
     }
 
     void deployFile()
@@ -383,7 +398,8 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QProcess p;
-        p.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
+        p.start(QStringLiteral(TRAINDECK_CLI),
+                {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         const QString priv = tmp.path() + QStringLiteral("/k/") + SshKeys::defaultKeyName();
@@ -392,18 +408,21 @@ private Q_SLOTS:
         QCOMPARE(cipherOf(priv), QByteArray("none"));
         QVERIFY(p.readAllStandardOutput().contains("ssh-ed25519 "));
         // Again: refused (exists) → 1.
-        p.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
+        p.start(QStringLiteral(TRAINDECK_CLI),
+                {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1);
         // With a passphrase from stdin.
-        p.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/e"),
-                                                QStringLiteral("--passphrase-stdin")});
+        p.start(QStringLiteral(TRAINDECK_CLI),
+                {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/e"),
+                 QStringLiteral("--passphrase-stdin")});
         p.write("pass phrase\n");
         p.closeWriteChannel();
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
-        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-y"), QStringLiteral("-P"), QStringLiteral("pass phrase"),
-                                                           QStringLiteral("-f"), tmp.path() + QStringLiteral("/e/") + SshKeys::defaultKeyName()}),
+        QCOMPARE(runProgram(QStringLiteral("ssh-keygen"),
+                            {QStringLiteral("-y"), QStringLiteral("-P"), QStringLiteral("pass phrase"),
+                             QStringLiteral("-f"), tmp.path() + QStringLiteral("/e/") + SshKeys::defaultKeyName()}),
                  0);
         // Bad input.
         p.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--bogus")});
@@ -418,7 +437,8 @@ private Q_SLOTS:
         resetUserSsh();
         QTemporaryDir tmp;
         QString error;
-        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("cli"), &error);
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("cli"), &error);
         QVERIFY(key);
         QFile profile(tmp.path() + QStringLiteral("/lab.json"));
         QVERIFY(profile.open(QIODevice::WriteOnly));
@@ -434,9 +454,10 @@ private Q_SLOTS:
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.remove(QStringLiteral("SSH_AUTH_SOCK"));
             p.setProcessEnvironment(env);
-            p.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("install-key"), QStringLiteral("--profile"),
-                                                               profile.fileName(), QStringLiteral("--key"),
-                                                               key->publicKeyPath} + extra);
+            p.start(QStringLiteral(TRAINDECK_CLI),
+                    QStringList{QStringLiteral("install-key"), QStringLiteral("--profile"), profile.fileName(),
+                                QStringLiteral("--key"), key->publicKeyPath} +
+                        extra);
             p.write(input);
             p.closeWriteChannel();
             p.waitForFinished(60000);

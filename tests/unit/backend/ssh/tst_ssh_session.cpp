@@ -25,7 +25,7 @@ using namespace traindeck::testing;
 class TestSshSession : public QObject {
     Q_OBJECT
 
-private:
+  private:
     SshdInstance m_server{QStringLiteral("n1")};
     std::unique_ptr<SshClientEnv> m_client;
 
@@ -46,7 +46,7 @@ private:
         return s;
     }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QString error;
@@ -101,7 +101,8 @@ private Q_SLOTS:
         QFile f(t.knownHosts);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString content = QString::fromUtf8(f.readAll());
-        QVERIFY2(content.contains(QStringLiteral("[127.0.0.1]:%1 ssh-ed25519 ").arg(m_server.port())), qPrintable(content));
+        QVERIFY2(content.contains(QStringLiteral("[127.0.0.1]:%1 ssh-ed25519 ").arg(m_server.port())),
+                 qPrintable(content));
         QVERIFY(content.contains(m_server.hostPublicKeyLine().section(QLatin1Char(' '), 1, 1)));
         // Known now: no question.
         SshSession again(t);
@@ -120,14 +121,15 @@ private Q_SLOTS:
     void configAliasHonoured()
     {
         SshTarget t = trustedTarget();
-        m_client->writeConfig(QStringLiteral("Host mynode\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n")
-                                  .arg(m_server.port())
-                                  .arg(m_client->identity()));
+        m_client->writeConfig(
+            QStringLiteral("Host mynode\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n")
+                .arg(m_server.port())
+                .arg(m_client->identity()));
         t.host = QStringLiteral("mynode");
         t.port = 0;
         t.user.clear();
         t.identity.clear();
-        t.useDefaultIdentities = true;  // the config's IdentityFile
+        t.useDefaultIdentities = true; // the config's IdentityFile
         SshSession s(t);
         QVERIFY2(s.open(), qPrintable(s.error().toString()));
         QCOMPARE(s.resolvedHost(), QStringLiteral("127.0.0.1"));
@@ -175,7 +177,7 @@ private Q_SLOTS:
                       },
                       {}});
         QVERIFY(!s.open());
-        QCOMPARE(asked, 0);  // never offered for acceptance
+        QCOMPARE(asked, 0); // never offered for acceptance
         QCOMPARE(s.error().kind, SshError::Kind::HostKeyChanged);
         QCOMPARE(s.hostKey().state, HostKeyInfo::State::Changed);
         QCOMPARE(s.hostKey().fingerprint, server.hostKeyFingerprint());
@@ -211,7 +213,7 @@ private Q_SLOTS:
     void authFailure()
     {
         SshTarget t = trustedTarget();
-        SshClientEnv other;  // a key the server does not know
+        SshClientEnv other; // a key the server does not know
         t.identity = other.identity();
         SshSession s(t);
         QVERIFY(!s.open());
@@ -266,7 +268,8 @@ private Q_SLOTS:
         ExecOptions o;
         o.onStdoutLine = [&](const QByteArray& l) { out << l; };
         o.onStderrLine = [&](const QByteArray& l) { err << l; };
-        const ExecResult r = s->exec(QStringLiteral("echo one; echo two >&2; printf 'three\\r\\nfour'; echo five >&2"), o);
+        const ExecResult r =
+            s->exec(QStringLiteral("echo one; echo two >&2; printf 'three\\r\\nfour'; echo five >&2"), o);
         QVERIFY(r.ok());
         QCOMPARE(out, (QList<QByteArray>{"one", "three", "four"}));
         QCOMPARE(err, (QList<QByteArray>{"two", "five"}));
@@ -353,7 +356,10 @@ private Q_SLOTS:
         }
         if (!gone) {
             QByteArray ps;
-            runProgram(QStringLiteral("ps"), {QStringLiteral("-o"), QStringLiteral("pid,ppid,pgid,stat,cmd"), QStringLiteral("-p"), QString::number(pid)}, &ps);
+            runProgram(QStringLiteral("ps"),
+                       {QStringLiteral("-o"), QStringLiteral("pid,ppid,pgid,stat,cmd"), QStringLiteral("-p"),
+                        QString::number(pid)},
+                       &ps);
             QFile log(m_server.dir() + QStringLiteral("/sshd.log"));
             log.open(QIODevice::ReadOnly);
             qWarning().noquote() << ps << log.readAll();
@@ -376,7 +382,8 @@ private Q_SLOTS:
         QCOMPARE(err, (QList<QByteArray>{"e1", "e2"}));
         QElapsedTimer t;
         t.start();
-        QCOMPARE(local.run(QStringLiteral("sleep 30"), ExecOptions::withTimeout(300)).status, ExecResult::Status::TimedOut);
+        QCOMPARE(local.run(QStringLiteral("sleep 30"), ExecOptions::withTimeout(300)).status,
+                 ExecResult::Status::TimedOut);
         QVERIFY(t.elapsed() < 3000);
     }
 
@@ -386,12 +393,11 @@ private Q_SLOTS:
         QFile::remove(t.knownHosts);
         SshConnection conn(t);
         QStringList questions;
-        connect(conn.prompts(), &PromptBroker::hostKeyQuestion, this,
-                [&](quint64 id, const HostKeyInfo& info) {
-                    QCOMPARE(QThread::currentThread(), this->thread());  // asked in the GUI thread
-                    questions << info.fingerprint;
-                    conn.prompts()->answerHostKey(id, HostKeyDecision::AcceptAndSave);
-                });
+        connect(conn.prompts(), &PromptBroker::hostKeyQuestion, this, [&](quint64 id, const HostKeyInfo& info) {
+            QCOMPARE(QThread::currentThread(), this->thread()); // asked in the GUI thread
+            questions << info.fingerprint;
+            conn.prompts()->answerHostKey(id, HostKeyDecision::AcceptAndSave);
+        });
         QSignalSpy connected(&conn, &SshConnection::connected);
         QSignalSpy failed(&conn, &SshConnection::connectFailed);
         conn.connectToHost();
@@ -419,7 +425,9 @@ private Q_SLOTS:
         QCOMPARE(finished.at(1).at(0).toULongLong(), b);
         QCOMPARE(finished.at(1).at(1).value<ExecResult>().status, ExecResult::Status::Cancelled);
         QCOMPARE(finished.at(2).at(0).toULongLong(), c);
-        QVERIFY2(finished.at(2).at(1).value<ExecResult>().ok(), qPrintable(finished.at(2).at(1).value<ExecResult>().describe() + QString::fromUtf8(finished.at(2).at(1).value<ExecResult>().stdErr)));
+        QVERIFY2(finished.at(2).at(1).value<ExecResult>().ok(),
+                 qPrintable(finished.at(2).at(1).value<ExecResult>().describe() +
+                            QString::fromUtf8(finished.at(2).at(1).value<ExecResult>().stdErr)));
         // QSignalSpy records `finished` directly in the worker thread; the line signals are queued to this
         // thread: let them arrive.
         QTRY_COMPARE_WITH_TIMEOUT(out, (QStringList{QStringLiteral("hi"), QStringLiteral("after")}), 5000);
@@ -445,7 +453,8 @@ private Q_SLOTS:
         const QString ns = QStringLiteral("tdssh%1").arg(QCoreApplication::applicationPid() % 100000);
         const QString hostIf = ns + QStringLiteral("a"), nsIf = ns + QStringLiteral("b");
         const int octet = 100 + int(QCoreApplication::applicationPid() % 100);
-        const QString hostAddr = QStringLiteral("10.231.%1.1").arg(octet), nsAddr = QStringLiteral("10.231.%1.2").arg(octet);
+        const QString hostAddr = QStringLiteral("10.231.%1.1").arg(octet),
+                      nsAddr = QStringLiteral("10.231.%1.2").arg(octet);
         auto ip = [](const QStringList& args) { return runProgram(QStringLiteral("ip"), args); };
         if (ip({QStringLiteral("netns"), QStringLiteral("add"), ns}) != 0)
             QSKIP("cannot create a network namespace here");
@@ -453,10 +462,13 @@ private Q_SLOTS:
             ip({QStringLiteral("link"), QStringLiteral("del"), hostIf});
             ip({QStringLiteral("netns"), QStringLiteral("del"), ns});
         });
-        QCOMPARE(ip({QStringLiteral("link"), QStringLiteral("add"), hostIf, QStringLiteral("type"), QStringLiteral("veth"),
-                     QStringLiteral("peer"), QStringLiteral("name"), nsIf, QStringLiteral("netns"), ns}),
+        QCOMPARE(
+            ip({QStringLiteral("link"), QStringLiteral("add"), hostIf, QStringLiteral("type"), QStringLiteral("veth"),
+                QStringLiteral("peer"), QStringLiteral("name"), nsIf, QStringLiteral("netns"), ns}),
+            0);
+        QCOMPARE(ip({QStringLiteral("addr"), QStringLiteral("add"), hostAddr + QStringLiteral("/30"),
+                     QStringLiteral("dev"), hostIf}),
                  0);
-        QCOMPARE(ip({QStringLiteral("addr"), QStringLiteral("add"), hostAddr + QStringLiteral("/30"), QStringLiteral("dev"), hostIf}), 0);
         QCOMPARE(ip({QStringLiteral("link"), QStringLiteral("set"), hostIf, QStringLiteral("up")}), 0);
         QCOMPARE(ip({QStringLiteral("netns"), QStringLiteral("exec"), ns, QStringLiteral("ip"), QStringLiteral("addr"),
                      QStringLiteral("add"), nsAddr + QStringLiteral("/30"), QStringLiteral("dev"), nsIf}),

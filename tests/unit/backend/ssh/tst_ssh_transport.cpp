@@ -26,10 +26,10 @@ using namespace traindeck::testing;
 class TestSshTransport : public QObject {
     Q_OBJECT
 
-private:
+  private:
     SshdInstance m_server{QStringLiteral("tr")};
     std::unique_ptr<SshClientEnv> m_client;
-    QTemporaryDir m_tmp;  // on this machine = the "head node" (sshd runs here)
+    QTemporaryDir m_tmp; // on this machine = the "head node" (sshd runs here)
     std::shared_ptr<SshTransport> m_t;
 
     SshTarget trustedTarget()
@@ -42,7 +42,7 @@ private:
     }
     QString path(const QString& name) const { return m_tmp.filePath(name); }
 
-private Q_SLOTS:
+  private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
@@ -67,7 +67,9 @@ private Q_SLOTS:
     {
         QList<QPair<launch::Transport::Stream, QByteArray>> lines;
         const auto r = m_t->run(QStringLiteral("echo one; echo 'two words'; echo err >&2; printf last; exit 3"), 10000,
-                                [&](launch::Transport::Stream s, const QByteArray& l) { lines.append({s, l}); });
+                                [&](launch::Transport::Stream s, const QByteArray& l) {
+                                    lines.append({s, l});
+                                });
         QVERIFY2(r.ok(), qPrintable(r.errorString()));
         QCOMPARE(r->exitCode, 3);
         QVERIFY(!r->timedOut);
@@ -117,19 +119,19 @@ private Q_SLOTS:
         QCOMPARE(whole->fileSize, qint64(data.size()));
         QCOMPARE(whole->data, data);
 
-        auto mid = m_t->readFile(f, 100, 50);  // max smaller than the rest
+        auto mid = m_t->readFile(f, 100, 50); // max smaller than the rest
         QVERIFY(mid.ok());
         QCOMPARE(mid->data, data.mid(100, 50));
         QCOMPARE(mid->fileSize, qint64(data.size()));
 
-        auto rest = m_t->readFile(f, 2990, 1000);  // less than max is left
+        auto rest = m_t->readFile(f, 2990, 1000); // less than max is left
         QVERIFY(rest.ok());
         QCOMPARE(rest->data, data.mid(2990));
 
         auto atEnd = m_t->readFile(f, data.size(), 10);
         QVERIFY(atEnd.ok());
         QVERIFY(atEnd->data.isEmpty());
-        auto past = m_t->readFile(f, data.size() + 1000, 10);  // shrunk file: empty, size tells
+        auto past = m_t->readFile(f, data.size() + 1000, 10); // shrunk file: empty, size tells
         QVERIFY(past.ok());
         QVERIFY(past->data.isEmpty());
         QCOMPARE(past->fileSize, qint64(data.size()));
@@ -178,14 +180,17 @@ private Q_SLOTS:
     {
         const QString pidFile = path(QStringLiteral("detached.pid"));
         const QString script = path(QStringLiteral("detached.sh"));
-        QVERIFY(m_t->writeFile(script, QStringLiteral("echo $$ > '%1'\nsleep 60 &\nwait $!\n").arg(pidFile).toUtf8(), 0755).ok());
+        QVERIFY(
+            m_t->writeFile(script, QStringLiteral("echo $$ > '%1'\nsleep 60 &\nwait $!\n").arg(pidFile).toUtf8(), 0755)
+                .ok());
         QVERIFY(!m_t->startDetached(path(QStringLiteral("no-such-script.sh"))).ok());
         QElapsedTimer timer;
         timer.start();
         const cluster::Status s = m_t->startDetached(script);
         QVERIFY2(s.ok(), qPrintable(s.errorString()));
-        QVERIFY(timer.elapsed() < 10000);  // returned without waiting for the script
-        QTRY_VERIFY_WITH_TIMEOUT(m_t->readFile(pidFile, 0, 100).ok() && !m_t->readFile(pidFile, 0, 100)->data.isEmpty(), 10000);
+        QVERIFY(timer.elapsed() < 10000); // returned without waiting for the script
+        QTRY_VERIFY_WITH_TIMEOUT(m_t->readFile(pidFile, 0, 100).ok() && !m_t->readFile(pidFile, 0, 100)->data.isEmpty(),
+                                 10000);
         const qint64 pgid = m_t->readFile(pidFile, 0, 100)->data.trimmed().toLongLong();
         QVERIFY(pgid > 1);
         // Its own session and group (setsid), not the sshd channel's.
@@ -209,9 +214,10 @@ private Q_SLOTS:
     {
         // A group whose only member is a zombie: its parent (in another group) never reaps it.
         const QString pidFile = path(QStringLiteral("zombie.pid"));
-        const auto r = m_t->run(QStringLiteral("setsid -f perl -e 'if (my $p = fork) { open F, \">%1\"; print F \"$p $$\\n\"; "
-                                               "close F; sleep 30; } else { setpgrp(0, 0); exit 0; }' </dev/null >/dev/null 2>&1")
-                                    .arg(pidFile));
+        const auto r =
+            m_t->run(QStringLiteral("setsid -f perl -e 'if (my $p = fork) { open F, \">%1\"; print F \"$p $$\\n\"; "
+                                    "close F; sleep 30; } else { setpgrp(0, 0); exit 0; }' </dev/null >/dev/null 2>&1")
+                         .arg(pidFile));
         if (!r.ok() || r->exitCode != 0)
             QSKIP("perl not available");
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, 10000);
@@ -219,12 +225,14 @@ private Q_SLOTS:
         const qint64 zombie = pids.value(0).toLongLong();
         const qint64 parent = pids.value(1).toLongLong();
         QVERIFY(zombie > 1);
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            QFile f(QStringLiteral("/proc/%1/stat").arg(zombie));
-            return f.open(QIODevice::ReadOnly) && f.readAll().contains(") Z ");
-        }(), 5000);
-        QCOMPARE(::kill(pid_t(-zombie), 0), 0);  // the kernel still counts it...
-        QCOMPARE(m_t->signalProcessGroup(zombie, 0), launch::SignalResult::NoSuchProcess);  // ...we do not
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile f(QStringLiteral("/proc/%1/stat").arg(zombie));
+                return f.open(QIODevice::ReadOnly) && f.readAll().contains(") Z ");
+            }(),
+            5000);
+        QCOMPARE(::kill(pid_t(-zombie), 0), 0); // the kernel still counts it...
+        QCOMPARE(m_t->signalProcessGroup(zombie, 0), launch::SignalResult::NoSuchProcess); // ...we do not
         if (parent > 1)
             ::kill(pid_t(parent), SIGTERM);
     }
@@ -272,9 +280,10 @@ private Q_SLOTS:
     {
         // A fake mpirun on the "head": writes three metrics lines where --metrics-out says, exits 0.
         const QString mpirun = path(QStringLiteral("fake-mpirun"));
-        const QByteArray body = "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-                                "echo \"fake mpirun $*\"\nhead -n 3 '" TRAINDECK_SOURCE_DIR
-                                "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexit 0\n";
+        const QByteArray body =
+            "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
+            "echo \"fake mpirun $*\"\nhead -n 3 '" TRAINDECK_SOURCE_DIR
+            "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexit 0\n";
         QVERIFY(m_t->writeFile(mpirun, body, 0755).ok());
         cluster::ClusterProfile profile;
         profile.name = QStringLiteral("remote");
@@ -314,7 +323,8 @@ private Q_SLOTS:
         QCOMPARE(launch::jobStateName(states.last()), QStringLiteral("finished"));
         QCOMPARE(records, qsizetype(3));
         QCOMPARE(monitor.metricsOffset(), QFileInfo(launch::runFile(r->runDir, launch::runfile::kMetrics)).size());
-        QVERIFY(m_t->readFile(launch::runFile(r->runDir, launch::runfile::kStdout), 0, 4096)->data.contains("fake mpirun"));
+        QVERIFY(
+            m_t->readFile(launch::runFile(r->runDir, launch::runfile::kStdout), 0, 4096)->data.contains("fake mpirun"));
     }
 
     void registeredFactory()
@@ -326,7 +336,7 @@ private Q_SLOTS:
         node.name = node.host = QStringLiteral("unreachable.invalid");
         profile.nodes = {node};
         const auto t = launch::transportFor(profile);
-        QVERIFY(!t.ok());  // a remote profile now goes to SSH: the name does not resolve
+        QVERIFY(!t.ok()); // a remote profile now goes to SSH: the name does not resolve
         QVERIFY2(!t.errorString().contains(QStringLiteral("no SSH transport")), qPrintable(t.errorString()));
         QVERIFY(t.errorString().contains(QStringLiteral("unreachable.invalid")));
         launch::setRemoteTransportFactory({});
