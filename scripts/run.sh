@@ -10,7 +10,7 @@ scripts/setup-deps.sh >/dev/null
 
 build="${BUILD_DIR:-build}"
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
-cmake --preset default -B "$build" -DTRAINDECK_WITH_GUI=ON >/dev/null
+cmake --preset ci -B "$build" -DTRAINDECK_WITH_GUI=ON >/dev/null
 targets=(traindeck-trainer traindeck-cli traindeck)
 echo "run.sh: building ${targets[*]} (the first build takes several minutes)"
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"

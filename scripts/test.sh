@@ -20,7 +20,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export QT_QPA_PLATFORM=offscreen
 
 start=$(date +%s)
-cmake --preset default -B "$build" -DTRAINDECK_WITH_GUI=ON
+cmake --preset ci -B "$build" -DTRAINDECK_WITH_GUI=ON
 cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 echo "test.sh: build took $((built - start)) s"

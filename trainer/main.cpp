@@ -368,23 +368,23 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
     comm->barrier();
     const std::vector<double> all = comm->gather(mine, 0);
     if (me == 0) {
-        nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+        nlohmann::ordered_json pairList = nlohmann::ordered_json::array();
         for (int a = 0; a < n; ++a) {
             for (int b = a + 1; b < n; ++b) {
                 const double lat = all[static_cast<size_t>(a * 2 * n + 2 * b)];
                 const double bw = all[static_cast<size_t>(a * 2 * n + 2 * b + 1)];
-                pairs.push_back({{"a", a},
-                                 {"b", b},
-                                 {"host_a", hosts[a]},
-                                 {"host_b", hosts[b]},
-                                 {"latency_us", lat},
-                                 {"bandwidth_mbps", bw}});
+                pairList.push_back({{"a", a},
+                                    {"b", b},
+                                    {"host_a", hosts[a]},
+                                    {"host_b", hosts[b]},
+                                    {"latency_us", lat},
+                                    {"bandwidth_mbps", bw}});
             }
         }
         std::cout << nlohmann::ordered_json{{"ranks", n},       {"mpi", comm->libraryVersion()},
                                             {"bytes", bytes},   {"iters", iterations},
                                             {"passes", passes}, {"hosts", hosts},
-                                            {"pairs", pairs}}
+                                            {"pairs", pairList}}
                          .dump()
                   << "\n";
     }

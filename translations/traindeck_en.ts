@@ -4,7 +4,7 @@
 <context>
     <name>traindeck::analysis</name>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="364"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="385"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>Device memory is %1% full on %n rank</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="352"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n core</numerusform>
@@ -23,7 +23,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -39,7 +39,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="933"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="987"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>
@@ -50,15 +50,15 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="188"/>
+        <location filename="../app/gui/checkspage.cpp" line="189"/>
         <source>Testing the links between %n node(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Testing the link between %n node…</numerusform>
+            <numerusform>Testing the links between %n nodes…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="260"/>
+        <location filename="../app/gui/checkspage.cpp" line="271"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="277"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -74,7 +74,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="315"/>
+        <location filename="../app/gui/checkspage.cpp" line="329"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -82,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="475"/>
+        <location filename="../app/gui/checkspage.cpp" line="488"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>
@@ -93,7 +93,7 @@
 <context>
     <name>traindeck::gui::ClusterPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="157"/>
+        <location filename="../app/gui/clusterpage.cpp" line="159"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -101,7 +101,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="158"/>
+        <location filename="../app/gui/clusterpage.cpp" line="160"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -112,7 +112,7 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="130"/>
+        <location filename="../app/gui/findingspanel.cpp" line="132"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>Findings (%n)</numerusform>
@@ -123,7 +123,7 @@
 <context>
     <name>traindeck::gui::HostfileEditor</name>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
         <source>Valid: %n host(s)</source>
         <translation>
             <numerusform>Valid: %n host</numerusform>
@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
         <source>%n slot(s) in all</source>
         <translation>
             <numerusform>%n slot in all</numerusform>
@@ -139,8 +139,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="266"/>
-        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="267"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform>
@@ -148,7 +148,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
         <source>%n error(s)</source>
         <translation>
             <numerusform>%n error</numerusform>
@@ -159,8 +159,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
-        <location filename="../app/gui/launchpage.cpp" line="442"/>
+        <location filename="../app/gui/launchpage.cpp" line="429"/>
+        <location filename="../app/gui/launchpage.cpp" line="432"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -168,7 +168,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -176,7 +176,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="431"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -184,7 +184,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="442"/>
+        <location filename="../app/gui/launchpage.cpp" line="432"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -195,7 +195,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="905"/>
+        <location filename="../app/gui/monitorpage.cpp" line="959"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -203,7 +203,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="916"/>
+        <location filename="../app/gui/monitorpage.cpp" line="970"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>
@@ -214,7 +214,7 @@
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="263"/>
+        <location filename="../app/gui/runspage.cpp" line="274"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%n run in %1</numerusform>
@@ -222,7 +222,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="264"/>
+        <location filename="../app/gui/runspage.cpp" line="275"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n running</numerusform>

@@ -4,179 +4,179 @@
 <context>
     <name>traindeck::analysis</name>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="84"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="88"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="84"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="88"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="179"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="190"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
         <translation>%1 是掉队者：其数据加载比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="182"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="193"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="186"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="197"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
         <translation>%1 是掉队者：其计算比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="189"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="200"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
         <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="229"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="242"/>
         <source>The input pipeline takes %1% of every step on all ranks</source>
         <translation>所有进程的每一步中，输入管线都占用 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="231"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="243"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
         <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="260"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="276"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
         <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="264"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="278"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="310"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="329"/>
         <source>Gradient transfer takes %1% of each step</source>
         <translation>梯度传输占每步时间的 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="313"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="332"/>
         <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of the link&apos;s %3 GB/s. Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
         <translation>allreduce 的总线带宽仅为 %1 GB/s，只达到链路 %3 GB/s 的 %2%。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选用的网卡（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="319"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="338"/>
         <source>The link is close to saturated (%1 of %2 GB/s). Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
         <translation>链路已接近饱和（%1 / %2 GB/s）。请减少每步发送的数据量：提高梯度累积或每进程批大小、以 bf16 规约梯度，或使用更快的互连。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="324"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="343"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
         <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="364"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="385"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="366"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="387"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
         <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="399"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="424"/>
         <source>Device memory grew by %1% since the start of the run</source>
         <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="401"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="426"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="437"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="465"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="439"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="467"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="442"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="495"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="531"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="497"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="533"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="514"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="552"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="516"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="557"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="519"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="553"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="600"/>
         <source>Throughput dropped by %1% since the start of the run</source>
         <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="602"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
         <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="558"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="558"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
         <source>steps/s</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="610"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="663"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="614"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="664"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
     </message>
@@ -194,47 +194,47 @@
         <translation>%1 Mbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="106"/>
+        <location filename="../backend/checks/linktest.cpp" line="108"/>
         <source>the link test printed no result</source>
         <translation>链路测试没有输出结果</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="110"/>
+        <location filename="../backend/checks/linktest.cpp" line="112"/>
         <source>the link test ran %1 rank(s) for %2 node(s)</source>
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="124"/>
+        <location filename="../backend/checks/linktest.cpp" line="128"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="160"/>
+        <location filename="../backend/checks/linktest.cpp" line="166"/>
         <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
         <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="163"/>
+        <location filename="../backend/checks/linktest.cpp" line="170"/>
         <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
         <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="178"/>
+        <location filename="../backend/checks/linktest.cpp" line="185"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="192"/>
+        <location filename="../backend/checks/linktest.cpp" line="200"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="207"/>
+        <location filename="../backend/checks/linktest.cpp" line="215"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="215"/>
+        <location filename="../backend/checks/linktest.cpp" line="223"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -242,22 +242,17 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
-        <source>Reachable and logged in</source>
-        <translation>可以连接并已登录</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="135"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="133"/>
         <source>this machine (no SSH)</source>
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="143"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="141"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="147"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="146"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
@@ -267,638 +262,630 @@
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="173"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="171"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="37"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="36"/>
         <source>… (%1 more lines)</source>
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="286"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="312"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="307"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="336"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="227"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="315"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1022"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="324"/>
-        <source>%1, %2</source>
-        <translation>%1，%2</translation>
+        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
+        <source>Reachable and logged in</source>
+        <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="327"/>
-        <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
-        <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="336"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="347"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
+        <source>Free disk in the work directory</source>
+        <translation>工作目录可用磁盘空间</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="223"/>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
+        <source>Network interfaces</source>
+        <translation>网络接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
+        <source>Clock</source>
+        <translation>时钟</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
+        <source>Head → workers SSH</source>
+        <translation>主节点 → 工作节点 SSH</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="238"/>
+        <source>Interconnect (allreduce)</source>
+        <translation>互连（allreduce）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="351"/>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
+        <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
+        <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="374"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="352"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="356"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="383"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="363"/>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="372"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="834"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="400"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="373"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="401"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="381"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="409"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="393"/>
-        <source>Free disk in the work directory</source>
-        <translation>工作目录可用磁盘空间</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="432"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="432"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="433"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="415"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="443"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="416"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="420"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="424"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="458"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="465"/>
-        <source>GPUs</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="474"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="506"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="475"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="490"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="499"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="617"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="507"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="524"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="533"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="661"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="476"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="479"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="483"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="489"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="491"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="525"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="498"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="532"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="534"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="546"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="555"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="518"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="534"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="573"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="535"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="574"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="581"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="542"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="582"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="553"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1035"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1092"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="607"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="608"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="578"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="619"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="580"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="589"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="630"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="649"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="604"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="649"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="688"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="605"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="650"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="605"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="650"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="608"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="653"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="233"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="614"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1027"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1082"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="634"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="636"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="638"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="639"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="684"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="687"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="690"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1029"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="658"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="702"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="729"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="686"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="691"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="735"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="691"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="736"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="235"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="697"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1032"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="713"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="757"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="714"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="758"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="722"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="767"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="757"/>
-        <source>Network interfaces</source>
-        <translation>网络接口</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="778"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="823"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="779"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="824"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="798"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="801"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="846"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="802"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="848"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="803"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="849"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="811"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="857"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="813"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="864"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="864"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="237"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="823"/>
-        <source>Clock</source>
-        <translation>时钟</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="835"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="881"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="842"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="888"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="845"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="891"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="238"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="855"/>
-        <source>Head → workers SSH</source>
-        <translation>主节点 → 工作节点 SSH</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="900"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="946"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="900"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="904"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="952"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="907"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="910"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="961"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="915"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="967"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="919"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="971"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="921"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="926"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="928"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="982"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="933"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="987"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="936"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="990"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="239"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="945"/>
-        <source>Interconnect (allreduce)</source>
-        <translation>互连（allreduce）</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="601"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1001"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="976"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1030"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="989"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1043"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="997"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1051"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1003"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1057"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1023"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1024"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1025"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1079"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1028"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1083"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1030"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1033"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1089"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1036"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1093"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1039"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1096"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1040"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1097"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1136"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -906,59 +893,59 @@
 <context>
     <name>traindeck::cluster::ClusterNodesModel</name>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="59"/>
-        <source>head</source>
-        <translation>主节点</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="59"/>
-        <source>worker</source>
-        <translation>工作节点</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="66"/>
-        <source>Rank 0 and the run directory live on the head node</source>
-        <translation>0 号进程和运行目录位于主节点上</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="78"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="11"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="80"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="12"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="82"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="13"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="84"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="14"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="86"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="15"/>
         <source>Identity file</source>
         <translation>身份密钥文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="88"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="16"/>
         <source>Slots</source>
         <translation>槽位</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="90"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="17"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusternodesmodel.cpp" line="92"/>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="18"/>
         <source>Role</source>
         <translation>角色</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="60"/>
+        <source>head</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="60"/>
+        <source>worker</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusternodesmodel.cpp" line="64"/>
+        <source>Rank 0 and the run directory live on the head node</source>
+        <translation>0 号进程和运行目录位于主节点上</translation>
     </message>
 </context>
 <context>
@@ -970,207 +957,207 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="70"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="363"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="366"/>
         <source>profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent</source>
         <translation>配置中不得保存机密（密码、令牌、密钥）；请删除它并使用 SSH 密钥或代理</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="88"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="89"/>
         <source>profiles must not hold private keys</source>
         <translation>配置中不得保存私钥</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="108"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="250"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="267"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="109"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="251"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="268"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="122"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="386"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="396"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="123"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="389"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="399"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="401"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="206"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="207"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="210"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="211"/>
         <source>expected a JSON object with &quot;version&quot;, &quot;name&quot; and &quot;nodes&quot;</source>
         <translation>应为包含 &quot;version&quot;、&quot;name&quot; 和 &quot;nodes&quot; 的 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="219"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="220"/>
         <source>missing; read as version %1</source>
         <translation>缺失；按版本 %1 读取</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="224"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="225"/>
         <source>expected an integer format version (%1)</source>
         <translation>应为整数格式版本（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="227"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="228"/>
         <source>format version %1 is newer than this TrainDeck reads (%2); update TrainDeck</source>
         <translation>格式版本 %1 比此版本 TrainDeck 能读取的（%2）更新；请更新 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="239"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="240"/>
         <source>expected true or false</source>
         <translation>应为 true 或 false</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="255"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="256"/>
         <source>expected a directory or a list of directories</source>
         <translation>应为一个目录或目录列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="270"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="271"/>
         <source>expected an object of NAME: value strings</source>
         <translation>应为 NAME: value 字符串组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="275"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="276"/>
         <source>missing; a profile needs at least one node</source>
         <translation>缺失；配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="277"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="278"/>
         <source>expected a list of nodes</source>
         <translation>应为节点列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="282"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="283"/>
         <source>expected an object with at least &quot;host&quot;</source>
         <translation>应为至少包含 &quot;host&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="305"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="306"/>
         <source>expected &quot;head&quot; or &quot;worker&quot;</source>
         <translation>应为 &quot;head&quot; 或 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="308"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="309"/>
         <source>missing; every node needs a host name or address</source>
         <translation>缺失；每个节点都需要主机名或地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="338"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="586"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="339"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="341"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="378"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="342"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="381"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="343"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="365"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="380"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="344"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="368"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="383"/>
         <source>control characters (such as a newline) are not allowed</source>
         <translation>不允许控制字符（如换行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="345"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="346"/>
         <source>must not start with &apos;-&apos;</source>
         <translation>不能以 &apos;-&apos; 开头</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="351"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="352"/>
         <source>expected a program name or path without spaces (&quot;mpirun&quot;)</source>
         <translation>应为不含空格的程序名或路径（&quot;mpirun&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="355"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="356"/>
         <source>one directory per entry; &apos;:&apos; is not allowed</source>
         <translation>每项一个目录；不允许使用 &apos;:&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="368"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="371"/>
         <source>a profile needs at least one node</source>
         <translation>配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="385"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
         <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="394"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="397"/>
         <source>expected the path of a key file, not the key itself</source>
         <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="402"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="405"/>
         <source>%1 port %2 is already nodes[%3]</source>
         <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="408"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
         <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="489"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="492"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
         <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="508"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="511"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="548"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="552"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="550"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="555"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="564"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="569"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="575"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="578"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="580"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="583"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="596"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="599"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="602"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="607"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="618"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="624"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="625"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="634"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
@@ -1186,123 +1173,123 @@
 <context>
     <name>traindeck::cluster::Hostfile</name>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="95"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="90"/>
         <source>%1: expected an integer 1..%2, got &apos;%3&apos;</source>
         <translation>%1：应为 1..%2 之间的整数，实际为 &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="104"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="99"/>
         <source>%1 hostfiles have no user@ part; set the user in ~/.ssh/config or the cluster profile</source>
         <translation>%1 hostfile 不含 user@ 部分；请在 ~/.ssh/config 或集群配置中设置用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="156"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="151"/>
         <source>unexpected &apos;:&apos; after the process count (expected &apos;host:N&apos;)</source>
         <translation>进程数之后出现意外的 &apos;:&apos;（应为 &apos;host:N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="161"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="156"/>
         <source>process count</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="172"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="167"/>
         <source>empty user name before &apos;@&apos;</source>
         <translation>&apos;@&apos; 之前的用户名为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="189"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="185"/>
         <source>expected a host name before &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 之前应有主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="201"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="197"/>
         <source>unexpected &apos;%1&apos; after the host (MPICH lines are &apos;host&apos; or &apos;host:N&apos;)</source>
         <translation>主机之后出现意外的 &apos;%1&apos;（MPICH 的行格式为 &apos;host&apos; 或 &apos;host:N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="213"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="209"/>
         <source>unexpected &apos;=&apos;</source>
         <translation>意外的 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="215"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="211"/>
         <source>unexpected &apos;%1&apos; (DeepSpeed lines are &apos;host slots=N&apos;)</source>
         <translation>意外的 &apos;%1&apos;（DeepSpeed 的行格式为 &apos;host slots=N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="217"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="213"/>
         <source>expected &apos;=&apos; after &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 之后应有 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="221"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="229"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="217"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="225"/>
         <source>no spaces allowed around &apos;=&apos; in DeepSpeed hostfiles</source>
         <translation>DeepSpeed hostfile 中 &apos;=&apos; 两侧不允许有空格</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="239"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="236"/>
         <source>unknown attribute &apos;%1&apos; (DeepSpeed knows only slots=)</source>
         <translation>未知属性 &apos;%1&apos;（DeepSpeed 只支持 slots=）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="240"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="237"/>
         <source>unknown attribute &apos;%1&apos; (expected slots= or max_slots=)</source>
         <translation>未知属性 &apos;%1&apos;（应为 slots= 或 max_slots=）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="244"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="241"/>
         <source>&apos;%1&apos; given twice on one line</source>
         <translation>&apos;%1&apos; 在一行中出现了两次</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="248"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="245"/>
         <source>missing value after &apos;%1=&apos;</source>
         <translation>&apos;%1=&apos; 之后缺少值</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="252"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="250"/>
         <source>unexpected &apos;=&apos; in &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 中出现意外的 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="310"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="308"/>
         <source>invalid UTF-8 in the line</source>
         <translation>该行包含无效的 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="311"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="309"/>
         <source>control character U+%1 in the line</source>
         <translation>该行包含控制字符 U+%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="334"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="332"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="337"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="336"/>
         <source>file is larger than 16 MiB; not a hostfile</source>
         <translation>文件大于 16 MiB，不是 hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="387"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="386"/>
         <source>missing &apos;slots=N&apos; after &apos;%1&apos; (DeepSpeed needs a count on every line)</source>
         <translation>&apos;%1&apos; 之后缺少 &apos;slots=N&apos;（DeepSpeed 要求每行都有数量）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="391"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="390"/>
         <source>%1 hostfiles have no max_slots</source>
         <translation>%1 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="395"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="394"/>
         <source>max_slots (%1) is less than slots (%2)</source>
         <translation>max_slots（%1）小于 slots（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="406"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="405"/>
         <source>host &apos;%1&apos; is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)</source>
         <translation>主机 &apos;%1&apos; 已在第 %2 行列出；DeepSpeed 中每个主机只能出现一次（请把槽位数合并到同一行）</translation>
     </message>
@@ -1312,43 +1299,43 @@
         <translation>主机 &apos;%1&apos; 在第 %2 行写作 &apos;%3&apos;，此处写作 &apos;%4&apos;；每个主机请使用同一用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="417"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="419"/>
         <source>host &apos;%1&apos; is also listed on line %2; %3 adds up the slots of repeated lines</source>
         <translation>主机 &apos;%1&apos; 也在第 %2 行列出；%3 会把重复行的槽位数相加</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="424"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="426"/>
         <source>no hosts in the hostfile</source>
         <translation>hostfile 中没有主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="486"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="487"/>
         <source>no slots for &apos;%1&apos;; wrote slots=1 (Open MPI would use the core count)</source>
         <translation>&apos;%1&apos; 没有槽位数；已写入 slots=1（Open MPI 会使用核心数）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="497"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="498"/>
         <source>repeated host &apos;%1&apos; merged into line %2 (DeepSpeed allows each host once)</source>
         <translation>重复的主机 &apos;%1&apos; 已合并到第 %2 行（DeepSpeed 中每个主机只能出现一次）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="518"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="520"/>
         <source>user &apos;%1&apos; dropped: %2 hostfiles have no user; set it in ~/.ssh/config</source>
         <translation>已丢弃用户 &apos;%1&apos;：%2 hostfile 不含用户；请在 ~/.ssh/config 中设置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="524"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="526"/>
         <source>max_slots=%1 dropped: %2 hostfiles have no max_slots</source>
         <translation>已丢弃 max_slots=%1：%2 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="531"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="534"/>
         <source>IPv6 address &apos;%1&apos; cannot be written in an MPICH hostfile; use a host name</source>
         <translation>IPv6 地址 &apos;%1&apos; 无法写入 MPICH hostfile；请使用主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="551"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="554"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="553"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="556"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
@@ -1356,34 +1343,34 @@
 <context>
     <name>traindeck::cluster::HostfileModel</name>
     <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="55"/>
-        <source>Not set: Open MPI uses the number of cores, MPICH 1</source>
-        <translation>未设置：Open MPI 使用核心数，MPICH 使用 1</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="67"/>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="11"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="69"/>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="12"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="71"/>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="13"/>
         <source>Slots</source>
         <translation>槽位</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="73"/>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="14"/>
         <source>Max slots</source>
         <translation>最大槽位</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfilemodel.cpp" line="75"/>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="15"/>
         <source>Comment</source>
         <translation>注释</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/hostfilemodel.cpp" line="53"/>
+        <source>Not set: Open MPI uses the number of cores, MPICH 1</source>
+        <translation>未设置：Open MPI 使用核心数，MPICH 使用 1</translation>
     </message>
 </context>
 <context>
@@ -1404,92 +1391,92 @@
         <translation>主机名 &apos;%1&apos; 以 &apos;-&apos; 开头，会被当作选项</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="36"/>
+        <location filename="../backend/cluster/names.cpp" line="37"/>
         <source>IPv6 address &apos;%1&apos; is not allowed in this format</source>
         <translation>此格式不允许 IPv6 地址 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="39"/>
+        <location filename="../backend/cluster/names.cpp" line="41"/>
         <source>&apos;%1&apos; is not a valid IPv6 address</source>
         <translation>&apos;%1&apos; 不是有效的 IPv6 地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="57"/>
+        <location filename="../backend/cluster/names.cpp" line="59"/>
         <source>&apos;%1&apos; is not a valid IPv4 address</source>
         <translation>&apos;%1&apos; 不是有效的 IPv4 地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="61"/>
+        <location filename="../backend/cluster/names.cpp" line="63"/>
         <source>host name is longer than 253 characters</source>
         <translation>主机名超过 253 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="67"/>
+        <location filename="../backend/cluster/names.cpp" line="69"/>
         <source>empty label in host name &apos;%1&apos;</source>
         <translation>主机名 &apos;%1&apos; 中有空标签</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="69"/>
+        <location filename="../backend/cluster/names.cpp" line="71"/>
         <source>label longer than 63 characters in host name &apos;%1&apos;</source>
         <translation>主机名 &apos;%1&apos; 中有超过 63 个字符的标签</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="71"/>
+        <location filename="../backend/cluster/names.cpp" line="73"/>
         <source>a label of host name &apos;%1&apos; starts with &apos;-&apos;</source>
         <translation>主机名 &apos;%1&apos; 的某个标签以 &apos;-&apos; 开头</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="73"/>
+        <location filename="../backend/cluster/names.cpp" line="75"/>
         <source>a label of host name &apos;%1&apos; ends with &apos;-&apos;</source>
         <translation>主机名 &apos;%1&apos; 的某个标签以 &apos;-&apos; 结尾</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="79"/>
+        <location filename="../backend/cluster/names.cpp" line="81"/>
         <source>invalid character %1 in host name &apos;%2&apos;</source>
         <translation>主机名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="87"/>
+        <location filename="../backend/cluster/names.cpp" line="89"/>
         <source>empty user name</source>
         <translation>用户名为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="89"/>
+        <location filename="../backend/cluster/names.cpp" line="91"/>
         <source>user name &apos;%1&apos; starts with &apos;-&apos;; it would be read as an option</source>
         <translation>用户名 &apos;%1&apos; 以 &apos;-&apos; 开头，会被当作选项</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="91"/>
+        <location filename="../backend/cluster/names.cpp" line="93"/>
         <source>user name &apos;%1&apos; is longer than 32 characters</source>
         <translation>用户名 &apos;%1&apos; 超过 32 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="98"/>
+        <location filename="../backend/cluster/names.cpp" line="100"/>
         <source>invalid character %1 in user name &apos;%2&apos;</source>
         <translation>用户名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="106"/>
+        <location filename="../backend/cluster/names.cpp" line="108"/>
         <source>empty profile name</source>
         <translation>配置名称为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="108"/>
+        <location filename="../backend/cluster/names.cpp" line="110"/>
         <source>profile name is longer than 64 characters</source>
         <translation>配置名称超过 64 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="114"/>
+        <location filename="../backend/cluster/names.cpp" line="116"/>
         <source>invalid character %1 in profile name &apos;%2&apos; (use letters, digits, &apos;.&apos;, &apos;-&apos;, &apos;_&apos;)</source>
         <translation>配置名称 &apos;%2&apos; 中有无效字符 %1（请使用字母、数字、&apos;.&apos;、&apos;-&apos;、&apos;_&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="122"/>
+        <location filename="../backend/cluster/names.cpp" line="125"/>
         <source>empty environment variable name</source>
         <translation>环境变量名为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/names.cpp" line="126"/>
+        <location filename="../backend/cluster/names.cpp" line="129"/>
         <source>invalid character %1 in environment variable name &apos;%2&apos;</source>
         <translation>环境变量名 &apos;%2&apos; 中有无效字符 %1</translation>
     </message>
@@ -1517,12 +1504,12 @@
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="134"/>
+        <location filename="../app/gui/checksmodel.cpp" line="142"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="136"/>
+        <location filename="../app/gui/checksmodel.cpp" line="143"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -1551,7 +1538,7 @@
 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="51"/>
+        <location filename="../app/gui/checkspage.cpp" line="50"/>
         <source>&amp;Trust and save</source>
         <translation>信任并保存(&amp;T)</translation>
     </message>
@@ -1636,160 +1623,160 @@
         <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="133"/>
+        <location filename="../app/gui/checkspage.cpp" line="134"/>
         <source>Versions across nodes (cells that differ from the head are highlighted)</source>
         <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="137"/>
+        <location filename="../app/gui/checkspage.cpp" line="138"/>
         <source>Version matrix</source>
         <translation>版本矩阵</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="141"/>
+        <location filename="../app/gui/checkspage.cpp" line="142"/>
         <source>Links between nodes (bandwidth, one-way latency)</source>
         <translation>节点之间的链路（带宽、单向延迟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="143"/>
-        <location filename="../app/gui/checkspage.cpp" line="261"/>
+        <location filename="../app/gui/checkspage.cpp" line="144"/>
+        <location filename="../app/gui/checkspage.cpp" line="267"/>
         <source>Not tested yet: Test links measures every pair of nodes.</source>
         <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="146"/>
+        <location filename="../app/gui/checkspage.cpp" line="147"/>
         <source>Link matrix</source>
         <translation>链路矩阵</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="188"/>
+        <location filename="../app/gui/checkspage.cpp" line="189"/>
         <source>Testing the links between %n node(s)…</source>
         <translation>
             <numerusform>正在测试 %n 个节点之间的链路…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="210"/>
+        <location filename="../app/gui/checkspage.cpp" line="214"/>
         <source>✗ The link test could not run: %1</source>
         <translation>✗ 链路测试无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="225"/>
+        <location filename="../app/gui/checkspage.cpp" line="229"/>
         <source>%1
 %2 µs</source>
         <translation>%1
 %2 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="228"/>
+        <location filename="../app/gui/checkspage.cpp" line="234"/>
         <source>A link of the slow node</source>
         <translation>慢节点的链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="238"/>
+        <location filename="../app/gui/checkspage.cpp" line="244"/>
         <source>⚠ Slow node %1: %2</source>
         <translation>⚠ 慢节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="240"/>
+        <location filename="../app/gui/checkspage.cpp" line="246"/>
         <source>⚠ High-latency node %1: %2</source>
         <translation>⚠ 高延迟节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="242"/>
+        <location filename="../app/gui/checkspage.cpp" line="248"/>
         <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
         <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="243"/>
+        <location filename="../app/gui/checkspage.cpp" line="249"/>
         <source>✓ No node&apos;s links stand out.</source>
         <translation>✓ 没有节点的链路明显异常。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="244"/>
+        <location filename="../app/gui/checkspage.cpp" line="250"/>
         <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
         <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="265"/>
+        <location filename="../app/gui/checkspage.cpp" line="271"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="275"/>
+        <location filename="../app/gui/checkspage.cpp" line="284"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="282"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="320"/>
+        <location filename="../app/gui/checkspage.cpp" line="329"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="389"/>
+        <location filename="../app/gui/checkspage.cpp" line="397"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="443"/>
+        <location filename="../app/gui/checkspage.cpp" line="451"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="444"/>
+        <location filename="../app/gui/checkspage.cpp" line="452"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="474"/>
+        <location filename="../app/gui/checkspage.cpp" line="482"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="480"/>
+        <location filename="../app/gui/checkspage.cpp" line="488"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="482"/>
+        <location filename="../app/gui/checkspage.cpp" line="490"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="491"/>
+        <location filename="../app/gui/checkspage.cpp" line="499"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="494"/>
+        <location filename="../app/gui/checkspage.cpp" line="502"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="498"/>
+        <location filename="../app/gui/checkspage.cpp" line="507"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="499"/>
+        <location filename="../app/gui/checkspage.cpp" line="508"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="501"/>
+        <location filename="../app/gui/checkspage.cpp" line="510"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -1817,102 +1804,102 @@
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="40"/>
+        <location filename="../app/gui/clusterpage.cpp" line="39"/>
         <source>SS&amp;H setup…</source>
         <translation>SSH 设置(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="41"/>
+        <location filename="../app/gui/clusterpage.cpp" line="40"/>
         <source>Create a key, install it on every node and verify password-less login</source>
         <translation>创建密钥、安装到每个节点并验证免密登录</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="47"/>
+        <location filename="../app/gui/clusterpage.cpp" line="45"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="52"/>
+        <location filename="../app/gui/clusterpage.cpp" line="50"/>
         <source>Cluster nodes</source>
         <translation>集群节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="59"/>
+        <location filename="../app/gui/clusterpage.cpp" line="57"/>
         <source>A&amp;dd node</source>
         <translation>添加节点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="60"/>
+        <location filename="../app/gui/clusterpage.cpp" line="58"/>
         <source>&amp;Remove node</source>
         <translation>移除节点(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="68"/>
+        <location filename="../app/gui/clusterpage.cpp" line="66"/>
         <source>Hostfile</source>
         <translation>Hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="72"/>
+        <location filename="../app/gui/clusterpage.cpp" line="70"/>
         <source>Use hostfile as &amp;nodes</source>
         <translation>用 hostfile 生成节点(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="73"/>
+        <location filename="../app/gui/clusterpage.cpp" line="71"/>
         <source>Replace the node table with the hosts of the hostfile (repeated hosts merged)</source>
         <translation>用 hostfile 中的主机替换节点表（重复的主机会合并）</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="141"/>
+        <location filename="../app/gui/clusterpage.cpp" line="142"/>
         <source>Cannot load profile: %1</source>
         <translation>无法加载配置：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="146"/>
+        <location filename="../app/gui/clusterpage.cpp" line="147"/>
         <source>This machine, ranks started as local processes (no SSH).</source>
         <translation>本机，各进程作为本地进程启动（不使用 SSH）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="147"/>
+        <location filename="../app/gui/clusterpage.cpp" line="148"/>
         <source>Work directory on the nodes: %1</source>
         <translation>节点上的工作目录：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="158"/>
+        <location filename="../app/gui/clusterpage.cpp" line="159"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="159"/>
+        <location filename="../app/gui/clusterpage.cpp" line="160"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="167"/>
+        <location filename="../app/gui/clusterpage.cpp" line="168"/>
         <source>Hostfile has errors</source>
         <translation>Hostfile 有错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="167"/>
+        <location filename="../app/gui/clusterpage.cpp" line="168"/>
         <source>Fix the errors listed below the hostfile first.</source>
         <translation>请先修正 hostfile 下方列出的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="184"/>
-        <location filename="../app/gui/clusterpage.cpp" line="204"/>
+        <location filename="../app/gui/clusterpage.cpp" line="185"/>
+        <location filename="../app/gui/clusterpage.cpp" line="205"/>
         <source>Cannot save profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="194"/>
+        <location filename="../app/gui/clusterpage.cpp" line="196"/>
         <source>Save profile as</source>
         <translation>配置另存为</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="195"/>
+        <location filename="../app/gui/clusterpage.cpp" line="196"/>
         <source>Profile name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;):</source>
         <translation>配置名称（字母、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;）：</translation>
     </message>
@@ -1920,124 +1907,119 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="25"/>
+        <location filename="../app/gui/findingspanel.cpp" line="24"/>
         <source>Findings</source>
         <translation>诊断结果</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="30"/>
+        <location filename="../app/gui/findingspanel.cpp" line="29"/>
         <source>Diagnosis findings</source>
         <translation>诊断结果</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="35"/>
+        <location filename="../app/gui/findingspanel.cpp" line="34"/>
         <source>Finding details</source>
         <translation>诊断详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="36"/>
+        <location filename="../app/gui/findingspanel.cpp" line="35"/>
         <source>Select a finding to see its evidence and what to do.</source>
         <translation>选择一条诊断结果以查看证据和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="54"/>
+        <location filename="../app/gui/findingspanel.cpp" line="53"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="55"/>
+        <location filename="../app/gui/findingspanel.cpp" line="54"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="58"/>
+        <location filename="../app/gui/findingspanel.cpp" line="57"/>
         <source>Info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="74"/>
+        <location filename="../app/gui/findingspanel.cpp" line="73"/>
         <source>Straggler</source>
         <translation>掉队进程</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="75"/>
+        <location filename="../app/gui/findingspanel.cpp" line="74"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="76"/>
+        <location filename="../app/gui/findingspanel.cpp" line="75"/>
         <source>Communication-bound</source>
         <translation>通信瓶颈</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="77"/>
+        <location filename="../app/gui/findingspanel.cpp" line="76"/>
         <source>Memory pressure</source>
         <translation>内存压力</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="78"/>
+        <location filename="../app/gui/findingspanel.cpp" line="77"/>
         <source>Loss is NaN</source>
         <translation>损失为 NaN</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="79"/>
+        <location filename="../app/gui/findingspanel.cpp" line="78"/>
         <source>Loss spikes</source>
         <translation>损失尖峰</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="80"/>
+        <location filename="../app/gui/findingspanel.cpp" line="79"/>
         <source>Loss divergence</source>
         <translation>损失发散</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="81"/>
+        <location filename="../app/gui/findingspanel.cpp" line="80"/>
         <source>Throughput drift</source>
         <translation>吞吐量下降</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="82"/>
+        <location filename="../app/gui/findingspanel.cpp" line="81"/>
         <source>Scaling efficiency</source>
         <translation>扩展效率</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="117"/>
+        <location filename="../app/gui/findingspanel.cpp" line="119"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="118"/>
+        <location filename="../app/gui/findingspanel.cpp" line="120"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="130"/>
+        <location filename="../app/gui/findingspanel.cpp" line="132"/>
         <source>Findings: none</source>
         <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="130"/>
+        <location filename="../app/gui/findingspanel.cpp" line="132"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="156"/>
+        <location filename="../app/gui/findingspanel.cpp" line="164"/>
         <source>Steps %1 to %2</source>
         <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="158"/>
+        <location filename="../app/gui/findingspanel.cpp" line="167"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="160"/>
-        <source>n/a</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/findingspanel.cpp" line="167"/>
+        <location filename="../app/gui/findingspanel.cpp" line="177"/>
         <source>What to do:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2099,96 +2081,96 @@ node2 slots=8</translation>
         <translation>Hostfile 问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
         <source>line %1, column %2</source>
         <translation>第 %1 行，第 %2 列</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="255"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="255"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
         <source>Valid: %n host(s)</source>
         <translation>
             <numerusform>有效：%n 个主机</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
         <source>%n slot(s) in all</source>
         <translation>
             <numerusform>共 %n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="266"/>
-        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="267"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n 个警告</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="269"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="270"/>
         <source>Empty: add one host per line.</source>
         <translation>为空：请每行添加一个主机。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
         <source>%n error(s)</source>
         <translation>
             <numerusform>%n 个错误</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="274"/>
         <source>double-click a problem to go to it</source>
         <translation>双击问题即可跳转到对应位置</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="318"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="320"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="337"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="339"/>
         <source>Fix the errors in the hostfile first.</source>
         <translation>请先修正 hostfile 中的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="357"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="359"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="374"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="376"/>
         <source>Import hostfile</source>
         <translation>导入 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="380"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="382"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="387"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="389"/>
         <source>Export hostfile</source>
         <translation>导出 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="393"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="397"/>
         <source>Exported with warnings</source>
         <translation>已导出，但有警告</translation>
     </message>
@@ -2196,389 +2178,327 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="61"/>
+        <location filename="../app/gui/launchpage.cpp" line="48"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="66"/>
+        <location filename="../app/gui/launchpage.cpp" line="53"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="68"/>
+        <location filename="../app/gui/launchpage.cpp" line="56"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="69"/>
+        <location filename="../app/gui/launchpage.cpp" line="57"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="84"/>
+        <location filename="../app/gui/launchpage.cpp" line="72"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="87"/>
+        <location filename="../app/gui/launchpage.cpp" line="75"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="88"/>
+        <location filename="../app/gui/launchpage.cpp" line="76"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="89"/>
+        <location filename="../app/gui/launchpage.cpp" line="77"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="91"/>
+        <location filename="../app/gui/launchpage.cpp" line="79"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="92"/>
+        <location filename="../app/gui/launchpage.cpp" line="80"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="94"/>
+        <location filename="../app/gui/launchpage.cpp" line="82"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="95"/>
+        <location filename="../app/gui/launchpage.cpp" line="83"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="97"/>
+        <location filename="../app/gui/launchpage.cpp" line="85"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="98"/>
+        <location filename="../app/gui/launchpage.cpp" line="86"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="88"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="101"/>
+        <location filename="../app/gui/launchpage.cpp" line="89"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="105"/>
+        <location filename="../app/gui/launchpage.cpp" line="93"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="108"/>
+        <location filename="../app/gui/launchpage.cpp" line="96"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="112"/>
+        <location filename="../app/gui/launchpage.cpp" line="101"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="113"/>
+        <location filename="../app/gui/launchpage.cpp" line="102"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="115"/>
+        <location filename="../app/gui/launchpage.cpp" line="104"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="119"/>
+        <location filename="../app/gui/launchpage.cpp" line="108"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="129"/>
+        <location filename="../app/gui/launchpage.cpp" line="118"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="130"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="131"/>
+        <location filename="../app/gui/launchpage.cpp" line="120"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="132"/>
+        <location filename="../app/gui/launchpage.cpp" line="121"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="133"/>
+        <location filename="../app/gui/launchpage.cpp" line="122"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="134"/>
+        <location filename="../app/gui/launchpage.cpp" line="123"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="135"/>
+        <location filename="../app/gui/launchpage.cpp" line="124"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="136"/>
+        <location filename="../app/gui/launchpage.cpp" line="125"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="142"/>
+        <location filename="../app/gui/launchpage.cpp" line="131"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="152"/>
+        <location filename="../app/gui/launchpage.cpp" line="141"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <location filename="../app/gui/launchpage.cpp" line="146"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="158"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="159"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="160"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="161"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="162"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="163"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="164"/>
+        <location filename="../app/gui/launchpage.cpp" line="153"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <location filename="../app/gui/launchpage.cpp" line="154"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <location filename="../app/gui/launchpage.cpp" line="155"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <location filename="../app/gui/launchpage.cpp" line="156"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="168"/>
+        <location filename="../app/gui/launchpage.cpp" line="157"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="180"/>
+        <location filename="../app/gui/launchpage.cpp" line="169"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="183"/>
+        <location filename="../app/gui/launchpage.cpp" line="172"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="183"/>
+        <location filename="../app/gui/launchpage.cpp" line="172"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="187"/>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="190"/>
+        <location filename="../app/gui/launchpage.cpp" line="179"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="191"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="199"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="201"/>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="204"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="208"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="212"/>
-        <location filename="../app/gui/launchpage.cpp" line="528"/>
+        <location filename="../app/gui/launchpage.cpp" line="201"/>
+        <location filename="../app/gui/launchpage.cpp" line="500"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="398"/>
+        <location filename="../app/gui/launchpage.cpp" line="415"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="404"/>
-        <source>learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="404"/>
-        <source>enter a number between 0 and 10, e.g. 3e-4</source>
-        <translation>请输入 0 到 10 之间的数，例如 3e-4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="411"/>
-        <location filename="../app/gui/launchpage.cpp" line="413"/>
-        <source>dataset</source>
-        <translation>数据集</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="411"/>
-        <source>choose a JSONL or text file, or a directory of them</source>
-        <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="413"/>
-        <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
-        <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="416"/>
-        <source>tokenizer</source>
-        <translation>分词器</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="416"/>
-        <source>%1 is not a file</source>
-        <translation>%1 不是文件</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="420"/>
-        <location filename="../app/gui/launchpage.cpp" line="422"/>
-        <source>model directory</source>
-        <translation>模型目录</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="420"/>
-        <source>choose the DeepSeek-R1-Distill-Qwen-1.5B directory (config.json, *.safetensors)</source>
-        <translation>请选择 DeepSeek-R1-Distill-Qwen-1.5B 的目录（config.json、*.safetensors）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="422"/>
-        <source>%1 has no config.json</source>
-        <translation>%1 中没有 config.json</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="425"/>
-        <source>trainer</source>
-        <translation>训练程序</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/launchpage.cpp" line="425"/>
-        <source>traindeck-trainer was not found; build it (cmake --build build --target traindeck-trainer)</source>
-        <translation>未找到 traindeck-trainer；请先构建（cmake --build build --target traindeck-trainer）</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
-        <location filename="../app/gui/launchpage.cpp" line="442"/>
+        <location filename="../app/gui/launchpage.cpp" line="429"/>
+        <location filename="../app/gui/launchpage.cpp" line="432"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="440"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="441"/>
+        <location filename="../app/gui/launchpage.cpp" line="431"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="442"/>
+        <location filename="../app/gui/launchpage.cpp" line="432"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="480"/>
+        <location filename="../app/gui/launchpage.cpp" line="470"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="482"/>
+        <location filename="../app/gui/launchpage.cpp" line="472"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="499"/>
+        <location filename="../app/gui/launchpage.cpp" line="489"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -2601,191 +2521,191 @@ node2 slots=8</translation>
         <translation>监控</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="78"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
         <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="79"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
         <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="80"/>
         <source>Start a training run (Ctrl+3)</source>
         <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Checks</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="81"/>
         <source>Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)</source>
         <translation>检查节点：GPU、版本、SSH、磁盘（Ctrl+4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="82"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="82"/>
+        <location filename="../app/gui/mainwindow.cpp" line="83"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="82"/>
         <source>Nodes, hostfile and SSH setup (Ctrl+5)</source>
         <translation>节点、hostfile 与 SSH 设置（Ctrl+5）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="82"/>
+        <location filename="../app/gui/mainwindow.cpp" line="83"/>
         <source>Runs directory, language, colours (Ctrl+6)</source>
         <translation>运行目录、语言、配色（Ctrl+6）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="100"/>
+        <location filename="../app/gui/mainwindow.cpp" line="101"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="101"/>
+        <location filename="../app/gui/mainwindow.cpp" line="102"/>
         <source>Run the &amp;demo</source>
         <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="102"/>
+        <location filename="../app/gui/mainwindow.cpp" line="103"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
         <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="104"/>
+        <location filename="../app/gui/mainwindow.cpp" line="105"/>
         <source>&amp;Open metrics file…</source>
         <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="107"/>
+        <location filename="../app/gui/mainwindow.cpp" line="108"/>
         <source>Open metrics file</source>
         <translation>打开指标文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="108"/>
+        <location filename="../app/gui/mainwindow.cpp" line="109"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
         <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="115"/>
+        <location filename="../app/gui/mainwindow.cpp" line="116"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="118"/>
+        <location filename="../app/gui/mainwindow.cpp" line="119"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="119"/>
+        <location filename="../app/gui/mainwindow.cpp" line="120"/>
         <source>&amp;About TrainDeck</source>
         <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="121"/>
+        <location filename="../app/gui/mainwindow.cpp" line="123"/>
         <source>About TrainDeck</source>
         <translation>关于 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="122"/>
+        <location filename="../app/gui/mainwindow.cpp" line="124"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
         <translation>TrainDeck %1
 在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="134"/>
-        <location filename="../app/gui/mainwindow.cpp" line="218"/>
+        <location filename="../app/gui/mainwindow.cpp" line="136"/>
+        <location filename="../app/gui/mainwindow.cpp" line="220"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="162"/>
+        <location filename="../app/gui/mainwindow.cpp" line="164"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="170"/>
+        <location filename="../app/gui/mainwindow.cpp" line="172"/>
         <source>Launched %1</source>
         <translation>已启动 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="175"/>
+        <location filename="../app/gui/mainwindow.cpp" line="177"/>
         <source>Launch failed</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="186"/>
+        <location filename="../app/gui/mainwindow.cpp" line="187"/>
         <source>SSH setup</source>
         <translation>SSH 设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="186"/>
+        <location filename="../app/gui/mainwindow.cpp" line="188"/>
         <source>The local profile runs on this machine and needs no SSH.</source>
         <translation>本地配置在本机上运行，不需要 SSH。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="202"/>
-        <location filename="../app/gui/mainwindow.cpp" line="208"/>
+        <location filename="../app/gui/mainwindow.cpp" line="204"/>
+        <location filename="../app/gui/mainwindow.cpp" line="210"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="209"/>
+        <location filename="../app/gui/mainwindow.cpp" line="211"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="214"/>
+        <location filename="../app/gui/mainwindow.cpp" line="216"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="216"/>
+        <location filename="../app/gui/mainwindow.cpp" line="218"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="222"/>
+        <location filename="../app/gui/mainwindow.cpp" line="224"/>
         <source>Cannot follow %1: %2</source>
         <translation>无法跟踪 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="225"/>
+        <location filename="../app/gui/mainwindow.cpp" line="227"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="225"/>
+        <location filename="../app/gui/mainwindow.cpp" line="227"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="245"/>
+        <location filename="../app/gui/mainwindow.cpp" line="253"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="247"/>
+        <location filename="../app/gui/mainwindow.cpp" line="255"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
@@ -2804,418 +2724,414 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="77"/>
+        <location filename="../app/gui/monitorpage.cpp" line="82"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="85"/>
+        <location filename="../app/gui/monitorpage.cpp" line="90"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="90"/>
+        <location filename="../app/gui/monitorpage.cpp" line="95"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="98"/>
+        <location filename="../app/gui/monitorpage.cpp" line="103"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="102"/>
+        <location filename="../app/gui/monitorpage.cpp" line="107"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="103"/>
+        <location filename="../app/gui/monitorpage.cpp" line="108"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="108"/>
+        <location filename="../app/gui/monitorpage.cpp" line="113"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="110"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="111"/>
+        <location filename="../app/gui/monitorpage.cpp" line="116"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="112"/>
+        <location filename="../app/gui/monitorpage.cpp" line="117"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="113"/>
+        <location filename="../app/gui/monitorpage.cpp" line="118"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="114"/>
+        <location filename="../app/gui/monitorpage.cpp" line="119"/>
         <source>Communication (total)</source>
         <translation>通信（总计）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="120"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="116"/>
+        <location filename="../app/gui/monitorpage.cpp" line="121"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="117"/>
+        <location filename="../app/gui/monitorpage.cpp" line="122"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="122"/>
+        <location filename="../app/gui/monitorpage.cpp" line="127"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="124"/>
+        <location filename="../app/gui/monitorpage.cpp" line="129"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="128"/>
+        <location filename="../app/gui/monitorpage.cpp" line="133"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="129"/>
+        <location filename="../app/gui/monitorpage.cpp" line="134"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="131"/>
+        <location filename="../app/gui/monitorpage.cpp" line="136"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="132"/>
+        <location filename="../app/gui/monitorpage.cpp" line="137"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="134"/>
+        <location filename="../app/gui/monitorpage.cpp" line="139"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="135"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="146"/>
+        <location filename="../app/gui/monitorpage.cpp" line="151"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="147"/>
+        <location filename="../app/gui/monitorpage.cpp" line="152"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="148"/>
+        <location filename="../app/gui/monitorpage.cpp" line="153"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="149"/>
+        <location filename="../app/gui/monitorpage.cpp" line="154"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="158"/>
+        <location filename="../app/gui/monitorpage.cpp" line="163"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="163"/>
+        <location filename="../app/gui/monitorpage.cpp" line="168"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="167"/>
+        <location filename="../app/gui/monitorpage.cpp" line="172"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="170"/>
-        <location filename="../app/gui/monitorpage.cpp" line="172"/>
+        <location filename="../app/gui/monitorpage.cpp" line="175"/>
+        <location filename="../app/gui/monitorpage.cpp" line="177"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="176"/>
+        <location filename="../app/gui/monitorpage.cpp" line="181"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="178"/>
+        <location filename="../app/gui/monitorpage.cpp" line="183"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="181"/>
-        <location filename="../app/gui/monitorpage.cpp" line="183"/>
+        <location filename="../app/gui/monitorpage.cpp" line="186"/>
+        <location filename="../app/gui/monitorpage.cpp" line="188"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="185"/>
-        <location filename="../app/gui/monitorpage.cpp" line="187"/>
+        <location filename="../app/gui/monitorpage.cpp" line="190"/>
+        <location filename="../app/gui/monitorpage.cpp" line="192"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="196"/>
+        <location filename="../app/gui/monitorpage.cpp" line="201"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="197"/>
+        <location filename="../app/gui/monitorpage.cpp" line="202"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="198"/>
+        <location filename="../app/gui/monitorpage.cpp" line="203"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="199"/>
+        <location filename="../app/gui/monitorpage.cpp" line="204"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="206"/>
-        <location filename="../app/gui/monitorpage.cpp" line="753"/>
+        <location filename="../app/gui/monitorpage.cpp" line="211"/>
+        <location filename="../app/gui/monitorpage.cpp" line="794"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="207"/>
-        <location filename="../app/gui/monitorpage.cpp" line="252"/>
+        <location filename="../app/gui/monitorpage.cpp" line="212"/>
+        <location filename="../app/gui/monitorpage.cpp" line="257"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <source>rank</source>
-        <translation type="vanished">进程</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="208"/>
+        <location filename="../app/gui/monitorpage.cpp" line="213"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="223"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="223"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="223"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="224"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="219"/>
+        <location filename="../app/gui/monitorpage.cpp" line="224"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="219"/>
+        <location filename="../app/gui/monitorpage.cpp" line="224"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="251"/>
+        <location filename="../app/gui/monitorpage.cpp" line="256"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="261"/>
+        <location filename="../app/gui/monitorpage.cpp" line="266"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="274"/>
+        <location filename="../app/gui/monitorpage.cpp" line="279"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="275"/>
+        <location filename="../app/gui/monitorpage.cpp" line="280"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="276"/>
+        <location filename="../app/gui/monitorpage.cpp" line="281"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="309"/>
+        <location filename="../app/gui/monitorpage.cpp" line="314"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="343"/>
+        <location filename="../app/gui/monitorpage.cpp" line="347"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="646"/>
+        <location filename="../app/gui/monitorpage.cpp" line="685"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="646"/>
+        <location filename="../app/gui/monitorpage.cpp" line="685"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="750"/>
+        <location filename="../app/gui/monitorpage.cpp" line="793"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="906"/>
+        <location filename="../app/gui/monitorpage.cpp" line="950"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="907"/>
+        <location filename="../app/gui/monitorpage.cpp" line="951"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="908"/>
+        <location filename="../app/gui/monitorpage.cpp" line="952"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="909"/>
+        <location filename="../app/gui/monitorpage.cpp" line="953"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="914"/>
+        <location filename="../app/gui/monitorpage.cpp" line="958"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="915"/>
+        <location filename="../app/gui/monitorpage.cpp" line="959"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="917"/>
+        <location filename="../app/gui/monitorpage.cpp" line="961"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="920"/>
+        <location filename="../app/gui/monitorpage.cpp" line="964"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="923"/>
+        <location filename="../app/gui/monitorpage.cpp" line="967"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="926"/>
+        <location filename="../app/gui/monitorpage.cpp" line="970"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="931"/>
+        <location filename="../app/gui/monitorpage.cpp" line="975"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="952"/>
+        <location filename="../app/gui/monitorpage.cpp" line="997"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="954"/>
+        <location filename="../app/gui/monitorpage.cpp" line="998"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="958"/>
-        <location filename="../app/gui/monitorpage.cpp" line="999"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1029"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="958"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="986"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1030"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="986"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1030"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="990"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1035"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="992"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1036"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="999"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1029"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1075"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1048"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1048"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3223,89 +3139,89 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::RunsModel</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="47"/>
+        <location filename="../app/gui/runspage.cpp" line="44"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="48"/>
+        <location filename="../app/gui/runspage.cpp" line="45"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="49"/>
+        <location filename="../app/gui/runspage.cpp" line="46"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="50"/>
+        <location filename="../app/gui/runspage.cpp" line="47"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="51"/>
+        <location filename="../app/gui/runspage.cpp" line="48"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="52"/>
+        <location filename="../app/gui/runspage.cpp" line="49"/>
         <source>lost</source>
         <translation>已失联</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="114"/>
+        <location filename="../app/gui/runspage.cpp" line="120"/>
         <source>%1 (exit %2)</source>
         <translation>%1（退出码 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="117"/>
+        <location filename="../app/gui/runspage.cpp" line="123"/>
         <source>%1 (seen %2)</source>
         <translation>%1（%2 时所见）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="123"/>
+        <location filename="../app/gui/runspage.cpp" line="130"/>
         <source>%1 (remote)</source>
         <translation>%1（远程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="130"/>
+        <location filename="../app/gui/runspage.cpp" line="137"/>
         <source>On %1: %2
 Local record and metrics mirror: %3</source>
         <translation>位于 %1：%2
 本地记录与指标镜像：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="143"/>
+        <location filename="../app/gui/runspage.cpp" line="150"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="144"/>
+        <location filename="../app/gui/runspage.cpp" line="151"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="145"/>
+        <location filename="../app/gui/runspage.cpp" line="152"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="146"/>
+        <location filename="../app/gui/runspage.cpp" line="153"/>
         <source>Last step</source>
         <translation>最后一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="147"/>
+        <location filename="../app/gui/runspage.cpp" line="154"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="148"/>
+        <location filename="../app/gui/runspage.cpp" line="155"/>
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="149"/>
+        <location filename="../app/gui/runspage.cpp" line="156"/>
         <source>Head node</source>
         <translation>主节点</translation>
     </message>
@@ -3313,101 +3229,101 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="162"/>
+        <location filename="../app/gui/runspage.cpp" line="169"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="163"/>
+        <location filename="../app/gui/runspage.cpp" line="170"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="164"/>
+        <location filename="../app/gui/runspage.cpp" line="171"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="165"/>
+        <location filename="../app/gui/runspage.cpp" line="172"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="166"/>
+        <location filename="../app/gui/runspage.cpp" line="173"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="167"/>
+        <location filename="../app/gui/runspage.cpp" line="174"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="168"/>
+        <location filename="../app/gui/runspage.cpp" line="175"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="169"/>
+        <location filename="../app/gui/runspage.cpp" line="176"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="177"/>
+        <location filename="../app/gui/runspage.cpp" line="184"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="188"/>
+        <location filename="../app/gui/runspage.cpp" line="195"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="194"/>
+        <location filename="../app/gui/runspage.cpp" line="201"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="195"/>
+        <location filename="../app/gui/runspage.cpp" line="202"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="202"/>
+        <location filename="../app/gui/runspage.cpp" line="209"/>
         <source>Select one or more runs above and press Compare loss</source>
         <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="262"/>
+        <location filename="../app/gui/runspage.cpp" line="273"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="263"/>
+        <location filename="../app/gui/runspage.cpp" line="274"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="264"/>
+        <location filename="../app/gui/runspage.cpp" line="275"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="294"/>
+        <location filename="../app/gui/runspage.cpp" line="299"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="356"/>
+        <location filename="../app/gui/runspage.cpp" line="364"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="377"/>
+        <location filename="../app/gui/runspage.cpp" line="385"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
@@ -3417,22 +3333,22 @@ Local record and metrics mirror: %3</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="404"/>
+        <location filename="../app/gui/runspage.cpp" line="405"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="405"/>
+        <location filename="../app/gui/runspage.cpp" line="406"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="409"/>
+        <location filename="../app/gui/runspage.cpp" line="410"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="420"/>
+        <location filename="../app/gui/runspage.cpp" line="415"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -3525,7 +3441,7 @@ Local record and metrics mirror: %3</source>
         <translation>监控刷新间隔(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/settingspage.cpp" line="75"/>
+        <location filename="../app/gui/settingspage.cpp" line="76"/>
         <source>Changes apply at once. Plot colours apply to plots created afterwards (reopen the run).</source>
         <translation>更改立即生效。图表配色对之后创建的图表生效（重新打开运行即可）。</translation>
     </message>
@@ -3533,12 +3449,12 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::SshWizard</name>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="35"/>
+        <location filename="../app/gui/sshwizard.cpp" line="34"/>
         <source>SSH key</source>
         <translation>SSH 密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="36"/>
+        <location filename="../app/gui/sshwizard.cpp" line="35"/>
         <source>TrainDeck logs in to the nodes with an ED25519 key. Generate a new one or use a key you already have.</source>
         <translation>TrainDeck 使用 ED25519 密钥登录各节点。请生成新密钥，或使用已有的密钥。</translation>
     </message>
@@ -3578,22 +3494,22 @@ Local record and metrics mirror: %3</source>
         <translation>选择私钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="107"/>
+        <location filename="../app/gui/sshwizard.cpp" line="106"/>
         <source>Passwords</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="108"/>
+        <location filename="../app/gui/sshwizard.cpp" line="107"/>
         <source>The password of each node is used once to install the key and is never stored. Leave it empty for nodes where the key already works.</source>
         <translation>每个节点的密码仅用于安装密钥一次，绝不保存。对于密钥已可登录的节点，请留空。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="114"/>
+        <location filename="../app/gui/sshwizard.cpp" line="113"/>
         <source>Password for %1</source>
         <translation>%1 的密码</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="115"/>
+        <location filename="../app/gui/sshwizard.cpp" line="114"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
@@ -3603,12 +3519,12 @@ Local record and metrics mirror: %3</source>
         <translation>允许头节点(&amp;H)登录各工作节点（mpirun 需要）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="130"/>
+        <location filename="../app/gui/sshwizard.cpp" line="129"/>
         <source>Install and verify</source>
         <translation>安装并验证</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="131"/>
+        <location filename="../app/gui/sshwizard.cpp" line="130"/>
         <source>The key is added to ~/.ssh/authorized_keys on every node, then a fresh login with the key alone is tried.</source>
         <translation>将密钥添加到每个节点的 ~/.ssh/authorized_keys，然后仅用该密钥尝试重新登录。</translation>
     </message>
@@ -3633,7 +3549,7 @@ Local record and metrics mirror: %3</source>
         <translation>各节点状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="157"/>
+        <location filename="../app/gui/sshwizard.cpp" line="156"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
@@ -3696,72 +3612,47 @@ Fingerprint %2</source>
         <translation>头节点 → 工作节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="347"/>
-        <source>key login already works</source>
-        <translation>密钥登录已可用</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/sshwizard.cpp" line="359"/>
-        <source>the key does not work yet and no password was given</source>
-        <translation>密钥尚不可用，且未提供密码</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/sshwizard.cpp" line="377"/>
-        <source>key installed, but the key login could not be verified</source>
-        <translation>密钥已安装，但无法验证密钥登录</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/sshwizard.cpp" line="380"/>
-        <source>key installed, key login verified</source>
-        <translation>密钥已安装，密钥登录已验证</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/sshwizard.cpp" line="381"/>
-        <source>key was already authorized, key login verified</source>
-        <translation>密钥此前已授权，密钥登录已验证</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/sshwizard.cpp" line="387"/>
+        <location filename="../app/gui/sshwizard.cpp" line="351"/>
         <source>skipped: not every node accepts the key</source>
         <translation>已跳过：并非所有节点都接受该密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="421"/>
+        <location filename="../app/gui/sshwizard.cpp" line="383"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="426"/>
+        <location filename="../app/gui/sshwizard.cpp" line="388"/>
         <source>✓ %1: %2</source>
         <translation>✓ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="426"/>
+        <location filename="../app/gui/sshwizard.cpp" line="388"/>
         <source>✗ %1: %2</source>
         <translation>✗ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="426"/>
+        <location filename="../app/gui/sshwizard.cpp" line="389"/>
         <source>not done</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="429"/>
+        <location filename="../app/gui/sshwizard.cpp" line="392"/>
         <source>✓ Head → workers: %1</source>
         <translation>✓ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="429"/>
+        <location filename="../app/gui/sshwizard.cpp" line="392"/>
         <source>✗ Head → workers: %1</source>
         <translation>✗ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="432"/>
+        <location filename="../app/gui/sshwizard.cpp" line="396"/>
         <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
         <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="433"/>
+        <location filename="../app/gui/sshwizard.cpp" line="398"/>
         <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
         <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
@@ -3769,32 +3660,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="225"/>
+        <location filename="../app/gui/checksmodel.cpp" line="233"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="227"/>
+        <location filename="../app/gui/checksmodel.cpp" line="235"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="227"/>
+        <location filename="../app/gui/checksmodel.cpp" line="235"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="230"/>
+        <location filename="../app/gui/checksmodel.cpp" line="238"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="230"/>
+        <location filename="../app/gui/checksmodel.cpp" line="239"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="260"/>
+        <location filename="../app/gui/checksmodel.cpp" line="269"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>
@@ -3802,52 +3693,52 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::FailureInfo</name>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="78"/>
+        <location filename="../backend/launch/failure.cpp" line="79"/>
         <source>mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link to it was cut)</source>
         <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="154"/>
+        <location filename="../backend/launch/failure.cpp" line="155"/>
         <source>the job on %1</source>
         <translation>%1 上的作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="156"/>
+        <location filename="../backend/launch/failure.cpp" line="157"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="158"/>
+        <location filename="../backend/launch/failure.cpp" line="159"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="160"/>
+        <location filename="../backend/launch/failure.cpp" line="161"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="163"/>
+        <location filename="../backend/launch/failure.cpp" line="164"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="164"/>
+        <location filename="../backend/launch/failure.cpp" line="165"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="166"/>
+        <location filename="../backend/launch/failure.cpp" line="167"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="168"/>
+        <location filename="../backend/launch/failure.cpp" line="169"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="170"/>
+        <location filename="../backend/launch/failure.cpp" line="171"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3855,134 +3746,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="73"/>
+        <location filename="../backend/launch/jobspec.cpp" line="110"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="76"/>
+        <location filename="../backend/launch/jobspec.cpp" line="113"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="86"/>
+        <location filename="../backend/launch/jobspec.cpp" line="123"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="91"/>
+        <location filename="../backend/launch/jobspec.cpp" line="128"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="97"/>
+        <location filename="../backend/launch/jobspec.cpp" line="134"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="102"/>
-        <location filename="../backend/launch/jobspec.cpp" line="190"/>
+        <location filename="../backend/launch/jobspec.cpp" line="139"/>
+        <location filename="../backend/launch/jobspec.cpp" line="241"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="108"/>
+        <location filename="../backend/launch/jobspec.cpp" line="145"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="117"/>
+        <location filename="../backend/launch/jobspec.cpp" line="154"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="123"/>
+        <location filename="../backend/launch/jobspec.cpp" line="161"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="125"/>
-        <location filename="../backend/launch/jobspec.cpp" line="150"/>
+        <location filename="../backend/launch/jobspec.cpp" line="163"/>
+        <location filename="../backend/launch/jobspec.cpp" line="190"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="134"/>
+        <location filename="../backend/launch/jobspec.cpp" line="172"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="141"/>
+        <location filename="../backend/launch/jobspec.cpp" line="180"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="147"/>
+        <location filename="../backend/launch/jobspec.cpp" line="187"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="155"/>
+        <location filename="../backend/launch/jobspec.cpp" line="195"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="162"/>
+        <location filename="../backend/launch/jobspec.cpp" line="202"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="179"/>
+        <location filename="../backend/launch/jobspec.cpp" line="219"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="188"/>
+        <location filename="../backend/launch/jobspec.cpp" line="227"/>
+        <source>no built-in job spec of this name</source>
+        <translation>没有此名称的内置作业配置</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/jobspec.cpp" line="239"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="192"/>
+        <location filename="../backend/launch/jobspec.cpp" line="243"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="194"/>
+        <location filename="../backend/launch/jobspec.cpp" line="245"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="197"/>
+        <location filename="../backend/launch/jobspec.cpp" line="248"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="203"/>
+        <location filename="../backend/launch/jobspec.cpp" line="254"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="207"/>
+        <location filename="../backend/launch/jobspec.cpp" line="258"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="211"/>
+        <location filename="../backend/launch/jobspec.cpp" line="262"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="217"/>
+        <location filename="../backend/launch/jobspec.cpp" line="268"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="220"/>
+        <location filename="../backend/launch/jobspec.cpp" line="271"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="222"/>
+        <location filename="../backend/launch/jobspec.cpp" line="273"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -4005,12 +3901,12 @@ Fingerprint %2</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="46"/>
+        <location filename="../backend/launch/launchplan.cpp" line="47"/>
         <source>%1 does not match profile &apos;%2&apos; (%3 slots); leave ranks out for a cluster profile</source>
         <translation>%1 与配置 &apos;%2&apos;（%3 个槽位）不符；使用集群配置时请不要设置 ranks</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="69"/>
+        <location filename="../backend/launch/launchplan.cpp" line="70"/>
         <source>nodes have different slot counts: ranks are placed with --map-by slot</source>
         <translation>各节点槽位数不同：进程将以 --map-by slot 方式放置</translation>
     </message>
@@ -4018,98 +3914,98 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Launcher</name>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="36"/>
+        <location filename="../backend/launch/launcher.cpp" line="37"/>
         <source>%1 not found or not executable</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="43"/>
+        <location filename="../backend/launch/launcher.cpp" line="44"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="53"/>
+        <location filename="../backend/launch/launcher.cpp" line="54"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="95"/>
+        <location filename="../backend/launch/launcher.cpp" line="96"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="112"/>
+        <location filename="../backend/launch/launcher.cpp" line="115"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="123"/>
+        <location filename="../backend/launch/launcher.cpp" line="126"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="197"/>
+        <location filename="../backend/launch/launcher.cpp" line="207"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="201"/>
+        <location filename="../backend/launch/launcher.cpp" line="212"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="205"/>
+        <location filename="../backend/launch/launcher.cpp" line="216"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="208"/>
+        <location filename="../backend/launch/launcher.cpp" line="220"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="214"/>
+        <location filename="../backend/launch/launcher.cpp" line="227"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="218"/>
+        <location filename="../backend/launch/launcher.cpp" line="231"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="222"/>
+        <location filename="../backend/launch/launcher.cpp" line="235"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="243"/>
-        <location filename="../backend/launch/remoterun.cpp" line="210"/>
+        <location filename="../backend/launch/launcher.cpp" line="257"/>
+        <location filename="../backend/launch/remoterun.cpp" line="215"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="272"/>
+        <location filename="../backend/launch/launcher.cpp" line="286"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="277"/>
+        <location filename="../backend/launch/launcher.cpp" line="291"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="279"/>
+        <location filename="../backend/launch/launcher.cpp" line="293"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="283"/>
+        <location filename="../backend/launch/launcher.cpp" line="298"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="319"/>
+        <location filename="../backend/launch/launcher.cpp" line="339"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
@@ -4117,69 +4013,69 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RemoteRuns</name>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="55"/>
-        <location filename="../backend/launch/remoterun.cpp" line="66"/>
+        <location filename="../backend/launch/remoterun.cpp" line="56"/>
+        <location filename="../backend/launch/remoterun.cpp" line="68"/>
         <source>cannot write the metrics mirror: %1</source>
         <translation>无法写入指标镜像：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="186"/>
+        <location filename="../backend/launch/remoterun.cpp" line="189"/>
         <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
         <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="192"/>
+        <location filename="../backend/launch/remoterun.cpp" line="195"/>
         <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
         <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="193"/>
+        <location filename="../backend/launch/remoterun.cpp" line="197"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="226"/>
+        <location filename="../backend/launch/remoterun.cpp" line="231"/>
         <source>run %1 started on %2 in %3, but its local record could not be written: %4</source>
         <translation>运行 %1 已在 %2 的 %3 中启动，但无法写入其本地记录：%4</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="237"/>
+        <location filename="../backend/launch/remoterun.cpp" line="242"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="239"/>
+        <location filename="../backend/launch/remoterun.cpp" line="244"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="282"/>
-        <location filename="../backend/launch/remoterun.cpp" line="315"/>
+        <location filename="../backend/launch/remoterun.cpp" line="288"/>
+        <location filename="../backend/launch/remoterun.cpp" line="322"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="288"/>
+        <location filename="../backend/launch/remoterun.cpp" line="295"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="312"/>
+        <location filename="../backend/launch/remoterun.cpp" line="318"/>
         <source>the run&apos;s record is locked by another process</source>
         <translation>该运行的本地记录已被另一个进程锁定</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="397"/>
+        <location filename="../backend/launch/remoterun.cpp" line="405"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="413"/>
+        <location filename="../backend/launch/remoterun.cpp" line="421"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="425"/>
+        <location filename="../backend/launch/remoterun.cpp" line="433"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -4187,12 +4083,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="193"/>
+        <location filename="../backend/launch/rundir.cpp" line="194"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="202"/>
+        <location filename="../backend/launch/rundir.cpp" line="204"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4200,12 +4096,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="157"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="209"/>
         <source>cannot write the metrics mirror %1: %2</source>
         <translation>无法写入指标镜像 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="228"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="280"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>
@@ -4213,42 +4109,42 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="78"/>
+        <location filename="../backend/launch/transport.cpp" line="79"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="112"/>
+        <location filename="../backend/launch/transport.cpp" line="113"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="119"/>
+        <location filename="../backend/launch/transport.cpp" line="122"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="129"/>
+        <location filename="../backend/launch/transport.cpp" line="130"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="134"/>
+        <location filename="../backend/launch/transport.cpp" line="136"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="146"/>
+        <location filename="../backend/launch/transport.cpp" line="148"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="149"/>
+        <location filename="../backend/launch/transport.cpp" line="151"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="264"/>
+        <location filename="../backend/launch/transport.cpp" line="245"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -4256,13 +4152,13 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricStore</name>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="424"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="444"/>
         <source>cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="445"/>
-        <location filename="../backend/metrics/metricstore.cpp" line="480"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="465"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="508"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -4270,12 +4166,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricsParser</name>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="455"/>
+        <location filename="../backend/metrics/parser.cpp" line="513"/>
         <source>unexpected characters after the JSON object</source>
         <translation>JSON 对象之后有多余字符</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="739"/>
+        <location filename="../backend/metrics/parser.cpp" line="792"/>
         <source>unsupported schema version</source>
         <translation>不支持的模式版本</translation>
     </message>
@@ -4283,44 +4179,44 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricsParser::Private</name>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="384"/>
+        <location filename="../backend/metrics/parser.cpp" line="438"/>
         <source>line too long (%1 bytes, at most %2 allowed)</source>
         <translation>行过长（%1 字节，最多允许 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="418"/>
-        <location filename="../backend/metrics/parser.cpp" line="428"/>
-        <location filename="../backend/metrics/parser.cpp" line="437"/>
+        <location filename="../backend/metrics/parser.cpp" line="474"/>
+        <location filename="../backend/metrics/parser.cpp" line="484"/>
+        <location filename="../backend/metrics/parser.cpp" line="494"/>
         <source>not JSON: %1</source>
         <translation>不是 JSON：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="427"/>
+        <location filename="../backend/metrics/parser.cpp" line="483"/>
         <source>not a JSON object</source>
         <translation>不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="435"/>
+        <location filename="../backend/metrics/parser.cpp" line="491"/>
         <source>missing field &apos;type&apos;</source>
         <translation>缺少字段 &apos;type&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="436"/>
+        <location filename="../backend/metrics/parser.cpp" line="493"/>
         <source>field &apos;type&apos;: %1</source>
         <translation>字段 &apos;type&apos;：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="448"/>
+        <location filename="../backend/metrics/parser.cpp" line="505"/>
         <source>not JSON</source>
         <translation>不是 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="463"/>
+        <location filename="../backend/metrics/parser.cpp" line="521"/>
         <source>missing field &apos;%1&apos;</source>
         <translation>缺少字段 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="467"/>
+        <location filename="../backend/metrics/parser.cpp" line="525"/>
         <source>field &apos;%1&apos;: %2</source>
         <translation>字段 &apos;%1&apos;：%2</translation>
     </message>
@@ -4328,7 +4224,7 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricsTailer</name>
     <message>
-        <location filename="../backend/metrics/tailer.cpp" line="173"/>
+        <location filename="../backend/metrics/tailer.cpp" line="129"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -4342,34 +4238,77 @@ Fingerprint %2</source>
     </message>
 </context>
 <context>
+    <name>traindeck::runs::Operations</name>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="32"/>
+        <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
+        <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="38"/>
+        <source>choose a JSONL or text file, or a directory of them</source>
+        <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="41"/>
+        <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
+        <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="44"/>
+        <source>%1 is not a file</source>
+        <translation>%1 不是文件</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="49"/>
+        <source>choose a model directory (config.json, *.safetensors) or a preset</source>
+        <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="51"/>
+        <source>%1 has no config.json</source>
+        <translation>%1 中没有 config.json</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="57"/>
+        <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
+        <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="167"/>
+        <source>%1 on %2: %3</source>
+        <translation>%2 上的 %1：%3</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::ssh::ExecResult</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="205"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="196"/>
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="207"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="198"/>
         <source>killed by signal %1%2</source>
         <translation>被信号 %1 终止%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="207"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="198"/>
         <source> (core dumped)</source>
         <translation>（已转储核心）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="209"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="199"/>
         <source>timed out after %1 ms</source>
         <translation>%1 ms 后超时</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="211"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="200"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="215"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="203"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -4377,12 +4316,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::ssh::HostKeyInfo</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="171"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="164"/>
         <source>The host key of %1 (%2 %3) is known.</source>
         <translation>%1 的主机密钥（%2 %3）是已知的。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="174"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="167"/>
         <source>The authenticity of host %1 cannot be established: it is not in %2.
 Its %3 key fingerprint is %4.
 Compare it with the fingerprint the administrator gives you (on the host: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.</source>
@@ -4391,7 +4330,7 @@ Compare it with the fingerprint the administrator gives you (on the host: ssh-ke
 接受之前，请与管理员提供的指纹核对（在该主机上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="183"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="175"/>
         <source>WARNING: the host key of %1 does not match the one recorded in %2.
 Someone could be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled and got a new key.
 The host now offers a %3 key with fingerprint %4.
@@ -4406,7 +4345,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 然后重新连接以接受新密钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="197"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="188"/>
         <source>The host key of %1 could not be checked against %2.</source>
         <translation>无法对照 %2 检查 %1 的主机密钥。</translation>
     </message>
@@ -4424,7 +4363,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
         <translation>本地：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/commandrunner.cpp" line="130"/>
+        <location filename="../backend/ssh/commandrunner.cpp" line="131"/>
         <source>local: the command did not finish within %1 s</source>
         <translation>本地：命令未在 %1 秒内完成</translation>
     </message>
@@ -4432,12 +4371,12 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 <context>
     <name>traindeck::ssh::SshConnection</name>
     <message>
-        <location filename="../backend/ssh/sshconnection.cpp" line="89"/>
+        <location filename="../backend/ssh/sshconnection.cpp" line="90"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshconnection.cpp" line="92"/>
+        <location filename="../backend/ssh/sshconnection.cpp" line="93"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
@@ -4445,206 +4384,241 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 <context>
     <name>traindeck::ssh::SshKeys</name>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="38"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="39"/>
         <source>%1: cannot create: %2</source>
         <translation>%1：无法创建：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="53"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="204"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="55"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="206"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="64"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="66"/>
         <source>%1: cannot create the directory</source>
         <translation>%1：无法创建该目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="66"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="68"/>
         <source>%1: cannot set mode 0700</source>
         <translation>%1：无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="70"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="72"/>
         <source>%1: not a directory</source>
         <translation>%1：不是目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="72"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="74"/>
         <source>%1: readable by others and cannot be set to mode 0700</source>
         <translation>%1：其他用户可读，且无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="133"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="135"/>
         <source>invalid key file name &apos;%1&apos;</source>
         <translation>无效的密钥文件名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="137"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="139"/>
         <source>the key comment may not contain a newline</source>
         <translation>密钥注释中不能包含换行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="143"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="145"/>
         <source>an empty passphrase cannot encrypt the key; give a passphrase, or none for an unencrypted key</source>
         <translation>空密码短语无法加密密钥；请提供密码短语，或不设密码短语以生成未加密的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="156"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="158"/>
         <source>%1 exists; choose another name or overwrite it explicitly</source>
         <translation>%1 已存在；请另选名称，或明确选择覆盖</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="165"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="167"/>
         <source>cannot generate an ED25519 key</source>
         <translation>无法生成 ED25519 密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="178"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="180"/>
         <source>cannot export the private key</source>
         <translation>无法导出私钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="188"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="190"/>
         <source>cannot export the public key</source>
         <translation>无法导出公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="215"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="458"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="218"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="530"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="220"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="223"/>
         <source>%1: this is a private key; give the .pub file</source>
         <translation>%1：这是私钥；请提供 .pub 文件</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="233"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="237"/>
         <source>%1: not an OpenSSH public key (expected a line such as &apos;ssh-ed25519 AAAA... comment&apos;)</source>
         <translation>%1：不是 OpenSSH 公钥（应为形如 &apos;ssh-ed25519 AAAA... comment&apos; 的一行）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="271"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="272"/>
+        <source>key login already works</source>
+        <translation>密钥登录已可用</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="273"/>
+        <source>key added, key login verified</source>
+        <translation>密钥已添加，密钥登录已验证</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="274"/>
+        <source>key was already authorized, key login verified</source>
+        <translation>密钥此前已授权，密钥登录已验证</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="292"/>
+        <source>no private key beside the public key (%1) to prove the key login with</source>
+        <translation>公钥旁没有私钥（%1），无法验证密钥登录</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="293"/>
+        <source>none given</source>
+        <translation>未提供</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="324"/>
+        <source>the key does not work yet and no password was given</source>
+        <translation>密钥尚不可用，且未提供密码</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="334"/>
+        <source>key installed, but the key login could not be verified</source>
+        <translation>密钥已安装，但无法验证密钥登录</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="346"/>
         <source>not a valid public key line</source>
         <translation>不是有效的公钥行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="280"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="355"/>
         <source>%1: installing the key failed (%2): %3</source>
         <translation>%1：安装密钥失败（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="289"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="364"/>
         <source>%1: unexpected answer while installing the key: %2</source>
         <translation>%1：安装密钥时收到意外的应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="308"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="379"/>
         <source>%1: the key was installed but logging in with %2 failed: %3
 Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, and the server&apos;s AuthorizedKeysFile.</source>
         <translation>%1：密钥已安装，但使用 %2 登录失败：%3
 请检查节点上 ~/.ssh（0700）和 ~/.ssh/authorized_keys（0600）的权限，以及服务器的 AuthorizedKeysFile 设置。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="317"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="388"/>
         <source>%1: key login works but running a command failed: %2</source>
         <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="328"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="399"/>
         <source>the profile has no head node</source>
         <translation>该配置没有主节点</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="337"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="408"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="369"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
         <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="382"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="454"/>
         <source>%1: the head&apos;s public key could not be read</source>
         <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="385"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="457"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
         <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="385"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="457"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
         <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="388"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="460"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
         <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="397"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="469"/>
         <source>%1: authorized the head&apos;s key</source>
         <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="397"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="470"/>
         <source>%1: the head&apos;s key was already authorized</source>
         <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="406"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="479"/>
         <source>%1: no verified host key</source>
         <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="423"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="495"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
         <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="427"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="499"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
         <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="431"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="503"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
         <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="432"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="504"/>
         <source>%1: the host key of %2 (%3) was already known</source>
         <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="444"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="516"/>
         <source>%1: `%2` still fails (%3): %4</source>
         <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="448"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="520"/>
         <source>%1: passwordless SSH to %2 works</source>
         <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="461"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="533"/>
         <source>%1: cannot read</source>
         <translation>%1：无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="474"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="545"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
         <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="479"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="550"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
         <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
@@ -4652,177 +4626,177 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="283"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="464"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="796"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="271"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="502"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="789"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="285"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="273"/>
         <source>invalid host name &apos;%1&apos;</source>
         <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="289"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="277"/>
         <source>%1: cannot create an SSH session</source>
         <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="302"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="290"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="361"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="370"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="371"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="360"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="374"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="364"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="375"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="376"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="377"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="416"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="406"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="442"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="431"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="447"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="436"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="457"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="446"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="467"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="456"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="478"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="468"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="490"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="678"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="479"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="667"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="500"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="489"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="524"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="530"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="532"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="533"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="521"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="534"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="585"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="574"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="685"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="675"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="709"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="700"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="715"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="708"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="803"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="796"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="827"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="822"/>
         <source>%1: connection lost while the command ran: %2</source>
         <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="828"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="824"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="857"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="853"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
@@ -4845,17 +4819,17 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="214"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="215"/>
         <source>%1: cannot read: unexpected answer from the head node</source>
         <translation>%1：无法读取：头节点返回了意外的应答</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="242"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="243"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="293"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="292"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>

@@ -47,19 +47,11 @@ QString usage()
         "2 bad usage or profile.\n");
 }
 
+// PASS, WARN, FAIL stand out; skip does not.
 QString tag(CheckStatus s)
 {
-    switch (s) {
-    case CheckStatus::Pass:
-        return QStringLiteral("PASS");
-    case CheckStatus::Warn:
-        return QStringLiteral("WARN");
-    case CheckStatus::Fail:
-        return QStringLiteral("FAIL");
-    case CheckStatus::Skip:
-        return QStringLiteral("skip");
-    }
-    return QString();
+    const QString name = checkStatusName(s);
+    return s == CheckStatus::Skip ? name : name.toUpper();
 }
 
 QString indent(const QString& text, const QString& prefix)

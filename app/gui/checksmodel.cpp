@@ -13,14 +13,10 @@ CheckResultsModel::CheckResultsModel(QObject* parent) : QAbstractTableModel(pare
 QString CheckResultsModel::statusText(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass:
-        return tr("✓ pass");
-    case CheckStatus::Warn:
-        return tr("! warn");
-    case CheckStatus::Fail:
-        return tr("✗ fail");
-    case CheckStatus::Skip:
-        break;
+    case CheckStatus::Pass: return tr("✓ pass");
+    case CheckStatus::Warn: return tr("! warn");
+    case CheckStatus::Fail: return tr("✗ fail");
+    case CheckStatus::Skip: break;
     }
     return tr("– skip");
 }
@@ -28,14 +24,10 @@ QString CheckResultsModel::statusText(CheckStatus s)
 QColor CheckResultsModel::statusColor(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass:
-        return QColor(0x1b, 0x5e, 0x20);
-    case CheckStatus::Warn:
-        return QColor(0x8a, 0x4b, 0x00);
-    case CheckStatus::Fail:
-        return QColor(0xb7, 0x1c, 0x1c);
-    case CheckStatus::Skip:
-        break;
+    case CheckStatus::Pass: return QColor(0x1b, 0x5e, 0x20);
+    case CheckStatus::Warn: return QColor(0x8a, 0x4b, 0x00);
+    case CheckStatus::Fail: return QColor(0xb7, 0x1c, 0x1c);
+    case CheckStatus::Skip: break;
     }
     return QColor(0x61, 0x61, 0x61);
 }
@@ -43,14 +35,10 @@ QColor CheckResultsModel::statusColor(CheckStatus s)
 QColor CheckResultsModel::statusBackground(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass:
-        return QColor(0xe8, 0xf5, 0xe9);
-    case CheckStatus::Warn:
-        return QColor(0xff, 0xf3, 0xe0);
-    case CheckStatus::Fail:
-        return QColor(0xff, 0xeb, 0xee);
-    case CheckStatus::Skip:
-        break;
+    case CheckStatus::Pass: return QColor(0xe8, 0xf5, 0xe9);
+    case CheckStatus::Warn: return QColor(0xff, 0xf3, 0xe0);
+    case CheckStatus::Fail: return QColor(0xff, 0xeb, 0xee);
+    case CheckStatus::Skip: break;
     }
     return QColor(0xf2, 0xf2, 0xf2);
 }
@@ -151,24 +139,15 @@ QVariant CheckResultsModel::data(const QModelIndex& index, int role) const
     const CheckResult* r = result(index);
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::AccessibleTextRole:
-        return r ? statusText(r->status) : tr("…");
-    case Qt::ToolTipRole:
-        return r ? (r->summary.isEmpty() ? r->title : r->summary) : tr("Not checked yet");
-    case Qt::ForegroundRole:
-        return r ? statusColor(r->status) : QVariant();
-    case Qt::BackgroundRole:
-        return r ? statusBackground(r->status) : QVariant();
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignCenter);
-    case StatusRole:
-        return r ? int(r->status) : QVariant();
-    case CheckIdRole:
-        return m_ids.at(index.column());
-    case HasResultRole:
-        return r != nullptr;
-    default:
-        break;
+    case Qt::AccessibleTextRole: return r ? statusText(r->status) : tr("…");
+    case Qt::ToolTipRole: return r ? (r->summary.isEmpty() ? r->title : r->summary) : tr("Not checked yet");
+    case Qt::ForegroundRole: return r ? statusColor(r->status) : QVariant();
+    case Qt::BackgroundRole: return r ? statusBackground(r->status) : QVariant();
+    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
+    case StatusRole: return r ? int(r->status) : QVariant();
+    case CheckIdRole: return m_ids.at(index.column());
+    case HasResultRole: return r != nullptr;
+    default: break;
     }
     return {};
 }
@@ -251,8 +230,7 @@ QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
     const QString value = row.values.value(index.column());
     const bool differs = differsFromHead(index.row(), index.column());
     switch (role) {
-    case Qt::DisplayRole:
-        return value.isEmpty() ? tr("—") : value;
+    case Qt::DisplayRole: return value.isEmpty() ? tr("—") : value;
     case Qt::AccessibleTextRole:
         return differs ? tr("%1 (differs from the head)").arg(value.isEmpty() ? tr("unknown") : value) : value;
     case Qt::ToolTipRole:
@@ -275,10 +253,8 @@ QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
             return f;
         }
         return {};
-    case DiffersFromHeadRole:
-        return differs;
-    default:
-        break;
+    case DiffersFromHeadRole: return differs;
+    default: break;
     }
     return {};
 }

@@ -50,12 +50,9 @@ FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent)
 QString FindingsPanel::severityText(Severity s)
 {
     switch (s) {
-    case Severity::Critical:
-        return tr("Critical");
-    case Severity::Warning:
-        return tr("Warning");
-    case Severity::Info:
-        break;
+    case Severity::Critical: return tr("Critical");
+    case Severity::Warning: return tr("Warning");
+    case Severity::Info: break;
     }
     return tr("Info");
 }
@@ -63,12 +60,9 @@ QString FindingsPanel::severityText(Severity s)
 QColor FindingsPanel::severityColor(Severity s)
 {
     switch (s) {
-    case Severity::Critical:
-        return failColor();
-    case Severity::Warning:
-        return warnColor();
-    case Severity::Info:
-        break;
+    case Severity::Critical: return failColor();
+    case Severity::Warning: return warnColor();
+    case Severity::Info: break;
     }
     return infoColor();
 }
@@ -76,24 +70,15 @@ QColor FindingsPanel::severityColor(Severity s)
 QString FindingsPanel::kindText(FindingKind k)
 {
     switch (k) {
-    case FindingKind::Straggler:
-        return tr("Straggler");
-    case FindingKind::DataLoading:
-        return tr("Data loading");
-    case FindingKind::CommBound:
-        return tr("Communication-bound");
-    case FindingKind::MemoryPressure:
-        return tr("Memory pressure");
-    case FindingKind::LossNaN:
-        return tr("Loss is NaN");
-    case FindingKind::LossSpike:
-        return tr("Loss spikes");
-    case FindingKind::LossDivergence:
-        return tr("Loss divergence");
-    case FindingKind::ThroughputDrift:
-        return tr("Throughput drift");
-    case FindingKind::ScalingEfficiency:
-        return tr("Scaling efficiency");
+    case FindingKind::Straggler: return tr("Straggler");
+    case FindingKind::DataLoading: return tr("Data loading");
+    case FindingKind::CommBound: return tr("Communication-bound");
+    case FindingKind::MemoryPressure: return tr("Memory pressure");
+    case FindingKind::LossNaN: return tr("Loss is NaN");
+    case FindingKind::LossSpike: return tr("Loss spikes");
+    case FindingKind::LossDivergence: return tr("Loss divergence");
+    case FindingKind::ThroughputDrift: return tr("Throughput drift");
+    case FindingKind::ScalingEfficiency: return tr("Scaling efficiency");
     }
     return QString();
 }

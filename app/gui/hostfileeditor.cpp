@@ -123,12 +123,9 @@ void HostfileHighlighter::highlightBlock(const QString& text)
 QString HostfileEditor::formatDisplayName(HostfileFormat format)
 {
     switch (format) {
-    case HostfileFormat::OpenMpi:
-        return tr("Open MPI hostfile");
-    case HostfileFormat::DeepSpeed:
-        return tr("DeepSpeed hostfile");
-    case HostfileFormat::Mpich:
-        return tr("MPICH machine file");
+    case HostfileFormat::OpenMpi: return tr("Open MPI hostfile");
+    case HostfileFormat::DeepSpeed: return tr("DeepSpeed hostfile");
+    case HostfileFormat::Mpich: return tr("MPICH machine file");
     }
     return QString();
 }

@@ -32,20 +32,13 @@ namespace traindeck::gui {
 QString MainWindow::pageKey(Page page)
 {
     switch (page) {
-    case MonitorPageIndex:
-        return QStringLiteral("monitor");
-    case RunsPageIndex:
-        return QStringLiteral("runs");
-    case LaunchPageIndex:
-        return QStringLiteral("launch");
-    case ChecksPageIndex:
-        return QStringLiteral("checks");
-    case ClusterPageIndex:
-        return QStringLiteral("cluster");
-    case SettingsPageIndex:
-        return QStringLiteral("settings");
-    case PageCount:
-        break;
+    case MonitorPageIndex: return QStringLiteral("monitor");
+    case RunsPageIndex: return QStringLiteral("runs");
+    case LaunchPageIndex: return QStringLiteral("launch");
+    case ChecksPageIndex: return QStringLiteral("checks");
+    case ClusterPageIndex: return QStringLiteral("cluster");
+    case SettingsPageIndex: return QStringLiteral("settings");
+    case PageCount: break;
     }
     return QString();
 }

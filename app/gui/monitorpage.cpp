@@ -498,15 +498,9 @@ void MonitorPage::replotVisible()
 {
     QList<QCustomPlot*> plots;
     switch (m_tabs->currentIndex()) {
-    case TrainingTab:
-        plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot};
-        break;
-    case DevicesTab:
-        plots = {m_utilPlot, m_memPlot};
-        break;
-    default:
-        plots = {m_barsPlot, m_heatPlot};
-        break;
+    case TrainingTab: plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot}; break;
+    case DevicesTab: plots = {m_utilPlot, m_memPlot}; break;
+    default: plots = {m_barsPlot, m_heatPlot}; break;
     }
     // One queued call per plot, so the event loop serves input between two plots' drawing.
     for (QCustomPlot* p : std::as_const(plots)) {
@@ -824,16 +818,16 @@ void MonitorPage::refreshHeatmap()
     }
     const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
     const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns);
-    QCPColorMapData* data = m_heat->data();
+    QCPColorMapData* cells = m_heat->data();
     if (g.columns == 0) {
-        data->clear();
+        cells->clear();
         return;
     }
-    data->setSize(g.columns, g.ranks);
-    data->setRange(QCPRange(g.firstStep, g.lastStep), QCPRange(0, std::max(0, g.ranks - 1)));
+    cells->setSize(g.columns, g.ranks);
+    cells->setRange(QCPRange(g.firstStep, g.lastStep), QCPRange(0, std::max(0, g.ranks - 1)));
     for (int c = 0; c < g.columns; ++c)
         for (int r = 0; r < g.ranks; ++r)
-            data->setCell(c, r, g.at(c, r));
+            cells->setCell(c, r, g.at(c, r));
     // A flat grid gets a range around its value, so it shows the middle colour, not the lowest.
     const double spread = double(g.max) - double(g.min);
     if (spread > 1e-6 * std::max(1.0, std::abs(double(g.max))))
@@ -953,18 +947,10 @@ void MonitorPage::updateStatus()
     const MetricStore& store = m_session->store();
     const QString title = m_session->title();
     switch (m_session->mode()) {
-    case RunSession::Mode::None:
-        m_title->setText(tr("No run — open one on the Runs page or launch one"));
-        break;
-    case RunSession::Mode::Loading:
-        m_title->setText(tr("Loading %1…").arg(m_session->path()));
-        break;
-    case RunSession::Mode::Live:
-        m_title->setText(tr("Run %1 (live)").arg(title));
-        break;
-    case RunSession::Mode::Offline:
-        m_title->setText(tr("Run %1 (finished, offline)").arg(title));
-        break;
+    case RunSession::Mode::None: m_title->setText(tr("No run — open one on the Runs page or launch one")); break;
+    case RunSession::Mode::Loading: m_title->setText(tr("Loading %1…").arg(m_session->path())); break;
+    case RunSession::Mode::Live: m_title->setText(tr("Run %1 (live)").arg(title)); break;
+    case RunSession::Mode::Offline: m_title->setText(tr("Run %1 (finished, offline)").arg(title)); break;
     }
     QStringList parts;
     if (store.rowCount() > 0) {

@@ -41,18 +41,12 @@ RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 QString RunsModel::stateText(JobState s)
 {
     switch (s) {
-    case JobState::Starting:
-        return tr("starting");
-    case JobState::Running:
-        return tr("running");
-    case JobState::Finished:
-        return tr("finished");
-    case JobState::Failed:
-        return tr("failed");
-    case JobState::Cancelled:
-        return tr("cancelled");
-    case JobState::Lost:
-        return tr("lost");
+    case JobState::Starting: return tr("starting");
+    case JobState::Running: return tr("running");
+    case JobState::Finished: return tr("finished");
+    case JobState::Failed: return tr("failed");
+    case JobState::Cancelled: return tr("cancelled");
+    case JobState::Lost: return tr("lost");
     }
     return QString();
 }
@@ -61,15 +55,11 @@ QColor RunsModel::stateColor(JobState s)
 {
     switch (s) {
     case JobState::Starting:
-    case JobState::Running:
-        return infoColor();
-    case JobState::Finished:
-        return passColor();
+    case JobState::Running: return infoColor();
+    case JobState::Finished: return passColor();
     case JobState::Failed:
-    case JobState::Lost:
-        return failColor();
-    case JobState::Cancelled:
-        return warnColor();
+    case JobState::Lost: return failColor();
+    case JobState::Cancelled: return warnColor();
     }
     return QColor();
 }
@@ -133,16 +123,11 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
                 return tr("%1 (seen %2)")
                     .arg(stateText(r.state), QLocale().toString(r.lastSeen.toLocalTime().time(), QLocale::ShortFormat));
             return stateText(r.state);
-        case CreatedColumn:
-            return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
-        case StepColumn:
-            return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
-        case LossColumn:
-            return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
-        case ProfileColumn:
-            return r.info.profile;
-        case HostColumn:
-            return r.remote ? tr("%1 (remote)").arg(r.head.isEmpty() ? r.info.host : r.head) : r.info.host;
+        case CreatedColumn: return QLocale().toString(r.info.created.toLocalTime(), QLocale::ShortFormat);
+        case StepColumn: return r.lastStep >= 0 ? QVariant(r.lastStep) : QVariant(QString());
+        case LossColumn: return r.hasLoss ? QLocale().toString(r.lastLoss, 'f', 4) : QString();
+        case ProfileColumn: return r.info.profile;
+        case HostColumn: return r.remote ? tr("%1 (remote)").arg(r.head.isEmpty() ? r.info.host : r.head) : r.info.host;
         }
     }
     if (role == Qt::ForegroundRole && index.column() == StateColumn)
@@ -162,20 +147,13 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case RunColumn:
-        return tr("Run");
-    case StateColumn:
-        return tr("State");
-    case CreatedColumn:
-        return tr("Started");
-    case StepColumn:
-        return tr("Last step");
-    case LossColumn:
-        return tr("Loss");
-    case ProfileColumn:
-        return tr("Profile");
-    case HostColumn:
-        return tr("Head node");
+    case RunColumn: return tr("Run");
+    case StateColumn: return tr("State");
+    case CreatedColumn: return tr("Started");
+    case StepColumn: return tr("Last step");
+    case LossColumn: return tr("Loss");
+    case ProfileColumn: return tr("Profile");
+    case HostColumn: return tr("Head node");
     }
     return {};
 }

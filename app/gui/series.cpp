@@ -158,24 +158,15 @@ XYSeries vectorForPlot(const MetricStore& store, const std::vector<float>& value
 double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, int rank)
 {
     switch (metric) {
-    case HeatmapMetric::Step:
-        return store.rankAt(RankMetric::Step, rank, row);
-    case HeatmapMetric::Data:
-        return store.rankAt(RankMetric::Data, rank, row);
-    case HeatmapMetric::Forward:
-        return store.rankAt(RankMetric::Fwd, rank, row);
-    case HeatmapMetric::Backward:
-        return store.rankAt(RankMetric::Bwd, rank, row);
-    case HeatmapMetric::Comm:
-        return store.rankAt(RankMetric::Comm, rank, row);
-    case HeatmapMetric::CommWait:
-        return analysis::Diagnosis::waitMs(store, row, rank);
-    case HeatmapMetric::Optimizer:
-        return store.rankAt(RankMetric::Opt, rank, row);
-    case HeatmapMetric::Compute:
-        return analysis::Diagnosis::computeMs(store, row, rank);
-    case HeatmapMetric::Count:
-        break;
+    case HeatmapMetric::Step: return store.rankAt(RankMetric::Step, rank, row);
+    case HeatmapMetric::Data: return store.rankAt(RankMetric::Data, rank, row);
+    case HeatmapMetric::Forward: return store.rankAt(RankMetric::Fwd, rank, row);
+    case HeatmapMetric::Backward: return store.rankAt(RankMetric::Bwd, rank, row);
+    case HeatmapMetric::Comm: return store.rankAt(RankMetric::Comm, rank, row);
+    case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
+    case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
+    case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
+    case HeatmapMetric::Count: break;
     }
     return std::numeric_limits<double>::quiet_NaN();
 }

@@ -67,10 +67,10 @@ class SshWizardKeyPage : public QWizardPage {
         if (QFileInfo::exists(existing))
             w->m_existingPath->setText(existing);
         auto sync = [w] {
-            const bool gen = w->m_generate->isChecked();
-            w->m_passphrase->setEnabled(gen);
-            w->m_passphrase2->setEnabled(gen);
-            w->m_existingPath->setEnabled(!gen);
+            const bool generate = w->m_generate->isChecked();
+            w->m_passphrase->setEnabled(generate);
+            w->m_passphrase2->setEnabled(generate);
+            w->m_existingPath->setEnabled(!generate);
         };
         connect(w->m_generate, &QRadioButton::toggled, this, sync);
         connect(w->m_existingPath, &QLineEdit::textEdited, this, [w] { w->m_existing->setChecked(true); });
@@ -269,18 +269,10 @@ void SshWizard::setNodeState(int node, NodeState state, const QString& message)
 {
     QString text;
     switch (state) {
-    case NodeState::Pending:
-        text = tr("waiting");
-        break;
-    case NodeState::Working:
-        text = tr("working…");
-        break;
-    case NodeState::Done:
-        text = tr("✓ %1").arg(message);
-        break;
-    case NodeState::Failed:
-        text = tr("✗ %1").arg(message);
-        break;
+    case NodeState::Pending: text = tr("waiting"); break;
+    case NodeState::Working: text = tr("working…"); break;
+    case NodeState::Done: text = tr("✓ %1").arg(message); break;
+    case NodeState::Failed: text = tr("✗ %1").arg(message); break;
     }
     if (node < 0) {
         m_headState = state;

@@ -17,24 +17,15 @@ double Finding::evidenceValue(const QString& name, double fallback) const
 QString Finding::kindName(FindingKind k)
 {
     switch (k) {
-    case FindingKind::Straggler:
-        return QStringLiteral("straggler");
-    case FindingKind::DataLoading:
-        return QStringLiteral("data_loading");
-    case FindingKind::CommBound:
-        return QStringLiteral("comm_bound");
-    case FindingKind::MemoryPressure:
-        return QStringLiteral("memory_pressure");
-    case FindingKind::LossNaN:
-        return QStringLiteral("loss_nan");
-    case FindingKind::LossSpike:
-        return QStringLiteral("loss_spike");
-    case FindingKind::LossDivergence:
-        return QStringLiteral("loss_divergence");
-    case FindingKind::ThroughputDrift:
-        return QStringLiteral("throughput_drift");
-    case FindingKind::ScalingEfficiency:
-        return QStringLiteral("scaling_efficiency");
+    case FindingKind::Straggler: return QStringLiteral("straggler");
+    case FindingKind::DataLoading: return QStringLiteral("data_loading");
+    case FindingKind::CommBound: return QStringLiteral("comm_bound");
+    case FindingKind::MemoryPressure: return QStringLiteral("memory_pressure");
+    case FindingKind::LossNaN: return QStringLiteral("loss_nan");
+    case FindingKind::LossSpike: return QStringLiteral("loss_spike");
+    case FindingKind::LossDivergence: return QStringLiteral("loss_divergence");
+    case FindingKind::ThroughputDrift: return QStringLiteral("throughput_drift");
+    case FindingKind::ScalingEfficiency: return QStringLiteral("scaling_efficiency");
     }
     return {};
 }
@@ -42,12 +33,9 @@ QString Finding::kindName(FindingKind k)
 QString Finding::severityName(Severity s)
 {
     switch (s) {
-    case Severity::Info:
-        return QStringLiteral("info");
-    case Severity::Warning:
-        return QStringLiteral("warning");
-    case Severity::Critical:
-        return QStringLiteral("critical");
+    case Severity::Info: return QStringLiteral("info");
+    case Severity::Warning: return QStringLiteral("warning");
+    case Severity::Critical: return QStringLiteral("critical");
     }
     return {};
 }

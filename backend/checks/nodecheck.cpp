@@ -60,14 +60,10 @@ QString outputOf(const ExecResult& r)
 QString checkStatusName(CheckStatus s)
 {
     switch (s) {
-    case CheckStatus::Pass:
-        return QStringLiteral("pass");
-    case CheckStatus::Warn:
-        return QStringLiteral("warn");
-    case CheckStatus::Fail:
-        return QStringLiteral("fail");
-    case CheckStatus::Skip:
-        return QStringLiteral("skip");
+    case CheckStatus::Pass: return QStringLiteral("pass");
+    case CheckStatus::Warn: return QStringLiteral("warn");
+    case CheckStatus::Fail: return QStringLiteral("fail");
+    case CheckStatus::Skip: return QStringLiteral("skip");
     }
     return QString();
 }
@@ -210,27 +206,38 @@ QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const Q
     return QStringLiteral("sh -c ") + shellQuote(pre + command);
 }
 
-#define CHECK_TITLE(s) QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", s)
+// Titles spelled out with QT_TRANSLATE_NOOP: lupdate does not expand macros.
 // In the order they run: gpu before cuda and nccl (they skip without a GPU), trainer before cuda and
 // nccl (they show what its self-check said).
 const NodeChecker::Check NodeChecker::kChecks[] = {
-    {"connect", CHECK_TITLE("Reachable and logged in"), nullptr, AppliesTo::EveryNode},
-    {"os", CHECK_TITLE("Operating system"), &NodeChecker::checkOs, AppliesTo::EveryNode},
-    {"cpu", CHECK_TITLE("CPU cores"), &NodeChecker::checkCpu, AppliesTo::EveryNode},
-    {"memory", CHECK_TITLE("Memory"), &NodeChecker::checkMemory, AppliesTo::EveryNode},
-    {"disk", CHECK_TITLE("Free disk in the work directory"), &NodeChecker::checkDisk, AppliesTo::EveryNode},
-    {"gpu", CHECK_TITLE("GPUs"), &NodeChecker::checkGpu, AppliesTo::EveryNode},
-    {"trainer", CHECK_TITLE("traindeck-trainer"), &NodeChecker::checkTrainer, AppliesTo::EveryNode},
-    {"cuda", CHECK_TITLE("CUDA"), &NodeChecker::checkCuda, AppliesTo::EveryNode},
-    {"nccl", CHECK_TITLE("NCCL"), &NodeChecker::checkNccl, AppliesTo::EveryNode},
-    {"mpi", CHECK_TITLE("Open MPI"), &NodeChecker::checkMpi, AppliesTo::EveryNode},
-    {"network", CHECK_TITLE("Network interfaces"), &NodeChecker::checkNetwork, AppliesTo::EveryNode},
-    {"clock", CHECK_TITLE("Clock"), &NodeChecker::checkClock, AppliesTo::EveryNode},
-    {"head-ssh", CHECK_TITLE("Head → workers SSH"), &NodeChecker::checkHeadSsh, AppliesTo::HeadOfSeveral},
-    {"interconnect", CHECK_TITLE("Interconnect (allreduce)"), &NodeChecker::checkInterconnect,
-     AppliesTo::HeadWithInterconnect},
+    {"connect", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Reachable and logged in"), nullptr,
+     AppliesTo::EveryNode},
+    {"os", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Operating system"), &NodeChecker::checkOs,
+     AppliesTo::EveryNode},
+    {"cpu", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "CPU cores"), &NodeChecker::checkCpu,
+     AppliesTo::EveryNode},
+    {"memory", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Memory"), &NodeChecker::checkMemory,
+     AppliesTo::EveryNode},
+    {"disk", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Free disk in the work directory"),
+     &NodeChecker::checkDisk, AppliesTo::EveryNode},
+    {"gpu", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "GPUs"), &NodeChecker::checkGpu, AppliesTo::EveryNode},
+    {"trainer", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "traindeck-trainer"), &NodeChecker::checkTrainer,
+     AppliesTo::EveryNode},
+    {"cuda", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "CUDA"), &NodeChecker::checkCuda,
+     AppliesTo::EveryNode},
+    {"nccl", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "NCCL"), &NodeChecker::checkNccl,
+     AppliesTo::EveryNode},
+    {"mpi", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Open MPI"), &NodeChecker::checkMpi,
+     AppliesTo::EveryNode},
+    {"network", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Network interfaces"), &NodeChecker::checkNetwork,
+     AppliesTo::EveryNode},
+    {"clock", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Clock"), &NodeChecker::checkClock,
+     AppliesTo::EveryNode},
+    {"head-ssh", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Head → workers SSH"), &NodeChecker::checkHeadSsh,
+     AppliesTo::HeadOfSeveral},
+    {"interconnect", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Interconnect (allreduce)"),
+     &NodeChecker::checkInterconnect, AppliesTo::HeadWithInterconnect},
 };
-#undef CHECK_TITLE
 
 const NodeChecker::Check* NodeChecker::findCheck(const QString& id)
 {
@@ -245,12 +252,9 @@ bool NodeChecker::appliesHere(const Check& check) const
 {
     const bool head = m_index == m_profile.headIndex();
     switch (check.appliesTo) {
-    case AppliesTo::EveryNode:
-        return true;
-    case AppliesTo::HeadOfSeveral:
-        return head && m_profile.nodes.size() > 1;
-    case AppliesTo::HeadWithInterconnect:
-        return head && m_options.interconnect;
+    case AppliesTo::EveryNode: return true;
+    case AppliesTo::HeadOfSeveral: return head && m_profile.nodes.size() > 1;
+    case AppliesTo::HeadWithInterconnect: return head && m_options.interconnect;
     }
     return false;
 }

@@ -5,12 +5,17 @@
 namespace traindeck::cluster {
 
 namespace {
-#define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", s)
+// Titles spelled out with QT_TRANSLATE_NOOP: lupdate does not expand macros.
 // In Column order.
 constexpr EditableTableModel::Column kColumns[] = {
-    {TITLE("Name"), false},          {TITLE("Host"), false}, {TITLE("Port"), true}, {TITLE("User"), false},
-    {TITLE("Identity file"), false}, {TITLE("Slots"), true}, {TITLE("GPUs"), true}, {TITLE("Role"), false}};
-#undef TITLE
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Name"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Host"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Port"), true},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "User"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Identity file"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Slots"), true},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "GPUs"), true},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::ClusterNodesModel", "Role"), false}};
 static_assert(std::size(kColumns) == ClusterNodesModel::ColumnCount);
 } // namespace
 
@@ -42,20 +47,13 @@ QVariant ClusterNodesModel::cell(const QModelIndex& index, int role) const
     const ClusterNode& n = m_nodes.at(index.row());
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case NameColumn:
-            return n.name;
-        case HostColumn:
-            return n.host;
-        case PortColumn:
-            return n.port;
-        case UserColumn:
-            return n.user;
-        case IdentityColumn:
-            return n.identity;
-        case SlotsColumn:
-            return n.slots;
-        case GpusColumn:
-            return n.gpus;
+        case NameColumn: return n.name;
+        case HostColumn: return n.host;
+        case PortColumn: return n.port;
+        case UserColumn: return n.user;
+        case IdentityColumn: return n.identity;
+        case SlotsColumn: return n.slots;
+        case GpusColumn: return n.gpus;
         case RoleColumn:
             if (role == Qt::EditRole)
                 return nodeRoleName(n.role);
@@ -147,8 +145,7 @@ bool ClusterNodesModel::setCell(const QModelIndex& index, const QVariant& value)
                            {Qt::DisplayRole, Qt::EditRole});
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
     if (n == m_nodes.at(index.row()))
         return true;

@@ -23,12 +23,9 @@ std::optional<HostfileFormat> hostfileFormatFromName(const QString& name)
 QString hostfileFormatName(HostfileFormat format)
 {
     switch (format) {
-    case HostfileFormat::OpenMpi:
-        return QStringLiteral("openmpi");
-    case HostfileFormat::DeepSpeed:
-        return QStringLiteral("deepspeed");
-    case HostfileFormat::Mpich:
-        return QStringLiteral("mpich");
+    case HostfileFormat::OpenMpi: return QStringLiteral("openmpi");
+    case HostfileFormat::DeepSpeed: return QStringLiteral("deepspeed");
+    case HostfileFormat::Mpich: return QStringLiteral("mpich");
     }
     return {};
 }
@@ -36,12 +33,9 @@ QString hostfileFormatName(HostfileFormat format)
 static QString displayFormat(HostfileFormat format)
 {
     switch (format) {
-    case HostfileFormat::OpenMpi:
-        return QStringLiteral("Open MPI");
-    case HostfileFormat::DeepSpeed:
-        return QStringLiteral("DeepSpeed");
-    case HostfileFormat::Mpich:
-        return QStringLiteral("MPICH");
+    case HostfileFormat::OpenMpi: return QStringLiteral("Open MPI");
+    case HostfileFormat::DeepSpeed: return QStringLiteral("DeepSpeed");
+    case HostfileFormat::Mpich: return QStringLiteral("MPICH");
     }
     return {};
 }
@@ -444,10 +438,8 @@ QString Hostfile::hostLineText(const HostEntry& e, HostfileFormat format)
             s += QStringLiteral(" max_slots=%1").arg(*e.maxSlots);
         return s;
     }
-    case HostfileFormat::DeepSpeed:
-        return QStringLiteral("%1 slots=%2").arg(e.host).arg(e.slots.value_or(1));
-    case HostfileFormat::Mpich:
-        return e.slots ? QStringLiteral("%1:%2").arg(e.host).arg(*e.slots) : e.host;
+    case HostfileFormat::DeepSpeed: return QStringLiteral("%1 slots=%2").arg(e.host).arg(e.slots.value_or(1));
+    case HostfileFormat::Mpich: return e.slots ? QStringLiteral("%1:%2").arg(e.host).arg(*e.slots) : e.host;
     }
     return {};
 }

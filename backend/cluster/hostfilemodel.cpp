@@ -5,14 +5,14 @@
 namespace traindeck::cluster {
 
 namespace {
-#define TITLE(s) QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", s)
+// Titles spelled out with QT_TRANSLATE_NOOP: lupdate does not expand macros.
 // In Column order.
-constexpr EditableTableModel::Column kColumns[] = {{TITLE("User"), false},
-                                                   {TITLE("Host"), false},
-                                                   {TITLE("Slots"), true},
-                                                   {TITLE("Max slots"), true},
-                                                   {TITLE("Comment"), false}};
-#undef TITLE
+constexpr EditableTableModel::Column kColumns[] = {
+    {QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", "User"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", "Host"), false},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", "Slots"), true},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", "Max slots"), true},
+    {QT_TRANSLATE_NOOP("traindeck::cluster::HostfileModel", "Comment"), false}};
 static_assert(std::size(kColumns) == HostfileModel::ColumnCount);
 } // namespace
 
@@ -42,16 +42,11 @@ QVariant HostfileModel::cell(const QModelIndex& index, int role) const
     const HostEntry e = m_hostfile.host(index.row());
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case UserColumn:
-            return e.user;
-        case HostColumn:
-            return e.host;
-        case SlotsColumn:
-            return optionalInt(e.slots, role);
-        case MaxSlotsColumn:
-            return optionalInt(e.maxSlots, role);
-        case CommentColumn:
-            return m_hostfile.hostComment(index.row());
+        case UserColumn: return e.user;
+        case HostColumn: return e.host;
+        case SlotsColumn: return optionalInt(e.slots, role);
+        case MaxSlotsColumn: return optionalInt(e.maxSlots, role);
+        case CommentColumn: return m_hostfile.hostComment(index.row());
         }
     }
     if (role == Qt::ToolTipRole && index.column() == SlotsColumn && !e.slots)
@@ -103,8 +98,7 @@ bool HostfileModel::setCell(const QModelIndex& index, const QVariant& value)
         m_hostfile.setHostComment(index.row(), value.toString());
         cellChanged(index);
         return true;
-    default:
-        return false;
+    default: return false;
     }
     if (e == m_hostfile.host(index.row()))
         return true;

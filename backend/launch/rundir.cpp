@@ -39,18 +39,12 @@ QString runFile(const QString& runDir, const char* name)
 QString jobStateName(JobState s)
 {
     switch (s) {
-    case JobState::Starting:
-        return QStringLiteral("starting");
-    case JobState::Running:
-        return QStringLiteral("running");
-    case JobState::Finished:
-        return QStringLiteral("finished");
-    case JobState::Failed:
-        return QStringLiteral("failed");
-    case JobState::Cancelled:
-        return QStringLiteral("cancelled");
-    case JobState::Lost:
-        return QStringLiteral("lost");
+    case JobState::Starting: return QStringLiteral("starting");
+    case JobState::Running: return QStringLiteral("running");
+    case JobState::Finished: return QStringLiteral("finished");
+    case JobState::Failed: return QStringLiteral("failed");
+    case JobState::Cancelled: return QStringLiteral("cancelled");
+    case JobState::Lost: return QStringLiteral("lost");
     }
     return QString();
 }

@@ -28,22 +28,14 @@ constexpr int kFloatScalarFirst = int(Scalar::Loss);
 int floatIndex(Scalar s)
 {
     switch (s) {
-    case Scalar::Loss:
-        return 0;
-    case Scalar::Lr:
-        return 1;
-    case Scalar::GradNorm:
-        return 2;
-    case Scalar::TokensPerS:
-        return 3;
-    case Scalar::SamplesPerS:
-        return 4;
-    case Scalar::Mfu:
-        return 5;
-    case Scalar::LossScale:
-        return 6;
-    default:
-        return -1;
+    case Scalar::Loss: return 0;
+    case Scalar::Lr: return 1;
+    case Scalar::GradNorm: return 2;
+    case Scalar::TokensPerS: return 3;
+    case Scalar::SamplesPerS: return 4;
+    case Scalar::Mfu: return 5;
+    case Scalar::LossScale: return 6;
+    default: return -1;
     }
 }
 constexpr int kFloatScalars = 7;
@@ -150,14 +142,10 @@ qint64 MetricStore::rowOfStep(qint64 step) const
 double MetricStore::scalarAt(Scalar s, qint64 row) const
 {
     switch (s) {
-    case Scalar::Time:
-        return d->time[row];
-    case Scalar::Epoch:
-        return d->epoch[row];
-    case Scalar::Tokens:
-        return double(d->tokens[row]);
-    default:
-        return d->scalars[size_t(floatIndex(s))][row];
+    case Scalar::Time: return d->time[row];
+    case Scalar::Epoch: return d->epoch[row];
+    case Scalar::Tokens: return double(d->tokens[row]);
+    default: return d->scalars[size_t(floatIndex(s))][row];
     }
 }
 

@@ -596,18 +596,15 @@ bool MetricsParser::Private::stepField(std::string_view key, od::value v)
         if (f.required())
             seen |= stepScalarBit(i);
         switch (f.value) {
-        case StepValue::Int:
-            return getInt(v, key, s.*f.integer);
+        case StepValue::Int: return getInt(v, key, s.*f.integer);
         case StepValue::Count:
             if (!getInt(v, key, s.*f.integer))
                 return false;
             if (s.*f.integer < 0)
                 return failed(kOutOfRange, key);
             return true;
-        case StepValue::Float:
-            return getFloat(v, key, s.*f.real);
-        case StepValue::FloatStar:
-            return getFloatStar(v, key, s.*f.real, true);
+        case StepValue::Float: return getFloat(v, key, s.*f.real);
+        case StepValue::FloatStar: return getFloatStar(v, key, s.*f.real, true);
         case StepValue::OptionalFloatStar: {
             bool has = false;
             if (!getFloatStar(v, key, s.*f.real, true, &has))
@@ -758,8 +755,7 @@ bool MetricsParser::Private::helloField(std::string_view key, od::value v, Hello
             return true;
         });
     }
-    default:
-        break;
+    default: break;
     }
     return true;
 }
@@ -769,26 +765,13 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
     seen = 0;
     double t = 0;
     switch (type) {
-    case Type::Hello:
-        hello = {};
-        break;
-    case Type::Eval:
-        eval = {};
-        break;
-    case Type::Checkpoint:
-        ckpt = {};
-        break;
-    case Type::Warning:
-        warning = {};
-        break;
-    case Type::Error:
-        error = {};
-        break;
-    case Type::Done:
-        done = {};
-        break;
-    default:
-        break;
+    case Type::Hello: hello = {}; break;
+    case Type::Eval: eval = {}; break;
+    case Type::Checkpoint: ckpt = {}; break;
+    case Type::Warning: warning = {}; break;
+    case Type::Error: error = {}; break;
+    case Type::Done: done = {}; break;
+    default: break;
     }
     if (type == Type::Step) {
         StepRecord& s = step;
@@ -820,12 +803,8 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
         bool ok = true;
         qint64 i = 0;
         switch (type) {
-        case Type::Step:
-            ok = stepField(key, v);
-            break;
-        case Type::Hello:
-            ok = helloField(key, v, hello);
-            break;
+        case Type::Step: ok = stepField(key, v); break;
+        case Type::Hello: ok = helloField(key, v, hello); break;
         case Type::Eval:
             if (key == "step") {
                 seen |= S1;
@@ -905,8 +884,7 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
                 ok = getFloat(v, key, done.seconds);
             }
             break;
-        case Type::Unknown:
-            break;
+        case Type::Unknown: break;
         }
         return ok;
     });
@@ -926,6 +904,12 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
     if (!require({{SeenV, "v"}, {SeenT, "t"}}))
         return false;
     const RecordOrigin origin{lineNo, offset};
+    // Where the record came from and its time, once its fields are known to be complete.
+    auto stamp = [&](auto& record) {
+        record.origin = origin;
+        record.t = t;
+        return true;
+    };
     switch (type) {
     case Type::Step: {
         for (int i = 0; i < kStepScalarCount; ++i)
@@ -948,9 +932,7 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
         }
         if (worldSize == 0)
             worldSize = int(n);
-        s.origin = origin;
-        s.t = t;
-        return true;
+        return stamp(s);
     }
     case Type::Hello: {
         if (!require(
@@ -969,42 +951,14 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
         }
         hello.ranks = sorted;
         worldSize = hello.worldSize;
-        hello.origin = origin;
-        hello.t = t;
-        return true;
+        return stamp(hello);
     }
-    case Type::Eval:
-        if (!require({{S1, "step"}, {S2, "loss"}, {S3, "perplexity"}}))
-            return false;
-        eval.origin = origin;
-        eval.t = t;
-        return true;
-    case Type::Checkpoint:
-        if (!require({{S1, "step"}, {S2, "path"}, {S3, "bytes"}, {S4, "ms"}}))
-            return false;
-        ckpt.origin = origin;
-        ckpt.t = t;
-        return true;
-    case Type::Warning:
-        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}))
-            return false;
-        warning.origin = origin;
-        warning.t = t;
-        return true;
-    case Type::Error:
-        if (!require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}))
-            return false;
-        error.origin = origin;
-        error.t = t;
-        return true;
-    case Type::Done:
-        if (!require({{S1, "status"}, {S2, "steps"}, {S3, "seconds"}}))
-            return false;
-        done.origin = origin;
-        done.t = t;
-        return true;
-    case Type::Unknown:
-        break;
+    case Type::Eval: return require({{S1, "step"}, {S2, "loss"}, {S3, "perplexity"}}) && stamp(eval);
+    case Type::Checkpoint: return require({{S1, "step"}, {S2, "path"}, {S3, "bytes"}, {S4, "ms"}}) && stamp(ckpt);
+    case Type::Warning: return require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}) && stamp(warning);
+    case Type::Error: return require({{S1, "rank"}, {S2, "host"}, {S3, "message"}}) && stamp(error);
+    case Type::Done: return require({{S1, "status"}, {S2, "steps"}, {S3, "seconds"}}) && stamp(done);
+    case Type::Unknown: break;
     }
     return true;
 }
@@ -1015,29 +969,14 @@ void MetricsParser::Private::deliver(Type type)
     if (!sink)
         return;
     switch (type) {
-    case Type::Step:
-        sink->onStep(step);
-        break;
-    case Type::Hello:
-        sink->onHello(hello);
-        break;
-    case Type::Eval:
-        sink->onEval(eval);
-        break;
-    case Type::Checkpoint:
-        sink->onCheckpoint(ckpt);
-        break;
-    case Type::Warning:
-        sink->onWarning(warning);
-        break;
-    case Type::Error:
-        sink->onError(error);
-        break;
-    case Type::Done:
-        sink->onDone(done);
-        break;
-    case Type::Unknown:
-        break;
+    case Type::Step: sink->onStep(step); break;
+    case Type::Hello: sink->onHello(hello); break;
+    case Type::Eval: sink->onEval(eval); break;
+    case Type::Checkpoint: sink->onCheckpoint(ckpt); break;
+    case Type::Warning: sink->onWarning(warning); break;
+    case Type::Error: sink->onError(error); break;
+    case Type::Done: sink->onDone(done); break;
+    case Type::Unknown: break;
     }
 }
 

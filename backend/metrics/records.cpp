@@ -15,12 +15,9 @@ const char* rankMetricKey(RankMetric m)
 const char* DoneRecord::statusName(Status s)
 {
     switch (s) {
-    case Status::Finished:
-        return "finished";
-    case Status::Failed:
-        return "failed";
-    case Status::Cancelled:
-        return "cancelled";
+    case Status::Finished: return "finished";
+    case Status::Failed: return "failed";
+    case Status::Cancelled: return "cancelled";
     }
     return "";
 }

@@ -13,36 +13,21 @@ namespace traindeck::ssh {
 QString signalName(int signal)
 {
     switch (signal) {
-    case SIGHUP:
-        return QStringLiteral("HUP");
-    case SIGINT:
-        return QStringLiteral("INT");
-    case SIGQUIT:
-        return QStringLiteral("QUIT");
-    case SIGILL:
-        return QStringLiteral("ILL");
-    case SIGABRT:
-        return QStringLiteral("ABRT");
-    case SIGFPE:
-        return QStringLiteral("FPE");
-    case SIGKILL:
-        return QStringLiteral("KILL");
-    case SIGSEGV:
-        return QStringLiteral("SEGV");
-    case SIGPIPE:
-        return QStringLiteral("PIPE");
-    case SIGALRM:
-        return QStringLiteral("ALRM");
-    case SIGTERM:
-        return QStringLiteral("TERM");
-    case SIGUSR1:
-        return QStringLiteral("USR1");
-    case SIGUSR2:
-        return QStringLiteral("USR2");
-    case SIGBUS:
-        return QStringLiteral("BUS");
-    default:
-        return QString::number(signal);
+    case SIGHUP: return QStringLiteral("HUP");
+    case SIGINT: return QStringLiteral("INT");
+    case SIGQUIT: return QStringLiteral("QUIT");
+    case SIGILL: return QStringLiteral("ILL");
+    case SIGABRT: return QStringLiteral("ABRT");
+    case SIGFPE: return QStringLiteral("FPE");
+    case SIGKILL: return QStringLiteral("KILL");
+    case SIGSEGV: return QStringLiteral("SEGV");
+    case SIGPIPE: return QStringLiteral("PIPE");
+    case SIGALRM: return QStringLiteral("ALRM");
+    case SIGTERM: return QStringLiteral("TERM");
+    case SIGUSR1: return QStringLiteral("USR1");
+    case SIGUSR2: return QStringLiteral("USR2");
+    case SIGBUS: return QStringLiteral("BUS");
+    default: return QString::number(signal);
     }
 }
 

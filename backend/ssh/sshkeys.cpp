@@ -269,12 +269,9 @@ QString SshKeys::installScript()
 QString NodeInstall::message() const
 {
     switch (outcome) {
-    case Outcome::AlreadyWorked:
-        return SshKeys::tr("key login already works");
-    case Outcome::Added:
-        return SshKeys::tr("key added, key login verified");
-    case Outcome::WasAuthorized:
-        return SshKeys::tr("key was already authorized, key login verified");
+    case Outcome::AlreadyWorked: return SshKeys::tr("key login already works");
+    case Outcome::Added: return SshKeys::tr("key added, key login verified");
+    case Outcome::WasAuthorized: return SshKeys::tr("key was already authorized, key login verified");
     }
     return QString();
 }

@@ -183,8 +183,7 @@ QString HostKeyInfo::explanation() const
                    "  ssh-keygen -R '%1' -f '%2'\n"
                    "and connect again to accept the new one.")
             .arg(name, knownHostsFile, keyType, fingerprint);
-    case State::Error:
-        break;
+    case State::Error: break;
     }
     return QCoreApplication::translate("traindeck::ssh::HostKeyInfo",
                                        "The host key of %1 could not be checked against %2.")
@@ -194,16 +193,12 @@ QString HostKeyInfo::explanation() const
 QString ExecResult::describe() const
 {
     switch (status) {
-    case Status::Exited:
-        return tr("exit code %1").arg(exitCode);
+    case Status::Exited: return tr("exit code %1").arg(exitCode);
     case Status::Signalled:
         return tr("killed by signal %1%2").arg(exitSignal, coreDumped ? tr(" (core dumped)") : QString());
-    case Status::TimedOut:
-        return tr("timed out after %1 ms").arg(elapsedMs);
-    case Status::Cancelled:
-        return tr("cancelled");
-    case Status::Failed:
-        break;
+    case Status::TimedOut: return tr("timed out after %1 ms").arg(elapsedMs);
+    case Status::Cancelled: return tr("cancelled");
+    case Status::Failed: break;
     }
     return error.message.isEmpty() ? tr("failed") : error.message;
 }
@@ -428,9 +423,7 @@ bool SshSession::checkHostKey()
 
     const ssh_known_hosts_e state = ssh_session_is_known_server(s);
     switch (state) {
-    case SSH_KNOWN_HOSTS_OK:
-        m_hostKey.state = HostKeyInfo::State::Known;
-        return true;
+    case SSH_KNOWN_HOSTS_OK: m_hostKey.state = HostKeyInfo::State::Known; return true;
     case SSH_KNOWN_HOSTS_CHANGED:
         m_hostKey.state = HostKeyInfo::State::Changed;
         return fail(
@@ -445,8 +438,7 @@ bool SshSession::checkHostKey()
                         .arg(m_hostKey.knownHostsName(), m_hostKey.keyType),
                     m_hostKey.explanation());
     case SSH_KNOWN_HOSTS_UNKNOWN:
-    case SSH_KNOWN_HOSTS_NOT_FOUND:
-        break;
+    case SSH_KNOWN_HOSTS_NOT_FOUND: break;
     case SSH_KNOWN_HOSTS_ERROR:
     default:
         m_hostKey.state = HostKeyInfo::State::Error;

@@ -277,12 +277,9 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
     if (!exec(cmd, ExecOptions::withTimeout(30000), &r, nullptr) || r.status != ExecResult::Status::Exited)
         return launch::SignalResult::Failed;
     switch (r.exitCode) {
-    case 0:
-        return launch::SignalResult::Delivered;
-    case 1:
-        return launch::SignalResult::NoSuchProcess;
-    default:
-        return launch::SignalResult::Failed;
+    case 0: return launch::SignalResult::Delivered;
+    case 1: return launch::SignalResult::NoSuchProcess;
+    default: return launch::SignalResult::Failed;
     }
 }
 

@@ -45,12 +45,9 @@ constexpr uint64_t kProgressMinBytes = uint64_t(64) << 20;
 torch::ScalarType torchType(GgmlType t)
 {
     switch (t) {
-    case GgmlType::F32:
-        return torch::kFloat32;
-    case GgmlType::F16:
-        return torch::kFloat16;
-    case GgmlType::BF16:
-        return torch::kBFloat16;
+    case GgmlType::F32: return torch::kFloat32;
+    case GgmlType::F16: return torch::kFloat16;
+    case GgmlType::BF16: return torch::kBFloat16;
     }
     throw std::logic_error("ggml type");
 }
@@ -58,12 +55,9 @@ torch::ScalarType torchType(GgmlType t)
 GgufFileType fileType(GgmlType t)
 {
     switch (t) {
-    case GgmlType::F32:
-        return GgufFileType::AllF32;
-    case GgmlType::F16:
-        return GgufFileType::MostlyF16;
-    case GgmlType::BF16:
-        return GgufFileType::MostlyBF16;
+    case GgmlType::F32: return GgufFileType::AllF32;
+    case GgmlType::F16: return GgufFileType::MostlyF16;
+    case GgmlType::BF16: return GgufFileType::MostlyBF16;
     }
     throw std::logic_error("ggml type");
 }

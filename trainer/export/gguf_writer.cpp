@@ -38,12 +38,9 @@ uint64_t padded(uint64_t n, uint64_t alignment)
 size_t ggmlTypeSize(GgmlType type)
 {
     switch (type) {
-    case GgmlType::F32:
-        return 4;
-    case GgmlType::F16:
-        return 2;
-    case GgmlType::BF16:
-        return 2;
+    case GgmlType::F32: return 4;
+    case GgmlType::F16: return 2;
+    case GgmlType::BF16: return 2;
     }
     throw std::logic_error("unknown ggml type");
 }
@@ -51,12 +48,9 @@ size_t ggmlTypeSize(GgmlType type)
 const char* ggmlTypeName(GgmlType type)
 {
     switch (type) {
-    case GgmlType::F32:
-        return "f32";
-    case GgmlType::F16:
-        return "f16";
-    case GgmlType::BF16:
-        return "bf16";
+    case GgmlType::F32: return "f32";
+    case GgmlType::F16: return "f16";
+    case GgmlType::BF16: return "bf16";
     }
     return "?";
 }
@@ -318,36 +312,24 @@ class Cursor {
 GgufInfo::Value readScalar(Cursor& c, GgufValueType type)
 {
     switch (type) {
-    case GgufValueType::Uint8:
-        return uint64_t(c.pod<uint8_t>("u8"));
-    case GgufValueType::Int8:
-        return int64_t(c.pod<int8_t>("i8"));
-    case GgufValueType::Uint16:
-        return uint64_t(c.pod<uint16_t>("u16"));
-    case GgufValueType::Int16:
-        return int64_t(c.pod<int16_t>("i16"));
-    case GgufValueType::Uint32:
-        return uint64_t(c.pod<uint32_t>("u32"));
-    case GgufValueType::Int32:
-        return int64_t(c.pod<int32_t>("i32"));
-    case GgufValueType::Uint64:
-        return c.pod<uint64_t>("u64");
-    case GgufValueType::Int64:
-        return c.pod<int64_t>("i64");
-    case GgufValueType::Float32:
-        return double(c.pod<float>("f32"));
-    case GgufValueType::Float64:
-        return c.pod<double>("f64");
+    case GgufValueType::Uint8: return uint64_t(c.pod<uint8_t>("u8"));
+    case GgufValueType::Int8: return int64_t(c.pod<int8_t>("i8"));
+    case GgufValueType::Uint16: return uint64_t(c.pod<uint16_t>("u16"));
+    case GgufValueType::Int16: return int64_t(c.pod<int16_t>("i16"));
+    case GgufValueType::Uint32: return uint64_t(c.pod<uint32_t>("u32"));
+    case GgufValueType::Int32: return int64_t(c.pod<int32_t>("i32"));
+    case GgufValueType::Uint64: return c.pod<uint64_t>("u64");
+    case GgufValueType::Int64: return c.pod<int64_t>("i64");
+    case GgufValueType::Float32: return double(c.pod<float>("f32"));
+    case GgufValueType::Float64: return c.pod<double>("f64");
     case GgufValueType::Bool: {
         const uint8_t b = c.pod<uint8_t>("bool");
         if (b > 1)
             c.fail("bool value " + std::to_string(b));
         return b == 1;
     }
-    case GgufValueType::String:
-        return c.str("string");
-    default:
-        c.fail("unexpected value type " + std::to_string(static_cast<uint32_t>(type)));
+    case GgufValueType::String: return c.str("string");
+    default: c.fail("unexpected value type " + std::to_string(static_cast<uint32_t>(type)));
     }
 }
 
@@ -435,13 +417,9 @@ GgufInfo GgufInfo::read(const std::string& path)
     for (const auto& t : info.tensors) {
         uint64_t bytes;
         switch (t.type) {
-        case 0:
-            bytes = 4;
-            break;
+        case 0: bytes = 4; break;
         case 1:
-        case 30:
-            bytes = 2;
-            break;
+        case 30: bytes = 2; break;
         default:
             throw InputError(path + ": tensor " + t.name + " has ggml type " + std::to_string(t.type) +
                              ", which this reader does not size");

@@ -178,14 +178,10 @@ void savePretrained(Qwen2ForCausalLM& model, const std::string& dir, torch::Scal
 std::string dtypeName(torch::ScalarType type)
 {
     switch (type) {
-    case torch::kFloat32:
-        return "float32";
-    case torch::kBFloat16:
-        return "bfloat16";
-    case torch::kFloat16:
-        return "float16";
-    default:
-        return c10::toString(type);
+    case torch::kFloat32: return "float32";
+    case torch::kBFloat16: return "bfloat16";
+    case torch::kFloat16: return "float16";
+    default: return c10::toString(type);
     }
 }
 

@@ -203,14 +203,11 @@ CharClass classFromUtf8proc(uint32_t cp)
     case UTF8PROC_CATEGORY_LL:
     case UTF8PROC_CATEGORY_LT:
     case UTF8PROC_CATEGORY_LM:
-    case UTF8PROC_CATEGORY_LO:
-        return CharClass::Letter;
+    case UTF8PROC_CATEGORY_LO: return CharClass::Letter;
     case UTF8PROC_CATEGORY_ND:
     case UTF8PROC_CATEGORY_NL:
-    case UTF8PROC_CATEGORY_NO:
-        return CharClass::Number;
-    default:
-        return CharClass::Other;
+    case UTF8PROC_CATEGORY_NO: return CharClass::Number;
+    default: return CharClass::Other;
     }
 }
 

@@ -78,8 +78,7 @@ nlohmann::json convert(const Flag& f, const std::string& text, const std::string
     try {
         size_t used = 0;
         switch (f.kind) {
-        case Kind::String:
-            return text;
+        case Kind::String: return text;
         case Kind::Int: {
             const long long v = std::stoll(text, &used);
             if (used != text.size())

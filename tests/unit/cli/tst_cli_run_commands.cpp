@@ -314,7 +314,7 @@ void TestCliRunCommands::remoteLostRecords()
         QCOMPARE(v.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("lost"));
         QVERIFY(!v.toObject().contains(QStringLiteral("exit_code")));
     }
-    for (const QString id : {QStringLiteral("lost-old"), QStringLiteral("lost-new")}) {
+    for (const QString& id : {QStringLiteral("lost-old"), QStringLiteral("lost-new")}) {
         const Outcome rep =
             cli({QStringLiteral("report"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
         QCOMPARE(rep.exitCode, 0);

@@ -200,13 +200,9 @@ void appendCp(std::string& out, uint32_t cp)
 void emoji(Rng& rng, std::string& out)
 {
     switch (rng.below(7)) {
-    case 0:
-        appendCp(out, static_cast<uint32_t>(0x1F600 + rng.below(0x50)));
-        break; // faces
-    case 1:
-        appendCp(out, static_cast<uint32_t>(0x1F300 + rng.below(0x300)));
-        break; // symbols
-    case 2:    // person + skin tone
+    case 0: appendCp(out, static_cast<uint32_t>(0x1F600 + rng.below(0x50))); break;  // faces
+    case 1: appendCp(out, static_cast<uint32_t>(0x1F300 + rng.below(0x300))); break; // symbols
+    case 2:                                                                          // person + skin tone
         appendCp(out, static_cast<uint32_t>(0x1F466 + rng.below(4)));
         appendCp(out, static_cast<uint32_t>(0x1F3FB + rng.below(5)));
         break;
@@ -217,12 +213,8 @@ void emoji(Rng& rng, std::string& out)
         appendCp(out, static_cast<uint32_t>(0x1F1E6 + rng.below(26)));
         appendCp(out, static_cast<uint32_t>(0x1F1E6 + rng.below(26)));
         break;
-    case 5:
-        out += "\u2764\uFE0F";
-        break; // heart + variation selector
-    default:
-        appendCp(out, static_cast<uint32_t>(0x1F680 + rng.below(0x40)));
-        break;
+    case 5: out += "\u2764\uFE0F"; break; // heart + variation selector
+    default: appendCp(out, static_cast<uint32_t>(0x1F680 + rng.below(0x40))); break;
     }
 }
 
@@ -232,18 +224,10 @@ void nonBmpLetters(Rng& rng, std::string& out)
     const int kind = static_cast<int>(rng.below(4));
     for (size_t i = 0; i < n; ++i) {
         switch (kind) {
-        case 0:
-            appendCp(out, static_cast<uint32_t>(0x20000 + rng.below(0xA6D0)));
-            break; // CJK Ext B
-        case 1:
-            appendCp(out, static_cast<uint32_t>(0x1D400 + rng.below(0x34)));
-            break; // math bold
-        case 2:
-            appendCp(out, static_cast<uint32_t>(0x10330 + rng.below(0x1B)));
-            break; // Gothic
-        default:
-            appendCp(out, static_cast<uint32_t>(0x1D7CE + rng.below(0x32)));
-            break; // math digits
+        case 0: appendCp(out, static_cast<uint32_t>(0x20000 + rng.below(0xA6D0))); break; // CJK Ext B
+        case 1: appendCp(out, static_cast<uint32_t>(0x1D400 + rng.below(0x34))); break;   // math bold
+        case 2: appendCp(out, static_cast<uint32_t>(0x10330 + rng.below(0x1B))); break;   // Gothic
+        default: appendCp(out, static_cast<uint32_t>(0x1D7CE + rng.below(0x32))); break;  // math digits
         }
     }
 }
@@ -262,12 +246,8 @@ void whitespaceRun(Rng& rng, std::string& out)
 void number(Rng& rng, std::string& out)
 {
     switch (rng.below(5)) {
-    case 0:
-        out += std::to_string(rng.below(1000000000));
-        break;
-    case 1:
-        out += std::to_string(rng.below(100)) + "." + std::to_string(rng.below(100000));
-        break;
+    case 0: out += std::to_string(rng.below(1000000000)); break;
+    case 1: out += std::to_string(rng.below(100)) + "." + std::to_string(rng.below(100000)); break;
     case 2:
         out += std::to_string(rng.below(1000)) + "," + std::to_string(100 + rng.below(900)) + "," +
                std::to_string(100 + rng.below(900));
@@ -276,9 +256,7 @@ void number(Rng& rng, std::string& out)
         out += "20" + std::to_string(10 + rng.below(20)) + "-0" + std::to_string(1 + rng.below(9)) + "-1" +
                std::to_string(rng.below(10));
         break;
-    default:
-        out += "0x" + std::to_string(rng.below(0xFFFFF)) + "ULL";
-        break;
+    default: out += "0x" + std::to_string(rng.below(0xFFFFF)) + "ULL"; break;
     }
 }
 
@@ -299,27 +277,13 @@ void mixedLine(Rng& rng, std::string& out)
     const size_t n = rng.between(3, 25);
     for (size_t i = 0; i < n; ++i) {
         switch (rng.below(16)) {
-        case 0:
-            emoji(rng, out);
-            break;
-        case 1:
-            nonBmpLetters(rng, out);
-            break;
-        case 2:
-            number(rng, out);
-            break;
-        case 3:
-            randomCjk(rng, out);
-            break;
-        case 4:
-            out += rng.pick(chineseSentences());
-            break;
-        case 5:
-            out += rng.chance(50) ? rng.pick(otherScripts()) : nfd(rng.pick(otherScripts()));
-            break;
-        case 6:
-            whitespaceRun(rng, out);
-            break;
+        case 0: emoji(rng, out); break;
+        case 1: nonBmpLetters(rng, out); break;
+        case 2: number(rng, out); break;
+        case 3: randomCjk(rng, out); break;
+        case 4: out += rng.pick(chineseSentences()); break;
+        case 5: out += rng.chance(50) ? rng.pick(otherScripts()) : nfd(rng.pick(otherScripts())); break;
+        case 6: whitespaceRun(rng, out); break;
         case 7:
             out += rng.pick(std::vector<std::string>{"...", "!?", "--", "->", "::", "{}", "();", "#",  "@@",
                                                      "$$",  "%",  "&&", "||", "**", "\"", "`",   "~/", "\\n",

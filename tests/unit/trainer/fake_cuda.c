@@ -47,18 +47,10 @@ EXPORT CUresult cuInit(unsigned int flags)
 EXPORT CUresult cuGetErrorName(CUresult error, const char** name)
 {
     switch (error) {
-    case CUDA_SUCCESS:
-        *name = "CUDA_SUCCESS";
-        return CUDA_SUCCESS;
-    case CUDA_ERROR_NOT_INITIALIZED:
-        *name = "CUDA_ERROR_NOT_INITIALIZED";
-        return CUDA_SUCCESS;
-    case CUDA_ERROR_NO_DEVICE:
-        *name = "CUDA_ERROR_NO_DEVICE";
-        return CUDA_SUCCESS;
-    default:
-        *name = NULL;
-        return CUDA_ERROR_INVALID_VALUE;
+    case CUDA_SUCCESS: *name = "CUDA_SUCCESS"; return CUDA_SUCCESS;
+    case CUDA_ERROR_NOT_INITIALIZED: *name = "CUDA_ERROR_NOT_INITIALIZED"; return CUDA_SUCCESS;
+    case CUDA_ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
+    default: *name = NULL; return CUDA_ERROR_INVALID_VALUE;
     }
 }
 

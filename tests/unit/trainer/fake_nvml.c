@@ -80,20 +80,13 @@ EXPORT nvmlReturn_t nvmlShutdown(void)
 EXPORT const char* nvmlErrorString(nvmlReturn_t r)
 {
     switch (r) {
-    case SUCCESS:
-        return "Success";
-    case UNINITIALIZED:
-        return "Uninitialized";
-    case NOT_SUPPORTED:
-        return "Not Supported";
-    case NOT_FOUND:
-        return "Not Found";
-    case INSUFFICIENT_SIZE:
-        return "Insufficient Size";
-    case DRIVER_NOT_LOADED:
-        return "Driver Not Loaded";
-    default:
-        return "Unknown Error";
+    case SUCCESS: return "Success";
+    case UNINITIALIZED: return "Uninitialized";
+    case NOT_SUPPORTED: return "Not Supported";
+    case NOT_FOUND: return "Not Found";
+    case INSUFFICIENT_SIZE: return "Insufficient Size";
+    case DRIVER_NOT_LOADED: return "Driver Not Loaded";
+    default: return "Unknown Error";
     }
 }
 
