@@ -123,7 +123,7 @@
 <context>
     <name>traindeck::gui::HostfileEditor</name>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="262"/>
         <source>Valid: %n host(s)</source>
         <translation>
             <numerusform>Valid: %n host</numerusform>
@@ -131,7 +131,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
         <source>%n slot(s) in all</source>
         <translation>
             <numerusform>%n slot in all</numerusform>
@@ -139,8 +139,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="267"/>
-        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform>
@@ -148,7 +148,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="270"/>
         <source>%n error(s)</source>
         <translation>
             <numerusform>%n error</numerusform>
@@ -159,8 +159,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="429"/>
-        <location filename="../app/gui/launchpage.cpp" line="432"/>
+        <location filename="../app/gui/launchpage.cpp" line="427"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -168,7 +168,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="428"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -176,7 +176,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="431"/>
+        <location filename="../app/gui/launchpage.cpp" line="429"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -184,7 +184,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="432"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>

@@ -2,6 +2,14 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>traindeck::Diagnostic</name>
+    <message>
+        <location filename="../backend/common/result.cpp" line="14"/>
+        <source>warning: </source>
+        <translation>警告：</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::analysis</name>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="88"/>
@@ -1048,7 +1056,7 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="339"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="589"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
@@ -1116,58 +1124,50 @@
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="552"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="551"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="555"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="553"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="569"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="567"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="580"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="583"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="578"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="581"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="596"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="594"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="602"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="607"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="605"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="624"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="622"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="634"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="632"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
-    </message>
-</context>
-<context>
-    <name>traindeck::cluster::Diagnostic</name>
-    <message>
-        <location filename="../backend/cluster/result.cpp" line="14"/>
-        <source>warning: </source>
-        <translation>警告：</translation>
     </message>
 </context>
 <context>
@@ -1269,73 +1269,73 @@
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="336"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="335"/>
         <source>file is larger than 16 MiB; not a hostfile</source>
         <translation>文件大于 16 MiB，不是 hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="386"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="385"/>
         <source>missing &apos;slots=N&apos; after &apos;%1&apos; (DeepSpeed needs a count on every line)</source>
         <translation>&apos;%1&apos; 之后缺少 &apos;slots=N&apos;（DeepSpeed 要求每行都有数量）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="390"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="389"/>
         <source>%1 hostfiles have no max_slots</source>
         <translation>%1 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="394"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="393"/>
         <source>max_slots (%1) is less than slots (%2)</source>
         <translation>max_slots（%1）小于 slots（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="405"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="404"/>
         <source>host &apos;%1&apos; is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)</source>
         <translation>主机 &apos;%1&apos; 已在第 %2 行列出；DeepSpeed 中每个主机只能出现一次（请把槽位数合并到同一行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="411"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="410"/>
         <source>host &apos;%1&apos; is listed on line %2 as &apos;%3&apos; and here as &apos;%4&apos;; use one user per host</source>
         <translation>主机 &apos;%1&apos; 在第 %2 行写作 &apos;%3&apos;，此处写作 &apos;%4&apos;；每个主机请使用同一用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="419"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="418"/>
         <source>host &apos;%1&apos; is also listed on line %2; %3 adds up the slots of repeated lines</source>
         <translation>主机 &apos;%1&apos; 也在第 %2 行列出；%3 会把重复行的槽位数相加</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="426"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="425"/>
         <source>no hosts in the hostfile</source>
         <translation>hostfile 中没有主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="487"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="486"/>
         <source>no slots for &apos;%1&apos;; wrote slots=1 (Open MPI would use the core count)</source>
         <translation>&apos;%1&apos; 没有槽位数；已写入 slots=1（Open MPI 会使用核心数）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="498"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="497"/>
         <source>repeated host &apos;%1&apos; merged into line %2 (DeepSpeed allows each host once)</source>
         <translation>重复的主机 &apos;%1&apos; 已合并到第 %2 行（DeepSpeed 中每个主机只能出现一次）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="520"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="519"/>
         <source>user &apos;%1&apos; dropped: %2 hostfiles have no user; set it in ~/.ssh/config</source>
         <translation>已丢弃用户 &apos;%1&apos;：%2 hostfile 不含用户；请在 ~/.ssh/config 中设置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="526"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="525"/>
         <source>max_slots=%1 dropped: %2 hostfiles have no max_slots</source>
         <translation>已丢弃 max_slots=%1：%2 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="534"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="533"/>
         <source>IPv6 address &apos;%1&apos; cannot be written in an MPICH hostfile; use a host name</source>
         <translation>IPv6 地址 &apos;%1&apos; 无法写入 MPICH hostfile；请使用主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="553"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="556"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="552"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="555"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
@@ -2027,47 +2027,47 @@
 <context>
     <name>traindeck::gui::HostfileEditor</name>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="126"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="124"/>
         <source>Open MPI hostfile</source>
         <translation>Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="127"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="125"/>
         <source>DeepSpeed hostfile</source>
         <translation>DeepSpeed hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="128"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="126"/>
         <source>MPICH machine file</source>
         <translation>MPICH machine file</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="138"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="136"/>
         <source>F&amp;ormat:</source>
         <translation>格式(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="142"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="140"/>
         <source>Changing the format converts a valid hostfile to the new syntax</source>
         <translation>切换格式会把有效的 hostfile 转换为新语法</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="144"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="142"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="145"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="143"/>
         <source>E&amp;xport…</source>
         <translation>导出(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="154"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="152"/>
         <source>Hostfile text</source>
         <translation>Hostfile 文本</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="159"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="157"/>
         <source># one host per line, e.g.
 node1 slots=8
 node2 slots=8</source>
@@ -2076,101 +2076,101 @@ node1 slots=8
 node2 slots=8</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="164"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="162"/>
         <source>Hostfile problems</source>
         <translation>Hostfile 问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="254"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="252"/>
         <source>line %1, column %2</source>
         <translation>第 %1 行，第 %2 列</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="255"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="255"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="253"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="264"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="262"/>
         <source>Valid: %n host(s)</source>
         <translation>
             <numerusform>有效：%n 个主机</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="263"/>
         <source>%n slot(s) in all</source>
         <translation>
             <numerusform>共 %n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="267"/>
-        <location filename="../app/gui/hostfileeditor.cpp" line="273"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="265"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="271"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n 个警告</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="270"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="268"/>
         <source>Empty: add one host per line.</source>
         <translation>为空：请每行添加一个主机。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="270"/>
         <source>%n error(s)</source>
         <translation>
             <numerusform>%n 个错误</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="274"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="272"/>
         <source>double-click a problem to go to it</source>
         <translation>双击问题即可跳转到对应位置</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="320"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="318"/>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="339"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="337"/>
         <source>Fix the errors in the hostfile first.</source>
         <translation>请先修正 hostfile 中的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="359"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="357"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="376"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="374"/>
         <source>Import hostfile</source>
         <translation>导入 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="382"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="380"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="389"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="387"/>
         <source>Export hostfile</source>
         <translation>导出 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="393"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="397"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
         <source>Exported with warnings</source>
         <translation>已导出，但有警告</translation>
     </message>
@@ -2178,327 +2178,327 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="48"/>
+        <location filename="../app/gui/launchpage.cpp" line="46"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="53"/>
+        <location filename="../app/gui/launchpage.cpp" line="51"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="56"/>
+        <location filename="../app/gui/launchpage.cpp" line="54"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="57"/>
+        <location filename="../app/gui/launchpage.cpp" line="55"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="72"/>
+        <location filename="../app/gui/launchpage.cpp" line="70"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="75"/>
+        <location filename="../app/gui/launchpage.cpp" line="73"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="76"/>
+        <location filename="../app/gui/launchpage.cpp" line="74"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="77"/>
+        <location filename="../app/gui/launchpage.cpp" line="75"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="79"/>
+        <location filename="../app/gui/launchpage.cpp" line="77"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="80"/>
+        <location filename="../app/gui/launchpage.cpp" line="78"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="82"/>
+        <location filename="../app/gui/launchpage.cpp" line="80"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="83"/>
+        <location filename="../app/gui/launchpage.cpp" line="81"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="85"/>
+        <location filename="../app/gui/launchpage.cpp" line="83"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="86"/>
+        <location filename="../app/gui/launchpage.cpp" line="84"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="88"/>
+        <location filename="../app/gui/launchpage.cpp" line="86"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="89"/>
+        <location filename="../app/gui/launchpage.cpp" line="87"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="93"/>
+        <location filename="../app/gui/launchpage.cpp" line="91"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="96"/>
+        <location filename="../app/gui/launchpage.cpp" line="94"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="101"/>
+        <location filename="../app/gui/launchpage.cpp" line="99"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="102"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="104"/>
+        <location filename="../app/gui/launchpage.cpp" line="102"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="108"/>
+        <location filename="../app/gui/launchpage.cpp" line="106"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="118"/>
+        <location filename="../app/gui/launchpage.cpp" line="116"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="119"/>
+        <location filename="../app/gui/launchpage.cpp" line="117"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="120"/>
+        <location filename="../app/gui/launchpage.cpp" line="118"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="121"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="122"/>
+        <location filename="../app/gui/launchpage.cpp" line="120"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="123"/>
+        <location filename="../app/gui/launchpage.cpp" line="121"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="124"/>
+        <location filename="../app/gui/launchpage.cpp" line="122"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="125"/>
+        <location filename="../app/gui/launchpage.cpp" line="123"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="131"/>
+        <location filename="../app/gui/launchpage.cpp" line="129"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="141"/>
+        <location filename="../app/gui/launchpage.cpp" line="139"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="146"/>
+        <location filename="../app/gui/launchpage.cpp" line="144"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="147"/>
+        <location filename="../app/gui/launchpage.cpp" line="145"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="148"/>
+        <location filename="../app/gui/launchpage.cpp" line="146"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="149"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="150"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="152"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="153"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="154"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="155"/>
+        <location filename="../app/gui/launchpage.cpp" line="153"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="156"/>
+        <location filename="../app/gui/launchpage.cpp" line="154"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <location filename="../app/gui/launchpage.cpp" line="155"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <location filename="../app/gui/launchpage.cpp" line="167"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="172"/>
+        <location filename="../app/gui/launchpage.cpp" line="170"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="172"/>
+        <location filename="../app/gui/launchpage.cpp" line="170"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="179"/>
+        <location filename="../app/gui/launchpage.cpp" line="177"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="180"/>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
+        <location filename="../app/gui/launchpage.cpp" line="186"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="190"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="191"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="195"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="201"/>
-        <location filename="../app/gui/launchpage.cpp" line="500"/>
+        <location filename="../app/gui/launchpage.cpp" line="199"/>
+        <location filename="../app/gui/launchpage.cpp" line="498"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="415"/>
+        <location filename="../app/gui/launchpage.cpp" line="413"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="429"/>
-        <location filename="../app/gui/launchpage.cpp" line="432"/>
+        <location filename="../app/gui/launchpage.cpp" line="427"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="428"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="431"/>
+        <location filename="../app/gui/launchpage.cpp" line="429"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="432"/>
+        <location filename="../app/gui/launchpage.cpp" line="430"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="470"/>
+        <location filename="../app/gui/launchpage.cpp" line="468"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="472"/>
+        <location filename="../app/gui/launchpage.cpp" line="470"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="489"/>
+        <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3746,139 +3746,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="110"/>
+        <location filename="../backend/launch/jobspec.cpp" line="106"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="113"/>
+        <location filename="../backend/launch/jobspec.cpp" line="109"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="123"/>
+        <location filename="../backend/launch/jobspec.cpp" line="119"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="128"/>
+        <location filename="../backend/launch/jobspec.cpp" line="124"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="134"/>
+        <location filename="../backend/launch/jobspec.cpp" line="130"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="139"/>
-        <location filename="../backend/launch/jobspec.cpp" line="241"/>
+        <location filename="../backend/launch/jobspec.cpp" line="135"/>
+        <location filename="../backend/launch/jobspec.cpp" line="237"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="145"/>
+        <location filename="../backend/launch/jobspec.cpp" line="141"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="154"/>
+        <location filename="../backend/launch/jobspec.cpp" line="150"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="161"/>
+        <location filename="../backend/launch/jobspec.cpp" line="157"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="163"/>
-        <location filename="../backend/launch/jobspec.cpp" line="190"/>
+        <location filename="../backend/launch/jobspec.cpp" line="159"/>
+        <location filename="../backend/launch/jobspec.cpp" line="186"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="172"/>
+        <location filename="../backend/launch/jobspec.cpp" line="168"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="180"/>
+        <location filename="../backend/launch/jobspec.cpp" line="176"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="187"/>
+        <location filename="../backend/launch/jobspec.cpp" line="183"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="195"/>
+        <location filename="../backend/launch/jobspec.cpp" line="191"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="202"/>
+        <location filename="../backend/launch/jobspec.cpp" line="198"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="219"/>
+        <location filename="../backend/launch/jobspec.cpp" line="215"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="227"/>
+        <location filename="../backend/launch/jobspec.cpp" line="223"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="239"/>
+        <location filename="../backend/launch/jobspec.cpp" line="235"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="243"/>
+        <location filename="../backend/launch/jobspec.cpp" line="239"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="245"/>
+        <location filename="../backend/launch/jobspec.cpp" line="241"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="248"/>
+        <location filename="../backend/launch/jobspec.cpp" line="244"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="254"/>
+        <location filename="../backend/launch/jobspec.cpp" line="250"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="258"/>
+        <location filename="../backend/launch/jobspec.cpp" line="254"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="262"/>
+        <location filename="../backend/launch/jobspec.cpp" line="258"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="268"/>
+        <location filename="../backend/launch/jobspec.cpp" line="264"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="271"/>
+        <location filename="../backend/launch/jobspec.cpp" line="267"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="273"/>
+        <location filename="../backend/launch/jobspec.cpp" line="269"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -3886,27 +3886,27 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::LaunchPlan</name>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="23"/>
+        <location filename="../backend/launch/launchplan.cpp" line="20"/>
         <source>must be an absolute path</source>
         <translation>必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="25"/>
+        <location filename="../backend/launch/launchplan.cpp" line="22"/>
         <source>no trainer executable</source>
         <translation>没有训练程序可执行文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="27"/>
+        <location filename="../backend/launch/launchplan.cpp" line="24"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="47"/>
+        <location filename="../backend/launch/launchplan.cpp" line="44"/>
         <source>%1 does not match profile &apos;%2&apos; (%3 slots); leave ranks out for a cluster profile</source>
         <translation>%1 与配置 &apos;%2&apos;（%3 个槽位）不符；使用集群配置时请不要设置 ranks</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="70"/>
+        <location filename="../backend/launch/launchplan.cpp" line="67"/>
         <source>nodes have different slot counts: ranks are placed with --map-by slot</source>
         <translation>各节点槽位数不同：进程将以 --map-by slot 方式放置</translation>
     </message>
@@ -3914,98 +3914,98 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Launcher</name>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="37"/>
+        <location filename="../backend/launch/launcher.cpp" line="35"/>
         <source>%1 not found or not executable</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="44"/>
+        <location filename="../backend/launch/launcher.cpp" line="42"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="54"/>
+        <location filename="../backend/launch/launcher.cpp" line="52"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="96"/>
+        <location filename="../backend/launch/launcher.cpp" line="94"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="115"/>
+        <location filename="../backend/launch/launcher.cpp" line="113"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="126"/>
+        <location filename="../backend/launch/launcher.cpp" line="124"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="207"/>
+        <location filename="../backend/launch/launcher.cpp" line="205"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="212"/>
+        <location filename="../backend/launch/launcher.cpp" line="210"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="216"/>
+        <location filename="../backend/launch/launcher.cpp" line="214"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="220"/>
+        <location filename="../backend/launch/launcher.cpp" line="218"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="227"/>
+        <location filename="../backend/launch/launcher.cpp" line="225"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="231"/>
+        <location filename="../backend/launch/launcher.cpp" line="229"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="235"/>
+        <location filename="../backend/launch/launcher.cpp" line="233"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="257"/>
-        <location filename="../backend/launch/remoterun.cpp" line="215"/>
+        <location filename="../backend/launch/launcher.cpp" line="255"/>
+        <location filename="../backend/launch/remoterun.cpp" line="212"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="286"/>
+        <location filename="../backend/launch/launcher.cpp" line="284"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="291"/>
+        <location filename="../backend/launch/launcher.cpp" line="289"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="293"/>
+        <location filename="../backend/launch/launcher.cpp" line="291"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="298"/>
+        <location filename="../backend/launch/launcher.cpp" line="296"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="339"/>
+        <location filename="../backend/launch/launcher.cpp" line="336"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
@@ -4013,69 +4013,69 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RemoteRuns</name>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="56"/>
-        <location filename="../backend/launch/remoterun.cpp" line="68"/>
+        <location filename="../backend/launch/remoterun.cpp" line="53"/>
+        <location filename="../backend/launch/remoterun.cpp" line="65"/>
         <source>cannot write the metrics mirror: %1</source>
         <translation>无法写入指标镜像：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="189"/>
+        <location filename="../backend/launch/remoterun.cpp" line="186"/>
         <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
         <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="195"/>
+        <location filename="../backend/launch/remoterun.cpp" line="192"/>
         <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
         <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="197"/>
+        <location filename="../backend/launch/remoterun.cpp" line="194"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="231"/>
+        <location filename="../backend/launch/remoterun.cpp" line="228"/>
         <source>run %1 started on %2 in %3, but its local record could not be written: %4</source>
         <translation>运行 %1 已在 %2 的 %3 中启动，但无法写入其本地记录：%4</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="242"/>
+        <location filename="../backend/launch/remoterun.cpp" line="239"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="244"/>
+        <location filename="../backend/launch/remoterun.cpp" line="241"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="288"/>
-        <location filename="../backend/launch/remoterun.cpp" line="322"/>
+        <location filename="../backend/launch/remoterun.cpp" line="285"/>
+        <location filename="../backend/launch/remoterun.cpp" line="319"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="295"/>
+        <location filename="../backend/launch/remoterun.cpp" line="292"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="318"/>
+        <location filename="../backend/launch/remoterun.cpp" line="315"/>
         <source>the run&apos;s record is locked by another process</source>
         <translation>该运行的本地记录已被另一个进程锁定</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="405"/>
+        <location filename="../backend/launch/remoterun.cpp" line="402"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="421"/>
+        <location filename="../backend/launch/remoterun.cpp" line="418"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="433"/>
+        <location filename="../backend/launch/remoterun.cpp" line="430"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -4083,12 +4083,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="194"/>
+        <location filename="../backend/launch/rundir.cpp" line="191"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="204"/>
+        <location filename="../backend/launch/rundir.cpp" line="201"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4109,42 +4109,42 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="79"/>
+        <location filename="../backend/launch/transport.cpp" line="77"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="113"/>
+        <location filename="../backend/launch/transport.cpp" line="111"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="122"/>
+        <location filename="../backend/launch/transport.cpp" line="120"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="130"/>
+        <location filename="../backend/launch/transport.cpp" line="128"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="136"/>
+        <location filename="../backend/launch/transport.cpp" line="134"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="148"/>
+        <location filename="../backend/launch/transport.cpp" line="146"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="151"/>
+        <location filename="../backend/launch/transport.cpp" line="149"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="245"/>
+        <location filename="../backend/launch/transport.cpp" line="243"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -4240,42 +4240,42 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::runs::Operations</name>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="32"/>
+        <location filename="../backend/runs/operations.cpp" line="29"/>
         <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="38"/>
+        <location filename="../backend/runs/operations.cpp" line="35"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="41"/>
+        <location filename="../backend/runs/operations.cpp" line="38"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="44"/>
+        <location filename="../backend/runs/operations.cpp" line="41"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="49"/>
+        <location filename="../backend/runs/operations.cpp" line="46"/>
         <source>choose a model directory (config.json, *.safetensors) or a preset</source>
         <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="51"/>
+        <location filename="../backend/runs/operations.cpp" line="48"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="57"/>
+        <location filename="../backend/runs/operations.cpp" line="54"/>
         <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
         <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="167"/>
+        <location filename="../backend/runs/operations.cpp" line="164"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的 %1：%3</translation>
     </message>
@@ -4804,32 +4804,32 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshTransport</name>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="96"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="92"/>
         <source>After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE --accept-new-host-keys` (or connect once with ssh(1) and answer yes).</source>
         <translation>核对指纹后，用 `traindeck-cli check --profile PROFILE --accept-new-host-keys` 接受该密钥（或用 ssh(1) 连接一次并回答 yes）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="175"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="170"/>
         <source>%1: cannot start detached (exit %2): %3</source>
         <translation>%1：无法以分离方式启动（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="207"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="202"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="215"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="210"/>
         <source>%1: cannot read: unexpected answer from the head node</source>
         <translation>%1：无法读取：头节点返回了意外的应答</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="243"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="238"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="292"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="287"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>

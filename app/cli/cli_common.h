@@ -25,7 +25,7 @@ QString runsDirFrom(const QCommandLineParser& parser, const QCommandLineOption& 
 
 // "local" (or empty): the built-in local profile; a path (has '/' or ends in .json; relative to baseDir):
 // that file; otherwise a saved profile's name.
-cluster::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir);
+traindeck::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir);
 
 struct FollowOptions {
     bool json = false;      // JSON lines instead of the terminal view

@@ -16,6 +16,8 @@
 using namespace traindeck::checks;
 using namespace traindeck::cli;
 using namespace traindeck::cluster;
+using traindeck::formatDiagnostics;
+using traindeck::Result;
 using namespace traindeck::ssh;
 
 namespace {

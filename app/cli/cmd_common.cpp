@@ -182,7 +182,7 @@ QString runsDirFrom(const QCommandLineParser& parser, const QCommandLineOption& 
     return paths::defaultRunsDir();
 }
 
-cluster::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir)
+traindeck::Result<cluster::ClusterProfile> resolveProfile(const QString& nameOrFile, const QString& baseDir)
 {
     using cluster::ClusterProfile;
     if (nameOrFile.isEmpty() || nameOrFile == QLatin1String("local"))

@@ -11,6 +11,8 @@
 #include <QTextStream>
 
 using namespace traindeck::cluster;
+using traindeck::formatDiagnostics;
+using traindeck::Result;
 using namespace traindeck::cli;
 
 namespace {

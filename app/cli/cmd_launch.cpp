@@ -58,7 +58,7 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     const QString specPath = parser.value(specOpt);
-    const cluster::Result<JobSpec> loaded =
+    const traindeck::Result<JobSpec> loaded =
         parser.isSet(demoOpt) ? JobSpec::builtin(QStringLiteral("demo")) : JobSpec::load(specPath);
     if (!loaded) {
         err << loaded.errorString() << '\n';

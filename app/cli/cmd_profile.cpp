@@ -11,6 +11,8 @@
 #include <QTextStream>
 
 using namespace traindeck::cluster;
+using traindeck::Result;
+using traindeck::Status;
 using namespace traindeck::cli;
 
 namespace {

@@ -21,8 +21,6 @@
 
 namespace traindeck::gui {
 
-using cluster::Diagnostic;
-using cluster::Diagnostics;
 using cluster::Hostfile;
 using cluster::HostfileFormat;
 
@@ -351,7 +349,7 @@ bool HostfileEditor::exportFile(const QString& path, HostfileFormat format, QStr
         }
         out = converted.value();
         if (message && !converted.warnings().isEmpty())
-            *message = cluster::formatDiagnostics(converted.warnings());
+            *message = formatDiagnostics(converted.warnings());
     }
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(out.toUtf8()) < 0) {

@@ -24,14 +24,14 @@ class HostfileHighlighter : public QSyntaxHighlighter {
   public:
     explicit HostfileHighlighter(QTextDocument* document);
     void setFormat(cluster::HostfileFormat format);
-    void setDiagnostics(const cluster::Diagnostics& diagnostics);
+    void setDiagnostics(const Diagnostics& diagnostics);
 
   protected:
     void highlightBlock(const QString& text) override;
 
   private:
     cluster::HostfileFormat m_format = cluster::HostfileFormat::OpenMpi;
-    cluster::Diagnostics m_diagnostics;
+    Diagnostics m_diagnostics;
 };
 
 class HostfileEditor : public QWidget {
@@ -47,7 +47,7 @@ class HostfileEditor : public QWidget {
     void setFormat(cluster::HostfileFormat format);
     // Validates now (normally done 250 ms after the last keystroke).
     void validateNow();
-    const cluster::Diagnostics& diagnostics() const { return m_diagnostics; }
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
     // The parsed hostfile when the text is valid.
     std::optional<cluster::Hostfile> hostfile() const { return m_hostfile; }
     QPlainTextEdit* textEdit() const { return m_edit; }
@@ -72,7 +72,7 @@ class HostfileEditor : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
-    void showDiagnostics(const cluster::Diagnostics& extra = {});
+    void showDiagnostics(const Diagnostics& extra = {});
 
     QComboBox* m_formatBox = nullptr;
     QPlainTextEdit* m_edit = nullptr;
@@ -81,7 +81,7 @@ class HostfileEditor : public QWidget {
     QLabel* m_summary = nullptr;
     QTimer* m_debounce = nullptr;
     cluster::HostfileFormat m_format = cluster::HostfileFormat::OpenMpi;
-    cluster::Diagnostics m_diagnostics;
+    Diagnostics m_diagnostics;
     std::optional<cluster::Hostfile> m_hostfile;
 };
 

@@ -36,8 +36,6 @@
 namespace traindeck::gui {
 
 using cluster::ClusterProfile;
-using cluster::Diagnostic;
-using cluster::Diagnostics;
 
 static QWidget* pathField(QLineEdit* edit, QWidget* parent, bool directory, bool fileToo = false)
 {
@@ -402,7 +400,7 @@ launch::JobSpec LaunchPage::spec() const
     return s;
 }
 
-cluster::Result<ClusterProfile> LaunchPage::profile() const
+Result<ClusterProfile> LaunchPage::profile() const
 {
     return ClusterProfile::loadNamed(m_profile->currentText(), m_ranks->value());
 }
@@ -470,15 +468,15 @@ void LaunchPage::updatePreview()
         m_problems->addItem(tr("None: ready to launch."));
     const QString cmd = commandPreview();
     m_preview->setPlainText(cmd.isEmpty() ? tr("(fix the problems above to see the command)") : cmd);
-    m_launch->setEnabled(!cluster::hasErrors(d) && !m_launching);
+    m_launch->setEnabled(!hasErrors(d) && !m_launching);
 }
 
 void LaunchPage::launchNow()
 {
     updatePreview();
     const Diagnostics d = validate();
-    if (cluster::hasErrors(d) || m_launching) {
-        Q_EMIT launchFailed(cluster::formatDiagnostics(d));
+    if (hasErrors(d) || m_launching) {
+        Q_EMIT launchFailed(formatDiagnostics(d));
         return;
     }
     const auto prof = profile();
@@ -492,7 +490,7 @@ void LaunchPage::launchNow()
     // when the page is gone or the application is quitting.
     background::start(
         [self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir}] {
-            const cluster::Result<runs::StartedRun> r = runs::Operations::launch(request);
+            const Result<runs::StartedRun> r = runs::Operations::launch(request);
             background::post([self, r] {
                 if (!self)
                     return;
@@ -502,7 +500,7 @@ void LaunchPage::launchNow()
                 if (!r.ok())
                     Q_EMIT self->launchFailed(r.errorString());
                 else if (r->localDir.isEmpty()) // started on the head, but without a record it cannot be followed here
-                    Q_EMIT self->launchFailed(cluster::formatDiagnostics(r.warnings()));
+                    Q_EMIT self->launchFailed(formatDiagnostics(r.warnings()));
                 else
                     Q_EMIT self->launched(r->localDir);
             });

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 #include "launch/jobspec.h"
 
 #include <QWidget>
@@ -42,9 +42,9 @@ class LaunchPage : public QWidget {
 
     // The job spec the form describes, and the profile it runs on.
     launch::JobSpec spec() const;
-    cluster::Result<cluster::ClusterProfile> profile() const;
+    Result<cluster::ClusterProfile> profile() const;
     // The profile's problems plus runs::Operations::validate (the rules every front end applies).
-    cluster::Diagnostics validate() const;
+    Diagnostics validate() const;
     // The mpirun command line that Launch would run (empty when the spec is invalid).
     QString commandPreview() const;
     QString layoutText() const;

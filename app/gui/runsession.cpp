@@ -86,8 +86,7 @@ void RunSession::followRecord(const QString& localDir)
     background::start(
         [self, localDir, ticket] {
             // SSH connect: never on the GUI thread.
-            auto loc =
-                std::make_shared<cluster::Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
+            auto loc = std::make_shared<Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
             // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
             if (loc->ok())
                 loc->value().transport->releaseCallingThread();

@@ -385,7 +385,7 @@ void RunsPage::resumeSelected()
     m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
     runInBackground(
         this, [dir] { return runs::Operations::resume(dir); },
-        [this, dir](cluster::Result<runs::StartedRun> r) {
+        [this, dir](Result<runs::StartedRun> r) {
             if (!r.ok()) {
                 QMessageBox::warning(this, tr("Resume failed"), r.errorString());
             } else {
@@ -410,11 +410,11 @@ void RunsPage::cancelSelected()
     m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
     runInBackground(
         this, [dir] { return runs::Operations::cancel(dir); },
-        [this](cluster::Result<JobState> r) {
+        [this](Result<JobState> r) {
             if (!r.ok())
                 QMessageBox::warning(this, tr("Cancel failed"), r.errorString());
             else if (!r.warnings().isEmpty())
-                m_info->setText(cluster::formatDiagnostics(r.warnings()));
+                m_info->setText(formatDiagnostics(r.warnings()));
             refresh();
         });
 }

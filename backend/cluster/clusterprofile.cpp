@@ -548,11 +548,9 @@ Result<ClusterProfile> ClusterProfile::load(const QString& path, Secrets secrets
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<ClusterProfile>::failure(
-            Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(file.errorString())));
+        return Result<ClusterProfile>::failure(Diagnostic::error(path, tr("cannot read: %1").arg(file.errorString())));
     if (file.size() > 4 * 1024 * 1024)
-        return Result<ClusterProfile>::failure(
-            Diagnostic::error(path, 0, 0, tr("file is larger than 4 MiB; not a profile")));
+        return Result<ClusterProfile>::failure(Diagnostic::error(path, tr("file is larger than 4 MiB; not a profile")));
     return fromJson(file.readAll(), path, secrets);
 }
 
@@ -562,11 +560,11 @@ Result<ClusterProfile> ClusterProfile::loadNamed(const QString& name, int localS
         return Result<ClusterProfile>(local(localSlots));
     const NameCheck check = Names::checkProfileName(name);
     if (!check.ok)
-        return Result<ClusterProfile>::failure(Diagnostic::error(name, 0, 0, check.message));
+        return Result<ClusterProfile>::failure(Diagnostic::error(name, check.message));
     const QString path = pathForName(name);
     if (!QFileInfo::exists(path))
         return Result<ClusterProfile>::failure(Diagnostic::error(
-            path, 0, 0, tr("no profile '%1' (known: %2)").arg(name, availableNames().join(QStringLiteral(", ")))));
+            path, tr("no profile '%1' (known: %2)").arg(name, availableNames().join(QStringLiteral(", ")))));
     return load(path);
 }
 
@@ -577,10 +575,10 @@ Status ClusterProfile::save(const QString& path) const
         return Status::failure(diagnostics);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot write: %1").arg(file.errorString())));
+        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(file.errorString())));
     file.write(toJson());
     if (!file.commit())
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot write: %1").arg(file.errorString())));
+        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(file.errorString())));
     return Status(Done{}, diagnostics);
 }
 
@@ -593,7 +591,7 @@ Status ClusterProfile::saveNamed() const
     if (!check.ok)
         return Status::failure(Diagnostic::keyError(QString(), QStringLiteral("name"), check.message));
     if (!QDir().mkpath(profilesDir()))
-        return Status::failure(Diagnostic::error(profilesDir(), 0, 0, tr("cannot create the profiles directory")));
+        return Status::failure(Diagnostic::error(profilesDir(), tr("cannot create the profiles directory")));
     return save(pathForName(name));
 }
 
@@ -601,10 +599,10 @@ Status ClusterProfile::removeNamed(const QString& name)
 {
     const NameCheck check = Names::checkProfileName(name);
     if (!check.ok || name == kLocalName)
-        return Status::failure(Diagnostic::error(name, 0, 0, tr("cannot remove profile '%1'").arg(name)));
+        return Status::failure(Diagnostic::error(name, tr("cannot remove profile '%1'").arg(name)));
     const QString path = pathForName(name);
     if (!QFile::remove(path))
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot remove: no such profile")));
+        return Status::failure(Diagnostic::error(path, tr("cannot remove: no such profile")));
     return Status(Done{});
 }
 
@@ -631,7 +629,7 @@ Result<ClusterProfile> ClusterProfile::importFile(const QString& path, const QSt
         return Result<ClusterProfile>::failure(
             diagnostics +
             Diagnostics{Diagnostic::error(
-                target, 0, 0, tr("profile '%1' exists already; choose another name or overwrite it").arg(p.name))});
+                target, tr("profile '%1' exists already; choose another name or overwrite it").arg(p.name))});
     const Status saved = p.saveNamed();
     if (!saved)
         return Result<ClusterProfile>::failure(diagnostics + saved.diagnostics());

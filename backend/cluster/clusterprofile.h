@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cluster/hostfile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

@@ -329,11 +329,10 @@ Result<Hostfile> Hostfile::load(const QString& path, HostfileFormat format)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<Hostfile>::failure(Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(file.errorString())));
+        return Result<Hostfile>::failure(Diagnostic::error(path, tr("cannot read: %1").arg(file.errorString())));
     const QByteArray bytes = file.readAll();
     if (bytes.size() > 16 * 1024 * 1024)
-        return Result<Hostfile>::failure(
-            Diagnostic::error(path, 0, 0, tr("file is larger than 16 MiB; not a hostfile")));
+        return Result<Hostfile>::failure(Diagnostic::error(path, tr("file is larger than 16 MiB; not a hostfile")));
     return parse(QString::fromUtf8(bytes), format, path);
 }
 
@@ -550,10 +549,10 @@ Status Hostfile::save(const QString& path) const
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot write: %1").arg(file.errorString())));
+        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(file.errorString())));
     file.write(toText().toUtf8());
     if (!file.commit())
-        return Status::failure(Diagnostic::error(path, 0, 0, tr("cannot write: %1").arg(file.errorString())));
+        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(file.errorString())));
     return Status(Done{});
 }
 

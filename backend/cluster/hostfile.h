@@ -3,7 +3,7 @@
 // (unchanged host lines verbatim) and converted between the formats. docs/cluster-profiles.md has the rules.
 #pragma once
 
-#include "cluster/result.h"
+#include "common/result.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -13,10 +13,6 @@
 
 #include <cmath>
 
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Diagnostics;
-using traindeck::cluster::Result;
-
 namespace traindeck::launch {
 
 namespace {
@@ -216,7 +212,7 @@ Result<JobSpec> JobSpec::load(const QString& path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return Result<JobSpec>::failure(Diagnostic::error(path, 0, 0, tr("cannot read: %1").arg(f.errorString())));
+        return Result<JobSpec>::failure(Diagnostic::error(path, tr("cannot read: %1").arg(f.errorString())));
     return fromJson(f.readAll(), path);
 }
 

@@ -6,7 +6,7 @@
 // "trainer" holds traindeck-trainer's `train` flags without the dashes (docs/cli.md lists the rules).
 #pragma once
 
-#include "cluster/result.h"
+#include "common/result.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -34,16 +34,16 @@ struct JobSpec {
     QJsonObject trainer;                       // flag name (no dashes) -> string, number or bool
 
     // Parses and validates. fileName names the spec in diagnostics.
-    static cluster::Result<JobSpec> fromJson(const QByteArray& json, const QString& fileName);
-    static cluster::Result<JobSpec> load(const QString& path);
+    static Result<JobSpec> fromJson(const QByteArray& json, const QString& fileName);
+    static Result<JobSpec> load(const QString& path);
     // The job specs that come with TrainDeck (resources/specs/<name>.json, built in): "demo", the
     // local-cluster default (qwen2-tiny on the demo corpus, 2 ranks), and
     // "deepseek-r1-distill-qwen-1.5b" (its model directory left to fill in). Relative paths in them are
     // in the cache directory, paths::cacheDir(), where scripts/setup-deps.sh puts the demo inputs.
-    static cluster::Result<JobSpec> builtin(const QString& name);
+    static Result<JobSpec> builtin(const QString& name);
     QJsonObject toJsonObject() const;
     QByteArray toJson() const; // indented UTF-8
-    cluster::Diagnostics validate(const QString& fileName = QString()) const;
+    Diagnostics validate(const QString& fileName = QString()) const;
 
     // Makes relative path-valued trainer flags (data, tokenizer, model, config, cache-dir, resume other
     // than "latest") absolute against baseDir (the spec file's directory).

@@ -14,15 +14,13 @@
 #include <csignal>
 
 using traindeck::cluster::ClusterProfile;
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Result;
 
 namespace traindeck::launch {
 
 namespace {
 Diagnostic err(const QString& what, const QString& message)
 {
-    return Diagnostic::error(what, 0, 0, message);
+    return Diagnostic::error(what, message);
 }
 
 // An executable by name or path on the transport's machine.
@@ -65,7 +63,7 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
     auto write = [&](const char* name, const QByteArray& data, int mode = 0644) {
         return t.writeFile(runFile(in.runDir, name), data, mode);
     };
-    QList<cluster::Status> writes;
+    QList<Status> writes;
     if (writeSpec) {
         writes << write(runfile::kSpec, in.spec.toJson());
         writes << write("profile.json", profile.toJson());
@@ -73,11 +71,11 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
     writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
     writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0755);
     writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
-    for (const cluster::Status& s : writes) {
+    for (const Status& s : writes) {
         if (!s)
             return Result<LaunchOutcome>::failure(s.diagnostics());
     }
-    const cluster::Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
+    const Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
     if (!started)
         return Result<LaunchOutcome>::failure(started.diagnostics());
     return Result<LaunchOutcome>(LaunchOutcome{in.runId, in.runDir, plan.value()}, plan->warnings);
@@ -139,11 +137,11 @@ QStringList Launcher::filesReadByRanks(const JobSpec& spec)
     return files;
 }
 
-cluster::Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, const QString& trainerPath,
-                                           const QStringList& requiredFiles)
+Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, const QString& trainerPath,
+                                  const QStringList& requiredFiles)
 {
     if (profile.isLocal || profile.nodes.size() < 2)
-        return cluster::Status(cluster::Done{});
+        return Status(Done{});
     const int head = profile.headIndex();
     QString prefix;
     if (!profile.pathPrefix.isEmpty())
@@ -183,9 +181,9 @@ cluster::Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& p
     script += QStringLiteral("wait");
     const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(script)), 60000);
     if (!r)
-        return cluster::Status::failure(r.diagnostics());
+        return Status::failure(r.diagnostics());
     QString headVersion;
-    cluster::Diagnostics problems;
+    Diagnostics problems;
     int answered = 0;
     for (const QByteArray& raw : r->out.split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
@@ -235,15 +233,15 @@ cluster::Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& p
         problems.append(err(profile.name, tr("the worker check on the head did not answer for every worker: %1")
                                               .arg(QString::fromUtf8(r->err).trimmed())));
     if (!problems.isEmpty())
-        return cluster::Status::failure(problems);
-    return cluster::Status(cluster::Done{});
+        return Status::failure(problems);
+    return Status(Done{});
 }
 
 Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const ClusterProfile& profile,
                                        const QString& runsDir)
 {
-    const cluster::Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
-    if (cluster::hasErrors(specErrors))
+    const Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
+    if (hasErrors(specErrors))
         return Result<LaunchOutcome>::failure(specErrors);
     const Result<QString> trainer = findTrainer(t, profile);
     if (!trainer)
@@ -251,7 +249,7 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     const Result<QString> mpirun = findMpirun(t, profile);
     if (!mpirun)
         return Result<LaunchOutcome>::failure(mpirun.diagnostics());
-    if (const cluster::Status workers = preflightWorkers(t, profile, trainer.value(), filesReadByRanks(spec)); !workers)
+    if (const Status workers = preflightWorkers(t, profile, trainer.value(), filesReadByRanks(spec)); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
     if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
         return Result<LaunchOutcome>::failure(err(runsDir, tr("the runs directory must be an absolute path")));
@@ -320,8 +318,7 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     const Result<QString> mpirun = findMpirun(t, prof);
     if (!mpirun)
         return Result<LaunchOutcome>::failure(mpirun.diagnostics());
-    if (const cluster::Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value()));
-        !workers)
+    if (const Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
 
     // Keep the previous attempt's records.
@@ -363,8 +360,8 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
     const JobState before = deriveState(f, true);
     if (isFinal(before))
         return before;
-    const cluster::Status marked = t.writeFile(
-        runFile(runDir, runfile::kCancel), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
+    const Status marked = t.writeFile(runFile(runDir, runfile::kCancel),
+                                      QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
     if (!marked)
         return Result<JobState>::failure(marked.diagnostics());
     auto waitGone = [&](int ms) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 #include "launch/jobspec.h"
 #include "launch/launchplan.h"
 #include "launch/rundir.h"
@@ -33,32 +33,32 @@ class Launcher {
     // traindeck-trainer: the profile's "trainer" key, else $TRAINDECK_TRAINER, else beside this
     // program (or this build tree's trainer/), else PATH (with the profile's path_prefix). Local
     // transports check the file is executable; remote ones ask the head node.
-    static cluster::Result<QString> findTrainer(Transport& transport, const cluster::ClusterProfile& profile);
+    static Result<QString> findTrainer(Transport& transport, const cluster::ClusterProfile& profile);
     // The profile's launcher (mpirun), resolved the same way (PATH with path_prefix).
-    static cluster::Result<QString> findMpirun(Transport& transport, const cluster::ClusterProfile& profile);
+    static Result<QString> findMpirun(Transport& transport, const cluster::ClusterProfile& profile);
 
     // Before anything starts on a profile with workers: from the head, as mpirun will, logs in to every
     // worker (ssh -o BatchMode=yes, in parallel) and checks that Open MPI's daemon (orted) is on the
     // PATH of a non-interactive login and that the trainer exists there and reports the head's
     // version, and that every file the ranks read (the spec's data, tokenizer, model, config) exists
     // there too. A failure names the node and the remedy.
-    static cluster::Status preflightWorkers(Transport& transport, const cluster::ClusterProfile& profile,
-                                            const QString& trainerPath, const QStringList& requiredFiles = {});
+    static Status preflightWorkers(Transport& transport, const cluster::ClusterProfile& profile,
+                                   const QString& trainerPath, const QStringList& requiredFiles = {});
     // The files every rank reads: the spec's data, tokenizer, model and config paths.
     static QStringList filesReadByRanks(const JobSpec& spec);
     // spec paths must be resolved already (JobSpec::resolvePaths). runsDir: where run directories go
     // (on the transport's machine).
-    static cluster::Result<LaunchOutcome> launch(Transport& transport, const JobSpec& spec,
-                                                 const cluster::ClusterProfile& profile, const QString& runsDir);
+    static Result<LaunchOutcome> launch(Transport& transport, const JobSpec& spec,
+                                        const cluster::ClusterProfile& profile, const QString& runsDir);
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint (--resume=latest, same out
     // directory; the trainer appends to metrics.jsonl). The previous attempt's pid, exit-code, logs go
     // to attempt-N/. The test aid inject-exit is not repeated.
-    static cluster::Result<LaunchOutcome> resume(Transport& transport, const QString& runDir);
+    static Result<LaunchOutcome> resume(Transport& transport, const QString& runDir);
 
     // Writes cancel-requested, sends SIGTERM to the run's process group, SIGKILL after graceMs.
     // Returns the state afterwards (cancelled, or finished/failed when it had already ended).
-    static cluster::Result<JobState> cancel(Transport& transport, const QString& runDir, int graceMs = 10000);
+    static Result<JobState> cancel(Transport& transport, const QString& runDir, int graceMs = 10000);
 };
 
 } // namespace traindeck::launch

@@ -4,9 +4,6 @@
 #include "launch/transport.h"
 
 using traindeck::cluster::ClusterProfile;
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Diagnostics;
-using traindeck::cluster::Result;
 
 namespace traindeck::launch {
 
@@ -20,11 +17,11 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
 {
     Diagnostics d = in.spec.validate(QStringLiteral("spec"));
     if (in.runDir.isEmpty() || !in.runDir.startsWith(QLatin1Char('/')))
-        d.append(Diagnostic::error(QStringLiteral("run directory"), 0, 0, Tr::tr("must be an absolute path")));
+        d.append(Diagnostic::error(QStringLiteral("run directory"), Tr::tr("must be an absolute path")));
     if (in.trainerPath.isEmpty())
-        d.append(Diagnostic::error(QStringLiteral("traindeck-trainer"), 0, 0, Tr::tr("no trainer executable")));
+        d.append(Diagnostic::error(QStringLiteral("traindeck-trainer"), Tr::tr("no trainer executable")));
     if (in.runId.isEmpty())
-        d.append(Diagnostic::error(QStringLiteral("run id"), 0, 0, Tr::tr("empty")));
+        d.append(Diagnostic::error(QStringLiteral("run id"), Tr::tr("empty")));
 
     LaunchPlan p;
     p.runDir = in.runDir;
@@ -56,7 +53,7 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
         p.warnings += hostfile.warnings();
         p.hostfileText = hostfile->toText();
     }
-    if (cluster::hasErrors(d))
+    if (hasErrors(d))
         return Result<LaunchPlan>::failure(d);
 
     p.np = profile.totalSlots();
@@ -67,7 +64,7 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     }
     if (p.ranksPerNode == 0)
         p.warnings.append(Diagnostic::warning(
-            profile.name, 0, 0, Tr::tr("nodes have different slot counts: ranks are placed with --map-by slot")));
+            profile.name, Tr::tr("nodes have different slot counts: ranks are placed with --map-by slot")));
 
     // Environment: profile first, the spec wins.
     for (auto it = profile.env.begin(); it != profile.env.end(); ++it)

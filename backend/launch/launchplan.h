@@ -3,7 +3,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 #include "launch/jobspec.h"
 
 #include <QMap>
@@ -32,7 +32,7 @@ struct LaunchPlan {
     QStringList mpirunArgv;     // program first; every element one argument
     QMap<QString, QString> env; // set by the wrapper before mpirun (spec env, profile env, as-root)
     QStringList pathPrefix;     // put before PATH by the wrapper (and exported)
-    cluster::Diagnostics warnings;
+    Diagnostics warnings;
 
     // The mpirun command line, every word shell-quoted.
     QString commandLine() const;
@@ -42,6 +42,6 @@ struct LaunchPlan {
     QString wrapperScript() const;
 };
 
-cluster::Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in);
+Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in);
 
 } // namespace traindeck::launch

@@ -9,9 +9,6 @@
 #include <QLockFile>
 
 using traindeck::cluster::ClusterProfile;
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Result;
-using traindeck::cluster::Status;
 
 namespace traindeck::launch {
 
@@ -21,7 +18,7 @@ constexpr qint64 kChunk = 16 << 20;
 
 Diagnostic err(const QString& what, const QString& message)
 {
-    return Diagnostic::error(what, 0, 0, message);
+    return Diagnostic::error(what, message);
 }
 
 QString localFile(const QString& dir, const char* name)
@@ -49,7 +46,7 @@ Status catchUpMirror(Transport& t, const QString& remotePath, const QString& mir
     const qint64 mirrorBefore = QFileInfo(mirrorPath).size(); // 0 when missing
     const Result<FileChunk> head = t.readFile(remotePath, 0, 0);
     if (!head)
-        return cluster::Done{}; // no metrics (yet): nothing to mirror
+        return Done{}; // no metrics (yet): nothing to mirror
     QFile m(mirrorPath);
     if (!m.open(QIODevice::ReadWrite | QIODevice::Unbuffered))
         return Status::failure(
@@ -68,7 +65,7 @@ Status catchUpMirror(Transport& t, const QString& remotePath, const QString& mir
                 err(mirrorPath, RemoteRuns::tr("cannot write the metrics mirror: %1").arg(m.errorString())));
         at += c->data.size();
     }
-    return cluster::Done{};
+    return Done{};
 }
 
 // A remote file's last maxBytes for the record: data, or "remove the copy" (no such remote file), or
@@ -219,7 +216,7 @@ Result<RemoteRuns::Launched> RemoteRuns::launch(Transport& t, const JobSpec& spe
     const Result<LaunchOutcome> r = Launcher::launch(t, spec, profile, runs.value());
     if (!r)
         return Result<Launched>::failure(r.diagnostics());
-    cluster::Diagnostics warnings = r.diagnostics();
+    Diagnostics warnings = r.diagnostics();
     const Result<QString> record = writeRecord(t, r.value(), profile, localRunsDir);
     Launched out{r.value(), QString(), QString(), true};
     if (record) {
@@ -227,7 +224,7 @@ Result<RemoteRuns::Launched> RemoteRuns::launch(Transport& t, const JobSpec& spe
         out.mirrorPath = localFile(record.value(), runfile::kMetrics);
     } else {
         // The run is started on the head: say so rather than fail.
-        warnings << Diagnostic::warning(r->runDir, 0, 0,
+        warnings << Diagnostic::warning(r->runDir,
                                         tr("run %1 started on %2 in %3, but its local record could not be written: %4")
                                             .arg(r->runId, t.displayName(), r->runDir, record.errorString()));
     }

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 #include "launch/launcher.h"
 #include "launch/rundir.h"
 
@@ -58,7 +58,7 @@ struct RemoteRecord {
 // Whether a local directory is the record of a remote run (holds remote.json).
 bool isRemoteRecord(const QString& localDir);
 std::optional<RemoteRecord> readRemoteRecord(const QString& localDir);
-cluster::Status writeRemoteRecord(const QString& localDir, const RemoteRecord& record);
+Status writeRemoteRecord(const QString& localDir, const RemoteRecord& record);
 
 // Serializes updates of a record (remote.json and the copied files) across threads and processes
 // (GUI, CLI watch): a QLockFile in the record directory, held while it lives. Never held across
@@ -88,7 +88,7 @@ class RemoteRuns {
   public:
     // <workdir>/runs on the transport's machine, absolute: "~" and "~/x" are resolved with the remote
     // $HOME, a relative workdir is taken relative to $HOME (as ssh does).
-    static cluster::Result<QString> remoteRunsDir(Transport& transport, const cluster::ClusterProfile& profile);
+    static Result<QString> remoteRunsDir(Transport& transport, const cluster::ClusterProfile& profile);
 
     // Launches a run. Local transports: Launcher::launch into localRunsDir, as before. Remote ones:
     // into remoteRunsDir() on the head, then the local record <localRunsDir>/<run id>/ is written.
@@ -99,13 +99,13 @@ class RemoteRuns {
         QString mirrorPath; // empty for local runs
         bool remote = false;
     };
-    static cluster::Result<Launched> launch(Transport& transport, const JobSpec& spec,
-                                            const cluster::ClusterProfile& profile, const QString& localRunsDir);
+    static Result<Launched> launch(Transport& transport, const JobSpec& spec, const cluster::ClusterProfile& profile,
+                                   const QString& localRunsDir);
 
     // Writes the local record of a run launched on a remote head (remote.json, copies of run.json and
     // spec.json read through the transport, profile.json). Returns the record directory.
-    static cluster::Result<QString> writeRecord(Transport& transport, const LaunchOutcome& outcome,
-                                                const cluster::ClusterProfile& profile, const QString& localRunsDir);
+    static Result<QString> writeRecord(Transport& transport, const LaunchOutcome& outcome,
+                                       const cluster::ClusterProfile& profile, const QString& localRunsDir);
 
     // Sets the state last seen in the record (no network). Final states are only set by sync().
     static void noteState(const QString& localDir, JobState state);
@@ -116,7 +116,7 @@ class RemoteRuns {
     // read or the process group is known to be gone: when the head could not tell (RunFiles::
     // livenessUnknown) only lastSeen is updated. The record is written under RecordLock, and not at
     // all when a resume reopened it (run.json's attempt count changed) while the sync was reading.
-    static cluster::Result<JobState> sync(Transport& transport, const QString& remoteRunDir, const QString& localDir);
+    static Result<JobState> sync(Transport& transport, const QString& remoteRunDir, const QString& localDir);
 
     // After a resume: the record is live again (the copied final files go to attempt-N/).
     static void reopen(Transport& transport, const QString& remoteRunDir, const QString& localDir, int previousAttempt);
@@ -136,11 +136,11 @@ struct RunLocation {
 
 // The record's profile without connecting: profile.json in the record, else the saved profile of
 // that name (ClusterProfile::loadNamed, as the CLI resolves profile names).
-cluster::Result<cluster::ClusterProfile> recordProfile(const QString& localDir, const RemoteRecord& record);
+Result<cluster::ClusterProfile> recordProfile(const QString& localDir, const RemoteRecord& record);
 
 // localDir: a run directory or a remote run's record (resolveRunDir() gives one). For a remote record
 // this builds the transport with transportFor() — over SSH it connects, so it blocks and may fail
 // (host unreachable, unknown host key).
-cluster::Result<RunLocation> locateRun(const QString& localDir);
+Result<RunLocation> locateRun(const QString& localDir);
 
 } // namespace traindeck::launch

@@ -12,9 +12,6 @@
 #include <algorithm>
 #include <csignal>
 
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Result;
-
 namespace traindeck::launch {
 
 namespace {
@@ -191,7 +188,7 @@ Result<QString> resolveRunDir(const QString& runsDir, const QString& run)
                QFileInfo::exists(d + QStringLiteral("/spec.json"));
     };
     if (run.isEmpty())
-        return Result<QString>::failure(Diagnostic::error(QStringLiteral("RUN"), 0, 0, Tr::tr("no run given")));
+        return Result<QString>::failure(Diagnostic::error(QStringLiteral("RUN"), Tr::tr("no run given")));
     if (!run.contains(QLatin1Char('/')) && run != QLatin1String(".") && run != QLatin1String("..")) {
         const QString d = QDir(runsDir).absoluteFilePath(run);
         if (isRunDir(d))

@@ -13,7 +13,7 @@
 //   attempt-N/        pid, exit-code, cancel-requested and logs of earlier attempts (moved by resume)
 #pragma once
 
-#include "cluster/result.h"
+#include "common/result.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -98,7 +98,7 @@ std::optional<RunInfo> readRunInfo(Transport& transport, const QString& runDir);
 // "run" when nothing is left), "-YYYYMMDD-HHMMSS" and, when taken, "-2", "-3", ...
 QString makeRunId(const QString& name, const QDateTime& now, const std::function<bool(const QString&)>& taken);
 // A run argument: a run id under runsDir, or a path to a run directory (one that holds run.json or spec.json).
-cluster::Result<QString> resolveRunDir(const QString& runsDir, const QString& run);
+Result<QString> resolveRunDir(const QString& runsDir, const QString& run);
 
 // Summary of a local run directory for `runs` and the GUI's history.
 struct RunSummary {

@@ -222,7 +222,7 @@ void RunMonitor::writeMirror(qint64 at, const QByteArray& data)
                 fail();
             return;
         }
-        const cluster::Result<FileChunk> gap = d->transport->readFile(path, size, qMin(at - size, d->maxBytes));
+        const Result<FileChunk> gap = d->transport->readFile(path, size, qMin(at - size, d->maxBytes));
         if (!gap || gap->data.isEmpty())
             return; // the next write tries again
         if (!m.seek(size) || m.write(gap->data) != gap->data.size()) {
@@ -241,7 +241,7 @@ void RunMonitor::prefillFromMirror()
     QFile m(d->mirrorPath);
     const bool exists = m.exists();
     const qint64 mirrorBefore = exists ? m.size() : 0;
-    const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
+    const Result<FileChunk> head = d->transport->readFile(path, 0, 0);
     if (!head)
         return; // not there yet: try again on the next poll
     d->mirrorChecked = true;
@@ -273,7 +273,7 @@ void RunMonitor::readMetrics()
     }
     for (int round = 0; round < 64; ++round) {
         const qint64 at = d->parser.offset() + d->parser.pendingBytes();
-        const cluster::Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
+        const Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
         if (!c)
             return; // not there yet
         if (c->fileSize < d->parser.offset()) {
@@ -296,7 +296,7 @@ void RunMonitor::readMetrics()
 void RunMonitor::readStderr()
 {
     const QString path = runFile(d->runDir, runfile::kStderr);
-    const cluster::Result<FileChunk> c = d->transport->readFile(path, d->stderrOffset, 4 << 20);
+    const Result<FileChunk> c = d->transport->readFile(path, d->stderrOffset, 4 << 20);
     if (!c)
         return;
     if (c->fileSize < d->stderrOffset) { // a new attempt's log (resume)
@@ -328,11 +328,11 @@ void RunMonitor::computeFailure()
     QByteArray text;
     for (const char* name : {runfile::kStderr, runfile::kStdout}) {
         const QString path = runFile(d->runDir, name);
-        const cluster::Result<FileChunk> head = d->transport->readFile(path, 0, 0);
+        const Result<FileChunk> head = d->transport->readFile(path, 0, 0);
         if (!head)
             continue;
         const qint64 from = qMax<qint64>(0, head->fileSize - (1 << 20));
-        const cluster::Result<FileChunk> c = d->transport->readFile(path, from, 1 << 20);
+        const Result<FileChunk> c = d->transport->readFile(path, from, 1 << 20);
         if (c)
             text += c->data + '\n';
     }
@@ -388,7 +388,7 @@ void RunMonitor::poll()
         d->timer->stop();
         if (!d->recordDir.isEmpty() && (!d->syncAtEnd || d->syncAtEnd())) {
             // The record becomes complete (logs, exit code): listed, watched and reported offline.
-            const cluster::Result<JobState> synced = RemoteRuns::sync(*d->transport, d->runDir, d->recordDir);
+            const Result<JobState> synced = RemoteRuns::sync(*d->transport, d->runDir, d->recordDir);
             if (!synced)
                 Q_EMIT errorOccurred(synced.errorString());
         }

@@ -16,8 +16,6 @@
 #include <optional>
 #include <unistd.h>
 
-using traindeck::cluster::Diagnostic;
-
 namespace traindeck::launch {
 
 namespace {
@@ -27,7 +25,7 @@ struct Tr {
 
 Diagnostic error(const QString& file, const QString& message)
 {
-    return Diagnostic::error(file, 0, 0, message);
+    return Diagnostic::error(file, message);
 }
 
 // Splits complete lines off buf and hands them to onLine.
@@ -120,7 +118,7 @@ Status LocalTransport::startDetached(const QString& scriptPath)
         return Status::failure(error(
             scriptPath,
             Tr::tr("setsid failed (exit %1): %2").arg(r->exitCode).arg(QString::fromLocal8Bit(r->err).trimmed())));
-    return cluster::Done{};
+    return Done{};
 }
 
 Result<FileChunk> LocalTransport::readFile(const QString& path, qint64 offset, qint64 maxBytes)
@@ -169,7 +167,7 @@ Status LocalTransport::writeFile(const QString& path, const QByteArray& data, in
     if (mode & 0001)
         p |= QFile::ExeOther;
     QFile::setPermissions(path, p);
-    return cluster::Done{};
+    return Done{};
 }
 
 bool LocalTransport::exists(const QString& path)

@@ -4,7 +4,7 @@
 // worker thread. Paths are absolute paths on the transport's machine. No call throws.
 #pragma once
 
-#include "cluster/result.h"
+#include "common/result.h"
 #include "common/shell.h"
 
 #include <QByteArray>
@@ -19,9 +19,6 @@ class ClusterProfile;
 }
 
 namespace traindeck::launch {
-
-using cluster::Result;
-using cluster::Status;
 
 struct ExecResult {
     int exitCode = -1; // the command's exit status; -1 when it was killed by a signal or timed out

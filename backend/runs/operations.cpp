@@ -10,9 +10,6 @@
 
 namespace traindeck::runs {
 
-using cluster::Diagnostic;
-using cluster::Diagnostics;
-using cluster::Result;
 using launch::JobState;
 using launch::RunLocation;
 
@@ -55,7 +52,7 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
         const auto trainer = launch::Launcher::findTrainer(here, profile);
         if (!trainer.ok())
             err(QStringLiteral("trainer"), tr("%1 (build it: cmake --build build --target traindeck-trainer)")
-                                               .arg(cluster::formatDiagnostics(trainer.diagnostics())));
+                                               .arg(formatDiagnostics(trainer.diagnostics())));
     }
     return d;
 }
@@ -69,7 +66,7 @@ Result<StartedRun> Operations::launch(LaunchRequest request)
     if (transport.value()->isLocal() && !request.specDir.isEmpty())
         spec.resolvePaths(request.specDir);
     const Diagnostics problems = validate(spec, request.profile, QString());
-    if (cluster::hasErrors(problems))
+    if (hasErrors(problems))
         return Result<StartedRun>::failure(problems);
     QDir().mkpath(request.runsDir);
     const auto launched = launch::RemoteRuns::launch(*transport.value(), spec, request.profile, request.runsDir);

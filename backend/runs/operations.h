@@ -8,7 +8,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
-#include "cluster/result.h"
+#include "common/result.h"
 #include "launch/jobspec.h"
 #include "launch/launchplan.h"
 #include "launch/remoterun.h"
@@ -58,25 +58,25 @@ class Operations {
     // rules (JobSpec::validate), a learning rate in (0, 10), a dataset, and for a run on this machine
     // that the dataset, tokenizer and model's config.json exist and traindeck-trainer is found.
     // fileName names the spec in the diagnostics.
-    static cluster::Diagnostics validate(const launch::JobSpec& spec, const cluster::ClusterProfile& profile,
-                                         const QString& fileName);
+    static Diagnostics validate(const launch::JobSpec& spec, const cluster::ClusterProfile& profile,
+                                const QString& fileName);
 
     // Validates, makes the transport to the head node (SSH for a remote profile), and starts the run
     // detached: a local run in runsDir, a remote one in <workdir>/runs on the head with its record in
     // runsDir.
-    static cluster::Result<StartedRun> launch(LaunchRequest request);
+    static Result<StartedRun> launch(LaunchRequest request);
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint; a remote run's record
     // goes live again.
-    static cluster::Result<StartedRun> resume(const QString& localDir);
+    static Result<StartedRun> resume(const QString& localDir);
 
     // Stops a run (SIGTERM, SIGKILL after graceMs); a remote run's record is synced afterwards (a
     // failed sync is a warning). Returns the state afterwards.
-    static cluster::Result<launch::JobState> cancel(const QString& localDir, int graceMs = 10000);
+    static Result<launch::JobState> cancel(const QString& localDir, int graceMs = 10000);
 
     // Where a run is, for following it. offlineWhenSynced: a remote run that ended and whose record
     // is complete is read from the record without connecting.
-    static cluster::Result<launch::RunLocation> locate(const QString& localDir, bool offlineWhenSynced);
+    static Result<launch::RunLocation> locate(const QString& localDir, bool offlineWhenSynced);
 
     // A monitor for a located run: a remote run's record is kept by it (mirror, state, sync at the
     // end; syncAtEnd as in RunMonitor::setRecordDir), a synced record ends in its known state.

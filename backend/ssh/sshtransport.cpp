@@ -10,10 +10,6 @@
 #include <optional>
 #include <thread>
 
-using traindeck::cluster::Diagnostic;
-using traindeck::cluster::Result;
-using traindeck::cluster::Status;
-
 namespace traindeck::ssh {
 
 namespace {
@@ -105,8 +101,8 @@ Status SshTransport::connect()
 {
     QString error;
     if (!threadSession(&error))
-        return Status::failure(Diagnostic::error(displayName(), 0, 0, error));
-    return cluster::Done{};
+        return Status::failure(Diagnostic::error(displayName(), error));
+    return Done{};
 }
 
 bool SshTransport::exec(const QString& shellCommand, const ExecOptions& options, ExecResult* result,
@@ -148,7 +144,7 @@ Result<launch::ExecResult> SshTransport::run(const QString& shellCommand, int ti
     ExecResult r;
     QString error;
     if (!exec(shellCommand, o, &r, &error))
-        return Result<launch::ExecResult>::failure(Diagnostic::error(displayName(), 0, 0, error));
+        return Result<launch::ExecResult>::failure(Diagnostic::error(displayName(), error));
     launch::ExecResult out;
     out.timedOut = r.status == ExecResult::Status::TimedOut;
     out.exitCode = r.status == ExecResult::Status::Exited ? r.exitCode : -1;
@@ -171,12 +167,11 @@ Status SshTransport::startDetached(const QString& scriptPath)
     if (!r)
         return Status::failure(r.diagnostics());
     if (r->exitCode != 0)
-        return Status::failure(Diagnostic::error(scriptPath, 0, 0,
-                                                 tr("%1: cannot start detached (exit %2): %3")
-                                                     .arg(displayName())
-                                                     .arg(r->exitCode)
-                                                     .arg(QString::fromLocal8Bit(r->err).trimmed())));
-    return cluster::Done{};
+        return Status::failure(Diagnostic::error(scriptPath, tr("%1: cannot start detached (exit %2): %3")
+                                                                 .arg(displayName())
+                                                                 .arg(r->exitCode)
+                                                                 .arg(QString::fromLocal8Bit(r->err).trimmed())));
+    return Done{};
 }
 
 Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 offset, qint64 maxBytes)
@@ -200,7 +195,7 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
     ExecResult r;
     QString error;
     if (!exec(cmd, o, &r, &error))
-        return Result<launch::FileChunk>::failure(Diagnostic::error(path, 0, 0, error));
+        return Result<launch::FileChunk>::failure(Diagnostic::error(path, error));
     if (!r.ok())
         return Result<launch::FileChunk>::failure(Diagnostic::error(
             path, 0, 0,
@@ -211,8 +206,8 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
     bool sizeOk = false;
     const qint64 size = nl > 0 ? r.stdOut.left(nl).trimmed().toLongLong(&sizeOk) : 0;
     if (!sizeOk)
-        return Result<launch::FileChunk>::failure(Diagnostic::error(
-            path, 0, 0, tr("%1: cannot read: unexpected answer from the head node").arg(displayName())));
+        return Result<launch::FileChunk>::failure(
+            Diagnostic::error(path, tr("%1: cannot read: unexpected answer from the head node").arg(displayName())));
     launch::FileChunk c;
     c.data = r.stdOut.mid(nl + 1, maxBytes);
     // The file may have grown between wc and tail: report at least what was read.
@@ -236,14 +231,14 @@ Status SshTransport::writeFile(const QString& path, const QByteArray& data, int 
     ExecResult r;
     QString error;
     if (!exec(cmd, o, &r, &error))
-        return Status::failure(Diagnostic::error(path, 0, 0, error));
+        return Status::failure(Diagnostic::error(path, error));
     if (!r.ok())
         return Status::failure(Diagnostic::error(
             path, 0, 0,
             tr("%1: cannot write: %2")
                 .arg(displayName(),
                      r.stdErr.trimmed().isEmpty() ? r.describe() : QString::fromLocal8Bit(r.stdErr).trimmed())));
-    return cluster::Done{};
+    return Done{};
 }
 
 bool SshTransport::exists(const QString& path)

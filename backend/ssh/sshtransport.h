@@ -39,16 +39,16 @@ class SshTransport : public launch::Transport {
 
     // Opens the calling thread's session now (otherwise the first call does). The error says why
     // not: for an unknown host the fingerprint and how to accept it.
-    cluster::Status connect();
+    Status connect();
 
     QString displayName() const override;
     bool isLocal() const override { return false; }
     bool runsAsRoot() const override; // `id -u` on the head, asked once
-    cluster::Result<launch::ExecResult> run(const QString& shellCommand, int timeoutMs = 30000,
-                                            const LineCallback& onLine = {}) override;
-    cluster::Status startDetached(const QString& scriptPath) override;
-    cluster::Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override;
-    cluster::Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
+    Result<launch::ExecResult> run(const QString& shellCommand, int timeoutMs = 30000,
+                                   const LineCallback& onLine = {}) override;
+    Status startDetached(const QString& scriptPath) override;
+    Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override;
+    Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
     bool exists(const QString& path) override;
     launch::SignalResult signalProcessGroup(qint64 pgid, int signal) override;
     void releaseCallingThread() override; // disconnects and forgets this thread's session

@@ -4,9 +4,11 @@
 # 2. no backend file includes Qt Widgets;
 # 3. the front ends (app/) do not put runs together themselves: they call runs::Operations and
 #    ssh::SshKeys::installOnNode instead of the pieces below them.
+#   check_layers.sh [SOURCE_ROOT]   (default: this checkout; the table is always this checkout's)
 set -u
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-doc="$root/docs/architecture.md"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+root="${1:-$repo}"
+doc="$repo/docs/architecture.md"
 failures=0
 fail() { echo "check_layers: $*" >&2; failures=$((failures + 1)); }
 
@@ -34,12 +36,12 @@ done
 
 while IFS=: read -r file line text; do
   fail "${file#$root/}:$line: the backend never uses Qt Widgets: $text"
-done < <(grep -nH -E '#include <(QtWidgets|QWidget|QApplication|QMainWindow|QDialog)' "$root"/backend/*/*.h "$root"/backend/*/*.cpp)
+done < <(grep -snH -E '#include <(QtWidgets|QWidget|QApplication|QMainWindow|QDialog)' "$root"/backend/*/*.h "$root"/backend/*/*.cpp)
 
 forbidden='Launcher::(launch|resume|cancel)\(|RemoteRuns::|locateRun\(|installPublicKey\(|new (launch::)?RunMonitor|RunMonitor [a-z]+\(|make_(unique|shared)<(launch::)?RunMonitor>'
 while IFS=: read -r file line text; do
   fail "${file#$root/}:$line: a front end calls below runs::Operations / SshKeys::installOnNode: $text"
-done < <(grep -nH -E "$forbidden" "$root"/app/*/*.cpp "$root"/app/*/*.h)
+done < <(grep -snH -E "$forbidden" "$root"/app/*/*.cpp "$root"/app/*/*.h)
 
 if [ "$failures" -gt 0 ]; then
   echo "check_layers: $failures problem(s)" >&2

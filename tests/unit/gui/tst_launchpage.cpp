@@ -48,7 +48,7 @@ class TestLaunchPage : public QObject {
         QVERIFY(spec.trainer.value(QStringLiteral("tokenizer"))
                     .toString()
                     .endsWith(QStringLiteral("models/tokenizer.json")));
-        QVERIFY2(spec.validate().isEmpty(), qPrintable(cluster::formatDiagnostics(spec.validate())));
+        QVERIFY2(spec.validate().isEmpty(), qPrintable(traindeck::formatDiagnostics(spec.validate())));
         // The spec survives its JSON form.
         const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
         QVERIFY2(back.ok(), qPrintable(back.errorString()));

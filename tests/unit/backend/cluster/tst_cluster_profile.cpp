@@ -10,6 +10,9 @@
 #include <QThread>
 
 using namespace traindeck::cluster;
+using traindeck::Diagnostic;
+using traindeck::Result;
+using traindeck::Status;
 
 class TestClusterProfile : public QObject {
     Q_OBJECT

@@ -5,6 +5,8 @@
 #include <QTest>
 
 using namespace traindeck::cluster;
+using traindeck::Diagnostics;
+using traindeck::Result;
 
 Q_DECLARE_METATYPE(traindeck::cluster::HostfileFormat)
 

@@ -7,6 +7,7 @@
 #include <QTest>
 
 using namespace traindeck::cluster;
+using traindeck::Result;
 
 class TestHostfileModel : public QObject {
     Q_OBJECT

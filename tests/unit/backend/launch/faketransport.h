@@ -25,13 +25,13 @@ class FakeTransport : public traindeck::launch::LocalTransport {
 
     QString displayName() const override { return QStringLiteral("fake-head"); }
     bool isLocal() const override { return false; }
-    traindeck::launch::Result<traindeck::launch::FileChunk> readFile(const QString& path, qint64 offset,
-                                                                     qint64 maxBytes) override
+    traindeck::Result<traindeck::launch::FileChunk> readFile(const QString& path, qint64 offset,
+                                                             qint64 maxBytes) override
     {
         reads.append({path, offset, maxBytes});
         if (failingReads.contains(path))
-            return traindeck::launch::Result<traindeck::launch::FileChunk>::failure(
-                traindeck::cluster::Diagnostic::error(path, 0, 0, QStringLiteral("fake-head: timed out")));
+            return traindeck::Result<traindeck::launch::FileChunk>::failure(
+                traindeck::Diagnostic::error(path, QStringLiteral("fake-head: timed out")));
         auto r = LocalTransport::readFile(path, offset, maxBytes);
         if (afterRead)
             afterRead(path, offset, maxBytes);

@@ -68,7 +68,7 @@ class TestOperations : public QObject {
                                          {QStringLiteral("data"), m_tmp.filePath(QStringLiteral("missing.jsonl"))}});
         spec.trainer.remove(QStringLiteral("preset"));
         spec.trainer.insert(QStringLiteral("model"), m_tmp.path()); // no config.json there
-        const cluster::Diagnostics d =
+        const traindeck::Diagnostics d =
             Operations::validate(spec, cluster::ClusterProfile::local(2), QStringLiteral("bad.json"));
         QStringList messages;
         for (const auto& x : d)

@@ -54,19 +54,19 @@ class CountingTransport : public launch::Transport {
     QString displayName() const override { return m_inner->displayName(); }
     bool isLocal() const override { return m_inner->isLocal(); }
     bool runsAsRoot() const override { return m_inner->runsAsRoot(); }
-    cluster::Result<launch::ExecResult> run(const QString& c, int ms, const LineCallback& l) override
+    traindeck::Result<launch::ExecResult> run(const QString& c, int ms, const LineCallback& l) override
     {
         return m_inner->run(c, ms, l);
     }
-    cluster::Status startDetached(const QString& s) override { return m_inner->startDetached(s); }
-    cluster::Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override
+    traindeck::Status startDetached(const QString& s) override { return m_inner->startDetached(s); }
+    traindeck::Result<launch::FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override
     {
         auto r = m_inner->readFile(path, offset, maxBytes);
         if (r.ok() && path.endsWith(QLatin1String("/metrics.jsonl")))
             metricsBytes += r->data.size();
         return r;
     }
-    cluster::Status writeFile(const QString& p, const QByteArray& d, int mode) override
+    traindeck::Status writeFile(const QString& p, const QByteArray& d, int mode) override
     {
         return m_inner->writeFile(p, d, mode);
     }
@@ -522,7 +522,8 @@ class TestRemoteRuns : public QObject {
         QFile specFile(path(QStringLiteral("cli-spec.json")));
         QVERIFY(specFile.open(QIODevice::WriteOnly));
         specFile.write(
-            R"({"version":1,"name":"cli-remote","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3}})");
+            // The data lives on the head (a remote run's files are not looked for on this machine).
+            R"({"version":1,"name":"cli-remote","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"/srv/corpus.jsonl"}})");
         specFile.close();
         const QString runs = path(QStringLiteral("cli-runs"));
         auto cli = [&](const QStringList& args, QByteArray* out, QByteArray* err) {

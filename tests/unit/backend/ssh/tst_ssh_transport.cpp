@@ -52,7 +52,7 @@ class TestSshTransport : public QObject {
         QVERIFY(m_client->ok());
         m_server.authorize(m_client->publicKeyLine());
         m_t = std::make_shared<SshTransport>(trustedTarget());
-        const cluster::Status c = m_t->connect();
+        const traindeck::Status c = m_t->connect();
         QVERIFY2(c.ok(), qPrintable(c.errorString()));
     }
 
@@ -156,7 +156,7 @@ class TestSshTransport : public QObject {
         const QString f = path(QStringLiteral("new/dir/it's.txt"));
         QVERIFY(!m_t->exists(f));
         const QByteArray data("binary\0data\n", 12);
-        const cluster::Status w = m_t->writeFile(f, data, 0640);
+        const traindeck::Status w = m_t->writeFile(f, data, 0640);
         QVERIFY2(w.ok(), qPrintable(w.errorString()));
         QVERIFY(m_t->exists(f));
         QVERIFY(m_t->exists(path(QStringLiteral("new/dir"))));
@@ -186,7 +186,7 @@ class TestSshTransport : public QObject {
         QVERIFY(!m_t->startDetached(path(QStringLiteral("no-such-script.sh"))).ok());
         QElapsedTimer timer;
         timer.start();
-        const cluster::Status s = m_t->startDetached(script);
+        const traindeck::Status s = m_t->startDetached(script);
         QVERIFY2(s.ok(), qPrintable(s.errorString()));
         QVERIFY(timer.elapsed() < 10000); // returned without waiting for the script
         QTRY_VERIFY_WITH_TIMEOUT(m_t->readFile(pidFile, 0, 100).ok() && !m_t->readFile(pidFile, 0, 100)->data.isEmpty(),

@@ -1,5 +1,6 @@
-// Results of cluster-setup code without exceptions: a value, or a list of diagnostics that say
-// which file, line/column (or JSON key) and what is wrong. Warnings may accompany a value.
+// Results without exceptions, for every backend area: a value, or a list of diagnostics that say
+// where (a file with line/column or JSON key, a run directory, a host) and what is wrong. Warnings may
+// accompany a value.
 #pragma once
 
 #include <QCoreApplication>
@@ -9,16 +10,16 @@
 #include <optional>
 #include <utility>
 
-namespace traindeck::cluster {
+namespace traindeck {
 
 struct Diagnostic {
-    Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Diagnostic)
+    Q_DECLARE_TR_FUNCTIONS(traindeck::Diagnostic)
 
   public:
     enum class Severity { Error, Warning };
 
     Severity severity = Severity::Error;
-    QString file;    // as given by the caller (a path, a bare file name or "<stdin>")
+    QString file;    // what it is about: a path, a bare file name, "<stdin>", a run directory, a host
     int line = 0;    // 1-based; 0 when the diagnostic is not about a text position
     int column = 0;  // 1-based; 0 when unknown
     QString key;     // JSON key path such as "nodes[1].port"; empty for text positions
@@ -30,6 +31,9 @@ struct Diagnostic {
     // "file:line:column: message", "file: key: message"; warnings add "warning: " before the message.
     QString toString() const;
 
+    // About something as a whole (a run directory, a host, a file): "where: message".
+    static Diagnostic error(const QString& where, const QString& message);
+    static Diagnostic warning(const QString& where, const QString& message);
     static Diagnostic error(const QString& file, int line, int column, const QString& message);
     static Diagnostic warning(const QString& file, int line, int column, const QString& message);
     static Diagnostic keyError(const QString& file, const QString& key, const QString& message);
@@ -93,4 +97,4 @@ template <typename T> class Result {
 struct Done {};
 using Status = Result<Done>;
 
-} // namespace traindeck::cluster
+} // namespace traindeck

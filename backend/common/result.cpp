@@ -1,6 +1,6 @@
-#include "cluster/result.h"
+#include "common/result.h"
 
-namespace traindeck::cluster {
+namespace traindeck {
 
 QString Diagnostic::toString() const
 {
@@ -13,6 +13,16 @@ QString Diagnostic::toString() const
     if (isWarning())
         out += tr("warning: ");
     return out + message;
+}
+
+Diagnostic Diagnostic::error(const QString& where, const QString& message)
+{
+    return error(where, 0, 0, message);
+}
+
+Diagnostic Diagnostic::warning(const QString& where, const QString& message)
+{
+    return warning(where, 0, 0, message);
 }
 
 Diagnostic Diagnostic::error(const QString& file, int line, int column, const QString& message)
@@ -52,4 +62,4 @@ QString formatDiagnostics(const Diagnostics& diagnostics)
     return out;
 }
 
-} // namespace traindeck::cluster
+} // namespace traindeck
