@@ -1,4 +1,4 @@
-// Diagnosis of a MetricStore (docs/metrics-protocol.md; DESIGN.md "Diagnosis, in one idea").
+// Diagnosis of a MetricStore (the records of docs/metrics-protocol.md).
 //
 // In synchronous allreduce a fast rank waits inside the collective for the slowest one, so raw
 // comm time blames the wrong ranks. Per step, transfer = the smallest comm time over ranks, and each

@@ -1,4 +1,4 @@
-// The run directory: the source of truth for one run (DESIGN.md "The data path"). Layout:
+// The run directory: the source of truth for one run (docs/architecture.md, "The data path"). Layout:
 //   spec.json         the job spec as launched (paths made absolute)
 //   run.json          launch record: run id, name, created, profile, host, trainer, command, attempts
 //   hostfile          the Open MPI hostfile mpirun got
