@@ -121,11 +121,6 @@ qint64 originOffset(const Record& rec)
     return std::visit([](const auto& r) { return r.origin.offset; }, rec);
 }
 
-QString fmt(double v, int prec = 4)
-{
-    return formatNumber(v, prec);
-}
-
 // Per-rank phase bar for the latest step: d data, f forward, b backward, c comm transfer, w comm
 // wait, o optimizer (analysis::Phase order).
 QStringList phaseBars(const MetricStore& s, int width)
@@ -153,7 +148,7 @@ QStringList phaseBars(const MetricStore& s, int width)
                        .arg(r, 3)
                        .arg(s.hostOf(r).left(16), -16)
                        .arg(bar, -width)
-                       .arg(fmt(s.rankAt(RankMetric::Step, r, row), 1), 8));
+                       .arg(formatNumber(s.rankAt(RankMetric::Step, r, row), 1), 8));
     }
     return out;
 }
@@ -299,9 +294,9 @@ int followRun(const RunLocation& location, const FollowOptions& options)
             out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 samples/s")
                        .arg(s.stepAt(row))
                        .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
-                       .arg(fmt(s.scalarAt(Scalar::Loss, row)))
-                       .arg(fmt(s.scalarAt(Scalar::TokensPerS, row), 0))
-                       .arg(fmt(s.scalarAt(Scalar::SamplesPerS, row), 1))
+                       .arg(formatNumber(s.scalarAt(Scalar::Loss, row), 4))
+                       .arg(formatNumber(s.scalarAt(Scalar::TokensPerS, row), 0))
+                       .arg(formatNumber(s.scalarAt(Scalar::SamplesPerS, row), 1))
                 << '\n';
             out << Follow::tr(
                        "per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w comm wait, "
@@ -343,9 +338,9 @@ int followRun(const RunLocation& location, const FollowOptions& options)
                     out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 ms/step")
                                .arg(st->step)
                                .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
-                               .arg(fmt(st->loss))
-                               .arg(fmt(st->tokensPerS, 0))
-                               .arg(fmt(maxMs, 0))
+                               .arg(formatNumber(st->loss, 4))
+                               .arg(formatNumber(st->tokensPerS, 0))
+                               .arg(formatNumber(maxMs, 0))
                         << '\n';
                 } else if (const auto* e = std::get_if<ErrorRecord>(&rec)) {
                     out << Follow::tr("error: rank %1 on %2: %3").arg(e->rank).arg(e->host, e->message) << '\n';

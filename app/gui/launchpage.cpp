@@ -489,7 +489,7 @@ void LaunchPage::launchNow()
     // SSH connect and launch on a registered worker thread (backgroundwork.h); the outcome is dropped
     // when the page is gone or the application is quitting.
     background::start(
-        [self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir}] {
+        [self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir, tr("form")}] {
             const Result<runs::StartedRun> r = runs::Operations::launch(request);
             background::post([self, r] {
                 if (!self)

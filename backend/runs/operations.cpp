@@ -65,7 +65,7 @@ Result<StartedRun> Operations::launch(LaunchRequest request)
     launch::JobSpec& spec = request.spec;
     if (transport.value()->isLocal() && !request.specDir.isEmpty())
         spec.resolvePaths(request.specDir);
-    const Diagnostics problems = validate(spec, request.profile, QString());
+    const Diagnostics problems = validate(spec, request.profile, request.specFile);
     if (hasErrors(problems))
         return Result<StartedRun>::failure(problems);
     QDir().mkpath(request.runsDir);

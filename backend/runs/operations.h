@@ -47,7 +47,8 @@ struct LaunchRequest {
     // Relative paths in the spec are taken relative to this directory (the spec file's) when the run
     // is local; empty: they are used as they are.
     QString specDir;
-    QString runsDir; // the local runs directory (absolute)
+    QString runsDir;  // the local runs directory (absolute)
+    QString specFile; // names the spec in diagnostics ("job.json: trainer.lr: ...")
 };
 
 class Operations {

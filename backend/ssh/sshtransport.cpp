@@ -12,13 +12,6 @@
 
 namespace traindeck::ssh {
 
-namespace {
-QString q(const QString& word)
-{
-    return shellQuote(word);
-}
-} // namespace
-
 struct SshTransport::Private {
     SshTarget target;
     SshTransportOptions options;
@@ -112,7 +105,7 @@ bool SshTransport::exec(const QString& shellCommand, const ExecOptions& options,
     if (!s)
         return false;
     // `exec` keeps the login shell's pid (whose process group exec() kills on timeout).
-    *result = s->exec(QStringLiteral("exec /bin/sh -c ") + q(shellCommand), options);
+    *result = s->exec(QStringLiteral("exec /bin/sh -c ") + shellQuote(shellCommand), options);
     if (result->status == ExecResult::Status::Failed) {
         if (error)
             *error = result->error.toString();
@@ -157,7 +150,7 @@ Status SshTransport::startDetached(const QString& scriptPath)
 {
     // setsid -f: fork into a new session (the script's pid is its process group) and return at once;
     // stdio on /dev/null so the channel closes. Without -f (old util-linux): a background subshell.
-    const QString s = q(scriptPath);
+    const QString s = shellQuote(scriptPath);
     const QString cmd = QStringLiteral("[ -f %1 ] || { echo 'no such script' >&2; exit 2; }; "
                                        "if setsid --help 2>&1 | grep -q -- --fork; then "
                                        "setsid -f /bin/sh %1 </dev/null >/dev/null 2>&1; "
@@ -179,7 +172,7 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
     offset = qMax<qint64>(0, offset);
     maxBytes = qBound<qint64>(0, maxBytes, qint64(1) << 30); // one QByteArray
     // First line: the size; then the bytes [offset, offset + maxBytes) as they are (binary-safe).
-    const QString f = q(path);
+    const QString f = shellQuote(path);
     const QString cmd = QStringLiteral("export LC_ALL=C; "
                                        "[ -e %1 ] || { echo 'No such file or directory' >&2; exit 2; }; "
                                        "[ -d %1 ] && { echo 'Is a directory' >&2; exit 2; }; "
@@ -218,13 +211,13 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
 Status SshTransport::writeFile(const QString& path, const QByteArray& data, int mode)
 {
     const QFileInfo info(path);
-    const QString f = q(path);
+    const QString f = shellQuote(path);
     // Parents with the default umask; the data goes to a private temporary file (umask 077) that gets
     // its mode and then replaces the target atomically.
     const QString cmd = QStringLiteral("mkdir -p %1 || exit 1; umask 077; t=%2.tmp.$$; "
                                        "if cat > \"$t\" && chmod %3 \"$t\" && mv -f \"$t\" %2; then exit 0; fi; "
                                        "rm -f \"$t\"; exit 1")
-                            .arg(q(info.path()), f, QString::number(mode & 07777, 8));
+                            .arg(shellQuote(info.path()), f, QString::number(mode & 07777, 8));
     ExecOptions o;
     o.timeoutMs = 120000;
     o.stdinData = data;
@@ -244,7 +237,7 @@ Status SshTransport::writeFile(const QString& path, const QByteArray& data, int 
 bool SshTransport::exists(const QString& path)
 {
     ExecResult r;
-    return exec(QStringLiteral("test -e ") + q(path), ExecOptions::withTimeout(30000), &r, nullptr) && r.ok();
+    return exec(QStringLiteral("test -e ") + shellQuote(path), ExecOptions::withTimeout(30000), &r, nullptr) && r.ok();
 }
 
 launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)

@@ -79,7 +79,8 @@ class TestOperations : public QObject {
         QVERIFY(messages.filter(QStringLiteral("missing.jsonl")).size() == 1);
         QVERIFY(messages.filter(QStringLiteral("config.json")).size() == 1);
         // The launch through the layer refuses it before anything starts...
-        const auto launched = Operations::launch({spec, cluster::ClusterProfile::local(2), QString(), runsDir()});
+        const auto launched = Operations::launch(
+            {spec, cluster::ClusterProfile::local(2), QString(), runsDir(), QStringLiteral("bad.json")});
         QVERIFY(!launched.ok());
         QVERIFY(!QDir(runsDir()).exists());
         // ... and so does traindeck-cli, exit 2, with the same three messages (it called the same code).
@@ -105,7 +106,7 @@ class TestOperations : public QObject {
             {tinySpec(QStringLiteral("ops-fail"), {{QStringLiteral("max-steps"), 5},
                                                    {QStringLiteral("checkpoint-every"), 2},
                                                    {QStringLiteral("inject-exit"), QStringLiteral("1:3")}}),
-             cluster::ClusterProfile::local(2), QString(), runsDir()});
+             cluster::ClusterProfile::local(2), QString(), runsDir(), QString()});
         QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
         QVERIFY(!launched->remote);
         QCOMPARE(launched->localDir, launched->runDir);
@@ -133,7 +134,7 @@ class TestOperations : public QObject {
     {
         const auto launched =
             Operations::launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
-                                cluster::ClusterProfile::local(2), QString(), runsDir()});
+                                cluster::ClusterProfile::local(2), QString(), runsDir(), QString()});
         QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
         launch::LocalTransport local;
         QTRY_VERIFY_WITH_TIMEOUT(launch::readRunFiles(local, launched->runDir).pid > 0, 30000);
