@@ -104,8 +104,10 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
 
     // 2. Trainer stderr lines. A line blaming a peer (rank 0 noticing rank 1) comes after the
     //    failing rank's own line, so the first one wins.
-    static const QRegularExpression trainerLine(QStringLiteral("^traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
-                                                QRegularExpression::MultilineOption);
+    //    With mpirun --tag-output the line starts with the rank's tag, "[jobid,rank]<stderr>:".
+    static const QRegularExpression trainerLine(
+        QStringLiteral("^(?:\\[\\d+,\\d+\\]<std\\w+>:)?traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
+        QRegularExpression::MultilineOption);
     if (const QRegularExpressionMatch m = trainerLine.match(all); m.hasMatch()) {
         const int r = m.captured(1).toInt();
         use(r, m.captured(2), QStringLiteral("trainer"));

@@ -87,6 +87,9 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     a << QStringLiteral("--map-by")
       << (p.ranksPerNode > 0 ? QStringLiteral("ppr:%1:node").arg(p.ranksPerNode) : QStringLiteral("slot"));
     a << QStringLiteral("--bind-to") << QStringLiteral("none");
+    // Every line a rank writes becomes "[jobid,rank]<stderr>:..." (mpirun's own stay untagged): the
+    // logs by node and rank (ranklogs.h) label and group them.
+    a << QStringLiteral("--tag-output");
     if (!in.spec.btlTcpIfInclude.isEmpty())
         a << QStringLiteral("--mca") << QStringLiteral("btl_tcp_if_include") << in.spec.btlTcpIfInclude;
     if (!in.spec.oobTcpIfInclude.isEmpty())

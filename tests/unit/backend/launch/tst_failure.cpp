@@ -42,6 +42,9 @@ void TestFailure::fixtures_data()
     QTest::addRow("abort")
         << "mpirun-abort.stderr.log" << 1 << 1 << "gpu-07" << 1 << 0
         << "rank 1 on gpu-07 exited with code 1: CUDA error: an illegal memory access was encountered";
+    // mpirun --tag-output: the trainer's line carries its rank's tag.
+    QTest::addRow("tagged") << "mpirun-tagged-4ranks.stderr.log" << 3 << 2 << "node2" << 3 << 0
+                            << "rank 2 on node2 exited with code 3: injected exit (test aid) at step 3";
 }
 
 void TestFailure::fixtures()

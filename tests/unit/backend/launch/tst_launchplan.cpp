@@ -77,10 +77,10 @@ void TestLaunchPlan::localLayout()
              (QStringList{QStringLiteral("/usr/bin/mpirun"), QStringLiteral("--hostfile"),
                           QStringLiteral("/runs/demo-1/hostfile"), QStringLiteral("-np"), QStringLiteral("2"),
                           QStringLiteral("--map-by"), QStringLiteral("ppr:2:node"), QStringLiteral("--bind-to"),
-                          QStringLiteral("none"), QStringLiteral("-x"), QStringLiteral("OMP_NUM_THREADS"),
-                          QStringLiteral("/opt/td/traindeck-trainer"), QStringLiteral("train"),
-                          QStringLiteral("--preset=qwen2-tiny"), QStringLiteral("--max-steps=200"),
-                          QStringLiteral("--metrics-out=/runs/demo-1/metrics.jsonl"),
+                          QStringLiteral("none"), QStringLiteral("--tag-output"), QStringLiteral("-x"),
+                          QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("/opt/td/traindeck-trainer"),
+                          QStringLiteral("train"), QStringLiteral("--preset=qwen2-tiny"),
+                          QStringLiteral("--max-steps=200"), QStringLiteral("--metrics-out=/runs/demo-1/metrics.jsonl"),
                           QStringLiteral("--out=/runs/demo-1/out"), QStringLiteral("--run-id=demo-1")}));
     in.resume = true;
     QCOMPARE(buildLaunchPlan(in)->mpirunArgv.last(), QStringLiteral("--resume=latest"));
@@ -134,8 +134,9 @@ void TestLaunchPlan::clusterLayout()
     QVERIFY(p->hostfileText.contains(QStringLiteral("node1 slots=4")));
     QVERIFY(p->hostfileText.contains(QStringLiteral("node2 slots=4")));
     const QString cmd = p->commandLine();
-    QVERIFY2(cmd.contains(QStringLiteral("-np 8 --map-by ppr:4:node --bind-to none --mca btl_tcp_if_include eth0 "
-                                         "--mca oob_tcp_if_include eth1 -x PATH -x NCCL_DEBUG")),
+    QVERIFY2(cmd.contains(
+                 QStringLiteral("-np 8 --map-by ppr:4:node --bind-to none --tag-output --mca btl_tcp_if_include eth0 "
+                                "--mca oob_tcp_if_include eth1 -x PATH -x NCCL_DEBUG")),
              qPrintable(cmd));
     QVERIFY(p->wrapperScript().contains(QStringLiteral("PATH=/opt/ompi/bin:\"$PATH\"; export PATH")));
     // ranks must match the profile.
