@@ -8,10 +8,12 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
+#include <QSet>
 #include <QStandardPaths>
 #include <QThread>
 
 #include <csignal>
+#include <optional>
 
 using traindeck::cluster::ClusterProfile;
 
@@ -52,15 +54,56 @@ Result<QString> findExecutable(Transport& t, const QString& nameOrPath, const QS
     return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found on %2").arg(what, t.displayName())));
 }
 
+// Whether the wrapper wrote its pid within waitMs: after a failed start command (the connection may
+// have dropped after the wrapper had started) this tells "running" from "not started". nullopt with
+// *unknown set: the run directory could not be read at all.
+std::optional<PidRecord> waitForPid(Transport& t, const QString& runDir, int waitMs, bool* unknown)
+{
+    const QDeadlineTimer deadline(waitMs);
+    for (;;) {
+        const Result<FileChunk> c = t.readFile(runFile(runDir, runfile::kPid), 0, 256);
+        if (c) {
+            if (const std::optional<PidRecord> rec = PidRecord::parse(c->data))
+                return rec;
+        }
+        if (deadline.hasExpired()) {
+            *unknown = !c && !t.exists(runDir);
+            return std::nullopt;
+        }
+        QThread::msleep(250);
+    }
+}
+
+// Signals the run's process group only while its pid is still the run's (pidOwner): never a process
+// that got the number after a reboot or a reuse.
+SignalResult signalRun(Transport& t, const QString& runDir, int signal)
+{
+    const Result<FileChunk> c = t.readFile(runFile(runDir, runfile::kPid), 0, 256);
+    if (!c)
+        return SignalResult::Failed;
+    const std::optional<PidRecord> rec = PidRecord::parse(c->data);
+    if (!rec)
+        return SignalResult::NoSuchProcess;
+    const std::optional<RunInfo> info = readRunInfo(t, runDir);
+    switch (pidOwner(t, *rec, info ? info->started : QDateTime())) {
+    case PidOwner::NotOurs: return SignalResult::NoSuchProcess;
+    case PidOwner::Unknown: return SignalResult::Failed;
+    case PidOwner::Ours: break;
+    }
+    return t.signalProcessGroup(rec->pid, signal);
+}
+
 Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo& info, bool writeSpec,
-                            const ClusterProfile& profile)
+                            const ClusterProfile& profile, const Launcher::BeforeStart& beforeStart = {})
 {
     const Result<LaunchPlan> plan = buildLaunchPlan(in);
     if (!plan)
         return Result<LaunchOutcome>::failure(plan.diagnostics());
     RunInfo ri = info;
     ri.command = plan->commandLine();
-    auto write = [&](const char* name, const QByteArray& data, int mode = 0644) {
+    // The owner's only (docs/security.md, "Run directories"): the spec and the wrapper hold the
+    // environment, the profile names hosts and users.
+    auto write = [&](const char* name, const QByteArray& data, int mode = 0600) {
         return t.writeFile(runFile(in.runDir, name), data, mode);
     };
     QList<Status> writes;
@@ -69,16 +112,40 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
         writes << write("profile.json", profile.toJson());
     }
     writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
-    writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0755);
+    writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0700);
     writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
     for (const Status& s : writes) {
         if (!s)
             return Result<LaunchOutcome>::failure(s.diagnostics());
     }
+    const LaunchOutcome outcome{in.runId, in.runDir, plan.value()};
+    if (beforeStart) {
+        if (const Status ready = beforeStart(outcome); !ready)
+            return Result<LaunchOutcome>::failure(ready.diagnostics());
+    }
     const Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
-    if (!started)
-        return Result<LaunchOutcome>::failure(started.diagnostics());
-    return Result<LaunchOutcome>(LaunchOutcome{in.runId, in.runDir, plan.value()}, plan->warnings);
+    if (!started) {
+        // The start command failed, but the wrapper may be running (a connection that dropped after it
+        // started): a pid in the run directory says so, and then this is no failure.
+        bool unknown = false;
+        if (const std::optional<PidRecord> pid = waitForPid(t, in.runDir, 5000, &unknown)) {
+            Diagnostics warnings = plan->warnings;
+            warnings << Diagnostic::warning(
+                in.runDir, Launcher::tr("the start command reported an error (%1), but run %2 is running (pid %3)")
+                               .arg(started.errorString(), in.runId)
+                               .arg(pid->pid));
+            return Result<LaunchOutcome>(outcome, warnings);
+        }
+        Diagnostics d = started.diagnostics();
+        d << Diagnostic::error(
+            in.runDir,
+            unknown ? Launcher::tr("whether run %1 started is not known (its run directory cannot be read); check "
+                                   "with traindeck-cli runs --refresh before launching it again")
+                          .arg(in.runId)
+                    : Launcher::tr("run %1 did not start (no pid after 5 s)").arg(in.runId));
+        return Result<LaunchOutcome>::failure(d);
+    }
+    return Result<LaunchOutcome>(outcome, plan->warnings);
 }
 } // namespace
 
@@ -238,7 +305,7 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
 }
 
 Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const ClusterProfile& profile,
-                                       const QString& runsDir)
+                                       const QString& runsDir, const BeforeStart& beforeStart)
 {
     const Diagnostics specErrors = spec.validate(QStringLiteral("spec"));
     if (hasErrors(specErrors))
@@ -254,9 +321,22 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
         return Result<LaunchOutcome>::failure(err(runsDir, tr("the runs directory must be an absolute path")));
 
+    // The run directory is claimed with an exclusive mkdir (0700): two launches in the same second
+    // (or on two machines sharing the head) never share one; the second takes the next suffix.
     const QDateTime now = QDateTime::currentDateTime();
-    const QString runId =
-        makeRunId(spec.name, now, [&](const QString& id) { return t.exists(runsDir + QLatin1Char('/') + id); });
+    QSet<QString> taken;
+    QString runId;
+    for (int tries = 0; runId.isEmpty(); ++tries) {
+        const QString id = makeRunId(spec.name, now, [&](const QString& x) { return taken.contains(x); });
+        const Result<bool> claimed = t.createDirectory(QDir::cleanPath(runsDir + QLatin1Char('/') + id), 0700);
+        if (!claimed)
+            return Result<LaunchOutcome>::failure(claimed.diagnostics());
+        if (claimed.value())
+            runId = id;
+        else if (tries > 1000)
+            return Result<LaunchOutcome>::failure(err(runsDir, tr("no free run id for %1").arg(id)));
+        taken.insert(id);
+    }
     LaunchInputs in;
     in.spec = spec;
     in.profile = profile;
@@ -273,7 +353,7 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     info.profile = profile.name.isEmpty() ? spec.profile : profile.name;
     info.host = t.displayName();
     info.trainer = trainer.value();
-    return start(t, in, info, true, profile);
+    return start(t, in, info, true, profile, beforeStart);
 }
 
 Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
@@ -321,20 +401,35 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     if (const Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
 
-    // Keep the previous attempt's records.
+    // Claim the attempt: an exclusive mkdir of attempt-N, so that of two resumes of the same run (GUI
+    // and CLI, two CLIs) exactly one goes on; then keep the previous attempt's records there.
     const int attempt = info->attempts;
     const QString keep = runDir + QStringLiteral("/attempt-%1").arg(attempt);
-    QStringList moves;
+    const Result<bool> claimed = t.createDirectory(keep, 0700);
+    if (!claimed)
+        return Result<LaunchOutcome>::failure(claimed.diagnostics());
+    if (!claimed.value())
+        return Result<LaunchOutcome>::failure(
+            err(runDir, tr("another resume of this run is under way or has already started attempt %1 (%2 exists); "
+                           "follow it with traindeck-cli watch")
+                            .arg(attempt + 1)
+                            .arg(keep)));
+    QStringList moves, back;
     for (const char* name :
-         {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"})
+         {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"}) {
         moves << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi")
                      .arg(shellQuote(runFile(runDir, name)), shellQuote(keep));
-    const Result<ExecResult> mv =
-        t.run(QStringLiteral("mkdir -p %1 && %2").arg(shellQuote(keep), moves.join(QStringLiteral(" && "))), 20000);
-    if (!mv || mv->exitCode != 0)
+        back << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi")
+                    .arg(shellQuote(runFile(keep, name)), shellQuote(runDir));
+    }
+    const Result<ExecResult> mv = t.run(moves.join(QStringLiteral(" && ")), 20000);
+    if (!mv || mv->exitCode != 0) {
+        // Give the claim back so that the run stays resumable.
+        t.run(back.join(QStringLiteral("; ")) + QStringLiteral("; rmdir %1").arg(shellQuote(keep)), 20000);
         return Result<LaunchOutcome>::failure(
             err(keep, tr("cannot move the previous attempt's files: %1")
                           .arg(mv ? QString::fromLocal8Bit(mv->err).trimmed() : mv.errorString())));
+    }
 
     LaunchInputs in;
     in.spec = spec.value();
@@ -380,13 +475,18 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
         waitGone(qMin(graceMs, 3000));
         return deriveState(readRunFiles(t, runDir), true);
     }
-    t.signalProcessGroup(f.pid, SIGTERM);
+    if (signalRun(t, runDir, SIGTERM) == SignalResult::Failed && readRunFiles(t, runDir).livenessUnknown)
+        return Result<JobState>::failure(
+            err(runDir,
+                tr("cannot tell whether process group %1 on %2 is still the run's; nothing was signalled, try again")
+                    .arg(f.pid)
+                    .arg(t.displayName())));
     if (!waitGone(graceMs)) {
-        t.signalProcessGroup(f.pid, SIGKILL);
+        signalRun(t, runDir, SIGKILL);
         waitGone(5000);
     }
     f = readRunFiles(t, runDir);
-    if (!f.exitCode && !f.groupAlive)
+    if (!f.exitCode && !f.groupAlive && !f.livenessUnknown)
         t.writeFile(runFile(runDir, runfile::kExitCode), QByteArrayLiteral("137\n"));
     return deriveState(readRunFiles(t, runDir), true);
 }

@@ -46,14 +46,21 @@ class Launcher {
                                    const QString& trainerPath, const QStringList& requiredFiles = {});
     // The files every rank reads: the spec's data, tokenizer, model and config paths.
     static QStringList filesReadByRanks(const JobSpec& spec);
+    // Called once the run directory is written and before the run starts (RemoteRuns writes the local
+    // record there, so that a run never runs without one); a failure starts nothing.
+    using BeforeStart = std::function<Status(const LaunchOutcome&)>;
     // spec paths must be resolved already (JobSpec::resolvePaths). runsDir: where run directories go
-    // (on the transport's machine).
+    // (on the transport's machine). The run directory is claimed exclusively (mode 0700; a taken id
+    // gets the next suffix) and its files are the owner's only. When the start command fails, the
+    // run directory is checked for the wrapper's pid before the launch is called failed.
     static Result<LaunchOutcome> launch(Transport& transport, const JobSpec& spec,
-                                        const cluster::ClusterProfile& profile, const QString& runsDir);
+                                        const cluster::ClusterProfile& profile, const QString& runsDir,
+                                        const BeforeStart& beforeStart = {});
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint (--resume=latest, same out
     // directory; the trainer appends to metrics.jsonl). The previous attempt's pid, exit-code, logs go
-    // to attempt-N/. The test aid inject-exit is not repeated.
+    // to attempt-N/, created exclusively: of two resumes at once, the second fails with an error
+    // saying another resume is under way. The test aid inject-exit is not repeated.
     static Result<LaunchOutcome> resume(Transport& transport, const QString& runDir);
 
     // Writes cancel-requested, sends SIGTERM to the run's process group, SIGKILL after graceMs.

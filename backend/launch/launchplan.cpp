@@ -120,8 +120,10 @@ QString LaunchPlan::wrapperScript() const
                         "# Written by traindeck: runs mpirun for run %1 in its own session and records its pid,\n"
                         "# output and exit status in this directory (docs/cli.md, run directory layout).\n")
              .arg(QString(runId).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    // Everything the run writes on the head (pid, logs, metrics, checkpoints) is its owner's only.
+    s += QStringLiteral("umask 077\n");
     s += QStringLiteral("cd %1 || exit 97\n").arg(shellQuote(runDir));
-    s += QStringLiteral("echo $$ > %1.tmp && mv -f %1.tmp %1\n").arg(f(runfile::kPid));
+    s += pidRecordShellLine(runFile(runDir, runfile::kPid));
     // Cancelled before it started.
     s += QStringLiteral("if [ -e %1 ]; then echo 143 > %2.tmp && mv -f %2.tmp %2; exit 143; fi\n")
              .arg(f(runfile::kCancel), f(runfile::kExitCode));

@@ -166,7 +166,7 @@ Status writeRemoteRecord(const QString& localDir, const RemoteRecord& record)
 {
     LocalTransport local;
     return local.writeFile(localFile(localDir, runfile::kRemote),
-                           QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented));
+                           QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented), 0600);
 }
 
 // ---------------------------------------------------------------- RemoteRuns
@@ -213,22 +213,32 @@ Result<RemoteRuns::Launched> RemoteRuns::launch(Transport& t, const JobSpec& spe
     const Result<QString> runs = remoteRunsDir(t, profile);
     if (!runs)
         return Result<Launched>::failure(runs.diagnostics());
-    const Result<LaunchOutcome> r = Launcher::launch(t, spec, profile, runs.value());
-    if (!r)
-        return Result<Launched>::failure(r.diagnostics());
-    Diagnostics warnings = r.diagnostics();
-    const Result<QString> record = writeRecord(t, r.value(), profile, localRunsDir);
-    Launched out{r.value(), QString(), QString(), true};
-    if (record) {
-        out.localDir = record.value();
-        out.mirrorPath = localFile(record.value(), runfile::kMetrics);
-    } else {
-        // The run is started on the head: say so rather than fail.
-        warnings << Diagnostic::warning(r->runDir,
-                                        tr("run %1 started on %2 in %3, but its local record could not be written: %4")
-                                            .arg(r->runId, t.displayName(), r->runDir, record.errorString()));
+    // The local record is written before the run starts (state "starting" until the head is asked):
+    // whatever happens to the connection during the start, a run never runs without a record here,
+    // and a failed start leaves a record that `runs --refresh` settles (lost after a minute without
+    // a pid) instead of a job nobody knows of.
+    QString recordDir;
+    const Result<LaunchOutcome> r =
+        Launcher::launch(t, spec, profile, runs.value(), [&](const LaunchOutcome& outcome) -> Status {
+            const Result<QString> record = writeRecord(t, outcome, profile, localRunsDir);
+            if (!record) {
+                t.run(QStringLiteral("rm -rf -- %1").arg(shellQuote(outcome.runDir)), 20000); // never started
+                return Status::failure(
+                    err(outcome.runDir, tr("run %1 was not started on %2: its local record could not be written: %3")
+                                            .arg(outcome.runId, t.displayName(), record.errorString())));
+            }
+            recordDir = record.value();
+            return Done{};
+        });
+    if (!r) {
+        Diagnostics d = r.diagnostics();
+        if (!recordDir.isEmpty())
+            d << Diagnostic::error(recordDir, tr("the run's record is kept: traindeck-cli runs --refresh tells "
+                                                 "whether it runs"));
+        return Result<Launched>::failure(d);
     }
-    return Result<Launched>(out, warnings);
+    Launched out{r.value(), recordDir, localFile(recordDir, runfile::kMetrics), true};
+    return Result<Launched>(out, r.diagnostics());
 }
 
 Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outcome, const ClusterProfile& profile,
@@ -237,9 +247,12 @@ Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outco
     const QString dir = QDir::cleanPath(localRunsDir + QLatin1Char('/') + outcome.runId);
     if (QFileInfo::exists(localFile(dir, runfile::kRunInfo)) && !isRemoteRecord(dir))
         return Result<QString>::failure(err(dir, tr("a local run with this id already exists")));
-    if (!QDir().mkpath(dir))
-        return Result<QString>::failure(err(dir, tr("cannot create the run's local record directory")));
     LocalTransport local;
+    const Result<bool> created = local.createDirectory(dir, 0700);
+    if (!created)
+        return Result<QString>::failure(err(dir, tr("cannot create the run's local record directory")));
+    if (!created.value())
+        return Result<QString>::failure(err(dir, tr("a run with this id already exists here")));
     RemoteRecord rec;
     rec.profile = profile.name;
     rec.head = t.displayName();
@@ -251,12 +264,12 @@ Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outco
     // remote.json first: a listing never takes the record for a local run.
     QList<Status> writes;
     writes << writeRemoteRecord(dir, rec);
-    writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson());
+    writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson(), 0600);
     for (const char* name : {runfile::kSpec, runfile::kRunInfo}) {
         const Result<FileChunk> c = t.readFile(runFile(outcome.runDir, name), 0, 1 << 20);
         if (!c)
             return Result<QString>::failure(c.diagnostics());
-        writes << local.writeFile(localFile(dir, name), c->data);
+        writes << local.writeFile(localFile(dir, name), c->data, 0600);
     }
     for (const Status& s : writes) {
         if (!s)

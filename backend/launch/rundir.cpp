@@ -76,22 +76,78 @@ JobState deriveState(const RunFiles& f, bool sawTelemetry)
     return f.cancelRequested ? JobState::Cancelled : JobState::Lost;
 }
 
+std::optional<PidRecord> PidRecord::parse(const QByteArray& text)
+{
+    const QList<QByteArray> words = text.simplified().split(' ');
+    bool ok = false;
+    PidRecord r;
+    r.pid = words.value(0).toLongLong(&ok);
+    if (!ok || r.pid <= 1)
+        return std::nullopt;
+    if (words.size() > 1) {
+        const qint64 start = words.at(1).toLongLong(&ok);
+        if (ok)
+            r.startTime = start;
+    }
+    if (words.size() > 2 && words.at(2) != "-")
+        r.bootId = QString::fromLatin1(words.at(2));
+    return r;
+}
+
+QString pidRecordShellLine(const QString& pidPath)
+{
+    // "-" for what this system does not tell (no /proc).
+    const QString p = shellQuote(pidPath);
+    return QStringLiteral("td_start=$(%1); td_boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null); "
+                          "printf '%s %s %s\\n' $$ \"${td_start:--}\" \"${td_boot:--}\" > %2.tmp && mv -f %2.tmp %2\n")
+        .arg(startTimeShellCommand(QStringLiteral("$$")), p);
+}
+
+PidOwner pidOwner(Transport& t, const PidRecord& record, const QDateTime& started)
+{
+    const Result<ProcessIdentity> now = t.processIdentity(record.pid);
+    if (!now)
+        return PidOwner::Unknown;
+    if (!record.bootId.isEmpty() && !now->bootId.isEmpty())
+        if (record.bootId != now->bootId)
+            return PidOwner::NotOurs; // another boot: pid numbers started over
+    if (record.startTime) {
+        if (now->startTime && *now->startTime != *record.startTime)
+            return PidOwner::NotOurs; // the same number, another process
+        return PidOwner::Ours;
+    }
+    // An old record (pid only): a live process with that pid that started well after the attempt did
+    // (after a reboot, or a reused number) is not the run's wrapper, which started right after run.json
+    // was written. Two minutes' grace for clocks that differ between this machine (run.json) and the
+    // head; start times count clock ticks of 1/100 s (Linux's USER_HZ) after the boot.
+    if (record.bootId.isEmpty() && now->startTime && now->bootTime > 0 && started.isValid() &&
+        now->bootTime + *now->startTime / 100 > started.toSecsSinceEpoch() + 120)
+        return PidOwner::NotOurs;
+    return PidOwner::Ours;
+}
+
 RunFiles readRunFiles(Transport& t, const QString& runDir)
 {
     RunFiles f;
     // A failed read means "missing" only when the file is not there while the run directory is seen
     // (over SSH a read also fails on a timeout or a broken session).
     auto reallyMissing = [&](const QString& path) { return !t.exists(path) && t.exists(runDir); };
+    const std::optional<RunInfo> info = readRunInfo(t, runDir);
     const QString pidPath = runFile(runDir, runfile::kPid);
-    if (const auto pid = readSmall(t, pidPath, 64)) {
-        bool ok = false;
-        const qint64 p = pid->trimmed().toLongLong(&ok);
-        if (ok && p > 1) {
-            f.pid = p;
-            const SignalResult alive = t.signalProcessGroup(p, 0);
-            f.groupAlive = alive == SignalResult::Delivered;
-            if (alive == SignalResult::Failed)
-                f.livenessUnknown = true;
+    if (const auto pid = readSmall(t, pidPath, 256)) {
+        if (const std::optional<PidRecord> rec = PidRecord::parse(*pid)) {
+            f.pid = rec->pid;
+            // Never ask about (let alone signal) a process that is not the run's.
+            const PidOwner owner = pidOwner(t, *rec, info ? info->started : QDateTime());
+            if (owner == PidOwner::NotOurs) {
+                f.pidReused = true;
+            } else {
+                const SignalResult alive = t.signalProcessGroup(rec->pid, 0);
+                f.groupAlive = alive == SignalResult::Delivered;
+                // A live group behind a pid whose owner could not be checked: not known to be the run's.
+                if (alive == SignalResult::Failed || (f.groupAlive && owner == PidOwner::Unknown))
+                    f.livenessUnknown = true;
+            }
         }
     } else if (!reallyMissing(pidPath)) {
         f.livenessUnknown = true;
@@ -108,7 +164,7 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
         f.livenessUnknown = true;
     }
     f.cancelRequested = t.exists(runFile(runDir, runfile::kCancel));
-    if (const auto info = readRunInfo(t, runDir); info && info->started.isValid())
+    if (info && info->started.isValid())
         f.launchedSecsAgo = info->started.secsTo(QDateTime::currentDateTimeUtc());
     return f;
 }

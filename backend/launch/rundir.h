@@ -3,7 +3,8 @@
 //   run.json          launch record: run id, name, created, profile, host, trainer, command, attempts
 //   hostfile          the Open MPI hostfile mpirun got
 //   run.sh            the wrapper that runs mpirun detached (setsid) and records the files below
-//   pid               the wrapper's pid = process group (and session) of mpirun and local ranks
+//   pid               the wrapper's pid = process group (and session) of mpirun and local ranks, its
+//                     start time and the boot id: "PID START_TIME BOOT_ID" (older runs: "PID")
 //   exit-code         mpirun's exit status, written by the wrapper when mpirun ends
 //   cancel-requested  written by `cancel` before it signals the group
 //   stdout.log        mpirun's standard output (ranks' stdout included)
@@ -53,10 +54,33 @@ bool isFinal(JobState s);
 // Exit status of `launch`/`watch` for a final state: 0 finished, 1 otherwise.
 int exitCodeFor(JobState s);
 
+// The pid file: the wrapper's pid with what identifies that process (transport.h, ProcessIdentity).
+// Written by run.sh as "PID START_TIME BOOT_ID"; runs launched before that hold "PID" only.
+struct PidRecord {
+    qint64 pid = -1;
+    std::optional<qint64> startTime; // field 22 of /proc/PID/stat when the wrapper wrote the file
+    QString bootId;                  // /proc/sys/kernel/random/boot_id then
+    static std::optional<PidRecord> parse(const QByteArray& text); // nullopt: no pid > 1 in it
+};
+// The run.sh line that writes pidPath for the shell running it ($$), atomically (tmp + mv).
+QString pidRecordShellLine(const QString& pidPath);
+
+// Whether a recorded pid still names the run's wrapper (and so its process group). NotOurs: the head
+// rebooted since (another boot id), or the process with that pid started at another time (the pid was
+// reused); for an old record without them: the process with that pid started more than two minutes
+// after the attempt (`started`). A pid with no process is
+// not taken for someone else's: the group may outlive the wrapper, and a pid is not reused while its
+// process group exists. Unknown: the transport could not ask.
+enum class PidOwner { Ours, NotOurs, Unknown };
+PidOwner pidOwner(Transport& transport, const PidRecord& record, const QDateTime& started);
+
 // What the run directory's files say right now.
 struct RunFiles {
     qint64 pid = -1;         // from pid; -1 when missing
     bool groupAlive = false; // some process of the group exists
+    // The pid names another process now (pidOwner() said NotOurs): groupAlive is false and the pid is
+    // never signalled.
+    bool pidReused = false;
     // The transport could not tell whether the group lives (the liveness check failed: an SSH exec
     // error or timeout), or a read the decision needs failed (pid or exit-code there but unreadable,
     // the run directory unreachable). deriveState() then never concludes a final state without an

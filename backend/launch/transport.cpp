@@ -13,7 +13,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <optional>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace traindeck::launch {
@@ -56,6 +58,73 @@ RemoteTransportFactory& remoteFactory()
 } // namespace
 
 Transport::~Transport() = default;
+
+QString startTimeShellCommand(const QString& pidWord)
+{
+    // Everything up to the last ") " is "pid (comm)"; field 3 (the state) is then $1, field 22 is ${20}.
+    return QStringLiteral("{ read -r l < /proc/%1/stat && l=${l##*\") \"} && set -- $l && printf %s \"${20}\"; } "
+                          "2>/dev/null")
+        .arg(pidWord);
+}
+
+std::optional<qint64> startTimeFromStat(const QByteArray& stat)
+{
+    const qsizetype paren = stat.lastIndexOf(')');
+    if (paren < 0)
+        return std::nullopt;
+    const QList<QByteArray> fields = stat.mid(paren + 2).trimmed().split(' '); // field 3 first
+    bool ok = false;
+    const qint64 start = fields.size() > 19 ? fields.at(19).toLongLong(&ok) : -1;
+    return ok ? std::optional<qint64>(start) : std::nullopt;
+}
+
+Result<bool> Transport::createDirectory(const QString& path, int mode)
+{
+    const QString d = shellQuote(path);
+    // 0: created here; 1: it was there; otherwise mkdir's own message.
+    const QString cmd =
+        QStringLiteral("mkdir -p -- \"$(dirname -- %1)\" || exit 3; "
+                       "mkdir -m %2 -- %1 2>/dev/null && exit 0; [ -e %1 ] && exit 1; mkdir -m %2 -- %1")
+            .arg(d, QString::number(mode & 07777, 8));
+    const Result<ExecResult> r = run(cmd, 20000);
+    if (!r)
+        return Result<bool>::failure(r.diagnostics());
+    if (r->exitCode == 0 || r->exitCode == 1)
+        return r->exitCode == 0;
+    return Result<bool>::failure(error(
+        path,
+        Tr::tr("%1: cannot create the directory: %2").arg(displayName(), QString::fromLocal8Bit(r->err).trimmed())));
+}
+
+Result<ProcessIdentity> Transport::processIdentity(qint64 pid)
+{
+    const QString cmd = QStringLiteral("export LC_ALL=C; b=$(cat /proc/sys/kernel/random/boot_id) || exit 3; "
+                                       "echo \"B $b\"; echo \"T $(awk '$1 == \"btime\" { print $2 }' /proc/stat)\"; "
+                                       "s=$(%1); echo \"S $s\"")
+                            .arg(startTimeShellCommand(QString::number(pid)));
+    const Result<ExecResult> r = run(cmd, 20000);
+    if (!r)
+        return Result<ProcessIdentity>::failure(r.diagnostics());
+    if (r->exitCode != 0)
+        return Result<ProcessIdentity>::failure(
+            error(QStringLiteral("/proc"), Tr::tr("%1: cannot read the boot id (exit %2): %3")
+                                               .arg(displayName())
+                                               .arg(r->exitCode)
+                                               .arg(QString::fromLocal8Bit(r->err).trimmed())));
+    ProcessIdentity id;
+    for (const QByteArray& line : r->out.split('\n')) {
+        const QByteArray value = line.mid(2).trimmed();
+        bool ok = false;
+        const qint64 number = value.toLongLong(&ok);
+        if (line.startsWith("B "))
+            id.bootId = QString::fromLatin1(value);
+        else if (line.startsWith("T ") && ok)
+            id.bootTime = number;
+        else if (line.startsWith("S ") && ok)
+            id.startTime = number;
+    }
+    return id;
+}
 
 QString LocalTransport::displayName() const
 {
@@ -173,6 +242,42 @@ Status LocalTransport::writeFile(const QString& path, const QByteArray& data, in
 bool LocalTransport::exists(const QString& path)
 {
     return QFileInfo::exists(path);
+}
+
+Result<bool> LocalTransport::createDirectory(const QString& path, int mode)
+{
+    const QString parent = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(parent))
+        return Result<bool>::failure(error(parent, Tr::tr("cannot create directory")));
+    if (::mkdir(QFile::encodeName(path).constData(), mode_t(mode & 07777)) != 0) {
+        if (errno == EEXIST)
+            return false;
+        return Result<bool>::failure(
+            error(path, Tr::tr("cannot create the directory: %1").arg(QString::fromLocal8Bit(std::strerror(errno)))));
+    }
+    ::chmod(QFile::encodeName(path).constData(), mode_t(mode & 07777)); // exactly, whatever the umask
+    return true;
+}
+
+Result<ProcessIdentity> LocalTransport::processIdentity(qint64 pid)
+{
+    QFile boot(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    if (!boot.open(QIODevice::ReadOnly))
+        return Result<ProcessIdentity>::failure(
+            error(boot.fileName(), Tr::tr("cannot read: %1").arg(boot.errorString())));
+    ProcessIdentity id;
+    id.bootId = QString::fromLatin1(boot.readAll().trimmed());
+    QFile stat(QStringLiteral("/proc/stat"));
+    if (stat.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : stat.readAll().split('\n')) {
+            if (line.startsWith("btime "))
+                id.bootTime = line.mid(6).trimmed().toLongLong();
+        }
+    }
+    QFile proc(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid > 0 && proc.open(QIODevice::ReadOnly))
+        id.startTime = startTimeFromStat(proc.readAll());
+    return id;
 }
 
 // Whether a process other than a zombie belongs to the group. kill(-pgid, 0) also counts zombies,

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace traindeck::cluster {
 class ClusterProfile;
@@ -33,6 +34,14 @@ struct FileChunk {
 };
 
 enum class SignalResult { Delivered, NoSuchProcess, Failed };
+
+// What tells a process apart from a later one with the same pid: pid numbers are reused, and a reboot
+// starts them over (docs/security.md, "Run directories").
+struct ProcessIdentity {
+    QString bootId;                  // /proc/sys/kernel/random/boot_id; empty when unknown
+    qint64 bootTime = -1;            // btime of /proc/stat (Unix seconds); -1 when unknown
+    std::optional<qint64> startTime; // field 22 of /proc/PID/stat (clock ticks after boot); unset: no such process
+};
 
 class Transport {
   public:
@@ -65,6 +74,13 @@ class Transport {
     // permission bits, e.g. 0644 or 0755.
     virtual Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) = 0;
     virtual bool exists(const QString& path) = 0;
+    // Creates the directory path with the permission bits mode, exclusively: true when this call
+    // created it, false when it existed already (someone else's claim). Missing parents are created
+    // with the default mode. The default implementation runs mkdir through run().
+    virtual Result<bool> createDirectory(const QString& path, int mode = 0700);
+    // The boot id, the boot time and pid's start time on the transport's machine. Fails only when it
+    // could not ask (then nothing is known). The default implementation reads /proc through run().
+    virtual Result<ProcessIdentity> processIdentity(qint64 pid);
 
     // kill(-pgid, signal). signal 0 only tests whether a live process of the group exists: zombies do
     // not count (where PID 1 does not reap orphans they never go away; over SSH e.g.
@@ -75,6 +91,12 @@ class Transport {
     // disconnected). For a worker thread that is about to end while the transport lives on elsewhere.
     virtual void releaseCallingThread() {}
 };
+
+// A shell command that prints the start time (field 22 of /proc/PID/stat) of the process whose pid
+// the shell word pidWord gives ("$$", "123"), and nothing when there is no such process.
+QString startTimeShellCommand(const QString& pidWord);
+// Parses the text of /proc/PID/stat: its field 22, the start time.
+std::optional<qint64> startTimeFromStat(const QByteArray& stat);
 
 // This machine: QProcess and POSIX calls.
 class LocalTransport : public Transport {
@@ -88,6 +110,8 @@ class LocalTransport : public Transport {
     Result<FileChunk> readFile(const QString& path, qint64 offset, qint64 maxBytes) override;
     Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
     bool exists(const QString& path) override;
+    Result<bool> createDirectory(const QString& path, int mode = 0700) override;
+    Result<ProcessIdentity> processIdentity(qint64 pid) override;
     SignalResult signalProcessGroup(qint64 pgid, int signal) override;
 };
 

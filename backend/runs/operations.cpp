@@ -1,5 +1,6 @@
 #include "runs/operations.h"
 
+#include "cluster/names.h"
 #include "launch/launcher.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
@@ -20,6 +21,14 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
     auto err = [&](const QString& key, const QString& message) {
         d.append(Diagnostic::keyError(fileName, key, message));
     };
+    // Secrets never go into a run directory (docs/security.md): the spec's env lands in spec.json and
+    // run.sh on the head. The same rule as for cluster profiles (cluster::Names::looksLikeSecretKey).
+    for (auto it = spec.env.begin(); it != spec.env.end(); ++it) {
+        if (cluster::Names::looksLikeSecretKey(it.key()) || cluster::Names::looksLikeSecretValue(it.value()))
+            err(QStringLiteral("env.") + it.key(),
+                tr("job specs must not hold secrets (tokens, passwords, keys): they would be stored in the run "
+                   "directory; set it in the environment of the nodes instead (e.g. a file read by the login shell)"));
+    }
     const QJsonObject& t = spec.trainer;
     if (t.contains(QStringLiteral("lr"))) {
         const QJsonValue v = t.value(QStringLiteral("lr"));

@@ -47,6 +47,9 @@ void TestCliRunCommands::initTestCase()
     write("bad-key.json", R"({"version":1,"name":"x","ranks":2,"trainer":{"max-step":3}})");
     write("bad-json.json", "{\"version\":1,");
     write("corpus.txt", "hello\n");
+    write("secret-env.json",
+          R"({"version":1,"name":"x","ranks":2,"env":{"TOKENIZERS_PARALLELISM":"false",)"
+          R"("HF_TOKEN":"hf_abc"},"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"corpus.txt"}})");
     write("good.json",
           R"({"version":1,"name":"x","ranks":2,"trainer":{"preset":"qwen2-tiny","max-steps":3,"data":"corpus.txt"}})");
 }
@@ -81,6 +84,10 @@ void TestCliRunCommands::badInput_data()
     QTest::addRow("launch missing spec") << a({"launch", "--spec", "nope.json"}) << "nope.json: cannot read";
     QTest::addRow("launch bad key") << a({"launch", "--spec", "bad-key.json"})
                                     << "bad-key.json: trainer.max-step: unknown trainer flag";
+    // Issue #17, 1: the spec's env lands in spec.json and run.sh on the head: no secrets there, by the
+    // rule cluster profiles follow (HF_TOKEN is one, TOKENIZERS_PARALLELISM is not).
+    QTest::addRow("launch secret env") << a({"launch", "--spec", "secret-env.json"})
+                                       << "secret-env.json: env.HF_TOKEN: job specs must not hold secrets";
     QTest::addRow("launch bad json") << a({"launch", "--spec", "bad-json.json"}) << "bad-json.json:1:";
     QTest::addRow("launch bad profile") << a({"launch", "--spec", "good.json", "--profile", "nosuch"}) << "nosuch";
     QTest::addRow("launch unknown option") << a({"launch", "--spce", "good.json"}) << "Unknown option 'spce'";

@@ -1,17 +1,25 @@
 // Launcher with a fake mpirun (a shell script) and /bin/true as the trainer: detached start in its own
 // session, pid / exit-code / logs in the run directory, cancel (SIGTERM, then SIGKILL), resume moving
 // the previous attempt aside, and clear errors for a missing trainer or mpirun before anything starts.
+#include "faketransport.h"
 #include "launch/launcher.h"
+#include "launch/remoterun.h"
 #include "launch/transport.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <mutex>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace traindeck::launch;
+using traindeck::Result;
 using traindeck::cluster::ClusterProfile;
 
 class TestLauncher : public QObject {
@@ -23,6 +31,12 @@ class TestLauncher : public QObject {
     void missingMpirun();
     void launchCancelResume();
     void cancelEscalatesToKill();
+    void runDirectoryIsPrivate();
+    void stalePidIsNeverSignalled();
+    void launchesInTheSameSecondClaimTheirOwnDirectory();
+    void secondResumeOfARunIsRefused();
+    void startErrorLooksForThePid();
+    void remoteRecordIsWrittenBeforeTheStart();
 
   private:
     QString script(const QString& name, const QByteArray& body);
@@ -164,6 +178,235 @@ void TestLauncher::cancelEscalatesToKill()
     const RunFiles f = readRunFiles(m_t, r->runDir);
     QVERIFY(!f.groupAlive);
     QVERIFY(f.exitCode.has_value());
+}
+
+static int modeOf(const QString& path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return -1;
+    return int(st.st_mode & 07777);
+}
+
+static void rewrite(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(data);
+}
+
+// Issue #17, 1: a shared head's other users read nothing of a run: the directory is 0700, every file
+// TrainDeck writes is 0600 (the wrapper 0700), and what the wrapper and mpirun create follows its umask 077.
+void TestLauncher::runDirectoryIsPrivate()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-quick"), "echo fake mpirun; mkdir -p out; echo x > out/f\n");
+    const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-private")));
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    const QString dir = r->runDir;
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kExitCode)), 10000);
+    QCOMPARE(modeOf(dir), 0700);
+    for (const char* f : {runfile::kSpec, runfile::kRunInfo, runfile::kHostfile, "profile.json", runfile::kPid,
+                          runfile::kExitCode, runfile::kStdout, runfile::kStderr, "out/f"})
+        QVERIFY2(modeOf(dir + QLatin1Char('/') + QLatin1String(f)) == 0600,
+                 qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(f)).arg(modeOf(runFile(dir, f)), 0, 8)));
+    QCOMPARE(modeOf(runFile(dir, runfile::kWrapper)), 0700);
+    QCOMPARE(modeOf(runFile(dir, runfile::kOut)), 0700);
+}
+
+// Issue #17, 2: the pid file carries the wrapper's start time and the boot id; a pid that names another
+// process now (after a reboot, or reused) is neither reported running nor signalled.
+void TestLauncher::stalePidIsNeverSignalled()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-long"), "sleep 30 &\nwait $!\n");
+    const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-stale")));
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    const QString dir = r->runDir;
+    const QString pidPath = runFile(dir, runfile::kPid);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidPath), 10000);
+    QFile pf(pidPath);
+    QVERIFY(pf.open(QIODevice::ReadOnly));
+    const QByteArray original = pf.readAll();
+    pf.close();
+    const std::optional<PidRecord> rec = PidRecord::parse(original);
+    QVERIFY(rec);
+    QVERIFY2(rec->startTime.has_value(), original.constData());
+    const Result<ProcessIdentity> here = m_t.processIdentity(rec->pid);
+    QVERIFY(here.ok());
+    QCOMPARE(rec->bootId, here->bootId);
+    QCOMPARE(rec->startTime.value_or(-1), here->startTime.value_or(-2));
+    QVERIFY(readRunFiles(m_t, dir).groupAlive);
+
+    auto checkNotOurs = [&](const QByteArray& pidFile, const char* what) {
+        rewrite(pidPath, pidFile);
+        const RunFiles f = readRunFiles(m_t, dir);
+        QVERIFY2(f.pidReused, what);
+        QVERIFY2(!f.groupAlive, what);
+        QCOMPARE(jobStateName(deriveState(f, true)), QStringLiteral("lost"));
+        const auto c = Launcher::cancel(m_t, dir, 500);
+        QVERIFY2(c.ok(), what);
+        QCOMPARE(jobStateName(c.value()), QStringLiteral("lost"));
+        // The process group behind that number was not touched.
+        QVERIFY2(m_t.signalProcessGroup(rec->pid, 0) == SignalResult::Delivered, what);
+        QVERIFY2(!QFile::exists(runFile(dir, runfile::kCancel)), what);
+    };
+    const QByteArray pid = QByteArray::number(rec->pid);
+    // After a reboot: another boot id.
+    checkNotOurs(pid + ' ' + QByteArray::number(*rec->startTime) + " 00000000-0000-0000-0000-000000000000\n",
+                 "other boot");
+    // The same boot, the pid now another process's (another start time).
+    checkNotOurs(pid + ' ' + QByteArray::number(*rec->startTime + 1) + ' ' + rec->bootId.toLatin1() + '\n',
+                 "reused pid");
+    // An old record (pid only) of an attempt that started before this machine booted.
+    {
+        QFile info(runFile(dir, runfile::kRunInfo));
+        QVERIFY(info.open(QIODevice::ReadOnly));
+        RunInfo ri = RunInfo::fromJson(QJsonDocument::fromJson(info.readAll()).object());
+        info.close();
+        const RunInfo saved = ri;
+        ri.started = QDateTime::fromSecsSinceEpoch(here->bootTime - 3600, Qt::UTC);
+        rewrite(runFile(dir, runfile::kRunInfo), QJsonDocument(ri.toJson()).toJson());
+        checkNotOurs(pid + '\n', "old record, earlier boot");
+        rewrite(runFile(dir, runfile::kRunInfo), QJsonDocument(saved.toJson()).toJson());
+    }
+    // An old record of this boot still works as before.
+    rewrite(pidPath, pid + '\n');
+    QVERIFY(readRunFiles(m_t, dir).groupAlive);
+    // The real record: cancelled as usual.
+    rewrite(pidPath, original);
+    QCOMPARE(jobStateName(Launcher::cancel(m_t, dir, 5000).value()), QStringLiteral("cancelled"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_t.signalProcessGroup(rec->pid, 0) == SignalResult::NoSuchProcess, 5000);
+}
+
+// Issue #17, 3: run ids have a resolution of one second and the check for a taken id races with other
+// launches; the run directory is claimed with an exclusive mkdir instead.
+void TestLauncher::launchesInTheSameSecondClaimTheirOwnDirectory()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-nothing"), "exit 0\n");
+    const QString runs = m_tmp.filePath(QStringLiteral("runs-same-second"));
+    // Another launch's directories for the next seconds, which a racing exists() check does not see yet.
+    const QDateTime now = QDateTime::currentDateTime();
+    QStringList others;
+    for (int s = 0; s < 10; ++s) {
+        const QString d =
+            runs + QStringLiteral("/fake-run-") + now.addSecs(s).toString(QStringLiteral("yyyyMMdd-HHmmss"));
+        QVERIFY(QDir().mkpath(d));
+        rewrite(d + QStringLiteral("/other-launch"), "mine\n");
+        others << d;
+    }
+    FakeTransport t;
+    t.hideFromExists = [&](const QString& path) { return path.startsWith(runs + QLatin1Char('/')); };
+    const auto a = Launcher::launch(t, spec(), profileWith(mpirun), runs);
+    const auto b = Launcher::launch(t, spec(), profileWith(mpirun), runs);
+    QVERIFY2(a.ok(), qPrintable(a.errorString()));
+    QVERIFY2(b.ok(), qPrintable(b.errorString()));
+    QVERIFY(a->runDir != b->runDir);
+    QVERIFY2(!others.contains(a->runDir), qPrintable(a->runDir));
+    QVERIFY2(!others.contains(b->runDir), qPrintable(b->runDir));
+    QVERIFY(a->runId.endsWith(QStringLiteral("-2")) || a->runId.endsWith(QStringLiteral("-3")));
+    for (const QString& d : others)
+        QCOMPARE(QDir(d).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+                 QStringList{QStringLiteral("other-launch")});
+}
+
+// Issue #17, 4: of two resumes of one run (GUI and CLI, two CLIs), one starts; the other is told.
+void TestLauncher::secondResumeOfARunIsRefused()
+{
+    // Fails the first attempt, runs on in the next ones.
+    const QString mpirun =
+        script(QStringLiteral("mpirun-fail-once"), "[ -e attempt-1 ] || exit 3\nsleep 30 &\nwait $!\n");
+    const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-resume")));
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    const QString dir = r->runDir;
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kExitCode)), 10000);
+    QVERIFY(m_t.writeFile(runFile(dir, runfile::kOut) + QStringLiteral("/checkpoints/latest"), "step-00000004\n").ok());
+
+    // Another resume has claimed attempt 1 already: this one starts nothing and moves nothing.
+    QVERIFY(QDir().mkdir(dir + QStringLiteral("/attempt-1")));
+    const auto refused = Launcher::resume(m_t, dir);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.errorString().contains(QStringLiteral("another resume")), qPrintable(refused.errorString()));
+    QVERIFY(QFile::exists(runFile(dir, runfile::kExitCode)));
+    QCOMPARE(readRunInfo(m_t, dir)->attempts, 1);
+    QVERIFY(QDir(dir + QStringLiteral("/attempt-1")).isEmpty());
+    QVERIFY(QDir().rmdir(dir + QStringLiteral("/attempt-1")));
+
+    // Two at once: exactly one starts attempt 2.
+    std::atomic<int> ok{0};
+    QStringList errors;
+    std::mutex m;
+    auto resume = [&] {
+        LocalTransport t;
+        const auto x = Launcher::resume(t, dir);
+        if (x.ok()) {
+            ++ok;
+        } else {
+            std::lock_guard lock(m);
+            errors << x.errorString();
+        }
+    };
+    std::thread one(resume), two(resume);
+    one.join();
+    two.join();
+    QCOMPARE(ok.load(), 1);
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(readRunInfo(m_t, dir)->attempts, 2);
+    QVERIFY(QFile::exists(dir + QStringLiteral("/attempt-1/") + QLatin1String(runfile::kExitCode)));
+    QVERIFY(!QFile::exists(dir + QStringLiteral("/attempt-2")));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kPid)), 10000);
+    QCOMPARE(jobStateName(Launcher::cancel(m_t, dir, 5000).value()), QStringLiteral("cancelled"));
+}
+
+// Issue #17, 6: a start command that fails after the wrapper started (the SSH connection dropped) is no
+// failed launch; one that really started nothing is.
+void TestLauncher::startErrorLooksForThePid()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-start"), "sleep 30 &\nwait $!\n");
+    FakeTransport t;
+    t.start = FakeTransport::Start::FailAfterStarting;
+    const auto started = Launcher::launch(t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-drop")));
+    QVERIFY2(started.ok(), qPrintable(started.errorString()));
+    QVERIFY2(traindeck::formatDiagnostics(started.diagnostics()).contains(QStringLiteral("connection lost")),
+             qPrintable(traindeck::formatDiagnostics(started.diagnostics())));
+    QVERIFY(readRunFiles(m_t, started->runDir).groupAlive);
+    QCOMPARE(jobStateName(Launcher::cancel(m_t, started->runDir, 5000).value()), QStringLiteral("cancelled"));
+
+    t.start = FakeTransport::Start::FailWithoutStarting;
+    const auto failed = Launcher::launch(t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-drop")));
+    QVERIFY(!failed.ok());
+    QVERIFY2(failed.errorString().contains(QStringLiteral("did not start")), qPrintable(failed.errorString()));
+}
+
+// Issue #17, 6: a remote run's local record exists before the run starts, so a launch whose
+// connection drops during the start leaves a record (that `runs --refresh` settles), never a job
+// nobody knows of.
+void TestLauncher::remoteRecordIsWrittenBeforeTheStart()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-remote"), "sleep 30 &\nwait $!\n");
+    ClusterProfile profile = profileWith(mpirun);
+    profile.workdir = m_tmp.filePath(QStringLiteral("head"));
+    const QString records = m_tmp.filePath(QStringLiteral("records"));
+    QVERIFY(QDir().mkpath(records));
+    FakeTransport t;
+    t.start = FakeTransport::Start::FailAfterStarting;
+    bool recordSeenAtStart = false;
+    t.beforeStart = [&] {
+        const QStringList ids = QDir(records).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        recordSeenAtStart = ids.size() == 1 && isRemoteRecord(records + QLatin1Char('/') + ids.first());
+    };
+    const auto launched = RemoteRuns::launch(t, spec(), profile, records);
+    QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
+    QVERIFY(recordSeenAtStart);
+    QVERIFY(launched->remote);
+    QCOMPARE(modeOf(launched->localDir), 0700);
+    QCOMPARE(modeOf(runFile(launched->localDir, runfile::kSpec)), 0600);
+    QCOMPARE(jobStateName(Launcher::cancel(m_t, launched->outcome.runDir, 5000).value()), QStringLiteral("cancelled"));
+
+    // Nothing started: the launch fails, and the record stays (runs --refresh settles it: lost a minute
+    // after the start without a pid).
+    t.start = FakeTransport::Start::FailWithoutStarting;
+    const auto failed = RemoteRuns::launch(t, spec(), profile, records);
+    QVERIFY(!failed.ok());
+    QCOMPARE(QDir(records).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestLauncher)

@@ -254,7 +254,14 @@ void TestLaunchPlan::wrapperRecordsPidExitAndOutput()
     QCOMPARE(code.readAll(), QByteArray("7\n"));
     QFile pid(runFile(in.runDir, runfile::kPid));
     QVERIFY(pid.open(QIODevice::ReadOnly));
-    QCOMPARE(pid.readAll().trimmed().toLongLong(), shPid);
+    // "PID START_TIME BOOT_ID": the wrapper's pid, when it started and in which boot.
+    const std::optional<PidRecord> rec = PidRecord::parse(pid.readAll());
+    QVERIFY(rec);
+    QCOMPARE(rec->pid, shPid);
+    QVERIFY(rec->startTime.value_or(-1) > 0);
+    QFile boot(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    QVERIFY(boot.open(QIODevice::ReadOnly));
+    QCOMPARE(rec->bootId, QString::fromLatin1(boot.readAll().trimmed()));
     QFile out(runFile(in.runDir, runfile::kStdout));
     QVERIFY(out.open(QIODevice::ReadOnly));
     QStringList words = splitNul(out.readAll());
