@@ -32,4 +32,18 @@ QString shellJoin(const QStringList& words)
     return q.join(QLatin1Char(' '));
 }
 
+QString verifiedReplaceScript(const QString& pathWord, int mode, qint64 size, const QByteArray& sha256Hex)
+{
+    const QString hash = QString::fromLatin1(sha256Hex).toLower();
+    return QStringLiteral("p=%1; mkdir -p \"$(dirname -- \"$p\")\" || exit 1; umask 077; t=\"$p.traindeck-tmp.$$\"; "
+                          "fail() { rm -f \"$t\"; exit \"$1\"; }; "
+                          "cat > \"$t\" || fail 1; "
+                          "n=$(wc -c < \"$t\" | tr -d ' \\t') || fail 1; "
+                          "[ \"$n\" = %2 ] || { echo \"upload cut short: $n of %2 bytes arrived\" >&2; fail %5; }; "
+                          "h=$(sha256sum < \"$t\" | cut -d' ' -f1) || fail 1; "
+                          "[ \"$h\" = %3 ] || { echo \"upload damaged: sha256 $h, expected %3\" >&2; fail %5; }; "
+                          "chmod %4 \"$t\" || fail 1; mv -f \"$t\" \"$p\" || fail 1; echo \"sha256 $h\"")
+        .arg(pathWord, QString::number(size), hash, QString::number(mode & 07777, 8), QString::number(kUploadDamaged));
+}
+
 } // namespace traindeck

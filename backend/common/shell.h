@@ -12,4 +12,15 @@ QString shellQuote(const QString& word);
 // The words quoted and joined with single spaces.
 QString shellJoin(const QStringList& words);
 
+// A sh script that replaces the file pathWord names (a shell word: shellQuote(path), or "$HOME/..."
+// for a path under the remote home) with the bytes on its standard input, which must be `size` bytes
+// with the SHA-256 sha256Hex (lower-case hex). They go to a private temporary file beside the target
+// (umask 077; missing parents are created first), whose length and hash are checked BEFORE it gets
+// mode and is renamed over the target: an upload cut short (a dropped connection ends the input early)
+// or damaged never replaces a working file, and its temporary file is removed. Exit status: 0 replaced
+// (stdout "sha256 HASH"); 4 the bytes that arrived are not the ones sent (stderr says how); other: the
+// error of the failing command.
+QString verifiedReplaceScript(const QString& pathWord, int mode, qint64 size, const QByteArray& sha256Hex);
+inline constexpr int kUploadDamaged = 4;
+
 } // namespace traindeck

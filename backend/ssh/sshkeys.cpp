@@ -533,10 +533,9 @@ bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QS
         return setError(error, tr("%1: cannot read").arg(localPath));
     const QString localSum = QString::fromLatin1(hash.result().toHex());
     in.seek(0);
-    const QString p = shellPath(remotePath);
-    const QString script = QStringLiteral("set -e; p=%1; mkdir -p \"$(dirname \"$p\")\"; t=\"$p.traindeck-tmp.$$\"; "
-                                          "cat > \"$t\"; chmod %2 \"$t\"; mv -f \"$t\" \"$p\"; sha256sum \"$p\"")
-                               .arg(p, QString::number(mode, 8));
+    // Length and hash are checked on the temporary file before it replaces the target: a cut upload
+    // never replaces a working trainer.
+    const QString script = verifiedReplaceScript(shellPath(remotePath), mode, in.size(), localSum.toLatin1());
     ExecOptions opts;
     opts.stdinDevice = &in;
     opts.timeoutMs = 600000;
@@ -545,7 +544,7 @@ bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QS
         return setError(error, tr("%1: copying %2 to %3 failed (%4): %5")
                                    .arg(session.target().displayName(), localPath, remotePath, r.describe(),
                                         QString::fromUtf8(r.stdErr).trimmed()));
-    const QString remoteSum = firstLine(r.stdOut).section(QLatin1Char(' '), 0, 0);
+    const QString remoteSum = firstLine(r.stdOut).section(QLatin1Char(' '), 1, 1); // "sha256 HASH"
     if (remoteSum != localSum)
         return setError(error, tr("%1: %2 arrived damaged (sha256 %3, expected %4)")
                                    .arg(session.target().displayName(), remotePath, remoteSum, localSum));

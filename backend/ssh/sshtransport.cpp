@@ -3,6 +3,7 @@
 #include "cluster/clusterprofile.h"
 #include "ssh/sshsession.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 
 #include <map>
@@ -210,14 +211,11 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
 
 Status SshTransport::writeFile(const QString& path, const QByteArray& data, int mode)
 {
-    const QFileInfo info(path);
-    const QString f = shellQuote(path);
-    // Parents with the default umask; the data goes to a private temporary file (umask 077) that gets
-    // its mode and then replaces the target atomically.
-    const QString cmd = QStringLiteral("mkdir -p %1 || exit 1; umask 077; t=%2.tmp.$$; "
-                                       "if cat > \"$t\" && chmod %3 \"$t\" && mv -f \"$t\" %2; then exit 0; fi; "
-                                       "rm -f \"$t\"; exit 1")
-                            .arg(shellQuote(info.path()), f, QString::number(mode & 07777, 8));
+    // Parents with the default umask; the data goes to a private temporary file (umask 077) whose length
+    // and hash are checked before it gets its mode and replaces the target atomically: a write cut
+    // short by a dropped connection never replaces the file.
+    const QString cmd = verifiedReplaceScript(shellQuote(path), mode, data.size(),
+                                              QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
     ExecOptions o;
     o.timeoutMs = 120000;
     o.stdinData = data;
