@@ -1,10 +1,11 @@
 // Results without exceptions, for every backend area: a value, or a list of diagnostics that say
-// where (a file with line/column or JSON key, a run directory, a host) and what is wrong. Warnings may
-// accompany a value.
+// where (a file with line/column or JSON key, a run directory, a host) and what is wrong, with a
+// machine-readable code where code branches on what went wrong. Warnings may accompany a value.
 #pragma once
 
 #include <QCoreApplication>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>
@@ -23,12 +24,18 @@ struct Diagnostic {
     int line = 0;    // 1-based; 0 when the diagnostic is not about a text position
     int column = 0;  // 1-based; 0 when unknown
     QString key;     // JSON key path such as "nodes[1].port"; empty for text positions
-    QString message; // translated, without location
+    QString message; // translated, without location (unless it names what it is about itself, see codedError)
+    // What went wrong, for code that branches on it: "<area>.<what>" such as "ssh.auth" or
+    // "ssh.host_key_changed" (each area lists its codes); empty when nobody needs to tell errors apart.
+    QString code;
+    QString detail; // translated further lines for a person (an explanation, what to do); may be empty
 
     bool isError() const { return severity == Severity::Error; }
     bool isWarning() const { return severity == Severity::Warning; }
 
     // "file:line:column: message", "file: key: message"; warnings add "warning: " before the message.
+    // Without file, line and key (a message that names its subject itself) just the message. The
+    // detail follows on the next lines.
     QString toString() const;
 
     // About something as a whole (a run directory, a host, a file): "where: message".
@@ -38,6 +45,9 @@ struct Diagnostic {
     static Diagnostic warning(const QString& file, int line, int column, const QString& message);
     static Diagnostic keyError(const QString& file, const QString& key, const QString& message);
     static Diagnostic keyWarning(const QString& file, const QString& key, const QString& message);
+    // An error with a code whose message names its subject itself ("user@host: authentication
+    // failed"), as the ssh area's messages do.
+    static Diagnostic codedError(const QString& code, const QString& message, const QString& detail = QString());
 
     friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
@@ -45,7 +55,7 @@ struct Diagnostic {
 using Diagnostics = QList<Diagnostic>;
 
 bool hasErrors(const Diagnostics& diagnostics);
-// One diagnostic per line, in order.
+// One diagnostic per line (its detail on the lines after it), in order.
 QString formatDiagnostics(const Diagnostics& diagnostics);
 
 // A value of T or failure. Diagnostics may hold warnings when it holds a value; it always holds at
@@ -74,6 +84,17 @@ template <typename T> class Result {
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     Diagnostics errors() const { return filter(Diagnostic::Severity::Error); }
     Diagnostics warnings() const { return filter(Diagnostic::Severity::Warning); }
+    // The first error (an empty Diagnostic when it holds a value), and its code: what callers
+    // branch on ("ssh.auth", ...).
+    Diagnostic firstError() const
+    {
+        for (const Diagnostic& d : m_diagnostics) {
+            if (d.isError())
+                return d;
+        }
+        return Diagnostic{};
+    }
+    QString errorCode() const { return firstError().code; }
     // All diagnostics, one per line.
     QString errorString() const { return formatDiagnostics(m_diagnostics); }
 
@@ -98,3 +119,5 @@ struct Done {};
 using Status = Result<Done>;
 
 } // namespace traindeck
+
+Q_DECLARE_METATYPE(traindeck::Diagnostic)
