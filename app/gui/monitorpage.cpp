@@ -5,6 +5,7 @@
 #include "backgroundwork.h"
 #include "common/format.h"
 #include "findingspanel.h"
+#include "logspanel.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "runsession.h"
@@ -279,6 +280,8 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     m_tabs->addTab(training, tr("&Training"));
     m_tabs->addTab(devices, tr("&Devices"));
     m_tabs->addTab(balance, tr("&Load balance"));
+    m_logs = new LogsPanel(session, this);
+    m_tabs->addTab(m_logs, tr("L&ogs"));
 
     m_findings = new FindingsPanel(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -500,6 +503,7 @@ void MonitorPage::replotVisible()
     switch (m_tabs->currentIndex()) {
     case TrainingTab: plots = {m_lossPlot, m_lrPlot, m_gradPlot, m_tputPlot}; break;
     case DevicesTab: plots = {m_utilPlot, m_memPlot}; break;
+    case LogsTab: break;
     default: plots = {m_barsPlot, m_heatPlot}; break;
     }
     // One queued call per plot, so the event loop serves input between two plots' drawing.

@@ -38,6 +38,7 @@ class QTimer;
 namespace traindeck::gui {
 
 class FindingsPanel;
+class LogsPanel;
 class RunSession;
 
 class MonitorPage : public QWidget {
@@ -46,7 +47,7 @@ class MonitorPage : public QWidget {
   public:
     static constexpr int kRawLimit = 50000; // rows drawn point by point; above: decimated
 
-    enum Tab { TrainingTab, DevicesTab, BalanceTab };
+    enum Tab { TrainingTab, DevicesTab, BalanceTab, LogsTab };
 
     explicit MonitorPage(RunSession* session, QWidget* parent = nullptr);
     ~MonitorPage() override;
@@ -74,6 +75,7 @@ class MonitorPage : public QWidget {
     QCPBars* phaseBars(Phase phase) const { return m_bars.value(int(phase)); }
     QCPColorMap* heatmap() const { return m_heat; }
     FindingsPanel* findingsPanel() const { return m_findings; }
+    LogsPanel* logsPanel() const { return m_logs; }
     QList<int> selectedRanks() const;
     int redrawCount() const { return m_redraws; }
     double smoothing() const;
@@ -121,6 +123,7 @@ class MonitorPage : public QWidget {
     RunSession* m_session;
     QTabWidget* m_tabs = nullptr;
     FindingsPanel* m_findings = nullptr;
+    LogsPanel* m_logs = nullptr; // every rank's stderr (the Logs tab)
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QSlider* m_smoothSlider = nullptr;
@@ -142,7 +145,7 @@ class MonitorPage : public QWidget {
     QList<QObject*> m_heatMarks;
 
     unsigned m_dirty = 0;
-    unsigned m_tabDirty[3] = {0, 0, 0};
+    unsigned m_tabDirty[4] = {0, 0, 0, 0};
     bool m_follow = true;
     bool m_updating = false;
     quint64 m_generation = ~quint64(0);

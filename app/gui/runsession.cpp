@@ -119,6 +119,7 @@ void RunSession::followRun(const QString& runDir, std::shared_ptr<launch::Transp
     m_hasJob = true;
     m_jobState = launch::JobState::Starting;
     m_failure.clear();
+    m_failureInfo = launch::FailureInfo();
     m_monitorThread = new QThread(this);
     m_monitorThread->setObjectName(kMonitorThreadName);
     launch::RunLocation location;
@@ -169,19 +170,27 @@ void RunSession::followRun(const QString& runDir, std::shared_ptr<launch::Transp
                 Q_EMIT errorOccurred(message);
         },
         Qt::QueuedConnection);
+    connect(
+        mon, &launch::RunMonitor::stderrLines, this,
+        [this, ticket](const QStringList& lines) {
+            if (ticket == m_monitorTicket)
+                Q_EMIT logLines(lines);
+        },
+        Qt::QueuedConnection);
     // The failure is read on the monitor's thread, then handed over. This connection's context is the
     // monitor (it runs there), so stopMonitor() does not cut it: the ticket check drops an old run's end.
     QPointer<RunSession> self(this);
     connect(
         mon, &launch::RunMonitor::ended, mon,
         [mon, self, ticket](launch::JobState s) {
-            const QString summary =
-                mon->failure().known || !mon->failure().message.isEmpty() ? mon->failure().summary() : QString();
-            background::post([self, s, summary, ticket] {
+            const launch::FailureInfo failure = mon->failure();
+            const QString summary = failure.known || !failure.message.isEmpty() ? failure.summary() : QString();
+            background::post([self, s, summary, failure, ticket] {
                 if (!self || self->m_monitorTicket != ticket)
                     return;
                 self->m_jobState = s;
                 self->m_failure = summary;
+                self->m_failureInfo = failure;
                 Q_EMIT self->jobStateChanged(s);
                 Q_EMIT self->jobEnded(s, summary);
             });

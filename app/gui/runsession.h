@@ -69,6 +69,8 @@ class RunSession : public QObject {
     bool hasJob() const { return m_hasJob; }
     launch::JobState jobState() const { return m_jobState; }
     QString failureSummary() const { return m_failure; }
+    // Which rank failed and how (failure.h), once the followed run ended failed, cancelled or lost.
+    const launch::FailureInfo& failureInfo() const { return m_failureInfo; }
     // Appends records coming from elsewhere (tests, the benchmark); emits changed() later.
     void feed(const QList<metrics::Record>& records);
     void close();
@@ -88,6 +90,8 @@ class RunSession : public QObject {
     void followFailed(const QString& localDir, const QString& message);
     void jobStateChanged(traindeck::launch::JobState state);
     void jobEnded(traindeck::launch::JobState state, const QString& failureSummary);
+    // New lines of the followed run's stderr.log (from its start; the Monitor's Logs tab).
+    void logLines(const QStringList& lines);
 
   private:
     void setMode(Mode m);
@@ -112,6 +116,7 @@ class RunSession : public QObject {
     bool m_hasJob = false;
     launch::JobState m_jobState = launch::JobState::Starting;
     QString m_failure;
+    launch::FailureInfo m_failureInfo;
 };
 
 } // namespace traindeck::gui

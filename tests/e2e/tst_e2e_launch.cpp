@@ -1,5 +1,6 @@
 // traindeck-cli end to end with the real trainer and mpirun (2 ranks, tiny model, seq 32, batch 2):
-// launch and follow to the end; an injected exit of rank 1 named within 30 s; resume completing that
+// launch and follow to the end; an injected exit of rank 1 named within 30 s, and first in `logs`
+// (mpirun --tag-output lines labelled host:rank); resume completing that
 // run from its checkpoint; a watcher killed mid-run and restarted at its last offset (no gaps, no
 // duplicates), whose balanced run has no straggler finding; and a planted straggler (rank 1 delayed by
 // ~25% of a step in forward) named with its host after 30 steps.
@@ -25,6 +26,7 @@ class TestE2eLaunch : public QObject {
     void initTestCase();
     void launchFollowsToEnd();
     void injectedExitNamesRank();
+    void logsShowFailedRankFirst();
     void resumeCompletesFailedRun();
     void reattachWithoutGapsOrDuplicates();
     void plantedStraggler();
@@ -197,6 +199,39 @@ void TestE2eLaunch::injectedExitNamesRank()
     const QJsonObject rep = report(m_failedRun);
     QCOMPARE(rep.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     QCOMPARE(rep.value(QStringLiteral("failure")).toObject().value(QStringLiteral("rank")).toInt(), 1);
+}
+
+void TestE2eLaunch::logsShowFailedRankFirst()
+{
+    // The failed run's stderr by rank: rank 1's own error first, every rank's line labelled.
+    QVERIFY(!m_failedRun.isEmpty());
+    const Outcome r = cli({QStringLiteral("logs"), m_failedRun, QStringLiteral("--json")}, 60000);
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QList<QJsonObject> lines = r.lines();
+    QVERIFY2(lines.size() > 3, r.all().constData());
+    QCOMPARE(lines[0].value(QStringLiteral("type")).toString(), QStringLiteral("run"));
+    QCOMPARE(lines[0].value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QVERIFY2(lines[0].value(QStringLiteral("tagged")).toBool(), r.all().constData());
+    const QJsonObject first = lines[1];
+    QCOMPARE(first.value(QStringLiteral("type")).toString(), QStringLiteral("first_error"));
+    QCOMPARE(first.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
+    QCOMPARE(first.value(QStringLiteral("label")).toString(), m_host + QStringLiteral(":1"));
+    QVERIFY2(
+        first.value(QStringLiteral("text")).toString().contains(QStringLiteral("injected exit (test aid) at step 3")),
+        r.all().constData());
+    bool rank0 = false, mpirun = false;
+    for (const QJsonObject& o : lines) {
+        if (o.value(QStringLiteral("type")).toString() != QLatin1String("log"))
+            continue;
+        rank0 = rank0 || o.value(QStringLiteral("ranks")).toArray().contains(0);
+        mpirun = mpirun || o.value(QStringLiteral("origin")).toString() == QLatin1String("mpirun");
+        QVERIFY2(!o.value(QStringLiteral("text")).toString().contains(QStringLiteral("]<std")), r.all().constData());
+    }
+    QVERIFY2(rank0 && mpirun, r.all().constData());
+    // The text view of rank 1 starts with it too.
+    const Outcome text = cli({QStringLiteral("logs"), m_failedRun, QStringLiteral("--rank"), QStringLiteral("1")});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.startsWith("first error (rank 1 on " + m_host.toUtf8()), text.all().constData());
 }
 
 void TestE2eLaunch::resumeCompletesFailedRun()
