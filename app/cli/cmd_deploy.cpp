@@ -20,6 +20,8 @@
 using namespace traindeck::cli;
 using namespace traindeck::cluster;
 using namespace traindeck::ssh;
+using traindeck::Result;
+using traindeck::Status;
 
 namespace {
 
@@ -93,14 +95,15 @@ int run(const QStringList& args)
             continue;
         SshSession session(SshSession::targetFor(profile, node));
         session.setPrompts(prompts);
-        if (!session.open(AuthOptions{true, true, false})) {
-            err << node.name << QStringLiteral(": ") << session.error().toString() << '\n';
+        const Status opened = session.open(AuthOptions{true, true, false});
+        if (!opened) {
+            err << node.name << QStringLiteral(": ") << opened.errorString();
             ++failures;
             continue;
         }
-        QString error;
-        if (!SshKeys::deployFile(session, trainer, dest, 0755, &error)) {
-            err << node.name << QStringLiteral(": ") << error << '\n';
+        const Status deployed = SshKeys::deployFile(session, trainer, dest, 0755);
+        if (!deployed) {
+            err << node.name << QStringLiteral(": ") << deployed.errorString();
             ++failures;
             continue;
         }

@@ -16,6 +16,8 @@
 using namespace traindeck::cli;
 using namespace traindeck::cluster;
 using namespace traindeck::ssh;
+using traindeck::Result;
+using traindeck::Status;
 
 namespace {
 
@@ -79,10 +81,9 @@ int run(const QStringList& args)
         if (!QFileInfo::exists(keyPath))
             keyPath = SshKeys::defaultKeyDir() + QStringLiteral("/id_ed25519.pub");
     }
-    QString error;
-    const std::optional<QString> line = SshKeys::readPublicKeyLine(keyPath, &error);
+    const Result<QString> line = SshKeys::readPublicKeyLine(keyPath);
     if (!line) {
-        err << QStringLiteral("traindeck-cli install-key: ") << error << '\n'
+        err << QStringLiteral("traindeck-cli install-key: ") << line.errorString()
             << InstallKeyCommand::tr("Create a key first: traindeck-cli keygen") << '\n';
         return ExitBadInput;
     }
@@ -104,17 +105,17 @@ int run(const QStringList& args)
         return password;
     };
 
-    out << InstallKeyCommand::tr("key: %1 (%2)").arg(keyPath, SshKeys::fingerprintOfLine(*line)) << '\n';
+    out << InstallKeyCommand::tr("key: %1 (%2)").arg(keyPath, SshKeys::fingerprintOfLine(line.value())) << '\n';
     int failures = 0;
     for (const ClusterNode& node : profile.nodes) {
         if (!only.isEmpty() && !only.contains(node.name))
             continue;
-        const auto installed = SshKeys::installOnNode(SshSession::targetFor(profile, node), *line, privateKey, prompts,
-                                                      CancelToken{}, &error);
+        const auto installed = SshKeys::installOnNode(SshSession::targetFor(profile, node), line.value(), privateKey,
+                                                      prompts, CancelToken{});
         if (installed) {
             out << node.name << QStringLiteral(": ") << installed->message() << '\n';
         } else {
-            err << node.name << QStringLiteral(": ") << error << '\n';
+            err << node.name << QStringLiteral(": ") << installed.errorString();
             ++failures;
         }
     }
@@ -130,13 +131,13 @@ int run(const QStringList& args)
         QList<SshTarget> targets;
         for (const ClusterNode& node : profile.nodes)
             targets.append(SshKeys::keyOnlyTarget(SshSession::targetFor(profile, node), privateKey));
-        const std::optional<QStringList> lines =
-            SshKeys::setupHeadToWorkers(targets, profile.headIndex(), prompts, CancelToken{}, &error);
+        const Result<QStringList> lines =
+            SshKeys::setupHeadToWorkers(targets, profile.headIndex(), prompts, CancelToken{});
         if (!lines) {
-            err << InstallKeyCommand::tr("head -> workers: %1").arg(error) << '\n';
+            err << InstallKeyCommand::tr("head -> workers: %1").arg(lines.errorString());
             return ExitFailed;
         }
-        for (const QString& l : *lines)
+        for (const QString& l : lines.value())
             out << l << '\n';
     }
     return failures == 0 ? ExitOk : ExitFailed;

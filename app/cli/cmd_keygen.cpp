@@ -61,12 +61,11 @@ int run(const QStringList& args)
     const QString dir = parser.isSet(outOption) ? parser.value(outOption) : SshKeys::defaultKeyDir();
     const QString name = parser.isSet(nameOption) ? parser.value(nameOption) : SshKeys::defaultKeyName();
     const QString comment = parser.isSet(commentOption) ? parser.value(commentOption) : SshKeys::defaultComment();
-    QString error;
-    const auto key = SshKeys::generateEd25519(dir, name, passphrase, comment, &error, parser.isSet(forceOption));
+    const auto key = SshKeys::generateEd25519(dir, name, passphrase, comment, parser.isSet(forceOption));
     if (passphrase)
         passphrase->fill('\0');
     if (!key) {
-        err << QStringLiteral("traindeck-cli keygen: ") << error << '\n';
+        err << QStringLiteral("traindeck-cli keygen: ") << key.errorString();
         return ExitFailed;
     }
     out << KeygenCommand::tr("private key: %1 (%2)")

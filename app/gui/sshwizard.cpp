@@ -229,9 +229,12 @@ bool SshWizard::prepareKey(QString* error)
             std::optional<QByteArray> pass;
             if (!m_passphrase->text().isEmpty())
                 pass = m_passphrase->text().toUtf8();
-            const auto key = SshKeys::generateEd25519(m_keyDir, m_keyName, pass, SshKeys::defaultComment(), error);
-            if (!key)
+            const Result<GeneratedKey> key =
+                SshKeys::generateEd25519(m_keyDir, m_keyName, pass, SshKeys::defaultComment());
+            if (!key) {
+                *error = key.firstError().toString();
                 return false;
+            }
             m_keyPassphrase = pass;
             m_passphrase->clear();
             m_passphrase2->clear();
@@ -244,12 +247,14 @@ bool SshWizard::prepareKey(QString* error)
         }
         m_keyPassphrase.reset();
     }
-    const auto line = SshKeys::readPublicKeyLine(privateKey + QStringLiteral(".pub"), error);
-    if (!line)
+    const Result<QString> line = SshKeys::readPublicKeyLine(privateKey + QStringLiteral(".pub"));
+    if (!line) {
+        *error = line.firstError().toString();
         return false;
+    }
     m_privateKey = privateKey;
-    m_publicLine = *line;
-    m_keyInfo->setText(tr("Key %1\nFingerprint %2").arg(privateKey, SshKeys::fingerprintOfLine(*line)));
+    m_publicLine = line.value();
+    m_keyInfo->setText(tr("Key %1\nFingerprint %2").arg(privateKey, SshKeys::fingerprintOfLine(line.value())));
     setKeyLocation(m_keyDir, m_keyName);
     return true;
 }
@@ -335,13 +340,12 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             return password;
         };
-        QString error;
-        const auto installed =
-            SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel, &error);
+        const Result<NodeInstall> installed =
+            SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel);
         if (installed) {
             report(i, NodeState::Done, installed->message());
         } else {
-            report(i, NodeState::Failed, error);
+            report(i, NodeState::Failed, installed.firstError().toString());
             allOk = false;
         }
     }
@@ -358,13 +362,12 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
             QList<SshTarget> targets;
             for (int i = 0; i < m_profile.nodes.size(); ++i)
                 targets.append(SshKeys::keyOnlyTarget(targetFor(i), m_privateKey));
-            QString error;
-            const std::optional<QStringList> lines =
-                SshKeys::setupHeadToWorkers(targets, m_profile.headIndex(), prompts, m_cancel, &error);
+            const Result<QStringList> lines =
+                SshKeys::setupHeadToWorkers(targets, m_profile.headIndex(), prompts, m_cancel);
             if (lines)
                 report(-1, NodeState::Done, lines->join(QLatin1Char('\n')));
             else
-                report(-1, NodeState::Failed, error);
+                report(-1, NodeState::Failed, lines.firstError().toString());
         }
     }
     QMetaObject::invokeMethod(

@@ -136,7 +136,8 @@ void ClusterChecker::runNode(int node)
         session = std::make_unique<ssh::SshSession>(t);
         session->setPrompts(m_prompts->prompts(m_cancel));
         session->setCancelToken(m_cancel);
-        if (session->open()) {
+        const Status opened = session->open();
+        if (opened) {
             connect.status = CheckStatus::Pass;
             connect.summary = NodeChecker::tr("%1@%2:%3 (%4)")
                                   .arg(session->resolvedUser(), session->resolvedHost())
@@ -146,12 +147,12 @@ void ClusterChecker::runNode(int node)
                 NodeChecker::tr("host key %1 %2").arg(session->hostKey().keyType, session->hostKey().fingerprint);
             runner = std::make_unique<ssh::SshRunner>(*session);
         } else {
-            const ssh::SshError& e = session->error();
-            connect.status = e.kind == ssh::SshError::Kind::Cancelled ? CheckStatus::Skip : CheckStatus::Fail;
+            const Diagnostic e = opened.firstError();
+            connect.status = e.code == ssh::codes::Cancelled ? CheckStatus::Skip : CheckStatus::Fail;
             connect.summary = e.message;
             connect.evidence = e.message;
             connect.remedy = e.detail;
-            if (e.kind == ssh::SshError::Kind::HostKeyUnknown)
+            if (e.code == ssh::codes::HostKeyUnknown)
                 connect.remedy +=
                     QLatin1Char('\n') +
                     NodeChecker::tr("To accept it: answer the question in TrainDeck, or run `traindeck-cli "

@@ -218,9 +218,10 @@ LinkReport LinkTest::run(const cluster::ClusterProfile& profile, const LinkTestO
     ssh::SshSession session(nodeTarget(profile, profile.nodes.at(head), options.targetTemplate, 10000));
     session.setPrompts(prompts);
     session.setCancelToken(cancel);
-    if (!session.open()) {
+    const Status opened = session.open();
+    if (!opened) {
         LinkReport r = parse(profile, QByteArray());
-        r.error = tr("%1: %2").arg(profile.nodes.at(head).name, session.error().toString());
+        r.error = tr("%1: %2").arg(profile.nodes.at(head).name, opened.firstError().toString());
         return r;
     }
     ssh::SshRunner runner(session);

@@ -77,7 +77,7 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
     p.start();
     if (!p.waitForStarted(10000)) {
         r.status = ExecResult::Status::Failed;
-        r.error = {SshError::Kind::Channel, tr("local: cannot start /bin/sh: %1").arg(p.errorString()), {}};
+        r.error = Diagnostic::codedError(codes::Channel, tr("local: cannot start /bin/sh: %1").arg(p.errorString()));
         return r;
     }
     const qint64 pid = p.processId();
@@ -121,15 +121,14 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
         if (options.cancel.isCancelled()) {
             stop();
             r.status = ExecResult::Status::Cancelled;
-            r.error = {SshError::Kind::Cancelled, tr("local: cancelled"), {}};
+            r.error = Diagnostic::codedError(codes::Cancelled, tr("local: cancelled"));
             break;
         }
         if (options.timeoutMs > 0 && timer.elapsed() >= options.timeoutMs) {
             stop();
             r.status = ExecResult::Status::TimedOut;
-            r.error = {SshError::Kind::Timeout,
-                       tr("local: the command did not finish within %1 s").arg(options.timeoutMs / 1000.0),
-                       {}};
+            r.error = Diagnostic::codedError(
+                codes::Timeout, tr("local: the command did not finish within %1 s").arg(options.timeoutMs / 1000.0));
             break;
         }
         finished = p.waitForFinished(50) || p.state() == QProcess::NotRunning;

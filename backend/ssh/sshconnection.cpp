@@ -8,7 +8,7 @@ SshConnection::SshConnection(const SshTarget& target, QObject* parent)
     : QObject(parent), m_target(target), m_prompts(new PromptBroker(this)), m_thread(new QThread),
       m_context(new QObject)
 {
-    qRegisterMetaType<SshError>();
+    qRegisterMetaType<Diagnostics>();
     qRegisterMetaType<ExecResult>();
     qRegisterMetaType<State>();
     m_thread->setObjectName(QStringLiteral("ssh:") + target.host);
@@ -62,14 +62,14 @@ void SshConnection::connectToHost(const AuthOptions& auth)
         m_session = std::make_unique<SshSession>(m_target);
         m_session->setPrompts(m_prompts->prompts(m_lifetime));
         m_session->setCancelToken(m_lifetime);
-        if (m_session->open(auth)) {
+        const Status opened = m_session->open(auth);
+        if (opened) {
             setState(State::Connected);
             Q_EMIT connected(m_session->authMethodUsed());
         } else {
-            const SshError e = m_session->error();
             m_session.reset();
             setState(State::Disconnected);
-            Q_EMIT connectFailed(e);
+            Q_EMIT connectFailed(opened.diagnostics());
         }
     });
 }
@@ -87,10 +87,10 @@ quint64 SshConnection::exec(const QString& command, int timeoutMs, const QByteAr
         ExecResult r;
         if (token.isCancelled() || m_lifetime.isCancelled()) {
             r.status = ExecResult::Status::Cancelled;
-            r.error = {SshError::Kind::Cancelled, tr("cancelled"), {}};
+            r.error = Diagnostic::codedError(codes::Cancelled, tr("cancelled"));
         } else if (!m_session || !m_session->isConnected()) {
             r.status = ExecResult::Status::Failed;
-            r.error = {SshError::Kind::Protocol, tr("%1: not connected").arg(m_target.displayName()), {}};
+            r.error = Diagnostic::codedError(codes::Protocol, tr("%1: not connected").arg(m_target.displayName()));
         } else {
             Q_EMIT started(id);
             ExecOptions o;
@@ -100,7 +100,7 @@ quint64 SshConnection::exec(const QString& command, int timeoutMs, const QByteAr
             o.onStdoutLine = [this, id](const QByteArray& line) { Q_EMIT stdoutLine(id, QString::fromUtf8(line)); };
             o.onStderrLine = [this, id](const QByteArray& line) { Q_EMIT stderrLine(id, QString::fromUtf8(line)); };
             r = m_session->exec(command, o);
-            if (r.error.kind == SshError::Kind::LinkLost) {
+            if (r.error.code == codes::LinkLost) {
                 m_session.reset();
                 setState(State::Disconnected);
                 Q_EMIT disconnected();

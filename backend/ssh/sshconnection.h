@@ -39,7 +39,7 @@ class SshConnection : public QObject {
   Q_SIGNALS:
     void stateChanged(traindeck::ssh::SshConnection::State state);
     void connected(const QString& authMethod);
-    void connectFailed(const traindeck::ssh::SshError& error);
+    void connectFailed(const traindeck::Diagnostics& diagnostics); // codes::Auth, codes::HostKeyUnknown, ...
     void started(quint64 id);
     void stdoutLine(quint64 id, const QString& line);
     void stderrLine(quint64 id, const QString& line);

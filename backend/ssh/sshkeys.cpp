@@ -22,21 +22,19 @@ namespace traindeck::ssh {
 
 namespace {
 
-bool setError(QString* error, const QString& message)
+Diagnostic failure(const QString& code, const QString& message)
 {
-    if (error)
-        *error = message;
-    return false;
+    return Diagnostic::codedError(code, message);
 }
 
 // Writes data to a new file created with 0600 (and fchmod'ed, whatever the umask).
-bool writePrivateFile(const QString& path, const QByteArray& data, QString* error)
+Status writePrivateFile(const QString& path, const QByteArray& data)
 {
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
-        return setError(error,
-                        SshKeys::tr("%1: cannot create: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return Status::failure(failure(
+            codes::Io, SshKeys::tr("%1: cannot create: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)))));
     bool ok = ::fchmod(fd, 0600) == 0;
     qsizetype off = 0;
     while (ok && off < data.size()) {
@@ -51,28 +49,29 @@ bool writePrivateFile(const QString& path, const QByteArray& data, QString* erro
     ok = (::close(fd) == 0) && ok;
     if (!ok) {
         ::unlink(native.constData());
-        return setError(error,
-                        SshKeys::tr("%1: cannot write: %2").arg(path, QString::fromLocal8Bit(std::strerror(saved))));
+        return Status::failure(failure(
+            codes::Io, SshKeys::tr("%1: cannot write: %2").arg(path, QString::fromLocal8Bit(std::strerror(saved)))));
     }
-    return true;
+    return Done{};
 }
 
-bool ensurePrivateDir(const QString& dir, QString* error)
+Status ensurePrivateDir(const QString& dir)
 {
     const QByteArray native = QFile::encodeName(dir);
     struct stat st {};
     if (::stat(native.constData(), &st) != 0) {
         if (!QDir().mkpath(dir))
-            return setError(error, SshKeys::tr("%1: cannot create the directory").arg(dir));
+            return Status::failure(failure(codes::Io, SshKeys::tr("%1: cannot create the directory").arg(dir)));
         if (::chmod(native.constData(), 0700) != 0)
-            return setError(error, SshKeys::tr("%1: cannot set mode 0700").arg(dir));
-        return true;
+            return Status::failure(failure(codes::Io, SshKeys::tr("%1: cannot set mode 0700").arg(dir)));
+        return Done{};
     }
     if (!S_ISDIR(st.st_mode))
-        return setError(error, SshKeys::tr("%1: not a directory").arg(dir));
+        return Status::failure(failure(codes::Io, SshKeys::tr("%1: not a directory").arg(dir)));
     if ((st.st_mode & 077) != 0 && ::chmod(native.constData(), 0700) != 0)
-        return setError(error, SshKeys::tr("%1: readable by others and cannot be set to mode 0700").arg(dir));
-    return true;
+        return Status::failure(
+            failure(codes::Io, SshKeys::tr("%1: readable by others and cannot be set to mode 0700").arg(dir)));
+    return Done{};
 }
 
 QString fingerprintOf(ssh_key key)
@@ -102,6 +101,13 @@ ssh_key keyFromLine(const QString& line)
     return key;
 }
 
+// The code for a command that did not succeed: the session's (link lost, timeout, ...) when it did
+// not run to the end, codes::RemoteCommand when it ran and failed.
+QString remoteCode(const ExecResult& r)
+{
+    return r.error.code.isEmpty() ? QString(codes::RemoteCommand) : r.error.code;
+}
+
 QString firstLine(const QByteArray& out)
 {
     return QString::fromUtf8(out).trimmed().section(QLatin1Char('\n'), 0, 0).trimmed();
@@ -127,46 +133,40 @@ QString SshKeys::defaultComment()
     return QStringLiteral("traindeck@") + host;
 }
 
-std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const QString& name,
-                                                     const std::optional<QByteArray>& passphrase,
-                                                     const QString& comment, QString* error, bool overwrite)
+Result<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const QString& name,
+                                              const std::optional<QByteArray>& passphrase, const QString& comment,
+                                              bool overwrite)
 {
-    if (name.isEmpty() || name.contains(QLatin1Char('/')) || name.startsWith(QLatin1Char('.'))) {
-        setError(error, tr("invalid key file name '%1'").arg(name));
-        return std::nullopt;
-    }
-    if (comment.contains(QLatin1Char('\n'))) {
-        setError(error, tr("the key comment may not contain a newline"));
-        return std::nullopt;
-    }
+    using R = Result<GeneratedKey>;
+    if (name.isEmpty() || name.contains(QLatin1Char('/')) || name.startsWith(QLatin1Char('.')))
+        return R::failure(failure(codes::Key, tr("invalid key file name '%1'").arg(name)));
+    if (comment.contains(QLatin1Char('\n')))
+        return R::failure(failure(codes::Key, tr("the key comment may not contain a newline")));
     if (passphrase && passphrase->isEmpty()) {
         // A NULL passphrase means "unencrypted"; "" is a passphrase that libssh's bcrypt-pbkdf cannot use.
         // Refused rather than silently writing an unencrypted key.
-        setError(error, tr("an empty passphrase cannot encrypt the key; give a passphrase, or none for an "
-                           "unencrypted key"));
-        return std::nullopt;
+        return R::failure(failure(codes::Key, tr("an empty passphrase cannot encrypt the key; give a passphrase, or "
+                                                 "none for an unencrypted key")));
     }
     const QString keyDir = expandTilde(dir);
-    if (!ensurePrivateDir(keyDir, error))
-        return std::nullopt;
+    const Status dirReady = ensurePrivateDir(keyDir);
+    if (!dirReady)
+        return R::failure(dirReady.diagnostics());
     GeneratedKey out;
     out.privateKeyPath = keyDir + QLatin1Char('/') + name;
     out.publicKeyPath = out.privateKeyPath + QStringLiteral(".pub");
     for (const QString& p : {out.privateKeyPath, out.publicKeyPath}) {
         if (QFileInfo(p).exists() || QFileInfo(p).isSymLink()) {
-            if (!overwrite) {
-                setError(error, tr("%1 exists; choose another name or overwrite it explicitly").arg(p));
-                return std::nullopt;
-            }
+            if (!overwrite)
+                return R::failure(
+                    failure(codes::Io, tr("%1 exists; choose another name or overwrite it explicitly").arg(p)));
             QFile::remove(p);
         }
     }
 
     ssh_key key = nullptr;
-    if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK || !key) {
-        setError(error, tr("cannot generate an ED25519 key"));
-        return std::nullopt;
-    }
+    if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &key) != SSH_OK || !key)
+        return R::failure(failure(codes::Key, tr("cannot generate an ED25519 key")));
     struct KeyGuard {
         ssh_key k;
         ~KeyGuard() { ssh_key_free(k); }
@@ -176,53 +176,45 @@ std::optional<GeneratedKey> SshKeys::generateEd25519(const QString& dir, const Q
     char* priv = nullptr;
     if (ssh_pki_export_privkey_base64(key, passphrase ? passphrase->constData() : nullptr, nullptr, nullptr, &priv) !=
             SSH_OK ||
-        !priv) {
-        setError(error, tr("cannot export the private key"));
-        return std::nullopt;
-    }
+        !priv)
+        return R::failure(failure(codes::Key, tr("cannot export the private key")));
     QByteArray privData(priv);
     std::memset(priv, 0, std::strlen(priv));
     ssh_string_free_char(priv);
     if (!privData.endsWith('\n'))
         privData.append('\n');
     char* pub = nullptr;
-    if (ssh_pki_export_pubkey_base64(key, &pub) != SSH_OK || !pub) {
-        setError(error, tr("cannot export the public key"));
-        return std::nullopt;
-    }
+    if (ssh_pki_export_pubkey_base64(key, &pub) != SSH_OK || !pub)
+        return R::failure(failure(codes::Key, tr("cannot export the public key")));
     out.publicKeyLine = QStringLiteral("ssh-ed25519 ") + QString::fromLatin1(pub) +
                         (comment.isEmpty() ? QString() : QLatin1Char(' ') + comment);
     ssh_string_free_char(pub);
     out.fingerprint = fingerprintOf(key);
 
-    const bool written = writePrivateFile(out.privateKeyPath, privData, error);
+    const Status written = writePrivateFile(out.privateKeyPath, privData);
     privData.fill('\0');
     if (!written)
-        return std::nullopt;
+        return R::failure(written.diagnostics());
     QSaveFile pubFile(out.publicKeyPath);
     if (!pubFile.open(QIODevice::WriteOnly) || pubFile.write((out.publicKeyLine + QLatin1Char('\n')).toUtf8()) < 0 ||
         !pubFile.commit()) {
         QFile::remove(out.privateKeyPath);
-        setError(error, tr("%1: cannot write: %2").arg(out.publicKeyPath, pubFile.errorString()));
-        return std::nullopt;
+        return R::failure(failure(codes::Io, tr("%1: cannot write: %2").arg(out.publicKeyPath, pubFile.errorString())));
     }
     QFile::setPermissions(out.publicKeyPath,
                           QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     return out;
 }
 
-std::optional<QString> SshKeys::readPublicKeyLine(const QString& path, QString* error)
+Result<QString> SshKeys::readPublicKeyLine(const QString& path)
 {
     QFile f(expandTilde(path));
-    if (!f.open(QIODevice::ReadOnly)) {
-        setError(error, tr("%1: cannot read: %2").arg(path, f.errorString()));
-        return std::nullopt;
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<QString>::failure(failure(codes::Io, tr("%1: cannot read: %2").arg(path, f.errorString())));
     const QByteArray data = f.read(64 * 1024);
-    if (data.contains("PRIVATE KEY")) {
-        setError(error, tr("%1: this is a private key; give the .pub file").arg(path));
-        return std::nullopt;
-    }
+    if (data.contains("PRIVATE KEY"))
+        return Result<QString>::failure(
+            failure(codes::Key, tr("%1: this is a private key; give the .pub file").arg(path)));
     for (const QByteArray& raw : data.split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
         if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
@@ -233,9 +225,9 @@ std::optional<QString> SshKeys::readPublicKeyLine(const QString& path, QString* 
         ssh_key_free(key);
         return line;
     }
-    setError(error,
-             tr("%1: not an OpenSSH public key (expected a line such as 'ssh-ed25519 AAAA... comment')").arg(path));
-    return std::nullopt;
+    return Result<QString>::failure(
+        failure(codes::Key,
+                tr("%1: not an OpenSSH public key (expected a line such as 'ssh-ed25519 AAAA... comment')").arg(path)));
 }
 
 QString SshKeys::fingerprintOfLine(const QString& publicKeyLine)
@@ -284,28 +276,31 @@ SshTarget SshKeys::keyOnlyTarget(SshTarget target, const QString& privateKeyPath
     return target;
 }
 
-std::optional<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const QString& publicKeyLine,
-                                                  const QString& privateKeyPath, const SshPrompts& prompts,
-                                                  const CancelToken& cancel, QString* error)
+Result<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const QString& publicKeyLine,
+                                           const QString& privateKeyPath, const SshPrompts& prompts,
+                                           const CancelToken& cancel)
 {
-    if (privateKeyPath.isEmpty() || !QFileInfo::exists(privateKeyPath)) {
-        setError(error, tr("no private key beside the public key (%1) to prove the key login with")
-                            .arg(privateKeyPath.isEmpty() ? tr("none given") : privateKeyPath));
-        return std::nullopt;
-    }
-    auto failed = [&](const SshSession& s) {
-        setError(error,
-                 s.error().kind == SshError::Kind::HostKeyChanged ? s.hostKey().explanation() : s.error().toString());
-        return std::nullopt;
+    using R = Result<NodeInstall>;
+    if (privateKeyPath.isEmpty() || !QFileInfo::exists(privateKeyPath))
+        return R::failure(
+            failure(codes::Key, tr("no private key beside the public key (%1) to prove the key login with")
+                                    .arg(privateKeyPath.isEmpty() ? tr("none given") : privateKeyPath)));
+    // A changed host key is reported with its whole explanation (what happened, how to fix it).
+    auto failed = [](const SshSession& s, const Status& opened) {
+        Diagnostic e = opened.firstError();
+        if (e.code == codes::HostKeyChanged)
+            e = failure(e.code, s.hostKey().explanation());
+        return R::failure(e);
     };
     {
         SshSession probe(keyOnlyTarget(target, privateKeyPath));
         probe.setPrompts(prompts);
         probe.setCancelToken(cancel);
-        if (probe.open(AuthOptions{true, false, false}))
+        const Status opened = probe.open(AuthOptions{true, false, false});
+        if (opened)
             return NodeInstall{NodeInstall::Outcome::AlreadyWorked};
-        if (probe.error().kind != SshError::Kind::Auth)
-            return failed(probe);
+        if (opened.errorCode() != codes::Auth)
+            return failed(probe, opened);
     }
     // A password asked for and not given says more than "authentication failed".
     bool passwordRefused = false;
@@ -319,51 +314,44 @@ std::optional<NodeInstall> SshKeys::installOnNode(const SshTarget& target, const
     SshSession session(target);
     session.setPrompts(loginPrompts);
     session.setCancelToken(cancel);
-    if (!session.open(AuthOptions{true, true, true})) {
-        if (passwordRefused && session.error().kind == SshError::Kind::Auth) {
-            setError(error, tr("the key does not work yet and no password was given"));
-            return std::nullopt;
-        }
-        return failed(session);
+    const Status opened = session.open(AuthOptions{true, true, true});
+    if (!opened) {
+        if (passwordRefused && opened.errorCode() == codes::Auth)
+            return R::failure(failure(codes::Auth, tr("the key does not work yet and no password was given")));
+        return failed(session, opened);
     }
-    const std::optional<InstallResult> installed =
-        installPublicKey(session, publicKeyLine, privateKeyPath, prompts, error);
+    const Result<InstallResult> installed = installPublicKey(session, publicKeyLine, privateKeyPath, prompts);
     if (!installed)
-        return std::nullopt;
-    if (!installed->keyLoginVerified) {
-        setError(error, tr("key installed, but the key login could not be verified"));
-        return std::nullopt;
-    }
+        return R::failure(installed.diagnostics());
+    if (!installed->keyLoginVerified)
+        return R::failure(failure(codes::Auth, tr("key installed, but the key login could not be verified")));
     return NodeInstall{installed->added ? NodeInstall::Outcome::Added : NodeInstall::Outcome::WasAuthorized};
 }
 
-std::optional<InstallResult> SshKeys::installPublicKey(SshSession& session, const QString& publicKeyLine,
-                                                       const QString& privateKeyPath, const SshPrompts& prompts,
-                                                       QString* error)
+Result<InstallResult> SshKeys::installPublicKey(SshSession& session, const QString& publicKeyLine,
+                                                const QString& privateKeyPath, const SshPrompts& prompts)
 {
+    using R = Result<InstallResult>;
     const QString line = publicKeyLine.trimmed();
-    if (line.contains(QLatin1Char('\n')) || fingerprintOfLine(line).isEmpty()) {
-        setError(error, tr("not a valid public key line"));
-        return std::nullopt;
-    }
+    if (line.contains(QLatin1Char('\n')) || fingerprintOfLine(line).isEmpty())
+        return R::failure(failure(codes::Key, tr("not a valid public key line")));
     ExecOptions opts;
     opts.stdinData = (line + QLatin1Char('\n')).toUtf8();
     opts.timeoutMs = 30000;
     const ExecResult r = session.exec(QStringLiteral("exec sh -c ") + shellQuote(installScript()), opts);
     const QString target = session.target().displayName();
-    if (!r.ok()) {
-        setError(error, tr("%1: installing the key failed (%2): %3")
-                            .arg(target, r.describe(), QString::fromUtf8(r.stdErr).trimmed()));
-        return std::nullopt;
-    }
+    if (!r.ok())
+        return R::failure(
+            failure(remoteCode(r), tr("%1: installing the key failed (%2): %3")
+                                       .arg(target, r.describe(), QString::fromUtf8(r.stdErr).trimmed())));
     InstallResult result;
     const QByteArray out = r.stdOut;
     if (out.contains("TRAINDECK_KEY_ADDED"))
         result.added = true;
-    else if (!out.contains("TRAINDECK_KEY_PRESENT")) {
-        setError(error, tr("%1: unexpected answer while installing the key: %2").arg(target, QString::fromUtf8(out)));
-        return std::nullopt;
-    }
+    else if (!out.contains("TRAINDECK_KEY_PRESENT"))
+        return R::failure(
+            failure(codes::RemoteCommand,
+                    tr("%1: unexpected answer while installing the key: %2").arg(target, QString::fromUtf8(out))));
     if (privateKeyPath.isEmpty())
         return result;
 
@@ -375,39 +363,37 @@ std::optional<InstallResult> SshKeys::installPublicKey(SshSession& session, cons
         return info.fingerprint == knownFingerprint ? HostKeyDecision::AcceptOnce : HostKeyDecision::Reject;
     };
     proof.setPrompts(p);
-    if (!proof.open(AuthOptions{true, false, false})) {
-        setError(error, tr("%1: the key was installed but logging in with %2 failed: %3\n"
-                           "Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, "
-                           "and the server's AuthorizedKeysFile.")
-                            .arg(target, privateKeyPath, proof.error().toString()));
-        return std::nullopt;
-    }
+    const Status proved = proof.open(AuthOptions{true, false, false});
+    if (!proved)
+        return R::failure(failure(proved.errorCode(),
+                                  tr("%1: the key was installed but logging in with %2 failed: %3\n"
+                                     "Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the "
+                                     "node, and the server's AuthorizedKeysFile.")
+                                      .arg(target, privateKeyPath, proved.firstError().toString())));
     const ExecResult check = proof.exec(QStringLiteral("true"), ExecOptions{});
     result.keyLoginVerified = check.ok();
-    if (!result.keyLoginVerified) {
-        setError(error, tr("%1: key login works but running a command failed: %2").arg(target, check.describe()));
-        return std::nullopt;
-    }
+    if (!result.keyLoginVerified)
+        return R::failure(
+            failure(remoteCode(check),
+                    tr("%1: key login works but running a command failed: %2").arg(target, check.describe())));
     return result;
 }
 
-std::optional<QStringList> SshKeys::setupHeadToWorkers(const QList<SshTarget>& targets, int head,
-                                                       const SshPrompts& prompts, const CancelToken& cancel,
-                                                       QString* error)
+Result<QStringList> SshKeys::setupHeadToWorkers(const QList<SshTarget>& targets, int head, const SshPrompts& prompts,
+                                                const CancelToken& cancel)
 {
-    if (head < 0 || head >= targets.size()) {
-        setError(error, tr("the profile has no head node"));
-        return std::nullopt;
-    }
+    using R = Result<QStringList>;
+    if (head < 0 || head >= targets.size())
+        return R::failure(failure(codes::Resolve, tr("the profile has no head node")));
     std::vector<std::unique_ptr<SshSession>> sessions;
     for (const SshTarget& t : targets) {
         auto s = std::make_unique<SshSession>(t);
         s->setPrompts(prompts);
         s->setCancelToken(cancel);
-        if (!s->open(AuthOptions{true, false, false})) {
-            setError(error, tr("%1: %2").arg(t.displayName(), s->error().toString()));
-            return std::nullopt;
-        }
+        const Status opened = s->open(AuthOptions{true, false, false});
+        if (!opened)
+            return R::failure(
+                failure(opened.errorCode(), tr("%1: %2").arg(t.displayName(), opened.firstError().toString())));
         sessions.push_back(std::move(s));
     }
     QList<SshSession*> workers;
@@ -415,12 +401,12 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(const QList<SshTarget>& t
         if (i != head)
             workers.append(sessions.at(i).get());
     }
-    return setupHeadToWorkers(*sessions.at(head), workers, error);
+    return setupHeadToWorkers(*sessions.at(head), workers);
 }
 
-std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers,
-                                                       QString* error)
+Result<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers)
 {
+    using R = Result<QStringList>;
     QStringList log;
     const QString headName = head.target().displayName();
     // 1. A passphrase-less key on the head (mpirun's ssh runs in batch mode).
@@ -437,11 +423,10 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         ">> config; chmod 600 config; echo TRAINDECK_CONFIG; fi; fi; "
         "[ -f $k.pub ] || ssh-keygen -y -f $k > $k.pub || exit 1; echo \"TRAINDECK_KEYFILE $k\"; cat $k.pub");
     ExecResult r = head.exec(QStringLiteral("exec sh -c ") + shellQuote(keyScript), ExecOptions::withTimeout(30000));
-    if (!r.ok()) {
-        setError(error, tr("%1: cannot create or read the head's key (%2): %3")
-                            .arg(headName, r.describe(), QString::fromUtf8(r.stdErr).trimmed()));
-        return std::nullopt;
-    }
+    if (!r.ok())
+        return R::failure(
+            failure(remoteCode(r), tr("%1: cannot create or read the head's key (%2): %3")
+                                       .arg(headName, r.describe(), QString::fromUtf8(r.stdErr).trimmed())));
     QString headKey, keyFile;
     for (const QByteArray& raw : r.stdOut.split('\n')) {
         const QString l = QString::fromUtf8(raw).trimmed();
@@ -450,10 +435,9 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         else if (l.startsWith(QLatin1String("ssh-")))
             headKey = l;
     }
-    if (headKey.isEmpty() || fingerprintOfLine(headKey).isEmpty()) {
-        setError(error, tr("%1: the head's public key could not be read").arg(headName));
-        return std::nullopt;
-    }
+    if (headKey.isEmpty() || fingerprintOfLine(headKey).isEmpty())
+        return R::failure(
+            failure(codes::RemoteCommand, tr("%1: the head's public key could not be read").arg(headName)));
     log << (r.stdOut.contains("TRAINDECK_CREATED") ? tr("%1: created ~/.ssh/%2 (%3)") : tr("%1: using ~/.ssh/%2 (%3)"))
                .arg(headName, keyFile, fingerprintOfLine(headKey));
     if (r.stdOut.contains("TRAINDECK_CONFIG"))
@@ -463,9 +447,9 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
     for (SshSession* w : workers) {
         const QString workerName = w->target().displayName();
         // 2. The head's key on the worker.
-        const std::optional<InstallResult> installed = installPublicKey(*w, headKey, QString(), SshPrompts{}, error);
+        const Result<InstallResult> installed = installPublicKey(*w, headKey, QString(), SshPrompts{});
         if (!installed)
-            return std::nullopt;
+            return R::failure(installed.diagnostics());
         log << (installed->added ? tr("%1: authorized the head's key")
                                  : tr("%1: the head's key was already authorized"))
                    .arg(workerName);
@@ -475,10 +459,8 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
         const QString name = hk.knownHostsName();
         const QString keyLine = w->hostPublicKeyLine();
         const QString keyB64 = keyLine.section(QLatin1Char(' '), 1, 1);
-        if (keyB64.isEmpty()) {
-            setError(error, tr("%1: no verified host key").arg(workerName));
-            return std::nullopt;
-        }
+        if (keyB64.isEmpty())
+            return R::failure(failure(codes::HostKey, tr("%1: no verified host key").arg(workerName)));
         const QString khScript =
             QStringLiteral("umask 077; mkdir -p \"$HOME/.ssh\"; f=\"$HOME/.ssh/known_hosts\"; touch \"$f\"; "
                            "found=$(ssh-keygen -F %1 -f \"$f\" 2>/dev/null | grep -v '^#'); "
@@ -489,17 +471,17 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
                 .arg(shellQuote(name), shellQuote(keyB64), shellQuote(hk.keyType),
                      shellQuote(name + QLatin1Char(' ') + keyLine));
         r = head.exec(QStringLiteral("exec sh -c ") + shellQuote(khScript), ExecOptions::withTimeout(30000));
-        if (!r.ok() || r.stdOut.contains("TRAINDECK_CONFLICT")) {
-            setError(error,
-                     r.stdOut.contains("TRAINDECK_CONFLICT")
-                         ? tr("%1: the head's ~/.ssh/known_hosts holds a different %2 key for %3 than this machine "
-                              "verified (%4). This may be an attack or a reinstalled node; check it and remove the "
-                              "old line on the head with: ssh-keygen -R '%3'")
-                               .arg(headName, hk.keyType, name, hk.fingerprint)
-                         : tr("%1: cannot update ~/.ssh/known_hosts (%2): %3")
-                               .arg(headName, r.describe(), QString::fromUtf8(r.stdErr).trimmed()));
-            return std::nullopt;
-        }
+        if (r.stdOut.contains("TRAINDECK_CONFLICT"))
+            return R::failure(
+                failure(codes::HostKeyChanged,
+                        tr("%1: the head's ~/.ssh/known_hosts holds a different %2 key for %3 than this machine "
+                           "verified (%4). This may be an attack or a reinstalled node; check it and remove the "
+                           "old line on the head with: ssh-keygen -R '%3'")
+                            .arg(headName, hk.keyType, name, hk.fingerprint)));
+        if (!r.ok())
+            return R::failure(
+                failure(remoteCode(r), tr("%1: cannot update ~/.ssh/known_hosts (%2): %3")
+                                           .arg(headName, r.describe(), QString::fromUtf8(r.stdErr).trimmed())));
         log << (r.stdOut.contains("TRAINDECK_ADDED") ? tr("%1: added the host key of %2 (%3) to ~/.ssh/known_hosts")
                                                      : tr("%1: the host key of %2 (%3) was already known"))
                    .arg(headName, name, hk.fingerprint);
@@ -512,25 +494,23 @@ std::optional<QStringList> SshKeys::setupHeadToWorkers(SshSession& head, const Q
             cmd += QStringLiteral(" -l ") + shellQuote(t.user);
         cmd += QLatin1Char(' ') + shellQuote(t.host) + QStringLiteral(" true");
         r = head.exec(cmd, ExecOptions::withTimeout(30000));
-        if (!r.ok()) {
-            setError(error, tr("%1: `%2` still fails (%3): %4")
-                                .arg(headName, cmd, r.describe(), QString::fromUtf8(r.stdErr).trimmed()));
-            return std::nullopt;
-        }
+        if (!r.ok())
+            return R::failure(
+                failure(remoteCode(r), tr("%1: `%2` still fails (%3): %4")
+                                           .arg(headName, cmd, r.describe(), QString::fromUtf8(r.stdErr).trimmed())));
         log << tr("%1: passwordless SSH to %2 works").arg(headName, workerName);
     }
     return log;
 }
 
-bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QString& remotePath, int mode,
-                         QString* error)
+Status SshKeys::deployFile(SshSession& session, const QString& localPath, const QString& remotePath, int mode)
 {
     QFile in(localPath);
     if (!in.open(QIODevice::ReadOnly))
-        return setError(error, tr("%1: cannot read: %2").arg(localPath, in.errorString()));
+        return Status::failure(failure(codes::Io, tr("%1: cannot read: %2").arg(localPath, in.errorString())));
     QCryptographicHash hash(QCryptographicHash::Sha256);
     if (!hash.addData(&in))
-        return setError(error, tr("%1: cannot read").arg(localPath));
+        return Status::failure(failure(codes::Io, tr("%1: cannot read").arg(localPath)));
     const QString localSum = QString::fromLatin1(hash.result().toHex());
     in.seek(0);
     // Length and hash are checked on the temporary file before it replaces the target: a cut upload
@@ -541,14 +521,15 @@ bool SshKeys::deployFile(SshSession& session, const QString& localPath, const QS
     opts.timeoutMs = 600000;
     const ExecResult r = session.exec(QStringLiteral("exec sh -c ") + shellQuote(script), opts);
     if (!r.ok())
-        return setError(error, tr("%1: copying %2 to %3 failed (%4): %5")
-                                   .arg(session.target().displayName(), localPath, remotePath, r.describe(),
-                                        QString::fromUtf8(r.stdErr).trimmed()));
+        return Status::failure(failure(remoteCode(r), tr("%1: copying %2 to %3 failed (%4): %5")
+                                                          .arg(session.target().displayName(), localPath, remotePath,
+                                                               r.describe(), QString::fromUtf8(r.stdErr).trimmed())));
     const QString remoteSum = firstLine(r.stdOut).section(QLatin1Char(' '), 1, 1); // "sha256 HASH"
     if (remoteSum != localSum)
-        return setError(error, tr("%1: %2 arrived damaged (sha256 %3, expected %4)")
-                                   .arg(session.target().displayName(), remotePath, remoteSum, localSum));
-    return true;
+        return Status::failure(
+            failure(codes::RemoteCommand, tr("%1: %2 arrived damaged (sha256 %3, expected %4)")
+                                              .arg(session.target().displayName(), remotePath, remoteSum, localSum)));
+    return Done{};
 }
 
 } // namespace traindeck::ssh

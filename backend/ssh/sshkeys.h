@@ -9,6 +9,11 @@
 
 #include <optional>
 
+// Every call that can fail returns a Result or Status whose error carries one of ssh::codes: the
+// session's own (codes::Auth, codes::HostKeyChanged, ...), codes::Key for an unusable key, key line,
+// key name or passphrase, codes::Io for local files, codes::RemoteCommand for a command on a node
+// that failed or answered unexpectedly.
+
 namespace traindeck::cluster {
 class ClusterProfile;
 }
@@ -47,12 +52,12 @@ class SshKeys {
     // not as "none", and cannot encrypt with it). DIR is created with 0700
     // (an existing one with group/other access is tightened to 0700); the private key file gets
     // 0600 whatever the umask. Refuses to overwrite unless overwrite.
-    static std::optional<GeneratedKey> generateEd25519(const QString& dir, const QString& name,
-                                                       const std::optional<QByteArray>& passphrase,
-                                                       const QString& comment, QString* error, bool overwrite = false);
+    static Result<GeneratedKey> generateEd25519(const QString& dir, const QString& name,
+                                                const std::optional<QByteArray>& passphrase, const QString& comment,
+                                                bool overwrite = false);
 
-    // Reads one OpenSSH public key line from FILE.pub (validated); nullopt with error otherwise.
-    static std::optional<QString> readPublicKeyLine(const QString& path, QString* error);
+    // Reads one OpenSSH public key line from FILE.pub (validated).
+    static Result<QString> readPublicKeyLine(const QString& path);
     // "SHA256:..." of a public key line; empty when invalid.
     static QString fingerprintOfLine(const QString& publicKeyLine);
     // "ssh-ed25519 AAAA..." (type and key, no comment) of a line, for comparisons.
@@ -66,18 +71,19 @@ class SshKeys {
     // On an authenticated session (password or keyboard-interactive allowed), installs the key, then
     // proves that a fresh session logs in with privateKeyPath only (no agent, no other keys).
     // passphrase prompts for the proof come from `prompts`.
-    static std::optional<InstallResult> installPublicKey(SshSession& session, const QString& publicKeyLine,
-                                                         const QString& privateKeyPath, const SshPrompts& prompts,
-                                                         QString* error);
+    static Result<InstallResult> installPublicKey(SshSession& session, const QString& publicKeyLine,
+                                                  const QString& privateKeyPath, const SshPrompts& prompts);
 
     // Installs the key on one node, with the one policy every front end uses: the key counts as
     // installed only once a login with privateKeyPath alone (no agent, no other keys) works. That
     // login is tried first (nothing to do when it works); otherwise logs in as the target allows
     // (agent, keys, then the password or keyboard-interactive answers from prompts.secret), installs
     // the key (installPublicKey) and proves the key-only login. The front end names the node in errors.
-    static std::optional<NodeInstall> installOnNode(const SshTarget& target, const QString& publicKeyLine,
-                                                    const QString& privateKeyPath, const SshPrompts& prompts,
-                                                    const CancelToken& cancel, QString* error);
+    // Fails with the login's code (codes::Auth also when no password was given, codes::HostKeyChanged
+    // with the host key's explanation as the message, ...).
+    static Result<NodeInstall> installOnNode(const SshTarget& target, const QString& publicKeyLine,
+                                             const QString& privateKeyPath, const SshPrompts& prompts,
+                                             const CancelToken& cancel);
     // The target logging in with privateKeyPath only: no agent, no default identities.
     static SshTarget keyOnlyTarget(SshTarget target, const QString& privateKeyPath);
 
@@ -86,19 +92,16 @@ class SshKeys {
     // worker's host key — the one verified from this machine, never a fresh scan — to the head's
     // ~/.ssh/known_hosts under the name the hostfile uses. workers[i] are authenticated sessions
     // whose target().host is that name. Returns human-readable lines of what was done.
-    static std::optional<QStringList> setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers,
-                                                         QString* error);
+    static Result<QStringList> setupHeadToWorkers(SshSession& head, const QList<SshSession*>& workers);
     // The whole head → workers step as the SSH wizard and `install-key --head-to-workers` run it:
     // opens a key-only session (publickey auth, no password) to every target, then the above with
     // targets[head] as the head. A node that cannot be opened stops it with that node named.
-    static std::optional<QStringList> setupHeadToWorkers(const QList<SshTarget>& targets, int head,
-                                                         const SshPrompts& prompts, const CancelToken& cancel,
-                                                         QString* error);
+    static Result<QStringList> setupHeadToWorkers(const QList<SshTarget>& targets, int head, const SshPrompts& prompts,
+                                                  const CancelToken& cancel);
 
     // Copies a local file to remotePath (parent directories created, mode applied, written to a
     // temporary name and renamed), streamed over an exec channel (`cat`), then compares sha256sum.
-    static bool deployFile(SshSession& session, const QString& localPath, const QString& remotePath, int mode,
-                           QString* error);
+    static Status deployFile(SshSession& session, const QString& localPath, const QString& remotePath, int mode);
 };
 
 } // namespace traindeck::ssh

@@ -247,34 +247,33 @@ void SshSession::disconnect()
     m_authenticated = false;
 }
 
-bool SshSession::fail(SshError::Kind kind, const QString& message, const QString& detail)
+Status SshSession::fail(const QString& code, const QString& message, const QString& detail)
 {
-    m_error.kind = kind;
-    m_error.message = message;
-    m_error.detail = detail;
-    return false;
+    return Status::failure(Diagnostic::codedError(code, message, detail));
 }
 
-bool SshSession::open(const AuthOptions& options)
+Status SshSession::open(const AuthOptions& options)
 {
-    return connectToHost() && authenticate(options);
+    const Status connected = connectToHost();
+    if (!connected)
+        return connected;
+    return authenticate(options);
 }
 
-bool SshSession::connectToHost()
+Status SshSession::connectToHost()
 {
     disconnect();
-    m_error = {};
     m_hostKey = {};
     m_hostKeyLine.clear();
     m_authMethod.clear();
     if (m_cancel.isCancelled())
-        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+        return fail(codes::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
     if (m_target.host.isEmpty() || m_target.host.startsWith(QLatin1Char('-')))
-        return fail(SshError::Kind::Resolve, tr("invalid host name '%1'").arg(m_target.host));
+        return fail(codes::Resolve, tr("invalid host name '%1'").arg(m_target.host));
 
     ssh_session s = ssh_new();
     if (!s)
-        return fail(SshError::Kind::Protocol, tr("%1: cannot create an SSH session").arg(m_target.displayName()));
+        return fail(codes::Protocol, tr("%1: cannot create an SSH session").arg(m_target.displayName()));
     d->session = s;
     const QByteArray host = m_target.host.toUtf8();
     ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
@@ -286,7 +285,7 @@ bool SshSession::connectToHost()
     } else {
         const QByteArray cfg = QFile::encodeName(expandTilde(m_target.configFile));
         if (ssh_options_parse_config(s, m_target.configFile.isEmpty() ? nullptr : cfg.constData()) < 0)
-            return fail(SshError::Kind::Protocol,
+            return fail(codes::Protocol,
                         tr("%1: cannot parse the SSH configuration %2: %3")
                             .arg(m_target.displayName(),
                                  m_target.configFile.isEmpty() ? QStringLiteral("~/.ssh/config") : m_target.configFile,
@@ -347,31 +346,30 @@ bool SshSession::connectToHost()
     if (ssh_connect(s) != SSH_OK) {
         const QString why = fromC(ssh_get_error(s));
         const QString where = tr("%1 (port %2)").arg(m_target.displayName()).arg(m_resolvedPort);
-        SshError::Kind kind = SshError::Kind::Connect;
+        QLatin1String code = codes::Connect;
         if (why.contains(QLatin1String("imeout")) || why.contains(QLatin1String("timed out")) ||
             timer.elapsed() >= m_target.connectTimeoutMs)
-            kind = SshError::Kind::Timeout;
+            code = codes::Timeout;
         else if (why.contains(QLatin1String("resolve")) || why.contains(QLatin1String("getaddrinfo")))
-            kind = SshError::Kind::Resolve;
+            code = codes::Resolve;
         disconnect();
-        if (kind == SshError::Kind::Timeout)
+        if (code == codes::Timeout)
             return fail(
-                kind, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
+                code, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
                 tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
                    "connection.")
                     .arg(m_resolvedPort));
-        if (kind == SshError::Kind::Resolve)
-            return fail(kind, tr("%1: cannot resolve the host name (%2)").arg(where, why),
+        if (code == codes::Resolve)
+            return fail(code, tr("%1: cannot resolve the host name (%2)").arg(where, why),
                         tr("Check the spelling, /etc/hosts or DNS, or use the IP address."));
-        return fail(kind, tr("%1: cannot connect: %2").arg(where, why),
+        return fail(code, tr("%1: cannot connect: %2").arg(where, why),
                     tr("Check that the host is up and that sshd listens on port %1.").arg(m_resolvedPort));
     }
     applyTcpKeepalive();
-    if (!checkHostKey()) {
+    const Status hostKey = checkHostKey();
+    if (!hostKey)
         disconnect();
-        return false;
-    }
-    return true;
+    return hostKey;
 }
 
 void SshSession::applyTcpKeepalive()
@@ -392,7 +390,7 @@ void SshSession::applyTcpKeepalive()
     setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &userTimeout, sizeof userTimeout);
 }
 
-bool SshSession::checkHostKey()
+Status SshSession::checkHostKey()
 {
     ssh_session s = d->session;
     m_hostKey.host = m_resolvedHost.isEmpty() ? m_target.host : m_resolvedHost;
@@ -403,7 +401,7 @@ bool SshSession::checkHostKey()
     ssh_key key = nullptr;
     if (ssh_get_server_publickey(s, &key) != SSH_OK || !key) {
         m_hostKey.state = HostKeyInfo::State::Error;
-        return fail(SshError::Kind::HostKey, tr("%1: the server sent no host key").arg(m_target.displayName()));
+        return fail(codes::HostKey, tr("%1: the server sent no host key").arg(m_target.displayName()));
     }
     m_hostKey.keyType = fromC(ssh_key_type_to_char(ssh_key_type(key)));
     unsigned char* hash = nullptr;
@@ -423,16 +421,16 @@ bool SshSession::checkHostKey()
 
     const ssh_known_hosts_e state = ssh_session_is_known_server(s);
     switch (state) {
-    case SSH_KNOWN_HOSTS_OK: m_hostKey.state = HostKeyInfo::State::Known; return true;
+    case SSH_KNOWN_HOSTS_OK: m_hostKey.state = HostKeyInfo::State::Known; return Done{};
     case SSH_KNOWN_HOSTS_CHANGED:
         m_hostKey.state = HostKeyInfo::State::Changed;
         return fail(
-            SshError::Kind::HostKeyChanged,
+            codes::HostKeyChanged,
             tr("%1: HOST KEY CHANGED, refusing to connect (this may be an attack)").arg(m_hostKey.knownHostsName()),
             m_hostKey.explanation());
     case SSH_KNOWN_HOSTS_OTHER:
         m_hostKey.state = HostKeyInfo::State::OtherType;
-        return fail(SshError::Kind::HostKeyChanged,
+        return fail(codes::HostKeyChanged,
                     tr("%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an "
                        "attack)")
                         .arg(m_hostKey.knownHostsName(), m_hostKey.keyType),
@@ -442,7 +440,7 @@ bool SshSession::checkHostKey()
     case SSH_KNOWN_HOSTS_ERROR:
     default:
         m_hostKey.state = HostKeyInfo::State::Error;
-        return fail(SshError::Kind::HostKey,
+        return fail(codes::HostKey,
                     tr("%1: cannot check the host key against %2: %3")
                         .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile, fromC(ssh_get_error(s))));
     }
@@ -450,9 +448,9 @@ bool SshSession::checkHostKey()
     m_hostKey.state = HostKeyInfo::State::Unknown;
     const HostKeyDecision decision = m_prompts.hostKey ? m_prompts.hostKey(m_hostKey) : HostKeyDecision::Reject;
     if (m_cancel.isCancelled())
-        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+        return fail(codes::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
     if (decision == HostKeyDecision::Reject)
-        return fail(SshError::Kind::HostKeyUnknown,
+        return fail(codes::HostKeyUnknown,
                     tr("%1: unknown host key %2 %3 was not accepted")
                         .arg(m_hostKey.knownHostsName(), m_hostKey.keyType, m_hostKey.fingerprint),
                     m_hostKey.explanation());
@@ -464,28 +462,31 @@ bool SshSession::checkHostKey()
             QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         }
         if (ssh_session_update_known_hosts(s) != SSH_OK)
-            return fail(SshError::Kind::Io,
+            return fail(codes::Io,
                         tr("%1: cannot add the host key to %2: %3")
                             .arg(m_hostKey.knownHostsName(), m_hostKey.knownHostsFile, fromC(ssh_get_error(s))));
     }
     m_hostKey.state = HostKeyInfo::State::Known;
-    return true;
+    return Done{};
 }
 
-bool SshSession::authenticate(const AuthOptions& options)
+Status SshSession::authenticate(const AuthOptions& options)
 {
     m_authenticated = false;
     if (!isConnected())
-        return fail(SshError::Kind::Protocol, tr("%1: not connected").arg(m_target.displayName()));
+        return fail(codes::Protocol, tr("%1: not connected").arg(m_target.displayName()));
     ssh_session s = d->session;
-    m_error = {};
+    const auto authenticated = [this](const QString& method) -> Status {
+        if (!method.isEmpty())
+            m_authMethod = method;
+        m_authenticated = true;
+        return Done{};
+    };
     int rc = ssh_userauth_none(s, nullptr);
-    if (rc == SSH_AUTH_SUCCESS) {
-        m_authMethod = QStringLiteral("none");
-        return m_authenticated = true;
-    }
+    if (rc == SSH_AUTH_SUCCESS)
+        return authenticated(QStringLiteral("none"));
     if (rc == SSH_AUTH_ERROR)
-        return fail(isConnected() ? SshError::Kind::Protocol : SshError::Kind::LinkLost,
+        return fail(isConnected() ? codes::Protocol : codes::LinkLost,
                     tr("%1: authentication failed: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
     const int methods = ssh_userauth_list(s, nullptr);
     QStringList offered;
@@ -497,15 +498,13 @@ bool SshSession::authenticate(const AuthOptions& options)
         offered << QStringLiteral("password");
 
     if (options.publicKey && (methods & SSH_AUTH_METHOD_PUBLICKEY) && authPublicKey())
-        return m_authenticated = true;
+        return authenticated(QString());
     if (m_cancel.isCancelled())
-        return fail(SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
+        return fail(codes::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
     if (options.keyboardInteractive && (methods & SSH_AUTH_METHOD_INTERACTIVE) && authKeyboardInteractive())
-        return m_authenticated = true;
+        return authenticated(QString());
     if (options.password && (methods & SSH_AUTH_METHOD_PASSWORD) && authPassword())
-        return m_authenticated = true;
-    if (m_error.kind == SshError::Kind::Cancelled || m_error.kind == SshError::Kind::LinkLost)
-        return false;
+        return authenticated(QString());
     QStringList tried;
     if (options.publicKey)
         tried << tr("keys (agent: %1, identity: %2)")
@@ -515,7 +514,7 @@ bool SshSession::authenticate(const AuthOptions& options)
         tried << QStringLiteral("keyboard-interactive");
     if (options.password)
         tried << QStringLiteral("password");
-    return fail(SshError::Kind::Auth,
+    return fail(codes::Auth,
                 tr("%1: authentication failed (server offers: %2; tried: %3)")
                     .arg(m_resolvedUser + QLatin1Char('@') + m_target.displayName(),
                          offered.isEmpty() ? tr("nothing") : offered.join(QStringLiteral(", ")),
@@ -656,22 +655,21 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     ExecResult r;
     QElapsedTimer timer;
     timer.start();
-    auto failed = [&](SshError::Kind kind, const QString& message) {
+    auto failed = [&](const QString& code, const QString& message) {
         r.status = ExecResult::Status::Failed;
-        r.error.kind = kind;
-        r.error.message = message;
+        r.error = Diagnostic::codedError(code, message);
         r.elapsedMs = timer.elapsed();
         return r;
     };
     if (!isConnected() || !m_authenticated)
-        return failed(SshError::Kind::Protocol, tr("%1: not connected").arg(m_target.displayName()));
+        return failed(codes::Protocol, tr("%1: not connected").arg(m_target.displayName()));
     ssh_session s = d->session;
     const auto cancelled = [&] { return options.cancel.isCancelled() || m_cancel.isCancelled(); };
-    const auto linkKind = [&] { return ssh_is_connected(s) ? SshError::Kind::Channel : SshError::Kind::LinkLost; };
+    const auto linkCode = [&] { return ssh_is_connected(s) ? codes::Channel : codes::LinkLost; };
 
     ssh_channel ch = ssh_channel_new(s);
     if (!ch)
-        return failed(linkKind(),
+        return failed(linkCode(),
                       tr("%1: cannot open a channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
     ExitInfo info;
     ssh_channel_callbacks_struct cb{};
@@ -696,7 +694,7 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     } guard{ch, &cb};
 
     if (ssh_channel_open_session(ch) != SSH_OK)
-        return failed(linkKind(),
+        return failed(linkCode(),
                       tr("%1: cannot open a session channel: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
     // The command's process group (sshd makes the remote shell a session leader) is announced first
     // on stderr, so that cancel/timeout can kill it over a second channel: sshd refuses the "signal"
@@ -704,7 +702,7 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     const QByteArray wrapped =
         options.killOnCancel ? "echo TRAINDECK_PGID=$$ >&2; " + command.toUtf8() : command.toUtf8();
     if (ssh_channel_request_exec(ch, wrapped.constData()) != SSH_OK)
-        return failed(linkKind(),
+        return failed(linkCode(),
                       tr("%1: cannot start the command: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
 
     // stdin (written before output is read: meant for small inputs and files streamed to `cat`).
@@ -786,17 +784,15 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
         if (cancelled()) {
             terminate();
             r.status = ExecResult::Status::Cancelled;
-            r.error = {SshError::Kind::Cancelled, tr("%1: cancelled").arg(m_target.displayName()), {}};
+            r.error = Diagnostic::codedError(codes::Cancelled, tr("%1: cancelled").arg(m_target.displayName()));
             break;
         }
         if (options.timeoutMs > 0 && timer.elapsed() >= options.timeoutMs) {
             terminate();
             r.status = ExecResult::Status::TimedOut;
-            r.error = {SshError::Kind::Timeout,
-                       tr("%1: the command did not finish within %2 s")
-                           .arg(m_target.displayName())
-                           .arg(options.timeoutMs / 1000.0),
-                       {}};
+            r.error = Diagnostic::codedError(codes::Timeout, tr("%1: the command did not finish within %2 s")
+                                                                 .arg(m_target.displayName())
+                                                                 .arg(options.timeoutMs / 1000.0));
             break;
         }
         int wait = 100;
@@ -818,11 +814,12 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
             errLines.finish();
             r.elapsedMs = timer.elapsed();
             r.status = ExecResult::Status::Failed;
-            r.error = {SshError::Kind::LinkLost,
-                       tr("%1: connection lost while the command ran: %2")
-                           .arg(m_target.displayName(), fromC(ssh_get_error(s))),
-                       tr("The node did not answer for %1 s (keepalive). Check the network and whether the node is up.")
-                           .arg(interval * qMax(1, m_target.keepaliveCountMax) / 1000.0)};
+            r.error = Diagnostic::codedError(
+                codes::LinkLost,
+                tr("%1: connection lost while the command ran: %2")
+                    .arg(m_target.displayName(), fromC(ssh_get_error(s))),
+                tr("The node did not answer for %1 s (keepalive). Check the network and whether the node is up.")
+                    .arg(interval * qMax(1, m_target.keepaliveCountMax) / 1000.0));
             return r;
         }
         if (n == 0 && m == 0 && ssh_channel_is_eof(ch)) {
@@ -849,9 +846,9 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
             r.exitCode = info.status;
         } else {
             r.status = ExecResult::Status::Failed;
-            r.error = {ssh_is_connected(s) ? SshError::Kind::Protocol : SshError::Kind::LinkLost,
-                       tr("%1: the command ended without an exit status").arg(m_target.displayName()),
-                       {}};
+            r.error =
+                Diagnostic::codedError(ssh_is_connected(s) ? codes::Protocol : codes::LinkLost,
+                                       tr("%1: the command ended without an exit status").arg(m_target.displayName()));
         }
     }
     r.elapsedMs = timer.elapsed();

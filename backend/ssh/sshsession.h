@@ -43,11 +43,13 @@ class SshSession {
     // Checked between protocol steps and while waiting for output.
     void setCancelToken(CancelToken token) { m_cancel = std::move(token); }
 
-    // TCP + SSH handshake + host-key check. Fails with Kind::HostKeyUnknown/Changed when refused.
-    bool connectToHost();
-    bool authenticate(const AuthOptions& options = {});
+    // TCP + SSH handshake + host-key check. Fails with codes::HostKeyUnknown/HostKeyChanged when
+    // refused (the detail: HostKeyInfo::explanation()). Every failure carries one of codes::*.
+    Status connectToHost();
+    // Fails with codes::Auth when no method worked (the detail says what to do).
+    Status authenticate(const AuthOptions& options = {});
     // connectToHost() + authenticate().
-    bool open(const AuthOptions& options = {});
+    Status open(const AuthOptions& options = {});
     void disconnect();
     bool isConnected() const;
     bool isAuthenticated() const { return m_authenticated; }
@@ -55,7 +57,6 @@ class SshSession {
     // Runs `command` with the login shell of the remote user (like `ssh host command`).
     ExecResult exec(const QString& command, const ExecOptions& options = {});
 
-    const SshError& error() const { return m_error; }
     const HostKeyInfo& hostKey() const { return m_hostKey; }
     // The host key as an OpenSSH public key line "ssh-ed25519 AAAA..." (empty before connect).
     QString hostPublicKeyLine() const { return m_hostKeyLine; }
@@ -70,8 +71,8 @@ class SshSession {
 
   private:
     struct Private;
-    bool fail(SshError::Kind kind, const QString& message, const QString& detail = QString());
-    bool checkHostKey();
+    static Status fail(const QString& code, const QString& message, const QString& detail = QString());
+    Status checkHostKey();
     bool authPublicKey();
     bool authPassword();
     bool authKeyboardInteractive();
@@ -81,7 +82,6 @@ class SshSession {
     SshTarget m_target;
     SshPrompts m_prompts;
     CancelToken m_cancel;
-    SshError m_error;
     HostKeyInfo m_hostKey;
     QString m_hostKeyLine;
     QString m_resolvedHost;

@@ -59,7 +59,19 @@ QString SshTransport::displayName() const
     return d->target.displayName();
 }
 
-SshSession* SshTransport::threadSession(QString* error) const
+namespace {
+
+// The diagnostics as being about `where` (the head node, a path on it).
+Diagnostics about(Diagnostics diagnostics, const QString& where)
+{
+    for (Diagnostic& d : diagnostics)
+        d.file = where;
+    return diagnostics;
+}
+
+} // namespace
+
+Result<SshSession*> SshTransport::threadSession() const
 {
     SshSession* s = nullptr;
     {
@@ -77,52 +89,52 @@ SshSession* SshTransport::threadSession(QString* error) const
     if (d->options.acceptNewHostKeys)
         prompts.hostKey = [](const HostKeyInfo&) { return HostKeyDecision::AcceptAndSave; };
     s->setPrompts(prompts);
-    if (s->open())
+    const Status opened = s->open();
+    if (opened)
         return s;
-    const SshError& e = s->error();
-    QString message = e.toString();
-    if (e.kind == SshError::Kind::HostKeyUnknown)
-        message += QLatin1Char('\n') +
-                   tr("After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE "
-                      "--accept-new-host-keys` (or connect once with ssh(1) and answer yes).");
-    if (error)
-        *error = message;
+    Diagnostics diagnostics = opened.diagnostics();
+    for (Diagnostic& e : diagnostics) {
+        if (e.code == codes::HostKeyUnknown) {
+            const QString accept =
+                tr("After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE "
+                   "--accept-new-host-keys` (or connect once with ssh(1) and answer yes).");
+            e.detail = e.detail.isEmpty() ? accept : e.detail + QLatin1Char('\n') + accept;
+        }
+    }
     s->disconnect();
-    return nullptr;
+    return Result<SshSession*>::failure(diagnostics);
 }
 
 Status SshTransport::connect()
 {
-    QString error;
-    if (!threadSession(&error))
-        return Status::failure(Diagnostic::error(displayName(), error));
+    const Result<SshSession*> s = threadSession();
+    if (!s)
+        return Status::failure(about(s.diagnostics(), displayName()));
     return Done{};
 }
 
-bool SshTransport::exec(const QString& shellCommand, const ExecOptions& options, ExecResult* result,
-                        QString* error) const
+Result<ExecResult> SshTransport::exec(const QString& shellCommand, const ExecOptions& options) const
 {
-    SshSession* s = threadSession(error);
-    if (!s)
-        return false;
+    const Result<SshSession*> session = threadSession();
+    if (!session)
+        return Result<ExecResult>::failure(session.diagnostics());
+    SshSession* s = session.value();
     // `exec` keeps the login shell's pid (whose process group exec() kills on timeout).
-    *result = s->exec(QStringLiteral("exec /bin/sh -c ") + shellQuote(shellCommand), options);
-    if (result->status == ExecResult::Status::Failed) {
-        if (error)
-            *error = result->error.toString();
+    ExecResult result = s->exec(QStringLiteral("exec /bin/sh -c ") + shellQuote(shellCommand), options);
+    if (result.status == ExecResult::Status::Failed) {
         if (!s->isConnected())
             s->disconnect(); // reopened by the next call
-        return false;
+        return Result<ExecResult>::failure(result.error);
     }
-    return true;
+    return result;
 }
 
 bool SshTransport::runsAsRoot() const
 {
     std::call_once(d->rootOnce, [this] {
-        ExecResult r;
-        if (exec(QStringLiteral("id -u"), ExecOptions::withTimeout(15000), &r, nullptr) && r.ok())
-            d->root = r.stdOut.trimmed() == "0";
+        const Result<ExecResult> r = exec(QStringLiteral("id -u"), ExecOptions::withTimeout(15000));
+        if (r && r->ok())
+            d->root = r->stdOut.trimmed() == "0";
     });
     return d->root;
 }
@@ -135,10 +147,10 @@ Result<launch::ExecResult> SshTransport::run(const QString& shellCommand, int ti
         o.onStdoutLine = [&onLine](const QByteArray& line) { onLine(Stream::Out, line); };
         o.onStderrLine = [&onLine](const QByteArray& line) { onLine(Stream::Err, line); };
     }
-    ExecResult r;
-    QString error;
-    if (!exec(shellCommand, o, &r, &error))
-        return Result<launch::ExecResult>::failure(Diagnostic::error(displayName(), error));
+    Result<ExecResult> ran = exec(shellCommand, o);
+    if (!ran)
+        return Result<launch::ExecResult>::failure(about(ran.diagnostics(), displayName()));
+    ExecResult& r = ran.value();
     launch::ExecResult out;
     out.timedOut = r.status == ExecResult::Status::TimedOut;
     out.exitCode = r.status == ExecResult::Status::Exited ? r.exitCode : -1;
@@ -186,10 +198,10 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
     ExecOptions o;
     o.timeoutMs = 60000;
     o.maxCaptureBytes = maxBytes + 64;
-    ExecResult r;
-    QString error;
-    if (!exec(cmd, o, &r, &error))
-        return Result<launch::FileChunk>::failure(Diagnostic::error(path, error));
+    const Result<ExecResult> ran = exec(cmd, o);
+    if (!ran)
+        return Result<launch::FileChunk>::failure(about(ran.diagnostics(), path));
+    const ExecResult& r = ran.value();
     if (!r.ok())
         return Result<launch::FileChunk>::failure(Diagnostic::error(
             path, 0, 0,
@@ -219,10 +231,10 @@ Status SshTransport::writeFile(const QString& path, const QByteArray& data, int 
     ExecOptions o;
     o.timeoutMs = 120000;
     o.stdinData = data;
-    ExecResult r;
-    QString error;
-    if (!exec(cmd, o, &r, &error))
-        return Status::failure(Diagnostic::error(path, error));
+    const Result<ExecResult> ran = exec(cmd, o);
+    if (!ran)
+        return Status::failure(about(ran.diagnostics(), path));
+    const ExecResult& r = ran.value();
     if (!r.ok())
         return Status::failure(Diagnostic::error(
             path, 0, 0,
@@ -234,8 +246,8 @@ Status SshTransport::writeFile(const QString& path, const QByteArray& data, int 
 
 bool SshTransport::exists(const QString& path)
 {
-    ExecResult r;
-    return exec(QStringLiteral("test -e ") + shellQuote(path), ExecOptions::withTimeout(30000), &r, nullptr) && r.ok();
+    const Result<ExecResult> r = exec(QStringLiteral("test -e ") + shellQuote(path), ExecOptions::withTimeout(30000));
+    return r && r->ok();
 }
 
 launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
@@ -259,10 +271,10 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
         cmd = live + QStringLiteral("export LC_ALL=C; kill -%1 -%2 && exit 0; live; [ $? = 1 ] && exit 1; exit 4")
                          .arg(signal)
                          .arg(pgid);
-    ExecResult r;
-    if (!exec(cmd, ExecOptions::withTimeout(30000), &r, nullptr) || r.status != ExecResult::Status::Exited)
+    const Result<ExecResult> r = exec(cmd, ExecOptions::withTimeout(30000));
+    if (!r || r->status != ExecResult::Status::Exited)
         return launch::SignalResult::Failed;
-    switch (r.exitCode) {
+    switch (r->exitCode) {
     case 0: return launch::SignalResult::Delivered;
     case 1: return launch::SignalResult::NoSuchProcess;
     default: return launch::SignalResult::Failed;

@@ -55,10 +55,11 @@ class SshTransport : public launch::Transport {
 
   private:
     struct Private;
-    SshSession* threadSession(QString* error) const;
-    // Runs a command (wrapped in /bin/sh -c) on this thread's session; false + error when it could
-    // not run at all (no session, lost link).
-    bool exec(const QString& shellCommand, const ExecOptions& options, ExecResult* result, QString* error) const;
+    // This thread's session, opened (or reopened) when needed.
+    Result<SshSession*> threadSession() const;
+    // Runs a command (wrapped in /bin/sh -c) on this thread's session; fails when it could not run at
+    // all (no session, lost link). The diagnostics name no file: the callers say what they are about.
+    Result<ExecResult> exec(const QString& shellCommand, const ExecOptions& options) const;
     std::unique_ptr<Private> d;
 };
 

@@ -2,6 +2,8 @@
 // process runner and the node checks. No libssh types leak out of backend/ssh/*.cpp.
 #pragma once
 
+#include "common/result.h"
+
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QMetaType>
@@ -73,29 +75,24 @@ struct SecretRequest {
     bool echo = false;   // keyboard-interactive: whether the answer may be shown
 };
 
-// Why something failed, for a person and for code.
-struct SshError {
-    enum class Kind {
-        None,
-        Resolve,        // name resolution failed
-        Connect,        // TCP connect refused/unreachable
-        Timeout,        // no answer within the timeout
-        HostKeyUnknown, // unknown host key and nobody accepted it
-        HostKeyChanged, // changed / other-type host key: refused
-        HostKey,        // host key could not be checked (file error)
-        Auth,           // no authentication method worked
-        Channel,        // opening a channel or starting the command failed
-        LinkLost,       // the connection died (keepalive unanswered, socket error)
-        Cancelled,
-        Protocol, // anything else libssh reports
-        Io,       // local file I/O
-    };
-    Kind kind = Kind::None;
-    QString message; // translated, one line, names the host
-    QString detail;  // more lines (e.g. HostKeyInfo::explanation()), may be empty
-    bool isError() const { return kind != Kind::None; }
-    QString toString() const { return detail.isEmpty() ? message : message + QLatin1Char('\n') + detail; }
-};
+// Diagnostic::code of the ssh area's errors (Result/Status, ExecResult::error), for code that
+// branches on why something failed. The messages name the host or file themselves.
+namespace codes {
+inline constexpr QLatin1String Resolve("ssh.resolve"); // name resolution failed, invalid or missing host
+inline constexpr QLatin1String Connect("ssh.connect"); // TCP connect refused/unreachable
+inline constexpr QLatin1String Timeout("ssh.timeout"); // no answer within the timeout
+inline constexpr QLatin1String HostKeyUnknown("ssh.host_key_unknown"); // unknown host key and nobody accepted it
+inline constexpr QLatin1String HostKeyChanged("ssh.host_key_changed"); // changed / other-type host key: refused
+inline constexpr QLatin1String HostKey("ssh.host_key");                // host key could not be checked (file error)
+inline constexpr QLatin1String Auth("ssh.auth");                       // no authentication method worked
+inline constexpr QLatin1String Channel("ssh.channel");                 // opening a channel or starting a command failed
+inline constexpr QLatin1String LinkLost("ssh.link_lost");              // the connection died (keepalive, socket error)
+inline constexpr QLatin1String Cancelled("ssh.cancelled");
+inline constexpr QLatin1String Protocol("ssh.protocol"); // anything else libssh reports
+inline constexpr QLatin1String Io("ssh.io");             // local file I/O
+inline constexpr QLatin1String Key("ssh.key");           // a key, key line, key name or passphrase is unusable
+inline constexpr QLatin1String RemoteCommand("ssh.remote_command"); // a command TrainDeck runs on a node failed
+} // namespace codes
 
 // Shared cancellation flag: set from any thread, checked by the worker between protocol steps.
 class CancelToken {
@@ -159,7 +156,8 @@ struct ExecResult {
     qint64 stdOutBytes = 0; // total seen (may exceed stdOut.size() when capping)
     qint64 stdErrBytes = 0;
     qint64 elapsedMs = 0;
-    SshError error;
+    // Why, when the status is Failed, TimedOut or Cancelled (code: codes::LinkLost, ...); empty otherwise.
+    Diagnostic error;
 
     bool ok() const { return status == Status::Exited && exitCode == 0; }
     // "exit code 3", "killed by signal TERM", "timed out after 5 s", "cancelled", the error message.
@@ -170,6 +168,5 @@ struct ExecResult {
 
 Q_DECLARE_METATYPE(traindeck::ssh::HostKeyInfo)
 Q_DECLARE_METATYPE(traindeck::ssh::SecretRequest)
-Q_DECLARE_METATYPE(traindeck::ssh::SshError)
 Q_DECLARE_METATYPE(traindeck::ssh::ExecResult)
 Q_DECLARE_METATYPE(traindeck::ssh::HostKeyDecision)

@@ -112,7 +112,8 @@ class TestSshWizard : public QObject {
         t.useAgent = false;
         t.useDefaultIdentities = false;
         ssh::SshSession s(t);
-        QVERIFY2(s.open(ssh::AuthOptions{true, false, false}), qPrintable(s.error().toString()));
+        const Status opened = s.open(ssh::AuthOptions{true, false, false});
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         QCOMPARE(s.exec(QStringLiteral("id -un")).stdOut.trimmed(), QByteArray(kTestUser));
 
         w.next();
@@ -167,7 +168,8 @@ class TestSshWizard : public QObject {
         t.useAgent = false;
         t.useDefaultIdentities = false;
         ssh::SshSession head(t);
-        QVERIFY2(head.open(ssh::AuthOptions{true, false, false}), qPrintable(head.error().toString()));
+        const Status headOpened = head.open(ssh::AuthOptions{true, false, false});
+        QVERIFY2(headOpened.ok(), qPrintable(headOpened.errorString()));
         const QString probe = QStringLiteral("ssh -o BatchMode=yes -o ConnectTimeout=5 -p %1 -l %2 127.0.0.1 true")
                                   .arg(m_worker.port())
                                   .arg(QLatin1String(kTestUser));

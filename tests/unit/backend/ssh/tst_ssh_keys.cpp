@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 
 using namespace traindeck::ssh;
+using traindeck::Result;
+using traindeck::Status;
 using namespace traindeck::testing;
 
 namespace {
@@ -113,11 +115,10 @@ class TestSshKeys : public QObject {
         QTemporaryDir tmp;
         const QString dir = tmp.path() + QStringLiteral("/a/keys");
         const mode_t old = ::umask(0); // the worst umask: files would be 0666 without our care
-        QString error;
         const auto key = SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt,
-                                                  QStringLiteral("traindeck@testhost"), &error);
+                                                  QStringLiteral("traindeck@testhost"));
         ::umask(old);
-        QVERIFY2(key, qPrintable(error));
+        QVERIFY2(key.ok(), qPrintable(key.errorString()));
         QCOMPARE(modeOf(dir), mode_t(0700));
         QCOMPARE(modeOf(key->privateKeyPath), mode_t(0600));
         QCOMPARE(modeOf(key->publicKeyPath), mode_t(0644));
@@ -141,18 +142,18 @@ class TestSshKeys : public QObject {
         QCOMPARE(SshKeys::fingerprintOfLine(key->publicKeyLine), key->fingerprint);
 
         // No overwrite by accident.
-        QVERIFY(!SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt, QString(), &error));
-        QVERIFY(error.contains(QLatin1String("exists")));
-        QVERIFY(SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt, QString(), &error, true));
+        const auto exists = SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt, QString());
+        QVERIFY(!exists);
+        QVERIFY(exists.firstError().message.contains(QLatin1String("exists")));
+        QCOMPARE(exists.errorCode(), QString(codes::Io));
+        QVERIFY(SshKeys::generateEd25519(dir, QStringLiteral("id_test"), std::nullopt, QString(), true));
     }
 
     void generateEncrypted()
     {
         QTemporaryDir tmp;
-        QString error;
-        const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), QByteArray("s3cret"), QString(), &error);
-        QVERIFY2(key, qPrintable(error));
+        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), QByteArray("s3cret"), QString());
+        QVERIFY2(key.ok(), qPrintable(key.errorString()));
         QVERIFY(cipherOf(key->privateKeyPath) != "none");
         QVERIFY(runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-y"), QStringLiteral("-P"), QString(),
                                                           QStringLiteral("-f"), key->privateKeyPath}) != 0);
@@ -162,8 +163,10 @@ class TestSshKeys : public QObject {
                  0);
         // "" is not "no passphrase": libssh cannot encrypt with it, and silently writing an unencrypted key
         // would surprise whoever asked for a passphrase. Refused, nothing written.
-        QVERIFY(!SshKeys::generateEd25519(tmp.path(), QStringLiteral("e"), QByteArray(""), QString(), &error));
-        QVERIFY(error.contains(QLatin1String("empty passphrase")));
+        const auto empty = SshKeys::generateEd25519(tmp.path(), QStringLiteral("e"), QByteArray(""), QString());
+        QVERIFY(!empty);
+        QVERIFY(empty.firstError().message.contains(QLatin1String("empty passphrase")));
+        QCOMPARE(empty.errorCode(), QString(codes::Key));
         QVERIFY(!QFile::exists(tmp.path() + QStringLiteral("/e")));
     }
 
@@ -173,21 +176,22 @@ class TestSshKeys : public QObject {
         const QString dir = tmp.path() + QStringLiteral("/open");
         QVERIFY(QDir().mkpath(dir));
         ::chmod(QFile::encodeName(dir).constData(), 0755);
-        QString error;
-        QVERIFY(SshKeys::generateEd25519(dir, QStringLiteral("k"), std::nullopt, QString(), &error));
+        QVERIFY(SshKeys::generateEd25519(dir, QStringLiteral("k"), std::nullopt, QString()));
         QCOMPARE(modeOf(dir), mode_t(0700));
     }
 
     void readPublicKey()
     {
         QTemporaryDir tmp;
-        QString error;
-        const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("c"), &error);
+        const auto key = SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("c"));
         QVERIFY(key);
-        QCOMPARE(SshKeys::readPublicKeyLine(key->publicKeyPath, &error).value_or(QString()), key->publicKeyLine);
-        QVERIFY(!SshKeys::readPublicKeyLine(key->privateKeyPath, &error));
-        QVERIFY(error.contains(QLatin1String("private")));
+        const Result<QString> line = SshKeys::readPublicKeyLine(key->publicKeyPath);
+        QVERIFY2(line.ok(), qPrintable(line.errorString()));
+        QCOMPARE(line.value(), key->publicKeyLine);
+        const Result<QString> priv = SshKeys::readPublicKeyLine(key->privateKeyPath);
+        QVERIFY(!priv);
+        QVERIFY(priv.firstError().message.contains(QLatin1String("private")));
+        QCOMPARE(priv.errorCode(), QString(codes::Key));
     }
 
     void passwordInstallKeyLogin()
@@ -196,9 +200,8 @@ class TestSshKeys : public QObject {
             QSKIP(qPrintable(m_userError));
         resetUserSsh();
         QTemporaryDir tmp;
-        QString error;
         const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"));
         QVERIFY(key);
 
         // The new key does not work yet.
@@ -207,26 +210,28 @@ class TestSshKeys : public QObject {
         {
             SshSession s(keyOnly);
             s.setPrompts(passwordPrompts());
-            QVERIFY(!s.open());
-            QCOMPARE(s.error().kind, SshError::Kind::Auth);
+            const Status opened = s.open();
+            QVERIFY(!opened);
+            QCOMPARE(opened.errorCode(), QString(codes::Auth));
         }
         // A wrong password is refused.
         {
             SshSession s(userTarget(m_head));
             s.setPrompts(passwordPrompts(nullptr, "wrong"));
-            QVERIFY(!s.open(AuthOptions{false, true, true}));
-            QCOMPARE(s.error().kind, SshError::Kind::Auth);
+            const Status opened = s.open(AuthOptions{false, true, true});
+            QVERIFY(!opened);
+            QCOMPARE(opened.errorCode(), QString(codes::Auth));
         }
         int asked = 0;
         SshSession s(userTarget(m_head));
         s.setPrompts(passwordPrompts(&asked));
-        QVERIFY2(s.open(AuthOptions{false, true, true}), qPrintable(s.error().toString()));
+        const Status opened = s.open(AuthOptions{false, true, true});
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         QCOMPARE(s.authMethodUsed(), QStringLiteral("password"));
         QCOMPARE(asked, 1);
 
-        const auto installed =
-            SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error);
-        QVERIFY2(installed, qPrintable(error));
+        const auto installed = SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{});
+        QVERIFY2(installed.ok(), qPrintable(installed.errorString()));
         QVERIFY(installed->added);
         QVERIFY(installed->keyLoginVerified);
         const QString auth = userSsh() + QStringLiteral("/authorized_keys");
@@ -235,14 +240,15 @@ class TestSshKeys : public QObject {
         QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
 
         // Twice: still one line.
-        const auto again = SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error);
-        QVERIFY2(again, qPrintable(error));
+        const auto again = SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{});
+        QVERIFY2(again.ok(), qPrintable(again.errorString()));
         QVERIFY(!again->added);
         QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
 
         // Key login now works without a password.
         SshSession k(keyOnly);
-        QVERIFY2(k.open(), qPrintable(k.error().toString()));
+        const Status kOpened = k.open();
+        QVERIFY2(kOpened.ok(), qPrintable(kOpened.errorString()));
         QCOMPARE(k.authMethodUsed(), QStringLiteral("publickey"));
         QCOMPARE(k.exec(QStringLiteral("id -un")).stdOut.trimmed(), QByteArray(kTestUser));
     }
@@ -254,29 +260,34 @@ class TestSshKeys : public QObject {
             QSKIP(qPrintable(m_userError));
         resetUserSsh();
         QTemporaryDir tmp;
-        QString error;
         const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"));
         QVERIFY(key);
         const SshTarget target = userTarget(m_head);
         const QString auth = userSsh() + QStringLiteral("/authorized_keys");
         // Without the private key the login cannot be proved: refused before anything is installed.
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, tmp.path() + QStringLiteral("/nokey"),
-                                        passwordPrompts(), CancelToken{}, &error));
-        QVERIFY2(error.contains(QStringLiteral("no private key")), qPrintable(error));
+        const auto noKey = SshKeys::installOnNode(target, key->publicKeyLine, tmp.path() + QStringLiteral("/nokey"),
+                                                  passwordPrompts(), CancelToken{});
+        QVERIFY(!noKey);
+        QVERIFY2(noKey.firstError().message.contains(QStringLiteral("no private key")),
+                 qPrintable(noKey.errorString()));
+        QCOMPARE(noKey.errorCode(), QString(codes::Key));
         QVERIFY(!QFile::exists(auth));
         // The key does not work yet and no password is given.
         SshPrompts noPassword = passwordPrompts();
         noPassword.secret = [](const SecretRequest&) { return std::optional<QByteArray>(); };
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, noPassword, CancelToken{},
-                                        &error));
-        QVERIFY2(error.contains(QStringLiteral("no password was given")), qPrintable(error));
+        const auto refused =
+            SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, noPassword, CancelToken{});
+        QVERIFY(!refused);
+        QVERIFY2(refused.firstError().message.contains(QStringLiteral("no password was given")),
+                 qPrintable(refused.errorString()));
+        QCOMPARE(refused.errorCode(), QString(codes::Auth));
         QVERIFY(!QFile::exists(auth));
         // With the password: added and proved.
         int asked = 0;
         auto installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath,
-                                                passwordPrompts(&asked), CancelToken{}, &error);
-        QVERIFY2(installed, qPrintable(error));
+                                                passwordPrompts(&asked), CancelToken{});
+        QVERIFY2(installed.ok(), qPrintable(installed.errorString()));
         QCOMPARE(installed->outcome, NodeInstall::Outcome::Added);
         QCOMPARE(installed->message(), QStringLiteral("key added, key login verified"));
         QCOMPARE(asked, 1);
@@ -284,19 +295,22 @@ class TestSshKeys : public QObject {
         // Again: the key-only login works, no password asked, nothing written.
         asked = 0;
         installed = SshKeys::installOnNode(target, key->publicKeyLine, key->privateKeyPath, passwordPrompts(&asked),
-                                           CancelToken{}, &error);
-        QVERIFY2(installed, qPrintable(error));
+                                           CancelToken{});
+        QVERIFY2(installed.ok(), qPrintable(installed.errorString()));
         QCOMPARE(installed->outcome, NodeInstall::Outcome::AlreadyWorked);
         QCOMPARE(asked, 0);
         QCOMPARE(countLines(auth, SshKeys::keyPart(key->publicKeyLine)), 1);
         // A public key that is not the private key's (the wrong .pub chosen): it gets authorized, but the
         // key-only login with the private key fails, so the node does not count as done.
         const auto other =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("other"), std::nullopt, QStringLiteral("o@x"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("other"), std::nullopt, QStringLiteral("o@x"));
         QVERIFY(other);
-        QVERIFY(!SshKeys::installOnNode(target, key->publicKeyLine, other->privateKeyPath, passwordPrompts(),
-                                        CancelToken{}, &error));
-        QVERIFY2(error.contains(QStringLiteral("logging in with")), qPrintable(error));
+        const auto wrongPair =
+            SshKeys::installOnNode(target, key->publicKeyLine, other->privateKeyPath, passwordPrompts(), CancelToken{});
+        QVERIFY(!wrongPair);
+        QVERIFY2(wrongPair.firstError().message.contains(QStringLiteral("logging in with")),
+                 qPrintable(wrongPair.errorString()));
+        QCOMPARE(wrongPair.errorCode(), QString(codes::Auth));
     }
 
     void installAddsMissingNewline()
@@ -306,11 +320,10 @@ class TestSshKeys : public QObject {
         resetUserSsh();
         QDir().mkpath(userSsh());
         QTemporaryDir tmp;
-        QString error;
         const auto other =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("o"), std::nullopt, QStringLiteral("other"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("o"), std::nullopt, QStringLiteral("other"));
         const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("mine"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("k"), std::nullopt, QStringLiteral("mine"));
         QVERIFY(other && key);
         const QString auth = userSsh() + QStringLiteral("/authorized_keys");
         {
@@ -322,9 +335,10 @@ class TestSshKeys : public QObject {
                    {QStringLiteral("-R"), QLatin1String(kTestUser) + QLatin1Char(':'), userSsh()});
         SshSession s(userTarget(m_head));
         s.setPrompts(passwordPrompts());
-        QVERIFY2(s.open(AuthOptions{false, true, false}), qPrintable(s.error().toString()));
-        QVERIFY2(SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{}, &error),
-                 qPrintable(error));
+        const Status opened = s.open(AuthOptions{false, true, false});
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
+        const auto installed = SshKeys::installPublicKey(s, key->publicKeyLine, key->privateKeyPath, SshPrompts{});
+        QVERIFY2(installed.ok(), qPrintable(installed.errorString()));
         QFile f(auth);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(f.readAll()),
@@ -339,10 +353,12 @@ class TestSshKeys : public QObject {
         // Both "nodes" log in as the test user with its password; on this machine they share its home.
         SshSession head(userTarget(m_head));
         head.setPrompts(passwordPrompts());
-        QVERIFY2(head.open(AuthOptions{false, true, false}), qPrintable(head.error().toString()));
+        const Status headOpened = head.open(AuthOptions{false, true, false});
+        QVERIFY2(headOpened.ok(), qPrintable(headOpened.errorString()));
         SshSession worker(userTarget(m_worker));
         worker.setPrompts(passwordPrompts());
-        QVERIFY2(worker.open(AuthOptions{false, true, false}), qPrintable(worker.error().toString()));
+        const Status workerOpened = worker.open(AuthOptions{false, true, false});
+        QVERIFY2(workerOpened.ok(), qPrintable(workerOpened.errorString()));
 
         // Before: the head cannot log in to the worker.
         const QString probe = QStringLiteral("ssh -o BatchMode=yes -o ConnectTimeout=5 -p %1 -l %2 127.0.0.1 true")
@@ -350,17 +366,16 @@ class TestSshKeys : public QObject {
                                   .arg(QLatin1String(kTestUser));
         QVERIFY(!head.exec(probe).ok());
 
-        QString error;
-        const auto log = SshKeys::setupHeadToWorkers(head, {&worker}, &error);
-        QVERIFY2(log, qPrintable(error));
+        const auto log = SshKeys::setupHeadToWorkers(head, {&worker});
+        QVERIFY2(log.ok(), qPrintable(log.errorString()));
         QVERIFY2(head.exec(probe).ok(), qPrintable(log->join(QLatin1Char('\n'))));
         // The head's known_hosts holds the key this side verified, under the hostfile's name.
         QFile kh(userSsh() + QStringLiteral("/known_hosts"));
         QVERIFY(kh.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(kh.readAll()).contains(m_worker.knownHostsLine()));
         // Idempotent.
-        const auto again = SshKeys::setupHeadToWorkers(head, {&worker}, &error);
-        QVERIFY2(again, qPrintable(error));
+        const auto again = SshKeys::setupHeadToWorkers(head, {&worker});
+        QVERIFY2(again.ok(), qPrintable(again.errorString()));
         QCOMPARE(countLines(userSsh() + QStringLiteral("/authorized_keys"), QStringLiteral("ssh-ed25519")), 1);
         QCOMPARE(countLines(userSsh() + QStringLiteral("/known_hosts"),
                             QStringLiteral("[127.0.0.1]:%1").arg(m_worker.port())),
@@ -384,10 +399,11 @@ class TestSshKeys : public QObject {
             kh.write((m_head.knownHostsLine() + QLatin1Char('\n')).toUtf8());
         }
         SshSession s(t);
-        QVERIFY2(s.open(), qPrintable(s.error().toString()));
+        const Status opened = s.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         const QString dest = tmp.path() + QStringLiteral("/remote/bin/traindeck-trainer");
-        QString error;
-        QVERIFY2(SshKeys::deployFile(s, src.fileName(), dest, 0755, &error), qPrintable(error));
+        const Status deployed = SshKeys::deployFile(s, src.fileName(), dest, 0755);
+        QVERIFY2(deployed.ok(), qPrintable(deployed.errorString()));
         QFile out(dest);
         QVERIFY(out.open(QIODevice::ReadOnly));
         QCOMPARE(out.readAll(), data);
@@ -436,9 +452,8 @@ class TestSshKeys : public QObject {
             QSKIP(qPrintable(m_userError));
         resetUserSsh();
         QTemporaryDir tmp;
-        QString error;
         const auto key =
-            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("cli"), &error);
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("cli"));
         QVERIFY(key);
         QFile profile(tmp.path() + QStringLiteral("/lab.json"));
         QVERIFY(profile.open(QIODevice::WriteOnly));

@@ -19,7 +19,9 @@
 #include <thread>
 
 using namespace traindeck::ssh;
+using traindeck::Diagnostics;
 using traindeck::shellQuote;
+using traindeck::Status;
 using namespace traindeck::testing;
 
 class TestSshSession : public QObject {
@@ -41,8 +43,8 @@ class TestSshSession : public QObject {
     std::unique_ptr<SshSession> openSession()
     {
         auto s = std::make_unique<SshSession>(trustedTarget());
-        if (!s->open())
-            qWarning() << s->error().toString();
+        if (const Status opened = s->open(); !opened)
+            qWarning() << opened.errorString();
         return s;
     }
 
@@ -69,20 +71,22 @@ class TestSshSession : public QObject {
                           return HostKeyDecision::Reject;
                       },
                       {}});
-        QVERIFY(!s.connectToHost());
+        const Status connected = s.connectToHost();
+        QVERIFY(!connected);
         QCOMPARE(asked, 1);
-        QCOMPARE(s.error().kind, SshError::Kind::HostKeyUnknown);
+        QCOMPARE(connected.errorCode(), QString(codes::HostKeyUnknown));
         QCOMPARE(seen.state, HostKeyInfo::State::Unknown);
         QCOMPARE(seen.fingerprint, m_server.hostKeyFingerprint());
         QVERIFY(seen.fingerprint.startsWith(QLatin1String("SHA256:")));
         QCOMPARE(seen.keyType, QStringLiteral("ssh-ed25519"));
-        QVERIFY(s.error().detail.contains(seen.fingerprint));
+        QVERIFY(connected.firstError().detail.contains(seen.fingerprint));
         QVERIFY(!QFile::exists(t.knownHosts));
 
         // No prompt at all: rejected too.
         SshSession silent(t);
-        QVERIFY(!silent.connectToHost());
-        QCOMPARE(silent.error().kind, SshError::Kind::HostKeyUnknown);
+        const Status silentConnected = silent.connectToHost();
+        QVERIFY(!silentConnected);
+        QCOMPARE(silentConnected.errorCode(), QString(codes::HostKeyUnknown));
     }
 
     void firstContactAccepted()
@@ -92,12 +96,14 @@ class TestSshSession : public QObject {
         {
             SshSession once(t);
             once.setPrompts({[](const HostKeyInfo&) { return HostKeyDecision::AcceptOnce; }, {}});
-            QVERIFY2(once.open(), qPrintable(once.error().toString()));
+            const Status onceOpened = once.open();
+            QVERIFY2(onceOpened.ok(), qPrintable(onceOpened.errorString()));
             QVERIFY(!QFile::exists(t.knownHosts));
         }
         SshSession s(t);
         s.setPrompts({[](const HostKeyInfo&) { return HostKeyDecision::AcceptAndSave; }, {}});
-        QVERIFY2(s.open(), qPrintable(s.error().toString()));
+        const Status opened = s.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         QFile f(t.knownHosts);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString content = QString::fromUtf8(f.readAll());
@@ -112,7 +118,8 @@ class TestSshSession : public QObject {
                               return HostKeyDecision::Reject;
                           },
                           {}});
-        QVERIFY2(again.open(), qPrintable(again.error().toString()));
+        const Status againOpened = again.open();
+        QVERIFY2(againOpened.ok(), qPrintable(againOpened.errorString()));
         QCOMPARE(asked, 0);
         QCOMPARE(again.hostKey().state, HostKeyInfo::State::Known);
         QCOMPARE(again.authMethodUsed(), QStringLiteral("publickey"));
@@ -131,7 +138,8 @@ class TestSshSession : public QObject {
         t.identity.clear();
         t.useDefaultIdentities = true; // the config's IdentityFile
         SshSession s(t);
-        QVERIFY2(s.open(), qPrintable(s.error().toString()));
+        const Status opened = s.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         QCOMPARE(s.resolvedHost(), QStringLiteral("127.0.0.1"));
         QCOMPARE(s.resolvedPort(), m_server.port());
         QCOMPARE(s.resolvedUser(), QStringLiteral("root"));
@@ -160,12 +168,14 @@ class TestSshSession : public QObject {
 
         // Unknown host, config says "no": still asked, and refused without an answer.
         SshSession unknown(t);
-        QVERIFY(!unknown.open());
-        QCOMPARE(unknown.error().kind, SshError::Kind::HostKeyUnknown);
+        const Status unknownOpened = unknown.open();
+        QVERIFY(!unknownOpened);
+        QCOMPARE(unknownOpened.errorCode(), QString(codes::HostKeyUnknown));
 
         SshSession first(t);
         first.setPrompts({[](const HostKeyInfo&) { return HostKeyDecision::AcceptAndSave; }, {}});
-        QVERIFY2(first.open(), qPrintable(first.error().toString()));
+        const Status firstOpened = first.open();
+        QVERIFY2(firstOpened.ok(), qPrintable(firstOpened.errorString()));
         first.disconnect();
 
         QVERIFY2(server.regenerateHostKey(&error), qPrintable(error));
@@ -176,13 +186,15 @@ class TestSshSession : public QObject {
                           return HostKeyDecision::AcceptAndSave;
                       },
                       {}});
-        QVERIFY(!s.open());
+        const Status opened = s.open();
+        QVERIFY(!opened);
         QCOMPARE(asked, 0); // never offered for acceptance
-        QCOMPARE(s.error().kind, SshError::Kind::HostKeyChanged);
+        QCOMPARE(opened.errorCode(), QString(codes::HostKeyChanged));
         QCOMPARE(s.hostKey().state, HostKeyInfo::State::Changed);
         QCOMPARE(s.hostKey().fingerprint, server.hostKeyFingerprint());
-        QVERIFY(s.error().toString().contains(QLatin1String("attack")));
-        QVERIFY(s.error().detail.contains(QStringLiteral("ssh-keygen -R '[127.0.0.1]:%1'").arg(server.port())));
+        QVERIFY(opened.firstError().toString().contains(QLatin1String("attack")));
+        QVERIFY(
+            opened.firstError().detail.contains(QStringLiteral("ssh-keygen -R '[127.0.0.1]:%1'").arg(server.port())));
         m_client->writeConfig(QString());
     }
 
@@ -197,17 +209,19 @@ class TestSshSession : public QObject {
         QElapsedTimer timer;
         timer.start();
         SshSession s(t);
-        QVERIFY(!s.connectToHost());
+        const Status connected = s.connectToHost();
+        QVERIFY(!connected);
         const qint64 ms = timer.elapsed();
         QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
-        QCOMPARE(s.error().kind, SshError::Kind::Timeout);
+        QCOMPARE(connected.errorCode(), QString(codes::Timeout));
 
         // A closed port: refused quickly.
         SshTarget closed = t;
         closed.port = freePort();
         SshSession refused(closed);
-        QVERIFY(!refused.connectToHost());
-        QCOMPARE(refused.error().kind, SshError::Kind::Connect);
+        const Status refusedConnected = refused.connectToHost();
+        QVERIFY(!refusedConnected);
+        QCOMPARE(refusedConnected.errorCode(), QString(codes::Connect));
     }
 
     void authFailure()
@@ -216,9 +230,10 @@ class TestSshSession : public QObject {
         SshClientEnv other; // a key the server does not know
         t.identity = other.identity();
         SshSession s(t);
-        QVERIFY(!s.open());
-        QCOMPARE(s.error().kind, SshError::Kind::Auth);
-        QVERIFY(s.error().message.contains(QLatin1String("publickey")));
+        const Status opened = s.open();
+        QVERIFY(!opened);
+        QCOMPARE(opened.errorCode(), QString(codes::Auth));
+        QVERIFY(opened.firstError().message.contains(QLatin1String("publickey")));
     }
 
     void exitCodes_data()
@@ -443,7 +458,7 @@ class TestSshSession : public QObject {
         QSignalSpy failed(&conn, &SshConnection::connectFailed);
         conn.connectToHost();
         QVERIFY(failed.wait(10000));
-        QCOMPARE(failed.at(0).at(0).value<SshError>().kind, SshError::Kind::Connect);
+        QCOMPARE(failed.at(0).at(0).value<Diagnostics>().value(0).code, QString(codes::Connect));
         QCOMPARE(conn.state(), SshConnection::State::Disconnected);
     }
 
@@ -487,7 +502,8 @@ class TestSshSession : public QObject {
         t.keepaliveCountMax = 3;
         SshSession s(t);
         s.setPrompts({[](const HostKeyInfo&) { return HostKeyDecision::AcceptOnce; }, {}});
-        QVERIFY2(s.open(), qPrintable(s.error().toString()));
+        const Status opened = s.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
         std::thread cut([&] {
             QThread::msleep(500);
             ip({QStringLiteral("link"), QStringLiteral("set"), hostIf, QStringLiteral("down")});
@@ -497,7 +513,7 @@ class TestSshSession : public QObject {
         const ExecResult r = s.exec(QStringLiteral("sleep 60"), ExecOptions::withTimeout(30000));
         cut.join();
         QCOMPARE(r.status, ExecResult::Status::Failed);
-        QCOMPARE(r.error.kind, SshError::Kind::LinkLost);
+        QCOMPARE(r.error.code, QString(codes::LinkLost));
         QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
         remote.stop();
     }
