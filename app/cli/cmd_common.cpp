@@ -4,6 +4,7 @@
 #include "command.h"
 
 #include "analysis/diagnosis.h"
+#include "analysis/findinghistory.h"
 #include "analysis/phases.h"
 #include "common/format.h"
 #include "common/paths.h"
@@ -153,13 +154,6 @@ QStringList phaseBars(const MetricStore& s, int width)
     return out;
 }
 
-QString findingKey(const Finding& f)
-{
-    QStringList r;
-    for (int x : f.ranks)
-        r.append(QString::number(x));
-    return Finding::kindName(f.kind) + QLatin1Char(':') + r.join(QLatin1Char(','));
-}
 } // namespace
 
 QCommandLineOption runsDirOption()
@@ -248,7 +242,7 @@ int followRun(const RunLocation& location, const FollowOptions& options)
                      [](const QString& message) { QTextStream(stderr) << message << '\n'; });
     QTextStream out(stdout);
     const bool tty = !options.json && ::isatty(STDOUT_FILENO);
-    QSet<QString> findingsSeen;
+    analysis::LiveDiagnosis live;
     QList<Finding> findings;
     qint64 stepsAtLastDiagnosis = -1;
     QElapsedTimer sinceDraw;
@@ -267,20 +261,22 @@ int followRun(const RunLocation& location, const FollowOptions& options)
             return;
         stepsAtLastDiagnosis = rows;
         sinceDiagnosis.restart();
-        findings = Diagnosis::analyze(monitor.store());
-        for (const Finding& f : findings) {
+        const auto changes = live.update(monitor.store());
+        findings = live.findings();
+        for (const auto& change : changes) {
+            const Finding& f = change.finding;
             if (f.severity == analysis::Severity::Info && f.kind == analysis::FindingKind::ScalingEfficiency)
                 continue; // shown at the end (it is always there)
-            const QString key = findingKey(f);
-            if (findingsSeen.contains(key))
-                continue;
-            findingsSeen.insert(key);
             if (options.json) {
                 QJsonObject o = f.toJson();
                 o.insert(QStringLiteral("type"), QStringLiteral("finding"));
                 printJson(o);
             } else if (!tty) {
-                out << Follow::tr("finding [%1] %2").arg(Finding::severityName(f.severity), f.summary) << '\n';
+                out << (change.type == analysis::FindingHistory::Change::Type::Raised
+                            ? Follow::tr("finding [%1] %2")
+                            : Follow::tr("finding resolved [%1] %2"))
+                           .arg(Finding::severityName(f.severity), f.summary)
+                    << '\n';
                 out.flush();
             }
         }

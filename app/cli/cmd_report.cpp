@@ -226,9 +226,9 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
         QStringList ev;
         for (const auto& [k, v] : f.evidence)
             ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));
-        h += QStringLiteral("<h3 class=\"%1\">[%1] %2</h3><p>%3</p><p><i>%4</i></p>\n")
-                 .arg(Finding::severityName(f.severity), esc(f.summary), esc(ev.join(QStringLiteral(", "))),
-                      esc(f.recommendation));
+        h += QStringLiteral("<h3 class=\"%1\">[%1] %2</h3><p>%3</p><p>%4</p><p><i>%5</i></p>\n")
+                 .arg(Finding::severityName(f.severity), esc(f.summary), esc(f.timeline()),
+                      esc(ev.join(QStringLiteral(", "))), esc(f.recommendation));
     }
     if (s.rowCount() > 0) {
         struct P {
@@ -364,6 +364,8 @@ int run(const QStringList& args)
     out << ReportCommand::tr("findings:") << (findings.isEmpty() ? ReportCommand::tr(" none") : QString()) << '\n';
     for (const Finding& f : findings) {
         out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
+        if (const QString when = f.timeline(); !when.isEmpty())
+            out << "    " << when << '\n';
         QStringList ev;
         for (const auto& [k, v] : f.evidence)
             ev.append(k + QLatin1Char('=') + formatNumber(v, 4, 'g'));

@@ -1,5 +1,7 @@
 #include "findingspanel.h"
 
+#include "analysis/findinghistory.h"
+
 #include "common/format.h"
 #include "plotstyle.h"
 
@@ -14,7 +16,9 @@
 namespace traindeck::gui {
 
 using analysis::Finding;
+using analysis::FindingHistory;
 using analysis::FindingKind;
+using analysis::FindingState;
 using analysis::Severity;
 
 FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent)
@@ -97,7 +101,17 @@ static QIcon severityIcon(Severity s)
 
 static bool sameFinding(const Finding& a, const Finding& b)
 {
-    return a.kind == b.kind && a.ranks == b.ranks;
+    return FindingHistory::keyOf(a) == FindingHistory::keyOf(b) && a.raisedStep == b.raisedStep;
+}
+
+QString FindingsPanel::stateText(FindingState s)
+{
+    switch (s) {
+    case FindingState::Active: return tr("active");
+    case FindingState::Resolved: return tr("resolved");
+    case FindingState::Tentative: return tr("not enough evidence yet");
+    }
+    return QString();
 }
 
 void FindingsPanel::setFindings(const QList<Finding>& findings)
@@ -121,10 +135,14 @@ void FindingsPanel::setFindings(const QList<Finding>& findings)
             }
             ranks = QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
         }
+        const QString state =
+            f.state == FindingState::Active ? QString() : QStringLiteral(" (%1)").arg(stateText(f.state));
         auto* item = new QListWidgetItem(
             severityIcon(f.severity),
-            QStringLiteral("%1: %2%3\n%4").arg(severityText(f.severity), kindText(f.kind), ranks, f.summary));
+            QStringLiteral("%1: %2%3%4\n%5").arg(severityText(f.severity), kindText(f.kind), ranks, state, f.summary));
         item->setToolTip(f.recommendation);
+        if (f.state != FindingState::Active)
+            item->setForeground(m_list->palette().color(QPalette::Disabled, QPalette::Text));
         m_list->addItem(item);
         if (selected && sameFinding(*selected, f))
             reselect = i;
@@ -162,6 +180,8 @@ void FindingsPanel::showDetails(int index)
             .arg(severityText(f.severity).toHtmlEscaped(), kindText(f.kind).toHtmlEscaped(), f.summary.toHtmlEscaped());
     if (f.firstStep >= 0)
         html += QStringLiteral("<p>%1</p>").arg(tr("Steps %1 to %2").arg(f.firstStep).arg(f.lastStep).toHtmlEscaped());
+    if (const QString when = f.timeline(); !when.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(when.toHtmlEscaped());
     if (!f.evidence.isEmpty()) {
         html += QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"2\">")
                     .arg(tr("Evidence").toHtmlEscaped());

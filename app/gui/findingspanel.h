@@ -29,6 +29,7 @@ class FindingsPanel : public QWidget {
     static QString severityText(analysis::Severity s);
     static QString kindText(analysis::FindingKind k);
     static QColor severityColor(analysis::Severity s);
+    static QString stateText(analysis::FindingState s);
 
   Q_SIGNALS:
     // The ranks named by the selected finding (empty: none selected or a whole-job finding).

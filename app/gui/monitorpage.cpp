@@ -46,7 +46,6 @@ using metrics::SeriesId;
 namespace {
 
 constexpr int kFindingsIntervalMs = 2000;
-constexpr qint64 kFindingsWindow = 2000; // steps analysed live, on the GUI thread (a few ms)
 
 QCPColorGradient viridis()
 {
@@ -940,10 +939,14 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
             QStringLiteral("Findings"), QThread::LowPriority);
         return;
     }
-    analysis::DiagnosisOptions options;
-    if (store.lastStep() - store.firstStep() > kFindingsWindow)
-        options.fromStep = store.lastStep() - kFindingsWindow;
-    m_findings->setFindings(analysis::Diagnosis::analyze(store, options));
+    // Live: the last steps analysed on the GUI thread (a few ms); findings that stop holding stay
+    // listed, resolved.
+    if (m_liveGeneration != m_session->generation()) {
+        m_liveDiagnosis.clear();
+        m_liveGeneration = m_session->generation();
+    }
+    m_liveDiagnosis.update(store);
+    m_findings->setFindings(m_liveDiagnosis.findings());
 }
 
 void MonitorPage::updateStatus()

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "analysis/finding.h"
+#include "analysis/findinghistory.h"
 #include "series.h"
 
 #include <QElapsedTimer>
@@ -123,7 +124,9 @@ class MonitorPage : public QWidget {
     RunSession* m_session;
     QTabWidget* m_tabs = nullptr;
     FindingsPanel* m_findings = nullptr;
-    LogsPanel* m_logs = nullptr; // every rank's stderr (the Logs tab)
+    LogsPanel* m_logs = nullptr;             // every rank's stderr (the Logs tab)
+    analysis::LiveDiagnosis m_liveDiagnosis; // live runs: what the panel has shown so far
+    quint64 m_liveGeneration = 0;
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QSlider* m_smoothSlider = nullptr;

@@ -89,119 +89,361 @@ QString rankLabel(const Context& c, int k)
 }
 
 // ---- stragglers -----------------------------------------------------------------------------
+//
+// Paired per step: each rank's excess over the median of the other ranks, as a share of the step
+// (so a delay costs the same wherever it sits, and every step is its own control for the load of the
+// machine). Over a trailing window: location = median excess of the rank; noise = the pooled robust
+// spread (MAD) of every rank's excess around its own median, so a slow rank does not inflate it; the
+// median's standard error = 1.2533 sigma / sqrt(w). A rank is raised when its median excess is at
+// least the minimum effect and its z = location / standard error passes the threshold; it is resolved
+// when the median of its last few steps falls under half the minimum effect. Confidence is one-sided
+// and Bonferroni-corrected over the ranks.
 
-void stragglers(const Context& c, QList<Finding>& out)
+double confidenceOf(double z, int ranks)
 {
-    if (c.n < 2 || c.r1 - c.r0 < c.o.window || c.o.window < 1)
-        return;
-    const int W = c.o.window;
-    const int need = int(std::ceil(c.o.stragglerFraction * W - 1e-9));
-    enum { Compute, Data, Causes };
-    struct Track {
-        std::vector<char> ring;
-        int count = 0;
-        qint64 firstRow = -1, lastRow = -1;
-    };
-    std::vector<std::array<Track, Causes>> tracks(size_t(c.n));
-    for (auto& t : tracks)
-        for (auto& x : t)
-            x.ring.assign(size_t(W), 0);
+    const double p = 0.5 * std::erfc(z / std::sqrt(2.0));
+    return std::max(0.0, 1.0 - p * std::max(1, ranks));
+}
 
+QString confidenceText(double confidence)
+{
+    return confidence >= 0.9999 ? QStringLiteral("> 99.99") : QString::number(confidence * 100, 'f', 2);
+}
+
+struct Excess {
+    std::vector<std::vector<double>> share; // [rank][row - r0]: (own - others' median) / step
+    std::vector<std::vector<double>> own, others;
+};
+
+Excess excessOf(const Context& c, bool data)
+{
+    const size_t rows = size_t(c.r1 - c.r0);
+    Excess e;
+    e.share.assign(size_t(c.n), std::vector<double>(rows, kNaN));
+    e.own = e.others = e.share;
     std::vector<double> v(size_t(c.n)), sorted(size_t(c.n));
-    for (qint64 row = c.r0; row < c.r1; ++row) {
-        const qint64 i = row - c.r0;
-        const size_t slot = size_t(i % W);
+    for (size_t i = 0; i < rows; ++i) {
+        const qint64 row = c.r0 + qint64(i);
         const double stepMs = c.stepMs(row);
-        for (int cause = 0; cause < Causes; ++cause) {
-            bool ok = true;
-            for (int k = 0; k < c.n; ++k) {
-                v[size_t(k)] = cause == Compute ? c.compute(row, k) : c.rank(RankMetric::Data, k, row);
-                ok = ok && std::isfinite(v[size_t(k)]);
-            }
-            sorted = v;
-            if (ok)
-                std::sort(sorted.begin(), sorted.end());
-            for (int k = 0; k < c.n; ++k) {
-                char above = 0;
-                if (ok) {
-                    // Median of the others: the sorted values without one copy of v[k].
-                    const size_t p =
-                        size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
-                    const size_t m = size_t(c.n - 1);
-                    auto at = [&](size_t j) { return sorted[j < p ? j : j + 1]; };
-                    const double med = m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
-                    const double excess = v[size_t(k)] - med;
-                    above = med > 0 && excess >= c.o.stragglerExcess * med &&
-                            (!std::isfinite(stepMs) || excess >= c.o.stragglerMinStepShare * stepMs);
-                }
-                Track& t = tracks[size_t(k)][size_t(cause)];
-                t.count += above - t.ring[slot];
-                t.ring[slot] = above;
-                if (i + 1 >= W && t.count >= need) {
-                    if (t.firstRow < 0)
-                        t.firstRow = row;
-                    t.lastRow = row;
-                }
+        bool ok = stepMs > 0;
+        for (int k = 0; k < c.n; ++k) {
+            v[size_t(k)] = data ? c.rank(RankMetric::Data, k, row) : c.compute(row, k);
+            ok = ok && std::isfinite(v[size_t(k)]);
+        }
+        if (!ok)
+            continue;
+        sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        for (int k = 0; k < c.n; ++k) {
+            // Median of the others: the sorted values without one copy of v[k].
+            const size_t p = size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
+            const size_t m = size_t(c.n - 1);
+            auto at = [&](size_t j) { return sorted[j < p ? j : j + 1]; };
+            const double med = m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
+            e.share[size_t(k)][i] = (v[size_t(k)] - med) / stepMs;
+            e.own[size_t(k)][i] = v[size_t(k)];
+            e.others[size_t(k)][i] = med;
+        }
+    }
+    return e;
+}
+
+double medianOf(const std::vector<double>& v, size_t from, size_t to)
+{
+    return median(std::vector<double>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to)));
+}
+
+// Neighbouring steps that are alike (slow drifts: other processes on a core, clocks) count as fewer
+// independent samples. The share of independent ones, 1 / (1 + 2 sum of the lag-1..5 correlations), each
+// correlation estimated from how often deviations that far apart share their sign (robust to spikes);
+// Signs counts them.
+struct Signs {
+    static constexpr int kLags = 5;
+    std::array<int, kLags + 1> same{}, pairs{};
+
+    // Deviations d[0..n) of one series from its centre.
+    void add(const double* d, size_t n)
+    {
+        for (size_t j = 0; j < n; ++j) {
+            if (!std::isfinite(d[j]) || d[j] == 0)
+                continue;
+            for (int lag = 1; lag <= kLags && size_t(lag) <= j; ++lag) {
+                const double p = d[j - size_t(lag)];
+                if (!std::isfinite(p) || p == 0)
+                    continue;
+                same[size_t(lag)] += (d[j] > 0) == (p > 0);
+                ++pairs[size_t(lag)];
             }
         }
     }
+    double independentShare() const
+    {
+        double sum = 0;
+        for (int lag = 1; lag <= kLags; ++lag)
+            if (pairs[size_t(lag)] > 0)
+                sum += std::clamp(std::sin(M_PI * (double(same[size_t(lag)]) / pairs[size_t(lag)] - 0.5)), 0.0, 1.0);
+        return std::max(0.1, 1.0 / (1.0 + 2.0 * sum));
+    }
+};
 
-    for (int k = 0; k < c.n; ++k) {
-        for (int cause = 0; cause < Causes; ++cause) {
-            const Track& t = tracks[size_t(k)][size_t(cause)];
-            if (t.firstRow < 0)
+// Is the median of `v` above `threshold` beyond the noise of `v` itself? Robust sigma (MAD), the
+// median's standard error with the effective sample size, and the one-sided confidence.
+struct MedianTest {
+    double median = kNaN, z = kNaN, confidence = 0;
+    int samples = 0;
+};
+
+MedianTest medianAbove(const std::vector<double>& series, double threshold, double noiseFloor)
+{
+    std::vector<double> v;
+    for (double x : series)
+        if (std::isfinite(x))
+            v.push_back(x);
+    MedianTest t;
+    t.samples = int(v.size());
+    if (v.size() < 2)
+        return t;
+    t.median = median(v);
+    std::vector<double> dev, signed_;
+    for (double x : v) {
+        dev.push_back(std::fabs(x - t.median));
+        signed_.push_back(x - t.median);
+    }
+    Signs signs;
+    signs.add(signed_.data(), signed_.size());
+    const double sigma = std::max(1.4826 * median(dev), noiseFloor);
+    const double se = 1.2533 * sigma / std::sqrt(double(v.size()) * signs.independentShare());
+    t.z = (t.median - threshold) / se;
+    t.confidence = confidenceOf(t.z, 1);
+    return t;
+}
+
+void stragglers(const Context& whole, QList<Finding>& out)
+{
+    Context c = whole;
+    if (c.o.stragglerSteps > 0)
+        c.r0 = std::max(c.r0, c.r1 - c.o.stragglerSteps);
+    const DiagnosisOptions& o = c.o;
+    const size_t rows = size_t(c.r1 - c.r0);
+    if (c.n < 2 || rows == 0)
+        return;
+    const size_t W = size_t(std::max(o.window, o.stragglerMinSteps));
+    const size_t minSteps = size_t(std::max(2, o.stragglerMinSteps));
+    const size_t resolveSteps = size_t(std::max(1, o.stragglerResolveSteps));
+
+    for (const bool data : {false, true}) {
+        const Excess e = excessOf(c, data);
+        struct Episode {
+            bool active = false;
+            size_t startRow = 0, raisedRow = 0, lastRow = 0, resolvedRow = 0;
+            double z = 0, location = 0;
+            size_t window = 0;
+        };
+        std::vector<Episode> current(size_t(c.n));
+        std::vector<Episode> done; // finished episodes, rank in `doneRank`
+        std::vector<int> doneRank;
+        std::vector<double> location(size_t(c.n)), z(size_t(c.n)), devs;
+        std::vector<size_t> lengths, available(size_t(c.n), 0);
+        std::vector<double> centred;
+        std::vector<size_t> notBefore(size_t(c.n), 0), width(size_t(c.n), 0); // a resolved episode's steps
+        size_t lastW = 0;                                                     // do not raise the next one
+
+        auto finish = [&](int k, size_t row, bool resolved) {
+            Episode ep = current[size_t(k)];
+            ep.resolvedRow = resolved ? row : 0;
+            ep.active = !resolved;
+            done.push_back(ep);
+            doneRank.push_back(k);
+            current[size_t(k)] = Episode{};
+        };
+
+        for (size_t i = 0; i < rows; ++i) {
+            const size_t w = std::min(i + 1, W);
+            if (w < minSteps)
                 continue;
-            // Evidence from the last flagged window.
-            std::vector<double> mine, others, excess;
-            int above = 0;
-            for (qint64 row = t.lastRow - W + 1; row <= t.lastRow; ++row) {
-                std::vector<double> rest;
-                double own = 0;
-                for (int j = 0; j < c.n; ++j) {
-                    const double x = cause == Compute ? c.compute(row, j) : c.rank(RankMetric::Data, j, row);
-                    if (j == k)
-                        own = x;
-                    else
-                        rest.push_back(x);
+            const size_t from = i + 1 - w;
+            devs.clear();
+            Signs signs;
+            for (int k = 0; k < c.n; ++k) {
+                const auto& x = e.share[size_t(k)];
+                const double centre = medianOf(x, from, i + 1);
+                centred.clear();
+                for (size_t j = from; j <= i; ++j) {
+                    centred.push_back(x[j] - centre);
+                    if (std::isfinite(x[j]))
+                        devs.push_back(std::fabs(x[j] - centre));
                 }
-                const double med = median(rest);
-                mine.push_back(own);
-                others.push_back(med);
-                excess.push_back(own - med);
-                above += med > 0 && own - med >= c.o.stragglerExcess * med;
+                signs.add(centred.data(), centred.size());
+                const size_t own = std::max(from, notBefore[size_t(k)]);
+                width[size_t(k)] = i + 1 - own;
             }
-            const double mineMed = median(mine), othersMed = median(others), excessMs = median(excess);
-            const double excessFrac = othersMed > 0 ? excessMs / othersMed : kNaN;
+            const double sigma = std::max(1.4826 * median(devs), o.stragglerNoiseFloor);
+            const double independent = signs.independentShare();
+            lastW = w;
+            for (int k = 0; k < c.n; ++k) {
+                // The whole window and its second half: a straggler that starts mid-run is seen by the
+                // half window long before it dominates the whole one. Each is a test of its own; the
+                // better one that shows the effect counts.
+                location[size_t(k)] = z[size_t(k)] = kNaN;
+                const size_t avail = width[size_t(k)];
+                lengths.clear();
+                if (avail >= minSteps)
+                    lengths.push_back(avail);
+                if (avail > W / 2 && W / 2 >= minSteps)
+                    lengths.push_back(W / 2);
+                for (size_t len : lengths) {
+                    const double loc = medianOf(e.share[size_t(k)], i + 1 - len, i + 1);
+                    const double zz = loc / (1.2533 * sigma / std::sqrt(double(len) * independent));
+                    const bool shows = loc >= o.stragglerMinEffect, best = location[size_t(k)] >= o.stragglerMinEffect;
+                    if (!std::isfinite(z[size_t(k)]) || (shows && (!best || zz > z[size_t(k)])) ||
+                        (!shows && !best && zz > z[size_t(k)])) {
+                        location[size_t(k)] = loc;
+                        z[size_t(k)] = zz;
+                        width[size_t(k)] = len;
+                    }
+                }
+                available[size_t(k)] = avail;
+                Episode& ep = current[size_t(k)];
+                if (!ep.active) {
+                    if (location[size_t(k)] >= o.stragglerMinEffect && z[size_t(k)] >= o.stragglerZ) {
+                        ep.active = true;
+                        // Where it began (the window's first step may predate it): the change point
+                        // that maximises the suffix sum of the excess over half the effect (CUSUM),
+                        // with single steps clamped so a spike cannot move it.
+                        const size_t own = i + 1 - available[size_t(k)];
+                        double sum = 0, best = -1;
+                        ep.startRow = own;
+                        for (size_t j = i + 1; j-- > own;) {
+                            const double x = e.share[size_t(k)][j];
+                            sum += (std::isfinite(x) ? std::clamp(x, -0.5, 0.5) : 0.0) - o.stragglerMinEffect / 2;
+                            if (sum > best) {
+                                best = sum;
+                                ep.startRow = j;
+                            }
+                        }
+                        ep.raisedRow = i;
+                        ep.lastRow = i;
+                        ep.z = z[size_t(k)];
+                        ep.location = location[size_t(k)];
+                        ep.window = width[size_t(k)];
+                    }
+                    continue;
+                }
+                const size_t recentFrom = i + 1 - std::min(resolveSteps, w);
+                if (medianOf(e.share[size_t(k)], recentFrom, i + 1) < o.stragglerMinEffect / 2) {
+                    finish(k, i, true);
+                    notBefore[size_t(k)] = i + 1;
+                    continue;
+                }
+                ep.lastRow = i;
+                if (location[size_t(k)] >= o.stragglerMinEffect) {
+                    ep.z = z[size_t(k)];
+                    ep.location = location[size_t(k)];
+                    ep.window = width[size_t(k)];
+                }
+            }
+        }
+        for (int k = 0; k < c.n; ++k)
+            if (current[size_t(k)].active)
+                finish(k, rows - 1, false);
+
+        for (size_t d = 0; d < done.size(); ++d) {
+            const Episode& ep = done[d];
+            const int k = doneRank[d];
+            // Evidence from the last window in which it held.
+            const size_t to = ep.lastRow + 1, from = to - std::min(to, std::max(ep.window, minSteps));
+            std::vector<double> mine, others, excessMs;
+            int above = 0;
+            for (size_t j = from; j < to; ++j) {
+                mine.push_back(e.own[size_t(k)][j]);
+                others.push_back(e.others[size_t(k)][j]);
+                excessMs.push_back(e.own[size_t(k)][j] - e.others[size_t(k)][j]);
+                above += e.share[size_t(k)][j] > 0;
+            }
+            const double mineMed = median(mine), othersMed = median(others), waitMs = median(excessMs);
+            const double excessFrac = othersMed > 0 ? waitMs / othersMed : kNaN;
+            std::vector<double> steps;
+            for (size_t j = from; j < to; ++j)
+                steps.push_back(c.stepMs(c.r0 + qint64(j)));
+            const double stepMs = median(steps);
+            // How much faster the job would run without this rank's excess.
+            const double slowdown = stepMs > waitMs && waitMs > 0 ? waitMs / (stepMs - waitMs) : kNaN;
+            const double confidence = confidenceOf(ep.z, c.n);
+
             Finding f = c.make(FindingKind::Straggler, {k});
-            f.severity = excessFrac >= c.o.stragglerCritical ? Severity::Critical : Severity::Warning;
-            f.firstStep = qint64(c.step(t.firstRow - W + 1));
-            f.lastStep = qint64(c.step(t.lastRow));
-            const bool data = cause == Data;
+            f.severity = slowdown >= o.stragglerCritical ? Severity::Critical : Severity::Warning;
+            f.state = ep.active ? FindingState::Active : FindingState::Resolved;
+            f.firstStep = qint64(c.step(c.r0 + qint64(ep.startRow)));
+            f.lastStep = qint64(c.step(c.r0 + qint64(ep.lastRow)));
+            f.raisedStep = qint64(c.step(c.r0 + qint64(ep.raisedRow)));
+            if (!ep.active)
+                f.resolvedStep = qint64(c.step(c.r0 + qint64(ep.resolvedRow)));
             f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
             f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
             f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
-            f.addEvidence(QStringLiteral("others_wait_ms"), excessMs); // what every other rank waits per step
+            f.addEvidence(QStringLiteral("step_share_pct"), ep.location * 100.0);
+            f.addEvidence(QStringLiteral("job_slowdown_pct"), slowdown * 100.0);
+            f.addEvidence(QStringLiteral("others_wait_ms"), waitMs); // what every other rank waits per step
             f.addEvidence(QStringLiteral("steps_above"), above);
-            f.addEvidence(QStringLiteral("window"), W);
+            f.addEvidence(QStringLiteral("window"), double(to - from));
+            f.addEvidence(QStringLiteral("z"), ep.z);
+            f.addEvidence(QStringLiteral("confidence_pct"), confidence * 100.0);
             f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
             const QString who = rankLabel(c, k);
+            const QString stats = tr("%1 of the last %2 steps slower, %3% confidence")
+                                      .arg(above)
+                                      .arg(to - from)
+                                      .arg(confidenceText(confidence));
             if (data) {
-                f.summary =
-                    tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs %4 ms)")
-                        .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed));
+                f.summary = tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs "
+                               "%4 ms; %5)")
+                                .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed), stats);
                 f.recommendation =
                     tr("Check the input pipeline on %1: local disk or network file system speed, data loader "
                        "workers, CPU load from other processes; pre-shard or cache the data set on local disk.")
                         .arg(who);
             } else {
-                f.summary = tr("%1 is a straggler: its compute takes %2% longer than the other ranks' (%3 ms vs %4 ms)")
-                                .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed));
+                f.summary = tr("%1 is a straggler: its compute takes %2% longer than the other ranks' (%3 ms vs %4 ms; "
+                               "%5)")
+                                .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed), stats);
                 f.recommendation =
                     tr("Every other rank waits about %1 ms per step for %2. Check that device for thermal or power "
                        "throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed "
                        "on its host; if it persists, exclude that host from the hostfile.")
-                        .arg(ms(excessMs), who);
+                        .arg(ms(waitMs), who);
             }
+            if (f.state == FindingState::Resolved)
+                f.summary = tr("Resolved at step %1: %2").arg(f.resolvedStep).arg(f.summary);
+            out.append(f);
+        }
+
+        // Not enough evidence yet: a rank that looks slower now but has not passed the test.
+        if (lastW == 0)
+            continue;
+        for (int k = 0; k < c.n; ++k) {
+            if (current[size_t(k)].active || !(location[size_t(k)] >= o.stragglerMinEffect) ||
+                z[size_t(k)] < o.stragglerTentativeZ || z[size_t(k)] >= o.stragglerZ)
+                continue;
+            bool raised = false;
+            for (size_t d = 0; d < done.size(); ++d)
+                raised = raised || (doneRank[d] == k && done[d].active);
+            if (raised)
+                continue;
+            Finding f = c.make(FindingKind::Straggler, {k});
+            f.severity = Severity::Info;
+            f.state = FindingState::Tentative;
+            f.firstStep = qint64(c.step(c.r1 - qint64(width[size_t(k)])));
+            f.lastStep = qint64(c.step(c.r1 - 1));
+            f.addEvidence(QStringLiteral("step_share_pct"), location[size_t(k)] * 100.0);
+            f.addEvidence(QStringLiteral("window"), double(width[size_t(k)]));
+            f.addEvidence(QStringLiteral("z"), z[size_t(k)]);
+            f.addEvidence(QStringLiteral("confidence_pct"), confidenceOf(z[size_t(k)], c.n) * 100.0);
+            f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+            f.summary = tr("%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet")
+                            .arg(rankLabel(c, k), QString::number(location[size_t(k)] * 100, 'f', 1))
+                            .arg(width[size_t(k)]);
+            f.recommendation = tr("Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once "
+                                  "the difference is clear of the noise.");
             out.append(f);
         }
     }
@@ -220,7 +462,8 @@ void dataLoading(const Context& c, QList<Finding>& out)
     }
     if (share.empty())
         return;
-    const double medShare = median(share);
+    const MedianTest test = medianAbove(share, c.o.dataShareWarning, 0.005);
+    const double medShare = test.median;
     std::vector<qint64> stalls;
     for (size_t i = 0; i < share.size(); ++i)
         if (share[i] >= c.o.stallShare)
@@ -239,7 +482,18 @@ void dataLoading(const Context& c, QList<Finding>& out)
         f.addEvidence(QStringLiteral("data_share_pct"), medShare * 100);
         f.addEvidence(QStringLiteral("data_ms"), median(d));
         f.addEvidence(QStringLiteral("step_ms"), median(st));
-        f.summary = tr("The input pipeline takes %1% of every step on all ranks").arg(pct(medShare));
+        f.addEvidence(QStringLiteral("confidence_pct"), test.confidence * 100);
+        if (test.samples >= c.o.verdictMinSteps && test.confidence >= c.o.verdictConfidence) {
+            f.summary = tr("The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above "
+                           "%3%)")
+                            .arg(pct(medShare), confidenceText(test.confidence), pct(c.o.dataShareWarning));
+        } else {
+            f.severity = Severity::Info;
+            f.state = FindingState::Tentative;
+            f.summary = tr("The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))",
+                           nullptr, test.samples)
+                            .arg(pct(medShare));
+        }
         f.recommendation = tr("Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, "
                               "pre-tokenize the corpus, and keep it on local disk instead of a network file system.")
                                .arg(pct(medShare));
@@ -307,11 +561,17 @@ void commBound(const Context& c, QList<Finding>& out)
         if (std::isfinite(b) && t > 0)
             busbw.push_back(b / (t / 1000.0) * 2.0 * (c.n - 1) / c.n / 1e9);
     }
-    const double medShare = median(share);
+    const MedianTest test = medianAbove(share, c.o.commShareWarning, 0.005);
+    const double medShare = test.median;
     if (!(medShare >= c.o.commShareWarning))
         return;
     Finding f = c.make(FindingKind::CommBound);
     f.severity = medShare >= c.o.commShareCritical ? Severity::Critical : Severity::Warning;
+    const bool sure = test.samples >= c.o.verdictMinSteps && test.confidence >= c.o.verdictConfidence;
+    if (!sure) {
+        f.severity = Severity::Info;
+        f.state = FindingState::Tentative;
+    }
     f.firstStep = qint64(c.step(c.r0));
     f.lastStep = qint64(c.step(c.r1 - 1));
     const double bw = median(busbw);
@@ -326,7 +586,12 @@ void commBound(const Context& c, QList<Finding>& out)
         f.addEvidence(QStringLiteral("link_gb_per_s"), c.o.linkGBps);
         f.addEvidence(QStringLiteral("link_utilisation_pct"), bw / c.o.linkGBps * 100);
     }
-    f.summary = tr("Gradient transfer takes %1% of each step").arg(pct(medShare));
+    f.addEvidence(QStringLiteral("confidence_pct"), test.confidence * 100);
+    f.summary = sure ? tr("Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)")
+                           .arg(pct(medShare), confidenceText(test.confidence), pct(c.o.commShareWarning))
+                     : tr("Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))", nullptr,
+                          test.samples)
+                           .arg(pct(medShare));
     if (c.o.linkGBps > 0 && std::isfinite(bw) && bw < 0.5 * c.o.linkGBps) {
         f.recommendation =
             tr("The allreduce reaches %1 GB/s bus bandwidth, only %2% of the link's %3 GB/s. Check which transport "

@@ -3,7 +3,8 @@
 // In synchronous allreduce a fast rank waits inside the collective for the slowest one, so raw
 // comm time blames the wrong ranks. Per step, transfer = the smallest comm time over ranks, and each
 // rank's wait = its comm time - transfer. Stragglers are ranks whose compute (fwd+bwd+opt) or data
-// time is persistently above the median of the other ranks over a sliding window.
+// time is persistently above the median of the other ranks over a sliding window, by a margin the
+// noise measured in that window cannot explain (docs/diagnosis.md).
 #pragma once
 
 #include "analysis/finding.h"
@@ -16,12 +17,22 @@ struct DiagnosisOptions {
     qint64 fromStep = -1;
     qint64 toStep = -1;
 
-    // Straggler: above the others' median by stragglerExcess in >= stragglerFraction of a window.
-    int window = 20;
-    double stragglerExcess = 0.10;
-    double stragglerFraction = 0.70;
-    double stragglerMinStepShare = 0.02; // ... and by at least this share of the step time
-    double stragglerCritical = 0.30;     // excess for critical severity
+    // Straggler (docs/diagnosis.md): a rank's excess over the other ranks' median, as a share of the
+    // step, tested over a trailing window of up to `window` steps against the noise measured in it.
+    int window = 30;
+    int stragglerMinSteps = 10;         // no verdict on fewer steps
+    double stragglerMinEffect = 0.06;   // smallest excess worth a finding (share of the step)
+    double stragglerZ = 5.0;            // z of the median excess that raises a finding
+    double stragglerTentativeZ = 2.0;   // ... below stragglerZ: "not enough evidence yet"
+    double stragglerNoiseFloor = 0.005; // smallest noise assumed (share of the step): timer resolution
+    int stragglerResolveSteps = 10;     // resolved when the median of this many steps < half the effect
+    double stragglerCritical = 0.30;    // job slowdown for critical severity
+    qint64 stragglerSteps = 0;          // only the last this many steps of the range (0: all; live views)
+
+    // Job-wide verdicts (communication, input share) need this many steps and this one-sided
+    // confidence that the median share is above the threshold; below, they are tentative.
+    int verdictMinSteps = 3;
+    double verdictConfidence = 0.99;
 
     // Communication: transfer share of the step; link speed for the busbw comparison (GB/s, 0 =
     // unknown; 100 Gbit/s Ethernet = 12.5 GB/s).

@@ -1,5 +1,6 @@
 #include "analysis/finding.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <cmath>
@@ -40,6 +41,29 @@ QString Finding::severityName(Severity s)
     return {};
 }
 
+QString Finding::timeline() const
+{
+    auto tr = [](const char* text) { return QCoreApplication::translate("traindeck::analysis::Finding", text); };
+    QStringList parts;
+    if (raisedStep >= 0)
+        parts << tr("raised at step %1").arg(raisedStep);
+    if (resolvedStep >= 0)
+        parts << tr("resolved at step %1").arg(resolvedStep);
+    if (state == FindingState::Tentative)
+        parts << tr("not enough evidence yet");
+    return parts.join(QStringLiteral("; "));
+}
+
+QString Finding::stateName(FindingState s)
+{
+    switch (s) {
+    case FindingState::Active: return QStringLiteral("active");
+    case FindingState::Resolved: return QStringLiteral("resolved");
+    case FindingState::Tentative: return QStringLiteral("tentative");
+    }
+    return {};
+}
+
 QJsonObject Finding::toJson() const
 {
     QJsonArray r, h;
@@ -52,6 +76,7 @@ QJsonObject Finding::toJson() const
         ev.insert(e.first, std::isfinite(e.second) ? QJsonValue(e.second) : QJsonValue());
     QJsonObject o{{QStringLiteral("kind"), kindName(kind)},
                   {QStringLiteral("severity"), severityName(severity)},
+                  {QStringLiteral("state"), stateName(state)},
                   {QStringLiteral("ranks"), r},
                   {QStringLiteral("hosts"), h},
                   {QStringLiteral("evidence"), ev},
@@ -61,6 +86,10 @@ QJsonObject Finding::toJson() const
         o.insert(QStringLiteral("first_step"), double(firstStep));
     if (lastStep >= 0)
         o.insert(QStringLiteral("last_step"), double(lastStep));
+    if (raisedStep >= 0)
+        o.insert(QStringLiteral("raised_step"), double(raisedStep));
+    if (resolvedStep >= 0)
+        o.insert(QStringLiteral("resolved_step"), double(resolvedStep));
     return o;
 }
 

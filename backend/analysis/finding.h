@@ -26,6 +26,10 @@ enum class FindingKind {
 
 enum class Severity { Info, Warning, Critical };
 
+// Where a finding stands: it holds now, it held and stopped holding (kept, so a person sees what
+// happened), or the data point that way without enough evidence for a verdict yet.
+enum class FindingState { Active, Resolved, Tentative };
+
 struct Finding {
     FindingKind kind = FindingKind::Straggler;
     Severity severity = Severity::Info;
@@ -33,6 +37,9 @@ struct Finding {
     QStringList hosts; // their hosts, same order as ranks ("" where unknown)
     qint64 firstStep = -1;
     qint64 lastStep = -1;
+    FindingState state = FindingState::Active;
+    qint64 raisedStep = -1;                 // the step at which the evidence first sufficed (-1: not tracked)
+    qint64 resolvedStep = -1;               // the step at which it stopped holding (state Resolved)
     QList<QPair<QString, double>> evidence; // named numbers, in a readable order
     QString summary;                        // one translated line, e.g. for a list view
     QString recommendation;                 // a translated sentence a person can act on
@@ -40,11 +47,17 @@ struct Finding {
     double evidenceValue(const QString& name, double fallback = std::numeric_limits<double>::quiet_NaN()) const;
     void addEvidence(const QString& name, double value) { evidence.append({name, value}); }
 
-    // {kind, severity, ranks, hosts, evidence:{...}, recommendation, summary, first_step, last_step}
+    // When it was raised and resolved, translated ("raised at step 14; resolved at step 80"); "" when
+    // not tracked.
+    QString timeline() const;
+
+    // {kind, severity, state, ranks, hosts, evidence:{...}, recommendation, summary, first_step, last_step,
+    //  raised_step, resolved_step}
     QJsonObject toJson() const;
 
-    static QString kindName(FindingKind k);  // "straggler", "data_loading", ...
-    static QString severityName(Severity s); // "info", "warning", "critical"
+    static QString kindName(FindingKind k);   // "straggler", "data_loading", ...
+    static QString severityName(Severity s);  // "info", "warning", "critical"
+    static QString stateName(FindingState s); // "active", "resolved", "tentative"
 };
 
 } // namespace traindeck::analysis

@@ -2,7 +2,11 @@
 // message naming the key or file), a missing trainer reported before anything starts, and watch/report/
 // runs/resume on a run directory built from fixtures (a failed 4-rank run), and the local records of
 // runs on a remote head node: listed offline (runs, runs --json), a finished one watched/reported
-// without SSH, an unreachable head named when a live one is cancelled.
+// without SSH, an unreachable head named when a live one is cancelled; and a straggler that recovered,
+// raised and resolved in watch and report.
+#include "metrics/writer.h"
+#include "synthetic_run.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -21,6 +25,7 @@ class TestCliRunCommands : public QObject {
     void badInput();
     void missingTrainerStartsNothing();
     void failedRunFromFixtures();
+    void recoveredStragglerRaisedAndResolved();
     void remoteRecords();
     void remoteLostRecords();
 
@@ -195,6 +200,64 @@ void TestCliRunCommands::failedRunFromFixtures()
         {QStringLiteral("cancel"), QStringLiteral("example-20240610-091300"), QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(can.exitCode, 0);
     QCOMPARE(can.out, QByteArray("failed\n"));
+}
+
+void TestCliRunCommands::recoveredStragglerRaisedAndResolved()
+{
+    // A finished 4-rank run whose rank 2 is 20 % slower in steps 21-80 and then recovers: watch and
+    // report say when the straggler was raised and that it resolved (it is kept, not dropped).
+    const QString id = QStringLiteral("recovered-20240611-100000");
+    const QString dir = m_runs + QLatin1Char('/') + id;
+    QDir().mkpath(dir);
+    traindeck::testing::SyntheticRun syn;
+    syn.ranks = 4;
+    syn.rng.seed(5);
+    QByteArray metrics = traindeck::metrics::toJsonLine(syn.hello());
+    for (int n = 1; n <= 160; ++n) {
+        syn.slowRank = n > 20 && n <= 80 ? 2 : -1;
+        metrics += traindeck::metrics::toJsonLine(syn.step(n, 3.0));
+    }
+    traindeck::metrics::DoneRecord done;
+    done.steps = 160;
+    metrics += traindeck::metrics::toJsonLine(done);
+    auto write = [&](const char* name, const QByteArray& data) {
+        QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data);
+    };
+    write("metrics.jsonl", metrics);
+    write("exit-code", "0\n");
+    write("pid", "999999999\n");
+    write("run.json",
+          QStringLiteral(R"({"run_id":"%1","name":"recovered","created":"2024-06-11T10:00:00Z","attempts":1})")
+              .arg(id)
+              .toUtf8());
+
+    const Outcome w =
+        cli({QStringLiteral("watch"), id, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(w.exitCode, 0);
+    QList<QJsonObject> stragglers;
+    for (const QByteArray& l : w.out.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(l).object();
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("finding") &&
+            o.value(QStringLiteral("kind")).toString() == QLatin1String("straggler"))
+            stragglers.append(o);
+    }
+    QVERIFY2(!stragglers.isEmpty(), w.out.constData());
+    const QJsonObject last = stragglers.last();
+    QCOMPARE(last.value(QStringLiteral("ranks")).toArray(), QJsonArray{2});
+    QCOMPARE(last.value(QStringLiteral("state")).toString(), QStringLiteral("resolved"));
+    const int raised = last.value(QStringLiteral("raised_step")).toInt();
+    const int resolved = last.value(QStringLiteral("resolved_step")).toInt();
+    QVERIFY2(raised > 20 && raised <= 50, qPrintable(QString::number(raised)));
+    QVERIFY2(resolved > 80 && resolved <= 95, qPrintable(QString::number(resolved)));
+
+    const Outcome text = cli({QStringLiteral("report"), id, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(
+        text.out.contains(QStringLiteral("raised at step %1; resolved at step %2").arg(raised).arg(resolved).toUtf8()),
+        text.out.constData());
+    QVERIFY2(text.out.contains("rank 2 (gpu-node-1)"), text.out.constData());
 }
 
 void TestCliRunCommands::remoteRecords()

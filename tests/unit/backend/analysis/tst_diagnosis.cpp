@@ -2,8 +2,10 @@
 // noisy runs give no straggler, input stalls, comm-bound jobs, memory, NaN loss, spikes, divergence.
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
+#include "synthetic_run.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QtTest>
 
 #include <cmath>
@@ -14,105 +16,7 @@ using namespace traindeck::metrics;
 
 namespace {
 
-// A synchronous data-parallel job: each rank loads data and computes, then all meet in the
-// allreduce, which ends for everybody at the same time (the last arrival + the transfer).
-struct Synth {
-    int ranks = 4;
-    quint32 seed = 1;
-    double noise = 0.05;    // +-5% uniform per component, rank and step
-    double spikeProb = 0.0; // chance per rank and step of a single 3x compute spike
-    int slowRank = -1;
-    double slowFactor = 1.2; // compute multiplier of slowRank
-    int slowDataRank = -1;
-    double slowDataMs = 0; // extra data time of slowDataRank
-    double fwd = 100, bwd = 200, opt = 20, data = 5, transfer = 50;
-    int stallEvery = 0; // every Nth step all ranks wait stallMs for data
-    double stallMs = 200;
-    double commBytes = 1e9;
-    double memMb = 20000, memTotalMb = 81559, memGrowthPerStep = 0;
-    double slowdownPerStep = 0; // compute grows by this fraction per step (throughput drift)
-
-    std::mt19937 rng{1};
-    std::uniform_real_distribution<double> u{0.0, 1.0};
-
-    double jitter() { return 1.0 + noise * (2 * u(rng) - 1); }
-
-    HelloRecord hello() const
-    {
-        HelloRecord h;
-        h.runId = QStringLiteral("synthetic");
-        h.worldSize = ranks;
-        for (int r = 0; r < ranks; ++r) {
-            RankInfo ri;
-            ri.rank = r;
-            ri.host = QStringLiteral("gpu-node-%1").arg(r / 2);
-            ri.device = QStringLiteral("cuda:%1").arg(r % 2);
-            ri.memTotalMb = memTotalMb;
-            h.ranks.append(ri);
-        }
-        return h;
-    }
-
-    StepRecord step(qint64 n, double loss)
-    {
-        StepRecord s;
-        s.step = n;
-        s.t = 1718000000.0 + double(n);
-        s.loss = loss;
-        s.lr = 3e-4;
-        s.gradNorm = 1.0;
-        s.tokens = 8192 * ranks;
-        s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasCommBytes;
-        for (auto& v : s.perRank)
-            v.assign(size_t(ranks), 0.f);
-        std::vector<double> arrive(static_cast<size_t>(ranks));
-        const double slow = 1.0 + slowdownPerStep * double(n);
-        for (int r = 0; r < ranks; ++r) {
-            double f = fwd * jitter() * slow, b = bwd * jitter() * slow, o = opt * jitter();
-            if (r == slowRank)
-                f *= slowFactor, b *= slowFactor, o *= slowFactor;
-            if (spikeProb > 0 && u(rng) < spikeProb)
-                f *= 3, b *= 3, o *= 3;
-            double d = data * jitter();
-            if (r == slowDataRank)
-                d += slowDataMs;
-            if (stallEvery > 0 && n % stallEvery == 0)
-                d += stallMs;
-            s.perRank[size_t(RankMetric::Data)][size_t(r)] = float(d);
-            s.perRank[size_t(RankMetric::Fwd)][size_t(r)] = float(f);
-            s.perRank[size_t(RankMetric::Bwd)][size_t(r)] = float(b);
-            s.perRank[size_t(RankMetric::Opt)][size_t(r)] = float(o);
-            s.perRank[size_t(RankMetric::Mem)][size_t(r)] = float(memMb + memGrowthPerStep * double(n));
-            s.perRank[size_t(RankMetric::CommBytes)][size_t(r)] = float(commBytes);
-            arrive[size_t(r)] = d + f + b; // optimizer runs after the allreduce
-        }
-        const double last = *std::max_element(arrive.begin(), arrive.end());
-        double stepMs = 0;
-        for (int r = 0; r < ranks; ++r) {
-            const double comm = transfer + (last - arrive[size_t(r)]);
-            s.perRank[size_t(RankMetric::Comm)][size_t(r)] = float(comm);
-            const double st = last + transfer + double(s.perRank[size_t(RankMetric::Opt)][size_t(r)]) + 1.0;
-            s.perRank[size_t(RankMetric::Step)][size_t(r)] = float(st);
-            s.perRank[size_t(RankMetric::Util)][size_t(r)] = 90.f;
-            if (r == 0)
-                stepMs = st;
-        }
-        s.tokensPerS = double(s.tokens) / (stepMs / 1000.0);
-        s.samplesPerS = s.tokensPerS / 1024;
-        return s;
-    }
-
-    // Smoothly decreasing loss with 1% noise.
-    double loss(qint64 n) { return (3.0 + 7.0 * std::exp(-double(n) / 300.0)) * (1.0 + 0.01 * (2 * u(rng) - 1)); }
-
-    void fill(MetricStore& store, int steps)
-    {
-        rng.seed(seed);
-        store.onHello(hello());
-        for (int n = 1; n <= steps; ++n)
-            store.onStep(step(n, loss(n)));
-    }
-};
+using Synth = traindeck::testing::SyntheticRun;
 
 QList<Finding> ofKind(const QList<Finding>& all, FindingKind k)
 {
@@ -134,6 +38,9 @@ class tst_Diagnosis : public QObject {
     void balancedRunsHaveNoStraggler_data();
     void balancedRunsHaveNoStraggler();
     void dataStraggler();
+    void stragglerStatistics();
+    void recoveredStragglerIsResolved();
+    void notEnoughEvidenceYet();
     void dataLoadingStalls();
     void dataLoadingShare();
     void commBound_data();
@@ -265,6 +172,81 @@ void tst_Diagnosis::dataStraggler()
     QCOMPARE(found.first().evidenceValue(QStringLiteral("data_cause")), 1.0);
     QVERIFY(found.first().evidenceValue(QStringLiteral("data_ms")) > 60);
     QVERIFY(found.first().recommendation.contains(QStringLiteral("input pipeline")));
+}
+
+void tst_Diagnosis::stragglerStatistics()
+{
+    // The finding states its test: effect as a share of the step, z, a Bonferroni-corrected confidence,
+    // how many of the window's steps were slower, and the step at which it was raised.
+    Synth syn;
+    syn.ranks = 4;
+    syn.slowRank = 3;
+    syn.slowFactor = 1.15;
+    MetricStore store;
+    syn.fill(store, 60);
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    const Finding& f = found.first();
+    QCOMPARE(f.state, FindingState::Active);
+    QVERIFY(f.evidenceValue(QStringLiteral("z")) >= DiagnosisOptions{}.stragglerZ);
+    QVERIFY(f.evidenceValue(QStringLiteral("confidence_pct")) > 99.9);
+    QVERIFY(f.evidenceValue(QStringLiteral("step_share_pct")) > 8);
+    QVERIFY(f.evidenceValue(QStringLiteral("steps_above")) >= 25);
+    QCOMPARE(f.evidenceValue(QStringLiteral("window")), 30.0);
+    QVERIFY(f.raisedStep >= DiagnosisOptions{}.stragglerMinSteps && f.raisedStep <= 20);
+    QCOMPARE(f.resolvedStep, -1);
+    QVERIFY2(f.summary.contains(QStringLiteral("confidence")), qPrintable(f.summary));
+    QVERIFY2(f.summary.contains(QStringLiteral("of the last 30 steps slower")), qPrintable(f.summary));
+    const QJsonObject j = f.toJson();
+    QCOMPARE(j.value(QStringLiteral("state")).toString(), QStringLiteral("active"));
+    QCOMPARE(j.value(QStringLiteral("raised_step")).toInteger(), f.raisedStep);
+    QVERIFY(!j.contains(QStringLiteral("resolved_step")));
+}
+
+void tst_Diagnosis::recoveredStragglerIsResolved()
+{
+    Synth syn;
+    syn.ranks = 4;
+    MetricStore store;
+    store.onHello(syn.hello());
+    for (int n = 1; n <= 200; ++n) {
+        syn.slowRank = n > 40 && n <= 100 ? 2 : -1;
+        store.onStep(syn.step(n, 3.0));
+    }
+    const auto found = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    const Finding& f = found.first();
+    QCOMPARE(f.ranks, QList<int>{2});
+    QCOMPARE(f.state, FindingState::Resolved);
+    QVERIFY2(f.raisedStep > 40 && f.raisedStep <= 70, qPrintable(QString::number(f.raisedStep)));
+    QVERIFY2(f.resolvedStep > 100 && f.resolvedStep <= 115, qPrintable(QString::number(f.resolvedStep)));
+    QVERIFY(f.lastStep < f.resolvedStep);
+    QVERIFY(f.summary.startsWith(QStringLiteral("Resolved at step")));
+    QCOMPARE(f.toJson().value(QStringLiteral("state")).toString(), QStringLiteral("resolved"));
+}
+
+void tst_Diagnosis::notEnoughEvidenceYet()
+{
+    Synth syn;
+    syn.ranks = 4;
+    syn.slowRank = 1;
+    syn.slowFactor = 1.2;
+    MetricStore store;
+    syn.fill(store, 40);
+    // Fewer steps than a verdict needs: nothing said about stragglers.
+    DiagnosisOptions early;
+    early.toStep = DiagnosisOptions{}.stragglerMinSteps - 1;
+    QVERIFY(ofKind(Diagnosis::analyze(store, early), FindingKind::Straggler).isEmpty());
+    // Evidence below the bar (a bar no run can pass): a tentative note, not a verdict.
+    DiagnosisOptions strict;
+    strict.stragglerZ = 1e9;
+    const auto found = ofKind(Diagnosis::analyze(store, strict), FindingKind::Straggler);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().state, FindingState::Tentative);
+    QCOMPARE(found.first().severity, Severity::Info);
+    QCOMPARE(found.first().ranks, QList<int>{1});
+    QVERIFY2(found.first().summary.contains(QStringLiteral("not enough evidence yet")),
+             qPrintable(found.first().summary));
 }
 
 void tst_Diagnosis::dataLoadingStalls()
@@ -508,7 +490,8 @@ void tst_Diagnosis::stepRange()
     QCOMPARE(found.first().firstStep, 150);
     const auto whole = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
     QCOMPARE(whole.size(), 1);
-    QVERIFY(whole.first().firstStep >= 95 && whole.first().firstStep <= 110);
+    QVERIFY2(whole.first().firstStep >= 95 && whole.first().firstStep <= 110,
+             qPrintable(QJsonDocument(whole.first().toJson()).toJson()));
 }
 
 void tst_Diagnosis::toJson()

@@ -1,0 +1,58 @@
+// What a live view has been told so far: the findings of successive analyses merged, so that a
+// finding that stops holding (the straggler recovered, or its steps left the analysed window) is kept
+// and marked resolved instead of disappearing. The Monitor and `traindeck-cli watch` both use it.
+#pragma once
+
+#include "analysis/finding.h"
+#include "metrics/metricstore.h"
+
+#include <QList>
+#include <QString>
+
+namespace traindeck::analysis {
+
+class FindingHistory {
+  public:
+    struct Change {
+        enum class Type { Raised, Resolved };
+        Type type = Type::Raised;
+        Finding finding;
+    };
+
+    // Merges the findings of one analysis that reached `lastStep`. Returns what changed: findings
+    // raised for the first time (or again after they resolved) and findings that stopped holding.
+    // Tentative findings are shown while they last and never count as raised.
+    QList<Change> update(const QList<Finding>& current, qint64 lastStep);
+
+    // Every finding: active and tentative first (most severe first), then resolved ones.
+    QList<Finding> findings() const;
+
+    void clear() { m_entries.clear(); }
+
+    // Identity of a finding across analyses: kind, ranks and cause ("straggler:3:data").
+    static QString keyOf(const Finding& f);
+
+  private:
+    QList<Finding> m_entries;
+};
+
+// The diagnosis of a run that is still going, as the Monitor and `watch` show it: each update analyses
+// the last `window` steps (bounded work however long the run) and merges the result into the history.
+class LiveDiagnosis {
+  public:
+    static constexpr qint64 kDefaultWindow = 2000;
+    // Stragglers need only the recent steps (the history keeps earlier episodes); the per-step test
+    // over every rank is the analysis' costliest part.
+    static constexpr qint64 kStragglerSteps = 300;
+    explicit LiveDiagnosis(qint64 window = kDefaultWindow) : m_window(window) {}
+
+    QList<FindingHistory::Change> update(const metrics::MetricStore& store);
+    QList<Finding> findings() const { return m_history.findings(); }
+    void clear() { m_history.clear(); }
+
+  private:
+    qint64 m_window;
+    FindingHistory m_history;
+};
+
+} // namespace traindeck::analysis
