@@ -5,6 +5,9 @@
 #include <QFile>
 #include <QHash>
 #include <QSaveFile>
+#include <QSet>
+
+#include <limits>
 
 namespace traindeck::cluster {
 
@@ -352,6 +355,12 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
         QString user;
     };
     QHash<QString, Seen> seen;
+    // Repeated lines add up, and so does the job: the sums are bounded (in 64 bits) long before an
+    // int would overflow.
+    QHash<QString, qint64> slotSums, maxSlotSums;
+    QSet<QString> sumReported;
+    qint64 totalSlots = 0;
+    bool totalReported = false;
     int hosts = 0;
     for (int index = 0; index < m_lines.size(); ++index) {
         const HostfileLine& line = m_lines.at(index);
@@ -394,6 +403,27 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
             continue;
         }
         const QString key = e.host.toLower();
+        qint64& hostSlots = slotSums[key];
+        hostSlots += e.slots.value_or(1);
+        qint64& hostMaxSlots = maxSlotSums[key];
+        hostMaxSlots += e.maxSlots.value_or(0);
+        totalSlots += e.slots.value_or(1);
+        if ((hostSlots > MaxSlots || hostMaxSlots > MaxSlots) && !sumReported.contains(key)) {
+            sumReported.insert(key);
+            const bool max = hostSlots <= MaxSlots;
+            error(lineNumber, max ? maxColumn : slotsColumn,
+                  tr("host '%1' adds up to %2 %3 over its lines; at most %4 per host")
+                      .arg(e.host)
+                      .arg(max ? hostMaxSlots : hostSlots)
+                      .arg(max ? QStringLiteral("max_slots") : QStringLiteral("slots"))
+                      .arg(MaxSlots));
+        }
+        if (totalSlots > MaxTotalSlots && !totalReported) {
+            totalReported = true;
+            error(lineNumber, slotsColumn,
+                  tr("the hosts add up to more than %1 slots at this line; at most %1 in one hostfile")
+                      .arg(MaxTotalSlots));
+        }
         const auto previous = seen.constFind(key);
         if (previous == seen.constEnd()) {
             seen.insert(key, Seen{lineNumber, e.user});
@@ -666,10 +696,12 @@ QList<HostEntry> Hostfile::mergedHosts() const
             continue;
         }
         HostEntry& m = out[*it];
+        // Saturating: a model edited in code need not have been validated.
+        const auto add = [](int a, int b) { return int(qMin<qint64>(qint64(a) + b, std::numeric_limits<int>::max())); };
         if (m.slots || e.slots)
-            m.slots = m.slots.value_or(1) + e.slots.value_or(1);
+            m.slots = add(m.slots.value_or(1), e.slots.value_or(1));
         if (m.maxSlots && e.maxSlots)
-            m.maxSlots = *m.maxSlots + *e.maxSlots;
+            m.maxSlots = add(*m.maxSlots, *e.maxSlots);
         else
             m.maxSlots.reset();
     }
@@ -678,10 +710,10 @@ QList<HostEntry> Hostfile::mergedHosts() const
 
 int Hostfile::totalSlots(int slotsWhenUnset) const
 {
-    int total = 0;
+    qint64 total = 0;
     for (const HostEntry& e : hosts())
-        total += e.slots.value_or(slotsWhenUnset);
-    return total;
+        total = qMin<qint64>(total + e.slots.value_or(slotsWhenUnset), std::numeric_limits<int>::max());
+    return int(total);
 }
 
 } // namespace traindeck::cluster

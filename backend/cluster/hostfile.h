@@ -58,7 +58,8 @@ class Hostfile {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::Hostfile)
 
   public:
-    static constexpr int MaxSlots = 100000;
+    static constexpr int MaxSlots = 100000;       // per line, and per host over repeated lines
+    static constexpr int MaxTotalSlots = 1000000; // over the whole file
 
     explicit Hostfile(HostfileFormat format = HostfileFormat::OpenMpi) : m_format(format) {}
 
@@ -105,7 +106,7 @@ class Hostfile {
     // add up, an unset count counting 1; the result is unset only when all were unset. max_slots is
     // kept (added up) only when every line of the host has one.
     QList<HostEntry> mergedHosts() const;
-    // Sum of slots, unset counting as slotsWhenUnset.
+    // Sum of slots, unset counting as slotsWhenUnset (capped at INT_MAX for a model that was not validated).
     int totalSlots(int slotsWhenUnset = 1) const;
 
   private:

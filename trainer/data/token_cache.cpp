@@ -79,6 +79,36 @@ class FileLock {
 
 } // namespace
 
+// The cache is read through its offsets without further checks: a damaged or truncated cache (a full
+// disk, a copy cut short, an edit) must fail here, naming the file, rather than read out of bounds.
+void TokenCache::validate(TokenCache& cache, const std::string& dir)
+{
+    const std::string docsPath = dir + "/docs.bin", tokensPath = dir + "/tokens.bin";
+    const std::string rebuild = "; delete the directory " + dir + " to rebuild the cache";
+    if (cache.tokensBytes_ % sizeof(uint32_t) != 0)
+        throw InputError(tokensPath + ": token cache is damaged (" + std::to_string(cache.tokensBytes_) +
+                         " bytes is not a whole number of tokens)" + rebuild);
+    if (cache.docsBytes_ < 2 * sizeof(uint64_t) || cache.docsBytes_ % sizeof(uint64_t) != 0)
+        throw InputError(docsPath + ": token cache is damaged (" + std::to_string(cache.docsBytes_) +
+                         " bytes is not a list of document offsets)" + rebuild);
+    cache.numDocs_ = cache.docsBytes_ / sizeof(uint64_t) - 1;
+    const uint64_t* docs = cache.docs_;
+    if (docs[0] != 0)
+        throw InputError(docsPath + ": token cache is damaged (the first document starts at " +
+                         std::to_string(docs[0]) + ", not 0)" + rebuild);
+    for (size_t i = 1; i <= cache.numDocs_; ++i) {
+        // Every document holds at least its EOS, so offsets rise strictly.
+        if (docs[i] <= docs[i - 1] || docs[i] > cache.numTokens_)
+            throw InputError(docsPath + ": token cache is damaged (offset " + std::to_string(i) + " is " +
+                             std::to_string(docs[i]) + " after " + std::to_string(docs[i - 1]) + ", with " +
+                             std::to_string(cache.numTokens_) + " tokens in tokens.bin)" + rebuild);
+    }
+    if (docs[cache.numDocs_] != cache.numTokens_)
+        throw InputError(docsPath + ": token cache is damaged (the documents end at token " +
+                         std::to_string(docs[cache.numDocs_]) + " but tokens.bin holds " +
+                         std::to_string(cache.numTokens_) + ")" + rebuild);
+}
+
 std::string TokenCache::defaultRoot()
 {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -193,11 +223,7 @@ std::shared_ptr<TokenCache> TokenCache::buildOrLoad(const TokenCacheOptions& opt
     cache->tokens_ = static_cast<const uint32_t*>(cache->tokensMap_);
     cache->docs_ = static_cast<const uint64_t*>(cache->docsMap_);
     cache->numTokens_ = cache->tokensBytes_ / sizeof(uint32_t);
-    if (cache->docsBytes_ < 2 * sizeof(uint64_t))
-        throw RuntimeFailure(dir + ": token cache is damaged (docs.bin); delete the directory to rebuild it");
-    cache->numDocs_ = cache->docsBytes_ / sizeof(uint64_t) - 1;
-    if (cache->docs_[cache->numDocs_] != cache->numTokens_)
-        throw RuntimeFailure(dir + ": token cache is damaged (sizes disagree); delete the directory to rebuild it");
+    validate(*cache, dir);
     return cache;
 }
 

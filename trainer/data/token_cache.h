@@ -42,6 +42,9 @@ class TokenCache {
 
   private:
     TokenCache() = default;
+    // Checks the mapped files (sizes, offsets from 0 rising strictly to the token count); sets numDocs_.
+    // Throws InputError naming the damaged file.
+    static void validate(TokenCache& cache, const std::string& dir);
     std::string dir_;
     void* tokensMap_ = nullptr;
     size_t tokensBytes_ = 0;

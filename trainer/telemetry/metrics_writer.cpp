@@ -2,31 +2,46 @@
 
 #include "util/errors.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace traindeck::telemetry {
 
-MetricsWriter::MetricsWriter(const std::string& path, bool toStdout) : toStdout_(toStdout)
+MetricsWriter::MetricsWriter(const std::string& path, bool toStdout) : path_(path), toStdout_(toStdout)
 {
-    if (!path.empty()) {
-        file_ = std::fopen(path.c_str(), "ae"); // append: a resumed run continues the same file
-        if (!file_)
-            throw RuntimeFailure(path + ": cannot open metrics file: " + std::strerror(errno));
+    if (path.empty())
+        return;
+    // Append: a resumed run continues the same file. Read access is only for the last byte.
+    fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+        fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+        throw RuntimeFailure(path + ": cannot open metrics file: " + std::strerror(errno));
+    struct stat st {};
+    char last = '\n';
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        ::pread(fd_, &last, 1, st.st_size - 1) == 1 && last != '\n') {
+        // The previous writer was cut off inside a line: end it, so it cannot swallow our first record.
+        cut_ = true;
+        writeFile(std::string());
     }
 }
 
 MetricsWriter::~MetricsWriter()
 {
-    if (file_)
-        std::fclose(file_);
+    if (fd_ >= 0)
+        ::close(fd_);
 }
 
-void MetricsWriter::write(const std::string& type, const nlohmann::ordered_json& fields)
+std::string MetricsWriter::line(const std::string& type, const nlohmann::ordered_json& fields)
 {
     nlohmann::ordered_json record;
     record["v"] = kSchemaVersion;
@@ -34,15 +49,91 @@ void MetricsWriter::write(const std::string& type, const nlohmann::ordered_json&
     record["t"] = unixSeconds();
     for (auto it = fields.begin(); it != fields.end(); ++it)
         record[it.key()] = it.value();
-    const std::string line = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (file_) {
-        std::fwrite(line.data(), 1, line.size(), file_);
-        std::fflush(file_);
+    return record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+bool MetricsWriter::writeFile(const std::string& text)
+{
+    const std::string data = cut_ ? "\n" + text : text;
+    const size_t prefix = cut_ ? 1 : 0;
+    size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        const int error = n < 0 ? errno : EIO;
+        if (done > prefix)
+            cut_ = true; // part of the line is in the file
+        else if (done == prefix)
+            cut_ = false; // only the '\n' that ends the earlier cut line
+        errno = error;
+        return false;
     }
-    if (toStdout_) {
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        std::fflush(stdout);
+    cut_ = false;
+    return true;
+}
+
+void MetricsWriter::writeStdout(const std::string& text)
+{
+    if (!toStdout_)
+        return;
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+        const int error = errno;
+        std::clearerr(stdout);
+        if (!stderrWarned_) {
+            stderrWarned_ = true;
+            std::fprintf(stderr, "warning: telemetry on stdout lost (%s); training continues\n", std::strerror(error));
+        }
     }
+}
+
+void MetricsWriter::lose(int error)
+{
+    ++lost_;
+    if (lostError_.empty())
+        lostError_ = std::strerror(error);
+    if (!recordWarned_)
+        recordPending_ = true;
+    if (!stderrWarned_) {
+        stderrWarned_ = true;
+        std::fprintf(stderr,
+                     "warning: %s: cannot write telemetry (%s); training continues, records are lost until the file "
+                     "takes writes again\n",
+                     path_.c_str(), lostError_.c_str());
+        std::fflush(stderr);
+    }
+}
+
+// The warning record about lost telemetry, once the file takes writes again.
+void MetricsWriter::warnPending()
+{
+    const std::string warning =
+        line("warning", {{"rank", -1},
+                         {"host", ""},
+                         {"message", std::to_string(lost_) + " telemetry record(s) could not be written to " + path_ +
+                                         " (" + lostError_ + ") and are missing from it"},
+                         {"code", "telemetry_lost"}});
+    if (!writeFile(warning))
+        return; // still failing: the record that follows counts as lost
+    recordPending_ = false;
+    recordWarned_ = true;
+    writeStdout(warning);
+}
+
+void MetricsWriter::write(const std::string& type, const nlohmann::ordered_json& fields)
+{
+    const std::string text = line(type, fields);
+    if (fd_ >= 0) {
+        if (recordPending_)
+            warnPending();
+        if (!writeFile(text))
+            lose(errno);
+    }
+    writeStdout(text);
 }
 
 nlohmann::ordered_json MetricsWriter::number(double value)

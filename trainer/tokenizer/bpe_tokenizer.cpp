@@ -399,10 +399,45 @@ std::unique_ptr<Tokenizer> Tokenizer::fromFile(const std::string& path)
     return BpeTokenizer::load(path);
 }
 
+// Deepest nesting of objects and arrays a tokenizer.json may have. Real ones nest about 6 deep; the
+// limit keeps the recursive walks below (a Sequence of Sequences of ...) and the JSON library's
+// recursive destruction and printing far from the end of the stack.
+constexpr int kMaxJsonDepth = 64;
+
+// Rejects JSON nested deeper than kMaxJsonDepth before it is parsed, naming the line.
+static void checkJsonDepth(const std::string& path, const std::string& text)
+{
+    int depth = 0;
+    size_t line = 1;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n')
+            ++line;
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxJsonDepth)
+                fail(path, "line " + std::to_string(line) + ": nested more than " + std::to_string(kMaxJsonDepth) +
+                               " levels deep (a tokenizer.json nests a few levels)");
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
+
 std::unique_ptr<BpeTokenizer> BpeTokenizer::load(const std::string& path)
 {
     unicode::tables(); // build the Unicode lookup tables now rather than inside the first encode
     const std::string text = readWholeFile(path);
+    checkJsonDepth(path, text);
     json j;
     try {
         j = json::parse(text);
@@ -431,9 +466,18 @@ std::unique_ptr<BpeTokenizer> BpeTokenizer::load(const std::string& path)
         }
         t->ignoreMerges_ = model.value("ignore_merges", false);
 
-        // Vocabulary.
+        // Vocabulary. Tables are sized by the largest id: ids far beyond the number of entries (a
+        // damaged or hostile file) would allocate gigabytes, so they are bounded by it.
         std::unordered_map<std::string, int32_t> vocab;
         vocab.reserve(model["vocab"].size() * 2);
+        const size_t entries =
+            model["vocab"].size() +
+            (j.contains("added_tokens") && j["added_tokens"].is_array() ? j["added_tokens"].size() : 0);
+        const int64_t idLimit = static_cast<int64_t>(std::min<size_t>(2 * entries + 65536, INT32_MAX));
+        const auto idBoundText = [&] {
+            return "ids must be below " + std::to_string(idLimit) + " for the " + std::to_string(entries) +
+                   " tokens of this file";
+        };
         int64_t maxId = -1;
         for (auto it = model["vocab"].begin(); it != model["vocab"].end(); ++it) {
             if (!it.value().is_number_integer())
@@ -441,6 +485,9 @@ std::unique_ptr<BpeTokenizer> BpeTokenizer::load(const std::string& path)
             const int64_t id = it.value().get<int64_t>();
             if (id < 0 || id >= INT32_MAX)
                 fail(path, "model.vocab[\"" + it.key() + "\"] has an id out of range");
+            if (id >= idLimit)
+                fail(path, "model.vocab[\"" + it.key() + "\"] has id " + std::to_string(id) +
+                               ", far beyond the others (" + idBoundText() + ")");
             vocab.emplace(it.key(), static_cast<int32_t>(id));
             maxId = std::max(maxId, id);
         }
@@ -457,6 +504,9 @@ std::unique_ptr<BpeTokenizer> BpeTokenizer::load(const std::string& path)
                 const int64_t id = a["id"].get<int64_t>();
                 if (id < 0 || id >= INT32_MAX)
                     fail(path, "added token id out of range");
+                if (id >= idLimit)
+                    fail(path, "added token \"" + a["content"].get<std::string>() + "\" has id " + std::to_string(id) +
+                                   ", far beyond the others (" + idBoundText() + ")");
                 at.id = static_cast<int32_t>(id);
                 at.content = a["content"].get<std::string>();
                 if (at.content.empty())

@@ -22,6 +22,48 @@ static std::string stepName(int64_t step)
     return buf;
 }
 
+// Leftovers of saves that were interrupted (a crash, a full disk, a kill): temporary directories are
+// removed; an old checkpoint that util::replaceDirectory had renamed aside is put back when its step
+// directory is missing, and removed otherwise.
+static void removeLeftovers(const fs::path& root)
+{
+    std::vector<fs::path> entries;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(root, ec))
+        entries.push_back(e.path());
+    for (const fs::path& p : entries) {
+        const std::string n = p.filename().string();
+        if (n.rfind(".tmp-step-", 0) == 0) {
+            fs::remove_all(p, ec);
+            if (ec)
+                std::fprintf(stderr, "warning: %s: cannot remove a stale temporary checkpoint: %s\n", p.c_str(),
+                             ec.message().c_str());
+        } else if (const size_t old = n.find(".old-"); n.rfind(".step-", 0) == 0 && old != std::string::npos) {
+            const fs::path original = root / n.substr(1, old - 1);
+            if (!fs::exists(original, ec))
+                fs::rename(p, original, ec);
+            else
+                fs::remove_all(p, ec);
+        }
+    }
+}
+
+static std::string latestName(const fs::path& root)
+{
+    std::error_code ec;
+    if (!fs::exists(root / "latest", ec))
+        return {};
+    std::string name;
+    try {
+        name = util::readFile((root / "latest").string());
+    } catch (const InputError&) {
+        return {};
+    }
+    while (!name.empty() && (name.back() == '\n' || name.back() == ' '))
+        name.pop_back();
+    return name;
+}
+
 CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::Qwen2ForCausalLM& model,
                                 const AdamW& optimizer, const nlohmann::json& trainerState,
                                 const std::vector<std::string>& tokenizerFiles, int64_t keep)
@@ -32,26 +74,46 @@ CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::
     const std::string name = stepName(step);
     const fs::path tmp = root / (".tmp-" + name + "-" + std::to_string(::getpid()));
     const fs::path final = root / name;
-    fs::remove_all(tmp);
-    model::savePretrained(model, tmp.string(), torch::kFloat32, tokenizerFiles);
-    auto state = optimizer.stateTensors();
-    model::writeSafetensors((tmp / "optimizer.safetensors").string(), state,
-                            {{"format", "pt"}, {"optimizer", "adamw"}, {"steps", std::to_string(optimizer.steps())}});
-    util::writeFileAtomic((tmp / "trainer_state.json").string(), trainerState.dump(2) + "\n");
-    util::fsyncDirectory(tmp.string());
-    fs::remove_all(final);
-    fs::rename(tmp, final);
-    util::fsyncDirectory(root.string());
-    util::writeFileAtomic((root / "latest").string(), name + "\n");
+    removeLeftovers(root);
+    try {
+        fs::remove_all(tmp);
+        model::savePretrained(model, tmp.string(), torch::kFloat32, tokenizerFiles);
+        auto state = optimizer.stateTensors();
+        model::writeSafetensors(
+            (tmp / "optimizer.safetensors").string(), state,
+            {{"format", "pt"}, {"optimizer", "adamw"}, {"steps", std::to_string(optimizer.steps())}});
+        util::writeFileAtomic((tmp / "trainer_state.json").string(), trainerState.dump(2) + "\n");
+        util::fsyncDirectory(tmp.string());
+        // Re-saving a step (after a resume) replaces it in one step: `latest` may name it.
+        util::replaceDirectory(tmp.string(), final.string());
+        util::writeFileAtomic((root / "latest").string(), name + "\n");
+    } catch (const InputError& e) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw InputError("checkpoint " + final.string() + " was not saved: " + e.what());
+    } catch (const std::exception& e) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        throw RuntimeFailure("checkpoint " + final.string() + " was not saved: " + e.what());
+    }
 
-    // Keep the newest `keep` complete checkpoints.
+    // Keep the newest `keep` complete checkpoints, and always the one `latest` names (after a resume
+    // from an earlier step it need not be the newest).
+    const std::string latest = latestName(root);
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(root))
         if (e.is_directory() && e.path().filename().string().rfind("step-", 0) == 0)
             names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
-    for (size_t i = 0; i + static_cast<size_t>(keep) < names.size(); ++i)
-        fs::remove_all(root / names[i]);
+    for (size_t i = 0; i + static_cast<size_t>(keep) < names.size(); ++i) {
+        if (names[i] == latest)
+            continue;
+        std::error_code ec;
+        fs::remove_all(root / names[i], ec);
+        if (ec)
+            std::fprintf(stderr, "warning: %s: cannot remove an old checkpoint: %s\n", (root / names[i]).c_str(),
+                         ec.message().c_str());
+    }
 
     CheckpointResult r;
     r.path = (fs::path("checkpoints") / name).string();

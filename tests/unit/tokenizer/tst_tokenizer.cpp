@@ -553,6 +553,46 @@ void TestTokenizer::loadErrorsNameFileAndFault_data()
                                  << "eos_token '<nope>'";
     QTest::newRow("eos of wrong type") << "eostype" << tiny << "{\"eos_token\": 5}"
                                        << "eos_token is neither";
+
+    // Untrusted files that would exhaust memory (tables sized by the largest id) or the stack (the
+    // walks of nested Sequences).
+    QString hugeId = tiny;
+    hugeId.replace(QStringLiteral("\"\u0101\":1,"), QStringLiteral("\"\u0101\":2000000000,"));
+    QTest::newRow("huge vocab id") << "hugeid" << hugeId << QString()
+                                   << "model.vocab[\"\u0101\"] has id 2000000000, far beyond the others (ids must be "
+                                      "below 66126 for the 295 tokens of this file)";
+    QString hugeAdded = tiny;
+    hugeAdded.replace("{\"id\":294,", "{\"id\":1500000000,");
+    QTest::newRow("huge added token id") << "hugeadded" << hugeAdded << QString()
+                                         << "added token \"<tool>\" has id 1500000000, far beyond the others";
+    const auto nest = [](const QString& open, const QString& inner, int depth) {
+        return open.repeated(depth) + inner + QStringLiteral("]}").repeated(depth);
+    };
+    const auto replaceValue = [&tiny](const QString& key, const QString& nextKey, const QString& value) {
+        const qsizetype from = tiny.indexOf(key) + key.size(), to = tiny.indexOf(nextKey);
+        return QString(tiny).replace(from, to - from, value);
+    };
+    const QString tooDeep = QStringLiteral("line 1: nested more than 64 levels deep");
+    QTest::newRow("deeply nested normalizer")
+        << "deepnorm"
+        << replaceValue("\"normalizer\":", ",\"pre_tokenizer\":",
+                        nest("{\"type\":\"Sequence\",\"normalizers\":[", "{\"type\":\"NFC\"}", 200000))
+        << QString() << tooDeep;
+    QTest::newRow("deeply nested pre-tokenizer")
+        << "deeppre"
+        << replaceValue("\"pre_tokenizer\":", ",\"post_processor\":",
+                        nest("{\"type\":\"Sequence\",\"pretokenizers\":[", "{\"type\":\"ByteLevel\"}", 200000))
+        << QString() << tooDeep;
+    QTest::newRow("deeply nested post-processor")
+        << "deeppost"
+        << replaceValue("\"post_processor\":", ",\"decoder\":",
+                        nest("{\"type\":\"Sequence\",\"processors\":[", "{\"type\":\"ByteLevel\"}", 200000))
+        << QString() << tooDeep;
+    // Brackets inside strings do not count; the line is the one where the limit is crossed.
+    QTest::newRow("deep arrays on line 3")
+        << "deeparrays"
+        << "{\n\"x\": \"[[[\\\"[\",\n\"y\": " + QString("[").repeated(65) + "1" + QString("]").repeated(65) + "}"
+        << QString() << "line 3: nested more than 64 levels deep";
 }
 
 void TestTokenizer::loadErrorsNameFileAndFault()

@@ -26,6 +26,7 @@ class TestHostfile : public QObject {
     void editsKeepComments();
     void editedModelValidates();
     void mergedHostsAndTotals();
+    void sumsDoNotOverflow();
     void ipv6NotInMpich();
     void formatNames();
     void loadFixtureFiles();
@@ -191,6 +192,20 @@ void TestHostfile::invalidFiles_data()
         << "h.txt:2:1: host 'n1' is listed on line 1 as 'alice@n1' and here as 'bob@n1'; use one user per host";
     QTest::addRow("error on later line") << OMPI << "# c\nn1 slots=2\n\nn2 slots=x\n"
                                          << "h.txt:4:10: slots: expected an integer 1..100000, got 'x'";
+    // Sums bounded before they overflow an int (repeated lines add up).
+    QTest::addRow("repeated host past the limit")
+        << OMPI << "n1 slots=60000\nn1 slots=60000\n"
+        << "h.txt:2:10: host 'n1' adds up to 120000 slots over its lines; at most 100000 per host";
+    QTest::addRow("repeated host max_slots past the limit")
+        << OMPI << "n1 slots=1 max_slots=60000\nn1 slots=1 max_slots=60000\n"
+        << "h.txt:2:22: host 'n1' adds up to 120000 max_slots over its lines; at most 100000 per host";
+    QTest::addRow("mpich repeated host past the limit") << MPICH << "n1:100000\nN1:1\n"
+                                                        << "h.txt:2:*";
+    QTest::addRow("total past the limit")
+        << OMPI
+        << "n0 slots=100000\nn1 slots=100000\nn2 slots=100000\nn3 slots=100000\nn4 slots=100000\n"
+           "n5 slots=100000\nn6 slots=100000\nn7 slots=100000\nn8 slots=100000\nn9 slots=100000\nn10 slots=1\n"
+        << "h.txt:11:11: the hosts add up to more than 1000000 slots at this line; at most 1000000 in one hostfile";
     QTest::addRow("ds duplicate")
         << DS << "w1 slots=2\nw2 slots=2\nw1 slots=2\n"
         << "h.txt:3:1: host 'w1' is already listed on line 1; DeepSpeed allows each host once*";
@@ -374,6 +389,29 @@ void TestHostfile::mergedHostsAndTotals()
     QCOMPARE(merged.at(1).slots, std::optional<int>(4)); // unset counts 1
     QCOMPARE(r->totalSlots(), 7);
     QCOMPARE(r->totalSlots(8), 14);
+}
+
+// A model built in code is not validated: its sums saturate instead of overflowing, and validate()
+// reports them.
+void TestHostfile::sumsDoNotOverflow()
+{
+    Hostfile h;
+    for (int i = 0; i < 25000; ++i)
+        h.appendHost(HostEntry{QString(), QStringLiteral("n%1").arg(i), 100000, std::nullopt});
+    QCOMPARE(h.totalSlots(), std::numeric_limits<int>::max());
+    const Diagnostics d = h.validate(QStringLiteral("h.txt"));
+    QVERIFY(!d.isEmpty());
+    QCOMPARE(d.first().toString(),
+             QStringLiteral("h.txt:11:1: the hosts add up to more than 1000000 slots at this line; at most 1000000 "
+                            "in one hostfile"));
+
+    Hostfile twice;
+    twice.appendHost(HostEntry{QString(), QStringLiteral("n1"), 2000000000, 2000000000});
+    twice.appendHost(HostEntry{QString(), QStringLiteral("n1"), 2000000000, 2000000000});
+    const QList<HostEntry> merged = twice.mergedHosts();
+    QCOMPARE(merged.size(), qsizetype(1));
+    QCOMPARE(*merged.first().slots, std::numeric_limits<int>::max());
+    QCOMPARE(*merged.first().maxSlots, std::numeric_limits<int>::max());
 }
 
 void TestHostfile::ipv6NotInMpich()

@@ -33,6 +33,8 @@ class TestDataPipeline : public QObject {
     void badInput();
     void textDirectory();
     void cacheIsReusedAndInvalidated();
+    void damagedCache_data();
+    void damagedCache();
     void qwenTokenizedCache();
     void packMode();
     void padMode();
@@ -104,6 +106,63 @@ void TestDataPipeline::cacheIsReusedAndInvalidated()
     auto otherField = options(dir, data);
     otherField.textField = "body";
     QVERIFY_THROWS_EXCEPTION(traindeck::InputError, TokenCache::buildOrLoad(otherField, nullptr));
+}
+
+void TestDataPipeline::damagedCache_data()
+{
+    QTest::addColumn<QList<quint64>>("offsets"); // docs.bin as written over the valid cache
+    QTest::addColumn<int>("tokensBytes");        // tokens.bin cut to this size (-1: as built, 36 bytes)
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("message");
+
+    // The valid cache: "ab", "cde", "f" as bytes, EOS after each: offsets 0 3 7 9, 9 tokens.
+    QTest::addRow("offsets fall") << QList<quint64>{0, 7, 3, 9} << -1 << "docs.bin"
+                                  << "token cache is damaged (offset 2 is 3 after 7, with 9 tokens in tokens.bin)";
+    QTest::addRow("offset beyond the tokens")
+        << QList<quint64>{0, 3, 1000000, 9} << -1 << "docs.bin"
+        << "token cache is damaged (offset 2 is 1000000 after 3, with 9 tokens in tokens.bin)";
+    QTest::addRow("repeated offset") << QList<quint64>{0, 3, 3, 9} << -1 << "docs.bin"
+                                     << "offset 2 is 3 after 3";
+    QTest::addRow("first offset not 0") << QList<quint64>{2, 3, 7, 9} << -1 << "docs.bin"
+                                        << "token cache is damaged (the first document starts at 2, not 0)";
+    QTest::addRow("ends before the tokens")
+        << QList<quint64>{0, 3, 7} << -1 << "docs.bin"
+        << "token cache is damaged (the documents end at token 7 but tokens.bin holds 9)";
+    QTest::addRow("one offset") << QList<quint64>{0} << -1 << "docs.bin"
+                                << "token cache is damaged (8 bytes is not a list of document offsets)";
+    QTest::addRow("tokens.bin cut in a token") << QList<quint64>{0, 3, 7, 9} << 34 << "tokens.bin"
+                                               << "token cache is damaged (34 bytes is not a whole number of tokens)";
+    QTest::addRow("tokens.bin cut between tokens") << QList<quint64>{0, 3, 7, 9} << 32 << "docs.bin"
+                                                   << "offset 3 is 9 after 7, with 8 tokens";
+}
+
+// A damaged cache (a full disk, a copy cut short) fails on load naming the file, instead of reading out
+// of bounds through its offsets.
+void TestDataPipeline::damagedCache()
+{
+    QFETCH(QList<quint64>, offsets);
+    QFETCH(int, tokensBytes);
+    QFETCH(QString, file);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString data = dir.path() + "/c.jsonl";
+    testsupport::writeFile(data, "{\"text\":\"ab\"}\n{\"text\":\"cde\"}\n{\"text\":\"f\"}\n");
+    const auto built = TokenCache::buildOrLoad(options(dir, data), nullptr);
+    QCOMPARE(built->tokens().size(), size_t(9));
+    const QString cacheDir = QString::fromStdString(built->directory());
+    testsupport::writeFile(cacheDir + "/docs.bin", QByteArray(reinterpret_cast<const char*>(offsets.constData()),
+                                                              offsets.size() * qsizetype(sizeof(quint64))));
+    if (tokensBytes >= 0)
+        std::filesystem::resize_file((cacheDir + "/tokens.bin").toStdString(), static_cast<uintmax_t>(tokensBytes));
+    try {
+        TokenCache::buildOrLoad(options(dir, data), nullptr);
+        QFAIL("a damaged token cache was loaded");
+    } catch (const traindeck::InputError& e) {
+        const QString m = QString::fromUtf8(e.what());
+        QVERIFY2(m.startsWith(cacheDir + "/" + file + ": "), e.what());
+        QVERIFY2(m.contains(message), e.what());
+        QVERIFY2(m.contains("delete the directory " + cacheDir), e.what());
+    }
 }
 
 void TestDataPipeline::qwenTokenizedCache()
