@@ -227,6 +227,7 @@ void stragglers(const Context& whole, QList<Finding>& out)
     const size_t rows = size_t(c.r1 - c.r0);
     if (c.n < 2 || rows == 0)
         return;
+    const double zRaise = Diagnosis::stragglerZ(o, c.n);
     const size_t W = size_t(std::max(o.window, o.stragglerMinSteps));
     const size_t minSteps = size_t(std::max(2, o.stragglerMinSteps));
     const size_t resolveSteps = size_t(std::max(1, o.stragglerResolveSteps));
@@ -305,7 +306,7 @@ void stragglers(const Context& whole, QList<Finding>& out)
                 available[size_t(k)] = avail;
                 Episode& ep = current[size_t(k)];
                 if (!ep.active) {
-                    if (location[size_t(k)] >= o.stragglerMinEffect && z[size_t(k)] >= o.stragglerZ) {
+                    if (location[size_t(k)] >= o.stragglerMinEffect && z[size_t(k)] >= zRaise) {
                         ep.active = true;
                         // Where it began (the window's first step may predate it): the change point
                         // that maximises the suffix sum of the excess over half the effect (CUSUM),
@@ -422,7 +423,7 @@ void stragglers(const Context& whole, QList<Finding>& out)
             continue;
         for (int k = 0; k < c.n; ++k) {
             if (current[size_t(k)].active || !(location[size_t(k)] >= o.stragglerMinEffect) ||
-                z[size_t(k)] < o.stragglerTentativeZ || z[size_t(k)] >= o.stragglerZ)
+                z[size_t(k)] < o.stragglerTentativeZ || z[size_t(k)] >= zRaise)
                 continue;
             bool raised = false;
             for (size_t d = 0; d < done.size(); ++d)
@@ -948,6 +949,18 @@ double Diagnosis::transferMs(const MetricStore& store, qint64 row)
 double Diagnosis::waitMs(const MetricStore& store, qint64 row, int rank)
 {
     return double(store.rankAt(RankMetric::Comm, rank, row)) - transferMs(store, row);
+}
+
+double Diagnosis::stragglerZ(const DiagnosisOptions& options, int ranks)
+{
+    // The normal quantile by bisection on erfc (no inverse in the standard library).
+    const double p = options.stragglerAlpha / std::max(1, ranks);
+    double lo = 0, hi = 40;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = (lo + hi) / 2;
+        (0.5 * std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
 }
 
 double Diagnosis::computeMs(const MetricStore& store, qint64 row, int rank)

@@ -22,8 +22,9 @@ struct DiagnosisOptions {
     int window = 30;
     int stragglerMinSteps = 10;         // no verdict on fewer steps
     double stragglerMinEffect = 0.06;   // smallest excess worth a finding (share of the step)
-    double stragglerZ = 5.0;            // z of the median excess that raises a finding
-    double stragglerTentativeZ = 2.0;   // ... below stragglerZ: "not enough evidence yet"
+    double stragglerAlpha = 6e-7;       // chance per step that noise alone raises a finding (whole job):
+                                        // each rank's z must pass the (1 - alpha/ranks) normal quantile
+    double stragglerTentativeZ = 2.0;   // ... below that: "not enough evidence yet"
     double stragglerNoiseFloor = 0.005; // smallest noise assumed (share of the step): timer resolution
     int stragglerResolveSteps = 10;     // resolved when the median of this many steps < half the effect
     double stragglerCritical = 0.30;    // job slowdown for critical severity
@@ -81,6 +82,8 @@ class Diagnosis {
     static double transferMs(const metrics::MetricStore& store, qint64 row);          // min comm over ranks
     static double waitMs(const metrics::MetricStore& store, qint64 row, int rank);    // comm - transfer
     static double computeMs(const metrics::MetricStore& store, qint64 row, int rank); // fwd+bwd+opt
+    // The z a rank's median excess must reach to raise a straggler among `ranks` ranks.
+    static double stragglerZ(const DiagnosisOptions& options, int ranks);
 };
 
 } // namespace traindeck::analysis

@@ -188,7 +188,9 @@ void tst_Diagnosis::stragglerStatistics()
     QCOMPARE(found.size(), 1);
     const Finding& f = found.first();
     QCOMPARE(f.state, FindingState::Active);
-    QVERIFY(f.evidenceValue(QStringLiteral("z")) >= DiagnosisOptions{}.stragglerZ);
+    QVERIFY(f.evidenceValue(QStringLiteral("z")) >= Diagnosis::stragglerZ(DiagnosisOptions{}, 4));
+    QVERIFY(Diagnosis::stragglerZ(DiagnosisOptions{}, 2) > 4.9 && Diagnosis::stragglerZ(DiagnosisOptions{}, 2) < 5.1);
+    QVERIFY(Diagnosis::stragglerZ(DiagnosisOptions{}, 64) > Diagnosis::stragglerZ(DiagnosisOptions{}, 8));
     QVERIFY(f.evidenceValue(QStringLiteral("confidence_pct")) > 99.9);
     QVERIFY(f.evidenceValue(QStringLiteral("step_share_pct")) > 8);
     QVERIFY(f.evidenceValue(QStringLiteral("steps_above")) >= 25);
@@ -239,7 +241,7 @@ void tst_Diagnosis::notEnoughEvidenceYet()
     QVERIFY(ofKind(Diagnosis::analyze(store, early), FindingKind::Straggler).isEmpty());
     // Evidence below the bar (a bar no run can pass): a tentative note, not a verdict.
     DiagnosisOptions strict;
-    strict.stragglerZ = 1e9;
+    strict.stragglerAlpha = 1e-300; // a bar no run passes
     const auto found = ofKind(Diagnosis::analyze(store, strict), FindingKind::Straggler);
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().state, FindingState::Tentative);

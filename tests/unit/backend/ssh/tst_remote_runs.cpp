@@ -493,7 +493,8 @@ class TestRemoteRuns : public QObject {
         const QString remoteDir = launched->outcome.runDir;
         // The head is this machine: its pid file names a live process group here.
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(remoteDir + QStringLiteral("/pid")), 10000);
-        const qint64 pgid = readAll(remoteDir + QStringLiteral("/pid")).trimmed().toLongLong();
+        // The pid file is "PID START_TIME BOOT_ID" (the run's identity, docs/security.md).
+        const qint64 pgid = readAll(remoteDir + QStringLiteral("/pid")).trimmed().split(' ').value(0).toLongLong();
         QVERIFY(pgid > 1);
         launch::LocalTransport here;
         QTRY_COMPARE_WITH_TIMEOUT(int(here.signalProcessGroup(pgid, 0)), int(launch::SignalResult::Delivered), 5000);
