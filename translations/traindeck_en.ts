@@ -4,7 +4,23 @@
 <context>
     <name>traindeck::analysis</name>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="385"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="494"/>
+        <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>The input pipeline may take %1% of every step: not enough evidence yet (%n step)</numerusform>
+            <numerusform>The input pipeline may take %1% of every step: not enough evidence yet (%n steps)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="593"/>
+        <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>Gradient transfer may take %1% of each step: not enough evidence yet (%n step)</numerusform>
+            <numerusform>Gradient transfer may take %1% of each step: not enough evidence yet (%n steps)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="651"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>Device memory is %1% full on %n rank</numerusform>
@@ -112,7 +128,7 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="132"/>
+        <location filename="../app/gui/findingspanel.cpp" line="150"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>Findings (%n)</numerusform>
@@ -195,7 +211,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="959"/>
+        <location filename="../app/gui/monitorpage.cpp" line="966"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -203,7 +219,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="970"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>

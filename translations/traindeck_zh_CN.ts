@@ -4,7 +4,7 @@
 <context>
     <name>traindeck::Diagnostic</name>
     <message>
-        <location filename="../backend/common/result.cpp" line="14"/>
+        <location filename="../backend/common/result.cpp" line="17"/>
         <source>warning: </source>
         <translation>警告：</translation>
     </message>
@@ -22,171 +22,231 @@
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="190"/>
-        <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
-        <translation>%1 是掉队者：其数据加载比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="193"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="403"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="197"/>
-        <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms)</source>
-        <translation>%1 是掉队者：其计算比其他进程慢 %2%（%3 ms 对 %4 ms）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="200"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="411"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
         <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="242"/>
-        <source>The input pipeline takes %1% of every step on all ranks</source>
-        <translation>所有进程的每一步中，输入管线都占用 %1%</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="243"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="498"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
         <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="276"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="531"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
         <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="278"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="533"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="329"/>
-        <source>Gradient transfer takes %1% of each step</source>
-        <translation>梯度传输占每步时间的 %1%</translation>
+        <location filename="../backend/analysis/diagnosis.cpp" line="394"/>
+        <source>%1 of the last %2 steps slower, %3% confidence</source>
+        <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="332"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="399"/>
+        <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
+        <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="407"/>
+        <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
+        <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="417"/>
+        <source>Resolved at step %1: %2</source>
+        <translation>已于第 %1 步解决：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="443"/>
+        <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
+        <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="446"/>
+        <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
+        <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="488"/>
+        <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
+        <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="494"/>
+        <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="591"/>
+        <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
+        <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="593"/>
+        <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="598"/>
         <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of the link&apos;s %3 GB/s. Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
         <translation>allreduce 的总线带宽仅为 %1 GB/s，只达到链路 %3 GB/s 的 %2%。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选用的网卡（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="338"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
         <source>The link is close to saturated (%1 of %2 GB/s). Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
         <translation>链路已接近饱和（%1 / %2 GB/s）。请减少每步发送的数据量：提高梯度累积或每进程批大小、以 bf16 规约梯度，或使用更快的互连。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="343"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
         <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="385"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="651"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="387"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="653"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
         <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="424"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="690"/>
         <source>Device memory grew by %1% since the start of the run</source>
         <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="426"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="692"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="465"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="731"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="467"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="733"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="736"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="531"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="797"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="533"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="799"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="552"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="818"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="557"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="823"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="826"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="600"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="866"/>
         <source>Throughput dropped by %1% since the start of the run</source>
         <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="602"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="868"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
         <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="870"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="870"/>
         <source>steps/s</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="662"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="663"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="929"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="664"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="930"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::analysis::Finding</name>
+    <message>
+        <location filename="../backend/analysis/finding.cpp" line="49"/>
+        <source>raised at step %1</source>
+        <translation>于第 %1 步发现</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/finding.cpp" line="51"/>
+        <source>resolved at step %1</source>
+        <translation>于第 %1 步解决</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/finding.cpp" line="53"/>
+        <source>not enough evidence yet</source>
+        <translation>证据尚不充分</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::analysis::FindingHistory</name>
+    <message>
+        <location filename="../backend/analysis/findinghistory.cpp" line="85"/>
+        <source>Resolved at step %1: %2</source>
+        <translation>已于第 %1 步解决：%2</translation>
     </message>
 </context>
 <context>
@@ -242,7 +302,7 @@
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="223"/>
+        <location filename="../backend/checks/linktest.cpp" line="224"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -255,22 +315,22 @@
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="141"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="142"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="146"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="147"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="157"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="158"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="171"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="172"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
@@ -1173,169 +1233,179 @@
 <context>
     <name>traindeck::cluster::Hostfile</name>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="90"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="93"/>
         <source>%1: expected an integer 1..%2, got &apos;%3&apos;</source>
         <translation>%1：应为 1..%2 之间的整数，实际为 &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="99"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="102"/>
         <source>%1 hostfiles have no user@ part; set the user in ~/.ssh/config or the cluster profile</source>
         <translation>%1 hostfile 不含 user@ 部分；请在 ~/.ssh/config 或集群配置中设置用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="151"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="154"/>
         <source>unexpected &apos;:&apos; after the process count (expected &apos;host:N&apos;)</source>
         <translation>进程数之后出现意外的 &apos;:&apos;（应为 &apos;host:N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="156"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="159"/>
         <source>process count</source>
         <translation>进程数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="167"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="170"/>
         <source>empty user name before &apos;@&apos;</source>
         <translation>&apos;@&apos; 之前的用户名为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="185"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="188"/>
         <source>expected a host name before &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 之前应有主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="197"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="200"/>
         <source>unexpected &apos;%1&apos; after the host (MPICH lines are &apos;host&apos; or &apos;host:N&apos;)</source>
         <translation>主机之后出现意外的 &apos;%1&apos;（MPICH 的行格式为 &apos;host&apos; 或 &apos;host:N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="209"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="212"/>
         <source>unexpected &apos;=&apos;</source>
         <translation>意外的 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="211"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="214"/>
         <source>unexpected &apos;%1&apos; (DeepSpeed lines are &apos;host slots=N&apos;)</source>
         <translation>意外的 &apos;%1&apos;（DeepSpeed 的行格式为 &apos;host slots=N&apos;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="213"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="216"/>
         <source>expected &apos;=&apos; after &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 之后应有 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="217"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="225"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="220"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="228"/>
         <source>no spaces allowed around &apos;=&apos; in DeepSpeed hostfiles</source>
         <translation>DeepSpeed hostfile 中 &apos;=&apos; 两侧不允许有空格</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="236"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="239"/>
         <source>unknown attribute &apos;%1&apos; (DeepSpeed knows only slots=)</source>
         <translation>未知属性 &apos;%1&apos;（DeepSpeed 只支持 slots=）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="237"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="240"/>
         <source>unknown attribute &apos;%1&apos; (expected slots= or max_slots=)</source>
         <translation>未知属性 &apos;%1&apos;（应为 slots= 或 max_slots=）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="241"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="244"/>
         <source>&apos;%1&apos; given twice on one line</source>
         <translation>&apos;%1&apos; 在一行中出现了两次</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="245"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="248"/>
         <source>missing value after &apos;%1=&apos;</source>
         <translation>&apos;%1=&apos; 之后缺少值</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="250"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="253"/>
         <source>unexpected &apos;=&apos; in &apos;%1&apos;</source>
         <translation>&apos;%1&apos; 中出现意外的 &apos;=&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="308"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="311"/>
         <source>invalid UTF-8 in the line</source>
         <translation>该行包含无效的 UTF-8</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="309"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="312"/>
         <source>control character U+%1 in the line</source>
         <translation>该行包含控制字符 U+%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="332"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="335"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="335"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="338"/>
         <source>file is larger than 16 MiB; not a hostfile</source>
         <translation>文件大于 16 MiB，不是 hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="385"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="394"/>
         <source>missing &apos;slots=N&apos; after &apos;%1&apos; (DeepSpeed needs a count on every line)</source>
         <translation>&apos;%1&apos; 之后缺少 &apos;slots=N&apos;（DeepSpeed 要求每行都有数量）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="389"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="398"/>
         <source>%1 hostfiles have no max_slots</source>
         <translation>%1 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="393"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="402"/>
         <source>max_slots (%1) is less than slots (%2)</source>
         <translation>max_slots（%1）小于 slots（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="404"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="415"/>
+        <source>host &apos;%1&apos; adds up to %2 %3 over its lines; at most %4 per host</source>
+        <translation>主机 &apos;%1&apos; 各行的 %3 合计为 %2；每个主机最多 %4</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/hostfile.cpp" line="424"/>
+        <source>the hosts add up to more than %1 slots at this line; at most %1 in one hostfile</source>
+        <translation>截至此行，各主机的槽位数合计超过 %1；一个 hostfile 中最多 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/hostfile.cpp" line="434"/>
         <source>host &apos;%1&apos; is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)</source>
         <translation>主机 &apos;%1&apos; 已在第 %2 行列出；DeepSpeed 中每个主机只能出现一次（请把槽位数合并到同一行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="410"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="440"/>
         <source>host &apos;%1&apos; is listed on line %2 as &apos;%3&apos; and here as &apos;%4&apos;; use one user per host</source>
         <translation>主机 &apos;%1&apos; 在第 %2 行写作 &apos;%3&apos;，此处写作 &apos;%4&apos;；每个主机请使用同一用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="418"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="448"/>
         <source>host &apos;%1&apos; is also listed on line %2; %3 adds up the slots of repeated lines</source>
         <translation>主机 &apos;%1&apos; 也在第 %2 行列出；%3 会把重复行的槽位数相加</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="425"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="455"/>
         <source>no hosts in the hostfile</source>
         <translation>hostfile 中没有主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="486"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="516"/>
         <source>no slots for &apos;%1&apos;; wrote slots=1 (Open MPI would use the core count)</source>
         <translation>&apos;%1&apos; 没有槽位数；已写入 slots=1（Open MPI 会使用核心数）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="497"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="527"/>
         <source>repeated host &apos;%1&apos; merged into line %2 (DeepSpeed allows each host once)</source>
         <translation>重复的主机 &apos;%1&apos; 已合并到第 %2 行（DeepSpeed 中每个主机只能出现一次）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="519"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="549"/>
         <source>user &apos;%1&apos; dropped: %2 hostfiles have no user; set it in ~/.ssh/config</source>
         <translation>已丢弃用户 &apos;%1&apos;：%2 hostfile 不含用户；请在 ~/.ssh/config 中设置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="525"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="555"/>
         <source>max_slots=%1 dropped: %2 hostfiles have no max_slots</source>
         <translation>已丢弃 max_slots=%1：%2 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="533"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="563"/>
         <source>IPv6 address &apos;%1&apos; cannot be written in an MPICH hostfile; use a host name</source>
         <translation>IPv6 地址 &apos;%1&apos; 无法写入 MPICH hostfile；请使用主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="552"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="555"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="582"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="585"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
@@ -1907,119 +1977,134 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="24"/>
+        <location filename="../app/gui/findingspanel.cpp" line="28"/>
         <source>Findings</source>
         <translation>诊断结果</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="29"/>
+        <location filename="../app/gui/findingspanel.cpp" line="33"/>
         <source>Diagnosis findings</source>
         <translation>诊断结果</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="34"/>
+        <location filename="../app/gui/findingspanel.cpp" line="38"/>
         <source>Finding details</source>
         <translation>诊断详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="35"/>
+        <location filename="../app/gui/findingspanel.cpp" line="39"/>
         <source>Select a finding to see its evidence and what to do.</source>
         <translation>选择一条诊断结果以查看证据和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="53"/>
+        <location filename="../app/gui/findingspanel.cpp" line="57"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="54"/>
+        <location filename="../app/gui/findingspanel.cpp" line="58"/>
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="57"/>
+        <location filename="../app/gui/findingspanel.cpp" line="61"/>
         <source>Info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="73"/>
+        <location filename="../app/gui/findingspanel.cpp" line="77"/>
         <source>Straggler</source>
         <translation>掉队进程</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="74"/>
+        <location filename="../app/gui/findingspanel.cpp" line="78"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="75"/>
+        <location filename="../app/gui/findingspanel.cpp" line="79"/>
         <source>Communication-bound</source>
         <translation>通信瓶颈</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="76"/>
+        <location filename="../app/gui/findingspanel.cpp" line="80"/>
         <source>Memory pressure</source>
         <translation>内存压力</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="77"/>
+        <location filename="../app/gui/findingspanel.cpp" line="81"/>
         <source>Loss is NaN</source>
         <translation>损失为 NaN</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="78"/>
+        <location filename="../app/gui/findingspanel.cpp" line="82"/>
         <source>Loss spikes</source>
         <translation>损失尖峰</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="79"/>
+        <location filename="../app/gui/findingspanel.cpp" line="83"/>
         <source>Loss divergence</source>
         <translation>损失发散</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="80"/>
+        <location filename="../app/gui/findingspanel.cpp" line="84"/>
         <source>Throughput drift</source>
         <translation>吞吐量下降</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="81"/>
+        <location filename="../app/gui/findingspanel.cpp" line="85"/>
         <source>Scaling efficiency</source>
         <translation>扩展效率</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="119"/>
+        <location filename="../app/gui/findingspanel.cpp" line="110"/>
+        <source>active</source>
+        <translation>持续中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findingspanel.cpp" line="111"/>
+        <source>resolved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findingspanel.cpp" line="112"/>
+        <source>not enough evidence yet</source>
+        <translation>证据尚不充分</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findingspanel.cpp" line="133"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="120"/>
+        <location filename="../app/gui/findingspanel.cpp" line="134"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="132"/>
+        <location filename="../app/gui/findingspanel.cpp" line="150"/>
         <source>Findings: none</source>
         <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="132"/>
+        <location filename="../app/gui/findingspanel.cpp" line="150"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="164"/>
+        <location filename="../app/gui/findingspanel.cpp" line="182"/>
         <source>Steps %1 to %2</source>
         <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="167"/>
+        <location filename="../app/gui/findingspanel.cpp" line="187"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="177"/>
+        <location filename="../app/gui/findingspanel.cpp" line="197"/>
         <source>What to do:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2455,6 +2540,7 @@ node2 slots=8</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="413"/>
+        <location filename="../app/gui/launchpage.cpp" line="492"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
@@ -2501,6 +2587,64 @@ node2 slots=8</translation>
         <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::LogsPanel</name>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="54"/>
+        <source>&amp;Show in log</source>
+        <translation>在日志中显示(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="55"/>
+        <source>Select the failed rank&apos;s first error in the log below</source>
+        <translation>在下方日志中选中失败进程的首个错误</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="63"/>
+        <source>Only the lines of this rank</source>
+        <translation>仅显示该进程的行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="65"/>
+        <source>Only the lines of ranks on this host</source>
+        <translation>仅显示该主机上各进程的行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="66"/>
+        <source>&amp;Errors only</source>
+        <translation>仅显示错误(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="67"/>
+        <source>Rank:</source>
+        <translation>进程：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="69"/>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="122"/>
+        <source>All ranks</source>
+        <translation>所有进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="124"/>
+        <source>All hosts</source>
+        <translation>所有主机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="155"/>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/logspanel.cpp" line="185"/>
+        <source>&lt;b&gt;First error&lt;/b&gt; (%1)&lt;br&gt;&lt;tt&gt;%2: %3&lt;/tt&gt;</source>
+        <translation>&lt;b&gt;首个错误&lt;/b&gt;（%1）&lt;br&gt;&lt;tt&gt;%2: %3&lt;/tt&gt;</translation>
     </message>
 </context>
 <context>
@@ -2923,7 +3067,7 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="211"/>
-        <location filename="../app/gui/monitorpage.cpp" line="794"/>
+        <location filename="../app/gui/monitorpage.cpp" line="797"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
@@ -2994,144 +3138,149 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="314"/>
+        <location filename="../app/gui/monitorpage.cpp" line="283"/>
+        <source>L&amp;ogs</source>
+        <translation>日志(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="316"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="347"/>
+        <location filename="../app/gui/monitorpage.cpp" line="349"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="685"/>
+        <location filename="../app/gui/monitorpage.cpp" line="688"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="685"/>
+        <location filename="../app/gui/monitorpage.cpp" line="688"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="793"/>
+        <location filename="../app/gui/monitorpage.cpp" line="796"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="950"/>
+        <location filename="../app/gui/monitorpage.cpp" line="957"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="951"/>
+        <location filename="../app/gui/monitorpage.cpp" line="958"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="952"/>
+        <location filename="../app/gui/monitorpage.cpp" line="959"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="953"/>
+        <location filename="../app/gui/monitorpage.cpp" line="960"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="958"/>
+        <location filename="../app/gui/monitorpage.cpp" line="965"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="959"/>
+        <location filename="../app/gui/monitorpage.cpp" line="966"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="961"/>
+        <location filename="../app/gui/monitorpage.cpp" line="968"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="964"/>
+        <location filename="../app/gui/monitorpage.cpp" line="971"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="967"/>
+        <location filename="../app/gui/monitorpage.cpp" line="974"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="970"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="975"/>
+        <location filename="../app/gui/monitorpage.cpp" line="982"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="997"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="998"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1005"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1009"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1081"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1009"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1030"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1037"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1030"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1037"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1035"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1042"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1036"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1075"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1082"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1048"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1048"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3574,85 +3723,85 @@ Local record and metrics mirror: %3</source>
         <translation>两次输入的口令不一致。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="242"/>
+        <location filename="../app/gui/sshwizard.cpp" line="245"/>
         <source>Choose an existing private key file.</source>
         <translation>请选择一个已有的私钥文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="252"/>
+        <location filename="../app/gui/sshwizard.cpp" line="257"/>
         <source>Key %1
 Fingerprint %2</source>
         <translation>密钥 %1
 指纹 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="272"/>
-        <location filename="../app/gui/sshwizard.cpp" line="305"/>
+        <location filename="../app/gui/sshwizard.cpp" line="277"/>
+        <location filename="../app/gui/sshwizard.cpp" line="310"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="273"/>
+        <location filename="../app/gui/sshwizard.cpp" line="278"/>
         <source>working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="274"/>
+        <location filename="../app/gui/sshwizard.cpp" line="279"/>
         <source>✓ %1</source>
         <translation>✓ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="275"/>
+        <location filename="../app/gui/sshwizard.cpp" line="280"/>
         <source>✗ %1</source>
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="303"/>
+        <location filename="../app/gui/sshwizard.cpp" line="308"/>
         <source>Head → workers</source>
         <translation>头节点 → 工作节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="351"/>
+        <location filename="../app/gui/sshwizard.cpp" line="355"/>
         <source>skipped: not every node accepts the key</source>
         <translation>已跳过：并非所有节点都接受该密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="383"/>
+        <location filename="../app/gui/sshwizard.cpp" line="386"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="388"/>
+        <location filename="../app/gui/sshwizard.cpp" line="391"/>
         <source>✓ %1: %2</source>
         <translation>✓ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="388"/>
+        <location filename="../app/gui/sshwizard.cpp" line="391"/>
         <source>✗ %1: %2</source>
         <translation>✗ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="389"/>
+        <location filename="../app/gui/sshwizard.cpp" line="392"/>
         <source>not done</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="392"/>
+        <location filename="../app/gui/sshwizard.cpp" line="395"/>
         <source>✓ Head → workers: %1</source>
         <translation>✓ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="392"/>
+        <location filename="../app/gui/sshwizard.cpp" line="395"/>
         <source>✗ Head → workers: %1</source>
         <translation>✗ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="396"/>
+        <location filename="../app/gui/sshwizard.cpp" line="399"/>
         <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
         <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="398"/>
+        <location filename="../app/gui/sshwizard.cpp" line="401"/>
         <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
         <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
@@ -3698,47 +3847,47 @@ Fingerprint %2</source>
         <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="155"/>
+        <location filename="../backend/launch/failure.cpp" line="157"/>
         <source>the job on %1</source>
         <translation>%1 上的作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="157"/>
+        <location filename="../backend/launch/failure.cpp" line="159"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="159"/>
+        <location filename="../backend/launch/failure.cpp" line="161"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="161"/>
+        <location filename="../backend/launch/failure.cpp" line="163"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="164"/>
+        <location filename="../backend/launch/failure.cpp" line="166"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="165"/>
+        <location filename="../backend/launch/failure.cpp" line="167"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="167"/>
+        <location filename="../backend/launch/failure.cpp" line="169"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="169"/>
+        <location filename="../backend/launch/failure.cpp" line="171"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="171"/>
+        <location filename="../backend/launch/failure.cpp" line="173"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3914,100 +4063,166 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Launcher</name>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="35"/>
+        <location filename="../backend/launch/launcher.cpp" line="37"/>
         <source>%1 not found or not executable</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="42"/>
+        <location filename="../backend/launch/launcher.cpp" line="44"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="52"/>
+        <location filename="../backend/launch/launcher.cpp" line="54"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="94"/>
+        <location filename="../backend/launch/launcher.cpp" line="134"/>
+        <source>the start command reported an error (%1), but run %2 is running (pid %3)</source>
+        <translation>启动命令报告了错误（%1），但运行 %2 已在进行中（pid %3）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="142"/>
+        <source>whether run %1 started is not known (its run directory cannot be read); check with traindeck-cli runs --refresh before launching it again</source>
+        <translation>无法确定运行 %1 是否已启动（无法读取其运行目录）；再次启动前请用 traindeck-cli runs --refresh 检查</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="145"/>
+        <source>run %1 did not start (no pid after 5 s)</source>
+        <translation>运行 %1 未能启动（5 秒后仍没有 pid）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="161"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="113"/>
+        <location filename="../backend/launch/launcher.cpp" line="180"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="124"/>
+        <location filename="../backend/launch/launcher.cpp" line="191"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="205"/>
+        <location filename="../backend/launch/launcher.cpp" line="272"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="210"/>
+        <location filename="../backend/launch/launcher.cpp" line="277"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="214"/>
+        <location filename="../backend/launch/launcher.cpp" line="281"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="218"/>
+        <location filename="../backend/launch/launcher.cpp" line="285"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="225"/>
+        <location filename="../backend/launch/launcher.cpp" line="292"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="229"/>
+        <location filename="../backend/launch/launcher.cpp" line="296"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="233"/>
+        <location filename="../backend/launch/launcher.cpp" line="300"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="255"/>
+        <location filename="../backend/launch/launcher.cpp" line="322"/>
         <location filename="../backend/launch/remoterun.cpp" line="212"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="284"/>
+        <location filename="../backend/launch/launcher.cpp" line="337"/>
+        <source>no free run id for %1</source>
+        <translation>找不到可用于 %1 的空闲运行 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="364"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="289"/>
+        <location filename="../backend/launch/launcher.cpp" line="369"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="291"/>
+        <location filename="../backend/launch/launcher.cpp" line="371"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="296"/>
+        <location filename="../backend/launch/launcher.cpp" line="376"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="336"/>
+        <location filename="../backend/launch/launcher.cpp" line="413"/>
+        <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
+        <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="430"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="481"/>
+        <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
+        <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::launch::RankLog</name>
+    <message>
+        <location filename="../backend/launch/ranklogs.cpp" line="262"/>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/ranklogs.cpp" line="265"/>
+        <source>ranks %1</source>
+        <translation>进程 %1</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::launch::RankLogModel</name>
+    <message>
+        <location filename="../backend/launch/ranklogmodel.cpp" line="136"/>
+        <source>%1, line %2</source>
+        <translation>%1，第 %2 行</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/ranklogmodel.cpp" line="139"/>
+        <source>ranks %1 on %2</source>
+        <translation>%2 上的进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/ranklogmodel.cpp" line="155"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/ranklogmodel.cpp" line="156"/>
+        <source>Message</source>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
@@ -4034,48 +4249,58 @@ Fingerprint %2</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="228"/>
-        <source>run %1 started on %2 in %3, but its local record could not be written: %4</source>
-        <translation>运行 %1 已在 %2 的 %3 中启动，但无法写入其本地记录：%4</translation>
+        <location filename="../backend/launch/remoterun.cpp" line="227"/>
+        <source>run %1 was not started on %2: its local record could not be written: %3</source>
+        <translation>运行 %1 未在 %2 上启动：无法写入其本地记录：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="239"/>
+        <location filename="../backend/launch/remoterun.cpp" line="236"/>
+        <source>the run&apos;s record is kept: traindeck-cli runs --refresh tells whether it runs</source>
+        <translation>该运行的记录已保留：可用 traindeck-cli runs --refresh 查看它是否在运行</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="249"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="241"/>
+        <location filename="../backend/launch/remoterun.cpp" line="253"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="285"/>
-        <location filename="../backend/launch/remoterun.cpp" line="319"/>
+        <location filename="../backend/launch/remoterun.cpp" line="255"/>
+        <source>a run with this id already exists here</source>
+        <translation>此处已存在同一 ID 的运行</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/remoterun.cpp" line="298"/>
+        <location filename="../backend/launch/remoterun.cpp" line="332"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="292"/>
+        <location filename="../backend/launch/remoterun.cpp" line="305"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="315"/>
+        <location filename="../backend/launch/remoterun.cpp" line="328"/>
         <source>the run&apos;s record is locked by another process</source>
         <translation>该运行的本地记录已被另一个进程锁定</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="402"/>
+        <location filename="../backend/launch/remoterun.cpp" line="415"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="418"/>
+        <location filename="../backend/launch/remoterun.cpp" line="431"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="430"/>
+        <location filename="../backend/launch/remoterun.cpp" line="443"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -4083,12 +4308,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="191"/>
+        <location filename="../backend/launch/rundir.cpp" line="247"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="201"/>
+        <location filename="../backend/launch/rundir.cpp" line="257"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4109,42 +4334,59 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="77"/>
+        <location filename="../backend/launch/transport.cpp" line="96"/>
+        <source>%1: cannot create the directory: %2</source>
+        <translation>%1：无法创建目录：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="110"/>
+        <source>%1: cannot read the boot id (exit %2): %3</source>
+        <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="146"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="111"/>
+        <location filename="../backend/launch/transport.cpp" line="180"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="120"/>
+        <location filename="../backend/launch/transport.cpp" line="189"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="128"/>
+        <location filename="../backend/launch/transport.cpp" line="197"/>
+        <location filename="../backend/launch/transport.cpp" line="267"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="134"/>
+        <location filename="../backend/launch/transport.cpp" line="203"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="146"/>
+        <location filename="../backend/launch/transport.cpp" line="215"/>
+        <location filename="../backend/launch/transport.cpp" line="251"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="149"/>
+        <location filename="../backend/launch/transport.cpp" line="218"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="243"/>
+        <location filename="../backend/launch/transport.cpp" line="256"/>
+        <source>cannot create the directory: %1</source>
+        <translation>无法创建目录：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="348"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -4241,41 +4483,46 @@ Fingerprint %2</source>
     <name>traindeck::runs::Operations</name>
     <message>
         <location filename="../backend/runs/operations.cpp" line="29"/>
+        <source>job specs must not hold secrets (tokens, passwords, keys): they would be stored in the run directory; set it in the environment of the nodes instead (e.g. a file read by the login shell)</source>
+        <translation>作业配置中不得保存机密（令牌、密码、密钥）：它们会被保存到运行目录中；请改为在节点的环境中设置（例如登录 shell 读取的文件）</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="38"/>
         <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="35"/>
+        <location filename="../backend/runs/operations.cpp" line="44"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="38"/>
+        <location filename="../backend/runs/operations.cpp" line="47"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="41"/>
+        <location filename="../backend/runs/operations.cpp" line="50"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="46"/>
+        <location filename="../backend/runs/operations.cpp" line="55"/>
         <source>choose a model directory (config.json, *.safetensors) or a preset</source>
         <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="48"/>
+        <location filename="../backend/runs/operations.cpp" line="57"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="54"/>
+        <location filename="../backend/runs/operations.cpp" line="63"/>
         <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
         <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="164"/>
+        <location filename="../backend/runs/operations.cpp" line="173"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的 %1：%3</translation>
     </message>
@@ -4384,58 +4631,58 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 <context>
     <name>traindeck::ssh::SshKeys</name>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="39"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="37"/>
         <source>%1: cannot create: %2</source>
         <translation>%1：无法创建：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="55"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="206"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="53"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="202"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="66"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="64"/>
         <source>%1: cannot create the directory</source>
         <translation>%1：无法创建该目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="68"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="66"/>
         <source>%1: cannot set mode 0700</source>
         <translation>%1：无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="72"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="70"/>
         <source>%1: not a directory</source>
         <translation>%1：不是目录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="74"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="73"/>
         <source>%1: readable by others and cannot be set to mode 0700</source>
         <translation>%1：其他用户可读，且无法将权限设为 0700</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="135"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="142"/>
         <source>invalid key file name &apos;%1&apos;</source>
         <translation>无效的密钥文件名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="139"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="144"/>
         <source>the key comment may not contain a newline</source>
         <translation>密钥注释中不能包含换行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="145"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="148"/>
         <source>an empty passphrase cannot encrypt the key; give a passphrase, or none for an unencrypted key</source>
         <translation>空密码短语无法加密密钥；请提供密码短语，或不设密码短语以生成未加密的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="158"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="162"/>
         <source>%1 exists; choose another name or overwrite it explicitly</source>
         <translation>%1 已存在；请另选名称，或明确选择覆盖</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="167"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="169"/>
         <source>cannot generate an ED25519 key</source>
         <translation>无法生成 ED25519 密钥</translation>
     </message>
@@ -4445,180 +4692,180 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
         <translation>无法导出私钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="190"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="188"/>
         <source>cannot export the public key</source>
         <translation>无法导出公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="218"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="530"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="213"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="510"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="223"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="217"/>
         <source>%1: this is a private key; give the .pub file</source>
         <translation>%1：这是私钥；请提供 .pub 文件</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="237"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="230"/>
         <source>%1: not an OpenSSH public key (expected a line such as &apos;ssh-ed25519 AAAA... comment&apos;)</source>
         <translation>%1：不是 OpenSSH 公钥（应为形如 &apos;ssh-ed25519 AAAA... comment&apos; 的一行）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="272"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="264"/>
         <source>key login already works</source>
         <translation>密钥登录已可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="273"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="265"/>
         <source>key added, key login verified</source>
         <translation>密钥已添加，密钥登录已验证</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="274"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="266"/>
         <source>key was already authorized, key login verified</source>
         <translation>密钥此前已授权，密钥登录已验证</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="292"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="286"/>
         <source>no private key beside the public key (%1) to prove the key login with</source>
         <translation>公钥旁没有私钥（%1），无法验证密钥登录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="293"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="287"/>
         <source>none given</source>
         <translation>未提供</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="324"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="320"/>
         <source>the key does not work yet and no password was given</source>
         <translation>密钥尚不可用，且未提供密码</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="334"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="327"/>
         <source>key installed, but the key login could not be verified</source>
         <translation>密钥已安装，但无法验证密钥登录</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="346"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="337"/>
         <source>not a valid public key line</source>
         <translation>不是有效的公钥行</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="355"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="345"/>
         <source>%1: installing the key failed (%2): %3</source>
         <translation>%1：安装密钥失败（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="364"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="354"/>
         <source>%1: unexpected answer while installing the key: %2</source>
         <translation>%1：安装密钥时收到意外的应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="379"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="369"/>
         <source>%1: the key was installed but logging in with %2 failed: %3
 Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the node, and the server&apos;s AuthorizedKeysFile.</source>
         <translation>%1：密钥已安装，但使用 %2 登录失败：%3
 请检查节点上 ~/.ssh（0700）和 ~/.ssh/authorized_keys（0600）的权限，以及服务器的 AuthorizedKeysFile 设置。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="388"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="378"/>
         <source>%1: key login works but running a command failed: %2</source>
         <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="399"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="387"/>
         <source>the profile has no head node</source>
         <translation>该配置没有主节点</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="408"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="396"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="428"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
         <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="454"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="440"/>
         <source>%1: the head&apos;s public key could not be read</source>
         <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="457"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
         <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="457"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
         <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="460"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="444"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
         <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="469"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="453"/>
         <source>%1: authorized the head&apos;s key</source>
         <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="470"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="454"/>
         <source>%1: the head&apos;s key was already authorized</source>
         <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="479"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="463"/>
         <source>%1: no verified host key</source>
         <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="495"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="477"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
         <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="499"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="483"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
         <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="503"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="485"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
         <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="504"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="486"/>
         <source>%1: the host key of %2 (%3) was already known</source>
         <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="516"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="499"/>
         <source>%1: `%2` still fails (%3): %4</source>
         <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="520"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="501"/>
         <source>%1: passwordless SSH to %2 works</source>
         <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="533"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="513"/>
         <source>%1: cannot read</source>
         <translation>%1：无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="545"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="524"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
         <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="550"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="530"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
         <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
@@ -4626,177 +4873,177 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="271"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="502"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="789"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="270"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="451"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="503"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="787"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="273"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="272"/>
         <source>invalid host name &apos;%1&apos;</source>
         <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="277"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="276"/>
         <source>%1: cannot create an SSH session</source>
         <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="290"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="289"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="348"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="358"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="360"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="364"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="363"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="364"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="406"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="404"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="431"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="429"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="436"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="434"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="446"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="444"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="456"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="454"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="468"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="466"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="479"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="667"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="477"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="665"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="489"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="490"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="510"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="519"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="518"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
+        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
         <location filename="../backend/ssh/sshsession.cpp" line="521"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="574"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="573"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="675"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="673"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="700"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="698"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="708"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="706"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="796"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="793"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="822"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="819"/>
         <source>%1: connection lost while the command ran: %2</source>
         <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="824"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="821"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="853"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="851"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
@@ -4804,32 +5051,32 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshTransport</name>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="92"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="99"/>
         <source>After verifying the fingerprint, accept the key with `traindeck-cli check --profile PROFILE --accept-new-host-keys` (or connect once with ssh(1) and answer yes).</source>
         <translation>核对指纹后，用 `traindeck-cli check --profile PROFILE --accept-new-host-keys` 接受该密钥（或用 ssh(1) 连接一次并回答 yes）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="170"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="176"/>
         <source>%1: cannot start detached (exit %2): %3</source>
         <translation>%1：无法以分离方式启动（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="202"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="208"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="210"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="216"/>
         <source>%1: cannot read: unexpected answer from the head node</source>
         <translation>%1：无法读取：头节点返回了意外的应答</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="238"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="241"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="287"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="290"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>
