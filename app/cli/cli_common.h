@@ -5,6 +5,7 @@
 #include "cluster/clusterprofile.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
+#include "launch/runmonitor.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -40,6 +41,10 @@ struct FollowOptions {
 // failure prints why and sets *exitCode (2 no such run, 1 the head cannot be reached).
 std::optional<launch::RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced,
                                                      QTextStream& err, int* exitCode);
+
+// A monitor of the run at `location` that reads whole files per poll (report, logs), its errors
+// printed to err.
+std::unique_ptr<launch::RunMonitor> readingMonitor(const launch::RunLocation& location, QTextStream& err);
 
 // Follows the run until it ends (a remote run's record is kept by the monitor, runs::Operations::
 // monitor); returns exitCodeFor(final state).

@@ -220,6 +220,15 @@ std::optional<RunLocation> locateRunArgument(const QString& runsDir, const QStri
     return loc.value();
 }
 
+std::unique_ptr<RunMonitor> readingMonitor(const RunLocation& location, QTextStream& err)
+{
+    std::unique_ptr<RunMonitor> monitor = runs::Operations::monitor(location);
+    monitor->setMaxBytesPerPoll(256 << 20);
+    QObject::connect(monitor.get(), &RunMonitor::errorOccurred, monitor.get(),
+                     [&err](const QString& message) { err << message << '\n'; });
+    return monitor;
+}
+
 int followStarted(const runs::StartedRun& run, bool json)
 {
     RunLocation loc;

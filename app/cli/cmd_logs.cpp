@@ -172,10 +172,8 @@ int run(const QStringList& args)
     if (!loc)
         return rc;
     // The monitor says the state, the hosts (hello) and, for a failed run, who failed (failure.h).
-    const std::unique_ptr<RunMonitor> monitor = traindeck::runs::Operations::monitor(*loc);
+    const std::unique_ptr<RunMonitor> monitor = readingMonitor(*loc, err);
     RunMonitor& m = *monitor;
-    m.setMaxBytesPerPoll(256 << 20);
-    QObject::connect(&m, &RunMonitor::errorOccurred, &m, [&err](const QString& message) { err << message << '\n'; });
     // --follow: the monitor tails stderr.log (from its start) and hands over every line.
     RankLog log;
     QMetaObject::Connection tail;

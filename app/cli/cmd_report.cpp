@@ -295,10 +295,8 @@ int run(const QStringList& args)
     if (!loc)
         return rc;
     // One poll reads the whole run; a remote run that has ended gets its record synced on the way.
-    const std::unique_ptr<RunMonitor> monitor = traindeck::runs::Operations::monitor(*loc);
+    const std::unique_ptr<RunMonitor> monitor = readingMonitor(*loc, err);
     RunMonitor& m = *monitor;
-    m.setMaxBytesPerPoll(256 << 20);
-    QObject::connect(&m, &RunMonitor::errorOccurred, &m, [&err](const QString& message) { err << message << '\n'; });
     m.poll();
     const JobState state = m.state();
     const MetricStore& s = m.store();

@@ -47,6 +47,17 @@ struct Trial {
     bool wrongRank = false;
 };
 
+// Trial i: 2 ranks for even i, 4 for odd; a random rank; a delay of 5-50 % of the balanced step.
+Trial randomTrial(int i, std::mt19937& rng)
+{
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    Trial t;
+    t.ranks = i % 2 ? 4 : 2;
+    t.rank = int(u(rng) * t.ranks);
+    t.effect = 0.05 + 0.45 * u(rng);
+    return t;
+}
+
 // Straggler findings that count as a verdict (a tentative "not enough evidence yet" does not).
 QList<Finding> verdicts(const QList<Finding>& all)
 {
@@ -196,14 +207,10 @@ double balancedStepMs(const MetricStore& s)
 void synthetic(int trials, qint64 balancedSteps, int horizon, quint32 seed)
 {
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
     const RankMetric phases[] = {RankMetric::Data, RankMetric::Fwd, RankMetric::Bwd, RankMetric::Opt};
     std::vector<Trial> results;
     for (int i = 0; i < trials; ++i) {
-        Trial t;
-        t.ranks = i % 2 ? 4 : 2;
-        t.rank = int(u(rng) * t.ranks);
-        t.effect = 0.05 + 0.45 * u(rng);
+        Trial t = randomTrial(i, rng);
         testing::SyntheticRun run = realisticRun(t.ranks, rng());
         const double step = balancedStepMs(*syntheticStream(run, 40).store());
         run.delayRank = t.rank;
@@ -349,7 +356,6 @@ void printNoise(const char* title, const std::vector<Stream>& balanced)
 void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, Real& env)
 {
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
     const char* phases[] = {"data", "forward", "backward", "optimizer"};
     std::map<int, double> stepMs;
     std::map<int, FalseAlarms> fa;
@@ -378,10 +384,7 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, Re
                 stepMs[2], stepMs[4]);
     std::vector<Trial> results;
     for (int i = 0; i < trials; ++i) {
-        Trial t;
-        t.ranks = i % 2 ? 4 : 2;
-        t.rank = int(u(rng) * t.ranks);
-        t.effect = 0.05 + 0.45 * u(rng);
+        Trial t = randomTrial(i, rng);
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
         const QString m =
             env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])));
