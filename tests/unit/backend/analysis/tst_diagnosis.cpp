@@ -493,7 +493,7 @@ void tst_Diagnosis::stepRange()
     const auto whole = ofKind(Diagnosis::analyze(store), FindingKind::Straggler);
     QCOMPARE(whole.size(), 1);
     QVERIFY2(whole.first().firstStep >= 95 && whole.first().firstStep <= 110,
-             qPrintable(QJsonDocument(whole.first().toJson()).toJson()));
+             QJsonDocument(whole.first().toJson()).toJson().constData());
 }
 
 void tst_Diagnosis::toJson()
