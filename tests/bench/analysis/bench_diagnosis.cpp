@@ -12,6 +12,9 @@
 #include "metrics/parser.h"
 #include "synthetic_run.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -20,13 +23,17 @@
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 using namespace traindeck;
@@ -48,11 +55,11 @@ struct Trial {
 };
 
 // Trial i: 2 ranks for even i, 4 for odd; a random rank; a delay of 5-50 % of the balanced step.
-Trial randomTrial(int i, std::mt19937& rng)
+Trial randomTrial(int i, std::mt19937& rng, const std::vector<int>& sizes = {2, 4})
 {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     Trial t;
-    t.ranks = i % 2 ? 4 : 2;
+    t.ranks = sizes[size_t(i) % sizes.size()];
     t.rank = int(u(rng) * t.ranks);
     t.effect = 0.05 + 0.45 * u(rng);
     return t;
@@ -245,10 +252,108 @@ void synthetic(int trials, qint64 balancedSteps, int horizon, quint32 seed)
 
 // ---- the real trainer ---------------------------------------------------------------------------
 
+// Measures each core's speed while a run goes: every 200 ms a thread pinned to the core times a fixed
+// workload of about a millisecond. On a shared virtual machine one core can run 20-150 % slower for
+// minutes (another tenant on the host, invisible in steal time); a "balanced" run on such cores is not
+// balanced, and the detector is right to name the rank pinned there. The probe tells the two apart and
+// costs each core under 1 % of its time, the same on every core.
+class CoreProbe {
+  public:
+    struct Imbalance {
+        double worst = 1;     // slowest / fastest core's median workload time, in the worst window
+        int slowestCore = -1; // the slow core in that window
+    };
+
+    static int cores() { return std::max(1, QThread::idealThreadCount()); }
+
+    void start()
+    {
+        stop_ = false;
+        begin_ = std::chrono::steady_clock::now();
+        samples_.assign(size_t(cores()), {});
+        for (int c = 0; c < cores(); ++c)
+            threads_.emplace_back([this, c] { sample(c); });
+    }
+
+    void stop()
+    {
+        stop_ = true;
+        for (auto& t : threads_)
+            t.join();
+        threads_.clear();
+    }
+
+    // Over windows of `windowS` seconds with at least 5 samples on every core.
+    Imbalance imbalance(double windowS) const
+    {
+        Imbalance out;
+        double end = 0;
+        for (const auto& core : samples_)
+            if (!core.empty())
+                end = std::max(end, core.back().at);
+        for (double from = 0; from < end; from += windowS) {
+            std::vector<double> medians;
+            for (const auto& core : samples_) {
+                std::vector<double> ms;
+                for (const Sample& x : core)
+                    if (x.at >= from && x.at < from + windowS)
+                        ms.push_back(x.ms);
+                if (ms.size() < 5)
+                    break;
+                medians.push_back(median(ms));
+            }
+            if (medians.size() != samples_.size())
+                continue;
+            const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+            if (*hi / *lo > out.worst) {
+                out.worst = *hi / *lo;
+                out.slowestCore = int(hi - medians.begin());
+            }
+        }
+        return out;
+    }
+
+  private:
+    struct Sample {
+        double at; // seconds since start()
+        double ms;
+    };
+
+    void sample(int core)
+    {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(core, &set);
+        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+        constexpr int n = 64;
+        std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n);
+        while (!stop_) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int rep = 0; rep < 4; ++rep)
+                for (int i = 0; i < n; ++i)
+                    for (int k = 0; k < n; ++k)
+                        for (int j = 0; j < n; ++j)
+                            c[size_t(i * n + j)] += a[size_t(i * n + k)] * b[size_t(k * n + j)];
+            const auto t1 = std::chrono::steady_clock::now();
+            sink_ = sink_ + c[size_t(core)];
+            samples_[size_t(core)].push_back({std::chrono::duration<double>(t0 - begin_).count(),
+                                              std::chrono::duration<double, std::milli>(t1 - t0).count()});
+        }
+    }
+
+    std::chrono::steady_clock::time_point begin_;
+    std::vector<std::vector<Sample>> samples_; // one per core, written only by its thread until stop()
+    std::vector<std::thread> threads_;
+    std::atomic<bool> stop_{false};
+    volatile float sink_ = 0; // keeps the workload from being optimized away
+};
+
 struct Real {
     QString trainer, data, tokenizer;
     QTemporaryDir work;
     int runs = 0;
+    QString pin; // a wrapper that pins rank r to core r % cores, so a slow core maps to known ranks
 
     // Runs `ranks` ranks for `steps` steps; returns the path of metrics.jsonl or "" on failure.
     QString run(int ranks, int steps, const QString& injectDelay)
@@ -262,6 +367,7 @@ struct Real {
                          QStringLiteral("--oversubscribe"),
                          QStringLiteral("-x"),
                          QStringLiteral("OMP_NUM_THREADS=1"),
+                         pin,
                          trainer,
                          QStringLiteral("train"),
                          QStringLiteral("--preset"),
@@ -353,18 +459,32 @@ void printNoise(const char* title, const std::vector<Stream>& balanced)
                 title, 1.4826 * median(absDev) * 100, lagDen > 0 ? lagNum / lagDen : 0.0, all.size());
 }
 
-void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, Real& env)
+void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, const std::vector<int>& sizes, Real& env)
 {
     std::mt19937 rng(seed);
     const char* phases[] = {"data", "forward", "backward", "optimizer"};
     std::map<int, double> stepMs;
     std::map<int, FalseAlarms> fa;
     std::vector<Stream> balanced;
+    // Balanced runs split by what the core probe measured: every core within the detector's minimum
+    // effect of the others for the whole run, or one core slower for a while.
+    struct CoreSplit {
+        int runs = 0, alarms = 0;
+        qint64 steps = 0;
+        int slowRuns = 0, slowAlarms = 0, slowAlarmsOnSlowCore = 0;
+        qint64 slowSteps = 0;
+    };
+    std::map<int, CoreSplit> split;
+    const double evenCores = 1 + analysis::DiagnosisOptions{}.stragglerMinEffect;
+    CoreProbe probe;
     for (int i = 0; i < balancedRuns; ++i) {
-        const int n = i % 2 ? 4 : 2;
+        const int n = sizes[size_t(i) % sizes.size()];
+        probe.start();
         const QString m = env.run(n, steps, {});
+        probe.stop();
         if (m.isEmpty())
             continue;
+        const CoreProbe::Imbalance cores = probe.imbalance(5.0);
         Stream run = load(m);
         const auto store = run.store();
         const MetricStore& s = *store;
@@ -372,19 +492,37 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, Re
         fa[n].steps += s.rowCount();
         const auto found = verdicts(Diagnosis::analyze(s));
         fa[n].alarms += int(found.size());
+        CoreSplit& c = split[n];
+        if (cores.worst <= evenCores) {
+            c.runs++;
+            c.steps += s.rowCount();
+            c.alarms += int(found.size());
+        } else {
+            c.slowRuns++;
+            c.slowSteps += s.rowCount();
+            c.slowAlarms += int(found.size());
+            for (const Finding& f : found)
+                if (f.ranks.size() == 1 && f.ranks[0] % CoreProbe::cores() == cores.slowestCore)
+                    c.slowAlarmsOnSlowCore++;
+        }
+        std::fprintf(stderr,
+                     "balanced run %d (%d ranks): cores %.2fx apart at worst (core %d slowest), %lld findings\n", i + 1,
+                     n, cores.worst, cores.slowestCore, static_cast<long long>(found.size()));
         for (const Finding& f : found)
-            std::fprintf(stderr, "false alarm (%d ranks): %s\n", n, qPrintable(f.summary));
+            std::fprintf(stderr, "  finding (%d ranks): %s\n", n, qPrintable(f.summary));
         balanced.push_back(std::move(run));
     }
-    for (int n : {2, 4})
+    for (int n : sizes)
         if (!(stepMs[n] > 0))
             stepMs[n] = balancedStepMs(*load(env.run(n, 20, {})).store());
-    std::printf("\nreal trainer (qwen2-tiny, seq 32, micro-batch 2, 1 thread per rank): balanced step %.0f ms "
-                "(2 ranks), %.0f ms (4 ranks on 2 cores)\n",
-                stepMs[2], stepMs[4]);
+    std::printf("\nreal trainer (qwen2-tiny, seq 32, micro-batch 2, 1 thread per rank, rank r on core r %% %d):",
+                CoreProbe::cores());
+    for (int n : sizes)
+        std::printf(" balanced step %.0f ms with %d ranks;", stepMs[n], n);
+    std::printf("\n");
     std::vector<Trial> results;
     for (int i = 0; i < trials; ++i) {
-        Trial t = randomTrial(i, rng);
+        Trial t = randomTrial(i, rng, sizes);
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
         const QString m =
             env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])));
@@ -395,6 +533,15 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, Re
     }
     printTable("real trainer", results, horizon);
     printFalseAlarms("real trainer", fa);
+    std::printf("\nreal trainer: balanced runs by the core probe (rank r pinned to core r %% %d; cores even: within "
+                "%.0f %% of each other in every 5 s window)\n",
+                CoreProbe::cores(), (evenCores - 1) * 100);
+    std::printf(
+        "| ranks | runs, cores even | steps | findings | runs, a core slower | steps | findings | of them naming "
+        "a rank on the slow core |\n|---|---|---|---|---|---|---|---|\n");
+    for (const auto& [n, c] : split)
+        std::printf("| %d | %d | %lld | %d | %d | %lld | %d | %d |\n", n, c.runs, static_cast<long long>(c.steps),
+                    c.alarms, c.slowRuns, static_cast<long long>(c.slowSteps), c.slowAlarms, c.slowAlarmsOnSlowCore);
     printNoise("real balanced runs", balanced);
 }
 
@@ -436,6 +583,26 @@ int main(int argc, char** argv)
     }
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    real(realTrials, realBalanced, steps, horizon, seed, env);
+    std::vector<int> sizes;
+    const int r = int(args.indexOf(QStringLiteral("--real-ranks")));
+    for (const QString& n : (r >= 0 && r + 1 < args.size() ? args[r + 1] : QStringLiteral("2,4")).split(u','))
+        if (n.toInt() >= 2)
+            sizes.push_back(n.toInt());
+    if (sizes.empty()) {
+        std::fprintf(stderr, "bench_diagnosis: --real-ranks takes rank counts of 2 or more, e.g. 2,4\n");
+        return 2;
+    }
+    env.pin = env.work.filePath(QStringLiteral("pin-rank.sh"));
+    QFile pin(env.pin);
+    if (!pin.open(QIODevice::WriteOnly) ||
+        pin.write(QStringLiteral("#!/bin/sh\nexec taskset -c $((OMPI_COMM_WORLD_RANK % %1)) \"$@\"\n")
+                      .arg(CoreProbe::cores())
+                      .toUtf8()) < 0 ||
+        !pin.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
+        std::fprintf(stderr, "bench_diagnosis: cannot write %s\n", qPrintable(env.pin));
+        return 1;
+    }
+    pin.close();
+    real(realTrials, realBalanced, steps, horizon, seed, sizes, env);
     return 0;
 }
