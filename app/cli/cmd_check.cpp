@@ -110,6 +110,9 @@ void printLinks(const LinkReport& links, QTextStream& out)
             << CheckCommand::tr("high-latency node %1: %2")
                    .arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason)
             << '\n';
+    if (!links.saveError.isEmpty())
+        out << QStringLiteral("  [WARN] ")
+            << CheckCommand::tr("not kept for the diagnosis of this profile's runs: %1").arg(links.saveError) << '\n';
     if (!links.bandwidthOutlier && !links.latencyOutlier)
         out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
 }

@@ -252,6 +252,7 @@ int followRun(const RunLocation& location, const FollowOptions& options)
     QTextStream out(stdout);
     const bool tty = !options.json && ::isatty(STDOUT_FILENO);
     analysis::LiveDiagnosis live;
+    live.setOptions(runs::Operations::diagnosisOptions(location.localDir));
     QList<Finding> findings;
     qint64 stepsAtLastDiagnosis = -1;
     QElapsedTimer sinceDraw;

@@ -300,7 +300,7 @@ int run(const QStringList& args)
     m.poll();
     const JobState state = m.state();
     const MetricStore& s = m.store();
-    const QList<Finding> findings = Diagnosis::analyze(s);
+    const QList<Finding> findings = Diagnosis::analyze(s, traindeck::runs::Operations::diagnosisOptions(loc->localDir));
     const QString runId = QFileInfo(loc->localDir).fileName();
 
     if (parser.isSet(htmlOpt)) {

@@ -250,6 +250,8 @@ void ChecksPage::showLinks(const checks::LinkReport& report)
     lines << tr("MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.")
                  .arg(report.bytes / 1024)
                  .arg(report.elapsedMs / 1000.0, 0, 'f', 1);
+    if (!report.saveError.isEmpty())
+        lines << tr("⚠ Not kept for the diagnosis of this profile's runs: %1").arg(report.saveError);
     m_linksSummary->setText(lines.join(QLatin1Char('\n')));
 }
 

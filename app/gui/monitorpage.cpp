@@ -8,6 +8,7 @@
 #include "logspanel.h"
 #include "plotstyle.h"
 #include "qcp.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "settings.h"
 
@@ -15,6 +16,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -908,6 +910,17 @@ void MonitorPage::applySelectionStyle()
         p->replot(QCustomPlot::rpQueuedRefresh);
 }
 
+// What the run is known by locally: a remote run's record, a run directory, or the directory of an
+// opened metrics file.
+QString MonitorPage::sessionRunDir() const
+{
+    if (!m_session->recordDir().isEmpty())
+        return m_session->recordDir();
+    if (!m_session->runDir().isEmpty())
+        return m_session->runDir();
+    return QFileInfo(m_session->path()).absolutePath();
+}
+
 void MonitorPage::refreshFindings(bool force, bool dirty)
 {
     if (!force && !dirty)
@@ -926,11 +939,13 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
         // A finished run does not change: the whole run is analysed on a worker thread.
         const auto shared = m_session->storePointer();
         const quint64 generation = m_session->generation();
+        const QString runDir = sessionRunDir();
         QPointer<MonitorPage> self(this);
         // A registered worker thread (backgroundwork.h): waited for, bounded, at exit.
         background::start(
-            [self, shared, generation] {
-                const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*shared);
+            [self, shared, generation, runDir] {
+                const QList<analysis::Finding> findings =
+                    analysis::Diagnosis::analyze(*shared, runs::Operations::diagnosisOptions(runDir));
                 background::post([self, findings, generation] {
                     if (self && self->m_session->generation() == generation)
                         self->m_findings->setFindings(findings);
@@ -943,6 +958,7 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
     // listed, resolved.
     if (m_liveGeneration != m_session->generation()) {
         m_liveDiagnosis.clear();
+        m_liveDiagnosis.setOptions(runs::Operations::diagnosisOptions(sessionRunDir())); // small local files
         m_liveGeneration = m_session->generation();
     }
     m_liveDiagnosis.update(store);

@@ -120,6 +120,7 @@ class MonitorPage : public QWidget {
     QList<QCustomPlot*> timePlots() const;
     QCustomPlot* makePlot(const QString& title);
     void replotVisible();
+    QString sessionRunDir() const;
 
     RunSession* m_session;
     QTabWidget* m_tabs = nullptr;

@@ -12,6 +12,13 @@
 
 namespace traindeck::analysis {
 
+// One link the profile's link test measured (one-way bandwidth between two hosts, as the ranks name them).
+struct MeasuredLink {
+    QString hostA, hostB;
+    double gbps = 0;
+    QString measuredAt; // when the link test ran (ISO date), shown in the evidence
+};
+
 struct DiagnosisOptions {
     // Analyse only steps in [fromStep, toStep] (-1: from the first / to the last).
     qint64 fromStep = -1;
@@ -36,10 +43,12 @@ struct DiagnosisOptions {
     double verdictConfidence = 0.99;
 
     // Communication: transfer share of the step; link speed for the busbw comparison (GB/s, 0 =
-    // unknown; 100 Gbit/s Ethernet = 12.5 GB/s).
+    // unknown; 100 Gbit/s Ethernet = 12.5 GB/s). The slowest measured link between two of the run's
+    // hosts counts (a ring allreduce runs at its slowest link); linkGBps when none joins them.
     double commShareWarning = 0.25;
     double commShareCritical = 0.50;
     double linkGBps = 0;
+    QList<MeasuredLink> measuredLinks;
 
     // Input pipeline: data share of the step (median rank), and single stalls.
     double dataShareWarning = 0.10;

@@ -126,7 +126,7 @@ QList<FindingHistory::Change> LiveDiagnosis::update(const metrics::MetricStore& 
 {
     if (store.rowCount() == 0)
         return {};
-    DiagnosisOptions options;
+    DiagnosisOptions options = m_options;
     options.stragglerSteps = kStragglerSteps;
     if (store.lastStep() - store.firstStep() > m_window)
         options.fromStep = store.lastStep() - m_window;

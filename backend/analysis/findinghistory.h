@@ -3,6 +3,7 @@
 // and marked resolved instead of disappearing. The Monitor and `traindeck-cli watch` both use it.
 #pragma once
 
+#include "analysis/diagnosis.h"
 #include "analysis/finding.h"
 #include "metrics/metricstore.h"
 
@@ -46,12 +47,15 @@ class LiveDiagnosis {
     static constexpr qint64 kStragglerSteps = 300;
     explicit LiveDiagnosis(qint64 window = kDefaultWindow) : m_window(window) {}
 
+    // The run's options (runs::Operations::diagnosisOptions); the window and step range are set here.
+    void setOptions(const DiagnosisOptions& options) { m_options = options; }
     QList<FindingHistory::Change> update(const metrics::MetricStore& store);
     QList<Finding> findings() const { return m_history.findings(); }
     void clear() { m_history.clear(); }
 
   private:
     qint64 m_window;
+    DiagnosisOptions m_options;
     FindingHistory m_history;
 };
 

@@ -4,6 +4,7 @@
 #include "ssh/commandrunner.h"
 #include "ssh/sshsession.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -203,7 +204,22 @@ LinkReport LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRun
                             .arg(head.name(), e.describe());
     }
     r.elapsedMs = timer.elapsed();
+    if (r.ok() && !r.pairs.isEmpty() && !profile.isLocal) {
+        const Status saved = toSaved(r).save();
+        if (!saved)
+            r.saveError = saved.errorString();
+    }
     return r;
+}
+
+cluster::SavedLinkTest LinkTest::toSaved(const LinkReport& report)
+{
+    cluster::SavedLinkTest t;
+    t.profile = report.profile;
+    t.measuredAt = QDateTime::currentDateTimeUtc();
+    for (const LinkMeasurement& m : report.pairs)
+        t.links.append({m.hostA, m.hostB, m.bandwidthMbps, m.latencyUs});
+    return t;
 }
 
 LinkReport LinkTest::run(const cluster::ClusterProfile& profile, const LinkTestOptions& options,

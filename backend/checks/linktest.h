@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
+#include "cluster/savedlinktest.h"
 #include "ssh/sshtypes.h"
 
 #include <QCoreApplication>
@@ -42,6 +43,7 @@ struct LinkReport {
     QString error;    // set when the test could not run (then pairs is empty)
     QString evidence; // output excerpt of the test command
     qint64 elapsedMs = 0;
+    QString saveError; // set when a successful test could not be kept for the diagnosis (SavedLinkTest)
 
     bool ok() const { return error.isEmpty(); }
     const LinkMeasurement* find(int a, int b) const; // either order
@@ -70,7 +72,10 @@ class LinkTest {
     // Names the node whose links are all far slower (bandwidth below half of the slowest link between
     // the other nodes) or far longer (latency above twice the largest among the others and 100 us more).
     static void findOutliers(LinkReport& report);
-    // Runs it on an open runner for the head node.
+    // The measured pairs, as the diagnosis of the profile's runs reads them.
+    static cluster::SavedLinkTest toSaved(const LinkReport& report);
+    // Runs it on an open runner for the head node; a successful test of a saved profile is kept
+    // (cluster::SavedLinkTest) for the diagnosis of that profile's runs.
     static LinkReport run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
                           const LinkTestOptions& options, const ssh::CancelToken& cancel);
     // Opens the head's SSH session (prompts for unknown host keys through `prompts`) and runs it.

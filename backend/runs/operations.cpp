@@ -1,6 +1,7 @@
 #include "runs/operations.h"
 
 #include "cluster/names.h"
+#include "cluster/savedlinktest.h"
 #include "launch/launcher.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
@@ -184,6 +185,29 @@ QList<launch::RunSummary> Operations::list(const QString& runsDir, bool refresh,
     if (errors)
         *errors << e;
     return launch::listRuns(runsDir);
+}
+
+analysis::DiagnosisOptions Operations::diagnosisOptions(const QString& localDir)
+{
+    analysis::DiagnosisOptions options;
+    QString profile;
+    if (launch::isRemoteRecord(localDir)) {
+        if (const auto record = launch::readRemoteRecord(localDir))
+            profile = record->profile;
+    } else {
+        launch::LocalTransport here;
+        if (const auto info = launch::readRunInfo(here, localDir))
+            profile = info->profile;
+    }
+    if (profile.isEmpty() || profile == QLatin1String("local"))
+        return options;
+    const Result<cluster::SavedLinkTest> saved = cluster::SavedLinkTest::load(profile);
+    if (!saved)
+        return options;
+    for (const cluster::SavedLink& l : saved->links)
+        options.measuredLinks.append(
+            {l.hostA, l.hostB, l.bandwidthMbps / 8000.0, saved->measuredAt.toString(Qt::ISODate)});
+    return options;
 }
 
 } // namespace traindeck::runs

@@ -7,6 +7,7 @@
 // (launch/remoterun.h); launch::resolveRunDir() turns a run id into one.
 #pragma once
 
+#include "analysis/diagnosis.h"
 #include "cluster/clusterprofile.h"
 #include "common/result.h"
 #include "launch/jobspec.h"
@@ -89,6 +90,11 @@ class Operations {
     static QStringList refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop = {});
 
     // The run history, newest first; refresh: refreshRemote() first (its messages go to errors).
+    // The diagnosis options for a run (a local run directory or a remote run's record): the measured
+    // links of its profile's last link test (cluster::SavedLinkTest), so that the comm-bound verdict
+    // compares the allreduce with them. Defaults when there is none. Reads local files only.
+    static analysis::DiagnosisOptions diagnosisOptions(const QString& localDir);
+
     static QList<launch::RunSummary> list(const QString& runsDir, bool refresh = false, QStringList* errors = nullptr);
 };
 

@@ -45,6 +45,7 @@ class tst_Diagnosis : public QObject {
     void dataLoadingShare();
     void commBound_data();
     void commBound();
+    void commBoundAgainstMeasuredLinks();
     void waitIsNotTransfer();
     void memoryPressure();
     void memoryGrowth();
@@ -289,7 +290,7 @@ void tst_Diagnosis::commBound_data()
     QTest::addColumn<QString>("advice");
     QTest::addRow("no link speed") << 0.0 << QStringLiteral("NCCL_DEBUG=INFO");
     QTest::addRow("slow vs link") << 25.0 << QStringLiteral("NCCL_SOCKET_IFNAME");
-    QTest::addRow("link saturated") << 8.0 << QStringLiteral("saturated");
+    QTest::addRow("link saturated") << 8.0 << QStringLiteral("the link is the limit");
 }
 
 void tst_Diagnosis::commBound()
@@ -321,6 +322,50 @@ void tst_Diagnosis::commBound()
     MetricStore worse;
     syn.fill(worse, 60);
     QCOMPARE(ofKind(Diagnosis::analyze(worse, opt), FindingKind::CommBound).first().severity, Severity::Critical);
+}
+
+void tst_Diagnosis::commBoundAgainstMeasuredLinks()
+{
+    Synth syn; // 4 ranks on gpu-node-0 and gpu-node-1; 6 GB/s bus bandwidth (see commBound)
+    syn.ranks = 4;
+    syn.transfer = 250;
+    syn.commBytes = 1e9;
+    MetricStore store;
+    syn.fill(store, 60);
+    auto verdict = [&](const DiagnosisOptions& opt) {
+        const auto found = ofKind(Diagnosis::analyze(store, opt), FindingKind::CommBound);
+        return found.isEmpty() ? Finding{} : found.first();
+    };
+    DiagnosisOptions opt;
+    opt.linkGBps = 3; // a guess, overridden by a measured link between the run's hosts
+    opt.measuredLinks = {
+        {QStringLiteral("gpu-node-0"), QStringLiteral("gpu-node-7"), 2, QStringLiteral("2026-12-01")},
+        {QStringLiteral("gpu-node-1"), QStringLiteral("gpu-node-0"), 25, QStringLiteral("2026-12-01")}};
+    Finding f = verdict(opt);
+    QCOMPARE(f.evidenceValue(QStringLiteral("link_gb_per_s")), 25.0); // not the link to a host outside the run
+    QVERIFY(std::fabs(f.evidenceValue(QStringLiteral("link_utilisation_pct")) - 24) < 0.1);
+    QVERIFY(f.evidenceValue(QStringLiteral("below_half_link_confidence_pct")) > 99);
+    QVERIFY2(f.recommendation.contains(QStringLiteral("only 24%")) &&
+                 f.recommendation.contains(QStringLiteral("gpu-node-1–gpu-node-0")) &&
+                 f.recommendation.contains(QStringLiteral("2026-12-01")) &&
+                 f.recommendation.contains(QStringLiteral("NCCL_SOCKET_IFNAME")),
+             qPrintable(f.recommendation));
+
+    // The slowest link between the run's hosts counts, and near it the link is the limit.
+    opt.measuredLinks.append(
+        {QStringLiteral("gpu-node-0"), QStringLiteral("gpu-node-1"), 7, QStringLiteral("2026-12-02")});
+    f = verdict(opt);
+    QCOMPARE(f.evidenceValue(QStringLiteral("link_gb_per_s")), 7.0);
+    QVERIFY(f.evidenceValue(QStringLiteral("below_half_link_confidence_pct")) < 1);
+    QVERIFY2(f.recommendation.contains(QStringLiteral("the link is the limit")) &&
+                 f.recommendation.contains(QStringLiteral("2026-12-02")),
+             qPrintable(f.recommendation));
+
+    // No measured link joins the run's hosts: the configured speed, else none.
+    opt.measuredLinks = {{QStringLiteral("gpu-node-5"), QStringLiteral("gpu-node-6"), 1, QString()}};
+    QCOMPARE(verdict(opt).evidenceValue(QStringLiteral("link_gb_per_s")), 3.0);
+    opt.linkGBps = 0;
+    QVERIFY(std::isnan(verdict(opt).evidenceValue(QStringLiteral("link_gb_per_s"))));
 }
 
 void tst_Diagnosis::waitIsNotTransfer()

@@ -2,9 +2,13 @@
 // high-latency rules (including the cases that must not name a node), the mpirun command it runs on
 // the head, and the JSON the CLI prints.
 #include "checks/linktest.h"
+#include "ssh/commandrunner.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 #include <array>
 
@@ -49,10 +53,80 @@ QByteArray benchOutput(int ranks, const QList<std::array<double, 4>>& pairs)
 }
 } // namespace
 
+// The head node's answer to the link test's command, without a network.
+class CannedRunner : public ssh::CommandRunner {
+  public:
+    explicit CannedRunner(QByteArray out) : m_out(std::move(out)) {}
+    ssh::ExecResult run(const QString&, const ssh::ExecOptions& = {}) override
+    {
+        ssh::ExecResult r;
+        r.status = ssh::ExecResult::Status::Exited;
+        r.exitCode = 0;
+        r.stdOut = m_out;
+        return r;
+    }
+    QString name() const override { return QStringLiteral("root@host-1:22"); }
+
+  private:
+    QByteArray m_out;
+};
+
 class TestLinkTest : public QObject {
     Q_OBJECT
+    QTemporaryDir m_tmp;
 
   private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        qputenv("XDG_CONFIG_HOME", m_tmp.path().toUtf8());
+    }
+
+    // A successful test is kept (0600, whole) for the diagnosis of the profile's runs; a failed one is not.
+    void keptForTheDiagnosis()
+    {
+        CannedRunner head(benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
+        const LinkReport r = LinkTest::run(profile(3), head, LinkTestOptions{}, ssh::CancelToken{});
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY2(r.saveError.isEmpty(), qPrintable(r.saveError));
+        const QString path = cluster::SavedLinkTest::pathFor(QStringLiteral("lab"));
+        QVERIFY(path.startsWith(m_tmp.path()));
+        QCOMPARE(QFileInfo(path).permissions(),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+        const auto saved = cluster::SavedLinkTest::load(QStringLiteral("lab"));
+        QVERIFY2(saved.ok(), qPrintable(saved.errorString()));
+        QCOMPARE(saved->links.size(), 3);
+        QCOMPARE(saved->links[1].hostA, QStringLiteral("host-1"));
+        QCOMPARE(saved->links[1].hostB, QStringLiteral("host-3"));
+        QCOMPARE(saved->links[1].bandwidthMbps, 15000.0);
+        QCOMPARE(saved->links[1].latencyUs, 12.0);
+        QVERIFY(saved->measuredAt.secsTo(QDateTime::currentDateTimeUtc()) < 60);
+
+        // A test that did not run leaves the kept one alone.
+        CannedRunner broken(QByteArray("ORTE was unable to reliably start one or more daemons.\n"));
+        QVERIFY(!LinkTest::run(profile(3), broken, LinkTestOptions{}, ssh::CancelToken{}).ok());
+        QCOMPARE(cluster::SavedLinkTest::load(QStringLiteral("lab"))->links.size(), 3);
+    }
+
+    void damagedKeptTestNamesTheFile()
+    {
+        const QString path = cluster::SavedLinkTest::pathFor(QStringLiteral("damaged"));
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"profile": "damaged", "measured_at": "2026-12-01T09:30:00Z", "links": [{"host_a": "a"}]})");
+        f.close();
+        const auto loaded = cluster::SavedLinkTest::load(QStringLiteral("damaged"));
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.errorString().contains(path) && loaded.errorString().contains(QStringLiteral("links[0]")),
+                 qPrintable(loaded.errorString()));
+        QVERIFY(!cluster::SavedLinkTest::load(QStringLiteral("absent")).ok());
+        QVERIFY(!cluster::SavedLinkTest::load(QStringLiteral("../escape")).ok());
+        cluster::SavedLinkTest bad;
+        bad.profile = QStringLiteral("../escape");
+        QVERIFY(!bad.save().ok());
+    }
+
     void slowNodeNamed()
     {
         // n2's links at 100 Mbit/s, the n1-n3 link at 15 Gbit/s (the testbed with tb-node2 shaped).

@@ -4,15 +4,19 @@
 // this layer is checked by tests/architecture/check_layers.sh.
 #include "cli_run.h"
 
+#include "cluster/savedlinktest.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 #include "runs/operations.h"
 
+#include <QDir>
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 #include <QTimer>
 
 using namespace traindeck;
@@ -57,8 +61,43 @@ class TestOperations : public QObject {
     {
         QVERIFY(m_tmp.isValid());
         qputenv("TRAINDECK_TRAINER", TRAINDECK_TRAINER);
+        qputenv("XDG_CONFIG_HOME", m_tmp.filePath(QStringLiteral("config")).toUtf8());
         if (!QFile::exists(testing::demoCorpus()))
             QSKIP("the demo corpus is missing: run scripts/setup-deps.sh");
+    }
+
+    // A run's diagnosis compares its allreduce with the links its profile's last link test measured.
+    void diagnosisOptionsCarryTheProfilesMeasuredLinks()
+    {
+        const QString runDir = m_tmp.filePath(QStringLiteral("linked-run"));
+        QVERIFY(QDir().mkpath(runDir));
+        launch::RunInfo info;
+        info.runId = QStringLiteral("linked-run");
+        info.profile = QStringLiteral("lab");
+        QFile f(launch::runFile(runDir, launch::runfile::kRunInfo));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(info.toJson()).toJson());
+        f.close();
+        QVERIFY(Operations::diagnosisOptions(runDir).measuredLinks.isEmpty()); // no link test yet
+
+        cluster::SavedLinkTest saved;
+        saved.profile = QStringLiteral("lab");
+        saved.measuredAt = QDateTime(QDate(2026, 12, 1), QTime(9, 30), QTimeZone::utc());
+        saved.links = {{QStringLiteral("n1"), QStringLiteral("n2"), 8000, 20},
+                       {QStringLiteral("n1"), QStringLiteral("n3"), 100, 50}};
+        QVERIFY(saved.save().ok());
+        const analysis::DiagnosisOptions o = Operations::diagnosisOptions(runDir);
+        QCOMPARE(o.measuredLinks.size(), 2);
+        QCOMPARE(o.measuredLinks[0].hostA, QStringLiteral("n1"));
+        QCOMPARE(o.measuredLinks[0].gbps, 1.0); // 8000 Mbit/s
+        QCOMPARE(o.measuredLinks[1].gbps, 0.0125);
+        QVERIFY(o.measuredLinks[1].measuredAt.startsWith(QStringLiteral("2026-12-01")));
+        // Another profile's run does not get them.
+        info.profile = QStringLiteral("other");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(info.toJson()).toJson());
+        f.close();
+        QVERIFY(Operations::diagnosisOptions(runDir).measuredLinks.isEmpty());
     }
 
     void validationIsTheSameForEveryFrontEnd()
