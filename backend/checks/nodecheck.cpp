@@ -194,12 +194,9 @@ ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster:
 QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const QString& command)
 {
     QString pre;
-    if (!profile.pathPrefix.isEmpty()) {
-        QStringList dirs;
-        for (const QString& d : profile.pathPrefix)
-            dirs << shellPath(d);
-        pre += QStringLiteral("PATH=") + dirs.join(QLatin1Char(':')) + QStringLiteral(":\"$PATH\"; export PATH; ");
-    }
+    if (!profile.pathPrefix.isEmpty())
+        pre +=
+            QStringLiteral("PATH=") + shellPathList(profile.pathPrefix) + QStringLiteral(":\"$PATH\"; export PATH; ");
     for (auto it = profile.env.cbegin(); it != profile.env.cend(); ++it)
         pre += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QStringLiteral("; export ") + it.key() +
                QStringLiteral("; ");

@@ -1,5 +1,7 @@
 #include "common/shell.h"
 
+#include <QDir>
+
 namespace traindeck {
 
 QString shellQuote(const QString& word)
@@ -44,6 +46,32 @@ QString verifiedReplaceScript(const QString& pathWord, int mode, qint64 size, co
                           "[ \"$h\" = %3 ] || { echo \"upload damaged: sha256 $h, expected %3\" >&2; fail %5; }; "
                           "chmod %4 \"$t\" || fail 1; mv -f \"$t\" \"$p\" || fail 1; echo \"sha256 $h\"")
         .arg(pathWord, QString::number(size), hash, QString::number(mode & 07777, 8), QString::number(kUploadDamaged));
+}
+
+QString shellPath(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    return shellQuote(path);
+}
+
+QString shellPathList(const QStringList& dirs)
+{
+    QStringList words;
+    for (const QString& d : dirs)
+        words << shellPath(d);
+    return words.join(QLatin1Char(':'));
+}
+
+QString expandTilde(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
 }
 
 } // namespace traindeck

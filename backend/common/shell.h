@@ -12,6 +12,14 @@ QString shellQuote(const QString& word);
 // The words quoted and joined with single spaces.
 QString shellJoin(const QStringList& words);
 
+// A path as a shell word: "~" and "~/x" become "$HOME" and "$HOME"/'x' (expanded by the shell that
+// runs it, on whichever machine), other paths are quoted as they are.
+QString shellPath(const QString& path);
+// Directories for PATH: each as shellPath, joined with ':' ("$HOME"/'bin':/opt/mpi/bin).
+QString shellPathList(const QStringList& dirs);
+// On this machine: "~" and "~/x" → QDir::homePath() (+ "/x"); other paths unchanged.
+QString expandTilde(const QString& path);
+
 // A sh script that replaces the file pathWord names (a shell word: shellQuote(path), or "$HOME/..."
 // for a path under the remote home) with the bytes on its standard input, which must be `size` bytes
 // with the SHA-256 sha256Hex (lower-case hex). They go to a private temporary file beside the target

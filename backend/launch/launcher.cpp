@@ -36,7 +36,10 @@ Result<QString> findExecutable(Transport& t, const QString& nameOrPath, const QS
                 return fi.absoluteFilePath();
             return Result<QString>::failure(err(nameOrPath, Launcher::tr("%1 not found or not executable").arg(what)));
         }
-        QString found = QStandardPaths::findExecutable(nameOrPath, pathPrefix);
+        QStringList dirs;
+        for (const QString& d : pathPrefix)
+            dirs << expandTilde(d);
+        QString found = QStandardPaths::findExecutable(nameOrPath, dirs);
         if (found.isEmpty())
             found = QStandardPaths::findExecutable(nameOrPath);
         if (!found.isEmpty())
@@ -45,7 +48,7 @@ Result<QString> findExecutable(Transport& t, const QString& nameOrPath, const QS
     }
     QString cmd;
     if (!pathPrefix.isEmpty())
-        cmd = QStringLiteral("PATH=%1:\"$PATH\" ").arg(shellQuote(pathPrefix.join(QLatin1Char(':'))));
+        cmd = QStringLiteral("PATH=") + shellPathList(pathPrefix) + QStringLiteral(":\"$PATH\" ");
     cmd += nameOrPath.contains(QLatin1Char('/')) ? QStringLiteral("test -x %1 && echo %1").arg(shellQuote(nameOrPath))
                                                  : QStringLiteral("command -v %1").arg(shellQuote(nameOrPath));
     const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(cmd)), 20000);
@@ -212,8 +215,8 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
     const int head = profile.headIndex();
     QString prefix;
     if (!profile.pathPrefix.isEmpty())
-        prefix = QStringLiteral("PATH=%1:\"$PATH\"; export PATH; ")
-                     .arg(shellQuote(profile.pathPrefix.join(QLatin1Char(':'))));
+        prefix =
+            QStringLiteral("PATH=") + shellPathList(profile.pathPrefix) + QStringLiteral(":\"$PATH\"; export PATH; ");
     const QString findTrainer =
         trainerPath.contains(QLatin1Char('/'))
             ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))

@@ -140,6 +140,8 @@ Result<ExecResult> LocalTransport::run(const QString& shellCommand, int timeoutM
 {
     QProcess p;
     p.setStandardInputFile(QProcess::nullDevice());
+    // Its own process group, so that a timeout ends what the shell started too, not only the shell.
+    p.setChildProcessModifier([] { ::setpgid(0, 0); });
     p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), shellCommand});
     if (!p.waitForStarted(10000))
         return Result<ExecResult>::failure(
@@ -160,8 +162,13 @@ Result<ExecResult> LocalTransport::run(const QString& shellCommand, int timeoutM
     while (p.state() != QProcess::NotRunning) {
         if (deadline.hasExpired()) {
             r.timedOut = true;
-            p.kill();
-            p.waitForFinished(5000);
+            const pid_t group = pid_t(p.processId());
+            ::kill(-group, SIGTERM);
+            if (!p.waitForFinished(2000)) {
+                ::kill(-group, SIGKILL);
+                p.waitForFinished(5000);
+            }
+            ::kill(-group, SIGKILL); // what ignored SIGTERM and outlived the shell
             break;
         }
         p.waitForReadyRead(int(qMin<qint64>(200, qMax<qint64>(1, deadline.remainingTime()))));

@@ -8,6 +8,7 @@
 #include <QIODevice>
 #include <QMutex>
 #include <QMutexLocker>
+#include <QRandomGenerator>
 
 #include <libssh/callbacks.h>
 #include <libssh/libssh.h>
@@ -124,24 +125,6 @@ struct SshSession::Private {
 };
 
 // ---- helpers ---------------------------------------------------------------------------------
-
-QString shellPath(const QString& path)
-{
-    if (path == QLatin1String("~"))
-        return QStringLiteral("\"$HOME\"");
-    if (path.startsWith(QLatin1String("~/")))
-        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
-    return shellQuote(path);
-}
-
-QString expandTilde(const QString& path)
-{
-    if (path == QLatin1String("~"))
-        return QDir::homePath();
-    if (path.startsWith(QLatin1String("~/")))
-        return QDir::homePath() + path.mid(1);
-    return path;
-}
 
 QString SshTarget::displayName() const
 {
@@ -619,6 +602,9 @@ bool SshSession::authKeyboardInteractive()
 }
 
 // Over a second channel: SIGTERM to the process group, SIGKILL two seconds later (in the background).
+// How far into stderr the process-group marker is looked for (a login banner on stderr comes first).
+constexpr qsizetype kMarkerSearchBytes = 64 * 1024;
+
 static void killRemoteGroupOn(ssh_session s, qint64 pgid)
 {
     ssh_channel k = ssh_channel_new(s);
@@ -699,8 +685,12 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     // The command's process group (sshd makes the remote shell a session leader) is announced first
     // on stderr, so that cancel/timeout can kill it over a second channel: sshd refuses the "signal"
     // request for root logins (no post-auth privilege separation).
+    // A login shell may print to stderr before the marker (a BASH_ENV or ~/.ssh/rc that talks): the
+    // marker carries a nonce and is looked for in the first kMarkerSearchBytes, not only on line one.
+    const QByteArray markerTag =
+        "TRAINDECK_PGID_" + QByteArray::number(QRandomGenerator::global()->generate64(), 16) + "=";
     const QByteArray wrapped =
-        options.killOnCancel ? "echo TRAINDECK_PGID=$$ >&2; " + command.toUtf8() : command.toUtf8();
+        options.killOnCancel ? "echo " + markerTag + "$$ >&2; " + command.toUtf8() : command.toUtf8();
     if (ssh_channel_request_exec(ch, wrapped.constData()) != SSH_OK)
         return failed(linkCode(),
                       tr("%1: cannot start the command: %2").arg(m_target.displayName(), fromC(ssh_get_error(s))));
@@ -739,34 +729,44 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     bool markerPending = options.killOnCancel;
     QByteArray markerBuf;
     qint64 pgid = 0;
-    auto take = [&](const char* data, int n, bool isStderr) {
-        if (isStderr && markerPending) {
-            markerBuf.append(data, n);
-            const qsizetype nl = markerBuf.indexOf('\n');
-            if (nl < 0 && markerBuf.size() < 64)
-                return;
-            markerPending = false;
-            QByteArray rest = markerBuf;
-            if (nl >= 0 && markerBuf.startsWith("TRAINDECK_PGID=")) {
-                pgid = markerBuf.mid(15, nl - 15).toLongLong();
-                rest = markerBuf.mid(nl + 1);
-            }
-            markerBuf.clear();
-            if (rest.isEmpty())
-                return;
-            data = rest.constData();
-            n = int(rest.size());
-            r.stdErrBytes += n;
-            if (options.captureOutput && r.stdErr.size() < options.maxCaptureBytes)
-                r.stdErr.append(data, int(qMin<qint64>(n, options.maxCaptureBytes - r.stdErr.size())));
-            errLines.feed(data, n);
+    auto deliver = [&](const char* data, qint64 n, bool isStderr) {
+        if (n <= 0)
             return;
-        }
         QByteArray& cap = isStderr ? r.stdErr : r.stdOut;
         (isStderr ? r.stdErrBytes : r.stdOutBytes) += n;
         if (options.captureOutput && cap.size() < options.maxCaptureBytes)
             cap.append(data, int(qMin<qint64>(n, options.maxCaptureBytes - cap.size())));
-        (isStderr ? errLines : outLines).feed(data, n);
+        (isStderr ? errLines : outLines).feed(data, int(n));
+    };
+    // Stderr is held back until the marker line is complete (or the search gives up); what came
+    // before and after it is delivered as it was.
+    auto take = [&](const char* data, int n, bool isStderr) {
+        if (!isStderr || !markerPending) {
+            deliver(data, n, isStderr);
+            return;
+        }
+        markerBuf.append(data, n);
+        const qsizetype at = markerBuf.indexOf(markerTag);
+        const qsizetype nl = at >= 0 ? markerBuf.indexOf('\n', at) : -1;
+        if (nl < 0 && markerBuf.size() < kMarkerSearchBytes)
+            return;
+        markerPending = false;
+        QByteArray rest = markerBuf;
+        if (nl >= 0) {
+            pgid = markerBuf.mid(at + markerTag.size(), nl - at - markerTag.size()).toLongLong();
+            rest = markerBuf.left(at) + markerBuf.mid(nl + 1);
+        }
+        markerBuf.clear();
+        deliver(rest.constData(), rest.size(), true);
+    };
+    auto finishStreams = [&] {
+        if (markerPending) { // ended before a complete marker: nothing of stderr is lost
+            markerPending = false;
+            deliver(markerBuf.constData(), markerBuf.size(), true);
+            markerBuf.clear();
+        }
+        outLines.finish();
+        errLines.finish();
     };
     auto terminate = [&] {
         // The remote process group gets SIGTERM (sshd's "signal" request) and the channel closes.
@@ -810,8 +810,7 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
         if (m == SSH_EOF)
             m = 0;
         if (n == SSH_ERROR || m == SSH_ERROR || !ssh_is_connected(s)) {
-            outLines.finish();
-            errLines.finish();
+            finishStreams();
             r.elapsedMs = timer.elapsed();
             r.status = ExecResult::Status::Failed;
             r.error = Diagnostic::codedError(
@@ -831,8 +830,7 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
             lastKeepalive = timer.elapsed();
         }
     }
-    outLines.finish();
-    errLines.finish();
+    finishStreams();
     if (done) {
         // The exit status or signal may arrive after EOF: wait for it (or the close).
         if (!info.haveStatus && !info.haveSignal)

@@ -92,9 +92,8 @@ class SshSession {
     std::unique_ptr<Private> d;
 };
 
-// "~/x" → "$HOME/x" (quoted so the rest stays literal); other paths quoted as they are.
-QString shellPath(const QString& path);
-// Local: "~/x" → QDir::homePath() + "/x".
-QString expandTilde(const QString& path);
+// common/shell.h's, where the ssh area's callers have always found them.
+using traindeck::expandTilde;
+using traindeck::shellPath;
 
 } // namespace traindeck::ssh

@@ -28,6 +28,7 @@ class TestLaunchPlan : public QObject {
     void shellQuoting();
     void hostileValuesArriveIntact();
     void wrapperRecordsPidExitAndOutput();
+    void localTimeoutEndsWhatTheShellStarted();
 
   private:
     LaunchInputs hostileInputs() const;
@@ -139,6 +140,23 @@ void TestLaunchPlan::clusterLayout()
                                 "--mca oob_tcp_if_include eth1 -x PATH -x NCCL_DEBUG")),
              qPrintable(cmd));
     QVERIFY(p->wrapperScript().contains(QStringLiteral("PATH=/opt/ompi/bin:\"$PATH\"; export PATH")));
+    {
+        // "~" in path_prefix is the head's home in launch as in checks, and a space stays one directory.
+        LaunchInputs tilde = in;
+        tilde.profile.pathPrefix = {QStringLiteral("~/mpi/bin"), QStringLiteral("/opt/my dir")};
+        const QString script = buildLaunchPlan(tilde)->wrapperScript();
+        const qsizetype at = script.indexOf(QStringLiteral("\nPATH="));
+        QVERIFY2(at >= 0, qPrintable(script));
+        const QString line = script.mid(at + 1, script.indexOf(QLatin1Char('\n'), at + 1) - at - 1);
+        QProcess sh;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("HOME"), QStringLiteral("/home/u"));
+        env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin"));
+        sh.setProcessEnvironment(env);
+        sh.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), line + QStringLiteral("; printf %s \"$PATH\"")});
+        QVERIFY(sh.waitForFinished(10000));
+        QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()), QStringLiteral("/home/u/mpi/bin:/opt/my dir:/usr/bin"));
+    }
     // ranks must match the profile.
     in.spec.ranks = 3;
     p = buildLaunchPlan(in);
@@ -272,4 +290,31 @@ void TestLaunchPlan::wrapperRecordsPidExitAndOutput()
 }
 
 QTEST_GUILESS_MAIN(TestLaunchPlan)
+// A process that is gone or a zombie (this test cannot reap what its dead shell left to init).
+static bool running(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close > 0 && line.size() > close + 2 && line.at(close + 2) != 'Z';
+}
+
+void TestLaunchPlan::localTimeoutEndsWhatTheShellStarted()
+{
+    // A child that ignores SIGTERM, in the background: killing /bin/sh alone would leave it running.
+    const QString pidFile = m_tmp.filePath(QStringLiteral("background.pid"));
+    LocalTransport t;
+    const auto r =
+        t.run(QStringLiteral("sh -c 'trap \"\" TERM; sleep 30' & echo $! > %1; wait").arg(shellQuote(pidFile)), 700);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QVERIFY(r->timedOut);
+    QFile f(pidFile);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const qint64 pid = f.readAll().trimmed().toLongLong();
+    QVERIFY(pid > 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 5000);
+}
+
 #include "tst_launchplan.moc"

@@ -383,6 +383,48 @@ class TestSshSession : public QObject {
         QCOMPARE(s->exec(QStringLiteral("echo alive")).stdOut, QByteArray("alive\n"));
     }
 
+    // A login that talks on stderr before the command (a ~/.bashrc here, which bash sources for every
+    // command over SSH) must not hide the process-group marker: a timeout still ends what the command
+    // started.
+    void timeoutEndsTheGroupDespiteLoginNoise()
+    {
+        SshdInstance noisy(QStringLiteral("noisy"));
+        QString error;
+        QVERIFY2(noisy.start(&error), qPrintable(error));
+        if (!noisy.setSessionBashrc("echo 'welcome to the cluster' >&2\n"))
+            QSKIP("the fixture's sessions have no ~/.bashrc of their own here (needs root, ~/.bashrc, unshare)");
+        noisy.authorize(m_client->publicKeyLine());
+        SshTarget t = m_client->target(noisy);
+        QFile known(t.knownHosts);
+        QVERIFY(known.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        known.write((noisy.knownHostsLine() + QLatin1Char('\n')).toUtf8());
+        known.close();
+        SshSession s(t);
+        const Status opened = s.open();
+        QVERIFY2(opened.ok(), qPrintable(opened.errorString()));
+
+        const QString pidFile = m_client->dir() + QStringLiteral("/noisy-background.pid");
+        const ExecResult r =
+            s.exec(QStringLiteral("sh -c 'trap \"\" TERM; sleep 30' & echo $! > %1; wait").arg(shellQuote(pidFile)),
+                   ExecOptions::withTimeout(1500));
+        QCOMPARE(r.status, ExecResult::Status::TimedOut);
+        QVERIFY2(r.stdErr.contains("welcome to the cluster") && !r.stdErr.contains("TRAINDECK_PGID"),
+                 r.stdErr.constData());
+        QFile f(pidFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const qint64 pid = f.readAll().trimmed().toLongLong();
+        QVERIFY(pid > 1);
+        auto running = [pid] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray line = stat.readAll();
+            const qsizetype close = line.lastIndexOf(')');
+            return close > 0 && line.size() > close + 2 && line.at(close + 2) != 'Z';
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!running(), 8000); // TERM to the group, KILL 2 s later
+    }
+
     void localRunnerSameSemantics()
     {
         LocalRunner local;
