@@ -28,7 +28,7 @@ struct DiagnosisOptions {
     // step, tested over a trailing window of up to `window` steps against the noise measured in it.
     int window = 30;
     int stragglerMinSteps = 10;         // no verdict on fewer steps
-    double stragglerMinEffect = 0.06;   // smallest excess worth a finding (share of the step)
+    double stragglerMinEffect = 0.07;   // smallest excess worth a finding (share of the step)
     double stragglerAlpha = 6e-7;       // chance per step that noise alone raises a finding (whole job):
                                         // each rank's z must pass the (1 - alpha/ranks) normal quantile
     double stragglerTentativeZ = 2.0;   // ... below that: "not enough evidence yet"

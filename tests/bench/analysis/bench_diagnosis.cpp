@@ -520,18 +520,46 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     for (int n : sizes)
         std::printf(" balanced step %.0f ms with %d ranks;", stepMs[n], n);
     std::printf("\n");
-    std::vector<Trial> results;
+    // With more ranks than cores a rank that sleeps lends its core to the rank sharing it, which then
+    // computes faster: a planted sleep up to about that rank's compute time slows nobody (the step stays
+    // as long). Such a trial plants no straggler; the job slowdown it caused is measured and they are
+    // counted apart.
+    std::vector<Trial> results, evenResults, slowedJob;
+    int absorbed = 0;
     for (int i = 0; i < trials; ++i) {
         Trial t = randomTrial(i, rng, sizes);
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
+        probe.start();
         const QString m =
             env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])));
+        probe.stop();
         if (m.isEmpty())
             continue;
-        detect(load(m), t, horizon);
+        const Stream trial = load(m);
+        detect(trial, t, horizon);
+        const CoreProbe::Imbalance cores = probe.imbalance(5.0);
+        const double slowdown = balancedStepMs(*trial.store()) / stepMs[t.ranks] - 1;
+        std::fprintf(stderr,
+                     "trial %d: %d ranks, rank %d +%.0f %% in %s (job step %+.0f %%): %s%s; cores %.2fx apart at worst "
+                     "(core %d)\n",
+                     i + 1, t.ranks, t.rank, t.effect * 100, phases[i % 4], slowdown * 100,
+                     t.detectedAt > 0 ? qPrintable(QStringLiteral("named after %1 steps").arg(t.detectedAt))
+                                      : "not named",
+                     t.wrongRank ? ", another rank named" : "", cores.worst, cores.slowestCore);
         results.push_back(t);
+        if (cores.worst <= evenCores)
+            evenResults.push_back(t);
+        if (slowdown >= analysis::DiagnosisOptions{}.stragglerMinEffect / 2)
+            slowedJob.push_back(t);
+        else
+            absorbed++;
     }
     printTable("real trainer", results, horizon);
+    printTable("real trainer, trials whose delay slowed the job's step by 3.5 % or more", slowedJob, horizon);
+    std::printf("(%d trial(s) whose delay did not slow the step: a sleeping rank lends its core to the rank "
+                "sharing it)\n",
+                absorbed);
+    printTable("real trainer, trials on even cores (core probe)", evenResults, horizon);
     printFalseAlarms("real trainer", fa);
     std::printf("\nreal trainer: balanced runs by the core probe (rank r pinned to core r %% %d; cores even: within "
                 "%.0f %% of each other in every 5 s window)\n",
