@@ -69,9 +69,17 @@ void ClusterChecker::start()
         Q_EMIT finished(m_report);
         return;
     }
-    for (int i = 0; i < m_profile.nodes.size(); ++i) {
-        QThread* t = QThread::create([this, i] { runNode(i); });
-        t->setObjectName(QStringLiteral("check:") + m_profile.nodes.at(i).name);
+    // Every node is taken by some worker, also after a cancel (it is then reported skipped at once),
+    // so that finished() always comes.
+    const int nodes = int(m_profile.nodes.size());
+    const int workers = qBound(1, m_options.maxParallelNodes, nodes);
+    m_nextNode = 0;
+    for (int w = 0; w < workers; ++w) {
+        QThread* t = QThread::create([this, nodes] {
+            for (int i = m_nextNode++; i < nodes; i = m_nextNode++)
+                runNode(i);
+        });
+        t->setObjectName(QStringLiteral("check-worker-%1").arg(w));
         m_threads.push_back(t);
         t->start();
     }
@@ -140,9 +148,8 @@ void ClusterChecker::runNode(int node)
         if (opened) {
             connect.status = CheckStatus::Pass;
             connect.summary = NodeChecker::tr("%1@%2:%3 (%4)")
-                                  .arg(session->resolvedUser(), session->resolvedHost())
-                                  .arg(session->resolvedPort())
-                                  .arg(session->authMethodUsed());
+                                  .arg(session->resolvedUser(), session->resolvedHost(),
+                                       QString::number(session->resolvedPort()), session->authMethodUsed());
             connect.evidence =
                 NodeChecker::tr("host key %1 %2").arg(session->hostKey().keyType, session->hostKey().fingerprint);
             runner = std::make_unique<ssh::SshRunner>(*session);

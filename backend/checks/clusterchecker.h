@@ -1,5 +1,6 @@
-// Runs the node checks of a profile in parallel, one worker thread (and one SSH session) per node,
-// with progress and cancellation. Signals are emitted from the worker threads and reach receivers in
+// Runs the node checks of a profile in parallel, at most CheckOptions::maxParallelNodes at once (a
+// worker thread and an SSH session each; a 1000-node profile does not open 1000), with progress and
+// cancellation. Signals are emitted from the worker threads and reach receivers in
 // other threads queued; nothing blocks the GUI thread. The "local" profile uses LocalRunner.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <QMutex>
 #include <QObject>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -55,6 +57,7 @@ class ClusterChecker : public QObject {
     ssh::PromptBroker* m_prompts;
     ssh::CancelToken m_cancel;
     std::vector<QThread*> m_threads;
+    std::atomic<int> m_nextNode{0}; // the next node a free worker takes
     mutable QMutex m_mutex;
     CheckReport m_report;
     int m_done = 0;

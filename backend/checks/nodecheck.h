@@ -76,6 +76,7 @@ struct CheckOptions {
     double minDiskGb = 100;     // warn below; fail below failDiskGb
     double failDiskGb = 10;
     double maxClockSkewS = 2;      // warn above
+    int maxParallelNodes = 32;     // nodes checked at once (threads and SSH sessions), for large profiles
     ssh::SshTarget targetTemplate; // knownHosts/configFile/agent/identities defaults for every node
 };
 

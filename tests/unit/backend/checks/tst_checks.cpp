@@ -12,11 +12,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 #include <QProcess>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace traindeck::checks;
 using namespace traindeck::cluster;
@@ -356,6 +359,46 @@ class TestChecks : public QObject {
         QVERIFY(report.cancelled);
         QVERIFY(report.hasFailures());
         QCOMPARE(findResult(report, 0, QStringLiteral("clock"))->status, CheckStatus::Skip);
+    }
+
+    // A large profile is checked by at most maxParallelNodes workers (threads and SSH sessions), and a
+    // cancel still ends with every node reported.
+    void boundedWorkers()
+    {
+        trustAll();
+        CheckOptions o = testOptions();
+        o.maxParallelNodes = 2;
+        ClusterChecker checker(threeNodeProfile(), o);
+        QMutex mutex;
+        QSet<QThread*> workers;
+        connect(
+            &checker, &ClusterChecker::nodeStarted, this,
+            [&](int) {
+                QMutexLocker lock(&mutex);
+                workers.insert(QThread::currentThread());
+            },
+            Qt::DirectConnection);
+        const CheckReport report = checker.runAndWait();
+        QVERIFY2(workers.size() <= 2, qPrintable(QString::number(workers.size())));
+        QCOMPARE(report.nodes.size(), 3);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(findResult(report, i, QStringLiteral("connect"))->status, CheckStatus::Pass);
+
+        ClusterProfile slow = threeNodeProfile();
+        slow.pathPrefix.prepend(m_tmp.path() + QStringLiteral("/slow"));
+        QDir().mkpath(m_tmp.path() + QStringLiteral("/slow"));
+        writeExecutable(m_tmp.path() + QStringLiteral("/slow/nproc"), "#!/bin/sh\nsleep 30\n");
+        o.maxParallelNodes = 1;
+        ClusterChecker one(slow, o);
+        QSignalSpy finished(&one, &ClusterChecker::finished);
+        one.start();
+        QTest::qWait(1500);
+        one.cancel();
+        QVERIFY(finished.wait(10000));
+        const CheckReport cancelled = finished.at(0).at(0).value<CheckReport>();
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(cancelled.nodes.size(), 3);
+        QCOMPARE(findResult(cancelled, 2, QStringLiteral("connect"))->status, CheckStatus::Skip); // never started
     }
 
     // The remedy the trainer check offers: copy this machine's trainer to the nodes, checked there.
