@@ -85,8 +85,7 @@ int run(const QStringList& args)
         slots = parser.value(slotsOption).toInt(&ok);
         if (!ok || slots < 1 || slots > ClusterProfile::MaxSlots) {
             err << ProfileCommand::tr("traindeck-cli profile %1: --slots: expected an integer 1..%2")
-                       .arg(sub)
-                       .arg(ClusterProfile::MaxSlots)
+                       .arg(sub, QString::number(ClusterProfile::MaxSlots))
                 << '\n';
             return ExitBadInput;
         }

@@ -152,7 +152,8 @@ void LogsPanel::updateHosts()
         m_host->removeItem(1);
     QStringList distinct;
     for (int r = 0; r < hosts.size(); ++r) {
-        m_rank->addItem(hosts[r].isEmpty() ? tr("rank %1").arg(r) : QStringLiteral("%1:%2").arg(hosts[r]).arg(r), r);
+        m_rank->addItem(
+            hosts[r].isEmpty() ? tr("rank %1").arg(r) : QStringLiteral("%1:%2").arg(hosts[r], QString::number(r)), r);
         if (!hosts[r].isEmpty() && !distinct.contains(hosts[r]))
             distinct.append(hosts[r]);
     }

@@ -83,13 +83,10 @@ QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTest
             "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
             "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
             "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 </dev/null")
-            .arg(ssh::shellPath(launcher))
-            .arg(hosts.size())
-            .arg(shellQuote(hosts.join(QLatin1Char(','))))
-            .arg(ssh::shellPath(
-                profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))))
-            .arg(options.bytes)
-            .arg(options.iterations);
+            .arg(ssh::shellPath(launcher), QString::number(hosts.size()), shellQuote(hosts.join(QLatin1Char(','))),
+                 ssh::shellPath(
+                     profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))),
+                 QString::number(options.bytes), QString::number(options.iterations));
     return NodeChecker::wrapCommand(profile, cmd);
 }
 
@@ -167,11 +164,9 @@ void LinkTest::findOutliers(LinkReport& r)
                 LinkOutlier{k, tr("every link of %1 is at most %2; the links between the other nodes reach at least %3")
                                    .arg(r.nodes.at(k), formatBandwidth(ownMaxBw), formatBandwidth(otherMinBw))};
         if (!r.latencyOutlier && ownMinLat > 2 * otherMaxLat && ownMinLat > otherMaxLat + 100)
-            r.latencyOutlier =
-                LinkOutlier{k, tr("every link of %1 has at least %2 µs latency; the others at most %3 µs")
-                                   .arg(r.nodes.at(k))
-                                   .arg(ownMinLat, 0, 'f', 0)
-                                   .arg(otherMaxLat, 0, 'f', 0)};
+            r.latencyOutlier = LinkOutlier{
+                k, tr("every link of %1 has at least %2 µs latency; the others at most %3 µs")
+                       .arg(r.nodes.at(k), QString::number(ownMinLat, 'f', 0), QString::number(otherMaxLat, 'f', 0))};
     }
 }
 

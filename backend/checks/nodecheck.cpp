@@ -540,11 +540,9 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
     }
     const QString model = gpus.first().name;
     r.value = QStringLiteral("%1 × %2, driver %3").arg(gpus.size()).arg(model, gpus.first().driver);
-    r.summary = tr("%1 × %2 (%3 GiB), driver %4")
-                    .arg(gpus.size())
-                    .arg(model)
-                    .arg(minMem / 1024.0, 0, 'f', 0)
-                    .arg(gpus.first().driver);
+    r.summary =
+        tr("%1 × %2 (%3 GiB), driver %4")
+            .arg(QString::number(gpus.size()), model, QString::number(minMem / 1024.0, 'f', 0), gpus.first().driver);
     QStringList problems, remedies;
     CheckStatus status = CheckStatus::Pass;
     if (m_node.gpus > gpus.size()) {
@@ -946,7 +944,7 @@ CheckResult NodeChecker::checkHeadSsh(CheckResult r, CommandRunner& runner, cons
             continue;
         }
         failed << w.name;
-        evidence << tr("%1: exit %2: %3").arg(w.name).arg(rc).arg(msg);
+        evidence << tr("%1: exit %2: %3").arg(w.name, QString::number(rc), msg);
         const QString target = (w.user.isEmpty() ? QString() : w.user + QLatin1Char('@')) + w.host;
         if (!resolves || msg.contains(QLatin1String("resolve")))
             remedies
@@ -968,8 +966,7 @@ CheckResult NodeChecker::checkHeadSsh(CheckResult r, CommandRunner& runner, cons
             remedies << tr("ssh is not installed on the head: apt install openssh-client.");
         else
             remedies << tr("Check that %1 is reachable from the head on port %2 (firewall, routing).")
-                            .arg(w.host)
-                            .arg(w.port);
+                            .arg(w.host, QString::number(w.port));
     }
     r.evidence = excerpt(evidence.join(QLatin1Char('\n')), 40);
     if (okCount + failed.size() < workers) {
@@ -1010,9 +1007,7 @@ CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner,
                        "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
                        "%1 -np %2 --host %3 --map-by node traindeck-trainer bench-comm --json --iters 3 "
                        "--max-bytes 67108864")
-            .arg(shellPath(launcher))
-            .arg(hosts.size())
-            .arg(shellQuote(hosts.join(QLatin1Char(','))));
+            .arg(shellPath(launcher), QString::number(hosts.size()), shellQuote(hosts.join(QLatin1Char(','))));
     ssh::ExecOptions o;
     o.timeoutMs = qMax(m_options.stepTimeoutMs, 180000);
     o.cancel = cancel;

@@ -382,7 +382,8 @@ Diagnostics ClusterProfile::validate(const QString& fileName) const
         else if (hasControlChars(n.name))
             error(nodeKey(i, "name"), tr("control characters (such as a newline) are not allowed"));
         else if (names.contains(n.name))
-            error(nodeKey(i, "name"), tr("'%1' is already the name of nodes[%2]").arg(n.name).arg(names.value(n.name)));
+            error(nodeKey(i, "name"),
+                  tr("'%1' is already the name of nodes[%2]").arg(n.name, QString::number(names.value(n.name))));
         else
             names.insert(n.name, i);
         if (n.port < 1 || n.port > 65535)
@@ -402,7 +403,8 @@ Diagnostics ClusterProfile::validate(const QString& fileName) const
         const QString endpoint = n.host.toLower() + QLatin1Char(':') + QString::number(n.port);
         if (!n.host.isEmpty() && endpoints.contains(endpoint))
             error(nodeKey(i, "host"),
-                  tr("%1 port %2 is already nodes[%3]").arg(n.host).arg(n.port).arg(endpoints.value(endpoint)));
+                  tr("%1 port %2 is already nodes[%3]")
+                      .arg(n.host, QString::number(n.port), QString::number(endpoints.value(endpoint))));
         else
             endpoints.insert(endpoint, i);
         if (n.role == NodeRole::Head) {

@@ -90,7 +90,7 @@ std::optional<int> parseCount(const QString& text)
 
 QString countError(const QString& what, const QString& got)
 {
-    return Hostfile::tr("%1: expected an integer 1..%2, got '%3'").arg(what).arg(Hostfile::MaxSlots).arg(got);
+    return Hostfile::tr("%1: expected an integer 1..%2, got '%3'").arg(what, QString::number(Hostfile::MaxSlots), got);
 }
 
 // The user and host of an entry checked for format; returns the message and sets column, or "".
@@ -413,10 +413,8 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
             const bool max = hostSlots <= MaxSlots;
             error(lineNumber, max ? maxColumn : slotsColumn,
                   tr("host '%1' adds up to %2 %3 over its lines; at most %4 per host")
-                      .arg(e.host)
-                      .arg(max ? hostMaxSlots : hostSlots)
-                      .arg(max ? QStringLiteral("max_slots") : QStringLiteral("slots"))
-                      .arg(MaxSlots));
+                      .arg(e.host, QString::number(max ? hostMaxSlots : hostSlots),
+                           max ? QStringLiteral("max_slots") : QStringLiteral("slots"), QString::number(MaxSlots)));
         }
         if (totalSlots > MaxTotalSlots && !totalReported) {
             totalReported = true;
@@ -433,22 +431,18 @@ Diagnostics Hostfile::validateLines(HostfileFormat format, const QString& fileNa
             error(lineNumber, hostColumn,
                   tr("host '%1' is already listed on line %2; DeepSpeed allows each host once (add the slots up on one "
                      "line)")
-                      .arg(e.host)
-                      .arg(previous->lineNumber));
+                      .arg(e.host, QString::number(previous->lineNumber)));
         } else if (previous->user != e.user) {
             error(lineNumber, userColumn,
                   tr("host '%1' is listed on line %2 as '%3' and here as '%4'; use one user per host")
-                      .arg(e.host)
-                      .arg(previous->lineNumber)
-                      .arg(previous->user.isEmpty() ? e.host : previous->user + QLatin1Char('@') + e.host,
+                      .arg(e.host, QString::number(previous->lineNumber),
+                           previous->user.isEmpty() ? e.host : previous->user + QLatin1Char('@') + e.host,
                            e.userAtHost()));
         } else {
             out.append(
                 Diagnostic::warning(fileName, lineNumber, hostColumn,
                                     tr("host '%1' is also listed on line %2; %3 adds up the slots of repeated lines")
-                                        .arg(e.host)
-                                        .arg(previous->lineNumber)
-                                        .arg(displayFormat(format))));
+                                        .arg(e.host, QString::number(previous->lineNumber), displayFormat(format))));
         }
     }
     if (hosts == 0)
@@ -467,8 +461,10 @@ QString Hostfile::hostLineText(const HostEntry& e, HostfileFormat format)
             s += QStringLiteral(" max_slots=%1").arg(*e.maxSlots);
         return s;
     }
-    case HostfileFormat::DeepSpeed: return QStringLiteral("%1 slots=%2").arg(e.host).arg(e.slots.value_or(1));
-    case HostfileFormat::Mpich: return e.slots ? QStringLiteral("%1:%2").arg(e.host).arg(*e.slots) : e.host;
+    case HostfileFormat::DeepSpeed:
+        return QStringLiteral("%1 slots=%2").arg(e.host, QString::number(e.slots.value_or(1)));
+    case HostfileFormat::Mpich:
+        return e.slots ? QStringLiteral("%1:%2").arg(e.host, QString::number(*e.slots)) : e.host;
     }
     return {};
 }
@@ -525,8 +521,7 @@ Result<QString> Hostfile::convert(HostfileFormat target, const QString& fileName
                 diagnostics.append(
                     Diagnostic::warning(fileName, index + 1, qMax(line.hostColumn, 1),
                                         tr("repeated host '%1' merged into line %2 (DeepSpeed allows each host once)")
-                                            .arg(line.entry.host)
-                                            .arg(*first + 1)));
+                                            .arg(line.entry.host, QString::number(*first + 1))));
             }
         }
     }

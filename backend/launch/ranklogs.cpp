@@ -260,7 +260,7 @@ QString RankLog::label(const LogGroup& g) const
     if (g.ranks.size() == 1) {
         const QString host = hostOf(g.ranks.first());
         return host.isEmpty() ? tr("rank %1").arg(g.ranks.first())
-                              : QStringLiteral("%1:%2").arg(host).arg(g.ranks.first());
+                              : QStringLiteral("%1:%2").arg(host, QString::number(g.ranks.first()));
     }
     return tr("ranks %1").arg(rankRanges(g.ranks));
 }

@@ -107,10 +107,9 @@ Result<ProcessIdentity> Transport::processIdentity(qint64 pid)
         return Result<ProcessIdentity>::failure(r.diagnostics());
     if (r->exitCode != 0)
         return Result<ProcessIdentity>::failure(
-            error(QStringLiteral("/proc"), Tr::tr("%1: cannot read the boot id (exit %2): %3")
-                                               .arg(displayName())
-                                               .arg(r->exitCode)
-                                               .arg(QString::fromLocal8Bit(r->err).trimmed())));
+            error(QStringLiteral("/proc"),
+                  Tr::tr("%1: cannot read the boot id (exit %2): %3")
+                      .arg(displayName(), QString::number(r->exitCode), QString::fromLocal8Bit(r->err).trimmed())));
     ProcessIdentity id;
     for (const QByteArray& line : r->out.split('\n')) {
         const QByteArray value = line.mid(2).trimmed();

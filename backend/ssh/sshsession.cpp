@@ -136,7 +136,7 @@ QString SshTarget::displayName() const
 
 QString HostKeyInfo::knownHostsName() const
 {
-    return port == 22 || port == 0 ? host : QStringLiteral("[%1]:%2").arg(host).arg(port);
+    return port == 22 || port == 0 ? host : QStringLiteral("[%1]:%2").arg(host, QString::number(port));
 }
 
 QString HostKeyInfo::explanation() const
@@ -328,7 +328,7 @@ Status SshSession::connectToHost()
     timer.start();
     if (ssh_connect(s) != SSH_OK) {
         const QString why = fromC(ssh_get_error(s));
-        const QString where = tr("%1 (port %2)").arg(m_target.displayName()).arg(m_resolvedPort);
+        const QString where = tr("%1 (port %2)").arg(m_target.displayName(), QString::number(m_resolvedPort));
         QLatin1String code = codes::Connect;
         if (why.contains(QLatin1String("imeout")) || why.contains(QLatin1String("timed out")) ||
             timer.elapsed() >= m_target.connectTimeoutMs)
@@ -337,11 +337,12 @@ Status SshSession::connectToHost()
             code = codes::Resolve;
         disconnect();
         if (code == codes::Timeout)
-            return fail(
-                code, tr("%1: no answer within %2 s (%3)").arg(where).arg(m_target.connectTimeoutMs / 1000.0).arg(why),
-                tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
-                   "connection.")
-                    .arg(m_resolvedPort));
+            return fail(code,
+                        tr("%1: no answer within %2 s (%3)")
+                            .arg(where, QString::number(m_target.connectTimeoutMs / 1000.0), why),
+                        tr("Check that the host is up, that sshd listens on port %1 and that no firewall drops the "
+                           "connection.")
+                            .arg(m_resolvedPort));
         if (code == codes::Resolve)
             return fail(code, tr("%1: cannot resolve the host name (%2)").arg(where, why),
                         tr("Check the spelling, /etc/hosts or DNS, or use the IP address."));
@@ -601,10 +602,10 @@ bool SshSession::authKeyboardInteractive()
     return false;
 }
 
-// Over a second channel: SIGTERM to the process group, SIGKILL two seconds later (in the background).
-// How far into stderr the process-group marker is looked for (a login banner on stderr comes first).
+// How far into stderr the process-group marker is looked for (a login's output on stderr comes first).
 constexpr qsizetype kMarkerSearchBytes = 64 * 1024;
 
+// Over a second channel: SIGTERM to the process group, SIGKILL two seconds later (in the background).
 static void killRemoteGroupOn(ssh_session s, qint64 pgid)
 {
     ssh_channel k = ssh_channel_new(s);
@@ -685,7 +686,7 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
     // The command's process group (sshd makes the remote shell a session leader) is announced first
     // on stderr, so that cancel/timeout can kill it over a second channel: sshd refuses the "signal"
     // request for root logins (no post-auth privilege separation).
-    // A login shell may print to stderr before the marker (a BASH_ENV or ~/.ssh/rc that talks): the
+    // A login shell may print to stderr before the marker (a ~/.bashrc or ~/.ssh/rc that talks): the
     // marker carries a nonce and is looked for in the first kMarkerSearchBytes, not only on line one.
     const QByteArray markerTag =
         "TRAINDECK_PGID_" + QByteArray::number(QRandomGenerator::global()->generate64(), 16) + "=";
@@ -790,9 +791,9 @@ ExecResult SshSession::exec(const QString& command, const ExecOptions& options)
         if (options.timeoutMs > 0 && timer.elapsed() >= options.timeoutMs) {
             terminate();
             r.status = ExecResult::Status::TimedOut;
-            r.error = Diagnostic::codedError(codes::Timeout, tr("%1: the command did not finish within %2 s")
-                                                                 .arg(m_target.displayName())
-                                                                 .arg(options.timeoutMs / 1000.0));
+            r.error = Diagnostic::codedError(
+                codes::Timeout, tr("%1: the command did not finish within %2 s")
+                                    .arg(m_target.displayName(), QString::number(options.timeoutMs / 1000.0)));
             break;
         }
         int wait = 100;

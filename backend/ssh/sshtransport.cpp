@@ -174,9 +174,8 @@ Status SshTransport::startDetached(const QString& scriptPath)
         return Status::failure(r.diagnostics());
     if (r->exitCode != 0)
         return Status::failure(Diagnostic::error(scriptPath, tr("%1: cannot start detached (exit %2): %3")
-                                                                 .arg(displayName())
-                                                                 .arg(r->exitCode)
-                                                                 .arg(QString::fromLocal8Bit(r->err).trimmed())));
+                                                                 .arg(displayName(), QString::number(r->exitCode),
+                                                                      QString::fromLocal8Bit(r->err).trimmed())));
     return Done{};
 }
 
@@ -191,10 +190,7 @@ Result<launch::FileChunk> SshTransport::readFile(const QString& path, qint64 off
                                        "[ -d %1 ] && { echo 'Is a directory' >&2; exit 2; }; "
                                        "s=$(wc -c < %1) || exit 3; echo $s; "
                                        "if [ %2 -lt $s ] && [ %3 -gt 0 ]; then tail -c +%4 %1 | head -c %3; fi")
-                            .arg(f)
-                            .arg(offset)
-                            .arg(maxBytes)
-                            .arg(offset + 1);
+                            .arg(f, QString::number(offset), QString::number(maxBytes), QString::number(offset + 1));
     ExecOptions o;
     o.timeoutMs = 60000;
     o.maxCaptureBytes = maxBytes + 64;

@@ -198,6 +198,10 @@ class TestLinkTest : public QObject {
              {"-np 3", "host-1:1,host-2:1,host-3:1", "--map-by node", "bench-links --bytes 1048576 --iters 5",
               "/opt/td/bin", "OMPI_MCA_btl_tcp_if_include", "OMPI_ALLOW_RUN_AS_ROOT"})
             QVERIFY2(cmd.contains(QLatin1String(part)), qPrintable(cmd));
+        // A "%2" in a path stays in the path, and the numbers still land where they belong.
+        p.launcher = QStringLiteral("/opt/mpi%2/bin/mpirun");
+        const QString odd = LinkTest::command(p, LinkTestOptions{});
+        QVERIFY2(odd.contains(QLatin1String("/opt/mpi%2/bin/mpirun -np 3 ")), qPrintable(odd));
     }
 
     void formatsBandwidth()

@@ -162,6 +162,10 @@ void TestClusterProfile::errors_data()
         << "lab.json: nodes[1].role: nodes[0] is already the head; exactly one node may be \"head\"";
     QTest::addRow("duplicate name") << withNode(R"({"name":"n0","host":"b"})")
                                     << "lab.json: nodes[1].name: 'n0' is already the name of nodes[0]";
+    // A name with "%2" in it stays as it is (no chained QString::arg substituting inside it).
+    QTest::addRow("duplicate name with percent sign")
+        << QByteArray(R"({"version":1,"name":"lab","nodes":[{"name":"gpu%2","host":"a"},{"name":"gpu%2","host":"b"}]})")
+        << "lab.json: nodes[1].name: 'gpu%2' is already the name of nodes[0]";
     QTest::addRow("duplicate endpoint") << withNode(R"({"name":"x","host":"A"})")
                                         << "lab.json: nodes[1].host: A port 22 is already nodes[0]";
     QTest::addRow("node not object") << withNode("42")
