@@ -1,4 +1,5 @@
 #include "command.h"
+#include "common/processguard.h"
 #include "ssh/sshtransport.h"
 
 #include <QCoreApplication>
@@ -29,10 +30,13 @@ static void printUsage(QTextStream& out)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    QTextStream out(stdout), err(stderr);
+    // Passwords and passphrases typed at its prompts stay out of core dumps.
+    if (const traindeck::Status guarded = traindeck::protectProcessSecrets(); !guarded)
+        err << "traindeck-cli: warning: " << guarded.errorString() << '\n';
     QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
     traindeck::ssh::registerSshTransport(); // remote profiles: launch/cancel/watch over SSH
-    QTextStream out(stdout), err(stderr);
     QStringList args = app.arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
         printUsage(args.isEmpty() ? err : out);

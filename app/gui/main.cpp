@@ -5,6 +5,7 @@
 #include "checkspage.h"
 #include "cluster/clusterprofile.h"
 #include "clusterpage.h"
+#include "common/processguard.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
@@ -25,6 +26,9 @@ using namespace traindeck::gui;
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
+    // Passwords and passphrases typed into the wizard and prompts stay out of core dumps.
+    if (const traindeck::Status guarded = traindeck::protectProcessSecrets(); !guarded)
+        qWarning("traindeck: %s", qPrintable(guarded.errorString()));
     QCoreApplication::setOrganizationName(QStringLiteral("TrainDeck"));
     QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
