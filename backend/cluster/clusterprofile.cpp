@@ -226,8 +226,8 @@ Result<ClusterProfile> ClusterProfile::fromJson(const QByteArray& json, const QS
         else if (d > FormatVersion)
             r.error(QStringLiteral("version"),
                     tr("format version %1 is newer than this TrainDeck reads (%2); update TrainDeck")
-                        .arg(qint64(d))
-                        .arg(FormatVersion));
+                        .arg(QString::number(d, 'g', 16),
+                             QString::number(FormatVersion))); // no cast: 1e300 fits no integer
     }
 
     p.name = QFileInfo(fileName).completeBaseName();

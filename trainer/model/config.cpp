@@ -3,8 +3,11 @@
 #include "model/presets.h"
 #include "util/errors.h"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <type_traits>
 
 namespace traindeck::model {
 
@@ -18,6 +21,17 @@ void readField(const nlohmann::ordered_json& j, const char* key, T& out, bool re
         if (required)
             throw InputError(origin + ": missing required key \"" + key + "\"");
         return;
+    }
+    // A float where an integer belongs is not truncated (8.5 is not 8), and one beyond the type's range
+    // is not converted at all (undefined behaviour; found by tests/fuzz/fuzz_model_config).
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        const double limit = std::ldexp(1.0, std::numeric_limits<T>::digits);
+        const bool badFloat =
+            it->is_number_float() && !(std::floor(it->template get<double>()) == it->template get<double>() &&
+                                       std::fabs(it->template get<double>()) < limit);
+        const bool badUnsigned = it->is_number_unsigned() && it->template get<uint64_t>() >= uint64_t(limit);
+        if (badFloat || badUnsigned)
+            throw InputError(origin + ": key \"" + key + "\" must be an integer within range, got " + it->dump());
     }
     try {
         out = it->get<T>();

@@ -177,6 +177,9 @@ void TestClusterProfile::errors_data()
     QTest::addRow("newer version")
         << QByteArray(R"({"version":2,"name":"lab","nodes":[{"host":"a"}]})")
         << "lab.json: version: format version 2 is newer than this TrainDeck reads (1); update TrainDeck";
+    QTest::addRow("version beyond any integer") // found by tests/fuzz/fuzz_cluster_profile (UBSan)
+        << QByteArray(R"({"version":1e300,"name":"lab","nodes":[{"host":"a"}]})")
+        << "lab.json: version: format version 1e+300 is newer than this TrainDeck reads (1); update TrainDeck";
     QTest::addRow("version string") << QByteArray(R"({"version":"1","name":"lab","nodes":[{"host":"a"}]})")
                                     << "lab.json: version: expected an integer format version (1)";
     QTest::addRow("env not string") << QByteArray(

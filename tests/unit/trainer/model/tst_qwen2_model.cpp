@@ -232,6 +232,12 @@ void TestQwen2Model::invalidConfigRejected_data()
     QTest::addRow("wrong type")
         << R"({"vocab_size":"many","hidden_size":8,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
         << "vocab_size";
+    QTest::addRow("fraction for an integer")
+        << R"({"vocab_size":10,"hidden_size":8.5,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+        << "\"hidden_size\" must be an integer within range, got 8.5";
+    QTest::addRow("integer beyond range") // found by tests/fuzz/fuzz_model_config
+        << R"({"vocab_size":10,"hidden_size":8.2e60,"intermediate_size":4,"num_hidden_layers":1,"num_attention_heads":2})"
+        << "\"hidden_size\" must be an integer within range";
     QTest::addRow("negative")
         << R"({"vocab_size":10,"hidden_size":8,"intermediate_size":-4,"num_hidden_layers":1,"num_attention_heads":2})"
         << "intermediate_size";
