@@ -12,6 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git clang-format
+  clang libclang-rt-14-dev
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n libqcustomplot-dev libgl-dev
   libtorch-dev libopenblas0-openmp libjemalloc-dev

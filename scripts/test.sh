@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one test command: installs dependencies, configures, builds and runs every test with CTest.
-#   scripts/test.sh [ctest arguments...]     e.g. scripts/test.sh -R tokenizer
+#   scripts/test.sh [ctest arguments...]     e.g. scripts/test.sh -R tokenizer (then without the fuzzers)
 # Environment: BUILD_DIR (default build), TRAINDECK_JOBS (default: number of cores).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,4 +25,11 @@ cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 echo "test.sh: build took $((built - start)) s"
 ctest --test-dir "$build" --output-on-failure -j "${TRAINDECK_TEST_JOBS:-1}" "$@"
-echo "test.sh: tests took $(( $(date +%s) - built )) s"
+tested=$(date +%s)
+echo "test.sh: tests took $((tested - built)) s"
+# The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own), when the whole
+# suite ran: TRAINDECK_FUZZ_SECONDS per harness (default 20, 0 skips).
+if [ "$#" -eq 0 ] && [ "${TRAINDECK_FUZZ_SECONDS:-20}" != 0 ]; then
+  FUZZ_SECONDS="${TRAINDECK_FUZZ_SECONDS:-20}" scripts/fuzz.sh
+  echo "test.sh: fuzzing took $(( $(date +%s) - tested )) s"
+fi
