@@ -12,213 +12,223 @@
 <context>
     <name>traindeck::analysis</name>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="88"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="89"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="88"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="89"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="403"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="404"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="411"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="412"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
         <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="498"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="499"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
         <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="531"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="532"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
         <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="533"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="534"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="394"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="395"/>
         <source>%1 of the last %2 steps slower, %3% confidence</source>
         <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="399"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="400"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="407"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="408"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="417"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="418"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="443"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="444"/>
         <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
         <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="446"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="447"/>
         <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
         <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="488"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="489"/>
         <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
         <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="494"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="495"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="591"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="624"/>
         <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
         <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="593"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="626"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="598"/>
-        <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of the link&apos;s %3 GB/s. Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
-        <translation>allreduce 的总线带宽仅为 %1 GB/s，只达到链路 %3 GB/s 的 %2%。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选用的网卡（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速率。</translation>
+        <location filename="../backend/analysis/diagnosis.cpp" line="630"/>
+        <source>the link&apos;s</source>
+        <translation>链路</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="604"/>
-        <source>The link is close to saturated (%1 of %2 GB/s). Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
-        <translation>链路已接近饱和（%1 / %2 GB/s）。请减少每步发送的数据量：提高梯度累积或每进程批大小、以 bf16 规约梯度，或使用更快的互连。</translation>
+        <location filename="../backend/analysis/diagnosis.cpp" line="631"/>
+        <source>the link %1–%2&apos;s (link test of %3)</source>
+        <translation>链路 %1–%2（%3 的链路测试）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="634"/>
+        <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of %3 %4 GB/s (%5% confidence that it stays below half). Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
+        <translation>allreduce 的总线带宽为 %1 GB/s，仅为%3 %4 GB/s 的 %2%（有 %5% 的把握它保持在一半以下）。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选择的网络接口（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速度。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="642"/>
+        <source>The allreduce uses %1% of %2 %3 GB/s (%4 GB/s bus bandwidth): the link is the limit. Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
+        <translation>allreduce 使用了%2 %3 GB/s 的 %1%（总线带宽 %4 GB/s）：链路本身就是瓶颈。请减少每步发送的数据：提高梯度累积或每个 rank 的批大小、以 bf16 归约梯度，或使用更快的互连。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="648"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
         <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="651"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="690"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="653"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="692"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
         <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="690"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="729"/>
         <source>Device memory grew by %1% since the start of the run</source>
         <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="692"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="731"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="731"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="770"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="733"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="772"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="736"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="775"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="797"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="836"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="799"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="838"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="818"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="857"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="823"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="862"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="826"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="865"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="866"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="905"/>
         <source>Throughput dropped by %1% since the start of the run</source>
         <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="868"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="907"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
         <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="870"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="909"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="870"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="909"/>
         <source>steps/s</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="928"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="929"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="968"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="930"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="969"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
     </message>
@@ -252,57 +262,57 @@
 <context>
     <name>traindeck::checks::LinkTest</name>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="31"/>
+        <location filename="../backend/checks/linktest.cpp" line="32"/>
         <source>%1 Gbit/s</source>
         <translation>%1 Gbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="31"/>
+        <location filename="../backend/checks/linktest.cpp" line="32"/>
         <source>%1 Mbit/s</source>
         <translation>%1 Mbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="108"/>
+        <location filename="../backend/checks/linktest.cpp" line="106"/>
         <source>the link test printed no result</source>
         <translation>链路测试没有输出结果</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="112"/>
+        <location filename="../backend/checks/linktest.cpp" line="110"/>
         <source>the link test ran %1 rank(s) for %2 node(s)</source>
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="128"/>
+        <location filename="../backend/checks/linktest.cpp" line="126"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="166"/>
+        <location filename="../backend/checks/linktest.cpp" line="164"/>
         <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
         <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="170"/>
+        <location filename="../backend/checks/linktest.cpp" line="168"/>
         <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
         <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="185"/>
+        <location filename="../backend/checks/linktest.cpp" line="181"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="200"/>
+        <location filename="../backend/checks/linktest.cpp" line="196"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="215"/>
+        <location filename="../backend/checks/linktest.cpp" line="226"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="224"/>
+        <location filename="../backend/checks/linktest.cpp" line="235"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -310,27 +320,27 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="133"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="141"/>
         <source>this machine (no SSH)</source>
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="142"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="150"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="147"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="154"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="158"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="165"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="172"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="179"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
@@ -340,620 +350,620 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="312"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="334"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="331"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="336"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="223"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="233"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="238"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="235"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="351"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="354"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="351"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="374"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="371"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="372"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="376"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="383"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="380"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="400"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="875"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="401"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="398"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="409"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="432"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="432"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="433"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="430"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="443"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="441"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="445"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="449"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="458"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="455"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="506"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="507"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="524"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="533"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="661"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="530"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="656"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="505"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="509"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="514"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="523"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="520"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="525"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="532"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="534"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="531"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="546"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="544"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="555"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="550"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="552"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="556"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="563"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="573"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="574"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="581"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="582"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="577"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1092"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="607"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="602"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="608"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="619"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="614"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="630"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="625"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="649"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="649"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="688"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="650"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="650"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="653"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="648"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1082"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="223"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1074"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="674"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="676"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="678"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="684"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="687"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="690"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="225"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="702"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="697"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="729"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="724"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="725"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="735"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="736"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="731"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="227"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1080"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="757"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="752"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="758"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="753"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="767"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="762"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="823"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="818"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="824"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="819"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="838"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="846"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="841"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="848"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="849"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="844"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="857"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="852"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="854"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="864"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="864"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="881"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="876"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="888"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="891"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="886"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="946"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="941"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="943"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="952"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="947"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="951"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="961"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="967"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="962"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="971"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="966"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="968"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="974"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="982"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="976"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="987"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="990"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="984"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="601"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="596"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1001"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="995"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1030"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1022"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1034"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1043"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1035"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1051"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1043"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1057"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1049"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1069"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1070"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1079"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1071"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1083"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1089"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1081"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1093"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1096"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1097"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1089"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1136"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1128"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -1043,9 +1053,9 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="123"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="389"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="399"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="401"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="390"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="400"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="402"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
@@ -1116,7 +1126,7 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="339"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="589"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
@@ -1154,78 +1164,78 @@
         <translation>配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="385"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="386"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
         <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="397"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
         <source>expected the path of a key file, not the key itself</source>
         <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="405"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="406"/>
         <source>%1 port %2 is already nodes[%3]</source>
         <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="413"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
         <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="492"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="494"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
         <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="511"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="513"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="551"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="553"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="553"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="555"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="567"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="569"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="578"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="581"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="580"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="583"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="594"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="596"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="602"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="605"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="607"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="622"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="624"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="632"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="634"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
@@ -1354,58 +1364,58 @@
         <translation>主机 &apos;%1&apos; 各行的 %3 合计为 %2；每个主机最多 %4</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="424"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="422"/>
         <source>the hosts add up to more than %1 slots at this line; at most %1 in one hostfile</source>
         <translation>截至此行，各主机的槽位数合计超过 %1；一个 hostfile 中最多 %1 个</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="434"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="432"/>
         <source>host &apos;%1&apos; is already listed on line %2; DeepSpeed allows each host once (add the slots up on one line)</source>
         <translation>主机 &apos;%1&apos; 已在第 %2 行列出；DeepSpeed 中每个主机只能出现一次（请把槽位数合并到同一行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="440"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="437"/>
         <source>host &apos;%1&apos; is listed on line %2 as &apos;%3&apos; and here as &apos;%4&apos;; use one user per host</source>
         <translation>主机 &apos;%1&apos; 在第 %2 行写作 &apos;%3&apos;，此处写作 &apos;%4&apos;；每个主机请使用同一用户</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="448"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="444"/>
         <source>host &apos;%1&apos; is also listed on line %2; %3 adds up the slots of repeated lines</source>
         <translation>主机 &apos;%1&apos; 也在第 %2 行列出；%3 会把重复行的槽位数相加</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="455"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="449"/>
         <source>no hosts in the hostfile</source>
         <translation>hostfile 中没有主机</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="516"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="512"/>
         <source>no slots for &apos;%1&apos;; wrote slots=1 (Open MPI would use the core count)</source>
         <translation>&apos;%1&apos; 没有槽位数；已写入 slots=1（Open MPI 会使用核心数）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="527"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="523"/>
         <source>repeated host &apos;%1&apos; merged into line %2 (DeepSpeed allows each host once)</source>
         <translation>重复的主机 &apos;%1&apos; 已合并到第 %2 行（DeepSpeed 中每个主机只能出现一次）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="549"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="544"/>
         <source>user &apos;%1&apos; dropped: %2 hostfiles have no user; set it in ~/.ssh/config</source>
         <translation>已丢弃用户 &apos;%1&apos;：%2 hostfile 不含用户；请在 ~/.ssh/config 中设置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="555"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="550"/>
         <source>max_slots=%1 dropped: %2 hostfiles have no max_slots</source>
         <translation>已丢弃 max_slots=%1：%2 hostfile 不支持 max_slots</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="563"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="558"/>
         <source>IPv6 address &apos;%1&apos; cannot be written in an MPICH hostfile; use a host name</source>
         <translation>IPv6 地址 &apos;%1&apos; 无法写入 MPICH hostfile；请使用主机名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/hostfile.cpp" line="582"/>
-        <location filename="../backend/cluster/hostfile.cpp" line="585"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="577"/>
+        <location filename="../backend/cluster/hostfile.cpp" line="580"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
@@ -1549,6 +1559,49 @@
         <location filename="../backend/cluster/names.cpp" line="129"/>
         <source>invalid character %1 in environment variable name &apos;%2&apos;</source>
         <translation>环境变量名 &apos;%2&apos; 中有无效字符 %1</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::cluster::SavedLinkTest</name>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="33"/>
+        <source>cannot create the directory</source>
+        <translation>无法创建该目录</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="46"/>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="57"/>
+        <source>not a profile name</source>
+        <translation>不是有效的配置名称</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="60"/>
+        <source>no link test saved for this profile: %1</source>
+        <translation>此配置没有保存的链路测试：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="62"/>
+        <source>file is larger than 16 MiB; not a link test</source>
+        <translation>文件大于 16 MiB；不是链路测试</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="66"/>
+        <source>not a JSON object: %1</source>
+        <translation>不是 JSON 对象：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="72"/>
+        <source>&quot;profile&quot; or &quot;measured_at&quot; is missing or wrong</source>
+        <translation>“profile”或“measured_at”缺失或有误</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="84"/>
+        <source>needs host_a, host_b and a bandwidth_mbps of 0 or more</source>
+        <translation>需要 host_a、host_b 以及不小于 0 的 bandwidth_mbps</translation>
     </message>
 </context>
 <context>
@@ -1709,7 +1762,7 @@
     </message>
     <message>
         <location filename="../app/gui/checkspage.cpp" line="144"/>
-        <location filename="../app/gui/checkspage.cpp" line="267"/>
+        <location filename="../app/gui/checkspage.cpp" line="269"/>
         <source>Not tested yet: Test links measures every pair of nodes.</source>
         <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
     </message>
@@ -1767,86 +1820,91 @@
         <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
         <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
     </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="254"/>
+        <source>⚠ Not kept for the diagnosis of this profile&apos;s runs: %1</source>
+        <translation>⚠ 未保存以供此配置的运行诊断使用：%1</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="271"/>
+        <location filename="../app/gui/checkspage.cpp" line="273"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="284"/>
+        <location filename="../app/gui/checkspage.cpp" line="286"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="291"/>
+        <location filename="../app/gui/checkspage.cpp" line="293"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="329"/>
+        <location filename="../app/gui/checkspage.cpp" line="331"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="397"/>
+        <location filename="../app/gui/checkspage.cpp" line="399"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="451"/>
+        <location filename="../app/gui/checkspage.cpp" line="453"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="452"/>
+        <location filename="../app/gui/checkspage.cpp" line="454"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="482"/>
+        <location filename="../app/gui/checkspage.cpp" line="484"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="488"/>
+        <location filename="../app/gui/checkspage.cpp" line="490"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="490"/>
+        <location filename="../app/gui/checkspage.cpp" line="492"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="499"/>
+        <location filename="../app/gui/checkspage.cpp" line="501"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="502"/>
+        <location filename="../app/gui/checkspage.cpp" line="504"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="507"/>
+        <location filename="../app/gui/checkspage.cpp" line="509"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="508"/>
+        <location filename="../app/gui/checkspage.cpp" line="510"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="510"/>
+        <location filename="../app/gui/checkspage.cpp" line="512"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2637,12 +2695,12 @@ node2 slots=8</translation>
         <translation>所有主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/logspanel.cpp" line="155"/>
+        <location filename="../app/gui/logspanel.cpp" line="156"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/logspanel.cpp" line="185"/>
+        <location filename="../app/gui/logspanel.cpp" line="186"/>
         <source>&lt;b&gt;First error&lt;/b&gt; (%1)&lt;br&gt;&lt;tt&gt;%2: %3&lt;/tt&gt;</source>
         <translation>&lt;b&gt;首个错误&lt;/b&gt;（%1）&lt;br&gt;&lt;tt&gt;%2: %3&lt;/tt&gt;</translation>
     </message>
@@ -2868,419 +2926,419 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="82"/>
+        <location filename="../app/gui/monitorpage.cpp" line="84"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="90"/>
+        <location filename="../app/gui/monitorpage.cpp" line="92"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="95"/>
+        <location filename="../app/gui/monitorpage.cpp" line="97"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="103"/>
+        <location filename="../app/gui/monitorpage.cpp" line="105"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="107"/>
+        <location filename="../app/gui/monitorpage.cpp" line="109"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="108"/>
+        <location filename="../app/gui/monitorpage.cpp" line="110"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="113"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="117"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="116"/>
+        <location filename="../app/gui/monitorpage.cpp" line="118"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="117"/>
+        <location filename="../app/gui/monitorpage.cpp" line="119"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="118"/>
+        <location filename="../app/gui/monitorpage.cpp" line="120"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="119"/>
+        <location filename="../app/gui/monitorpage.cpp" line="121"/>
         <source>Communication (total)</source>
         <translation>通信（总计）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="120"/>
+        <location filename="../app/gui/monitorpage.cpp" line="122"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="121"/>
+        <location filename="../app/gui/monitorpage.cpp" line="123"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="122"/>
+        <location filename="../app/gui/monitorpage.cpp" line="124"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="127"/>
+        <location filename="../app/gui/monitorpage.cpp" line="129"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="129"/>
+        <location filename="../app/gui/monitorpage.cpp" line="131"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="133"/>
+        <location filename="../app/gui/monitorpage.cpp" line="135"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="134"/>
+        <location filename="../app/gui/monitorpage.cpp" line="136"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="136"/>
+        <location filename="../app/gui/monitorpage.cpp" line="138"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="137"/>
+        <location filename="../app/gui/monitorpage.cpp" line="139"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="139"/>
+        <location filename="../app/gui/monitorpage.cpp" line="141"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="140"/>
+        <location filename="../app/gui/monitorpage.cpp" line="142"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="151"/>
+        <location filename="../app/gui/monitorpage.cpp" line="153"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="152"/>
+        <location filename="../app/gui/monitorpage.cpp" line="154"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="153"/>
+        <location filename="../app/gui/monitorpage.cpp" line="155"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="154"/>
+        <location filename="../app/gui/monitorpage.cpp" line="156"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="163"/>
+        <location filename="../app/gui/monitorpage.cpp" line="165"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="168"/>
+        <location filename="../app/gui/monitorpage.cpp" line="170"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="172"/>
+        <location filename="../app/gui/monitorpage.cpp" line="174"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="175"/>
         <location filename="../app/gui/monitorpage.cpp" line="177"/>
+        <location filename="../app/gui/monitorpage.cpp" line="179"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="181"/>
+        <location filename="../app/gui/monitorpage.cpp" line="183"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="183"/>
+        <location filename="../app/gui/monitorpage.cpp" line="185"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="186"/>
         <location filename="../app/gui/monitorpage.cpp" line="188"/>
+        <location filename="../app/gui/monitorpage.cpp" line="190"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="190"/>
         <location filename="../app/gui/monitorpage.cpp" line="192"/>
+        <location filename="../app/gui/monitorpage.cpp" line="194"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="201"/>
+        <location filename="../app/gui/monitorpage.cpp" line="203"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="202"/>
+        <location filename="../app/gui/monitorpage.cpp" line="204"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="203"/>
+        <location filename="../app/gui/monitorpage.cpp" line="205"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="204"/>
+        <location filename="../app/gui/monitorpage.cpp" line="206"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="211"/>
-        <location filename="../app/gui/monitorpage.cpp" line="797"/>
+        <location filename="../app/gui/monitorpage.cpp" line="213"/>
+        <location filename="../app/gui/monitorpage.cpp" line="799"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="212"/>
-        <location filename="../app/gui/monitorpage.cpp" line="257"/>
+        <location filename="../app/gui/monitorpage.cpp" line="214"/>
+        <location filename="../app/gui/monitorpage.cpp" line="259"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="213"/>
+        <location filename="../app/gui/monitorpage.cpp" line="215"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="223"/>
+        <location filename="../app/gui/monitorpage.cpp" line="225"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="223"/>
+        <location filename="../app/gui/monitorpage.cpp" line="225"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="223"/>
+        <location filename="../app/gui/monitorpage.cpp" line="225"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="224"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="224"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="224"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="256"/>
+        <location filename="../app/gui/monitorpage.cpp" line="258"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="266"/>
+        <location filename="../app/gui/monitorpage.cpp" line="268"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="279"/>
+        <location filename="../app/gui/monitorpage.cpp" line="281"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="280"/>
+        <location filename="../app/gui/monitorpage.cpp" line="282"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="281"/>
+        <location filename="../app/gui/monitorpage.cpp" line="283"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="283"/>
+        <location filename="../app/gui/monitorpage.cpp" line="285"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="316"/>
+        <location filename="../app/gui/monitorpage.cpp" line="318"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="349"/>
+        <location filename="../app/gui/monitorpage.cpp" line="351"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="688"/>
+        <location filename="../app/gui/monitorpage.cpp" line="690"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="688"/>
+        <location filename="../app/gui/monitorpage.cpp" line="690"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="796"/>
+        <location filename="../app/gui/monitorpage.cpp" line="798"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="957"/>
+        <location filename="../app/gui/monitorpage.cpp" line="973"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="958"/>
+        <location filename="../app/gui/monitorpage.cpp" line="974"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="959"/>
+        <location filename="../app/gui/monitorpage.cpp" line="975"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="960"/>
+        <location filename="../app/gui/monitorpage.cpp" line="976"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="965"/>
+        <location filename="../app/gui/monitorpage.cpp" line="981"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="966"/>
+        <location filename="../app/gui/monitorpage.cpp" line="982"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="968"/>
+        <location filename="../app/gui/monitorpage.cpp" line="984"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="971"/>
+        <location filename="../app/gui/monitorpage.cpp" line="987"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="974"/>
+        <location filename="../app/gui/monitorpage.cpp" line="990"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="977"/>
+        <location filename="../app/gui/monitorpage.cpp" line="993"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="982"/>
+        <location filename="../app/gui/monitorpage.cpp" line="998"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1020"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1005"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1021"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1009"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1081"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1025"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1097"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1009"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1025"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1037"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1053"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1037"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1053"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1042"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1058"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1043"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1059"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1082"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1098"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1071"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1071"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4068,123 +4126,123 @@ Fingerprint %2</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="44"/>
+        <location filename="../backend/launch/launcher.cpp" line="47"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="54"/>
+        <location filename="../backend/launch/launcher.cpp" line="57"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="134"/>
+        <location filename="../backend/launch/launcher.cpp" line="137"/>
         <source>the start command reported an error (%1), but run %2 is running (pid %3)</source>
         <translation>启动命令报告了错误（%1），但运行 %2 已在进行中（pid %3）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="142"/>
+        <location filename="../backend/launch/launcher.cpp" line="145"/>
         <source>whether run %1 started is not known (its run directory cannot be read); check with traindeck-cli runs --refresh before launching it again</source>
         <translation>无法确定运行 %1 是否已启动（无法读取其运行目录）；再次启动前请用 traindeck-cli runs --refresh 检查</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="145"/>
+        <location filename="../backend/launch/launcher.cpp" line="148"/>
         <source>run %1 did not start (no pid after 5 s)</source>
         <translation>运行 %1 未能启动（5 秒后仍没有 pid）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="161"/>
+        <location filename="../backend/launch/launcher.cpp" line="164"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="180"/>
+        <location filename="../backend/launch/launcher.cpp" line="183"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="191"/>
+        <location filename="../backend/launch/launcher.cpp" line="194"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="272"/>
+        <location filename="../backend/launch/launcher.cpp" line="275"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="277"/>
+        <location filename="../backend/launch/launcher.cpp" line="280"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="281"/>
+        <location filename="../backend/launch/launcher.cpp" line="284"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="285"/>
+        <location filename="../backend/launch/launcher.cpp" line="288"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="292"/>
+        <location filename="../backend/launch/launcher.cpp" line="295"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="296"/>
+        <location filename="../backend/launch/launcher.cpp" line="299"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="300"/>
+        <location filename="../backend/launch/launcher.cpp" line="303"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="322"/>
+        <location filename="../backend/launch/launcher.cpp" line="325"/>
         <location filename="../backend/launch/remoterun.cpp" line="212"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="337"/>
+        <location filename="../backend/launch/launcher.cpp" line="340"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="364"/>
+        <location filename="../backend/launch/launcher.cpp" line="367"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="369"/>
+        <location filename="../backend/launch/launcher.cpp" line="372"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="371"/>
+        <location filename="../backend/launch/launcher.cpp" line="374"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="376"/>
+        <location filename="../backend/launch/launcher.cpp" line="379"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="413"/>
+        <location filename="../backend/launch/launcher.cpp" line="416"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="430"/>
+        <location filename="../backend/launch/launcher.cpp" line="433"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="481"/>
+        <location filename="../backend/launch/launcher.cpp" line="484"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -4339,54 +4397,54 @@ Fingerprint %2</source>
         <translation>%1：无法创建目录：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="110"/>
+        <location filename="../backend/launch/transport.cpp" line="111"/>
         <source>%1: cannot read the boot id (exit %2): %3</source>
         <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="146"/>
+        <location filename="../backend/launch/transport.cpp" line="147"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="180"/>
+        <location filename="../backend/launch/transport.cpp" line="186"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="189"/>
+        <location filename="../backend/launch/transport.cpp" line="195"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="197"/>
-        <location filename="../backend/launch/transport.cpp" line="267"/>
+        <location filename="../backend/launch/transport.cpp" line="203"/>
+        <location filename="../backend/launch/transport.cpp" line="273"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="203"/>
+        <location filename="../backend/launch/transport.cpp" line="209"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="215"/>
-        <location filename="../backend/launch/transport.cpp" line="251"/>
+        <location filename="../backend/launch/transport.cpp" line="221"/>
+        <location filename="../backend/launch/transport.cpp" line="257"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="218"/>
+        <location filename="../backend/launch/transport.cpp" line="224"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="256"/>
+        <location filename="../backend/launch/transport.cpp" line="262"/>
         <source>cannot create the directory: %1</source>
         <translation>无法创建目录：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="348"/>
+        <location filename="../backend/launch/transport.cpp" line="354"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -4482,47 +4540,47 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::runs::Operations</name>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="29"/>
+        <location filename="../backend/runs/operations.cpp" line="30"/>
         <source>job specs must not hold secrets (tokens, passwords, keys): they would be stored in the run directory; set it in the environment of the nodes instead (e.g. a file read by the login shell)</source>
         <translation>作业配置中不得保存机密（令牌、密码、密钥）：它们会被保存到运行目录中；请改为在节点的环境中设置（例如登录 shell 读取的文件）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="38"/>
+        <location filename="../backend/runs/operations.cpp" line="39"/>
         <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="44"/>
+        <location filename="../backend/runs/operations.cpp" line="45"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="47"/>
+        <location filename="../backend/runs/operations.cpp" line="48"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="50"/>
+        <location filename="../backend/runs/operations.cpp" line="51"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="55"/>
+        <location filename="../backend/runs/operations.cpp" line="56"/>
         <source>choose a model directory (config.json, *.safetensors) or a preset</source>
         <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="57"/>
+        <location filename="../backend/runs/operations.cpp" line="58"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="63"/>
+        <location filename="../backend/runs/operations.cpp" line="64"/>
         <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
         <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="173"/>
+        <location filename="../backend/runs/operations.cpp" line="174"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的 %1：%3</translation>
     </message>
@@ -4530,32 +4588,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::ssh::ExecResult</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="196"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="179"/>
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="198"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="181"/>
         <source>killed by signal %1%2</source>
         <translation>被信号 %1 终止%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="198"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="181"/>
         <source> (core dumped)</source>
         <translation>（已转储核心）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="199"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="182"/>
         <source>timed out after %1 ms</source>
         <translation>%1 ms 后超时</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="200"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="183"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="203"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="186"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -4563,12 +4621,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::ssh::HostKeyInfo</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="164"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="147"/>
         <source>The host key of %1 (%2 %3) is known.</source>
         <translation>%1 的主机密钥（%2 %3）是已知的。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="167"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="150"/>
         <source>The authenticity of host %1 cannot be established: it is not in %2.
 Its %3 key fingerprint is %4.
 Compare it with the fingerprint the administrator gives you (on the host: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.</source>
@@ -4577,7 +4635,7 @@ Compare it with the fingerprint the administrator gives you (on the host: ssh-ke
 接受之前，请与管理员提供的指纹核对（在该主机上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="175"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="158"/>
         <source>WARNING: the host key of %1 does not match the one recorded in %2.
 Someone could be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled and got a new key.
 The host now offers a %3 key with fingerprint %4.
@@ -4592,7 +4650,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 然后重新连接以接受新密钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="188"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="171"/>
         <source>The host key of %1 could not be checked against %2.</source>
         <translation>无法对照 %2 检查 %1 的主机密钥。</translation>
     </message>
@@ -4873,162 +4931,162 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="270"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="451"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="503"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="787"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="253"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="435"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="487"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="788"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="272"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="255"/>
         <source>invalid host name &apos;%1&apos;</source>
         <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="276"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="259"/>
         <source>%1: cannot create an SSH session</source>
         <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="289"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="272"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="348"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="331"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="358"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="341"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="343"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="363"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="347"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="364"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="348"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="350"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="404"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="388"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="429"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="413"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="434"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="418"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="444"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="428"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="454"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="438"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="466"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="450"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="477"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="665"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="461"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="652"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="490"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="474"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="510"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="494"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="495"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="511"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="495"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="496"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="518"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="502"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="521"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="504"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="505"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="506"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="573"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="557"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="673"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="660"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="698"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="685"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="706"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="697"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="793"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="795"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
@@ -5043,7 +5101,7 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="851"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="850"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
@@ -5061,22 +5119,22 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>%1：无法以分离方式启动（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="208"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="204"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="216"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="212"/>
         <source>%1: cannot read: unexpected answer from the head node</source>
         <translation>%1：无法读取：头节点返回了意外的应答</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="241"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="237"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="290"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="286"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>
