@@ -195,8 +195,7 @@ QString NodeChecker::wrapCommand(const cluster::ClusterProfile& profile, const Q
 {
     QString pre;
     if (!profile.pathPrefix.isEmpty())
-        pre +=
-            QStringLiteral("PATH=") + shellPathList(profile.pathPrefix) + QStringLiteral(":\"$PATH\"; export PATH; ");
+        pre += shellPathPrefix(profile.pathPrefix) + QStringLiteral("; ");
     for (auto it = profile.env.cbegin(); it != profile.env.cend(); ++it)
         pre += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QStringLiteral("; export ") + it.key() +
                QStringLiteral("; ");

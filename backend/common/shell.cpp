@@ -57,12 +57,14 @@ QString shellPath(const QString& path)
     return shellQuote(path);
 }
 
-QString shellPathList(const QStringList& dirs)
+QString shellPathPrefix(const QStringList& dirs)
 {
+    if (dirs.isEmpty())
+        return {};
     QStringList words;
     for (const QString& d : dirs)
         words << shellPath(d);
-    return words.join(QLatin1Char(':'));
+    return QStringLiteral("PATH=") + words.join(QLatin1Char(':')) + QStringLiteral(":\"$PATH\"; export PATH");
 }
 
 QString expandTilde(const QString& path)

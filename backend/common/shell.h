@@ -15,8 +15,9 @@ QString shellJoin(const QStringList& words);
 // A path as a shell word: "~" and "~/x" become "$HOME" and "$HOME"/'x' (expanded by the shell that
 // runs it, on whichever machine), other paths are quoted as they are.
 QString shellPath(const QString& path);
-// Directories for PATH: each as shellPath, joined with ':' ("$HOME"/'bin':/opt/mpi/bin).
-QString shellPathList(const QStringList& dirs);
+// The statement that puts dirs (each as shellPath) before PATH: PATH="$HOME"/'bin':/opt/mpi/bin:"$PATH"; export PATH
+// (no separator after it); "" when dirs is empty. The profile's path_prefix, wherever commands run.
+QString shellPathPrefix(const QStringList& dirs);
 // On this machine: "~" and "~/x" → QDir::homePath() (+ "/x"); other paths unchanged.
 QString expandTilde(const QString& path);
 

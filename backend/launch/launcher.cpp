@@ -48,7 +48,7 @@ Result<QString> findExecutable(Transport& t, const QString& nameOrPath, const QS
     }
     QString cmd;
     if (!pathPrefix.isEmpty())
-        cmd = QStringLiteral("PATH=") + shellPathList(pathPrefix) + QStringLiteral(":\"$PATH\" ");
+        cmd = shellPathPrefix(pathPrefix) + QStringLiteral("; ");
     cmd += nameOrPath.contains(QLatin1Char('/')) ? QStringLiteral("test -x %1 && echo %1").arg(shellQuote(nameOrPath))
                                                  : QStringLiteral("command -v %1").arg(shellQuote(nameOrPath));
     const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(cmd)), 20000);
@@ -215,8 +215,7 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
     const int head = profile.headIndex();
     QString prefix;
     if (!profile.pathPrefix.isEmpty())
-        prefix =
-            QStringLiteral("PATH=") + shellPathList(profile.pathPrefix) + QStringLiteral(":\"$PATH\"; export PATH; ");
+        prefix = shellPathPrefix(profile.pathPrefix) + QStringLiteral("; ");
     const QString findTrainer =
         trainerPath.contains(QLatin1Char('/'))
             ? QStringLiteral("T=%1; [ -x \"$T\" ] || { echo TD_NO_TRAINER; exit 0; }; ").arg(shellQuote(trainerPath))

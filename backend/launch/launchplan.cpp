@@ -131,7 +131,7 @@ QString LaunchPlan::wrapperScript() const
     s += QStringLiteral("trap 'echo TERM >> signals' TERM\n");
     s += QStringLiteral("trap 'echo INT >> signals' INT\n");
     if (!pathPrefix.isEmpty())
-        s += QStringLiteral("PATH=") + shellPathList(pathPrefix) + QStringLiteral(":\"$PATH\"; export PATH\n");
+        s += shellPathPrefix(pathPrefix) + QLatin1Char('\n');
     for (auto it = env.begin(); it != env.end(); ++it)
         s += QStringLiteral("%1=%2; export %1\n").arg(it.key(), shellQuote(it.value()));
     s += commandLine() + QStringLiteral(" </dev/null >%1 2>%2\n").arg(f(runfile::kStdout), f(runfile::kStderr));

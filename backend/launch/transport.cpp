@@ -1,6 +1,7 @@
 #include "launch/transport.h"
 
 #include "cluster/clusterprofile.h"
+#include "common/processgroup.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -139,12 +140,12 @@ Result<ExecResult> LocalTransport::run(const QString& shellCommand, int timeoutM
 {
     QProcess p;
     p.setStandardInputFile(QProcess::nullDevice());
-    // Its own process group, so that a timeout ends what the shell started too, not only the shell.
-    p.setChildProcessModifier([] { ::setpgid(0, 0); });
+    startInOwnProcessGroup(p);
     p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), shellCommand});
     if (!p.waitForStarted(10000))
         return Result<ExecResult>::failure(
             error(QStringLiteral("/bin/sh"), Tr::tr("cannot start: %1").arg(p.errorString())));
+    const qint64 leader = p.processId();
     ExecResult r;
     QByteArray outBuf, errBuf;
     const QDeadlineTimer deadline(timeoutMs);
@@ -161,13 +162,7 @@ Result<ExecResult> LocalTransport::run(const QString& shellCommand, int timeoutM
     while (p.state() != QProcess::NotRunning) {
         if (deadline.hasExpired()) {
             r.timedOut = true;
-            const pid_t group = pid_t(p.processId());
-            ::kill(-group, SIGTERM);
-            if (!p.waitForFinished(2000)) {
-                ::kill(-group, SIGKILL);
-                p.waitForFinished(5000);
-            }
-            ::kill(-group, SIGKILL); // what ignored SIGTERM and outlived the shell
+            endProcessGroup(p, leader);
             break;
         }
         p.waitForReadyRead(int(qMin<qint64>(200, qMax<qint64>(1, deadline.remainingTime()))));

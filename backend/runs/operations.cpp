@@ -199,8 +199,7 @@ analysis::DiagnosisOptions Operations::diagnosisOptions(const QString& localDir)
         if (const auto info = launch::readRunInfo(here, localDir))
             profile = info->profile;
     }
-    if (profile.isEmpty() || profile == QLatin1String("local"))
-        return options;
+    // None for a run without a profile name or for "local" (a link test needs two nodes).
     const Result<cluster::SavedLinkTest> saved = cluster::SavedLinkTest::load(profile);
     if (!saved)
         return options;

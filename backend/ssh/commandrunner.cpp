@@ -1,5 +1,6 @@
 #include "ssh/commandrunner.h"
 
+#include "common/processgroup.h"
 #include "ssh/sshsession.h"
 
 #include <QElapsedTimer>
@@ -72,8 +73,7 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
     QProcess p;
     p.setProgram(QStringLiteral("/bin/sh"));
     p.setArguments({QStringLiteral("-c"), command});
-    // Own process group, so that cancel/timeout reach the children of the shell too.
-    p.setChildProcessModifier([] { ::setpgid(0, 0); });
+    startInOwnProcessGroup(p);
     p.start();
     if (!p.waitForStarted(10000)) {
         r.status = ExecResult::Status::Failed;
@@ -109,13 +109,7 @@ ExecResult LocalRunner::run(const QString& command, const ExecOptions& options)
             feedLines(i == 0 ? outPending : errPending, data, i == 0 ? options.onStdoutLine : options.onStderrLine);
         }
     };
-    auto stop = [&] {
-        ::kill(-pid_t(pid), SIGTERM);
-        if (!p.waitForFinished(2000)) {
-            ::kill(-pid_t(pid), SIGKILL);
-            p.waitForFinished(2000);
-        }
-    };
+    auto stop = [&] { endProcessGroup(p, pid); };
     bool finished = false;
     while (!finished) {
         if (options.cancel.isCancelled()) {

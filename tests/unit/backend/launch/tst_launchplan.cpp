@@ -4,6 +4,7 @@
 #include "launch/launchplan.h"
 #include "launch/rundir.h"
 #include "launch/transport.h"
+#include "process_state.h"
 
 #include <QDir>
 #include <QFile>
@@ -290,17 +291,6 @@ void TestLaunchPlan::wrapperRecordsPidExitAndOutput()
 }
 
 QTEST_GUILESS_MAIN(TestLaunchPlan)
-// A process that is gone or a zombie (this test cannot reap what its dead shell left to init).
-static bool running(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.readAll();
-    const qsizetype close = line.lastIndexOf(')');
-    return close > 0 && line.size() > close + 2 && line.at(close + 2) != 'Z';
-}
-
 void TestLaunchPlan::localTimeoutEndsWhatTheShellStarted()
 {
     // A child that ignores SIGTERM, in the background: killing /bin/sh alone would leave it running.
@@ -314,7 +304,7 @@ void TestLaunchPlan::localTimeoutEndsWhatTheShellStarted()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const qint64 pid = f.readAll().trimmed().toLongLong();
     QVERIFY(pid > 1);
-    QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!traindeck::testing::processRunning(pid), 5000);
 }
 
 #include "tst_launchplan.moc"

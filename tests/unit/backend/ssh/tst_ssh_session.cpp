@@ -2,6 +2,7 @@
 // contact, changed key, StrictHostKeyChecking=no in the config), ~/.ssh/config aliases, connect
 // timeout, exit codes and signals, streamed and large outputs, stdin, per-command timeout,
 // cancellation, the async API, and a dead link (network namespace, skipped where unavailable).
+#include "process_state.h"
 #include "sshd_fixture.h"
 
 #include "ssh/commandrunner.h"
@@ -414,15 +415,7 @@ class TestSshSession : public QObject {
         QVERIFY(f.open(QIODevice::ReadOnly));
         const qint64 pid = f.readAll().trimmed().toLongLong();
         QVERIFY(pid > 1);
-        auto running = [pid] {
-            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-            if (!stat.open(QIODevice::ReadOnly))
-                return false;
-            const QByteArray line = stat.readAll();
-            const qsizetype close = line.lastIndexOf(')');
-            return close > 0 && line.size() > close + 2 && line.at(close + 2) != 'Z';
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(!running(), 8000); // TERM to the group, KILL 2 s later
+        QTRY_VERIFY_WITH_TIMEOUT(!processRunning(pid), 8000); // TERM to the group, KILL 2 s later
     }
 
     void localRunnerSameSemantics()
