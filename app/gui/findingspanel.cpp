@@ -83,6 +83,7 @@ QString FindingsPanel::kindText(FindingKind k)
     case FindingKind::LossDivergence: return tr("Loss divergence");
     case FindingKind::ThroughputDrift: return tr("Throughput drift");
     case FindingKind::ScalingEfficiency: return tr("Scaling efficiency");
+    case FindingKind::Stall: return tr("Stall");
     }
     return QString();
 }

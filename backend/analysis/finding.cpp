@@ -27,6 +27,7 @@ QString Finding::kindName(FindingKind k)
     case FindingKind::LossDivergence: return QStringLiteral("loss_divergence");
     case FindingKind::ThroughputDrift: return QStringLiteral("throughput_drift");
     case FindingKind::ScalingEfficiency: return QStringLiteral("scaling_efficiency");
+    case FindingKind::Stall: return QStringLiteral("stall");
     }
     return {};
 }

@@ -22,6 +22,7 @@ enum class FindingKind {
     LossDivergence,    // the loss moved persistently up from its best level
     ThroughputDrift,   // throughput fell compared with the start of the run
     ScalingEfficiency, // how much of the step is useful compute (what N ranks really give)
+    Stall,             // ranks stopped moving: the trainer's stall inspector named who holds the job up
 };
 
 enum class Severity { Info, Warning, Critical };

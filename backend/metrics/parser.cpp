@@ -849,6 +849,8 @@ bool MetricsParser::Private::parseRecord(od::object& obj, Type type, qint64 line
                 ok = getString(v, key, isWarning ? warning.message : error.message);
             } else if (isWarning && key == "code") {
                 ok = getStringOrNull(v, key, warning.code);
+            } else if (isWarning && key == "stall") {
+                ok = getJsonObject(v, key, warning.stall);
             } else if (!isWarning && key == "exit_code") {
                 bool isNull = false;
                 if (!v.is_null().get(isNull) && isNull)

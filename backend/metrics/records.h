@@ -106,7 +106,8 @@ struct WarningRecord {
     int rank = -1;
     QString host;
     QString message;
-    QString code; // empty: not given
+    QString code;      // empty: not given
+    QJsonObject stall; // code "stall": where the ranks are (see docs/metrics-protocol.md); else empty
 };
 
 struct ErrorRecord {

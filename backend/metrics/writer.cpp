@@ -243,6 +243,8 @@ QByteArray toJsonLine(const WarningRecord& r)
     line.integer("rank", r.rank).string("host", r.host).string("message", r.message);
     if (!r.code.isEmpty())
         line.string("code", r.code);
+    if (!r.stall.isEmpty())
+        line.json("stall", r.stall);
     line.closeLine();
     return out;
 }

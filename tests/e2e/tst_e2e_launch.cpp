@@ -30,6 +30,7 @@ class TestE2eLaunch : public QObject {
     void resumeCompletesFailedRun();
     void reattachWithoutGapsOrDuplicates();
     void plantedStraggler();
+    void stalledRankNamedLiveAndInReport();
 
   private:
     using Outcome = traindeck::testing::CliOutcome;
@@ -350,6 +351,35 @@ void TestE2eLaunch::plantedStraggler()
     qInfo("straggler: delay %d ms (step %.0f ms): %s", delay, m_stepMs,
           QJsonDocument(ev).toJson(QJsonDocument::Compact).constData());
     QVERIFY(!straggler.value(QStringLiteral("recommendation")).toString().isEmpty());
+}
+
+void TestE2eLaunch::stalledRankNamedLiveAndInReport()
+{
+    // Rank 1 stops in data loading of step 3 for 8 s; the stall inspector's warning (after 2 s) becomes a
+    // finding in launch's live output and in the report, resolved once the job moved on.
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                           writeSpec(QStringLiteral("stall"), {{QStringLiteral("max-steps"), 6},
+                                                               {QStringLiteral("stall-warning"), 2},
+                                                               {QStringLiteral("inject-stall"), QStringLiteral("1:3:8")}}),
+                           QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    bool live = false;
+    for (const QJsonObject& o : r.lines())
+        live = live || (o.value(QStringLiteral("type")).toString() == QLatin1String("finding") &&
+                        o.value(QStringLiteral("kind")).toString() == QLatin1String("stall"));
+    QVERIFY2(live, r.out.constData());
+    const QJsonObject rep = report(run);
+    const QJsonObject stall = traindeck::testing::findingOfKind(rep, QStringLiteral("stall"));
+    QVERIFY2(!stall.isEmpty(), QJsonDocument(rep).toJson().constData());
+    QCOMPARE(stall.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
+    QCOMPARE(stall.value(QStringLiteral("hosts")).toArray(), QJsonArray{m_host});
+    QCOMPARE(stall.value(QStringLiteral("state")).toString(), QStringLiteral("resolved"));
+    QCOMPARE(stall.value(QStringLiteral("raised_step")).toInt(), 3);
+    const QString summary = stall.value(QStringLiteral("summary")).toString();
+    QVERIFY2(summary.contains(QStringLiteral("in data loading of step 3")) &&
+                 summary.contains(QStringLiteral("stuck before the collective")),
+             qPrintable(summary));
 }
 
 QTEST_GUILESS_MAIN(TestE2eLaunch)

@@ -88,6 +88,9 @@ class LocalCommunicator final : public Communicator {
         throw RuntimeFailure("no rank " + std::to_string(peer) + " to exchange with: a single process has no peers");
     }
     bool anyTrue(bool v) override { return v; }
+    bool hasProgressChannel() const override { return true; } // nobody to hear from
+    void sendProgress(const std::array<int64_t, 2>&) override {}
+    bool receiveProgress(int&, std::array<int64_t, 2>&) override { return false; }
     [[noreturn]] void abort(int code) override { std::_Exit(code); }
 
   private:
@@ -123,8 +126,9 @@ class MpiCommunicator final : public Communicator {
   public:
     MpiCommunicator(int* argc, char*** argv)
     {
+        // The stall inspector's thread sends and receives while the training thread sits in a collective.
         int provided = 0;
-        if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
             throw RuntimeFailure("MPI_Init_thread failed on host " + hostName());
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -136,9 +140,13 @@ class MpiCommunicator final : public Communicator {
         check(MPI_Type_commit(&half_), "MPI_Type_commit", __FILE__, __LINE__);
         check(MPI_Op_create(&sum16<c10::Half>, 1, &sumFp16_), "MPI_Op_create", __FILE__, __LINE__);
         check(MPI_Op_create(&sum16<c10::BFloat16>, 1, &sumBf16_), "MPI_Op_create", __FILE__, __LINE__);
+        if (provided >= MPI_THREAD_MULTIPLE)
+            check(MPI_Comm_dup(MPI_COMM_WORLD, &progress_), "MPI_Comm_dup", __FILE__, __LINE__);
     }
     ~MpiCommunicator() override
     {
+        if (progress_ != MPI_COMM_NULL)
+            MPI_Comm_free(&progress_);
         MPI_Op_free(&sumFp16_);
         MPI_Op_free(&sumBf16_);
         MPI_Type_free(&half_);
@@ -230,6 +238,31 @@ class MpiCommunicator final : public Communicator {
         return result != 0;
     }
 
+    bool hasProgressChannel() const override { return progress_ != MPI_COMM_NULL; }
+
+    void sendProgress(const std::array<int64_t, 2>& report) override
+    {
+        if (progress_ == MPI_COMM_NULL)
+            return;
+        check(MPI_Send(report.data(), 2, MPI_INT64_T, 0, kProgressTag, progress_), "MPI_Send", __FILE__, __LINE__);
+    }
+
+    bool receiveProgress(int& from, std::array<int64_t, 2>& report) override
+    {
+        if (progress_ == MPI_COMM_NULL)
+            return false;
+        int arrived = 0;
+        MPI_Status status;
+        check(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &arrived, &status), "MPI_Iprobe", __FILE__,
+              __LINE__);
+        if (!arrived)
+            return false;
+        from = status.MPI_SOURCE;
+        check(MPI_Recv(report.data(), 2, MPI_INT64_T, from, kProgressTag, progress_, MPI_STATUS_IGNORE), "MPI_Recv",
+              __FILE__, __LINE__);
+        return true;
+    }
+
     [[noreturn]] void abort(int code) override
     {
         MPI_Abort(MPI_COMM_WORLD, code);
@@ -260,6 +293,8 @@ class MpiCommunicator final : public Communicator {
     std::string host_;
     MPI_Datatype half_ = MPI_DATATYPE_NULL;
     MPI_Op sumFp16_ = MPI_OP_NULL, sumBf16_ = MPI_OP_NULL;
+    MPI_Comm progress_ = MPI_COMM_NULL; // the stall inspector's channel (a duplicate of MPI_COMM_WORLD)
+    static constexpr int kProgressTag = 31;
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ class Communicator {
     virtual void pingPong(torch::Tensor& tensor, int peer, bool initiator) = 0;
     // Logical OR over ranks (used to agree on skipping a step or stopping).
     virtual bool anyTrue(bool value) = 0;
+    // Progress reports to rank 0 for the stall inspector, on a channel of their own and callable from a
+    // helper thread while the training thread is inside a collective. hasProgressChannel() is false when
+    // the MPI library cannot take calls from two threads at once (no MPI_THREAD_MULTIPLE).
+    virtual bool hasProgressChannel() const = 0;
+    virtual void sendProgress(const std::array<int64_t, 2>& report) = 0;
+    // Rank 0: the next report that arrived, from rank `from`; false (without waiting) when none did.
+    virtual bool receiveProgress(int& from, std::array<int64_t, 2>& report) = 0;
     // Ends every rank of the job with this exit code.
     [[noreturn]] virtual void abort(int exitCode) = 0;
 };

@@ -114,7 +114,7 @@ void MetricsWriter::warnPending()
     const std::string warning =
         line("warning", {{"rank", -1},
                          {"host", ""},
-                         {"message", std::to_string(lost_) + " telemetry record(s) could not be written to " + path_ +
+                         {"message", std::to_string(lost_.load()) + " telemetry record(s) could not be written to " + path_ +
                                          " (" + lostError_ + ") and are missing from it"},
                          {"code", "telemetry_lost"}});
     if (!writeFile(warning))
@@ -127,6 +127,7 @@ void MetricsWriter::warnPending()
 void MetricsWriter::write(const std::string& type, const nlohmann::ordered_json& fields)
 {
     const std::string text = line(type, fields);
+    const std::lock_guard<std::mutex> lock(mutex_); // the stall inspector's thread writes too
     if (fd_ >= 0) {
         if (recordPending_)
             warnPending();

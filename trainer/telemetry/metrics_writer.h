@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace traindeck::telemetry {
@@ -20,13 +22,13 @@ class MetricsWriter {
     MetricsWriter(const MetricsWriter&) = delete;
     MetricsWriter& operator=(const MetricsWriter&) = delete;
 
-    // Adds v, type and t in front of `fields` and writes the line. Never throws for a failed write:
+    // Adds v, type and t in front of `fields` and writes the line; thread-safe. Never throws for a failed write:
     // telemetry lost to a full disk or an I/O error is counted and reported once on stderr, and by a
     // `warning` record (code telemetry_lost) once the file takes writes again; training goes on.
     void write(const std::string& type, const nlohmann::ordered_json& fields);
 
     // Records that could not be written to the file (whole or in part).
-    uint64_t lostRecords() const { return lost_; }
+    uint64_t lostRecords() const { return lost_.load(); }
 
     // A float* value of the protocol: a number, or "NaN" / "Infinity" / "-Infinity".
     static nlohmann::ordered_json number(double value);
@@ -39,11 +41,12 @@ class MetricsWriter {
     void lose(int error);
     void warnPending();
 
+    std::mutex mutex_; // one record at a time, from any thread
     std::string path_;
     int fd_ = -1;
     bool toStdout_;
     bool cut_ = false;           // the file ends inside a line: the next write starts with '\n'
-    uint64_t lost_ = 0;          // records not (fully) written to the file
+    std::atomic<uint64_t> lost_{0}; // records not (fully) written to the file
     std::string lostError_;      // the first error that lost a record
     bool stderrWarned_ = false;  // the stderr warning is printed once
     bool recordPending_ = false; // a warning record is due when the file takes writes again

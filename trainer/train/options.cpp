@@ -55,6 +55,10 @@ const std::vector<Flag>& flags()
         {"threads", Kind::Int, "intra-op threads per rank (default: LibTorch's)"},
         {"log-every", Kind::Int, "print progress every N steps (default 1)"},
         {"prefetch", Kind::Int, "batches prefetched by the data loader (default 4)"},
+        {"stall-warning", Kind::Float,
+         "seconds ranks may stay at one step and phase before rank 0 names them in a warning (default 60, 0 off)"},
+        {"stall-abort", Kind::Float, "seconds of stall after which the job is aborted with an error (default 0: never)"},
+        {"inject-stall", Kind::String, "TEST AID: RANK:STEP:SECONDS[:PHASE] stops one rank at that step"},
         {"inject-delay", Kind::String, "TEST AID: RANK:MS[:PHASE] makes one rank a straggler"},
         {"inject-exit", Kind::String, "TEST AID: RANK:STEP makes a rank exit with status 3 at that step"},
         {"inject-nan", Kind::String, "TEST AID: RANK:STEP makes that rank's loss NaN at that step"},
@@ -247,6 +251,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.runId = get<std::string>(j, "run-id", "");
     o.initSeedPerRank = get<bool>(j, "init-seed-per-rank", false);
     o.verifySync = get<bool>(j, "verify-sync", false);
+    o.stallWarning = get<double>(j, "stall-warning", o.stallWarning);
+    o.stallAbort = get<double>(j, "stall-abort", o.stallAbort);
 
     auto need = [](bool ok, const std::string& message) {
         if (!ok)
@@ -297,6 +303,41 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
         need(d.phase == "data" || d.phase == "forward" || d.phase == "backward" || d.phase == "optimizer",
              "--inject-delay: phase must be data, forward, backward or optimizer");
         o.injectDelay = d;
+    }
+    need(o.stallWarning >= 0 && o.stallWarning <= 86400, "--stall-warning must be between 0 and 86400 seconds");
+    need(o.stallAbort >= 0 && o.stallAbort <= 7 * 86400, "--stall-abort must be between 0 and 604800 seconds");
+    need(o.stallAbort == 0 || o.stallWarning == 0 || o.stallAbort >= o.stallWarning,
+         "--stall-abort must not be shorter than --stall-warning");
+    if (auto it = j.find("inject-stall"); it != j.end()) {
+        const std::string s = it->get<std::string>();
+        const std::string usage = "--inject-stall expects RANK:STEP:SECONDS[:PHASE], got \"" + s + "\"";
+        std::vector<std::string> parts;
+        for (size_t from = 0;;) {
+            const auto colon = s.find(':', from);
+            parts.push_back(s.substr(from, colon == std::string::npos ? std::string::npos : colon - from));
+            if (colon == std::string::npos)
+                break;
+            from = colon + 1;
+        }
+        need(parts.size() == 3 || parts.size() == 4, usage);
+        InjectStall st;
+        try {
+            size_t u0 = 0, u1 = 0, u2 = 0;
+            st.rank = std::stoi(parts[0], &u0);
+            st.step = std::stoll(parts[1], &u1);
+            st.seconds = std::stod(parts[2], &u2);
+            need(u0 == parts[0].size() && u1 == parts[1].size() && u2 == parts[2].size(), usage);
+        } catch (const std::logic_error&) {
+            throw InputError(usage);
+        }
+        if (parts.size() == 4)
+            st.phase = parts[3];
+        need(st.rank >= 0 && st.step >= 1 && st.seconds >= 0 && st.seconds <= 86400,
+             "--inject-stall: rank >= 0, step >= 1 and 0 <= seconds <= 86400");
+        need(st.phase == "data" || st.phase == "forward" || st.phase == "backward" || st.phase == "allreduce" ||
+                 st.phase == "optimizer",
+             "--inject-stall: phase must be data, forward, backward, allreduce or optimizer");
+        o.injectStall = st;
     }
     o.injectExit = rankAndStep(j, "inject-exit");
     o.injectNan = rankAndStep(j, "inject-nan");

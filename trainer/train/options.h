@@ -17,6 +17,14 @@ struct InjectDelay {
     std::string phase = "forward"; // data | forward | backward | optimizer
 };
 
+// A rank that stops moving for a while at one step and phase (the stall inspector's test aid).
+struct InjectStall {
+    int rank = -1;
+    int64_t step = 1;
+    double seconds = 0;
+    std::string phase = "data"; // data | forward | backward | allreduce (inside the collective) | optimizer
+};
+
 struct TrainOptions {
     std::string modelDir, preset;
     std::string tokenizer;
@@ -50,7 +58,10 @@ struct TrainOptions {
     int threads = 0; // 0: LibTorch's default
     int64_t logEvery = 1;
     int prefetch = 4;
+    double stallWarning = 60; // seconds at one step and phase before rank 0 names the ranks (0: off)
+    double stallAbort = 0;    // seconds of stall before the job is aborted (0: never)
     std::optional<InjectDelay> injectDelay;
+    std::optional<InjectStall> injectStall;
     std::optional<std::pair<int, int64_t>> injectExit; // rank, step
     std::optional<std::pair<int, int64_t>> injectNan;  // rank, step: that rank's loss becomes NaN
     std::string runId;

@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "data/dataset.h"
+#include "dist/stall.h"
 #include "model/hf_checkpoint.h"
 #include "telemetry/metrics_writer.h"
 #include "tokenizer/tokenizer.h"
@@ -404,6 +405,10 @@ struct TrainingRun {
 
     // The last finished step, and the data position after it.
     int64_t step = 0, epoch = 0, position = 0;
+
+    const Clock::time_point started = Clock::now();
+    std::unique_ptr<dist::StallInspector> stall; // null: --stall-warning 0, or no channel for it
+    bool stallInjected = false;                  // --inject-stall happens once
 };
 
 // ---- Setup -------------------------------------------------------------------------------------------
@@ -749,6 +754,23 @@ void exitIfInjected(const TrainingRun& run, int64_t thisStep)
     std::_Exit(3);
 }
 
+// Tells the stall inspector where this rank is; --inject-stall stops the rank there once.
+void enterPhase(TrainingRun& run, int64_t step, dist::Phase phase)
+{
+    if (run.stall)
+        run.stall->enter(step, phase);
+    const auto& planned = run.o.injectStall;
+    if (!planned || run.stallInjected || planned->rank != run.rank || planned->step != step ||
+        planned->phase != dist::phaseName(phase))
+        return;
+    run.stallInjected = true;
+    std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected stall (test aid) of %.1f s in %s of step %lld\n",
+                 run.rank, run.comm.host().c_str(), planned->seconds, planned->phase.c_str(),
+                 static_cast<long long>(step));
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::duration<double>(planned->seconds));
+}
+
 // Forward and backward over --grad-accum micro-batches; the gradients accumulate in the buckets.
 void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
 {
@@ -756,6 +778,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
     double lossSum = 0;
     int64_t tokens = 0;
     for (int64_t micro = 0; micro < o.gradAccum; ++micro) {
+        enterPhase(run, thisStep, dist::Phase::Data);
         auto t = Clock::now();
         injectSleep(o, run.rank, "data");
         data::Batch batch = run.loader->next();
@@ -764,6 +787,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
         run.position = batch.positionAfter;
         tokens += batch.tokens;
 
+        enterPhase(run, thisStep, dist::Phase::Forward);
         t = Clock::now();
         injectSleep(o, run.rank, "forward");
         torch::Tensor loss;
@@ -778,6 +802,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
         lossSum += loss.item<double>(); // waits for the forward pass on a device
         stats.fwdMs += msSince(t);
 
+        enterPhase(run, thisStep, dist::Phase::Backward);
         t = Clock::now();
         injectSleep(o, run.rank, "backward");
         (loss * (run.scaler.scale() / static_cast<double>(o.gradAccum))).backward();
@@ -867,10 +892,12 @@ StepResult runStep(TrainingRun& run)
 
     forwardBackward(run, thisStep, stats);
 
+    enterPhase(run, thisStep, dist::Phase::Allreduce);
     auto t = Clock::now();
     stats.commBytes = static_cast<double>(allreduceGradients(run));
     stats.commMs = msSince(t);
 
+    enterPhase(run, thisStep, dist::Phase::Optimizer);
     t = Clock::now();
     injectSleep(run.o, run.rank, "optimizer");
     applyGradients(run, thisStep, result);
@@ -912,6 +939,7 @@ void addPerRankColumns(nlohmann::ordered_json& rec, const std::vector<StepStats>
 void reportStep(TrainingRun& run, const StepResult& result)
 {
     const auto& o = run.o;
+    enterPhase(run, run.step, dist::Phase::Report);
     const auto ranks = StepStats::gatherAtRankZero(run.comm, result.stats);
     if (!run.lead)
         return;
@@ -971,14 +999,90 @@ nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
 // Rank 0 writes; the barriers keep the other ranks from running ahead or ending meanwhile.
 void writeCheckpoint(TrainingRun& run, int64_t atStep)
 {
+    enterPhase(run, atStep, dist::Phase::CheckpointWait);
     run.comm.barrier();
     if (run.lead) {
+        enterPhase(run, atStep, dist::Phase::CheckpointWrite);
         auto r = saveCheckpoint(run.o.out, atStep, run.net, *run.optimizer, trainerState(run, atStep),
                                 run.tokenizerFiles, run.o.keep);
         run.metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
         std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
+        enterPhase(run, atStep, dist::Phase::CheckpointWait);
     }
     run.comm.barrier();
+}
+
+// ---- The stall inspector -----------------------------------------------------------------------------
+
+// On rank 0's inspector thread: a `warning` record (code stall) naming the ranks that hold the job up;
+// at --stall-abort an `error` record and `done` (failed), then the job ends.
+void reportStall(TrainingRun& run, const std::vector<std::string>& hosts, const dist::StallVerdict& v,
+                 const std::vector<dist::RankProgress>& board, bool abort)
+{
+    const std::string text = dist::describeStall(v, board, hosts);
+    const int rank = v.culprits.empty() ? -1 : v.culprits.front();
+    const std::string host = rank >= 0 && static_cast<size_t>(rank) < hosts.size() ? hosts[size_t(rank)] : "";
+    nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+    int64_t finished = std::numeric_limits<int64_t>::max();
+    for (size_t r = 0; r < board.size(); ++r)
+        finished = std::min(finished, board[r].step - 1);
+    for (int r : v.culprits) {
+        const auto& p = board[size_t(r)];
+        ranks.push_back({{"rank", r},
+                         {"host", hosts[size_t(r)]},
+                         {"step", p.step},
+                         {"phase", dist::phaseName(p.phase)},
+                         {"in_phase_s", p.inPhaseS},
+                         {"silent_s", p.silentS}});
+    }
+    const nlohmann::ordered_json detail = {{"case", dist::stallCaseName(v.kind)},
+                                           {"step", v.step},
+                                           {"phase", dist::phaseName(v.phase)},
+                                           {"waited_s", v.waitedS},
+                                           {"ranks", ranks},
+                                           {"waiting", v.waiting}};
+    if (!abort) {
+        run.metrics->write("warning",
+                           {{"rank", rank}, {"host", host}, {"message", "stall: " + text}, {"code", "stall"}, {"stall", detail}});
+        std::fprintf(stderr, "traindeck-trainer: stall: %s\n", text.c_str());
+        std::fflush(stderr);
+        return;
+    }
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "%g s", run.o.stallAbort);
+    const std::string message = "stall: " + text + "; the job was aborted after --stall-abort " + limit;
+    run.metrics->write("error", {{"rank", rank}, {"host", host}, {"message", message}, {"exit_code", 1}});
+    run.metrics->write("done", {{"status", "failed"},
+                                {"steps", std::max<int64_t>(0, finished)},
+                                {"seconds", std::chrono::duration<double>(Clock::now() - run.started).count()}});
+    std::fprintf(stderr, "traindeck-trainer: rank 0 on %s: %s\n", run.comm.host().c_str(), message.c_str());
+    std::fflush(stderr);
+    run.comm.abort(1);
+}
+
+// Every rank: the inspector watches the training loop (setup, with its uneven data preparation, is not
+// watched). All ranks agree whether it runs.
+void startStallInspector(TrainingRun& run)
+{
+    if (!(run.o.stallWarning > 0))
+        return;
+    const auto hosts = run.comm.allgatherStrings(run.comm.host());
+    if (run.comm.anyTrue(!run.comm.hasProgressChannel())) {
+        if (run.lead)
+            run.metrics->write("warning", {{"rank", -1},
+                                           {"host", ""},
+                                           {"code", "stall_inspector_off"},
+                                           {"message", "the stall inspector is off: the MPI library cannot take calls "
+                                                       "from two threads (MPI_THREAD_MULTIPLE)"}});
+        return;
+    }
+    dist::StallOptions options{run.o.stallWarning, run.o.stallAbort};
+    run.stall = std::make_unique<dist::StallInspector>(
+        run.comm, options, hosts,
+        [&run, hosts](const dist::StallVerdict& v, const std::vector<dist::RankProgress>& board, bool abort) {
+            reportStall(run, hosts, v, board, abort);
+        });
+    run.stall->enter(run.step + 1, dist::Phase::Data);
 }
 
 // ---- The loop ----------------------------------------------------------------------------------------
@@ -989,6 +1093,7 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
     const auto started = Clock::now();
     TrainingRun run(o, comm, metrics, stepOut);
     setup(run);
+    startStallInspector(run);
     while (run.step < run.maxSteps) {
         const StepResult result = runStep(run);
         reportStep(run, result);
@@ -996,6 +1101,7 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
             writeCheckpoint(run, run.step);
     }
     if (o.verifySync) {
+        enterPhase(run, run.step, dist::Phase::Report);
         const bool equal = ranksInSync(run);
         if (run.lead) {
             std::fprintf(stderr, "sync check at the end: ranks %s\n", equal ? "equal" : "differ");
@@ -1008,6 +1114,8 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
         metrics->write("done", {{"status", "finished"},
                                 {"steps", run.step},
                                 {"seconds", std::chrono::duration<double>(Clock::now() - started).count()}});
+    if (run.stall)
+        run.stall->finish();
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // noisy runs give no straggler, input stalls, comm-bound jobs, memory, NaN loss, spikes, divergence.
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
+#include "metrics/parser.h"
 #include "synthetic_run.h"
 
 #include <QJsonArray>
@@ -57,6 +58,7 @@ class tst_Diagnosis : public QObject {
     void stepRange();
     void toJson();
     void emptyAndTinyStores();
+    void stallWarningsBecomeFindings();
     void helpers();
 };
 
@@ -589,6 +591,69 @@ void tst_Diagnosis::emptyAndTinyStores()
     }
     QVERIFY(ofKind(Diagnosis::analyze(nulls), FindingKind::Straggler).isEmpty());
     QVERIFY(ofKind(Diagnosis::analyze(nulls), FindingKind::CommBound).isEmpty());
+}
+
+void tst_Diagnosis::stallWarningsBecomeFindings()
+{
+    // The lines traindeck-trainer writes (trainer/dist/stall.cpp), fed as the Monitor reads them.
+    const QByteArray hello =
+        R"({"v":1,"type":"hello","t":1.0,"run_id":"r","world_size":2,"ranks":[{"rank":0,"host":"node-a","device":"cpu","local_rank":0,"mem_total_mb":1000},{"rank":1,"host":"node-b","device":"cpu","local_rank":0,"mem_total_mb":1000}],"versions":{"trainer":"0.1.0","libtorch":"1.13","mpi":"Open MPI 4.1.4","nccl":null,"blas_core":null},"model":{"config":{"model_type":"qwen2"},"parameters":100},"hparams":{"lr":0.001,"batch_size":2,"seq_len":32,"grad_accum":1,"max_steps":10,"seed":1}})"
+        "\n";
+    auto step = [](int n) {
+        return QByteArray(R"({"v":1,"type":"step","t":)") + QByteArray::number(n + 1) + R"(,"step":)" +
+               QByteArray::number(n) + R"(,"epoch":0,"loss":2.0,"lr":0.001,"grad_norm":1.0,"tokens":100,"tokens_per_s":1000,"samples_per_s":10,"mfu":null,"loss_scale":null,"step_ms":[100,100],"data_ms":[1,1],"fwd_ms":[30,30],"bwd_ms":[50,50],"opt_ms":[5,5],"comm_ms":[10,10]})" "\n";
+    };
+    const QByteArray stall =
+        R"({"v":1,"type":"warning","t":10.0,"rank":1,"host":"node-b","message":"stall: rank 1 (node-b) has not reached ...","code":"stall","stall":{"case":"before_collective","step":3,"phase":"allreduce","waited_s":61.4,"ranks":[{"rank":1,"host":"node-b","step":3,"phase":"data","in_phase_s":62.0,"silent_s":0.1}],"waiting":[0]}})"
+        "\n";
+    MetricStore store;
+    MetricsParser parser(&store);
+    parser.feed(hello + step(1) + step(2) + stall);
+    parser.finish();
+    QVERIFY2(parser.stats().malformed == 0, parser.issues().isEmpty() ? "" : qPrintable(parser.issues().first().toString()));
+    QCOMPARE(store.warnings().size(), 1);
+    QCOMPARE(store.warnings().first().stall.value(QStringLiteral("case")).toString(), QStringLiteral("before_collective"));
+
+    QList<Finding> stalls = ofKind(Diagnosis::analyze(store), FindingKind::Stall);
+    QCOMPARE(stalls.size(), 1);
+    Finding f = stalls.first();
+    QCOMPARE(f.state, FindingState::Active);
+    QCOMPARE(f.severity, Severity::Critical);
+    QCOMPARE(f.ranks, QList<int>{1});
+    QCOMPARE(f.hosts, QStringList{QStringLiteral("node-b")});
+    QCOMPARE(f.raisedStep, qint64(3));
+    QCOMPARE(f.evidenceValue(QStringLiteral("waited_s")), 61.4);
+    QCOMPARE(f.evidenceValue(QStringLiteral("ranks_waiting")), 1.0);
+    QVERIFY2(f.summary.contains(QStringLiteral("rank 1 (node-b) in data loading of step 3")) &&
+                 f.summary.contains(QStringLiteral("did not reach the gradient allreduce of step 3")) &&
+                 f.summary.contains(QStringLiteral("61 s")),
+             qPrintable(f.summary));
+    QCOMPARE(f.toJson().value(QStringLiteral("kind")).toString(), QStringLiteral("stall"));
+
+    // The job moves past the stalled step: resolved, not deleted.
+    parser.feed(step(3) + step(4));
+    stalls = ofKind(Diagnosis::analyze(store), FindingKind::Stall);
+    QCOMPARE(stalls.size(), 1);
+    QCOMPARE(stalls.first().state, FindingState::Resolved);
+    QCOMPARE(stalls.first().resolvedStep, qint64(4));
+
+    // A stall before the first step record is still a finding; a silent rank says so.
+    MetricStore early;
+    MetricsParser p2(&early);
+    p2.feed(hello +
+            R"({"v":1,"type":"warning","t":3.0,"rank":1,"host":"node-b","message":"stall","code":"stall","stall":{"case":"no_heartbeat","step":1,"phase":"backward","waited_s":65,"ranks":[{"rank":1,"host":"node-b","step":1,"phase":"backward","in_phase_s":70,"silent_s":65}],"waiting":[0]}})"
+            "\n");
+    const QList<Finding> silent = ofKind(Diagnosis::analyze(early), FindingKind::Stall);
+    QCOMPARE(silent.size(), 1);
+    QCOMPARE(silent.first().state, FindingState::Active);
+    QCOMPARE(silent.first().evidenceValue(QStringLiteral("no_heartbeat")), 1.0);
+    QVERIFY2(silent.first().summary.contains(QStringLiteral("no word from rank 1 (node-b)")), qPrintable(silent.first().summary));
+
+    // Other warnings are not stalls.
+    MetricStore other;
+    MetricsParser p3(&other);
+    p3.feed(hello + R"({"v":1,"type":"warning","t":3.0,"rank":-1,"host":"","message":"lost","code":"telemetry_lost"})" "\n");
+    QVERIFY(ofKind(Diagnosis::analyze(other), FindingKind::Stall).isEmpty());
 }
 
 void tst_Diagnosis::helpers()
