@@ -4,7 +4,15 @@
 <context>
     <name>traindeck::analysis</name>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="495"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
+        <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
+        <translation>
+            <numerusform>Stall: %1 did not reach %2 of step %3, which %n other rank waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</numerusform>
+            <numerusform>Stall: %1 did not reach %2 of step %3, which %n other ranks waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="615"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>The input pipeline may take %1% of every step: not enough evidence yet (%n step)</numerusform>
@@ -12,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="626"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="746"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>Gradient transfer may take %1% of each step: not enough evidence yet (%n step)</numerusform>
@@ -20,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="690"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="810"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>Device memory is %1% full on %n rank</numerusform>
@@ -31,7 +39,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="376"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n core</numerusform>
@@ -39,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="509"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -47,7 +55,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -55,7 +63,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>
@@ -128,7 +136,7 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="150"/>
+        <location filename="../app/gui/findingspanel.cpp" line="151"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>Findings (%n)</numerusform>

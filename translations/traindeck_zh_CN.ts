@@ -12,241 +12,342 @@
 <context>
     <name>traindeck::analysis</name>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="89"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="513"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="521"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="89"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="513"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="521"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="404"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="407"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="412"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="415"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
         <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="499"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="619"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
         <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="532"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="652"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
         <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="534"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="654"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="395"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="398"/>
         <source>%1 of the last %2 steps slower, %3% confidence</source>
         <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="400"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="403"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="408"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="411"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="418"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="421"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="569"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="444"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="447"/>
         <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
         <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="447"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="450"/>
         <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
         <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="489"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="514"/>
+        <source>%1 in %2 of step %3</source>
+        <translation>%1 处于第 %3 步的%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="542"/>
+        <source>Stall: every rank entered %1 of step %2 and none finished it for %3 s: stuck in communication, not before the collective</source>
+        <translation>停滞：所有 rank 都已进入第 %2 步的%1，%3 秒内无一完成：卡在通信中，而不是在集合通信之前</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="545"/>
+        <source>Check the network between the hosts (a link down, a firewall, the wrong interface in btl_tcp_if_include or NCCL_SOCKET_IFNAME), then that MPI and NCCL match on every node (the Checks page).</source>
+        <translation>检查主机之间的网络（链路断开、防火墙、btl_tcp_if_include 或 NCCL_SOCKET_IFNAME 中的接口错误），然后确认每个节点上的 MPI 和 NCCL 版本一致（检查页面）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="549"/>
+        <source>Stall: no word from %1 for %2 s: the process is stopped or hung, or its host is unreachable</source>
+        <translation>停滞：%2 秒内没有收到 %1 的消息：进程已停止或挂起，或其主机无法访问</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="552"/>
+        <source>Check that the process still runs on that host (stopped, swapping, out of memory) and that the host answers; its log is in the Logs tab.</source>
+        <translation>检查该进程是否仍在该主机上运行（被停止、正在交换、内存不足），以及主机是否有响应；其日志在“日志”标签页中。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
+        <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
+        <translation>
+            <numerusform>停滞：%1 未到达第 %3 步的%2，另外 %n 个 rank 已在其中等待了 %4 秒：卡在集合通信之前（数据、计算或 I/O），而不是通信中</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="559"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="564"/>
+        <source>Look at what that rank was doing: its log (Logs tab), the file system its data and checkpoints are on, its memory and swap. --stall-abort ends a job that hangs like this instead of letting it wait.</source>
+        <translation>查看该 rank 当时在做什么：它的日志（“日志”标签页）、数据和检查点所在的文件系统、内存和交换空间。--stall-abort 会结束这样挂起的作业，而不是让它一直等待。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="563"/>
+        <source>Stall: %1 made no progress for %2 s</source>
+        <translation>停滞：%1 在 %2 秒内没有进展</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
         <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
         <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="495"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="615"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="624"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="744"/>
         <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
         <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="626"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="746"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="630"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="750"/>
         <source>the link&apos;s</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="631"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
         <source>the link %1–%2&apos;s (link test of %3)</source>
         <translation>链路 %1–%2（%3 的链路测试）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="634"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="754"/>
         <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of %3 %4 GB/s (%5% confidence that it stays below half). Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
         <translation>allreduce 的总线带宽为 %1 GB/s，仅为%3 %4 GB/s 的 %2%（有 %5% 的把握它保持在一半以下）。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选择的网络接口（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="642"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="762"/>
         <source>The allreduce uses %1% of %2 %3 GB/s (%4 GB/s bus bandwidth): the link is the limit. Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
         <translation>allreduce 使用了%2 %3 GB/s 的 %1%（总线带宽 %4 GB/s）：链路本身就是瓶颈。请减少每步发送的数据：提高梯度累积或每个 rank 的批大小、以 bf16 归约梯度，或使用更快的互连。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="648"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="768"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
         <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="690"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="810"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="692"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="812"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
         <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="729"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="849"/>
         <source>Device memory grew by %1% since the start of the run</source>
         <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="731"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="851"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="770"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="890"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="772"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="892"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="775"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="895"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="836"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="956"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="838"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="958"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="857"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="977"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="862"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="982"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="865"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="985"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="905"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1025"/>
         <source>Throughput dropped by %1% since the start of the run</source>
         <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="907"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1027"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
         <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="909"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1029"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="909"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1029"/>
         <source>steps/s</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="967"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="968"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1088"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="969"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1089"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
     </message>
 </context>
 <context>
+    <name>traindeck::analysis::Diagnosis</name>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="466"/>
+        <source>setup</source>
+        <translation>准备阶段</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="467"/>
+        <source>data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="468"/>
+        <source>the forward pass</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="469"/>
+        <source>the backward pass</source>
+        <translation>反向传播</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
+        <source>the gradient allreduce</source>
+        <translation>梯度 allreduce</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="471"/>
+        <source>the optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="472"/>
+        <source>the gather of the step&apos;s figures</source>
+        <translation>本步数据的汇总</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="473"/>
+        <source>the checkpoint barrier</source>
+        <translation>检查点屏障</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="474"/>
+        <source>writing a checkpoint</source>
+        <translation>写入检查点</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="475"/>
+        <source>the end of the run</source>
+        <translation>运行结束</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::analysis::Finding</name>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="49"/>
+        <location filename="../backend/analysis/finding.cpp" line="50"/>
         <source>raised at step %1</source>
         <translation>于第 %1 步发现</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="51"/>
+        <location filename="../backend/analysis/finding.cpp" line="52"/>
         <source>resolved at step %1</source>
         <translation>于第 %1 步解决</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="53"/>
+        <location filename="../backend/analysis/finding.cpp" line="54"/>
         <source>not enough evidence yet</source>
         <translation>证据尚不充分</translation>
     </message>
@@ -350,620 +451,620 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="331"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="332"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1067"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="233"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="235"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="347"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="351"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="350"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="371"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="370"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="372"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="371"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="376"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="380"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="875"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="396"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="874"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="398"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="406"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="430"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="439"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="441"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="445"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="449"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="455"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="454"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="530"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="656"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="520"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="505"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="509"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="514"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="513"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="520"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="519"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="522"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="531"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="530"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="544"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="550"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="552"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="551"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="556"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="555"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="556"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="563"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="577"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="221"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1083"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="602"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="601"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="602"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="614"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="613"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="616"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="615"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="625"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="624"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="648"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="647"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="223"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1074"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1073"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="674"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="676"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="678"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="677"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="678"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="684"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="225"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="697"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="696"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="724"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="723"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="725"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="724"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="729"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="731"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="227"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1080"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1079"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="752"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="751"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="753"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="752"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="762"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="761"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="818"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="819"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="818"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="838"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="837"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="841"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="840"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="842"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="844"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="852"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="854"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="853"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="858"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="858"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="876"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="875"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="886"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="885"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="941"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="940"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="943"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="942"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="947"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="946"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="951"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="950"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="956"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="955"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="962"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="961"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="966"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="965"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="968"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="967"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="974"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="976"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="975"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="984"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="596"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="595"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="995"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="994"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1022"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1021"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1034"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1033"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1035"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1034"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1043"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1049"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1048"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1069"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1070"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1069"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1071"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1070"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1074"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1081"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1080"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1087"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1089"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1128"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1127"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -2115,54 +2216,59 @@
         <translation>扩展效率</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="110"/>
+        <location filename="../app/gui/findingspanel.cpp" line="86"/>
+        <source>Stall</source>
+        <translation>停滞</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/findingspanel.cpp" line="111"/>
         <source>active</source>
         <translation>持续中</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="111"/>
+        <location filename="../app/gui/findingspanel.cpp" line="112"/>
         <source>resolved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="112"/>
+        <location filename="../app/gui/findingspanel.cpp" line="113"/>
         <source>not enough evidence yet</source>
         <translation>证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="133"/>
+        <location filename="../app/gui/findingspanel.cpp" line="134"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="134"/>
+        <location filename="../app/gui/findingspanel.cpp" line="135"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="150"/>
+        <location filename="../app/gui/findingspanel.cpp" line="151"/>
         <source>Findings: none</source>
         <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="150"/>
+        <location filename="../app/gui/findingspanel.cpp" line="151"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="182"/>
+        <location filename="../app/gui/findingspanel.cpp" line="183"/>
         <source>Steps %1 to %2</source>
         <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="187"/>
+        <location filename="../app/gui/findingspanel.cpp" line="188"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="197"/>
+        <location filename="../app/gui/findingspanel.cpp" line="198"/>
         <source>What to do:</source>
         <translation>处理建议：</translation>
     </message>
@@ -3953,139 +4059,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="106"/>
+        <location filename="../backend/launch/jobspec.cpp" line="109"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="109"/>
+        <location filename="../backend/launch/jobspec.cpp" line="112"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="119"/>
+        <location filename="../backend/launch/jobspec.cpp" line="122"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="124"/>
+        <location filename="../backend/launch/jobspec.cpp" line="127"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="130"/>
+        <location filename="../backend/launch/jobspec.cpp" line="133"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="135"/>
-        <location filename="../backend/launch/jobspec.cpp" line="237"/>
+        <location filename="../backend/launch/jobspec.cpp" line="138"/>
+        <location filename="../backend/launch/jobspec.cpp" line="240"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="141"/>
+        <location filename="../backend/launch/jobspec.cpp" line="144"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="150"/>
+        <location filename="../backend/launch/jobspec.cpp" line="153"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="157"/>
+        <location filename="../backend/launch/jobspec.cpp" line="160"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="159"/>
-        <location filename="../backend/launch/jobspec.cpp" line="186"/>
+        <location filename="../backend/launch/jobspec.cpp" line="162"/>
+        <location filename="../backend/launch/jobspec.cpp" line="189"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="168"/>
+        <location filename="../backend/launch/jobspec.cpp" line="171"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="176"/>
+        <location filename="../backend/launch/jobspec.cpp" line="179"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="183"/>
+        <location filename="../backend/launch/jobspec.cpp" line="186"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="191"/>
+        <location filename="../backend/launch/jobspec.cpp" line="194"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="198"/>
+        <location filename="../backend/launch/jobspec.cpp" line="201"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="215"/>
+        <location filename="../backend/launch/jobspec.cpp" line="218"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="223"/>
+        <location filename="../backend/launch/jobspec.cpp" line="226"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="235"/>
+        <location filename="../backend/launch/jobspec.cpp" line="238"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="239"/>
+        <location filename="../backend/launch/jobspec.cpp" line="242"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="241"/>
+        <location filename="../backend/launch/jobspec.cpp" line="244"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="244"/>
+        <location filename="../backend/launch/jobspec.cpp" line="247"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="250"/>
+        <location filename="../backend/launch/jobspec.cpp" line="253"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="254"/>
+        <location filename="../backend/launch/jobspec.cpp" line="257"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="258"/>
+        <location filename="../backend/launch/jobspec.cpp" line="261"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="264"/>
+        <location filename="../backend/launch/jobspec.cpp" line="267"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="267"/>
+        <location filename="../backend/launch/jobspec.cpp" line="270"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="269"/>
+        <location filename="../backend/launch/jobspec.cpp" line="272"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -4166,83 +4272,83 @@ Fingerprint %2</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="275"/>
+        <location filename="../backend/launch/launcher.cpp" line="274"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="280"/>
+        <location filename="../backend/launch/launcher.cpp" line="279"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="284"/>
+        <location filename="../backend/launch/launcher.cpp" line="283"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="288"/>
+        <location filename="../backend/launch/launcher.cpp" line="287"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="295"/>
+        <location filename="../backend/launch/launcher.cpp" line="294"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="299"/>
+        <location filename="../backend/launch/launcher.cpp" line="298"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="303"/>
+        <location filename="../backend/launch/launcher.cpp" line="302"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="325"/>
+        <location filename="../backend/launch/launcher.cpp" line="324"/>
         <location filename="../backend/launch/remoterun.cpp" line="212"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="340"/>
+        <location filename="../backend/launch/launcher.cpp" line="339"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="367"/>
+        <location filename="../backend/launch/launcher.cpp" line="366"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="372"/>
+        <location filename="../backend/launch/launcher.cpp" line="371"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="374"/>
+        <location filename="../backend/launch/launcher.cpp" line="373"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="379"/>
+        <location filename="../backend/launch/launcher.cpp" line="378"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="416"/>
+        <location filename="../backend/launch/launcher.cpp" line="415"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="433"/>
+        <location filename="../backend/launch/launcher.cpp" line="432"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="484"/>
+        <location filename="../backend/launch/launcher.cpp" line="483"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -4392,12 +4498,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="96"/>
+        <location filename="../backend/launch/transport.cpp" line="97"/>
         <source>%1: cannot create the directory: %2</source>
         <translation>%1：无法创建目录：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="111"/>
+        <location filename="../backend/launch/transport.cpp" line="112"/>
         <source>%1: cannot read the boot id (exit %2): %3</source>
         <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
     </message>
@@ -4407,44 +4513,44 @@ Fingerprint %2</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="186"/>
+        <location filename="../backend/launch/transport.cpp" line="181"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="195"/>
+        <location filename="../backend/launch/transport.cpp" line="190"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="203"/>
-        <location filename="../backend/launch/transport.cpp" line="273"/>
+        <location filename="../backend/launch/transport.cpp" line="198"/>
+        <location filename="../backend/launch/transport.cpp" line="268"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="209"/>
+        <location filename="../backend/launch/transport.cpp" line="204"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="221"/>
-        <location filename="../backend/launch/transport.cpp" line="257"/>
+        <location filename="../backend/launch/transport.cpp" line="216"/>
+        <location filename="../backend/launch/transport.cpp" line="252"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="224"/>
+        <location filename="../backend/launch/transport.cpp" line="219"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="262"/>
+        <location filename="../backend/launch/transport.cpp" line="257"/>
         <source>cannot create the directory: %1</source>
         <translation>无法创建目录：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="354"/>
+        <location filename="../backend/launch/transport.cpp" line="349"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -4663,12 +4769,12 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
         <translation>本地：无法启动 /bin/sh：%1</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/commandrunner.cpp" line="124"/>
+        <location filename="../backend/ssh/commandrunner.cpp" line="118"/>
         <source>local: cancelled</source>
         <translation>本地：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/commandrunner.cpp" line="131"/>
+        <location filename="../backend/ssh/commandrunner.cpp" line="125"/>
         <source>local: the command did not finish within %1 s</source>
         <translation>本地：命令未在 %1 秒内完成</translation>
     </message>

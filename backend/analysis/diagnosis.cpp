@@ -469,9 +469,12 @@ QString phaseLabel(const QString& phase)
         {QStringLiteral("backward"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the backward pass")},
         {QStringLiteral("allreduce"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the gradient allreduce")},
         {QStringLiteral("optimizer"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the optimizer step")},
-        {QStringLiteral("report"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the gather of the step's figures")},
-        {QStringLiteral("checkpoint_wait"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the checkpoint barrier")},
-        {QStringLiteral("checkpoint_write"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "writing a checkpoint")},
+        {QStringLiteral("report"),
+         QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the gather of the step's figures")},
+        {QStringLiteral("checkpoint_wait"),
+         QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the checkpoint barrier")},
+        {QStringLiteral("checkpoint_write"),
+         QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "writing a checkpoint")},
         {QStringLiteral("finished"), QT_TRANSLATE_NOOP("traindeck::analysis::Diagnosis", "the end of the run")},
     };
     const auto it = labels.constFind(phase);
@@ -525,8 +528,8 @@ void stalls(const MetricStore& s, const DiagnosisOptions& o, QList<Finding>& out
         // record to be written, so it counts only once the next step is there).
         const bool afterStep = phase == QLatin1String("report") || phase.startsWith(QLatin1String("checkpoint"));
         const bool movedOn = lastStep >= step + (afterStep ? 1 : 0);
-        const bool finished = done && done->status == metrics::DoneRecord::Status::Finished &&
-                              done->origin.offset > w.origin.offset;
+        const bool finished =
+            done && done->status == metrics::DoneRecord::Status::Finished && done->origin.offset > w.origin.offset;
         f.state = movedOn || finished ? FindingState::Resolved : FindingState::Active;
         if (f.state == FindingState::Resolved)
             f.resolvedStep = std::max(lastStep, step);

@@ -253,8 +253,7 @@ class MpiCommunicator final : public Communicator {
             return false;
         int arrived = 0;
         MPI_Status status;
-        check(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &arrived, &status), "MPI_Iprobe", __FILE__,
-              __LINE__);
+        check(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &arrived, &status), "MPI_Iprobe", __FILE__, __LINE__);
         if (!arrived)
             return false;
         from = status.MPI_SOURCE;

@@ -98,7 +98,8 @@ StallVerdict judgeStall(const std::vector<RankProgress>& board, double warningS)
         const RankProgress& a = board[size_t(anchor)];
         const int64_t at = position(a);
         const bool synchronizing = a.phase != Phase::Report;
-        if (synchronizing && std::any_of(board.begin(), board.end(), [&](const RankProgress& p) { return position(p) > at; }))
+        if (synchronizing &&
+            std::any_of(board.begin(), board.end(), [&](const RankProgress& p) { return position(p) > at; }))
             return v;
         v.step = a.step;
         v.phase = a.phase;
@@ -359,8 +360,7 @@ void StallInspector::inspectLoop()
             if (stopping) {
                 if (!stoppedAt)
                     stoppedAt = now;
-                const bool allReported =
-                    std::all_of(seen.begin() + 1, seen.end(), [](const Seen& s) { return s.bye; });
+                const bool allReported = std::all_of(seen.begin() + 1, seen.end(), [](const Seen& s) { return s.bye; });
                 // Ranks that ended (or died) without a last report must not hold rank 0 for long.
                 if (!waitForOthers || allReported || secondsBetween(*stoppedAt, now) > 10)
                     return;
@@ -392,8 +392,8 @@ void StallInspector::inspectLoop()
             wake_.wait_for(lock, pause, [&] { return stopping_ != stopping; });
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "traindeck-trainer: rank 0 on %s: the stall inspector stopped: %s\n",
-                     comm_.host().c_str(), e.what());
+        std::fprintf(stderr, "traindeck-trainer: rank 0 on %s: the stall inspector stopped: %s\n", comm_.host().c_str(),
+                     e.what());
     }
 }
 

@@ -24,7 +24,7 @@ enum class Phase : int {
     Data,
     Forward,
     Backward,
-    Allreduce,       // the gradient allreduce (collective)
+    Allreduce, // the gradient allreduce (collective)
     Optimizer,
     Report,          // the gather of the step's figures at rank 0 (collective)
     CheckpointWrite, // rank 0 writing a checkpoint while the others wait (before them in step order)
@@ -78,8 +78,7 @@ class StallInspector {
   public:
     // report runs on rank 0's inspector thread: once per stall (abort false) and once when the stall
     // reaches abortS (abort true; report should end the job). hosts: every rank's host, index = rank.
-    using Report =
-        std::function<void(const StallVerdict&, const std::vector<RankProgress>& board, bool abort)>;
+    using Report = std::function<void(const StallVerdict&, const std::vector<RankProgress>& board, bool abort)>;
     StallInspector(Communicator& comm, StallOptions options, std::vector<std::string> hosts, Report report);
     ~StallInspector(); // stops without waiting for the other ranks (an error path)
     StallInspector(const StallInspector&) = delete;

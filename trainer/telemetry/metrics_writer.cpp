@@ -114,8 +114,8 @@ void MetricsWriter::warnPending()
     const std::string warning =
         line("warning", {{"rank", -1},
                          {"host", ""},
-                         {"message", std::to_string(lost_.load()) + " telemetry record(s) could not be written to " + path_ +
-                                         " (" + lostError_ + ") and are missing from it"},
+                         {"message", std::to_string(lost_.load()) + " telemetry record(s) could not be written to " +
+                                         path_ + " (" + lostError_ + ") and are missing from it"},
                          {"code", "telemetry_lost"}});
     if (!writeFile(warning))
         return; // still failing: the record that follows counts as lost

@@ -45,12 +45,12 @@ class MetricsWriter {
     std::string path_;
     int fd_ = -1;
     bool toStdout_;
-    bool cut_ = false;           // the file ends inside a line: the next write starts with '\n'
+    bool cut_ = false;              // the file ends inside a line: the next write starts with '\n'
     std::atomic<uint64_t> lost_{0}; // records not (fully) written to the file
-    std::string lostError_;      // the first error that lost a record
-    bool stderrWarned_ = false;  // the stderr warning is printed once
-    bool recordPending_ = false; // a warning record is due when the file takes writes again
-    bool recordWarned_ = false;  // ... and it is written once
+    std::string lostError_;         // the first error that lost a record
+    bool stderrWarned_ = false;     // the stderr warning is printed once
+    bool recordPending_ = false;    // a warning record is due when the file takes writes again
+    bool recordWarned_ = false;     // ... and it is written once
 };
 
 double unixSeconds();

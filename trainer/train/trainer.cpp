@@ -1042,8 +1042,9 @@ void reportStall(TrainingRun& run, const std::vector<std::string>& hosts, const 
                                            {"ranks", ranks},
                                            {"waiting", v.waiting}};
     if (!abort) {
-        run.metrics->write("warning",
-                           {{"rank", rank}, {"host", host}, {"message", "stall: " + text}, {"code", "stall"}, {"stall", detail}});
+        run.metrics->write(
+            "warning",
+            {{"rank", rank}, {"host", host}, {"message", "stall: " + text}, {"code", "stall"}, {"stall", detail}});
         std::fprintf(stderr, "traindeck-trainer: stall: %s\n", text.c_str());
         std::fflush(stderr);
         return;

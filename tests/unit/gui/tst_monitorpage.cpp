@@ -6,6 +6,7 @@
 
 #include "analysis/diagnosis.h"
 
+#include <QJsonDocument>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -104,6 +105,41 @@ class TestMonitorPage : public QObject {
         for (int c : {0, 4, 9})
             for (int r = 0; r < 4; ++r)
                 QCOMPARE(cells->cell(c, r), double(store.rankAt(RankMetric::Fwd, r, c)));
+    }
+
+    void stallWarningListedAsFinding()
+    {
+        // The trainer's stall warning (code stall) shows in the findings list, named and selectable.
+        RunSession session;
+        MonitorPage page(&session);
+        page.show();
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 4; ++s)
+            records.append(guitest::step(s, 2));
+        metrics::WarningRecord w;
+        w.rank = 1;
+        w.host = QStringLiteral("node1");
+        w.code = QStringLiteral("stall");
+        w.message = QStringLiteral("stall: rank 1 has not reached the gradient allreduce of step 5");
+        w.stall = QJsonDocument::fromJson(
+                      R"({"case":"before_collective","step":5,"phase":"allreduce","waited_s":61,
+                          "ranks":[{"rank":1,"host":"node1","step":5,"phase":"data","in_phase_s":62,"silent_s":0}],
+                          "waiting":[0]})")
+                      .object();
+        records.append(w);
+        session.feed(records);
+        page.refreshNow();
+        FindingsPanel* panel = page.findingsPanel();
+        int row = -1;
+        for (int i = 0; i < panel->findings().size(); ++i)
+            if (panel->findings().at(i).kind == analysis::FindingKind::Stall)
+                row = i;
+        QVERIFY2(row >= 0, "the stall is listed");
+        QVERIFY2(panel->list()->item(row)->text().contains(QStringLiteral("Stall")),
+                 qPrintable(panel->list()->item(row)->text()));
+        panel->list()->setCurrentRow(row);
+        QCOMPARE(page.selectedRanks(), QList<int>{1});
+        QVERIFY(panel->findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("data loading of step 5")));
     }
 
     void findingsSelectRanks()

@@ -601,7 +601,9 @@ void tst_Diagnosis::stallWarningsBecomeFindings()
         "\n";
     auto step = [](int n) {
         return QByteArray(R"({"v":1,"type":"step","t":)") + QByteArray::number(n + 1) + R"(,"step":)" +
-               QByteArray::number(n) + R"(,"epoch":0,"loss":2.0,"lr":0.001,"grad_norm":1.0,"tokens":100,"tokens_per_s":1000,"samples_per_s":10,"mfu":null,"loss_scale":null,"step_ms":[100,100],"data_ms":[1,1],"fwd_ms":[30,30],"bwd_ms":[50,50],"opt_ms":[5,5],"comm_ms":[10,10]})" "\n";
+               QByteArray::number(n) +
+               R"(,"epoch":0,"loss":2.0,"lr":0.001,"grad_norm":1.0,"tokens":100,"tokens_per_s":1000,"samples_per_s":10,"mfu":null,"loss_scale":null,"step_ms":[100,100],"data_ms":[1,1],"fwd_ms":[30,30],"bwd_ms":[50,50],"opt_ms":[5,5],"comm_ms":[10,10]})"
+               "\n";
     };
     const QByteArray stall =
         R"({"v":1,"type":"warning","t":10.0,"rank":1,"host":"node-b","message":"stall: rank 1 (node-b) has not reached ...","code":"stall","stall":{"case":"before_collective","step":3,"phase":"allreduce","waited_s":61.4,"ranks":[{"rank":1,"host":"node-b","step":3,"phase":"data","in_phase_s":62.0,"silent_s":0.1}],"waiting":[0]}})"
@@ -610,9 +612,11 @@ void tst_Diagnosis::stallWarningsBecomeFindings()
     MetricsParser parser(&store);
     parser.feed(hello + step(1) + step(2) + stall);
     parser.finish();
-    QVERIFY2(parser.stats().malformed == 0, parser.issues().isEmpty() ? "" : qPrintable(parser.issues().first().toString()));
+    QVERIFY2(parser.stats().malformed == 0,
+             parser.issues().isEmpty() ? "" : qPrintable(parser.issues().first().toString()));
     QCOMPARE(store.warnings().size(), 1);
-    QCOMPARE(store.warnings().first().stall.value(QStringLiteral("case")).toString(), QStringLiteral("before_collective"));
+    QCOMPARE(store.warnings().first().stall.value(QStringLiteral("case")).toString(),
+             QStringLiteral("before_collective"));
 
     QList<Finding> stalls = ofKind(Diagnosis::analyze(store), FindingKind::Stall);
     QCOMPARE(stalls.size(), 1);
@@ -640,19 +644,22 @@ void tst_Diagnosis::stallWarningsBecomeFindings()
     // A stall before the first step record is still a finding; a silent rank says so.
     MetricStore early;
     MetricsParser p2(&early);
-    p2.feed(hello +
-            R"({"v":1,"type":"warning","t":3.0,"rank":1,"host":"node-b","message":"stall","code":"stall","stall":{"case":"no_heartbeat","step":1,"phase":"backward","waited_s":65,"ranks":[{"rank":1,"host":"node-b","step":1,"phase":"backward","in_phase_s":70,"silent_s":65}],"waiting":[0]}})"
-            "\n");
+    p2.feed(
+        hello +
+        R"({"v":1,"type":"warning","t":3.0,"rank":1,"host":"node-b","message":"stall","code":"stall","stall":{"case":"no_heartbeat","step":1,"phase":"backward","waited_s":65,"ranks":[{"rank":1,"host":"node-b","step":1,"phase":"backward","in_phase_s":70,"silent_s":65}],"waiting":[0]}})"
+        "\n");
     const QList<Finding> silent = ofKind(Diagnosis::analyze(early), FindingKind::Stall);
     QCOMPARE(silent.size(), 1);
     QCOMPARE(silent.first().state, FindingState::Active);
     QCOMPARE(silent.first().evidenceValue(QStringLiteral("no_heartbeat")), 1.0);
-    QVERIFY2(silent.first().summary.contains(QStringLiteral("no word from rank 1 (node-b)")), qPrintable(silent.first().summary));
+    QVERIFY2(silent.first().summary.contains(QStringLiteral("no word from rank 1 (node-b)")),
+             qPrintable(silent.first().summary));
 
     // Other warnings are not stalls.
     MetricStore other;
     MetricsParser p3(&other);
-    p3.feed(hello + R"({"v":1,"type":"warning","t":3.0,"rank":-1,"host":"","message":"lost","code":"telemetry_lost"})" "\n");
+    p3.feed(hello + R"({"v":1,"type":"warning","t":3.0,"rank":-1,"host":"","message":"lost","code":"telemetry_lost"})"
+                    "\n");
     QVERIFY(ofKind(Diagnosis::analyze(other), FindingKind::Stall).isEmpty());
 }
 

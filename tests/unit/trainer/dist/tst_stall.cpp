@@ -122,8 +122,8 @@ void TestStall::quietBoardIsNoStall()
 
 void TestStall::rankBehindTheAllreduceIsNamed()
 {
-    const auto v = judgeStall({rankAt(3, Phase::Allreduce, 4), rankAt(3, Phase::Data, 5), rankAt(3, Phase::Allreduce, 3.5),
-                               rankAt(3, Phase::Allreduce, 3.2)},
+    const auto v = judgeStall({rankAt(3, Phase::Allreduce, 4), rankAt(3, Phase::Data, 5),
+                               rankAt(3, Phase::Allreduce, 3.5), rankAt(3, Phase::Allreduce, 3.2)},
                               3);
     QCOMPARE(int(v.kind), int(StallCase::BeforeCollective));
     QCOMPARE(v.culprits, ranks({1}));
@@ -178,9 +178,9 @@ void TestStall::gatherLetsItsSendersGoOn()
 
 void TestStall::slowCheckpointWriteNamesRankZero()
 {
-    const auto v = judgeStall(
-        {rankAt(100, Phase::CheckpointWrite, 70), rankAt(100, Phase::CheckpointWait, 70), rankAt(100, Phase::CheckpointWait, 70)},
-        60);
+    const auto v = judgeStall({rankAt(100, Phase::CheckpointWrite, 70), rankAt(100, Phase::CheckpointWait, 70),
+                               rankAt(100, Phase::CheckpointWait, 70)},
+                              60);
     QCOMPARE(int(v.kind), int(StallCase::BeforeCollective));
     QCOMPARE(v.culprits, ranks({0}));
     QCOMPARE(v.waiting, ranks({1, 2}));
@@ -203,7 +203,8 @@ void TestStall::longPhaseWithoutCollectiveNeedsThreeTimesItsUsualTime()
 void TestStall::rankInACollectiveDefersTheVerdict()
 {
     // Rank 0 just entered the allreduce: the stall will show there, with the right ranks named.
-    QCOMPARE(int(judgeStall({rankAt(3, Phase::Allreduce, 1), rankAt(3, Phase::Data, 5)}, 3).kind), int(StallCase::None));
+    QCOMPARE(int(judgeStall({rankAt(3, Phase::Allreduce, 1), rankAt(3, Phase::Data, 5)}, 3).kind),
+             int(StallCase::None));
 }
 
 void TestStall::descriptionNamesRanksHostsAndPhases()
@@ -268,9 +269,29 @@ void TestStall::inspectorThreadReportsOnceAndAborts()
 
 QStringList TestStall::trainArgs(const QString& out, const QStringList& extra) const
 {
-    return QStringList{"-np", "2", "--bind-to", "none", "--oversubscribe", testsupport::trainerExe(), "train",
-                       "--model", model_, "--data", data_, "--micro-batch", "2", "--seq-len", "32", "--threads", "1",
-                       "--warmup", "1", "--out", out, "--metrics-out", out + "/metrics.jsonl"} +
+    return QStringList{"-np",
+                       "2",
+                       "--bind-to",
+                       "none",
+                       "--oversubscribe",
+                       testsupport::trainerExe(),
+                       "train",
+                       "--model",
+                       model_,
+                       "--data",
+                       data_,
+                       "--micro-batch",
+                       "2",
+                       "--seq-len",
+                       "32",
+                       "--threads",
+                       "1",
+                       "--warmup",
+                       "1",
+                       "--out",
+                       out,
+                       "--metrics-out",
+                       out + "/metrics.jsonl"} +
            extra;
 }
 
@@ -379,17 +400,16 @@ void TestStall::stallAbortEndsTheJob()
 
 void TestStall::badInjectStallIsRefused()
 {
-    for (const QString& bad : {QStringLiteral("1:3"), QStringLiteral("1:0:5"), QStringLiteral("x:3:5"),
-                               QStringLiteral("1:3:5:comm")}) {
-        const auto r = testsupport::run(testsupport::trainerExe(),
-                                        {"train", "--preset", "qwen2-tiny", "--data", data_, "--max-steps", "1",
-                                         "--inject-stall", bad});
+    for (const QString& bad :
+         {QStringLiteral("1:3"), QStringLiteral("1:0:5"), QStringLiteral("x:3:5"), QStringLiteral("1:3:5:comm")}) {
+        const auto r = testsupport::run(testsupport::trainerExe(), {"train", "--preset", "qwen2-tiny", "--data", data_,
+                                                                    "--max-steps", "1", "--inject-stall", bad});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--inject-stall"), r.err.constData());
     }
-    const auto r = testsupport::run(testsupport::trainerExe(), {"train", "--preset", "qwen2-tiny", "--data", data_,
-                                                                "--max-steps", "1", "--stall-warning", "10",
-                                                                "--stall-abort", "5"});
+    const auto r =
+        testsupport::run(testsupport::trainerExe(), {"train", "--preset", "qwen2-tiny", "--data", data_, "--max-steps",
+                                                     "1", "--stall-warning", "10", "--stall-abort", "5"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--stall-abort must not be shorter than --stall-warning"), r.err.constData());
 }
