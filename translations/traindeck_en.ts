@@ -4,7 +4,7 @@
 <context>
     <name>traindeck::analysis</name>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
         <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
         <translation>
             <numerusform>Stall: %1 did not reach %2 of step %3, which %n other rank waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="615"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="620"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>The input pipeline may take %1% of every step: not enough evidence yet (%n step)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="746"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>Gradient transfer may take %1% of each step: not enough evidence yet (%n step)</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="810"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="815"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>Device memory is %1% full on %n rank</numerusform>
@@ -219,7 +219,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="982"/>
+        <location filename="../app/gui/monitorpage.cpp" line="984"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -227,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="993"/>
+        <location filename="../app/gui/monitorpage.cpp" line="995"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>

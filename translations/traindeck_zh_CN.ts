@@ -13,15 +13,15 @@
     <name>traindeck::analysis</name>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="513"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="521"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="518"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="526"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="513"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="521"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="518"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="526"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
@@ -31,22 +31,17 @@
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="415"/>
-        <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host; if it persists, exclude that host from the hostfile.</source>
-        <translation>其他每个进程每步要等待 %2 约 %1 ms。请检查该设备是否因过热或功耗而降频、型号或频率是否较低、是否有其他作业共用，以及所在主机的 CPU 线程是否超额分配；若问题持续，请将该主机从 hostfile 中移除。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="619"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="624"/>
         <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
         <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="652"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="657"/>
         <source>The input pipeline stalled %1 times (about %2 ms each)</source>
         <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="654"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="659"/>
         <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
@@ -66,217 +61,222 @@
         <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="421"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="569"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="415"/>
+        <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
+        <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 "balance": "auto"，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/diagnosis.cpp" line="423"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="574"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="447"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="449"/>
         <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
         <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="450"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="452"/>
         <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
         <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="514"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="519"/>
         <source>%1 in %2 of step %3</source>
         <translation>%1 处于第 %3 步的%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="542"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="547"/>
         <source>Stall: every rank entered %1 of step %2 and none finished it for %3 s: stuck in communication, not before the collective</source>
         <translation>停滞：所有 rank 都已进入第 %2 步的%1，%3 秒内无一完成：卡在通信中，而不是在集合通信之前</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="545"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="550"/>
         <source>Check the network between the hosts (a link down, a firewall, the wrong interface in btl_tcp_if_include or NCCL_SOCKET_IFNAME), then that MPI and NCCL match on every node (the Checks page).</source>
         <translation>检查主机之间的网络（链路断开、防火墙、btl_tcp_if_include 或 NCCL_SOCKET_IFNAME 中的接口错误），然后确认每个节点上的 MPI 和 NCCL 版本一致（检查页面）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="549"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="554"/>
         <source>Stall: no word from %1 for %2 s: the process is stopped or hung, or its host is unreachable</source>
         <translation>停滞：%2 秒内没有收到 %1 的消息：进程已停止或挂起，或其主机无法访问</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="552"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="557"/>
         <source>Check that the process still runs on that host (stopped, swapping, out of memory) and that the host answers; its log is in the Logs tab.</source>
         <translation>检查该进程是否仍在该主机上运行（被停止、正在交换、内存不足），以及主机是否有响应；其日志在“日志”标签页中。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="555"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
         <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
         <translation>
             <numerusform>停滞：%1 未到达第 %3 步的%2，另外 %n 个 rank 已在其中等待了 %4 秒：卡在集合通信之前（数据、计算或 I/O），而不是通信中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="559"/>
         <location filename="../backend/analysis/diagnosis.cpp" line="564"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="569"/>
         <source>Look at what that rank was doing: its log (Logs tab), the file system its data and checkpoints are on, its memory and swap. --stall-abort ends a job that hangs like this instead of letting it wait.</source>
         <translation>查看该 rank 当时在做什么：它的日志（“日志”标签页）、数据和检查点所在的文件系统、内存和交换空间。--stall-abort 会结束这样挂起的作业，而不是让它一直等待。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="563"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="568"/>
         <source>Stall: %1 made no progress for %2 s</source>
         <translation>停滞：%1 在 %2 秒内没有进展</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="609"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="614"/>
         <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
         <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="615"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="620"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="744"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="749"/>
         <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
         <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="746"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="750"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="755"/>
         <source>the link&apos;s</source>
         <translation>链路</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="756"/>
         <source>the link %1–%2&apos;s (link test of %3)</source>
         <translation>链路 %1–%2（%3 的链路测试）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="754"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="759"/>
         <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of %3 %4 GB/s (%5% confidence that it stays below half). Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
         <translation>allreduce 的总线带宽为 %1 GB/s，仅为%3 %4 GB/s 的 %2%（有 %5% 的把握它保持在一半以下）。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选择的网络接口（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="762"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="767"/>
         <source>The allreduce uses %1% of %2 %3 GB/s (%4 GB/s bus bandwidth): the link is the limit. Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
         <translation>allreduce 使用了%2 %3 GB/s 的 %1%（总线带宽 %4 GB/s）：链路本身就是瓶颈。请减少每步发送的数据：提高梯度累积或每个 rank 的批大小、以 bf16 归约梯度，或使用更快的互连。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="768"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="773"/>
         <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
         <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="810"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="815"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="812"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="817"/>
         <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
         <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="849"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="854"/>
         <source>Device memory grew by %1% since the start of the run</source>
         <translation>自运行开始以来，设备显存增长了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="851"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="856"/>
         <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="890"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="895"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="892"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="897"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="895"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="900"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="956"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="961"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="958"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="963"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="977"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="982"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="982"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="987"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="985"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="990"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1025"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1030"/>
         <source>Throughput dropped by %1% since the start of the run</source>
         <translation>自运行开始以来，吞吐量下降了 %1%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1027"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1032"/>
         <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
         <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1029"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1034"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1029"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1034"/>
         <source>steps/s</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1087"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1088"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1093"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1089"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="1094"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
     </message>
@@ -284,52 +284,52 @@
 <context>
     <name>traindeck::analysis::Diagnosis</name>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="466"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="468"/>
         <source>setup</source>
         <translation>准备阶段</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="467"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="469"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="468"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
         <source>the forward pass</source>
         <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="469"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="471"/>
         <source>the backward pass</source>
         <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="472"/>
         <source>the gradient allreduce</source>
         <translation>梯度 allreduce</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="471"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="473"/>
         <source>the optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="472"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="475"/>
         <source>the gather of the step&apos;s figures</source>
         <translation>本步数据的汇总</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="473"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="477"/>
         <source>the checkpoint barrier</source>
         <translation>检查点屏障</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="474"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="479"/>
         <source>writing a checkpoint</source>
         <translation>写入检查点</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="475"/>
+        <location filename="../backend/analysis/diagnosis.cpp" line="480"/>
         <source>the end of the run</source>
         <translation>运行结束</translation>
     </message>
@@ -3107,344 +3107,355 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="129"/>
+        <location filename="../app/gui/monitorpage.cpp" line="125"/>
+        <source>Samples (share of the batch)</source>
+        <translation>样本数（批次份额）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="130"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="131"/>
+        <location filename="../app/gui/monitorpage.cpp" line="132"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="135"/>
+        <location filename="../app/gui/monitorpage.cpp" line="136"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="136"/>
+        <location filename="../app/gui/monitorpage.cpp" line="137"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="138"/>
+        <location filename="../app/gui/monitorpage.cpp" line="139"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="139"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="141"/>
+        <location filename="../app/gui/monitorpage.cpp" line="142"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="142"/>
+        <location filename="../app/gui/monitorpage.cpp" line="143"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="153"/>
+        <location filename="../app/gui/monitorpage.cpp" line="154"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="154"/>
+        <location filename="../app/gui/monitorpage.cpp" line="155"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="155"/>
+        <location filename="../app/gui/monitorpage.cpp" line="156"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="156"/>
+        <location filename="../app/gui/monitorpage.cpp" line="157"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="165"/>
+        <location filename="../app/gui/monitorpage.cpp" line="166"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="170"/>
+        <location filename="../app/gui/monitorpage.cpp" line="171"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="174"/>
+        <location filename="../app/gui/monitorpage.cpp" line="175"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="177"/>
-        <location filename="../app/gui/monitorpage.cpp" line="179"/>
+        <location filename="../app/gui/monitorpage.cpp" line="178"/>
+        <location filename="../app/gui/monitorpage.cpp" line="180"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="183"/>
+        <location filename="../app/gui/monitorpage.cpp" line="184"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="185"/>
+        <location filename="../app/gui/monitorpage.cpp" line="186"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="188"/>
-        <location filename="../app/gui/monitorpage.cpp" line="190"/>
+        <location filename="../app/gui/monitorpage.cpp" line="189"/>
+        <location filename="../app/gui/monitorpage.cpp" line="191"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="192"/>
-        <location filename="../app/gui/monitorpage.cpp" line="194"/>
+        <location filename="../app/gui/monitorpage.cpp" line="193"/>
+        <location filename="../app/gui/monitorpage.cpp" line="195"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="203"/>
+        <location filename="../app/gui/monitorpage.cpp" line="204"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="204"/>
+        <location filename="../app/gui/monitorpage.cpp" line="205"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="205"/>
+        <location filename="../app/gui/monitorpage.cpp" line="206"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="206"/>
+        <location filename="../app/gui/monitorpage.cpp" line="207"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="213"/>
-        <location filename="../app/gui/monitorpage.cpp" line="799"/>
+        <location filename="../app/gui/monitorpage.cpp" line="214"/>
+        <location filename="../app/gui/monitorpage.cpp" line="801"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="214"/>
-        <location filename="../app/gui/monitorpage.cpp" line="259"/>
+        <location filename="../app/gui/monitorpage.cpp" line="215"/>
+        <location filename="../app/gui/monitorpage.cpp" line="260"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="215"/>
+        <location filename="../app/gui/monitorpage.cpp" line="216"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="225"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="225"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="225"/>
+        <location filename="../app/gui/monitorpage.cpp" line="226"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="258"/>
+        <location filename="../app/gui/monitorpage.cpp" line="259"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="268"/>
+        <location filename="../app/gui/monitorpage.cpp" line="269"/>
+        <location filename="../app/gui/monitorpage.cpp" line="320"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="281"/>
+        <location filename="../app/gui/monitorpage.cpp" line="282"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="282"/>
+        <location filename="../app/gui/monitorpage.cpp" line="283"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="283"/>
+        <location filename="../app/gui/monitorpage.cpp" line="284"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="285"/>
+        <location filename="../app/gui/monitorpage.cpp" line="286"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="318"/>
+        <location filename="../app/gui/monitorpage.cpp" line="319"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="351"/>
+        <location filename="../app/gui/monitorpage.cpp" line="320"/>
+        <source>samples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="353"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="690"/>
+        <location filename="../app/gui/monitorpage.cpp" line="692"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="690"/>
+        <location filename="../app/gui/monitorpage.cpp" line="692"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="798"/>
+        <location filename="../app/gui/monitorpage.cpp" line="800"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="973"/>
+        <location filename="../app/gui/monitorpage.cpp" line="975"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="974"/>
+        <location filename="../app/gui/monitorpage.cpp" line="976"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="975"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="976"/>
+        <location filename="../app/gui/monitorpage.cpp" line="978"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="981"/>
+        <location filename="../app/gui/monitorpage.cpp" line="983"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="982"/>
+        <location filename="../app/gui/monitorpage.cpp" line="984"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="984"/>
+        <location filename="../app/gui/monitorpage.cpp" line="986"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="987"/>
+        <location filename="../app/gui/monitorpage.cpp" line="989"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="990"/>
+        <location filename="../app/gui/monitorpage.cpp" line="992"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="993"/>
+        <location filename="../app/gui/monitorpage.cpp" line="995"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="998"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1000"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1020"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1022"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1021"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1023"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1025"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1097"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1068"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1099"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1025"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1053"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1053"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1058"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1059"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1061"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1098"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1068"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1100"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1071"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1071"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4059,139 +4070,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="109"/>
+        <location filename="../backend/launch/jobspec.cpp" line="112"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="112"/>
+        <location filename="../backend/launch/jobspec.cpp" line="115"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="122"/>
+        <location filename="../backend/launch/jobspec.cpp" line="125"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="127"/>
+        <location filename="../backend/launch/jobspec.cpp" line="130"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="133"/>
+        <location filename="../backend/launch/jobspec.cpp" line="136"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="138"/>
-        <location filename="../backend/launch/jobspec.cpp" line="240"/>
+        <location filename="../backend/launch/jobspec.cpp" line="141"/>
+        <location filename="../backend/launch/jobspec.cpp" line="243"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="144"/>
+        <location filename="../backend/launch/jobspec.cpp" line="147"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="153"/>
+        <location filename="../backend/launch/jobspec.cpp" line="156"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="160"/>
+        <location filename="../backend/launch/jobspec.cpp" line="163"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="162"/>
-        <location filename="../backend/launch/jobspec.cpp" line="189"/>
+        <location filename="../backend/launch/jobspec.cpp" line="165"/>
+        <location filename="../backend/launch/jobspec.cpp" line="192"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="171"/>
+        <location filename="../backend/launch/jobspec.cpp" line="174"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="179"/>
+        <location filename="../backend/launch/jobspec.cpp" line="182"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="186"/>
+        <location filename="../backend/launch/jobspec.cpp" line="189"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="194"/>
+        <location filename="../backend/launch/jobspec.cpp" line="197"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="201"/>
+        <location filename="../backend/launch/jobspec.cpp" line="204"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="218"/>
+        <location filename="../backend/launch/jobspec.cpp" line="221"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="226"/>
+        <location filename="../backend/launch/jobspec.cpp" line="229"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="238"/>
+        <location filename="../backend/launch/jobspec.cpp" line="241"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="242"/>
+        <location filename="../backend/launch/jobspec.cpp" line="245"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="244"/>
+        <location filename="../backend/launch/jobspec.cpp" line="247"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="247"/>
+        <location filename="../backend/launch/jobspec.cpp" line="250"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="253"/>
+        <location filename="../backend/launch/jobspec.cpp" line="256"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="257"/>
+        <location filename="../backend/launch/jobspec.cpp" line="260"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="261"/>
+        <location filename="../backend/launch/jobspec.cpp" line="264"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="267"/>
+        <location filename="../backend/launch/jobspec.cpp" line="270"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="270"/>
+        <location filename="../backend/launch/jobspec.cpp" line="273"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="272"/>
+        <location filename="../backend/launch/jobspec.cpp" line="275"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>

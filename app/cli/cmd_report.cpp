@@ -25,7 +25,9 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace traindeck::cli;
 using namespace traindeck::launch;
@@ -273,6 +275,21 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
     return true;
 }
 
+// Each rank's samples in the last step (the step record's `samples`); empty when the run has none.
+QList<qint64> lastSamples(const MetricStore& s)
+{
+    QList<qint64> out;
+    if (s.rowCount() == 0 || !s.hasRankMetric(RankMetric::Samples))
+        return out;
+    for (int r = 0; r < s.worldSize(); ++r) {
+        const float v = s.rankAt(RankMetric::Samples, r, s.rowCount() - 1);
+        if (!std::isfinite(v))
+            return {};
+        out.append(qint64(v));
+    }
+    return out;
+}
+
 int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
@@ -327,6 +344,12 @@ int run(const QStringList& args)
         o.insert(QStringLiteral("hosts"), hosts);
         if (s.rowCount() > 0)
             o.insert(QStringLiteral("last_loss"), s.scalarAt(Scalar::Loss, s.rowCount() - 1));
+        if (const QList<qint64> shares = lastSamples(s); !shares.isEmpty()) {
+            QJsonArray a;
+            for (qint64 n : shares)
+                a.append(n);
+            o.insert(QStringLiteral("samples_per_rank"), a); // each rank's share of the last step's batch
+        }
         if (state != JobState::Finished && isFinal(state))
             o.insert(QStringLiteral("failure"), m.failure().toJson());
         QJsonArray fa;
@@ -353,6 +376,17 @@ int run(const QStringList& args)
                    .arg(formatNumber(s.scalarAt(Scalar::Loss, 0), 4, 'g'),
                         formatNumber(s.scalarAt(Scalar::Loss, s.rowCount() - 1), 4, 'g'))
             << '\n';
+        // Shares moved by --balance auto (or fixed unevenly): say who took how much.
+        if (const QList<qint64> shares = lastSamples(s);
+            !shares.isEmpty() &&
+            std::adjacent_find(shares.begin(), shares.end(), std::not_equal_to<>()) != shares.end()) {
+            QStringList parts;
+            for (int r = 0; r < shares.size(); ++r)
+                parts.append(QStringLiteral("%1:%2").arg(QString::number(r), QString::number(shares[r])));
+            out << ReportCommand::tr("samples per rank in the last step (--balance): %1")
+                       .arg(parts.join(QStringLiteral(", ")))
+                << '\n';
+        }
     }
     if (state == JobState::Failed || state == JobState::Lost || state == JobState::Cancelled)
         out << ReportCommand::tr("failure: %1").arg(m.failure().summary()) << '\n';

@@ -122,6 +122,7 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     m_heatMetric->addItem(tr("Communication wait"), int(HeatmapMetric::CommWait));
     m_heatMetric->addItem(tr("Optimizer"), int(HeatmapMetric::Optimizer));
     m_heatMetric->addItem(tr("Compute (fwd+bwd+opt)"), int(HeatmapMetric::Compute));
+    m_heatMetric->addItem(tr("Samples (share of the batch)"), int(HeatmapMetric::Samples));
     heatLabel->setBuddy(m_heatMetric);
     controls->addWidget(heatLabel);
     controls->addWidget(m_heatMetric);
@@ -316,6 +317,7 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
         m_metric = HeatmapMetric(m_heatMetric->currentData().toInt());
         if (auto* title = qobject_cast<QCPTextElement*>(m_heatPlot->plotLayout()->element(0, 0)))
             title->setText(tr("%1 per rank and step").arg(m_heatMetric->currentText()));
+        m_heatScale->axis()->setLabel(m_metric == HeatmapMetric::Samples ? tr("samples") : tr("ms"));
         schedule(DirtyData);
     });
     connect(m_followBox, &QCheckBox::toggled, this, &MonitorPage::setFollowLatest);

@@ -166,6 +166,7 @@ double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, 
     case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
     case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
     case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
+    case HeatmapMetric::Samples: return store.rankAt(RankMetric::Samples, rank, row);
     case HeatmapMetric::Count: break;
     }
     return std::numeric_limits<double>::quiet_NaN();

@@ -49,7 +49,8 @@ XYSeries vectorForPlot(const metrics::MetricStore& store, const std::vector<floa
 using analysis::Phase;
 
 // What the heatmap shows per (step, rank).
-enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimizer, Compute, Count };
+// Samples: each rank's share of the global batch (changes under --balance auto), not a time.
+enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimizer, Compute, Samples, Count };
 
 // A rank x step grid over rows [fromRow, toRow): one column per row when they fit in maxColumns,
 // otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each).

@@ -414,7 +414,9 @@ void stragglers(const Context& whole, QList<Finding>& out)
                 f.recommendation =
                     tr("Every other rank waits about %1 ms per step for %2. Check that device for thermal or power "
                        "throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed "
-                       "on its host; if it persists, exclude that host from the hostfile.")
+                       "on its host. If it persists, let the trainer give it a smaller share of each batch "
+                       "(\"balance\": \"auto\" in the job spec, --balance auto), or exclude that host from the "
+                       "hostfile.")
                         .arg(ms(waitMs), who);
             }
             if (f.state == FindingState::Resolved)

@@ -579,7 +579,7 @@ constexpr quint32 stepRankBit(RankMetric m)
 }
 static_assert(2 + kStepScalarCount + kRankMetricCount <= 32);
 
-// The optional per-rank arrays (mem_mb, util, comm_bytes) have presence bits from HasMem on.
+// The optional per-rank arrays (mem_mb, util, comm_bytes, samples) have presence bits from HasMem on.
 constexpr quint32 stepPresentBit(RankMetric m)
 {
     return StepRecord::HasMem << (int(m) - int(RankMetric::Mem));
@@ -620,7 +620,7 @@ bool MetricsParser::Private::stepField(std::string_view key, od::value v)
         if (key != rankMetricKey(m))
             continue;
         std::vector<float>& values = s.perRank[size_t(i)];
-        const bool integral = m == RankMetric::CommBytes;
+        const bool integral = m == RankMetric::CommBytes || m == RankMetric::Samples;
         if (m < RankMetric::Mem) {
             if (!getRankArray(v, key, values, integral))
                 return false;

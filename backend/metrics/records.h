@@ -18,8 +18,9 @@ inline constexpr int kSchemaVersion = 1;
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Per-rank arrays of a `step` record, in protocol order.
-enum class RankMetric : int { Data, Fwd, Bwd, Comm, Opt, Step, Mem, Util, CommBytes };
-inline constexpr int kRankMetricCount = 9;
+// Mem and after are optional in a step record; Samples: each rank's share of the batch (--balance).
+enum class RankMetric : int { Data, Fwd, Bwd, Comm, Opt, Step, Mem, Util, CommBytes, Samples };
+inline constexpr int kRankMetricCount = 10;
 // Protocol key of a per-rank metric: "data_ms", "fwd_ms", ..., "comm_bytes".
 const char* rankMetricKey(RankMetric m);
 
@@ -61,6 +62,7 @@ struct StepRecord {
         HasMem = 1u << 3,
         HasUtil = 1u << 4,
         HasCommBytes = 1u << 5,
+        HasSamples = 1u << 6,
     };
     RecordOrigin origin;
     double t = 0;

@@ -196,7 +196,7 @@ void appendStepLine(QByteArray& out, const StepRecord& r)
             const float v = vec[i];
             if (std::isnan(v))
                 o.append("null");
-            else if (m == int(RankMetric::CommBytes))
+            else if (m == int(RankMetric::CommBytes) || m == int(RankMetric::Samples))
                 appendNumber(o, qint64(v));
             else
                 appendNumber(o, v);

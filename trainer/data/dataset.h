@@ -13,7 +13,9 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 namespace traindeck::data {
 
@@ -42,23 +44,38 @@ struct Batch {
     int64_t tokens = 0;        // label tokens that count toward the loss (not -100)
 };
 
+// How the global batch is split in balanced mode (--balance): each micro-step takes the next
+// sum(shares) samples of the epoch's global order (the sampler's permutation for one rank), and rank r the
+// shares[r] samples after those of the lower ranks. Positions are then global: samples of the epoch
+// consumed by all ranks together.
+struct BalancedSplit {
+    std::vector<int64_t> shares; // samples per rank per micro-step, each >= 1
+    int64_t rank = 0;
+};
+
 // Iterates this rank's samples in micro-batches from (epoch, position), prefetching on a background
 // thread. A partial batch at the end of an epoch is dropped and the next epoch begins.
 class DataLoader {
   public:
     DataLoader(std::shared_ptr<const TokenDataset> dataset, SamplerOptions sampler, int64_t microBatch,
-               int64_t startEpoch = 0, int64_t startPosition = 0, int prefetch = 4);
+               int64_t startEpoch = 0, int64_t startPosition = 0, int prefetch = 4,
+               std::optional<BalancedSplit> split = std::nullopt);
     ~DataLoader();
     DataLoader(const DataLoader&) = delete;
     DataLoader& operator=(const DataLoader&) = delete;
 
     Batch next();
-    int64_t batchesPerEpoch() const { return sampler_.samplesPerRank() / microBatch_; }
+    int64_t batchesPerEpoch() const { return sampler_.samplesPerRank() / samplesPerMicroStep(); }
     const DistributedSampler& sampler() const { return sampler_; }
+    // Balanced mode: new shares from (epoch, position) on, the position after the last batch taken;
+    // batches prefetched with the old shares are dropped.
+    void resplit(std::vector<int64_t> shares, int64_t epoch, int64_t position);
 
   private:
     void run();
-    Batch make(int64_t& epoch, int64_t& position, std::vector<int64_t>& order, int64_t& orderEpoch);
+    int64_t samplesPerMicroStep() const;
+    Batch make(int64_t& epoch, int64_t& position, std::vector<int64_t>& order, int64_t& orderEpoch,
+               const std::vector<int64_t>& shares);
 
     std::shared_ptr<const TokenDataset> dataset_;
     DistributedSampler sampler_;
@@ -70,6 +87,8 @@ class DataLoader {
     std::deque<Batch> queue_;
     std::exception_ptr error_;
     bool stop_ = false;
+    std::optional<BalancedSplit> split_; // shares guarded by mutex_
+    uint64_t generation_ = 0;            // bumped by resplit: the producer restarts from epoch_/position_
     std::thread thread_;
 };
 

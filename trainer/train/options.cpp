@@ -55,6 +55,11 @@ const std::vector<Flag>& flags()
         {"threads", Kind::Int, "intra-op threads per rank (default: LibTorch's)"},
         {"log-every", Kind::Int, "print progress every N steps (default 1)"},
         {"prefetch", Kind::Int, "batches prefetched by the data loader (default 4)"},
+        {"balance", Kind::String,
+         "off (default) | auto: every --balance-every steps give faster ranks more of the global batch"},
+        {"balance-every", Kind::Int, "steps between rebalancing decisions (default 10)"},
+        {"balance-shares", Kind::String,
+         "TEST AID: N1,N2,... fixed samples per rank per micro-step (sum = micro-batch x ranks)"},
         {"stall-warning", Kind::Float,
          "seconds ranks may stay at one step and phase before rank 0 names them in a warning (default 60, 0 off)"},
         {"stall-abort", Kind::Float,
@@ -252,6 +257,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.runId = get<std::string>(j, "run-id", "");
     o.initSeedPerRank = get<bool>(j, "init-seed-per-rank", false);
     o.verifySync = get<bool>(j, "verify-sync", false);
+    o.balance = get<std::string>(j, "balance", o.balance);
+    o.balanceEvery = get<int64_t>(j, "balance-every", o.balanceEvery);
     o.stallWarning = get<double>(j, "stall-warning", o.stallWarning);
     o.stallAbort = get<double>(j, "stall-abort", o.stallAbort);
 
@@ -304,6 +311,29 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
         need(d.phase == "data" || d.phase == "forward" || d.phase == "backward" || d.phase == "optimizer",
              "--inject-delay: phase must be data, forward, backward or optimizer");
         o.injectDelay = d;
+    }
+    need(o.balance == "off" || o.balance == "auto", "--balance must be off or auto, got \"" + o.balance + "\"");
+    need(o.balanceEvery >= 1 && o.balanceEvery <= 1000000, "--balance-every must be between 1 and 1000000");
+    if (auto it = j.find("balance-shares"); it != j.end()) {
+        const std::string s = it->get<std::string>();
+        const std::string usage = "--balance-shares expects N1,N2,... (samples per rank, each >= 1), got \"" + s + "\"";
+        size_t from = 0;
+        for (;;) {
+            const auto comma = s.find(',', from);
+            const std::string part = s.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+            try {
+                size_t used = 0;
+                const long long v = std::stoll(part, &used);
+                need(used == part.size() && v >= 1 && v <= 1000000, usage);
+                o.balanceShares.push_back(v);
+            } catch (const std::logic_error&) {
+                throw InputError(usage);
+            }
+            if (comma == std::string::npos)
+                break;
+            from = comma + 1;
+        }
+        need(o.balance == "off", "--balance-shares fixes the split: leave --balance off");
     }
     need(o.stallWarning >= 0 && o.stallWarning <= 86400, "--stall-warning must be between 0 and 86400 seconds");
     need(o.stallAbort >= 0 && o.stallAbort <= 7 * 86400, "--stall-abort must be between 0 and 604800 seconds");
@@ -368,7 +398,8 @@ nlohmann::json TrainOptions::toJson() const
                         {"data", data},
                         {"model", modelDir},
                         {"preset", preset},
-                        {"tokenizer", tokenizer}};
+                        {"tokenizer", tokenizer},
+                        {"balance", balance}};
     if (initStd > 0)
         j["init_std"] = initStd;
     return j;

@@ -58,8 +58,11 @@ struct TrainOptions {
     int threads = 0; // 0: LibTorch's default
     int64_t logEvery = 1;
     int prefetch = 4;
-    double stallWarning = 60; // seconds at one step and phase before rank 0 names the ranks (0: off)
-    double stallAbort = 0;    // seconds of stall before the job is aborted (0: never)
+    std::string balance = "off";        // off | auto: shift samples toward faster ranks
+    int64_t balanceEvery = 10;          // steps between rebalancing decisions
+    std::vector<int64_t> balanceShares; // test aid: fixed samples per rank per micro-step
+    double stallWarning = 60;           // seconds at one step and phase before rank 0 names the ranks (0: off)
+    double stallAbort = 0;              // seconds of stall before the job is aborted (0: never)
     std::optional<InjectDelay> injectDelay;
     std::optional<InjectStall> injectStall;
     std::optional<std::pair<int, int64_t>> injectExit; // rank, step

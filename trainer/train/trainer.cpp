@@ -6,6 +6,7 @@
 #include "telemetry/metrics_writer.h"
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
+#include "train/balance.h"
 #include "train/checkpoint.h"
 #include "train/device.h"
 #include "train/loss_scaler.h"
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <unistd.h>
@@ -328,6 +330,7 @@ struct StepStats : Gathered<StepStats> {
     double commBytes = 0;
     double loss = 0; // mean over the micro-steps
     double tokens = 0;
+    double samples = 0; // sequences this rank trained on (its share of the global batch)
 
     // How the step record shows a field: an array with one value per rank under the field's name, or
     // combined over the ranks (reportStep: the mean loss, the total tokens).
@@ -347,6 +350,7 @@ struct StepStats : Gathered<StepStats> {
                                        {"mem_mb", &StepStats::memMb, PerRank},
                                        {"util", &StepStats::util, PerRank},
                                        {"comm_bytes", &StepStats::commBytes, PerRankInteger},
+                                       {"samples", &StepStats::samples, PerRankInteger},
                                        {"loss", &StepStats::loss, Combined},
                                        {"tokens", &StepStats::tokens, Combined}};
 };
@@ -405,6 +409,11 @@ struct TrainingRun {
 
     // The last finished step, and the data position after it.
     int64_t step = 0, epoch = 0, position = 0;
+
+    // --balance: samples per rank per micro-step (empty: every rank takes --micro-batch of its own
+    // stream); rank 0's time per sample of each rank since the last decision.
+    std::vector<int64_t> shares;
+    std::vector<std::vector<double>> msPerSample;
 
     const Clock::time_point started = Clock::now();
     std::unique_ptr<dist::StallInspector> stall; // null: --stall-warning 0, or no channel for it
@@ -605,6 +614,17 @@ void setupData(TrainingRun& run)
             throw InputError("token id " + std::to_string(id) + " exceeds the model's vocab_size");
     auto dataset = std::make_shared<data::TokenDataset>(cache, data::parseBatchMode(o.batchMode), o.seqLen);
     data::SamplerOptions samplerOptions{world, run.rank, true, o.seed, false};
+    const bool balanced = o.balance == "auto" || !o.balanceShares.empty();
+    if (balanced) {
+        run.shares =
+            o.balanceShares.empty() ? std::vector<int64_t>(static_cast<size_t>(world), o.microBatch) : o.balanceShares;
+        if (run.shares.size() != static_cast<size_t>(world))
+            throw InputError("--balance-shares names " + std::to_string(run.shares.size()) + " ranks, the job has " +
+                             std::to_string(world));
+        if (std::accumulate(run.shares.begin(), run.shares.end(), int64_t(0)) != o.microBatch * world)
+            throw InputError("--balance-shares must add up to --micro-batch x ranks = " +
+                             std::to_string(o.microBatch * world));
+    }
 
     const auto& state = run.resume.state;
     if (!state.is_null()) {
@@ -612,11 +632,28 @@ void setupData(TrainingRun& run)
         run.epoch = state.at("epoch").get<int64_t>();
         const int64_t savedWorld = state.at("world_size").get<int64_t>();
         const int64_t consumed = state.at("samples_consumed_in_epoch").get<int64_t>();
-        // Another world size continues from the same global sample count within the epoch (rounded down
-        // to whole samples per rank); the shuffle order of the epoch is the same, its split is not.
-        run.position = savedWorld == world ? state.at("position").get<int64_t>() : consumed / world;
+        const bool savedBalanced = state.contains("balance_shares");
+        // Another world size or split continues from the same global sample count within the epoch
+        // (rounded down to whole samples per rank); the shuffle order of the epoch is the same, its split
+        // is not. A balanced run's positions are global already, and it keeps its last split.
+        if (balanced) {
+            run.position = consumed;
+            const auto saved =
+                savedBalanced ? state["balance_shares"].get<std::vector<int64_t>>() : std::vector<int64_t>{};
+            if (o.balanceShares.empty() && saved.size() == run.shares.size() &&
+                std::accumulate(saved.begin(), saved.end(), int64_t(0)) == o.microBatch * world &&
+                std::all_of(saved.begin(), saved.end(), [](int64_t x) { return x >= 1; }))
+                run.shares = saved;
+        } else {
+            run.position =
+                savedWorld == world && !savedBalanced ? state.at("position").get<int64_t>() : consumed / world;
+        }
     }
-    run.loader.emplace(dataset, samplerOptions, o.microBatch, run.epoch, run.position, o.prefetch);
+    run.loader.emplace(dataset, samplerOptions, o.microBatch, run.epoch, run.position, o.prefetch,
+                       balanced ? std::optional<data::BalancedSplit>(data::BalancedSplit{run.shares, run.rank})
+                                : std::nullopt);
+    if (balanced)
+        run.msPerSample.assign(static_cast<size_t>(world), {});
 }
 
 // Run length, learning-rate schedule, gradient buckets and the loss scaler (restored on resume).
@@ -783,6 +820,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
         injectSleep(o, run.rank, "data");
         data::Batch batch = run.loader->next();
         stats.dataMs += msSince(t);
+        stats.samples += static_cast<double>(batch.inputIds.size(0));
         run.epoch = batch.epoch;
         run.position = batch.positionAfter;
         tokens += batch.tokens;
@@ -805,7 +843,12 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
         enterPhase(run, thisStep, dist::Phase::Backward);
         t = Clock::now();
         injectSleep(o, run.rank, "backward");
-        (loss * (run.scaler.scale() / static_cast<double>(o.gradAccum))).backward();
+        // A balanced rank's loss counts by its share of the global batch, so the averaged gradient is the
+        // mean over all samples of the step, whatever the split.
+        const double weight = run.shares.empty() ? 1.0
+                                                 : static_cast<double>(run.shares[static_cast<size_t>(run.rank)]) /
+                                                       static_cast<double>(o.microBatch);
+        (loss * (run.scaler.scale() * weight / static_cast<double>(o.gradAccum))).backward();
         synchronize(run.device);
         stats.bwdMs += msSince(t);
     }
@@ -936,19 +979,21 @@ void addPerRankColumns(nlohmann::ordered_json& rec, const std::vector<StepStats>
 
 // Gathers every rank's figures; rank 0 writes the step record and, every --log-every steps, a line on
 // stderr. Throughput and MFU use rank 0's step time.
-void reportStep(TrainingRun& run, const StepResult& result)
+std::vector<StepStats> reportStep(TrainingRun& run, const StepResult& result)
 {
     const auto& o = run.o;
     enterPhase(run, run.step, dist::Phase::Report);
     const auto ranks = StepStats::gatherAtRankZero(run.comm, result.stats);
     if (!run.lead)
-        return;
-    double loss = 0, totalTokens = 0;
+        return ranks;
+    double loss = 0, totalTokens = 0, totalSamples = 0;
     for (const StepStats& r : ranks) {
-        loss += r.loss;
+        // Balanced: the mean over all samples (each rank's mean weighted by its share).
+        loss += run.shares.empty() ? r.loss : r.loss * r.samples;
         totalTokens += r.tokens;
+        totalSamples += r.samples;
     }
-    loss /= run.world;
+    loss /= run.shares.empty() ? run.world : totalSamples;
     const double stepMs = result.stats.stepMs;
     const double tokensPerS = totalTokens / (stepMs / 1000.0);
     const double samplesPerS = static_cast<double>(o.microBatch * o.gradAccum * run.world) / (stepMs / 1000.0);
@@ -971,6 +1016,47 @@ void reportStep(TrainingRun& run, const StepResult& result)
                      "step %lld/%lld  loss %.4f  lr %.2e  grad-norm %.3f  %.0f tok/s  %.0f ms/step  mfu %.1f%%\n",
                      static_cast<long long>(run.step), static_cast<long long>(run.maxSteps), loss, result.lr,
                      result.gradNorm, tokensPerS, stepMs, 100 * mfu);
+    return ranks;
+}
+
+// --balance auto: every --balance-every steps rank 0 proposes a new split from each rank's median time per
+// sample (data, forward and backward: the work that grows with the samples) and every rank takes it.
+void rebalance(TrainingRun& run, const std::vector<StepStats>& ranks)
+{
+    if (run.shares.empty() || run.o.balance != "auto")
+        return;
+    if (run.lead)
+        for (size_t r = 0; r < ranks.size() && r < run.msPerSample.size(); ++r)
+            if (ranks[r].samples > 0)
+                run.msPerSample[r].push_back((ranks[r].dataMs + ranks[r].fwdMs + ranks[r].bwdMs) / ranks[r].samples);
+    if (run.step % run.o.balanceEvery != 0 || run.step >= run.maxSteps)
+        return;
+    auto proposal = torch::tensor(run.shares, torch::kInt64);
+    if (run.lead) {
+        std::vector<double> perSample;
+        for (auto& window : run.msPerSample) {
+            std::vector<double> w = window;
+            std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(w.size() / 2), w.end());
+            perSample.push_back(w.empty() ? 0.0 : w[w.size() / 2]);
+            window.clear();
+        }
+        const auto next = proposeShares(run.shares, perSample);
+        if (next != run.shares) {
+            std::string text;
+            for (size_t r = 0; r < next.size(); ++r)
+                text += (r ? "," : "") + std::to_string(next[r]);
+            std::fprintf(stderr, "balance: samples per rank %s from step %lld (predicted step %.0f ms, was %.0f ms)\n",
+                         text.c_str(), static_cast<long long>(run.step + 1), predictedStepMs(next, perSample),
+                         predictedStepMs(run.shares, perSample));
+        }
+        proposal = torch::tensor(next, torch::kInt64);
+    }
+    broadcastFromRankZero(run.comm, proposal);
+    std::vector<int64_t> next(proposal.data_ptr<int64_t>(), proposal.data_ptr<int64_t>() + proposal.numel());
+    if (next == run.shares)
+        return;
+    run.shares = next;
+    run.loader->resplit(next, run.epoch, run.position);
 }
 
 // ---- Checkpoints -------------------------------------------------------------------------------------
@@ -980,11 +1066,11 @@ nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
 {
     const auto& o = run.o;
     const auto& scaler = run.scaler;
-    return nlohmann::json{
+    nlohmann::json state{
         {"step", atStep},
         {"epoch", run.epoch},
         {"position", run.position},
-        {"samples_consumed_in_epoch", run.position * run.world},
+        {"samples_consumed_in_epoch", run.shares.empty() ? run.position * run.world : run.position},
         {"world_size", run.world},
         {"optimizer_steps", run.optimizer->steps()},
         {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
@@ -994,6 +1080,9 @@ nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
         {"rng", {{"torch_cpu", rngStateHex()}}},
         {"config_hash",
          std::to_string(std::hash<std::string>{}(run.net->config().toJson().dump() + std::to_string(o.seqLen)))}};
+    if (!run.shares.empty())
+        state["balance_shares"] = run.shares; // the split the next step uses; positions are global
+    return state;
 }
 
 // Rank 0 writes; the barriers keep the other ranks from running ahead or ending meanwhile.
@@ -1097,7 +1186,7 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
     startStallInspector(run);
     while (run.step < run.maxSteps) {
         const StepResult result = runStep(run);
-        reportStep(run, result);
+        rebalance(run, reportStep(run, result));
         if (o.checkpointEvery > 0 && run.step % o.checkpointEvery == 0 && run.step < run.maxSteps)
             writeCheckpoint(run, run.step);
     }

@@ -107,6 +107,30 @@ class TestMonitorPage : public QObject {
                 QCOMPARE(cells->cell(c, r), double(store.rankAt(RankMetric::Fwd, r, c)));
     }
 
+    void heatmapShowsEachRanksShare()
+    {
+        // --balance moves samples between ranks; the heatmap shows each rank's share per step.
+        RunSession session;
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 10; ++s) {
+            metrics::StepRecord r = guitest::step(s, 2);
+            r.perRank[size_t(RankMetric::Samples)] = s <= 5 ? std::vector<float>{4, 4} : std::vector<float>{6, 2};
+            r.present |= metrics::StepRecord::HasSamples;
+            records.append(r);
+        }
+        session.feed(records);
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        page.setHeatmapMetric(HeatmapMetric::Samples);
+        page.refreshNow();
+        QCPColorMapData* cells = page.heatmap()->data();
+        QCOMPARE(cells->cell(0, 1), 4.0);
+        QCOMPARE(cells->cell(9, 0), 6.0);
+        QCOMPARE(cells->cell(9, 1), 2.0);
+    }
+
     void stallWarningListedAsFinding()
     {
         // The trainer's stall warning (code stall) shows in the findings list, named and selectable.

@@ -46,12 +46,14 @@ inline StepRecord step(int ranks, qint64 n, double loss = -1)
     s.tokens = 4096 * ranks;
     s.tokensPerS = 20000;
     s.samplesPerS = 20;
-    s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasUtil | StepRecord::HasCommBytes;
-    const float base[kRankMetricCount] = {2.f, 400.f, 800.f, 230.f, 40.f, 1500.f, 60000.f, 97.f, 3554176000.f};
+    s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasUtil | StepRecord::HasCommBytes |
+                StepRecord::HasSamples;
+    const float base[kRankMetricCount] = {2.f, 400.f, 800.f, 230.f, 40.f, 1500.f, 60000.f, 97.f, 3554176000.f, 4.f};
     for (int m = 0; m < kRankMetricCount; ++m) {
         s.perRank[size_t(m)].resize(size_t(ranks));
+        const bool integral = m == int(RankMetric::CommBytes) || m == int(RankMetric::Samples);
         for (int r = 0; r < ranks; ++r)
-            s.perRank[size_t(m)][size_t(r)] = m == kRankMetricCount - 1 ? base[m] : base[m] + float(r) + 0.25f;
+            s.perRank[size_t(m)][size_t(r)] = integral ? base[m] : base[m] + float(r) + 0.25f;
     }
     return s;
 }

@@ -1,0 +1,248 @@
+// Dynamic load balancing (--balance): the split rule, the weighted update (any split of the global batch
+// gives the single-process update on the same samples), the split moving away from a slow rank under
+// a real `mpirun -np 2`, and resume with a split.
+#include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
+#include "model/safetensors.h"
+#include "testsupport.h"
+#include "train/balance.h"
+
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <numeric>
+
+using namespace traindeck::model;
+using testsupport::ProcessResult;
+using traindeck::train::predictedStepMs;
+using traindeck::train::proposeShares;
+
+namespace {
+
+using Shares = std::vector<int64_t>;
+
+ProcessResult train(int np, const QStringList& args)
+{
+    QStringList full = QStringList{"train"} + args +
+                       QStringList{"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
+    if (np == 0)
+        return testsupport::run(testsupport::trainerExe(), full, 180000);
+    return testsupport::run(
+        "mpirun",
+        QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe", testsupport::trainerExe()} +
+            full,
+        180000);
+}
+
+std::map<std::string, torch::Tensor> weights(const QString& checkpointDir)
+{
+    auto f = SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& t : f->tensors())
+        out[t.name] = f->view(t).clone();
+    return out;
+}
+
+// max over tensors of max|a - b| / max|a| (k_proj biases left out: pure rounding noise, see tst_distributed).
+double maxRelativeDifference(const QString& a, const QString& b)
+{
+    auto wa = weights(a), wb = weights(b);
+    double worst = 0;
+    for (auto& [name, t] : wa) {
+        if (name.ends_with("k_proj.bias"))
+            continue;
+        const double scale = std::max(t.abs().max().item<double>(), 1e-12);
+        worst = std::max(worst, (t - wb.at(name)).abs().max().item<double>() / scale);
+    }
+    return worst;
+}
+
+std::vector<nlohmann::json> steps(const QString& metrics)
+{
+    std::vector<nlohmann::json> out;
+    for (const auto& line : testsupport::readFile(metrics).split('\n'))
+        if (!line.trimmed().isEmpty()) {
+            auto j = nlohmann::json::parse(line.toStdString());
+            if (j["type"] == "step")
+                out.push_back(j);
+        }
+    return out;
+}
+
+} // namespace
+
+class TestBalance : public QObject {
+    Q_OBJECT
+  private Q_SLOTS:
+    void initTestCase();
+    void sharesFollowSpeed();
+    void noiseKeepsTheSplit();
+    void everyRankKeepsOneSample();
+    void unusableTimingsKeepTheSplit();
+    void anySplitGivesTheSingleProcessUpdate();
+    void autoBalanceMovesSamplesFromTheSlowRank();
+    void resumeWithASplitIsBitExact();
+    void badSharesAreRefused();
+
+  private:
+    QTemporaryDir dir_;
+    QString model_, data_;
+};
+
+void TestBalance::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    torch::manual_seed(17);
+    Qwen2ForCausalLM m(testsupport::microConfig());
+    model_ = dir_.path() + "/model";
+    savePretrained(m, model_.toStdString(), torch::kFloat32);
+    QByteArray corpus;
+    for (int i = 0; i < 400; ++i)
+        corpus += "{\"text\":\"Sample " + QByteArray::number(i * 7919 % 1000) +
+                  ": a faster rank takes more of the global batch.\"}\n";
+    data_ = dir_.path() + "/corpus.jsonl";
+    testsupport::writeFile(data_, corpus);
+    qputenv("XDG_CACHE_HOME", (dir_.path() + "/xdg").toUtf8());
+}
+
+void TestBalance::sharesFollowSpeed()
+{
+    // Rank 1 needs twice the time per sample: 8 samples split 5/3 (predicted 60 ms instead of 80 ms).
+    QCOMPARE(proposeShares({4, 4}, {10, 20}), (Shares{5, 3}));
+    QCOMPARE(predictedStepMs({5, 3}, {10, 20}), 60.0);
+    // Four ranks, one three times slower.
+    const Shares s = proposeShares({4, 4, 4, 4}, {10, 10, 30, 10});
+    QCOMPARE(std::accumulate(s.begin(), s.end(), int64_t(0)), int64_t(16));
+    QVERIFY2(s[2] < s[0] && s[2] < s[1] && s[2] < s[3], qPrintable(QString::number(s[2])));
+    QVERIFY(predictedStepMs(s, {10, 10, 30, 10}) < predictedStepMs({4, 4, 4, 4}, {10, 10, 30, 10}));
+}
+
+void TestBalance::noiseKeepsTheSplit()
+{
+    QCOMPARE(proposeShares({4, 4}, {10, 10.3}), (Shares{4, 4}));
+    // A better split that gains less than 5 % is not taken either.
+    QCOMPARE(proposeShares({16, 16}, {10, 10.5}), (Shares{16, 16}));
+}
+
+void TestBalance::everyRankKeepsOneSample()
+{
+    const Shares s = proposeShares({2, 2, 2}, {1, 1, 1000});
+    QCOMPARE(std::accumulate(s.begin(), s.end(), int64_t(0)), int64_t(6));
+    QCOMPARE(s[2], int64_t(1));
+    QVERIFY(s[0] >= 2 && s[1] >= 2);
+}
+
+void TestBalance::unusableTimingsKeepTheSplit()
+{
+    QCOMPARE(proposeShares({4, 4}, {std::nan(""), 10}), (Shares{4, 4}));
+    QCOMPARE(proposeShares({4, 4}, {0, 10}), (Shares{4, 4}));
+    QCOMPARE(proposeShares({4, 4}, {10}), (Shares{4, 4}));
+}
+
+void TestBalance::anySplitGivesTheSingleProcessUpdate()
+{
+    // The global batch of a step is the same samples whatever the split; each rank's loss counts by its
+    // share, so the update is the single-process update on those samples.
+    const QString one = dir_.path() + "/one-process";
+    auto r = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "8", "--out", one});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    for (const QString& split : {QStringLiteral("6,2"), QStringLiteral("1,7")}) {
+        const QString out = dir_.path() + "/split-" + QString(split).replace(',', '-');
+        r = train(2, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--balance-shares",
+                      split, "--out", out, "--metrics-out", out + "/metrics.jsonl"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const double diff =
+            maxRelativeDifference(one + "/checkpoints/step-00000010", out + "/checkpoints/step-00000010");
+        qInfo("split %s: max relative parameter difference to one process %.3g", qPrintable(split), diff);
+        QVERIFY2(diff <= 1e-5, qPrintable(QString::number(diff)));
+        const auto s = steps(out + "/metrics.jsonl");
+        QCOMPARE(s.back()["samples"], nlohmann::json::parse("[" + split.toStdString() + "]"));
+    }
+    // And training moved the parameters (the comparison is not vacuous).
+    QVERIFY(maxRelativeDifference(model_, one + "/checkpoints/step-00000010") > 1e-3);
+}
+
+void TestBalance::autoBalanceMovesSamplesFromTheSlowRank()
+{
+    const QString out = dir_.path() + "/auto";
+    const auto r = train(2, {"--model",
+                             model_,
+                             "--data",
+                             data_,
+                             "--max-steps",
+                             "12",
+                             "--micro-batch",
+                             "4",
+                             "--balance",
+                             "auto",
+                             "--balance-every",
+                             "3",
+                             "--inject-delay",
+                             "1:60:forward",
+                             "--checkpoint-every",
+                             "6",
+                             "--out",
+                             out,
+                             "--metrics-out",
+                             out + "/metrics.jsonl"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.contains("balance: samples per rank"), r.err.constData());
+    const auto s = steps(out + "/metrics.jsonl");
+    QCOMPARE(s.front()["samples"], nlohmann::json::parse("[4,4]"));
+    const auto last = s.back()["samples"].get<std::vector<int64_t>>();
+    QCOMPARE(last.size(), size_t(2));
+    QCOMPARE(last[0] + last[1], int64_t(8));
+    QVERIFY2(last[0] > last[1], s.back().dump().c_str());
+    // The checkpoint keeps the split it was taken with; a resume starts with it.
+    const auto state = nlohmann::json::parse(
+        testsupport::readFile(out + "/checkpoints/step-00000012/trainer_state.json").toStdString());
+    QCOMPARE(state["balance_shares"].get<std::vector<int64_t>>(), last);
+    const auto resumed = train(2, {"--model", model_, "--data", data_, "--max-steps", "14", "--micro-batch", "4",
+                                   "--balance", "auto", "--balance-every", "100", "--resume", "latest", "--out", out,
+                                   "--metrics-out", out + "/metrics.jsonl"});
+    QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+    QCOMPARE(steps(out + "/metrics.jsonl").back()["samples"].get<std::vector<int64_t>>(), last);
+}
+
+void TestBalance::resumeWithASplitIsBitExact()
+{
+    const QString full = dir_.path() + "/split-full", broken = dir_.path() + "/split-broken";
+    const QStringList common = {"--model",       model_, "--data",           data_, "--max-steps",        "8",
+                                "--micro-batch", "4",    "--balance-shares", "5,3", "--checkpoint-every", "4"};
+    auto r = train(2, common + QStringList{"--out", full});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    r = train(2, common + QStringList{"--out", broken, "--inject-exit", "1:6"});
+    QVERIFY(r.exitCode != 0);
+    r = train(2, common + QStringList{"--out", broken, "--resume", "latest"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(maxRelativeDifference(full + "/checkpoints/step-00000008", broken + "/checkpoints/step-00000008"), 0.0);
+    const auto state = nlohmann::json::parse(
+        testsupport::readFile(broken + "/checkpoints/step-00000004/trainer_state.json").toStdString());
+    QCOMPARE(state["balance_shares"], nlohmann::json::parse("[5,3]"));
+    QCOMPARE(state["samples_consumed_in_epoch"].get<int64_t>(), state["position"].get<int64_t>());
+}
+
+void TestBalance::badSharesAreRefused()
+{
+    const QStringList base = {"--model", model_, "--data", data_, "--max-steps", "2", "--micro-batch", "4"};
+    auto r = train(2, base + QStringList{"--balance-shares", "3,3", "--out", dir_.path() + "/bad1"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--balance-shares must add up to --micro-batch x ranks = 8"), r.err.constData());
+    r = train(2, base + QStringList{"--balance-shares", "8", "--out", dir_.path() + "/bad2"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--balance-shares names 1 ranks, the job has 2"), r.err.constData());
+    r = train(0, base + QStringList{"--balance-shares", "0,8"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--balance-shares expects N1,N2,..."), r.err.constData());
+    r = train(0, base + QStringList{"--balance", "auto", "--balance-shares", "4"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--balance-shares fixes the split: leave --balance off"), r.err.constData());
+    r = train(0, base + QStringList{"--balance", "sometimes"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--balance must be off or auto"), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestBalance)
+#include "tst_balance.moc"
