@@ -1,5 +1,9 @@
 #include "testsupport.h"
 
+#include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
+#include "model/safetensors.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QtTest/QtTest>
@@ -63,6 +67,60 @@ traindeck::model::Qwen2Config microConfig(bool tied)
                                 {"rope_theta", 10000.0},       {"rms_norm_eps", 1e-6},
                                 {"tie_word_embeddings", tied}, {"torch_dtype", "float32"}};
     return traindeck::model::Qwen2Config::fromJson(j, "micro");
+}
+
+MicroRun writeMicroRun(const QString& dir, uint64_t seed, const QByteArray& sentence)
+{
+    torch::manual_seed(seed);
+    traindeck::model::Qwen2ForCausalLM m(microConfig());
+    MicroRun r{dir + "/model", dir + "/corpus.jsonl"};
+    traindeck::model::savePretrained(m, r.model.toStdString(), torch::kFloat32);
+    QByteArray corpus;
+    for (int i = 0; i < 400; ++i)
+        corpus += "{\"text\":\"Sample " + QByteArray::number(i * 7919 % 1000) + ": " + sentence + "\"}\n";
+    writeFile(r.data, corpus);
+    qputenv("XDG_CACHE_HOME", (dir + "/xdg").toUtf8());
+    return r;
+}
+
+ProcessResult trainMicro(int np, const QStringList& args, int timeoutMs)
+{
+    const QStringList full = QStringList{"train"} + args +
+                             QStringList{"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
+    if (np == 0)
+        return run(trainerExe(), full, timeoutMs);
+    return run("mpirun",
+               QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe", trainerExe()} + full,
+               timeoutMs);
+}
+
+std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir)
+{
+    auto f = traindeck::model::SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& t : f->tensors())
+        out[t.name] = f->view(t).clone();
+    return out;
+}
+
+double maxRelativeDifference(const QString& a, const QString& b)
+{
+    auto wa = checkpointWeights(a), wb = checkpointWeights(b);
+    double worst = 0;
+    std::string worstName;
+    for (auto& [name, t] : wa) {
+        if (name.ends_with("k_proj.bias"))
+            continue;
+        const double scale = std::max(t.abs().max().item<double>(), 1e-12);
+        const double d = (t - wb.at(name)).abs().max().item<double>() / scale;
+        if (d > worst) {
+            worst = d;
+            worstName = name;
+        }
+    }
+    if (worst > 0)
+        qInfo("largest relative difference %.3g in %s", worst, worstName.c_str());
+    return worst;
 }
 
 } // namespace testsupport

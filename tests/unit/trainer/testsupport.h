@@ -10,6 +10,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
+#include <string>
+
 namespace testsupport {
 
 struct ProcessResult {
@@ -28,5 +31,25 @@ QByteArray readFile(const QString& path);
 
 // A very small Qwen2 (vocab 512) that runs in milliseconds.
 traindeck::model::Qwen2Config microConfig(bool tied = false);
+
+// The micro model (initialised with `seed`) saved as a Hugging Face directory `dir`/model, and a JSONL
+// corpus `dir`/corpus.jsonl of 400 numbered lines ending in `sentence`; XDG_CACHE_HOME goes under `dir`.
+struct MicroRun {
+    QString model, data;
+};
+MicroRun writeMicroRun(const QString& dir, uint64_t seed, const QByteArray& sentence);
+
+// traindeck-trainer train under `mpirun -np np` (np 0: without mpirun) with the micro run's small
+// settings (one thread, seq-len 32, warmup 2, lr 0.001) after `args`.
+ProcessResult trainMicro(int np, const QStringList& args, int timeoutMs = 180000);
+
+// A checkpoint's parameters by name (its model.safetensors, copied).
+std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir);
+
+// The largest over tensors of max|a - b| / max|a| between two checkpoints' model.safetensors; names the
+// worst tensor on stderr. The k_proj biases are left out: their gradient is zero in exact arithmetic
+// (softmax ignores a constant added to every key of a query), so AdamW turns pure rounding noise into
+// full-size steps in both runs alike.
+double maxRelativeDifference(const QString& checkpointA, const QString& checkpointB);
 
 } // namespace testsupport

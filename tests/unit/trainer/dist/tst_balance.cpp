@@ -23,41 +23,8 @@ namespace {
 
 using Shares = std::vector<int64_t>;
 
-ProcessResult train(int np, const QStringList& args)
-{
-    QStringList full = QStringList{"train"} + args +
-                       QStringList{"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
-    if (np == 0)
-        return testsupport::run(testsupport::trainerExe(), full, 180000);
-    return testsupport::run(
-        "mpirun",
-        QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe", testsupport::trainerExe()} +
-            full,
-        180000);
-}
-
-std::map<std::string, torch::Tensor> weights(const QString& checkpointDir)
-{
-    auto f = SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());
-    std::map<std::string, torch::Tensor> out;
-    for (const auto& t : f->tensors())
-        out[t.name] = f->view(t).clone();
-    return out;
-}
-
-// max over tensors of max|a - b| / max|a| (k_proj biases left out: pure rounding noise, see tst_distributed).
-double maxRelativeDifference(const QString& a, const QString& b)
-{
-    auto wa = weights(a), wb = weights(b);
-    double worst = 0;
-    for (auto& [name, t] : wa) {
-        if (name.ends_with("k_proj.bias"))
-            continue;
-        const double scale = std::max(t.abs().max().item<double>(), 1e-12);
-        worst = std::max(worst, (t - wb.at(name)).abs().max().item<double>() / scale);
-    }
-    return worst;
-}
+using testsupport::maxRelativeDifference;
+using testsupport::trainMicro;
 
 std::vector<nlohmann::json> steps(const QString& metrics)
 {
@@ -94,17 +61,9 @@ class TestBalance : public QObject {
 void TestBalance::initTestCase()
 {
     QVERIFY(dir_.isValid());
-    torch::manual_seed(17);
-    Qwen2ForCausalLM m(testsupport::microConfig());
-    model_ = dir_.path() + "/model";
-    savePretrained(m, model_.toStdString(), torch::kFloat32);
-    QByteArray corpus;
-    for (int i = 0; i < 400; ++i)
-        corpus += "{\"text\":\"Sample " + QByteArray::number(i * 7919 % 1000) +
-                  ": a faster rank takes more of the global batch.\"}\n";
-    data_ = dir_.path() + "/corpus.jsonl";
-    testsupport::writeFile(data_, corpus);
-    qputenv("XDG_CACHE_HOME", (dir_.path() + "/xdg").toUtf8());
+    const auto micro = testsupport::writeMicroRun(dir_.path(), 17, "a faster rank takes more of the global batch.");
+    model_ = micro.model;
+    data_ = micro.data;
 }
 
 void TestBalance::sharesFollowSpeed()
@@ -146,12 +105,13 @@ void TestBalance::anySplitGivesTheSingleProcessUpdate()
     // The global batch of a step is the same samples whatever the split; each rank's loss counts by its
     // share, so the update is the single-process update on those samples.
     const QString one = dir_.path() + "/one-process";
-    auto r = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "8", "--out", one});
+    auto r =
+        trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "8", "--out", one});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     for (const QString& split : {QStringLiteral("6,2"), QStringLiteral("1,7")}) {
         const QString out = dir_.path() + "/split-" + QString(split).replace(',', '-');
-        r = train(2, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--balance-shares",
-                      split, "--out", out, "--metrics-out", out + "/metrics.jsonl"});
+        r = trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4",
+                           "--balance-shares", split, "--out", out, "--metrics-out", out + "/metrics.jsonl"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const double diff =
             maxRelativeDifference(one + "/checkpoints/step-00000010", out + "/checkpoints/step-00000010");
@@ -167,26 +127,26 @@ void TestBalance::anySplitGivesTheSingleProcessUpdate()
 void TestBalance::autoBalanceMovesSamplesFromTheSlowRank()
 {
     const QString out = dir_.path() + "/auto";
-    const auto r = train(2, {"--model",
-                             model_,
-                             "--data",
-                             data_,
-                             "--max-steps",
-                             "12",
-                             "--micro-batch",
-                             "4",
-                             "--balance",
-                             "auto",
-                             "--balance-every",
-                             "3",
-                             "--inject-delay",
-                             "1:60:forward",
-                             "--checkpoint-every",
-                             "6",
-                             "--out",
-                             out,
-                             "--metrics-out",
-                             out + "/metrics.jsonl"});
+    const auto r = trainMicro(2, {"--model",
+                                  model_,
+                                  "--data",
+                                  data_,
+                                  "--max-steps",
+                                  "12",
+                                  "--micro-batch",
+                                  "4",
+                                  "--balance",
+                                  "auto",
+                                  "--balance-every",
+                                  "3",
+                                  "--inject-delay",
+                                  "1:60:forward",
+                                  "--checkpoint-every",
+                                  "6",
+                                  "--out",
+                                  out,
+                                  "--metrics-out",
+                                  out + "/metrics.jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.err.contains("balance: samples per rank"), r.err.constData());
     const auto s = steps(out + "/metrics.jsonl");
@@ -199,9 +159,9 @@ void TestBalance::autoBalanceMovesSamplesFromTheSlowRank()
     const auto state = nlohmann::json::parse(
         testsupport::readFile(out + "/checkpoints/step-00000012/trainer_state.json").toStdString());
     QCOMPARE(state["balance_shares"].get<std::vector<int64_t>>(), last);
-    const auto resumed = train(2, {"--model", model_, "--data", data_, "--max-steps", "14", "--micro-batch", "4",
-                                   "--balance", "auto", "--balance-every", "100", "--resume", "latest", "--out", out,
-                                   "--metrics-out", out + "/metrics.jsonl"});
+    const auto resumed = trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "14", "--micro-batch", "4",
+                                        "--balance", "auto", "--balance-every", "100", "--resume", "latest", "--out",
+                                        out, "--metrics-out", out + "/metrics.jsonl"});
     QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
     QCOMPARE(steps(out + "/metrics.jsonl").back()["samples"].get<std::vector<int64_t>>(), last);
 }
@@ -211,11 +171,11 @@ void TestBalance::resumeWithASplitIsBitExact()
     const QString full = dir_.path() + "/split-full", broken = dir_.path() + "/split-broken";
     const QStringList common = {"--model",       model_, "--data",           data_, "--max-steps",        "8",
                                 "--micro-batch", "4",    "--balance-shares", "5,3", "--checkpoint-every", "4"};
-    auto r = train(2, common + QStringList{"--out", full});
+    auto r = trainMicro(2, common + QStringList{"--out", full});
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    r = train(2, common + QStringList{"--out", broken, "--inject-exit", "1:6"});
+    r = trainMicro(2, common + QStringList{"--out", broken, "--inject-exit", "1:6"});
     QVERIFY(r.exitCode != 0);
-    r = train(2, common + QStringList{"--out", broken, "--resume", "latest"});
+    r = trainMicro(2, common + QStringList{"--out", broken, "--resume", "latest"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(maxRelativeDifference(full + "/checkpoints/step-00000008", broken + "/checkpoints/step-00000008"), 0.0);
     const auto state = nlohmann::json::parse(
@@ -227,19 +187,19 @@ void TestBalance::resumeWithASplitIsBitExact()
 void TestBalance::badSharesAreRefused()
 {
     const QStringList base = {"--model", model_, "--data", data_, "--max-steps", "2", "--micro-batch", "4"};
-    auto r = train(2, base + QStringList{"--balance-shares", "3,3", "--out", dir_.path() + "/bad1"});
+    auto r = trainMicro(2, base + QStringList{"--balance-shares", "3,3", "--out", dir_.path() + "/bad1"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--balance-shares must add up to --micro-batch x ranks = 8"), r.err.constData());
-    r = train(2, base + QStringList{"--balance-shares", "8", "--out", dir_.path() + "/bad2"});
+    r = trainMicro(2, base + QStringList{"--balance-shares", "8", "--out", dir_.path() + "/bad2"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--balance-shares names 1 ranks, the job has 2"), r.err.constData());
-    r = train(0, base + QStringList{"--balance-shares", "0,8"});
+    r = trainMicro(0, base + QStringList{"--balance-shares", "0,8"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--balance-shares expects N1,N2,..."), r.err.constData());
-    r = train(0, base + QStringList{"--balance", "auto", "--balance-shares", "4"});
+    r = trainMicro(0, base + QStringList{"--balance", "auto", "--balance-shares", "4"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--balance-shares fixes the split: leave --balance off"), r.err.constData());
-    r = train(0, base + QStringList{"--balance", "sometimes"});
+    r = trainMicro(0, base + QStringList{"--balance", "sometimes"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--balance must be off or auto"), r.err.constData());
 }

@@ -16,52 +16,9 @@ using testsupport::ProcessResult;
 
 namespace {
 
-// Runs the trainer under mpirun with `np` ranks (np == 0: without mpirun).
-ProcessResult train(int np, const QStringList& args, int timeoutMs = 180000)
-{
-    QStringList full = {"train"};
-    full += args;
-    full += {"--threads", "1", "--seq-len", "32", "--warmup", "2", "--lr", "0.001"};
-    if (np == 0)
-        return testsupport::run(testsupport::trainerExe(), full, timeoutMs);
-    return testsupport::run(
-        "mpirun",
-        QStringList{"-np", QString::number(np), "--bind-to", "none", "--oversubscribe", testsupport::trainerExe()} +
-            full,
-        timeoutMs);
-}
-
-std::map<std::string, torch::Tensor> weights(const QString& checkpointDir)
-{
-    auto f = SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());
-    std::map<std::string, torch::Tensor> out;
-    for (const auto& t : f->tensors())
-        out[t.name] = f->view(t).clone();
-    return out;
-}
-
-// The largest over tensors of max|a - b| / max|a|; names the worst tensor on stderr. The k_proj biases
-// are left out: their gradient is zero in exact arithmetic (softmax ignores a constant added to every
-// key of a query), so AdamW turns pure rounding noise into full-size steps in both runs alike.
-double maxRelativeDifference(const QString& a, const QString& b)
-{
-    auto wa = weights(a), wb = weights(b);
-    double worst = 0;
-    std::string worstName;
-    for (auto& [name, t] : wa) {
-        if (name.ends_with("k_proj.bias"))
-            continue;
-        const double scale = std::max(t.abs().max().item<double>(), 1e-12);
-        const double d = (t - wb.at(name)).abs().max().item<double>() / scale;
-        if (d > worst) {
-            worst = d;
-            worstName = name;
-        }
-    }
-    if (worst > 0)
-        qInfo("largest relative difference %.3g in %s", worst, worstName.c_str());
-    return worst;
-}
+using testsupport::checkpointWeights;
+using testsupport::maxRelativeDifference;
+using testsupport::trainMicro; // under mpirun with np ranks (np 0: without mpirun)
 
 // step -> loss text, later records winning (the resume rule of the protocol).
 std::map<int, std::string> losses(const QString& metricsPath)
@@ -103,25 +60,20 @@ void TestDistributed::initTestCase()
 {
     QVERIFY(dir_.isValid());
     // A small model (vocab 512, byte-level data) keeps each step in milliseconds.
-    torch::manual_seed(11);
-    Qwen2ForCausalLM m(testsupport::microConfig());
-    model_ = dir_.path() + "/model";
-    savePretrained(m, model_.toStdString(), torch::kFloat32);
-    QByteArray corpus;
-    for (int i = 0; i < 400; ++i)
-        corpus += "{\"text\":\"Sample " + QByteArray::number(i * 7919 % 1000) +
-                  ": data-parallel training averages gradients over ranks.\"}\n";
-    data_ = dir_.path() + "/corpus.jsonl";
-    testsupport::writeFile(data_, corpus);
-    qputenv("XDG_CACHE_HOME", (dir_.path() + "/xdg").toUtf8());
+    const auto micro =
+        testsupport::writeMicroRun(dir_.path(), 11, "data-parallel training averages gradients over ranks.");
+    model_ = micro.model;
+    data_ = micro.data;
 }
 
 void TestDistributed::twoRanksMatchOneRankWithDoubleBatch()
 {
     const QString a = dir_.path() + "/one-rank", b = dir_.path() + "/two-ranks";
-    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "4", "--out", a});
+    auto r1 =
+        trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "4", "--out", a});
     QVERIFY2(r1.exitCode == 0, r1.err.constData());
-    auto r2 = train(2, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "2", "--out", b});
+    auto r2 =
+        trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "20", "--micro-batch", "2", "--out", b});
     QVERIFY2(r2.exitCode == 0, r2.err.constData());
     const double diff = maxRelativeDifference(a + "/checkpoints/step-00000020", b + "/checkpoints/step-00000020");
     qInfo("max relative parameter difference after 20 steps: %.3g", diff);
@@ -133,10 +85,11 @@ void TestDistributed::twoRanksMatchOneRankWithDoubleBatch()
 void TestDistributed::gradientAccumulationMatchesLargerBatch()
 {
     const QString a = dir_.path() + "/accum", b = dir_.path() + "/big-batch";
-    auto r1 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "2", "--grad-accum",
-                        "2", "--out", a});
+    auto r1 = trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "2",
+                             "--grad-accum", "2", "--out", a});
     QVERIFY2(r1.exitCode == 0, r1.err.constData());
-    auto r2 = train(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--out", b});
+    auto r2 =
+        trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "10", "--micro-batch", "4", "--out", b});
     QVERIFY2(r2.exitCode == 0, r2.err.constData());
     const double diff = maxRelativeDifference(a + "/checkpoints/step-00000010", b + "/checkpoints/step-00000010");
     qInfo("gradient accumulation vs larger batch: %.3g", diff);
@@ -145,8 +98,8 @@ void TestDistributed::gradientAccumulationMatchesLargerBatch()
 
 void TestDistributed::broadcastMakesRanksEqual()
 {
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "3", "--micro-batch", "2",
-                       "--init-seed-per-rank", "--verify-sync", "--out", dir_.path() + "/sync"});
+    auto r = trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "3", "--micro-batch", "2",
+                            "--init-seed-per-rank", "--verify-sync", "--out", dir_.path() + "/sync"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.err.contains("sync check before broadcast: ranks differ"), r.err.constData());
     QVERIFY(r.err.contains("sync check after broadcast: ranks equal"));
@@ -169,12 +122,12 @@ void TestDistributed::compressionStaysWithinItsError()
     QFETCH(double, bound);
     const QString exact = dir_.path() + "/wire-none", lossy = dir_.path() + "/wire-" + wire;
     if (!QFile::exists(exact + "/checkpoints/latest")) {
-        auto r =
-            train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--out", exact});
+        auto r = trainMicro(
+            2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--out", exact});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2", "--compression",
-                       wire, "--out", lossy});
+    auto r = trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "5", "--micro-batch", "2",
+                            "--compression", wire, "--out", lossy});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const double diff =
         maxRelativeDifference(exact + "/checkpoints/step-00000005", lossy + "/checkpoints/step-00000005");
@@ -193,8 +146,8 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
     const QStringList common = {
         "--model",   model_, "--data",   data_, "--micro-batch", "2",    "--checkpoint-every", "2", "--threads", "1",
         "--seq-len", "32",   "--warmup", "2",   "--lr",          "0.001"};
-    auto r = train(2, QStringList{"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every", "2",
-                                  "--max-steps", "2", "--out", head});
+    auto r = trainMicro(2, QStringList{"--model", model_, "--data", data_, "--micro-batch", "2", "--checkpoint-every",
+                                       "2", "--max-steps", "2", "--out", head});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     // MPMD: rank 0 with the head's out directory, rank 1 with an empty one.
     auto mpmd = [&](const QString& outOfRank1) {
@@ -215,10 +168,10 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
     QDir().mkpath(empty);
     QElapsedTimer timer;
     timer.start();
-    r = train(2,
-              {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--out", empty, "--resume",
-               "latest"},
-              60000);
+    r = trainMicro(2,
+                   {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--out", empty,
+                    "--resume", "latest"},
+                   60000);
     QVERIFY2(r.finished, "the ranks hung");
     QCOMPARE(r.exitCode, 2);
     QVERIFY(timer.elapsed() < 30000);
@@ -230,20 +183,20 @@ void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
     const QString full = dir_.path() + "/uninterrupted", broken = dir_.path() + "/interrupted";
     const QStringList common = {
         "--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2", "--checkpoint-every", "4"};
-    auto r = train(2, common + QStringList{"--out", full, "--metrics-out", full + ".jsonl"});
+    auto r = trainMicro(2, common + QStringList{"--out", full, "--metrics-out", full + ".jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
 
     QElapsedTimer timer;
     timer.start();
-    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--inject-exit", "1:7"},
-              60000);
+    r = trainMicro(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--inject-exit", "1:7"},
+                   60000);
     QVERIFY(r.finished);
     QVERIFY(timer.elapsed() < 30000);
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains("rank 1") && r.err.contains("injected exit"), r.err.constData());
     QCOMPARE(testsupport::readFile(broken + "/checkpoints/latest").trimmed(), QByteArray("step-00000004"));
 
-    r = train(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--resume", "latest"});
+    r = trainMicro(2, common + QStringList{"--out", broken, "--metrics-out", broken + ".jsonl", "--resume", "latest"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const auto expected = losses(full + ".jsonl"), resumed = losses(broken + ".jsonl");
     QCOMPARE(int(resumed.size()), 12);
@@ -256,8 +209,8 @@ void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
     // Another world size resumes too (documented semantics: same global sample position).
     const QString other = dir_.path() + "/one-rank-resume";
     QDir().mkpath(other);
-    r = train(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other,
-                  "--resume", broken + "/checkpoints/step-00000004"});
+    r = trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other,
+                       "--resume", broken + "/checkpoints/step-00000004"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFile::exists(other + "/checkpoints/step-00000008/model.safetensors"));
 }
@@ -279,13 +232,13 @@ void TestDistributed::compressionErrorOfTheWire()
 void TestDistributed::nonFiniteGradientsSkipTheStep()
 {
     const QString out = dir_.path() + "/nan";
-    auto r = train(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2", "--inject-nan",
-                       "1:2", "--out", out, "--metrics-out", out + ".jsonl"});
+    auto r = trainMicro(2, {"--model", model_, "--data", data_, "--max-steps", "4", "--micro-batch", "2",
+                            "--inject-nan", "1:2", "--out", out, "--metrics-out", out + ".jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QByteArray metrics = testsupport::readFile(out + ".jsonl");
     QVERIFY(metrics.contains("\"code\":\"non_finite_gradients\""));
     QVERIFY(metrics.contains("\"loss\":\"NaN\"")); // the protocol's spelling of a NaN loss
-    for (const auto& [name, t] : weights(out + "/checkpoints/step-00000004"))
+    for (const auto& [name, t] : checkpointWeights(out + "/checkpoints/step-00000004"))
         QVERIFY2(torch::isfinite(t).all().item<bool>(), name.c_str());
 }
 

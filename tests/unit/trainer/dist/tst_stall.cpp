@@ -101,16 +101,9 @@ class TestStall : public QObject {
 void TestStall::initTestCase()
 {
     QVERIFY(dir_.isValid());
-    torch::manual_seed(5);
-    traindeck::model::Qwen2ForCausalLM m(testsupport::microConfig());
-    model_ = dir_.path() + "/model";
-    traindeck::model::savePretrained(m, model_.toStdString(), torch::kFloat32);
-    QByteArray corpus;
-    for (int i = 0; i < 200; ++i)
-        corpus += "{\"text\":\"Line " + QByteArray::number(i) + ": a rank that stops holds every other rank up.\"}\n";
-    data_ = dir_.path() + "/corpus.jsonl";
-    testsupport::writeFile(data_, corpus);
-    qputenv("XDG_CACHE_HOME", (dir_.path() + "/xdg").toUtf8());
+    const auto micro = testsupport::writeMicroRun(dir_.path(), 5, "a rank that stops holds every other rank up.");
+    model_ = micro.model;
+    data_ = micro.data;
 }
 
 void TestStall::quietBoardIsNoStall()
