@@ -183,8 +183,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="427"/>
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="451"/>
+        <location filename="../app/gui/launchpage.cpp" line="454"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -192,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="428"/>
+        <location filename="../app/gui/launchpage.cpp" line="452"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -200,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="429"/>
+        <location filename="../app/gui/launchpage.cpp" line="453"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -208,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="454"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>

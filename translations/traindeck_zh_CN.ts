@@ -63,7 +63,7 @@
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="415"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
-        <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 "balance": "auto"，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
+        <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 &quot;balance&quot;: &quot;auto&quot;，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/diagnosis.cpp" line="423"/>
@@ -2427,328 +2427,374 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="46"/>
+        <location filename="../app/gui/launchpage.cpp" line="47"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="51"/>
+        <location filename="../app/gui/launchpage.cpp" line="52"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="54"/>
+        <location filename="../app/gui/launchpage.cpp" line="55"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="55"/>
+        <location filename="../app/gui/launchpage.cpp" line="56"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="70"/>
+        <location filename="../app/gui/launchpage.cpp" line="71"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="73"/>
+        <location filename="../app/gui/launchpage.cpp" line="74"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="74"/>
+        <location filename="../app/gui/launchpage.cpp" line="75"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="75"/>
+        <location filename="../app/gui/launchpage.cpp" line="76"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="77"/>
+        <location filename="../app/gui/launchpage.cpp" line="78"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="78"/>
+        <location filename="../app/gui/launchpage.cpp" line="79"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="80"/>
+        <location filename="../app/gui/launchpage.cpp" line="81"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="81"/>
+        <location filename="../app/gui/launchpage.cpp" line="82"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="83"/>
+        <location filename="../app/gui/launchpage.cpp" line="84"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="84"/>
+        <location filename="../app/gui/launchpage.cpp" line="85"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="86"/>
+        <location filename="../app/gui/launchpage.cpp" line="87"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="87"/>
+        <location filename="../app/gui/launchpage.cpp" line="88"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="91"/>
+        <location filename="../app/gui/launchpage.cpp" line="92"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="94"/>
+        <location filename="../app/gui/launchpage.cpp" line="95"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="99"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="101"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="102"/>
+        <location filename="../app/gui/launchpage.cpp" line="103"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="106"/>
+        <location filename="../app/gui/launchpage.cpp" line="107"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="116"/>
+        <location filename="../app/gui/launchpage.cpp" line="117"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="117"/>
+        <location filename="../app/gui/launchpage.cpp" line="118"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="118"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="119"/>
+        <location filename="../app/gui/launchpage.cpp" line="120"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="120"/>
+        <location filename="../app/gui/launchpage.cpp" line="121"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="121"/>
+        <location filename="../app/gui/launchpage.cpp" line="122"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="122"/>
+        <location filename="../app/gui/launchpage.cpp" line="123"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="123"/>
+        <location filename="../app/gui/launchpage.cpp" line="124"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="129"/>
+        <location filename="../app/gui/launchpage.cpp" line="130"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="139"/>
+        <location filename="../app/gui/launchpage.cpp" line="140"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="144"/>
+        <location filename="../app/gui/launchpage.cpp" line="145"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="145"/>
+        <location filename="../app/gui/launchpage.cpp" line="146"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="146"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="147"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="148"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="149"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="150"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="152"/>
+        <location filename="../app/gui/launchpage.cpp" line="153"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="153"/>
+        <location filename="../app/gui/launchpage.cpp" line="154"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="154"/>
+        <location filename="../app/gui/launchpage.cpp" line="155"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="155"/>
+        <location filename="../app/gui/launchpage.cpp" line="156"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
+        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <source>Give faster ranks more of each batch</source>
+        <translation>给较快的 rank 分配更多批次样本</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="158"/>
+        <source>--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; the update stays the same</source>
+        <translation>--balance auto：训练器每 10 步把样本从较慢的 rank 移到较快的 rank；参数更新保持不变</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="160"/>
+        <source>Load &amp;balance:</source>
+        <translation>负载均衡(&amp;B)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="162"/>
+        <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
+        <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="164"/>
         <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <source>Stall &amp;warning after:</source>
+        <translation>停滞警告时间(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <source>Seconds of stall after which the job is aborted (0: never)</source>
+        <translation>停滞多少秒后中止作业（0：从不）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="168"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <source>Abort a stall a&amp;fter:</source>
+        <translation>停滞中止时间(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="181"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="170"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="170"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="177"/>
+        <location filename="../app/gui/launchpage.cpp" line="191"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="178"/>
+        <location filename="../app/gui/launchpage.cpp" line="192"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="186"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
+        <location filename="../app/gui/launchpage.cpp" line="202"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="191"/>
+        <location filename="../app/gui/launchpage.cpp" line="205"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="195"/>
+        <location filename="../app/gui/launchpage.cpp" line="209"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="199"/>
-        <location filename="../app/gui/launchpage.cpp" line="498"/>
+        <location filename="../app/gui/launchpage.cpp" line="213"/>
+        <location filename="../app/gui/launchpage.cpp" line="522"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="413"/>
-        <location filename="../app/gui/launchpage.cpp" line="492"/>
+        <location filename="../app/gui/launchpage.cpp" line="437"/>
+        <location filename="../app/gui/launchpage.cpp" line="516"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="427"/>
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="451"/>
+        <location filename="../app/gui/launchpage.cpp" line="454"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="428"/>
+        <location filename="../app/gui/launchpage.cpp" line="452"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="429"/>
+        <location filename="../app/gui/launchpage.cpp" line="453"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="430"/>
+        <location filename="../app/gui/launchpage.cpp" line="454"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="468"/>
+        <location filename="../app/gui/launchpage.cpp" line="492"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="470"/>
+        <location filename="../app/gui/launchpage.cpp" line="494"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="487"/>
+        <location filename="../app/gui/launchpage.cpp" line="511"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>

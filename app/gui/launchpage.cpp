@@ -8,6 +8,7 @@
 #include "runs/operations.h"
 #include "settings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -153,6 +154,19 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     hp->addRow(tr("Checkpoint e&very:"), m_checkpointEvery);
     hp->addRow(tr("S&eed:"), m_seed);
     hp->addRow(tr("T&hreads per rank:"), m_threads);
+    m_balance = new QCheckBox(tr("Give faster ranks more of each batch"), hpBox);
+    m_balance->setToolTip(tr("--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; "
+                             "the update stays the same"));
+    hp->addRow(tr("Load &balance:"), m_balance);
+    m_stallWarning = spin(0, 86400, 60,
+                          tr("Seconds ranks may stand still before the trainer names the ranks the job "
+                             "waits for (0: off)"));
+    m_stallWarning->setSuffix(tr(" s"));
+    hp->addRow(tr("Stall &warning after:"), m_stallWarning);
+    m_stallAbort = spin(0, 604800, 0, tr("Seconds of stall after which the job is aborted (0: never)"));
+    m_stallAbort->setSuffix(tr(" s"));
+    m_stallAbort->setSpecialValueText(tr("never"));
+    hp->addRow(tr("Abort a stall a&fter:"), m_stallAbort);
     left->addWidget(hpBox);
     left->addStretch(1);
 
@@ -222,6 +236,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     for (QDoubleSpinBox* s : {m_weightDecay, m_clip})
         connect(s, &QDoubleSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
+    connect(m_balance, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
     connect(addEnv, &QPushButton::clicked, this, [this] {
@@ -306,6 +321,9 @@ void LaunchPage::applySpec(const launch::JobSpec& s)
     m_checkpointEvery->setValue(int(number("checkpoint-every", 0)));
     m_seed->setValue(int(number("seed", 1234)));
     m_threads->setValue(int(number("threads", 0)));
+    m_balance->setChecked(t.value(QStringLiteral("balance")).toString() == QLatin1String("auto"));
+    m_stallWarning->setValue(int(number("stall-warning", 60)));
+    m_stallAbort->setValue(int(number("stall-abort", 0)));
     if (s.ranks > 0)
         m_ranks->setValue(s.ranks);
     if (!s.profile.isEmpty())
@@ -396,6 +414,12 @@ launch::JobSpec LaunchPage::spec() const
     t.insert(QStringLiteral("seed"), m_seed->value());
     if (m_threads->value() > 0)
         t.insert(QStringLiteral("threads"), m_threads->value());
+    if (m_balance->isChecked())
+        t.insert(QStringLiteral("balance"), QStringLiteral("auto"));
+    if (m_stallWarning->value() != 60)
+        t.insert(QStringLiteral("stall-warning"), m_stallWarning->value());
+    if (m_stallAbort->value() > 0)
+        t.insert(QStringLiteral("stall-abort"), m_stallAbort->value());
     s.trainer = t;
     return s;
 }

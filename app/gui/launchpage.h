@@ -17,6 +17,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QCheckBox;
 class QTableWidget;
 class QTimer;
 
@@ -78,6 +79,8 @@ class LaunchPage : public QWidget {
     QLineEdit* m_lr = nullptr;
     QDoubleSpinBox *m_weightDecay = nullptr, *m_clip = nullptr;
     QComboBox* m_precision = nullptr;
+    QCheckBox* m_balance = nullptr;                              // --balance auto
+    QSpinBox *m_stallWarning = nullptr, *m_stallAbort = nullptr; // the stall inspector, seconds
     QTableWidget* m_env = nullptr;
     QPlainTextEdit* m_preview = nullptr;
     QListWidget* m_problems = nullptr;

@@ -3,8 +3,10 @@
 
 #include "launch/jobspec.h"
 
+#include <QCheckBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -53,6 +55,34 @@ class TestLaunchPage : public QObject {
         const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
         QVERIFY2(back.ok(), qPrintable(back.errorString()));
         QCOMPARE(back->trainerArgs(), spec.trainerArgs());
+    }
+
+    void balanceAndStallOptionsRoundTrip()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        QVERIFY(!page.spec().trainer.contains(QStringLiteral("balance")));
+        QVERIFY(!page.spec().trainer.contains(QStringLiteral("stall-warning")));
+        auto* balance = page.findChild<QCheckBox*>();
+        QVERIFY(balance);
+        balance->setChecked(true);
+        QList<QSpinBox*> spins = page.findChildren<QSpinBox*>();
+        QSpinBox* abort = nullptr;
+        for (QSpinBox* s : spins)
+            if (s->specialValueText() == QStringLiteral("never"))
+                abort = s;
+        QVERIFY(abort);
+        abort->setValue(300);
+        const launch::JobSpec spec = page.spec();
+        QCOMPARE(spec.trainer.value(QStringLiteral("balance")).toString(), QStringLiteral("auto"));
+        QCOMPARE(spec.trainer.value(QStringLiteral("stall-abort")).toInt(), 300);
+        QVERIFY2(spec.validate().isEmpty(), qPrintable(traindeck::formatDiagnostics(spec.validate())));
+        QVERIFY2(spec.trainerArgs().contains(QStringLiteral("--balance=auto")),
+                 qPrintable(spec.trainerArgs().join(u' ')));
+        // Back into a fresh form through the spec's JSON.
+        const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
+        QVERIFY2(back.ok(), qPrintable(back.errorString()));
+        QCOMPARE(back->trainer.value(QStringLiteral("balance")).toString(), QStringLiteral("auto"));
     }
 
     void commandPreview()
