@@ -615,13 +615,16 @@ void setupData(TrainingRun& run)
     auto dataset = std::make_shared<data::TokenDataset>(cache, data::parseBatchMode(o.batchMode), o.seqLen);
     data::SamplerOptions samplerOptions{world, run.rank, true, o.seed, false};
     const bool balanced = o.balance == "auto" || !o.balanceShares.empty();
+    const auto coversTheBatch = [&](const std::vector<int64_t>& shares) {
+        return std::accumulate(shares.begin(), shares.end(), int64_t(0)) == o.microBatch * world;
+    };
     if (balanced) {
         run.shares =
             o.balanceShares.empty() ? std::vector<int64_t>(static_cast<size_t>(world), o.microBatch) : o.balanceShares;
         if (run.shares.size() != static_cast<size_t>(world))
             throw InputError("--balance-shares names " + std::to_string(run.shares.size()) + " ranks, the job has " +
                              std::to_string(world));
-        if (std::accumulate(run.shares.begin(), run.shares.end(), int64_t(0)) != o.microBatch * world)
+        if (!coversTheBatch(run.shares))
             throw InputError("--balance-shares must add up to --micro-batch x ranks = " +
                              std::to_string(o.microBatch * world));
     }
@@ -640,8 +643,7 @@ void setupData(TrainingRun& run)
             run.position = consumed;
             const auto saved =
                 savedBalanced ? state["balance_shares"].get<std::vector<int64_t>>() : std::vector<int64_t>{};
-            if (o.balanceShares.empty() && saved.size() == run.shares.size() &&
-                std::accumulate(saved.begin(), saved.end(), int64_t(0)) == o.microBatch * world &&
+            if (o.balanceShares.empty() && saved.size() == run.shares.size() && coversTheBatch(saved) &&
                 std::all_of(saved.begin(), saved.end(), [](int64_t x) { return x >= 1; }))
                 run.shares = saved;
         } else {
@@ -1034,10 +1036,10 @@ void rebalance(TrainingRun& run, const std::vector<StepStats>& ranks)
     auto proposal = torch::tensor(run.shares, torch::kInt64);
     if (run.lead) {
         std::vector<double> perSample;
-        for (auto& window : run.msPerSample) {
-            std::vector<double> w = window;
-            std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(w.size() / 2), w.end());
-            perSample.push_back(w.empty() ? 0.0 : w[w.size() / 2]);
+        for (auto& window : run.msPerSample) { // the median, in place: the window starts over anyway
+            std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2),
+                             window.end());
+            perSample.push_back(window.empty() ? 0.0 : window[window.size() / 2]);
             window.clear();
         }
         const auto next = proposeShares(run.shares, perSample);
@@ -1112,9 +1114,6 @@ void reportStall(TrainingRun& run, const std::vector<std::string>& hosts, const 
     const int rank = v.culprits.empty() ? -1 : v.culprits.front();
     const std::string host = rank >= 0 && static_cast<size_t>(rank) < hosts.size() ? hosts[size_t(rank)] : "";
     nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-    int64_t finished = std::numeric_limits<int64_t>::max();
-    for (size_t r = 0; r < board.size(); ++r)
-        finished = std::min(finished, board[r].step - 1);
     for (int r : v.culprits) {
         const auto& p = board[size_t(r)];
         ranks.push_back({{"rank", r},
@@ -1138,6 +1137,9 @@ void reportStall(TrainingRun& run, const std::vector<std::string>& hosts, const 
         std::fflush(stderr);
         return;
     }
+    int64_t finished = std::numeric_limits<int64_t>::max(); // the steps every rank finished
+    for (const auto& p : board)
+        finished = std::min(finished, p.step - 1);
     char limit[64];
     std::snprintf(limit, sizeof limit, "%g s", run.o.stallAbort);
     const std::string message = "stall: " + text + "; the job was aborted after --stall-abort " + limit;
