@@ -183,8 +183,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="451"/>
-        <location filename="../app/gui/launchpage.cpp" line="454"/>
+        <location filename="../app/gui/launchpage.cpp" line="460"/>
+        <location filename="../app/gui/launchpage.cpp" line="463"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -192,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="452"/>
+        <location filename="../app/gui/launchpage.cpp" line="461"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -200,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="453"/>
+        <location filename="../app/gui/launchpage.cpp" line="462"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -208,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="454"/>
+        <location filename="../app/gui/launchpage.cpp" line="463"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -219,7 +219,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="984"/>
+        <location filename="../app/gui/monitorpage.cpp" line="985"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -227,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="995"/>
+        <location filename="../app/gui/monitorpage.cpp" line="996"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>

@@ -2662,139 +2662,154 @@ node2 slots=8</translation>
         <translation>负载均衡(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="162"/>
+        <location filename="../app/gui/launchpage.cpp" line="161"/>
+        <source>Overlap the gradient allreduce with backward</source>
+        <translation>梯度 allreduce 与反向传播重叠</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="163"/>
+        <source>--overlap on: each gradient bucket is sent as soon as backward has produced it; the results are the same bit for bit</source>
+        <translation>--overlap on：反向传播一产生某个梯度桶就立即发送；结果逐位相同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <source>&amp;Overlap:</source>
+        <translation>重叠(&amp;O)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="167"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="164"/>
-        <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <location filename="../app/gui/launchpage.cpp" line="172"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <location filename="../app/gui/launchpage.cpp" line="170"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <location filename="../app/gui/launchpage.cpp" line="171"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="168"/>
+        <location filename="../app/gui/launchpage.cpp" line="173"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="181"/>
+        <location filename="../app/gui/launchpage.cpp" line="186"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="184"/>
+        <location filename="../app/gui/launchpage.cpp" line="189"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="184"/>
+        <location filename="../app/gui/launchpage.cpp" line="189"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="191"/>
+        <location filename="../app/gui/launchpage.cpp" line="196"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="192"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <location filename="../app/gui/launchpage.cpp" line="205"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="202"/>
+        <location filename="../app/gui/launchpage.cpp" line="207"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="205"/>
+        <location filename="../app/gui/launchpage.cpp" line="210"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="209"/>
+        <location filename="../app/gui/launchpage.cpp" line="214"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="213"/>
-        <location filename="../app/gui/launchpage.cpp" line="522"/>
+        <location filename="../app/gui/launchpage.cpp" line="218"/>
+        <location filename="../app/gui/launchpage.cpp" line="531"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="437"/>
-        <location filename="../app/gui/launchpage.cpp" line="516"/>
+        <location filename="../app/gui/launchpage.cpp" line="446"/>
+        <location filename="../app/gui/launchpage.cpp" line="525"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="451"/>
-        <location filename="../app/gui/launchpage.cpp" line="454"/>
+        <location filename="../app/gui/launchpage.cpp" line="460"/>
+        <location filename="../app/gui/launchpage.cpp" line="463"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="452"/>
+        <location filename="../app/gui/launchpage.cpp" line="461"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="453"/>
+        <location filename="../app/gui/launchpage.cpp" line="462"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="454"/>
+        <location filename="../app/gui/launchpage.cpp" line="463"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="492"/>
+        <location filename="../app/gui/launchpage.cpp" line="501"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="494"/>
+        <location filename="../app/gui/launchpage.cpp" line="503"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="511"/>
+        <location filename="../app/gui/launchpage.cpp" line="520"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3134,8 +3149,8 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="121"/>
-        <source>Communication (total)</source>
-        <translation>通信（总计）</translation>
+        <source>Communication (critical path)</source>
+        <translation>通信（关键路径）</translation>
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="122"/>
@@ -3144,364 +3159,369 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/monitorpage.cpp" line="123"/>
+        <source>Communication hidden by backward</source>
+        <translation>被反向传播隐藏的通信</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitorpage.cpp" line="124"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="124"/>
+        <location filename="../app/gui/monitorpage.cpp" line="125"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="125"/>
+        <location filename="../app/gui/monitorpage.cpp" line="126"/>
         <source>Samples (share of the batch)</source>
         <translation>样本数（批次份额）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="130"/>
+        <location filename="../app/gui/monitorpage.cpp" line="131"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="132"/>
+        <location filename="../app/gui/monitorpage.cpp" line="133"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="136"/>
+        <location filename="../app/gui/monitorpage.cpp" line="137"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="137"/>
+        <location filename="../app/gui/monitorpage.cpp" line="138"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="139"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="140"/>
+        <location filename="../app/gui/monitorpage.cpp" line="141"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="142"/>
+        <location filename="../app/gui/monitorpage.cpp" line="143"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="143"/>
+        <location filename="../app/gui/monitorpage.cpp" line="144"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="154"/>
+        <location filename="../app/gui/monitorpage.cpp" line="155"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="155"/>
+        <location filename="../app/gui/monitorpage.cpp" line="156"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="156"/>
+        <location filename="../app/gui/monitorpage.cpp" line="157"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="157"/>
+        <location filename="../app/gui/monitorpage.cpp" line="158"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="166"/>
+        <location filename="../app/gui/monitorpage.cpp" line="167"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="171"/>
+        <location filename="../app/gui/monitorpage.cpp" line="172"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="175"/>
+        <location filename="../app/gui/monitorpage.cpp" line="176"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="178"/>
-        <location filename="../app/gui/monitorpage.cpp" line="180"/>
+        <location filename="../app/gui/monitorpage.cpp" line="179"/>
+        <location filename="../app/gui/monitorpage.cpp" line="181"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="184"/>
+        <location filename="../app/gui/monitorpage.cpp" line="185"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="186"/>
+        <location filename="../app/gui/monitorpage.cpp" line="187"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="189"/>
-        <location filename="../app/gui/monitorpage.cpp" line="191"/>
+        <location filename="../app/gui/monitorpage.cpp" line="190"/>
+        <location filename="../app/gui/monitorpage.cpp" line="192"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="193"/>
-        <location filename="../app/gui/monitorpage.cpp" line="195"/>
+        <location filename="../app/gui/monitorpage.cpp" line="194"/>
+        <location filename="../app/gui/monitorpage.cpp" line="196"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="204"/>
+        <location filename="../app/gui/monitorpage.cpp" line="205"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="205"/>
+        <location filename="../app/gui/monitorpage.cpp" line="206"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="206"/>
+        <location filename="../app/gui/monitorpage.cpp" line="207"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="207"/>
+        <location filename="../app/gui/monitorpage.cpp" line="208"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="214"/>
-        <location filename="../app/gui/monitorpage.cpp" line="801"/>
+        <location filename="../app/gui/monitorpage.cpp" line="215"/>
+        <location filename="../app/gui/monitorpage.cpp" line="802"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="215"/>
-        <location filename="../app/gui/monitorpage.cpp" line="260"/>
+        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="261"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
+        <location filename="../app/gui/monitorpage.cpp" line="217"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="226"/>
+        <location filename="../app/gui/monitorpage.cpp" line="227"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="228"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="228"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="228"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="259"/>
+        <location filename="../app/gui/monitorpage.cpp" line="260"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="269"/>
-        <location filename="../app/gui/monitorpage.cpp" line="320"/>
+        <location filename="../app/gui/monitorpage.cpp" line="270"/>
+        <location filename="../app/gui/monitorpage.cpp" line="321"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="282"/>
+        <location filename="../app/gui/monitorpage.cpp" line="283"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="283"/>
+        <location filename="../app/gui/monitorpage.cpp" line="284"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="284"/>
+        <location filename="../app/gui/monitorpage.cpp" line="285"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="286"/>
+        <location filename="../app/gui/monitorpage.cpp" line="287"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="319"/>
+        <location filename="../app/gui/monitorpage.cpp" line="320"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="320"/>
+        <location filename="../app/gui/monitorpage.cpp" line="321"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="353"/>
+        <location filename="../app/gui/monitorpage.cpp" line="354"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="692"/>
+        <location filename="../app/gui/monitorpage.cpp" line="693"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="692"/>
+        <location filename="../app/gui/monitorpage.cpp" line="693"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="800"/>
+        <location filename="../app/gui/monitorpage.cpp" line="801"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="975"/>
+        <location filename="../app/gui/monitorpage.cpp" line="976"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="976"/>
+        <location filename="../app/gui/monitorpage.cpp" line="977"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="977"/>
+        <location filename="../app/gui/monitorpage.cpp" line="978"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="978"/>
+        <location filename="../app/gui/monitorpage.cpp" line="979"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="983"/>
+        <location filename="../app/gui/monitorpage.cpp" line="984"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="984"/>
+        <location filename="../app/gui/monitorpage.cpp" line="985"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="986"/>
+        <location filename="../app/gui/monitorpage.cpp" line="987"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="989"/>
+        <location filename="../app/gui/monitorpage.cpp" line="990"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="992"/>
+        <location filename="../app/gui/monitorpage.cpp" line="993"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="995"/>
+        <location filename="../app/gui/monitorpage.cpp" line="996"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1000"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1001"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1022"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1023"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1023"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1024"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1068"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1099"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1028"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1069"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1100"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1028"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1056"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1055"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1056"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1061"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1061"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1062"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1068"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1100"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1069"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1101"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4116,139 +4136,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="112"/>
+        <location filename="../backend/launch/jobspec.cpp" line="113"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="115"/>
+        <location filename="../backend/launch/jobspec.cpp" line="116"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="125"/>
+        <location filename="../backend/launch/jobspec.cpp" line="126"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="130"/>
+        <location filename="../backend/launch/jobspec.cpp" line="131"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="136"/>
+        <location filename="../backend/launch/jobspec.cpp" line="137"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="141"/>
-        <location filename="../backend/launch/jobspec.cpp" line="243"/>
+        <location filename="../backend/launch/jobspec.cpp" line="142"/>
+        <location filename="../backend/launch/jobspec.cpp" line="244"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="147"/>
+        <location filename="../backend/launch/jobspec.cpp" line="148"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="156"/>
+        <location filename="../backend/launch/jobspec.cpp" line="157"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="163"/>
+        <location filename="../backend/launch/jobspec.cpp" line="164"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="165"/>
-        <location filename="../backend/launch/jobspec.cpp" line="192"/>
+        <location filename="../backend/launch/jobspec.cpp" line="166"/>
+        <location filename="../backend/launch/jobspec.cpp" line="193"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="174"/>
+        <location filename="../backend/launch/jobspec.cpp" line="175"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="182"/>
+        <location filename="../backend/launch/jobspec.cpp" line="183"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="189"/>
+        <location filename="../backend/launch/jobspec.cpp" line="190"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="197"/>
+        <location filename="../backend/launch/jobspec.cpp" line="198"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="204"/>
+        <location filename="../backend/launch/jobspec.cpp" line="205"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="221"/>
+        <location filename="../backend/launch/jobspec.cpp" line="222"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="229"/>
+        <location filename="../backend/launch/jobspec.cpp" line="230"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="241"/>
+        <location filename="../backend/launch/jobspec.cpp" line="242"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="245"/>
+        <location filename="../backend/launch/jobspec.cpp" line="246"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="247"/>
+        <location filename="../backend/launch/jobspec.cpp" line="248"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="250"/>
+        <location filename="../backend/launch/jobspec.cpp" line="251"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="256"/>
+        <location filename="../backend/launch/jobspec.cpp" line="257"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="260"/>
+        <location filename="../backend/launch/jobspec.cpp" line="261"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="264"/>
+        <location filename="../backend/launch/jobspec.cpp" line="265"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="270"/>
+        <location filename="../backend/launch/jobspec.cpp" line="271"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="273"/>
+        <location filename="../backend/launch/jobspec.cpp" line="274"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="275"/>
+        <location filename="../backend/launch/jobspec.cpp" line="276"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -4695,7 +4715,7 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::ParseIssue</name>
     <message>
-        <location filename="../backend/metrics/records.cpp" line="27"/>
+        <location filename="../backend/metrics/records.cpp" line="28"/>
         <source>line %1 (byte offset %2): %3</source>
         <translation>第 %1 行（字节偏移 %2）：%3</translation>
     </message>

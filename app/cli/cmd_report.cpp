@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 using namespace traindeck::cli;
 using namespace traindeck::launch;
@@ -290,6 +291,35 @@ QList<qint64> lastSamples(const MetricStore& s)
     return out;
 }
 
+// The gradient allreduce per step, averaged over steps and ranks: the part on the critical path
+// (comm_ms) and the part overlapped with backward (comm_hidden_ms, --overlap on); nullopt without the
+// latter.
+struct CommSplit {
+    double exposedMs = 0, hiddenMs = 0;
+};
+std::optional<CommSplit> commSplit(const MetricStore& s)
+{
+    if (s.rowCount() == 0 || !s.hasRankMetric(RankMetric::CommHidden))
+        return std::nullopt;
+    CommSplit split;
+    int n = 0;
+    for (qint64 row = 0; row < s.rowCount(); ++row)
+        for (int r = 0; r < s.worldSize(); ++r) {
+            const double exposed = s.rankAt(RankMetric::Comm, r, row),
+                         hidden = s.rankAt(RankMetric::CommHidden, r, row);
+            if (!std::isfinite(exposed) || !std::isfinite(hidden))
+                continue;
+            split.exposedMs += exposed;
+            split.hiddenMs += hidden;
+            ++n;
+        }
+    if (n == 0)
+        return std::nullopt;
+    split.exposedMs /= n;
+    split.hiddenMs /= n;
+    return split;
+}
+
 int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
@@ -350,6 +380,10 @@ int run(const QStringList& args)
                 a.append(n);
             o.insert(QStringLiteral("samples_per_rank"), a); // each rank's share of the last step's batch
         }
+        if (const auto comm = commSplit(s)) {
+            o.insert(QStringLiteral("comm_exposed_ms"), comm->exposedMs); // mean per step and rank
+            o.insert(QStringLiteral("comm_hidden_ms"), comm->hiddenMs);
+        }
         if (state != JobState::Finished && isFinal(state))
             o.insert(QStringLiteral("failure"), m.failure().toJson());
         QJsonArray fa;
@@ -387,6 +421,12 @@ int run(const QStringList& args)
                        .arg(parts.join(QStringLiteral(", ")))
                 << '\n';
         }
+        if (const auto comm = commSplit(s); comm && comm->exposedMs + comm->hiddenMs > 0)
+            out << ReportCommand::tr("allreduce per step: %1 ms on the critical path, %2 ms hidden behind backward "
+                                     "(%3 % overlapped)")
+                       .arg(formatNumber(comm->exposedMs, 3, 'g'), formatNumber(comm->hiddenMs, 3, 'g'),
+                            formatNumber(100.0 * comm->hiddenMs / (comm->exposedMs + comm->hiddenMs), 3, 'g'))
+                << '\n';
     }
     if (state == JobState::Failed || state == JobState::Lost || state == JobState::Cancelled)
         out << ReportCommand::tr("failure: %1").arg(m.failure().summary()) << '\n';

@@ -158,6 +158,11 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     m_balance->setToolTip(tr("--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; "
                              "the update stays the same"));
     hp->addRow(tr("Load &balance:"), m_balance);
+    m_overlap = new QCheckBox(tr("Overlap the gradient allreduce with backward"), hpBox);
+    m_overlap->setChecked(true);
+    m_overlap->setToolTip(tr("--overlap on: each gradient bucket is sent as soon as backward has produced it; the "
+                             "results are the same bit for bit"));
+    hp->addRow(tr("&Overlap:"), m_overlap);
     m_stallWarning = spin(0, 86400, 60,
                           tr("Seconds ranks may stand still before the trainer names the ranks the job "
                              "waits for (0: off)"));
@@ -237,6 +242,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
         connect(s, &QDoubleSpinBox::valueChanged, this, &LaunchPage::schedulePreview);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_balance, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
+    connect(m_overlap, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
     connect(addEnv, &QPushButton::clicked, this, [this] {
@@ -322,6 +328,7 @@ void LaunchPage::applySpec(const launch::JobSpec& s)
     m_seed->setValue(int(number("seed", 1234)));
     m_threads->setValue(int(number("threads", 0)));
     m_balance->setChecked(t.value(QStringLiteral("balance")).toString() == QLatin1String("auto"));
+    m_overlap->setChecked(t.value(QStringLiteral("overlap")).toString() != QLatin1String("off"));
     m_stallWarning->setValue(int(number("stall-warning", 60)));
     m_stallAbort->setValue(int(number("stall-abort", 0)));
     if (s.ranks > 0)
@@ -416,6 +423,8 @@ launch::JobSpec LaunchPage::spec() const
         t.insert(QStringLiteral("threads"), m_threads->value());
     if (m_balance->isChecked())
         t.insert(QStringLiteral("balance"), QStringLiteral("auto"));
+    if (!m_overlap->isChecked())
+        t.insert(QStringLiteral("overlap"), QStringLiteral("off"));
     if (m_stallWarning->value() != 60)
         t.insert(QStringLiteral("stall-warning"), m_stallWarning->value());
     if (m_stallAbort->value() > 0)

@@ -118,8 +118,9 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     m_heatMetric->addItem(tr("Data loading"), int(HeatmapMetric::Data));
     m_heatMetric->addItem(tr("Forward"), int(HeatmapMetric::Forward));
     m_heatMetric->addItem(tr("Backward"), int(HeatmapMetric::Backward));
-    m_heatMetric->addItem(tr("Communication (total)"), int(HeatmapMetric::Comm));
+    m_heatMetric->addItem(tr("Communication (critical path)"), int(HeatmapMetric::Comm));
     m_heatMetric->addItem(tr("Communication wait"), int(HeatmapMetric::CommWait));
+    m_heatMetric->addItem(tr("Communication hidden by backward"), int(HeatmapMetric::CommHidden));
     m_heatMetric->addItem(tr("Optimizer"), int(HeatmapMetric::Optimizer));
     m_heatMetric->addItem(tr("Compute (fwd+bwd+opt)"), int(HeatmapMetric::Compute));
     m_heatMetric->addItem(tr("Samples (share of the batch)"), int(HeatmapMetric::Samples));

@@ -164,6 +164,7 @@ double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, 
     case HeatmapMetric::Backward: return store.rankAt(RankMetric::Bwd, rank, row);
     case HeatmapMetric::Comm: return store.rankAt(RankMetric::Comm, rank, row);
     case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
+    case HeatmapMetric::CommHidden: return store.rankAt(RankMetric::CommHidden, rank, row);
     case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
     case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
     case HeatmapMetric::Samples: return store.rankAt(RankMetric::Samples, rank, row);

@@ -50,7 +50,20 @@ using analysis::Phase;
 
 // What the heatmap shows per (step, rank).
 // Samples: each rank's share of the global batch (changes under --balance auto), not a time.
-enum class HeatmapMetric { Step, Data, Forward, Backward, Comm, CommWait, Optimizer, Compute, Samples, Count };
+// Comm: the allreduce on the critical path; CommHidden: the part overlapped with backward (--overlap on).
+enum class HeatmapMetric {
+    Step,
+    Data,
+    Forward,
+    Backward,
+    Comm,
+    CommWait,
+    CommHidden,
+    Optimizer,
+    Compute,
+    Samples,
+    Count
+};
 
 // A rank x step grid over rows [fromRow, toRow): one column per row when they fit in maxColumns,
 // otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each).

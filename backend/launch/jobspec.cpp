@@ -58,6 +58,7 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "device",
                               "compression",
                               "bucket-mb",
+                              "overlap",
                               "scale-lr",
                               "checkpoint-every",
                               "keep",

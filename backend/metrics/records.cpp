@@ -6,8 +6,9 @@ namespace traindeck::metrics {
 
 const char* rankMetricKey(RankMetric m)
 {
-    static constexpr const char* keys[kRankMetricCount] = {"data_ms", "fwd_ms", "bwd_ms", "comm_ms",    "opt_ms",
-                                                           "step_ms", "mem_mb", "util",   "comm_bytes", "samples"};
+    static constexpr const char* keys[kRankMetricCount] = {"data_ms",    "fwd_ms",  "bwd_ms",        "comm_ms",
+                                                           "opt_ms",     "step_ms", "mem_mb",        "util",
+                                                           "comm_bytes", "samples", "comm_hidden_ms"};
     const int i = int(m);
     return i >= 0 && i < kRankMetricCount ? keys[i] : "";
 }

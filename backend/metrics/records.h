@@ -19,8 +19,10 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Per-rank arrays of a `step` record, in protocol order.
 // Mem and after are optional in a step record; Samples: each rank's share of the batch (--balance).
-enum class RankMetric : int { Data, Fwd, Bwd, Comm, Opt, Step, Mem, Util, CommBytes, Samples };
-inline constexpr int kRankMetricCount = 10;
+// Comm is the allreduce time on the critical path; CommHidden the part that ran during backward
+// (--overlap on).
+enum class RankMetric : int { Data, Fwd, Bwd, Comm, Opt, Step, Mem, Util, CommBytes, Samples, CommHidden };
+inline constexpr int kRankMetricCount = 11;
 // Protocol key of a per-rank metric: "data_ms", "fwd_ms", ..., "comm_bytes".
 const char* rankMetricKey(RankMetric m);
 
@@ -63,6 +65,7 @@ struct StepRecord {
         HasUtil = 1u << 4,
         HasCommBytes = 1u << 5,
         HasSamples = 1u << 6,
+        HasCommHidden = 1u << 7,
     };
     RecordOrigin origin;
     double t = 0;

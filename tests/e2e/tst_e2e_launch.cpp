@@ -3,7 +3,8 @@
 // (mpirun --tag-output lines labelled host:rank); resume completing that
 // run from its checkpoint; a watcher killed mid-run and restarted at its last offset (no gaps, no
 // duplicates), whose balanced run has no straggler finding; and a planted straggler (rank 1 delayed by
-// ~25% of a step in forward) named with its host after 30 steps.
+// ~25% of a step in forward) named with its host after 30 steps; the front end killed (SIGKILL) while
+// its run is active: the run goes on, `runs` lists it and `watch` follows it to the end, every step once.
 #include "cli_run.h"
 
 #include <QDir>
@@ -29,6 +30,7 @@ class TestE2eLaunch : public QObject {
     void logsShowFailedRankFirst();
     void resumeCompletesFailedRun();
     void reattachWithoutGapsOrDuplicates();
+    void frontEndKilledKeepsTheRun();
     void plantedStraggler();
     void stalledRankNamedLiveAndInReport();
 
@@ -318,6 +320,59 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
         qWarning("balanced run: the detector reported rank %d at +%.0f %% (CPU contention on this machine)",
                  o.value(QStringLiteral("ranks")).toArray().at(0).toInt(), excess);
     }
+}
+
+void TestE2eLaunch::frontEndKilledKeepsTheRun()
+{
+    // `launch` that follows its run (what the GUI does too) is killed mid-run, as a crash or `kill -9`
+    // of the app would end it. Nothing of the run may be lost: it keeps training, its record and
+    // metrics stay intact, and the next front end finds and follows it.
+    const int steps = 12;
+    QProcess* launch = startCli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                                 writeSpec(QStringLiteral("orphaned"), {{QStringLiteral("max-steps"), steps}}),
+                                 QStringLiteral("--json")});
+    QByteArray out;
+    QElapsedTimer t;
+    t.start();
+    while (!stepsOf(Outcome{0, out, {}}.lines()).contains(2) && t.elapsed() < 120000 &&
+           launch->state() != QProcess::NotRunning) {
+        launch->waitForReadyRead(500);
+        out += launch->readAllStandardOutput();
+    }
+    QVERIFY2(stepsOf(Outcome{0, out, {}}.lines()).contains(2), out.constData());
+    launch->kill(); // SIGKILL: no handler runs
+    QVERIFY(launch->waitForFinished(5000));
+    const QString run = QString::fromUtf8(out.left(out.indexOf('\n')));
+    QVERIFY(run.startsWith(QStringLiteral("orphaned-")));
+
+    const Outcome listed = cli({QStringLiteral("runs"), QStringLiteral("--json")});
+    QCOMPARE(listed.exitCode, 0);
+    QJsonObject summary;
+    for (const QJsonValue v : QJsonDocument::fromJson(listed.out).array())
+        if (v.toObject().value(QStringLiteral("run_id")).toString() == run)
+            summary = v.toObject();
+    QVERIFY2(!summary.isEmpty(), listed.out.constData());
+    const QString state = summary.value(QStringLiteral("state")).toString();
+    QVERIFY2(state == QLatin1String("running") || state == QLatin1String("finished"), listed.out.constData());
+
+    const Outcome watched = cli({QStringLiteral("watch"), run, QStringLiteral("--json")});
+    QCOMPARE(watched.exitCode, 0);
+    QCOMPARE(lastOfType(watched.lines(), QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("finished"));
+    QList<qint64> expected;
+    for (int i = 1; i <= steps; ++i)
+        expected.append(i);
+    QCOMPARE(stepsOf(watched.lines()), expected); // from the start of the metrics: every step, once
+    const QJsonObject rep = report(run);
+    QCOMPARE(rep.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(rep.value(QStringLiteral("last_step")).toInt(), steps);
+    QCOMPARE(rep.value(QStringLiteral("malformed_lines")).toInt(), 0);
+    // --overlap on (the default): the allreduce time on the critical path and the hidden part, apart.
+    QVERIFY2(rep.value(QStringLiteral("comm_exposed_ms")).toDouble(-1) >= 0, QJsonDocument(rep).toJson().constData());
+    QVERIFY2(rep.value(QStringLiteral("comm_hidden_ms")).toDouble(-1) >= 0, QJsonDocument(rep).toJson().constData());
+    const Outcome text = cli({QStringLiteral("report"), run});
+    QVERIFY2(text.out.contains("allreduce per step: ") && text.out.contains("ms hidden behind backward"),
+             text.out.constData());
 }
 
 void TestE2eLaunch::plantedStraggler()

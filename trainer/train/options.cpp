@@ -45,6 +45,8 @@ const std::vector<Flag>& flags()
         {"device", Kind::String, "auto | cpu | cuda | cuda:N (default auto: cuda:<local rank> when CUDA is there)"},
         {"compression", Kind::String, "gradient wire compression: none | fp16 | bf16"},
         {"bucket-mb", Kind::Float, "allreduce bucket size in MiB (default 25)"},
+        {"overlap", Kind::String,
+         "on (default) | off: start each bucket's allreduce during backward, as soon as its gradients are ready"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
         {"checkpoint-every", Kind::Int, "steps between checkpoints, 0 = only at the end"},
         {"keep", Kind::Int, "checkpoints to keep (default 3)"},
@@ -244,6 +246,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.compression = get<std::string>(j, "compression", o.compression);
     o.device = get<std::string>(j, "device", o.device);
     o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
+    const auto overlap = get<std::string>(j, "overlap", o.overlap ? "on" : "off");
     o.scaleLr = get<bool>(j, "scale-lr", false);
     o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
     o.keep = get<int64_t>(j, "keep", o.keep);
@@ -284,6 +287,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
          "--compression must be none, fp16 or bf16");
     need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
+    need(overlap == "on" || overlap == "off", "--overlap must be on or off, got \"" + overlap + "\"");
+    o.overlap = overlap == "on";
     need(o.checkpointEvery >= 0, "--checkpoint-every must be >= 0");
     need(o.keep >= 1, "--keep must be at least 1");
     need(!o.out.empty(), "--out must not be empty");
@@ -392,6 +397,7 @@ nlohmann::json TrainOptions::toJson() const
                         {"device", device},
                         {"compression", compression},
                         {"bucket_mb", bucketMb},
+                        {"overlap", overlap ? "on" : "off"},
                         {"scale_lr", scaleLr},
                         {"batch_mode", batchMode},
                         {"text_field", textField},

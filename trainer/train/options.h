@@ -48,6 +48,7 @@ struct TrainOptions {
     std::string device = "auto"; // auto | cpu | cuda | cuda:N
     std::string compression = "none";
     double bucketMb = 25;
+    bool overlap = true;  // allreduce buckets during backward (on a communication thread)
     bool scaleLr = false; // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;

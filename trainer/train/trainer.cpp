@@ -10,11 +10,13 @@
 #include "train/checkpoint.h"
 #include "train/device.h"
 #include "train/loss_scaler.h"
+#include "train/overlap.h"
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
 #include "util/gpu.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -325,7 +327,9 @@ struct RankInfo : Gathered<RankInfo> {
 
 // One rank's figures for one optimizer step. Counts are doubles too: they travel in the same gather.
 struct StepStats : Gathered<StepStats> {
-    double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, optMs = 0, stepMs = 0;
+    // commMs: the allreduce time on the critical path (all of it without --overlap); commHiddenMs: the
+    // part that ran during backward.
+    double dataMs = 0, fwdMs = 0, bwdMs = 0, commMs = 0, commHiddenMs = 0, optMs = 0, stepMs = 0;
     double memMb = 0, util = 0;
     double commBytes = 0;
     double loss = 0; // mean over the micro-steps
@@ -345,6 +349,7 @@ struct StepStats : Gathered<StepStats> {
                                        {"fwd_ms", &StepStats::fwdMs, PerRank},
                                        {"bwd_ms", &StepStats::bwdMs, PerRank},
                                        {"comm_ms", &StepStats::commMs, PerRank},
+                                       {"comm_hidden_ms", &StepStats::commHiddenMs, PerRank},
                                        {"opt_ms", &StepStats::optMs, PerRank},
                                        {"step_ms", &StepStats::stepMs, PerRank},
                                        {"mem_mb", &StepStats::memMb, PerRank},
@@ -401,6 +406,7 @@ struct TrainingRun {
     double peakLr = 0, minLr = 0;
     dist::WireType wire = dist::WireType::None;
     std::vector<Bucket> buckets;
+    std::unique_ptr<OverlappedAllreduce> overlap; // --overlap on with something to exchange; after `buckets`
     LossScaler scaler{false};
 
     DeviceTelemetry deviceInfo;
@@ -417,7 +423,7 @@ struct TrainingRun {
 
     const Clock::time_point started = Clock::now();
     std::unique_ptr<dist::StallInspector> stall; // null: --stall-warning 0, or no channel for it
-    bool stallInjected = false;                  // --inject-stall happens once
+    std::atomic<bool> stallInjected{false};      // --inject-stall happens once (either thread)
 };
 
 // ---- Setup -------------------------------------------------------------------------------------------
@@ -658,6 +664,53 @@ void setupData(TrainingRun& run)
         run.msPerSample.assign(static_cast<size_t>(world), {});
 }
 
+// --inject-stall (test aid): the rank stops once, for the planned seconds, when it reaches the planned
+// step and phase.
+void injectStall(TrainingRun& run, int64_t step, dist::Phase phase)
+{
+    const auto& planned = run.o.injectStall;
+    if (!planned || planned->rank != run.rank || planned->step != step || planned->phase != dist::phaseName(phase) ||
+        run.stallInjected.exchange(true))
+        return;
+    std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected stall (test aid) of %.1f s in %s of step %lld\n",
+                 run.rank, run.comm.host().c_str(), planned->seconds, planned->phase.c_str(),
+                 static_cast<long long>(step));
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::duration<double>(planned->seconds));
+}
+
+bool hasGradientsToExchange(const TrainingRun& run)
+{
+    // A single process without compression has nothing to exchange.
+    return run.world > 1 || run.wire != dist::WireType::None;
+}
+
+// One bucket's allreduce and average. The same call with or without --overlap, so both give the same
+// bits.
+void reduceBucket(TrainingRun& run, Bucket& b)
+{
+    torch::NoGradGuard noGrad;
+    if (b.host.defined()) {
+        b.host.copy_(b.flat);
+        run.comm.allreduceSum(b.host, run.wire);
+        b.flat.copy_(b.host, /*non_blocking=*/true);
+    } else {
+        run.comm.allreduceSum(b.flat, run.wire);
+    }
+    if (run.world > 1)
+        b.flat.div_(static_cast<double>(run.world));
+}
+
+int64_t bytesSent(const TrainingRun& run)
+{
+    if (!hasGradientsToExchange(run))
+        return 0;
+    int64_t bytes = 0;
+    for (const auto& b : run.buckets)
+        bytes += b.flat.numel() * (run.wire == dist::WireType::None ? 4 : 2);
+    return bytes;
+}
+
 // Run length, learning-rate schedule, gradient buckets and the loss scaler (restored on resume).
 void setupSchedule(TrainingRun& run)
 {
@@ -669,6 +722,25 @@ void setupSchedule(TrainingRun& run)
     run.minLr = o.scaleLr ? o.minLr * run.world : o.minLr;
     run.wire = dist::parseWireType(o.compression);
     run.buckets = makeBuckets(run.params, o.bucketMb, run.device);
+    if (o.overlap && hasGradientsToExchange(run)) {
+        std::vector<std::vector<torch::Tensor>> bucketParams;
+        for (const auto& b : run.buckets)
+            bucketParams.push_back(b.params);
+        run.overlap = std::make_unique<OverlappedAllreduce>(
+            bucketParams,
+            [&run](size_t index) {
+                // The step's number: run.step moves on only after the reductions (allreduceGradients).
+                if (index == 0)
+                    injectStall(run, run.step + 1, dist::Phase::Allreduce);
+                reduceBucket(run, run.buckets[index]);
+            },
+            [&run](size_t index) {
+                // --inject-delay R:MS:backward sleeps inside backward once the first bucket is ready,
+                // while the peers' reductions already wait for this rank.
+                if (index == 0)
+                    injectSleep(run.o, run.rank, "backward");
+            });
+    }
     run.scaler = LossScaler(o.precision == "fp16");
     const auto& state = run.resume.state;
     if (!state.is_null() && state.contains("scaler"))
@@ -793,21 +865,15 @@ void exitIfInjected(const TrainingRun& run, int64_t thisStep)
     std::_Exit(3);
 }
 
-// Tells the stall inspector where this rank is; --inject-stall stops the rank there once.
+// Tells the stall inspector where this rank is; --inject-stall stops the rank there once. Overlapped,
+// the allreduce happens on the communication thread, so an allreduce stall is injected there (the
+// rank is then stuck inside the collective, as without overlap).
 void enterPhase(TrainingRun& run, int64_t step, dist::Phase phase)
 {
     if (run.stall)
         run.stall->enter(step, phase);
-    const auto& planned = run.o.injectStall;
-    if (!planned || run.stallInjected || planned->rank != run.rank || planned->step != step ||
-        planned->phase != dist::phaseName(phase))
-        return;
-    run.stallInjected = true;
-    std::fprintf(stderr, "traindeck-trainer: rank %d on %s: injected stall (test aid) of %.1f s in %s of step %lld\n",
-                 run.rank, run.comm.host().c_str(), planned->seconds, planned->phase.c_str(),
-                 static_cast<long long>(step));
-    std::fflush(stderr);
-    std::this_thread::sleep_for(std::chrono::duration<double>(planned->seconds));
+    if (!(run.overlap && phase == dist::Phase::Allreduce))
+        injectStall(run, step, phase);
 }
 
 // Forward and backward over --grad-accum micro-batches; the gradients accumulate in the buckets.
@@ -844,7 +910,15 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
 
         enterPhase(run, thisStep, dist::Phase::Backward);
         t = Clock::now();
-        injectSleep(o, run.rank, "backward");
+        // Overlapped, the last micro-step's backward hands each finished bucket to the communication
+        // thread (and the backward delay happens inside it, see setupSchedule).
+        const bool overlapped = run.overlap && micro == o.gradAccum - 1;
+        if (overlapped) {
+            reattachGradientViews(run.buckets);
+            run.overlap->arm();
+        } else {
+            injectSleep(o, run.rank, "backward");
+        }
         // A balanced rank's loss counts by its share of the global batch, so the averaged gradient is the
         // mean over all samples of the step, whatever the split.
         const double weight = run.shares.empty() ? 1.0
@@ -859,29 +933,25 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
 }
 
 // Averages gradients over ranks, bucket by bucket; only after the last micro-step. The gradients
-// already live in the buckets (see makeBuckets). Returns the bytes this rank sent.
-int64_t allreduceGradients(TrainingRun& run)
+// already live in the buckets (see makeBuckets). Without --overlap every reduction happens here, all of
+// it on the critical path; with it this waits for the reductions backward started.
+void allreduceGradients(TrainingRun& run, StepStats& stats)
 {
-    reattachGradientViews(run.buckets);
-    int64_t commBytes = 0;
-    // A single process without compression has nothing to exchange.
-    if (run.world == 1 && run.wire == dist::WireType::None)
-        return commBytes;
-    torch::NoGradGuard noGrad;
-    for (auto& b : run.buckets) {
-        if (b.host.defined()) {
-            b.host.copy_(b.flat);
-            run.comm.allreduceSum(b.host, run.wire);
-            b.flat.copy_(b.host, /*non_blocking=*/true);
-        } else {
-            run.comm.allreduceSum(b.flat, run.wire);
-        }
-        commBytes += b.flat.numel() * (run.wire == dist::WireType::None ? 4 : 2);
-        if (run.world > 1)
-            b.flat.div_(static_cast<double>(run.world));
+    const auto started = Clock::now();
+    if (run.overlap) {
+        const auto timing = run.overlap->finish();
+        synchronize(run.device);
+        stats.commMs = msSince(started);
+        stats.commHiddenMs = timing.hiddenMs();
+    } else {
+        reattachGradientViews(run.buckets);
+        if (hasGradientsToExchange(run))
+            for (auto& b : run.buckets)
+                reduceBucket(run, b);
+        synchronize(run.device);
+        stats.commMs = msSince(started);
     }
-    synchronize(run.device);
-    return commBytes;
+    stats.commBytes = static_cast<double>(bytesSent(run));
 }
 
 // Unscales the gradients (by the loss scale), clips them to --clip; returns their norm before clipping.
@@ -938,12 +1008,10 @@ StepResult runStep(TrainingRun& run)
     forwardBackward(run, thisStep, stats);
 
     enterPhase(run, thisStep, dist::Phase::Allreduce);
-    auto t = Clock::now();
-    stats.commBytes = static_cast<double>(allreduceGradients(run));
-    stats.commMs = msSince(t);
+    allreduceGradients(run, stats);
 
     enterPhase(run, thisStep, dist::Phase::Optimizer);
-    t = Clock::now();
+    auto t = Clock::now();
     injectSleep(run.o, run.rank, "optimizer");
     applyGradients(run, thisStep, result);
     stats.optMs = msSince(t);

@@ -57,15 +57,24 @@ class TestLaunchPage : public QObject {
         QCOMPARE(back->trainerArgs(), spec.trainerArgs());
     }
 
-    void balanceAndStallOptionsRoundTrip()
+    void balanceOverlapAndStallOptionsRoundTrip()
     {
         LaunchPage page;
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("balance")));
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("stall-warning")));
-        auto* balance = page.findChild<QCheckBox*>();
-        QVERIFY(balance);
+        QCheckBox *balance = nullptr, *overlap = nullptr;
+        for (QCheckBox* box : page.findChildren<QCheckBox*>()) {
+            if (box->text().contains(QStringLiteral("faster ranks")))
+                balance = box;
+            if (box->text().contains(QStringLiteral("Overlap")))
+                overlap = box;
+        }
+        QVERIFY(balance && overlap);
+        QVERIFY(overlap->isChecked()); // --overlap on is the trainer's default: not written
+        QVERIFY(!page.spec().trainer.contains(QStringLiteral("overlap")));
         balance->setChecked(true);
+        overlap->setChecked(false);
         QList<QSpinBox*> spins = page.findChildren<QSpinBox*>();
         QSpinBox* abort = nullptr;
         for (QSpinBox* s : spins)
@@ -83,6 +92,8 @@ class TestLaunchPage : public QObject {
         const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
         QVERIFY2(back.ok(), qPrintable(back.errorString()));
         QCOMPARE(back->trainer.value(QStringLiteral("balance")).toString(), QStringLiteral("auto"));
+        QCOMPARE(back->trainer.value(QStringLiteral("overlap")).toString(), QStringLiteral("off"));
+        QVERIFY(spec.trainerArgs().contains(QStringLiteral("--overlap=off")));
     }
 
     void commandPreview()

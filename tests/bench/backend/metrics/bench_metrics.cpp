@@ -35,7 +35,7 @@ StepRecord makeStep(int ranks, qint64 step, std::mt19937& rng)
     s.mfu = 0.41 * noise(rng);
     s.present = StepRecord::HasGradNorm | StepRecord::HasMfu | StepRecord::HasMem | StepRecord::HasUtil |
                 StepRecord::HasCommBytes;
-    const float base[kRankMetricCount] = {2.1f, 402.5f, 810.2f, 230.4f, 40.3f, 1518.6f, 60211.5f, 97.0f, 0.f, 0.f};
+    const float base[kRankMetricCount] = {2.1f, 402.5f, 810.2f, 230.4f, 40.3f, 1518.6f, 60211.5f, 97.0f, 0.f, 0.f, 0.f};
     for (int m = 0; m < kRankMetricCount; ++m) {
         auto& v = s.perRank[size_t(m)];
         v.resize(size_t(ranks));

@@ -47,8 +47,9 @@ inline StepRecord step(int ranks, qint64 n, double loss = -1)
     s.tokensPerS = 20000;
     s.samplesPerS = 20;
     s.present = StepRecord::HasGradNorm | StepRecord::HasMem | StepRecord::HasUtil | StepRecord::HasCommBytes |
-                StepRecord::HasSamples;
-    const float base[kRankMetricCount] = {2.f, 400.f, 800.f, 230.f, 40.f, 1500.f, 60000.f, 97.f, 3554176000.f, 4.f};
+                StepRecord::HasSamples | StepRecord::HasCommHidden;
+    const float base[kRankMetricCount] = {2.f,     400.f, 800.f,        230.f, 40.f, 1500.f,
+                                          60000.f, 97.f,  3554176000.f, 4.f,   12.f};
     for (int m = 0; m < kRankMetricCount; ++m) {
         s.perRank[size_t(m)].resize(size_t(ranks));
         const bool integral = m == int(RankMetric::CommBytes) || m == int(RankMetric::Samples);

@@ -1,6 +1,8 @@
 // The trainer's telemetry, written by a real 2-rank run under mpirun, read by the backend's protocol
 // parser: no malformed line, every record type in order, per-rank arrays of the world's size, and a
-// planted delay visible on the delayed rank.
+// planted delay visible on the delayed rank; with the allreduce overlapped with backward, a rank slowed
+// inside its backward pass is still the one the diagnosis names.
+#include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
 #include "metrics/records.h"
@@ -16,6 +18,7 @@ class TestTrainerTelemetry : public QObject {
     Q_OBJECT
   private Q_SLOTS:
     void recordsFollowTheProtocol();
+    void backwardStragglerNamedWithOverlap();
 };
 
 void TestTrainerTelemetry::recordsFollowTheProtocol()
@@ -94,6 +97,74 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
             QVERIFY(s->value(RankMetric::CommBytes, 0) > 0);
         }
     }
+}
+
+void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
+{
+    // DDP's trap: once collectives run inside backward, the rank that waits for a slow peer shows a
+    // longer backward too, and the straggler hides among the waiting ranks. Here rank 1 sleeps 60 ms
+    // inside its backward (once its first gradient bucket is ready, while rank 0's communication
+    // thread already waits in that bucket's allreduce); the diagnosis must name rank 1 and only it.
+    QTemporaryDir dir;
+    QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
+    QVERIFY(corpus.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 300; ++i)
+        corpus.write("{\"text\":\"overlapped backward line " + QByteArray::number(i) + " for the straggler check\"}\n");
+    corpus.close();
+    const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral("mpirun"), {QStringLiteral("-np"),
+                                       QStringLiteral("2"),
+                                       QStringLiteral("--bind-to"),
+                                       QStringLiteral("none"),
+                                       QStringLiteral("--oversubscribe"),
+                                       QStringLiteral(TRAINDECK_TRAINER_EXE),
+                                       QStringLiteral("train"),
+                                       QStringLiteral("--preset"),
+                                       QStringLiteral("qwen2-tiny"),
+                                       QStringLiteral("--data"),
+                                       corpus.fileName(),
+                                       QStringLiteral("--seq-len"),
+                                       QStringLiteral("16"),
+                                       QStringLiteral("--micro-batch"),
+                                       QStringLiteral("1"),
+                                       QStringLiteral("--max-steps"),
+                                       QStringLiteral("40"),
+                                       QStringLiteral("--threads"),
+                                       QStringLiteral("1"),
+                                       QStringLiteral("--bucket-mb"),
+                                       QStringLiteral("1"),
+                                       QStringLiteral("--overlap"),
+                                       QStringLiteral("on"),
+                                       QStringLiteral("--inject-delay"),
+                                       QStringLiteral("1:60:backward"),
+                                       QStringLiteral("--out"),
+                                       dir.filePath(QStringLiteral("out")),
+                                       QStringLiteral("--metrics-out"),
+                                       metrics});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+
+    MetricStore store;
+    const LoadReport report = store.loadFile(metrics);
+    QVERIFY2(report.ok, qPrintable(report.error));
+    QCOMPARE(store.rowCount(), qint64(40));
+    QVERIFY(store.hasRankMetric(RankMetric::CommHidden));
+    const QList<traindeck::analysis::Finding> findings = traindeck::analysis::Diagnosis::analyze(store);
+    int stragglers = 0;
+    for (const auto& f : findings) {
+        if (f.kind != traindeck::analysis::FindingKind::Straggler ||
+            f.state == traindeck::analysis::FindingState::Tentative)
+            continue;
+        ++stragglers;
+        QCOMPARE(f.ranks, QList<int>{1});
+        QCOMPARE(f.hosts.size(), qsizetype(1));
+        QVERIFY(!f.hosts.first().isEmpty());
+    }
+    QCOMPARE(stragglers, 1);
 }
 
 QTEST_GUILESS_MAIN(TestTrainerTelemetry)
