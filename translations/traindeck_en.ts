@@ -183,8 +183,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="460"/>
-        <location filename="../app/gui/launchpage.cpp" line="463"/>
+        <location filename="../app/gui/launchpage.cpp" line="468"/>
+        <location filename="../app/gui/launchpage.cpp" line="471"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -192,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="461"/>
+        <location filename="../app/gui/launchpage.cpp" line="469"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -200,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="462"/>
+        <location filename="../app/gui/launchpage.cpp" line="470"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -208,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="463"/>
+        <location filename="../app/gui/launchpage.cpp" line="471"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>

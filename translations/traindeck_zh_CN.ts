@@ -2677,139 +2677,154 @@ node2 slots=8</translation>
         <translation>重叠(&amp;O)：</translation>
     </message>
     <message>
+        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <source>Shard the optimizer state over the ranks</source>
+        <translation>在各 rank 之间分片优化器状态</translation>
+    </message>
+    <message>
         <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <source>--zero 1 (ZeRO stage 1): each rank keeps AdamW&apos;s state for its share of the parameters only; the update stays the same</source>
+        <translation>--zero 1（ZeRO 第 1 阶段）：每个 rank 只保存其所负责参数部分的 AdamW 状态；更新结果不变</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <source>&amp;ZeRO-1:</source>
+        <translation>&amp;ZeRO-1：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="171"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="169"/>
-        <location filename="../app/gui/launchpage.cpp" line="172"/>
+        <location filename="../app/gui/launchpage.cpp" line="173"/>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="170"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="171"/>
+        <location filename="../app/gui/launchpage.cpp" line="175"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="173"/>
+        <location filename="../app/gui/launchpage.cpp" line="177"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="186"/>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="189"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="189"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="196"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="201"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="205"/>
+        <location filename="../app/gui/launchpage.cpp" line="209"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="207"/>
+        <location filename="../app/gui/launchpage.cpp" line="211"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="210"/>
+        <location filename="../app/gui/launchpage.cpp" line="214"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="214"/>
+        <location filename="../app/gui/launchpage.cpp" line="218"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="218"/>
-        <location filename="../app/gui/launchpage.cpp" line="531"/>
+        <location filename="../app/gui/launchpage.cpp" line="222"/>
+        <location filename="../app/gui/launchpage.cpp" line="539"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="446"/>
-        <location filename="../app/gui/launchpage.cpp" line="525"/>
+        <location filename="../app/gui/launchpage.cpp" line="454"/>
+        <location filename="../app/gui/launchpage.cpp" line="533"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="460"/>
-        <location filename="../app/gui/launchpage.cpp" line="463"/>
+        <location filename="../app/gui/launchpage.cpp" line="468"/>
+        <location filename="../app/gui/launchpage.cpp" line="471"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="461"/>
+        <location filename="../app/gui/launchpage.cpp" line="469"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="462"/>
+        <location filename="../app/gui/launchpage.cpp" line="470"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="463"/>
+        <location filename="../app/gui/launchpage.cpp" line="471"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="501"/>
+        <location filename="../app/gui/launchpage.cpp" line="509"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="511"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="520"/>
+        <location filename="../app/gui/launchpage.cpp" line="528"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -4136,139 +4151,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="113"/>
+        <location filename="../backend/launch/jobspec.cpp" line="114"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="116"/>
+        <location filename="../backend/launch/jobspec.cpp" line="117"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="126"/>
+        <location filename="../backend/launch/jobspec.cpp" line="127"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="131"/>
+        <location filename="../backend/launch/jobspec.cpp" line="132"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="137"/>
+        <location filename="../backend/launch/jobspec.cpp" line="138"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="142"/>
-        <location filename="../backend/launch/jobspec.cpp" line="244"/>
+        <location filename="../backend/launch/jobspec.cpp" line="143"/>
+        <location filename="../backend/launch/jobspec.cpp" line="245"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="148"/>
+        <location filename="../backend/launch/jobspec.cpp" line="149"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="157"/>
+        <location filename="../backend/launch/jobspec.cpp" line="158"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="164"/>
+        <location filename="../backend/launch/jobspec.cpp" line="165"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="166"/>
-        <location filename="../backend/launch/jobspec.cpp" line="193"/>
+        <location filename="../backend/launch/jobspec.cpp" line="167"/>
+        <location filename="../backend/launch/jobspec.cpp" line="194"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="175"/>
+        <location filename="../backend/launch/jobspec.cpp" line="176"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="183"/>
+        <location filename="../backend/launch/jobspec.cpp" line="184"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="190"/>
+        <location filename="../backend/launch/jobspec.cpp" line="191"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="198"/>
+        <location filename="../backend/launch/jobspec.cpp" line="199"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="205"/>
+        <location filename="../backend/launch/jobspec.cpp" line="206"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="222"/>
+        <location filename="../backend/launch/jobspec.cpp" line="223"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="230"/>
+        <location filename="../backend/launch/jobspec.cpp" line="231"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="242"/>
+        <location filename="../backend/launch/jobspec.cpp" line="243"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="246"/>
+        <location filename="../backend/launch/jobspec.cpp" line="247"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="248"/>
+        <location filename="../backend/launch/jobspec.cpp" line="249"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="251"/>
+        <location filename="../backend/launch/jobspec.cpp" line="252"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="257"/>
+        <location filename="../backend/launch/jobspec.cpp" line="258"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="261"/>
+        <location filename="../backend/launch/jobspec.cpp" line="262"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="265"/>
+        <location filename="../backend/launch/jobspec.cpp" line="266"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="271"/>
+        <location filename="../backend/launch/jobspec.cpp" line="272"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="274"/>
+        <location filename="../backend/launch/jobspec.cpp" line="275"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="276"/>
+        <location filename="../backend/launch/jobspec.cpp" line="277"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>

@@ -163,6 +163,10 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     m_overlap->setToolTip(tr("--overlap on: each gradient bucket is sent as soon as backward has produced it; the "
                              "results are the same bit for bit"));
     hp->addRow(tr("&Overlap:"), m_overlap);
+    m_zero = new QCheckBox(tr("Shard the optimizer state over the ranks"), hpBox);
+    m_zero->setToolTip(tr("--zero 1 (ZeRO stage 1): each rank keeps AdamW's state for its share of the parameters "
+                          "only; the update stays the same"));
+    hp->addRow(tr("&ZeRO-1:"), m_zero);
     m_stallWarning = spin(0, 86400, 60,
                           tr("Seconds ranks may stand still before the trainer names the ranks the job "
                              "waits for (0: off)"));
@@ -243,6 +247,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_balance, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_overlap, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
+    connect(m_zero, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
     connect(addEnv, &QPushButton::clicked, this, [this] {
@@ -329,6 +334,7 @@ void LaunchPage::applySpec(const launch::JobSpec& s)
     m_threads->setValue(int(number("threads", 0)));
     m_balance->setChecked(t.value(QStringLiteral("balance")).toString() == QLatin1String("auto"));
     m_overlap->setChecked(t.value(QStringLiteral("overlap")).toString() != QLatin1String("off"));
+    m_zero->setChecked(t.value(QStringLiteral("zero")).toInt() == 1);
     m_stallWarning->setValue(int(number("stall-warning", 60)));
     m_stallAbort->setValue(int(number("stall-abort", 0)));
     if (s.ranks > 0)
@@ -425,6 +431,8 @@ launch::JobSpec LaunchPage::spec() const
         t.insert(QStringLiteral("balance"), QStringLiteral("auto"));
     if (!m_overlap->isChecked())
         t.insert(QStringLiteral("overlap"), QStringLiteral("off"));
+    if (m_zero->isChecked())
+        t.insert(QStringLiteral("zero"), 1);
     if (m_stallWarning->value() != 60)
         t.insert(QStringLiteral("stall-warning"), m_stallWarning->value());
     if (m_stallAbort->value() > 0)

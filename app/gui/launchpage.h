@@ -80,6 +80,7 @@ class LaunchPage : public QWidget {
     QDoubleSpinBox *m_weightDecay = nullptr, *m_clip = nullptr;
     QComboBox* m_precision = nullptr;
     QCheckBox* m_balance = nullptr;                              // --balance auto
+    QCheckBox* m_zero = nullptr;                                 // --zero 1
     QCheckBox* m_overlap = nullptr;                              // --overlap on (default) | off
     QSpinBox *m_stallWarning = nullptr, *m_stallAbort = nullptr; // the stall inspector, seconds
     QTableWidget* m_env = nullptr;

@@ -59,6 +59,7 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "compression",
                               "bucket-mb",
                               "overlap",
+                              "zero",
                               "scale-lr",
                               "checkpoint-every",
                               "keep",

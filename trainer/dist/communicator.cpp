@@ -79,6 +79,15 @@ class LocalCommunicator final : public Communicator {
             t.copy_(t.to(torch::kBFloat16));
         }
     }
+    void reduceScatterSum(const torch::Tensor& input, torch::Tensor& piece, const std::vector<int64_t>&) override
+    {
+        piece.copy_(input);
+    }
+    void allgatherInPlace(torch::Tensor&, const std::vector<int64_t>&) override {}
+    void gatherToRoot(const torch::Tensor& piece, torch::Tensor& all, const std::vector<int64_t>&, int) override
+    {
+        all.copy_(piece);
+    }
     void broadcast(torch::Tensor&, int) override {}
     void barrier() override {}
     std::vector<double> gather(const std::vector<double>& v, int) override { return v; }
@@ -184,6 +193,41 @@ class MpiCommunicator final : public Communicator {
             t.div_(scale);
     }
 
+    void reduceScatterSum(const torch::Tensor& input, torch::Tensor& piece, const std::vector<int64_t>& counts) override
+    {
+        requireContiguousCpu(input, "MPI_Reduce_scatter");
+        requireContiguousCpu(piece, "MPI_Reduce_scatter");
+        const auto c = pieceCounts(counts, input, "MPI_Reduce_scatter");
+        if (piece.numel() != c[static_cast<size_t>(rank_)])
+            throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ +
+                                 ": MPI_Reduce_scatter: the piece does not match this rank's count");
+        check(MPI_Reduce_scatter(input.data_ptr(), piece.data_ptr(), c.data(), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+              "MPI_Reduce_scatter", __FILE__, __LINE__);
+    }
+
+    void allgatherInPlace(torch::Tensor& buffer, const std::vector<int64_t>& counts) override
+    {
+        requireContiguousCpu(buffer, "MPI_Allgatherv");
+        const auto c = pieceCounts(counts, buffer, "MPI_Allgatherv");
+        const auto d = displacements(c);
+        check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer.data_ptr(), c.data(), d.data(), MPI_FLOAT,
+                             MPI_COMM_WORLD),
+              "MPI_Allgatherv", __FILE__, __LINE__);
+    }
+
+    void gatherToRoot(const torch::Tensor& piece, torch::Tensor& all, const std::vector<int64_t>& counts,
+                      int root) override
+    {
+        requireContiguousCpu(piece, "MPI_Gatherv");
+        std::vector<int> c(counts.begin(), counts.end());
+        const auto d = displacements(c);
+        if (rank_ == root)
+            requireContiguousCpu(all, "MPI_Gatherv");
+        check(MPI_Gatherv(piece.data_ptr(), count(piece), MPI_FLOAT, rank_ == root ? all.data_ptr() : nullptr, c.data(),
+                          d.data(), MPI_FLOAT, root, MPI_COMM_WORLD),
+              "MPI_Gatherv", __FILE__, __LINE__);
+    }
+
     void broadcast(torch::Tensor& t, int root) override
     {
         requireContiguousCpu(t, "MPI_Bcast");
@@ -287,6 +331,25 @@ class MpiCommunicator final : public Communicator {
             throw RuntimeFailure(std::string(call) + ": tensor too large for one call");
     }
     static int count(const torch::Tensor& t) { return static_cast<int>(t.numel()); }
+    // Per-rank counts as MPI takes them; they must cover the whole float32 tensor.
+    std::vector<int> pieceCounts(const std::vector<int64_t>& counts, const torch::Tensor& whole, const char* call) const
+    {
+        int64_t total = 0;
+        for (int64_t n : counts)
+            total += n;
+        if (static_cast<int>(counts.size()) != size_ || total != whole.numel() ||
+            whole.scalar_type() != torch::kFloat32)
+            throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + call +
+                                 ": the pieces do not cover the float32 tensor");
+        return std::vector<int>(counts.begin(), counts.end());
+    }
+    static std::vector<int> displacements(const std::vector<int>& counts)
+    {
+        std::vector<int> d(counts.size(), 0);
+        for (size_t i = 1; i < counts.size(); ++i)
+            d[i] = d[i - 1] + counts[i - 1];
+        return d;
+    }
 
     int rank_ = 0, size_ = 1, localRank_ = 0;
     std::string host_;

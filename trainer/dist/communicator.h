@@ -25,6 +25,16 @@ class Communicator {
 
     // In-place sum over ranks of a contiguous CPU float32 tensor, optionally sent as fp16/bf16.
     virtual void allreduceSum(torch::Tensor& tensor, WireType wire = WireType::None) = 0;
+    // ZeRO-1 (--zero 1) on contiguous CPU float32 tensors split into rank-ordered pieces of counts[r]
+    // elements (summing to the tensor's size). reduceScatterSum: the sum over ranks of this rank's piece
+    // of `input` into `piece` (counts[rank] elements). allgatherInPlace: every rank's piece of `buffer`
+    // (its own at its offset on entry) on every rank. gatherToRoot: every rank's `piece` into `all` at
+    // root, in rank order (`all` is only used at root).
+    virtual void reduceScatterSum(const torch::Tensor& input, torch::Tensor& piece,
+                                  const std::vector<int64_t>& counts) = 0;
+    virtual void allgatherInPlace(torch::Tensor& buffer, const std::vector<int64_t>& counts) = 0;
+    virtual void gatherToRoot(const torch::Tensor& piece, torch::Tensor& all, const std::vector<int64_t>& counts,
+                              int root) = 0;
     // In-place broadcast of a contiguous CPU tensor from root.
     virtual void broadcast(torch::Tensor& tensor, int root) = 0;
     virtual void barrier() = 0;

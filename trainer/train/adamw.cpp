@@ -22,6 +22,15 @@ AdamW::AdamW(std::vector<std::pair<std::string, torch::Tensor>> namedParams, dou
     }
 }
 
+AdamW::AdamW(std::vector<AdamWParam> pieces, double beta1, double beta2, double eps)
+    : params_(std::move(pieces)), beta1_(beta1), beta2_(beta2), eps_(eps)
+{
+    for (auto& ap : params_) {
+        ap.expAvg = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
+        ap.expAvgSq = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
+    }
+}
+
 void AdamW::step(double lr, double weightDecay)
 {
     torch::NoGradGuard noGrad;
@@ -31,7 +40,7 @@ void AdamW::step(double lr, double weightDecay)
     const double stepSize = lr / bc1;
     const double bc2Sqrt = std::sqrt(bc2);
     for (auto& ap : params_) {
-        const auto& grad = ap.param.grad();
+        const auto& grad = ap.grad.defined() ? ap.grad : ap.param.grad();
         if (!grad.defined())
             continue;
         if (fusedKernelApplies(ap, grad)) {

@@ -68,6 +68,15 @@ CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::
                                 const AdamW& optimizer, const nlohmann::json& trainerState,
                                 const std::vector<std::string>& tokenizerFiles, int64_t keep)
 {
+    return saveCheckpoint(outDir, step, model, optimizer.stateTensors(), optimizer.steps(), trainerState,
+                          tokenizerFiles, keep);
+}
+
+CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::Qwen2ForCausalLM& model,
+                                const std::vector<std::pair<std::string, torch::Tensor>>& optimizerState,
+                                int64_t optimizerSteps, const nlohmann::json& trainerState,
+                                const std::vector<std::string>& tokenizerFiles, int64_t keep)
+{
     const auto started = std::chrono::steady_clock::now();
     const fs::path root = fs::path(outDir) / "checkpoints";
     util::makeDirs(root.string());
@@ -78,10 +87,8 @@ CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::
     try {
         fs::remove_all(tmp);
         model::savePretrained(model, tmp.string(), torch::kFloat32, tokenizerFiles);
-        auto state = optimizer.stateTensors();
-        model::writeSafetensors(
-            (tmp / "optimizer.safetensors").string(), state,
-            {{"format", "pt"}, {"optimizer", "adamw"}, {"steps", std::to_string(optimizer.steps())}});
+        model::writeSafetensors((tmp / "optimizer.safetensors").string(), optimizerState,
+                                {{"format", "pt"}, {"optimizer", "adamw"}, {"steps", std::to_string(optimizerSteps)}});
         util::writeFileAtomic((tmp / "trainer_state.json").string(), trainerState.dump(2) + "\n");
         util::fsyncDirectory(tmp.string());
         // Re-saving a step (after a resume) replaces it in one step: `latest` may name it.

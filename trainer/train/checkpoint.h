@@ -23,6 +23,11 @@ struct CheckpointResult {
 CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::Qwen2ForCausalLM& model,
                                 const AdamW& optimizer, const nlohmann::json& trainerState,
                                 const std::vector<std::string>& tokenizerFiles, int64_t keep);
+// The same with the optimizer's state given as named tensors (--zero 1: assembled from every rank's shard).
+CheckpointResult saveCheckpoint(const std::string& outDir, int64_t step, model::Qwen2ForCausalLM& model,
+                                const std::vector<std::pair<std::string, torch::Tensor>>& optimizerState,
+                                int64_t optimizerSteps, const nlohmann::json& trainerState,
+                                const std::vector<std::string>& tokenizerFiles, int64_t keep);
 
 // "latest" -> <out>/checkpoints/<latest>, a directory -> itself. Throws InputError when missing/incomplete.
 std::string resolveCheckpoint(const std::string& outDir, const std::string& spec);

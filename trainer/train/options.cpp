@@ -45,6 +45,7 @@ const std::vector<Flag>& flags()
         {"device", Kind::String, "auto | cpu | cuda | cuda:N (default auto: cuda:<local rank> when CUDA is there)"},
         {"compression", Kind::String, "gradient wire compression: none | fp16 | bf16"},
         {"bucket-mb", Kind::Float, "allreduce bucket size in MiB (default 25)"},
+        {"zero", Kind::Int, "0 (default) | 1: shard the optimizer state over the ranks (ZeRO stage 1)"},
         {"overlap", Kind::String,
          "on (default) | off: start each bucket's allreduce during backward, as soon as its gradients are ready"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
@@ -247,6 +248,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.device = get<std::string>(j, "device", o.device);
     o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
     const auto overlap = get<std::string>(j, "overlap", o.overlap ? "on" : "off");
+    o.zero = static_cast<int>(get<int64_t>(j, "zero", o.zero));
     o.scaleLr = get<bool>(j, "scale-lr", false);
     o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
     o.keep = get<int64_t>(j, "keep", o.keep);
@@ -289,6 +291,10 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
     need(overlap == "on" || overlap == "off", "--overlap must be on or off, got \"" + overlap + "\"");
     o.overlap = overlap == "on";
+    need(o.zero == 0 || o.zero == 1,
+         "--zero must be 0 or 1 (stage 1 shards the optimizer state), got " + std::to_string(o.zero));
+    need(o.zero == 0 || o.compression == "none",
+         "--zero 1 reduce-scatters fp32 gradients: leave --compression at none");
     need(o.checkpointEvery >= 0, "--checkpoint-every must be >= 0");
     need(o.keep >= 1, "--keep must be at least 1");
     need(!o.out.empty(), "--out must not be empty");
@@ -398,6 +404,7 @@ nlohmann::json TrainOptions::toJson() const
                         {"compression", compression},
                         {"bucket_mb", bucketMb},
                         {"overlap", overlap ? "on" : "off"},
+                        {"zero", zero},
                         {"scale_lr", scaleLr},
                         {"batch_mode", batchMode},
                         {"text_field", textField},

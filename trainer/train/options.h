@@ -49,6 +49,7 @@ struct TrainOptions {
     std::string compression = "none";
     double bucketMb = 25;
     bool overlap = true;  // allreduce buckets during backward (on a communication thread)
+    int zero = 0;         // 1: optimizer state sharded over the ranks (ZeRO-1)
     bool scaleLr = false; // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;

@@ -11,6 +11,7 @@
 #include "train/device.h"
 #include "train/loss_scaler.h"
 #include "train/overlap.h"
+#include "train/zero.h"
 #include "util/blas.h"
 #include "util/errors.h"
 #include "util/fileio.h"
@@ -27,6 +28,7 @@
 #include <optional>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace fs = std::filesystem;
 
@@ -58,6 +60,11 @@ struct Bucket {
     std::vector<torch::Tensor> views; // views[i]: params[i]'s gradient inside `flat`
     torch::Tensor flat;
     torch::Tensor host;
+    // --zero 1: each rank's element count, this rank's range [shardBegin, shardBegin + counts[rank]) of
+    // `flat` (`shard`), and the receive buffer of the reduce-scatter.
+    std::vector<int64_t> counts;
+    int64_t shardBegin = 0;
+    torch::Tensor shard, received;
 };
 
 std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb, const torch::Device& device)
@@ -314,6 +321,7 @@ template <class T> struct Gathered {
 // the GPU's memory, is for the memory-pressure diagnosis) and the run's total peak FLOP/s (for MFU).
 struct RankInfo : Gathered<RankInfo> {
     double localRank = 0, pid = 0, memoryTotalMb = 0, peakFlops = 0;
+    double optimizerMb = 0; // the optimizer state this rank holds (1/world of it with --zero 1)
 
     struct Field {
         const char* name;
@@ -322,7 +330,8 @@ struct RankInfo : Gathered<RankInfo> {
     static constexpr Field fields[] = {{"local_rank", &RankInfo::localRank},
                                        {"pid", &RankInfo::pid},
                                        {"mem_total_mb", &RankInfo::memoryTotalMb},
-                                       {"peak_flops", &RankInfo::peakFlops}};
+                                       {"peak_flops", &RankInfo::peakFlops},
+                                       {"optimizer_mb", &RankInfo::optimizerMb}};
 };
 
 // One rank's figures for one optimizer step. Counts are doubles too: they travel in the same gather.
@@ -399,14 +408,16 @@ struct TrainingRun {
 
     model::Qwen2ForCausalLM net{nullptr};
     std::vector<torch::Tensor> params;
-    std::optional<AdamW> optimizer;
+    std::vector<std::string> paramNames; // same order as params
+    std::optional<AdamW> optimizer;      // --zero 1: over this rank's shard of every bucket only
     std::optional<data::DataLoader> loader;
 
     int64_t maxSteps = 0;
     double peakLr = 0, minLr = 0;
     dist::WireType wire = dist::WireType::None;
     std::vector<Bucket> buckets;
-    std::unique_ptr<OverlappedAllreduce> overlap; // --overlap on with something to exchange; after `buckets`
+    std::vector<std::vector<ShardPiece>> zeroPieces; // --zero 1: this rank's pieces, per bucket
+    std::unique_ptr<OverlappedAllreduce> overlap;    // --overlap on with something to exchange; after `buckets`
     LossScaler scaler{false};
 
     DeviceTelemetry deviceInfo;
@@ -548,6 +559,9 @@ void setupModel(TrainingRun& run)
     std::vector<std::pair<std::string, torch::Tensor>> named;
     for (const auto& item : run.net->named_parameters())
         named.emplace_back(item.key(), item.value());
+    run.paramNames.clear();
+    for (const auto& [n, p] : named)
+        run.paramNames.push_back(n);
     for (auto& [n, p] : named)
         run.params.push_back(p);
     auto& optimizer = run.optimizer.emplace(named);
@@ -588,10 +602,12 @@ void broadcastStartState(TrainingRun& run)
         torch::NoGradGuard noGrad;
         for (auto& p : run.params)
             broadcastFromRankZero(run.comm, p.data());
-        for (auto& ap : run.optimizer->params()) {
-            broadcastFromRankZero(run.comm, ap.expAvg);
-            broadcastFromRankZero(run.comm, ap.expAvgSq);
-        }
+        // With --zero 1 each rank takes its shard of rank 0's state when the optimizer is sharded.
+        if (run.o.zero == 0)
+            for (auto& ap : run.optimizer->params()) {
+                broadcastFromRankZero(run.comm, ap.expAvg);
+                broadcastFromRankZero(run.comm, ap.expAvgSq);
+            }
     }
     if (run.o.verifySync) {
         const bool equal = ranksInSync(run);
@@ -690,6 +706,15 @@ bool hasGradientsToExchange(const TrainingRun& run)
 void reduceBucket(TrainingRun& run, Bucket& b)
 {
     torch::NoGradGuard noGrad;
+    if (run.o.zero == 1) {
+        // Only this rank's range is summed here; the rest of `flat` keeps local gradients nobody reads.
+        if (b.host.defined())
+            b.host.copy_(b.flat);
+        run.comm.reduceScatterSum(b.host.defined() ? b.host : b.flat, b.received, b.counts);
+        b.received.div_(static_cast<double>(run.world));
+        b.shard.copy_(b.received, /*non_blocking=*/true);
+        return;
+    }
     if (b.host.defined()) {
         b.host.copy_(b.flat);
         run.comm.allreduceSum(b.host, run.wire);
@@ -711,6 +736,112 @@ int64_t bytesSent(const TrainingRun& run)
     return bytes;
 }
 
+// --zero 1: this rank's range of every bucket and an optimizer over just those elements. On resume its
+// state is rank 0's (read from the checkpoint into the full optimizer, broadcast bucket by bucket, each
+// rank keeping its range); then the full optimizer is dropped, so a rank holds 1/world of the state.
+void shardOptimizer(TrainingRun& run)
+{
+    torch::NoGradGuard noGrad;
+    const bool resumed = !run.resume.dir.empty();
+    std::unordered_map<const void*, size_t> indexOf;
+    for (size_t i = 0; i < run.params.size(); ++i)
+        indexOf[run.params[i].unsafeGetTensorImpl()] = i;
+    std::vector<AdamWParam> pieces;
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> stateOfPiece; // resume: (exp_avg, exp_avg_sq) slices
+    run.zeroPieces.clear();
+    for (auto& b : run.buckets) {
+        b.counts = shardCounts(b.flat.numel(), run.world);
+        b.shardBegin = std::accumulate(b.counts.begin(), b.counts.begin() + run.rank, int64_t(0));
+        const int64_t n = b.counts[static_cast<size_t>(run.rank)];
+        b.shard = b.flat.narrow(0, b.shardBegin, n);
+        b.received = torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat32));
+        std::vector<int64_t> sizes;
+        for (const auto& p : b.params)
+            sizes.push_back(p.numel());
+        torch::Tensor m, v; // the bucket's full state in bucket layout (resume only)
+        if (resumed) {
+            m = torch::zeros_like(b.flat);
+            v = torch::zeros_like(b.flat);
+            if (run.rank == 0) {
+                int64_t offset = 0;
+                for (const auto& p : b.params) {
+                    const auto& full = run.optimizer->params()[indexOf.at(p.unsafeGetTensorImpl())];
+                    m.narrow(0, offset, p.numel()).copy_(full.expAvg.reshape(-1));
+                    v.narrow(0, offset, p.numel()).copy_(full.expAvgSq.reshape(-1));
+                    offset += p.numel();
+                }
+            }
+            broadcastFromRankZero(run.comm, m);
+            broadcastFromRankZero(run.comm, v);
+        }
+        auto bucketPieces = piecesIn(sizes, b.shardBegin, b.shardBegin + n);
+        for (const auto& piece : bucketPieces) {
+            const auto& p = b.params[piece.param];
+            AdamWParam ap;
+            ap.name = run.paramNames[indexOf.at(p.unsafeGetTensorImpl())];
+            ap.param = p.detach().view(-1).narrow(0, piece.paramOffset, piece.length);
+            ap.grad = b.flat.narrow(0, piece.bucketOffset, piece.length);
+            ap.decay = p.dim() >= 2;
+            ap.offset = piece.paramOffset;
+            pieces.push_back(std::move(ap));
+            if (resumed)
+                stateOfPiece.emplace_back(m.narrow(0, piece.bucketOffset, piece.length).clone(),
+                                          v.narrow(0, piece.bucketOffset, piece.length).clone());
+        }
+        run.zeroPieces.push_back(std::move(bucketPieces));
+    }
+    const int64_t steps = run.optimizer->steps();
+    run.optimizer.reset();
+    auto& sharded = run.optimizer.emplace(std::move(pieces));
+    sharded.setSteps(steps);
+    for (size_t i = 0; i < stateOfPiece.size(); ++i) {
+        sharded.params()[i].expAvg.copy_(stateOfPiece[i].first);
+        sharded.params()[i].expAvgSq.copy_(stateOfPiece[i].second);
+    }
+}
+
+// The optimizer state a checkpoint holds (every parameter whole, as without --zero; only rank 0's
+// answer counts). Sharded, every rank's pieces are gathered at rank 0 bucket by bucket; every rank
+// must call this.
+std::vector<std::pair<std::string, torch::Tensor>> optimizerStateForCheckpoint(TrainingRun& run)
+{
+    if (run.o.zero == 0)
+        return run.optimizer->stateTensors();
+    torch::NoGradGuard noGrad;
+    std::unordered_map<const void*, size_t> indexOf;
+    for (size_t i = 0; i < run.params.size(); ++i)
+        indexOf[run.params[i].unsafeGetTensorImpl()] = i;
+    std::vector<std::pair<std::string, torch::Tensor>> avg, avgSq;
+    size_t next = 0; // the optimizer's pieces follow the buckets' order
+    for (size_t k = 0; k < run.buckets.size(); ++k) {
+        const auto& b = run.buckets[k];
+        std::vector<torch::Tensor> mine[2];
+        for (size_t i = 0; i < run.zeroPieces[k].size(); ++i, ++next) {
+            const auto& ap = run.optimizer->params()[next];
+            mine[0].push_back(ap.expAvg.to(torch::kCPU));
+            mine[1].push_back(ap.expAvgSq.to(torch::kCPU));
+        }
+        for (int which = 0; which < 2; ++which) {
+            const torch::Tensor piece =
+                mine[which].empty() ? torch::empty({0}, torch::kFloat32) : torch::cat(mine[which]).contiguous();
+            torch::Tensor all = run.rank == 0 ? torch::empty({b.flat.numel()}, torch::kFloat32) : torch::Tensor();
+            run.comm.gatherToRoot(piece, all, b.counts, 0);
+            if (run.rank != 0)
+                continue;
+            int64_t offset = 0;
+            for (const auto& p : b.params) {
+                const std::string& name = run.paramNames[indexOf.at(p.unsafeGetTensorImpl())];
+                (which == 0 ? avg : avgSq)
+                    .emplace_back(name + (which == 0 ? ".exp_avg" : ".exp_avg_sq"),
+                                  all.narrow(0, offset, p.numel()).view(p.sizes()));
+                offset += p.numel();
+            }
+        }
+    }
+    avg.insert(avg.end(), avgSq.begin(), avgSq.end());
+    return avg;
+}
+
 // Run length, learning-rate schedule, gradient buckets and the loss scaler (restored on resume).
 void setupSchedule(TrainingRun& run)
 {
@@ -722,6 +853,8 @@ void setupSchedule(TrainingRun& run)
     run.minLr = o.scaleLr ? o.minLr * run.world : o.minLr;
     run.wire = dist::parseWireType(o.compression);
     run.buckets = makeBuckets(run.params, o.bucketMb, run.device);
+    if (o.zero == 1)
+        shardOptimizer(run);
     if (o.overlap && hasGradientsToExchange(run)) {
         std::vector<std::vector<torch::Tensor>> bucketParams;
         for (const auto& b : run.buckets)
@@ -764,7 +897,8 @@ nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& ru
                          {"device_name", deviceField(label, true)},
                          {"local_rank", static_cast<int>(info.localRank)},
                          {"pid", static_cast<int64_t>(info.pid)},
-                         {"mem_total_mb", info.memoryTotalMb}});
+                         {"mem_total_mb", info.memoryTotalMb},
+                         {"optimizer_mb", info.optimizerMb}});
     }
     nlohmann::ordered_json hparams = o.toJson();
     hparams["world_size"] = run.world;
@@ -812,6 +946,9 @@ void writeHello(TrainingRun& run)
     local.pid = static_cast<double>(::getpid());
     local.memoryTotalMb = run.deviceInfo.memoryTotalMb;
     local.peakFlops = run.deviceInfo.peakFlops;
+    for (const auto& ap : run.optimizer->params())
+        local.optimizerMb += static_cast<double>((ap.expAvg.numel() + ap.expAvgSq.numel()) * ap.expAvg.element_size()) /
+                             (1024.0 * 1024.0);
     const auto rankInfo = RankInfo::gatherAtRankZero(comm, local);
     for (const RankInfo& info : rankInfo)
         run.peakFlopsAllRanks += info.peakFlops;
@@ -955,22 +1092,56 @@ void allreduceGradients(TrainingRun& run, StepStats& stats)
 }
 
 // Unscales the gradients (by the loss scale), clips them to --clip; returns their norm before clipping.
+// --zero 1: only each rank's shards hold averaged gradients; the norm adds their squares over ranks.
 double unscaleAndClip(TrainingRun& run)
 {
     torch::NoGradGuard noGrad;
+    const bool sharded = run.o.zero == 1;
     std::vector<torch::Tensor> norms;
     for (auto& b : run.buckets) {
+        auto& g = sharded ? b.shard : b.flat;
         if (run.scaler.scale() != 1.0)
-            b.flat.div_(run.scaler.scale());
-        norms.push_back(torch::linalg_vector_norm(b.flat, 2).to(torch::kFloat64));
+            g.div_(run.scaler.scale());
+        norms.push_back(torch::linalg_vector_norm(g, 2).to(torch::kFloat64));
     }
-    const double gradNorm = torch::stack(norms).norm().item<double>(); // one device sync for all buckets
+    double gradNorm = torch::stack(norms).norm().item<double>(); // one device sync for all buckets
+    if (sharded && run.world > 1) {
+        auto squares = torch::tensor({static_cast<float>(gradNorm * gradNorm)}, torch::kFloat32);
+        run.comm.allreduceSum(squares);
+        gradNorm = std::sqrt(static_cast<double>(squares.item<float>()));
+    }
     if (run.o.clip > 0 && std::isfinite(gradNorm) && gradNorm > run.o.clip) {
         const double scale = run.o.clip / (gradNorm + 1e-6);
         for (auto& b : run.buckets)
-            b.flat.mul_(scale);
+            (sharded ? b.shard : b.flat).mul_(scale);
     }
     return gradNorm;
+}
+
+// --zero 1 after the optimizer step: every rank's updated shard to every rank. The gradient bucket is
+// the buffer (its gradients are used up): each rank puts its parameters' new values at its range, the
+// all-gather fills in the others', and every parameter copies its values out.
+void allgatherParameters(TrainingRun& run)
+{
+    torch::NoGradGuard noGrad;
+    for (auto& b : run.buckets) {
+        std::vector<torch::Tensor> mine;
+        for (const auto& piece : run.zeroPieces[static_cast<size_t>(&b - run.buckets.data())])
+            mine.push_back(b.params[piece.param].detach().view(-1).narrow(0, piece.paramOffset, piece.length));
+        if (!mine.empty())
+            b.shard.copy_(torch::cat(mine));
+        if (run.world > 1) {
+            if (b.host.defined()) {
+                b.host.copy_(b.flat);
+                run.comm.allgatherInPlace(b.host, b.counts);
+                b.flat.copy_(b.host);
+            } else {
+                run.comm.allgatherInPlace(b.flat, b.counts);
+            }
+        }
+        for (size_t i = 0; i < b.params.size(); ++i)
+            b.params[i].detach().copy_(b.views[i]);
+    }
 }
 
 // The optimizer step, skipped (with a warning) when the gradients are not finite; clears the gradients.
@@ -981,9 +1152,11 @@ void applyGradients(TrainingRun& run, int64_t thisStep, StepResult& result)
     // Every rank holds the same averaged gradients, so every rank takes the same decision.
     result.lossScale = run.scaler.scale();
     const bool skip = run.scaler.update(std::isfinite(result.gradNorm));
-    if (!skip)
+    if (!skip) {
         run.optimizer->step(result.lr, run.o.weightDecay);
-    else if (run.lead)
+        if (run.o.zero == 1)
+            allgatherParameters(run);
+    } else if (run.lead)
         run.metrics->write("warning",
                            {{"rank", -1},
                             {"host", ""},
@@ -1142,6 +1315,7 @@ nlohmann::json trainerState(const TrainingRun& run, int64_t atStep)
         {"position", run.position},
         {"samples_consumed_in_epoch", run.shares.empty() ? run.position * run.world : run.position},
         {"world_size", run.world},
+        {"zero", run.o.zero},
         {"optimizer_steps", run.optimizer->steps()},
         {"loss_scale", scaler.enabled() ? nlohmann::json(scaler.scale()) : nlohmann::json()},
         {"scaler", {{"scale", scaler.scale()}, {"good_steps", scaler.goodSteps()}, {"skipped", scaler.skippedSteps()}}},
@@ -1160,10 +1334,11 @@ void writeCheckpoint(TrainingRun& run, int64_t atStep)
 {
     enterPhase(run, atStep, dist::Phase::CheckpointWait);
     run.comm.barrier();
+    const auto optimizerState = optimizerStateForCheckpoint(run); // gathered from every rank with --zero 1
     if (run.lead) {
         enterPhase(run, atStep, dist::Phase::CheckpointWrite);
-        auto r = saveCheckpoint(run.o.out, atStep, run.net, *run.optimizer, trainerState(run, atStep),
-                                run.tokenizerFiles, run.o.keep);
+        auto r = saveCheckpoint(run.o.out, atStep, run.net, optimizerState, run.optimizer->steps(),
+                                trainerState(run, atStep), run.tokenizerFiles, run.o.keep);
         run.metrics->write("checkpoint", {{"step", atStep}, {"path", r.path}, {"bytes", r.bytes}, {"ms", r.ms}});
         std::fprintf(stderr, "checkpoint %s (%.1f MB, %.0f ms)\n", r.path.c_str(), r.bytes / 1e6, r.ms);
         enterPhase(run, atStep, dist::Phase::CheckpointWait);

@@ -63,18 +63,23 @@ class TestLaunchPage : public QObject {
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("balance")));
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("stall-warning")));
-        QCheckBox *balance = nullptr, *overlap = nullptr;
+        QCheckBox *balance = nullptr, *overlap = nullptr, *zero = nullptr;
         for (QCheckBox* box : page.findChildren<QCheckBox*>()) {
             if (box->text().contains(QStringLiteral("faster ranks")))
                 balance = box;
             if (box->text().contains(QStringLiteral("Overlap")))
                 overlap = box;
+            if (box->text().contains(QStringLiteral("optimizer state")))
+                zero = box;
         }
-        QVERIFY(balance && overlap);
+        QVERIFY(balance && overlap && zero);
+        QVERIFY(!zero->isChecked());
+        QVERIFY(!page.spec().trainer.contains(QStringLiteral("zero")));
         QVERIFY(overlap->isChecked()); // --overlap on is the trainer's default: not written
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("overlap")));
         balance->setChecked(true);
         overlap->setChecked(false);
+        zero->setChecked(true);
         QList<QSpinBox*> spins = page.findChildren<QSpinBox*>();
         QSpinBox* abort = nullptr;
         for (QSpinBox* s : spins)
@@ -94,6 +99,8 @@ class TestLaunchPage : public QObject {
         QCOMPARE(back->trainer.value(QStringLiteral("balance")).toString(), QStringLiteral("auto"));
         QCOMPARE(back->trainer.value(QStringLiteral("overlap")).toString(), QStringLiteral("off"));
         QVERIFY(spec.trainerArgs().contains(QStringLiteral("--overlap=off")));
+        QVERIFY2(spec.trainerArgs().contains(QStringLiteral("--zero=1")), qPrintable(spec.trainerArgs().join(u' ')));
+        QCOMPARE(back->trainer.value(QStringLiteral("zero")).toInt(), 1);
     }
 
     void commandPreview()
