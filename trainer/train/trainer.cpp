@@ -3,6 +3,7 @@
 #include "data/dataset.h"
 #include "dist/stall.h"
 #include "model/hf_checkpoint.h"
+#include "model/safetensors.h"
 #include "telemetry/metrics_writer.h"
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
@@ -564,6 +565,10 @@ void setupModel(TrainingRun& run)
         run.paramNames.push_back(n);
     for (auto& [n, p] : named)
         run.params.push_back(p);
+    // --zero 1: shardOptimizer builds this rank's part once the buckets exist; no rank ever holds all
+    // of the state (jemalloc keeps freed memory resident, so a transient full copy would stay in RSS).
+    if (run.o.zero == 1)
+        return;
     auto& optimizer = run.optimizer.emplace(named);
     if (!run.resume.dir.empty()) {
         if (run.rank == 0)
@@ -736,16 +741,26 @@ int64_t bytesSent(const TrainingRun& run)
     return bytes;
 }
 
-// --zero 1: this rank's range of every bucket and an optimizer over just those elements. On resume its
-// state is rank 0's (read from the checkpoint into the full optimizer, broadcast bucket by bucket, each
-// rank keeping its range); then the full optimizer is dropped, so a rank holds 1/world of the state.
+// Where each parameter (by its tensor) sits in run.params and run.paramNames.
+std::unordered_map<const void*, size_t> parameterIndex(const TrainingRun& run)
+{
+    std::unordered_map<const void*, size_t> index;
+    for (size_t i = 0; i < run.params.size(); ++i)
+        index[run.params[i].unsafeGetTensorImpl()] = i;
+    return index;
+}
+
+// --zero 1: this rank's range of every bucket and an optimizer over just those elements. On resume
+// rank 0 reads the checkpoint's state (memory-mapped) bucket by bucket and broadcasts it; each rank
+// keeps its range, so the state is re-sharded for any world size and no rank holds all of it.
 void shardOptimizer(TrainingRun& run)
 {
     torch::NoGradGuard noGrad;
     const bool resumed = !run.resume.dir.empty();
-    std::unordered_map<const void*, size_t> indexOf;
-    for (size_t i = 0; i < run.params.size(); ++i)
-        indexOf[run.params[i].unsafeGetTensorImpl()] = i;
+    std::shared_ptr<model::SafetensorsFile> saved; // rank 0, on resume
+    if (resumed && run.rank == 0)
+        saved = model::SafetensorsFile::open((fs::path(run.resume.dir) / "optimizer.safetensors").string());
+    const auto indexOf = parameterIndex(run);
     std::vector<AdamWParam> pieces;
     std::vector<std::pair<torch::Tensor, torch::Tensor>> stateOfPiece; // resume: (exp_avg, exp_avg_sq) slices
     run.zeroPieces.clear();
@@ -758,21 +773,27 @@ void shardOptimizer(TrainingRun& run)
         std::vector<int64_t> sizes;
         for (const auto& p : b.params)
             sizes.push_back(p.numel());
-        torch::Tensor m, v; // the bucket's full state in bucket layout (resume only)
+        torch::Tensor state[2]; // the bucket's exp_avg and exp_avg_sq in bucket layout (resume only)
         if (resumed) {
-            m = torch::zeros_like(b.flat);
-            v = torch::zeros_like(b.flat);
-            if (run.rank == 0) {
+            for (int which = 0; which < 2; ++which) {
+                state[which] = torch::zeros_like(b.flat);
                 int64_t offset = 0;
                 for (const auto& p : b.params) {
-                    const auto& full = run.optimizer->params()[indexOf.at(p.unsafeGetTensorImpl())];
-                    m.narrow(0, offset, p.numel()).copy_(full.expAvg.reshape(-1));
-                    v.narrow(0, offset, p.numel()).copy_(full.expAvgSq.reshape(-1));
+                    if (saved) {
+                        const std::string name = run.paramNames[indexOf.at(p.unsafeGetTensorImpl())] +
+                                                 (which == 0 ? ".exp_avg" : ".exp_avg_sq");
+                        const auto* info = saved->find(name);
+                        if (!info)
+                            throw InputError(saved->path() + ": optimizer state \"" + name + "\" is missing");
+                        const auto v = saved->view(*info);
+                        if (v.sizes() != p.sizes())
+                            throw InputError(saved->path() + ": optimizer state \"" + name + "\" has the wrong shape");
+                        state[which].narrow(0, offset, p.numel()).copy_(v.reshape(-1));
+                    }
                     offset += p.numel();
                 }
+                broadcastFromRankZero(run.comm, state[which]);
             }
-            broadcastFromRankZero(run.comm, m);
-            broadcastFromRankZero(run.comm, v);
         }
         auto bucketPieces = piecesIn(sizes, b.shardBegin, b.shardBegin + n);
         for (const auto& piece : bucketPieces) {
@@ -785,18 +806,25 @@ void shardOptimizer(TrainingRun& run)
             ap.offset = piece.paramOffset;
             pieces.push_back(std::move(ap));
             if (resumed)
-                stateOfPiece.emplace_back(m.narrow(0, piece.bucketOffset, piece.length).clone(),
-                                          v.narrow(0, piece.bucketOffset, piece.length).clone());
+                stateOfPiece.emplace_back(state[0].narrow(0, piece.bucketOffset, piece.length).clone(),
+                                          state[1].narrow(0, piece.bucketOffset, piece.length).clone());
         }
         run.zeroPieces.push_back(std::move(bucketPieces));
     }
-    const int64_t steps = run.optimizer->steps();
-    run.optimizer.reset();
     auto& sharded = run.optimizer.emplace(std::move(pieces));
-    sharded.setSteps(steps);
     for (size_t i = 0; i < stateOfPiece.size(); ++i) {
         sharded.params()[i].expAvg.copy_(stateOfPiece[i].first);
         sharded.params()[i].expAvgSq.copy_(stateOfPiece[i].second);
+    }
+    if (resumed) {
+        int64_t steps = 0;
+        if (saved)
+            if (auto it = saved->metadata().find("steps"); it != saved->metadata().end())
+                steps = std::stoll(it->second);
+        auto t = torch::tensor({steps}, torch::kInt64);
+        if (run.world > 1)
+            run.comm.broadcast(t, 0);
+        sharded.setSteps(t.item<int64_t>());
     }
 }
 
@@ -808,9 +836,7 @@ std::vector<std::pair<std::string, torch::Tensor>> optimizerStateForCheckpoint(T
     if (run.o.zero == 0)
         return run.optimizer->stateTensors();
     torch::NoGradGuard noGrad;
-    std::unordered_map<const void*, size_t> indexOf;
-    for (size_t i = 0; i < run.params.size(); ++i)
-        indexOf[run.params[i].unsafeGetTensorImpl()] = i;
+    const auto indexOf = parameterIndex(run);
     std::vector<std::pair<std::string, torch::Tensor>> avg, avgSq;
     size_t next = 0; // the optimizer's pieces follow the buckets' order
     for (size_t k = 0; k < run.buckets.size(); ++k) {
