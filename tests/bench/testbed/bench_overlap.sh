@@ -5,23 +5,9 @@
 # and the part hidden behind backward (comm_hidden_ms). Not run by ctest; needs root and a built tree.
 #   tests/bench/testbed/bench_overlap.sh [BUILD_DIR] [STEPS]
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-build="${1:-$root/build}"
 steps="${2:-5}"
-cli="$build/app/cli/traindeck-cli"
-trainer="$build/trainer/traindeck-trainer"
-cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
-tb="$root/scripts/testbed.sh"
-[ -x "$cli" ] && [ -x "$trainer" ] || { echo "bench: build first ($cli, $trainer)" >&2; exit 2; }
-work="$(mktemp -d)"
-export XDG_CONFIG_HOME="$work/config"
-trap '"$tb" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-
-profile_src=$("$tb" up --nodes 2 --dir /run/traindeck-testbed-bench 2>/dev/null)
-profile="$work/profile.json"
-cp "$profile_src" "$profile"
-"$cli" install-key --profile "$profile" --key /run/traindeck-testbed-bench/client/id_ed25519.pub --head-to-workers >/dev/null
-"$cli" deploy --profile "$profile" --trainer "$trainer" --dest /run/traindeck-testbed-bench/work/bin/traindeck-trainer >/dev/null
+# shellcheck source=two-nodes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/two-nodes.sh"
 
 spec() {  # spec NAME OVERLAP
   cat > "$work/$1.json" <<JSON

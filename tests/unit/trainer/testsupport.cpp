@@ -94,6 +94,19 @@ ProcessResult trainMicro(int np, const QStringList& args, int timeoutMs)
                timeoutMs);
 }
 
+std::vector<nlohmann::json> records(const QString& metrics, const std::string& type)
+{
+    std::vector<nlohmann::json> out;
+    for (const auto& line : readFile(metrics).split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        auto j = nlohmann::json::parse(line.toStdString(), nullptr, /*allow_exceptions=*/false);
+        if (!j.is_discarded() && (type.empty() || j.value("type", std::string()) == type))
+            out.push_back(std::move(j));
+    }
+    return out;
+}
+
 std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir)
 {
     auto f = traindeck::model::SafetensorsFile::open((checkpointDir + "/model.safetensors").toStdString());

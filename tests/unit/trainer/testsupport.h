@@ -10,8 +10,11 @@
 #include <QString>
 #include <QStringList>
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
+#include <vector>
 
 namespace testsupport {
 
@@ -42,6 +45,10 @@ MicroRun writeMicroRun(const QString& dir, uint64_t seed, const QByteArray& sent
 // traindeck-trainer train under `mpirun -np np` (np 0: without mpirun) with the micro run's small
 // settings (one thread, seq-len 32, warmup 2, lr 0.001) after `args`.
 ProcessResult trainMicro(int np, const QStringList& args, int timeoutMs = 180000);
+
+// The records of a metrics file in order; only those of `type` ("step", "hello", ...) when given. A line
+// that is not JSON (one cut by a kill) is skipped.
+std::vector<nlohmann::json> records(const QString& metrics, const std::string& type = {});
 
 // A checkpoint's parameters by name (its model.safetensors, copied).
 std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir);

@@ -26,18 +26,6 @@ using Shares = std::vector<int64_t>;
 using testsupport::maxRelativeDifference;
 using testsupport::trainMicro;
 
-std::vector<nlohmann::json> steps(const QString& metrics)
-{
-    std::vector<nlohmann::json> out;
-    for (const auto& line : testsupport::readFile(metrics).split('\n'))
-        if (!line.trimmed().isEmpty()) {
-            auto j = nlohmann::json::parse(line.toStdString());
-            if (j["type"] == "step")
-                out.push_back(j);
-        }
-    return out;
-}
-
 } // namespace
 
 class TestBalance : public QObject {
@@ -117,7 +105,7 @@ void TestBalance::anySplitGivesTheSingleProcessUpdate()
             maxRelativeDifference(one + "/checkpoints/step-00000010", out + "/checkpoints/step-00000010");
         qInfo("split %s: max relative parameter difference to one process %.3g", qPrintable(split), diff);
         QVERIFY2(diff <= 1e-5, qPrintable(QString::number(diff)));
-        const auto s = steps(out + "/metrics.jsonl");
+        const auto s = testsupport::records(out + "/metrics.jsonl", "step");
         QCOMPARE(s.back()["samples"], nlohmann::json::parse("[" + split.toStdString() + "]"));
     }
     // And training moved the parameters (the comparison is not vacuous).
@@ -149,7 +137,7 @@ void TestBalance::autoBalanceMovesSamplesFromTheSlowRank()
                                   out + "/metrics.jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(r.err.contains("balance: samples per rank"), r.err.constData());
-    const auto s = steps(out + "/metrics.jsonl");
+    const auto s = testsupport::records(out + "/metrics.jsonl", "step");
     QCOMPARE(s.front()["samples"], nlohmann::json::parse("[4,4]"));
     const auto last = s.back()["samples"].get<std::vector<int64_t>>();
     QCOMPARE(last.size(), size_t(2));
@@ -163,7 +151,7 @@ void TestBalance::autoBalanceMovesSamplesFromTheSlowRank()
                                         "--balance", "auto", "--balance-every", "100", "--resume", "latest", "--out",
                                         out, "--metrics-out", out + "/metrics.jsonl"});
     QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
-    QCOMPARE(steps(out + "/metrics.jsonl").back()["samples"].get<std::vector<int64_t>>(), last);
+    QCOMPARE(testsupport::records(out + "/metrics.jsonl", "step").back()["samples"].get<std::vector<int64_t>>(), last);
 }
 
 void TestBalance::resumeWithASplitIsBitExact()

@@ -11,22 +11,6 @@
 using testsupport::ProcessResult;
 using testsupport::trainMicro;
 
-namespace {
-
-std::vector<nlohmann::json> steps(const QString& metrics)
-{
-    std::vector<nlohmann::json> out;
-    for (const auto& line : testsupport::readFile(metrics).split('\n'))
-        if (!line.trimmed().isEmpty()) {
-            auto j = nlohmann::json::parse(line.toStdString());
-            if (j["type"] == "step")
-                out.push_back(j);
-        }
-    return out;
-}
-
-} // namespace
-
 class TestOverlap : public QObject {
     Q_OBJECT
   private Q_SLOTS:
@@ -102,7 +86,8 @@ void TestOverlap::sameBitsAsReducingAfterBackward()
         QVERIFY2(a == b, file);
     }
     // The losses of every step too (they are gathered, not reduced, so this checks the whole path).
-    const auto a = steps(on + "/metrics.jsonl"), b = steps(off + "/metrics.jsonl");
+    const auto a = testsupport::records(on + "/metrics.jsonl", "step"),
+               b = testsupport::records(off + "/metrics.jsonl", "step");
     QCOMPARE(a.size(), size_t(8));
     QCOMPARE(b.size(), size_t(8));
     for (size_t i = 0; i < a.size(); ++i) {
@@ -122,7 +107,7 @@ void TestOverlap::hiddenTimeIsReported()
     r = train(off, 2, "off", {"--inject-delay", "1:40:backward"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     double hiddenOn = 0;
-    for (const auto& s : steps(on + "/metrics.jsonl")) {
+    for (const auto& s : testsupport::records(on + "/metrics.jsonl", "step")) {
         QCOMPARE(s["comm_hidden_ms"].size(), size_t(2));
         for (int k = 0; k < 2; ++k) {
             QVERIFY(s["comm_hidden_ms"][k].get<double>() >= 0);
@@ -135,7 +120,7 @@ void TestOverlap::hiddenTimeIsReported()
         QVERIFY2(s["comm_ms"][0].get<double>() > s["comm_ms"][1].get<double>(), s.dump().c_str());
     }
     QVERIFY2(hiddenOn > 0, "no allreduce time ran during backward");
-    for (const auto& s : steps(off + "/metrics.jsonl"))
+    for (const auto& s : testsupport::records(off + "/metrics.jsonl", "step"))
         for (int k = 0; k < 2; ++k)
             QCOMPARE(s["comm_hidden_ms"][k].get<double>(), 0.0);
 }

@@ -32,16 +32,6 @@ std::vector<int> ranks(std::initializer_list<int> r)
     return std::vector<int>(r);
 }
 
-// Every record of a metrics file, in order.
-std::vector<nlohmann::json> records(const QString& path)
-{
-    std::vector<nlohmann::json> out;
-    for (const auto& line : testsupport::readFile(path).split('\n'))
-        if (!line.trimmed().isEmpty())
-            out.push_back(nlohmann::json::parse(line.toStdString()));
-    return out;
-}
-
 // The trainer processes whose command line names `out`, by rank.
 std::map<int, pid_t> trainerProcesses(const QString& out)
 {
@@ -62,7 +52,7 @@ std::map<int, pid_t> trainerProcesses(const QString& out)
 std::vector<nlohmann::json> stallWarnings(const QString& path)
 {
     std::vector<nlohmann::json> out;
-    for (auto& r : records(path))
+    for (auto& r : testsupport::records(path))
         if (r["type"] == "warning" && r.value("code", "") == "stall")
             out.push_back(r);
     return out;
@@ -312,7 +302,8 @@ void TestStall::rankStoppedBeforeTheAllreduce()
     // No warning named rank 0, the rank that only waited.
     for (const auto& x : warnings)
         QVERIFY2(x["rank"].get<int>() == 1, x.dump().c_str());
-    QCOMPARE(QString::fromStdString(records(out + "/metrics.jsonl").back()["status"]), QStringLiteral("finished"));
+    QCOMPARE(QString::fromStdString(testsupport::records(out + "/metrics.jsonl").back()["status"]),
+             QStringLiteral("finished"));
 }
 
 void TestStall::rankStoppedInsideTheAllreduce()
@@ -377,7 +368,7 @@ void TestStall::stallAbortEndsTheJob()
     QVERIFY2(r.finished, "the job hung");
     QVERIFY2(r.exitCode != 0, r.err.constData());
     QVERIFY2(t.elapsed() < 60000, qPrintable(QString::number(t.elapsed())));
-    const auto all = records(out + "/metrics.jsonl");
+    const auto all = testsupport::records(out + "/metrics.jsonl");
     bool error = false;
     for (const auto& x : all)
         if (x["type"] == "error") {

@@ -39,14 +39,6 @@ double optimizerDifference(const QString& a, const QString& b)
     return compared > 0 ? worst : 1e9;
 }
 
-nlohmann::json hello(const QString& metrics)
-{
-    for (const auto& line : testsupport::readFile(metrics).split('\n'))
-        if (line.contains("\"type\":\"hello\""))
-            return nlohmann::json::parse(line.toStdString());
-    return {};
-}
-
 } // namespace
 
 class TestZero : public QObject {
@@ -146,7 +138,8 @@ void TestZero::equalsPlainDataParallel()
     QVERIFY2(weights <= 1e-5, qPrintable(QString::number(weights)));
     QVERIFY2(state <= 1e-4, qPrintable(QString::number(state)));
     // Each rank holds about 1/ranks of the optimizer state.
-    const auto h0 = hello(plain + "/metrics.jsonl"), h1 = hello(sharded + "/metrics.jsonl");
+    const auto h0 = testsupport::records(plain + "/metrics.jsonl", "hello").at(0);
+    const auto h1 = testsupport::records(sharded + "/metrics.jsonl", "hello").at(0);
     double plainMb = h0["ranks"][0]["optimizer_mb"].get<double>(), total = 0;
     for (const auto& rank : h1["ranks"]) {
         const double mb = rank["optimizer_mb"].get<double>();

@@ -14,6 +14,54 @@
 
 using namespace traindeck::metrics;
 
+namespace {
+
+// The real trainer under `mpirun -np 2` on qwen2-tiny (seq 16, micro-batch 1, one thread) with `args`
+// after those; its metrics file, or "" after a failed QVERIFY.
+QString trainTiny(const QTemporaryDir& dir, const QStringList& args)
+{
+    QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
+    if (!corpus.open(QIODevice::WriteOnly))
+        return {};
+    for (int i = 0; i < 300; ++i)
+        corpus.write("{\"text\":\"telemetry line " + QByteArray::number(i) + " for a protocol check\"}\n");
+    corpus.close();
+    const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral("mpirun"), QStringList{QStringLiteral("-np"),
+                                                  QStringLiteral("2"),
+                                                  QStringLiteral("--bind-to"),
+                                                  QStringLiteral("none"),
+                                                  QStringLiteral("--oversubscribe"),
+                                                  QStringLiteral(TRAINDECK_TRAINER_EXE),
+                                                  QStringLiteral("train"),
+                                                  QStringLiteral("--preset"),
+                                                  QStringLiteral("qwen2-tiny"),
+                                                  QStringLiteral("--data"),
+                                                  corpus.fileName(),
+                                                  QStringLiteral("--seq-len"),
+                                                  QStringLiteral("16"),
+                                                  QStringLiteral("--micro-batch"),
+                                                  QStringLiteral("1"),
+                                                  QStringLiteral("--threads"),
+                                                  QStringLiteral("1"),
+                                                  QStringLiteral("--out"),
+                                                  dir.filePath(QStringLiteral("out")),
+                                                  QStringLiteral("--metrics-out"),
+                                                  metrics} +
+                                          args);
+    if (!p.waitForFinished(300000) || p.exitCode() != 0) {
+        qWarning("trainer failed: %s", p.readAllStandardError().constData());
+        return {};
+    }
+    return metrics;
+}
+
+} // namespace
+
 class TestTrainerTelemetry : public QObject {
     Q_OBJECT
   private Q_SLOTS:
@@ -24,45 +72,10 @@ class TestTrainerTelemetry : public QObject {
 void TestTrainerTelemetry::recordsFollowTheProtocol()
 {
     QTemporaryDir dir;
-    QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
-    QVERIFY(corpus.open(QIODevice::WriteOnly));
-    for (int i = 0; i < 300; ++i)
-        corpus.write("{\"text\":\"telemetry line " + QByteArray::number(i) + " for a protocol check\"}\n");
-    corpus.close();
-    const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral("mpirun"), {QStringLiteral("-np"),
-                                       QStringLiteral("2"),
-                                       QStringLiteral("--bind-to"),
-                                       QStringLiteral("none"),
-                                       QStringLiteral("--oversubscribe"),
-                                       QStringLiteral(TRAINDECK_TRAINER_EXE),
-                                       QStringLiteral("train"),
-                                       QStringLiteral("--preset"),
-                                       QStringLiteral("qwen2-tiny"),
-                                       QStringLiteral("--data"),
-                                       corpus.fileName(),
-                                       QStringLiteral("--seq-len"),
-                                       QStringLiteral("16"),
-                                       QStringLiteral("--micro-batch"),
-                                       QStringLiteral("1"),
-                                       QStringLiteral("--max-steps"),
-                                       QStringLiteral("6"),
-                                       QStringLiteral("--threads"),
-                                       QStringLiteral("1"),
-                                       QStringLiteral("--checkpoint-every"),
-                                       QStringLiteral("3"),
-                                       QStringLiteral("--inject-delay"),
-                                       QStringLiteral("1:150:forward"),
-                                       QStringLiteral("--out"),
-                                       dir.filePath(QStringLiteral("out")),
-                                       QStringLiteral("--metrics-out"),
-                                       metrics});
-    QVERIFY(p.waitForFinished(300000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const QString metrics =
+        trainTiny(dir, {QStringLiteral("--max-steps"), QStringLiteral("6"), QStringLiteral("--checkpoint-every"),
+                        QStringLiteral("3"), QStringLiteral("--inject-delay"), QStringLiteral("1:150:forward")});
+    QVERIFY(!metrics.isEmpty());
 
     MetricStore store;
     const LoadReport report = store.loadFile(metrics);
@@ -106,47 +119,11 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
     // inside its backward (once its first gradient bucket is ready, while rank 0's communication
     // thread already waits in that bucket's allreduce); the diagnosis must name rank 1 and only it.
     QTemporaryDir dir;
-    QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
-    QVERIFY(corpus.open(QIODevice::WriteOnly));
-    for (int i = 0; i < 300; ++i)
-        corpus.write("{\"text\":\"overlapped backward line " + QByteArray::number(i) + " for the straggler check\"}\n");
-    corpus.close();
-    const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral("mpirun"), {QStringLiteral("-np"),
-                                       QStringLiteral("2"),
-                                       QStringLiteral("--bind-to"),
-                                       QStringLiteral("none"),
-                                       QStringLiteral("--oversubscribe"),
-                                       QStringLiteral(TRAINDECK_TRAINER_EXE),
-                                       QStringLiteral("train"),
-                                       QStringLiteral("--preset"),
-                                       QStringLiteral("qwen2-tiny"),
-                                       QStringLiteral("--data"),
-                                       corpus.fileName(),
-                                       QStringLiteral("--seq-len"),
-                                       QStringLiteral("16"),
-                                       QStringLiteral("--micro-batch"),
-                                       QStringLiteral("1"),
-                                       QStringLiteral("--max-steps"),
-                                       QStringLiteral("40"),
-                                       QStringLiteral("--threads"),
-                                       QStringLiteral("1"),
-                                       QStringLiteral("--bucket-mb"),
-                                       QStringLiteral("1"),
-                                       QStringLiteral("--overlap"),
-                                       QStringLiteral("on"),
-                                       QStringLiteral("--inject-delay"),
-                                       QStringLiteral("1:60:backward"),
-                                       QStringLiteral("--out"),
-                                       dir.filePath(QStringLiteral("out")),
-                                       QStringLiteral("--metrics-out"),
-                                       metrics});
-    QVERIFY(p.waitForFinished(300000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const QString metrics =
+        trainTiny(dir, {QStringLiteral("--max-steps"), QStringLiteral("40"), QStringLiteral("--bucket-mb"),
+                        QStringLiteral("1"), QStringLiteral("--overlap"), QStringLiteral("on"),
+                        QStringLiteral("--inject-delay"), QStringLiteral("1:60:backward")});
+    QVERIFY(!metrics.isEmpty());
 
     MetricStore store;
     const LoadReport report = store.loadFile(metrics);

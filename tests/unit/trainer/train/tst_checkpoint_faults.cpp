@@ -44,18 +44,6 @@ bool writing(const fs::path& checkpoints, const std::string& prefix)
     return false;
 }
 
-std::vector<nlohmann::json> records(const QString& metrics, const std::string& type)
-{
-    std::vector<nlohmann::json> out;
-    for (const auto& line : testsupport::readFile(metrics).split('\n'))
-        if (!line.trimmed().isEmpty()) {
-            auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
-            if (!j.is_discarded() && j["type"] == type)
-                out.push_back(j);
-        }
-    return out;
-}
-
 } // namespace
 
 class TestCheckpointFaults : public QObject {
@@ -120,7 +108,7 @@ void TestCheckpointFaults::killDuringCheckpointWritesResumesBitExactly()
     // Kill within half the time a whole save takes (files, fsyncs, rename, `latest`, pruning) after the
     // temporary directory appears: mostly while it is being filled, sometimes during the rename and after.
     double writeMs = 0;
-    const auto cps = records(ref + "/m.jsonl", "checkpoint");
+    const auto cps = testsupport::records(ref + "/m.jsonl", "checkpoint");
     for (const auto& c : cps)
         writeMs += c.value("ms", 0.0);
     writeMs = std::max(1.0, writeMs / std::max<size_t>(1, cps.size()));
@@ -214,10 +202,10 @@ void TestCheckpointFaults::fullDiskKeepsThePreviousCheckpoint()
     QCOMPARE(testsupport::readFile(first + "/model.safetensors"),
              testsupport::readFile(ref + "/checkpoints/step-00000001/model.safetensors"));
     // The telemetry says so: an error record naming the path, then done failed.
-    const auto errors = records(metrics, "error");
+    const auto errors = testsupport::records(metrics, "error");
     QVERIFY(!errors.empty());
     QVERIFY2(errors.back().dump().find(out.toStdString()) != std::string::npos, errors.back().dump().c_str());
-    const auto done = records(metrics, "done");
+    const auto done = testsupport::records(metrics, "done");
     QCOMPARE(done.size(), size_t(1));
     QCOMPARE(done.front()["status"].get<std::string>(), std::string("failed"));
 }
