@@ -26,8 +26,10 @@ AdamW::AdamW(std::vector<AdamWParam> pieces, double beta1, double beta2, double 
     : params_(std::move(pieces)), beta1_(beta1), beta2_(beta2), eps_(eps)
 {
     for (auto& ap : params_) {
-        ap.expAvg = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
-        ap.expAvgSq = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
+        if (!ap.expAvg.defined())
+            ap.expAvg = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
+        if (!ap.expAvgSq.defined())
+            ap.expAvgSq = torch::zeros_like(ap.param, torch::MemoryFormat::Contiguous);
     }
 }
 

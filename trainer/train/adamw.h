@@ -14,17 +14,16 @@ struct AdamWParam {
     torch::Tensor param;
     bool decay = true; // weight decay off for biases and norm weights
     torch::Tensor expAvg, expAvgSq;
-    // ZeRO-1 pieces: `param` is a flat slice of the named parameter starting at element `offset`, and
-    // `grad` its gradient slice (a parameter's own .grad is used when undefined).
+    // ZeRO-1 pieces: `param` is a flat slice of the named parameter and `grad` its gradient slice (a
+    // parameter's own .grad is used when undefined).
     torch::Tensor grad;
-    int64_t offset = 0;
 };
 
 class AdamW {
   public:
     AdamW(std::vector<std::pair<std::string, torch::Tensor>> namedParams, double beta1 = 0.9, double beta2 = 0.95,
           double eps = 1e-8);
-    // Over given pieces (ZeRO-1: this rank's shard); their state starts at zero.
+    // Over given pieces (ZeRO-1: this rank's shard); a piece's state starts at zero unless it comes with one.
     explicit AdamW(std::vector<AdamWParam> pieces, double beta1 = 0.9, double beta2 = 0.95, double eps = 1e-8);
     void step(double lr, double weightDecay);
     void zeroGrad();

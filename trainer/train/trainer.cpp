@@ -762,7 +762,6 @@ void shardOptimizer(TrainingRun& run)
         saved = model::SafetensorsFile::open((fs::path(run.resume.dir) / "optimizer.safetensors").string());
     const auto indexOf = parameterIndex(run);
     std::vector<AdamWParam> pieces;
-    std::vector<std::pair<torch::Tensor, torch::Tensor>> stateOfPiece; // resume: (exp_avg, exp_avg_sq) slices
     run.zeroPieces.clear();
     for (auto& b : run.buckets) {
         b.counts = shardCounts(b.flat.numel(), run.world);
@@ -803,19 +802,15 @@ void shardOptimizer(TrainingRun& run)
             ap.param = p.detach().view(-1).narrow(0, piece.paramOffset, piece.length);
             ap.grad = b.flat.narrow(0, piece.bucketOffset, piece.length);
             ap.decay = p.dim() >= 2;
-            ap.offset = piece.paramOffset;
+            if (resumed) {
+                ap.expAvg = state[0].narrow(0, piece.bucketOffset, piece.length).clone();
+                ap.expAvgSq = state[1].narrow(0, piece.bucketOffset, piece.length).clone();
+            }
             pieces.push_back(std::move(ap));
-            if (resumed)
-                stateOfPiece.emplace_back(state[0].narrow(0, piece.bucketOffset, piece.length).clone(),
-                                          state[1].narrow(0, piece.bucketOffset, piece.length).clone());
         }
         run.zeroPieces.push_back(std::move(bucketPieces));
     }
     auto& sharded = run.optimizer.emplace(std::move(pieces));
-    for (size_t i = 0; i < stateOfPiece.size(); ++i) {
-        sharded.params()[i].expAvg.copy_(stateOfPiece[i].first);
-        sharded.params()[i].expAvgSq.copy_(stateOfPiece[i].second);
-    }
     if (resumed) {
         int64_t steps = 0;
         if (saved)
