@@ -81,3 +81,33 @@ else()
   pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
 endif()
 
+# NCCL for the trainer's collectives on CUDA tensors (trainer/dist/nccl_communicator.cpp): NCCL and the
+# CUDA runtime from the CUDA toolkit (/usr/local/cuda, CUDAToolkit_ROOT or CUDA_HOME) when both are there.
+# The CUDA runtime is linked statically, so libnccl.so.2 is the only new library a node needs; nothing
+# of it runs until --comm picks NCCL for a CUDA device.
+option(TRAINDECK_WITH_NCCL "Build the trainer's NCCL communicator when NCCL and the CUDA toolkit are found" ON)
+set(TRAINDECK_NCCL_FOUND FALSE)
+if(TRAINDECK_WITH_NCCL)
+  if(NOT CUDAToolkit_ROOT AND DEFINED ENV{CUDA_HOME})
+    set(CUDAToolkit_ROOT "$ENV{CUDA_HOME}")
+  endif()
+  if(NOT CUDAToolkit_ROOT AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CUDAToolkit_ROOT /usr/local/cuda)
+  endif()
+  find_package(CUDAToolkit QUIET)
+  if(CUDAToolkit_FOUND)
+    find_path(TRAINDECK_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(TRAINDECK_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+  endif()
+  if(CUDAToolkit_FOUND AND TARGET CUDA::cudart_static AND TRAINDECK_NCCL_INCLUDE_DIR AND TRAINDECK_NCCL_LIBRARY)
+    add_library(TrainDeck::NCCL UNKNOWN IMPORTED)
+    set_target_properties(TrainDeck::NCCL PROPERTIES
+      IMPORTED_LOCATION "${TRAINDECK_NCCL_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_NCCL_INCLUDE_DIR}"
+      INTERFACE_LINK_LIBRARIES CUDA::cudart_static)
+    set(TRAINDECK_NCCL_FOUND TRUE)
+    message(STATUS "NCCL: ${TRAINDECK_NCCL_LIBRARY} (CUDA ${CUDAToolkit_VERSION})")
+  else()
+    message(STATUS "NCCL: not found (no CUDA toolkit with nccl.h and libnccl): the trainer's collectives are MPI's")
+  endif()
+endif()

@@ -1,6 +1,7 @@
 // traindeck-trainer: the LibTorch data-parallel trainer for Qwen2 models.
 // Exit codes: 0 success, 1 runtime failure, 2 bad input (file, flag or configuration), 3 injected exit.
 #include "dist/communicator.h"
+#include "dist/nccl_communicator.h"
 #include "export/gguf_export.h"
 #include "model/hf_checkpoint.h"
 #include "model/safetensors.h"
@@ -122,9 +123,13 @@ int cmdSelfCheck()
     j["libtorch"] = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
                     std::to_string(TORCH_VERSION_PATCH);
     j["cuda"] = {{"available", torch::cuda::is_available()}, {"devices", torch::cuda::device_count()}};
-    // NCCL is loaded on demand: report the library a GPU node has, if any.
+    // NCCL: the library the trainer was linked with (its NCCL communicator, --comm), else the one a node
+    // has, if any.
     j["nccl"] = nullptr;
-    if (void* nccl = ::dlopen("libnccl.so.2", RTLD_LAZY | RTLD_LOCAL)) {
+    j["nccl_communicator"] = dist::ncclBuilt();
+    if (dist::ncclBuilt())
+        j["nccl"] = dist::ncclLibraryVersion();
+    else if (void* nccl = ::dlopen("libnccl.so.2", RTLD_LAZY | RTLD_LOCAL)) {
         using GetVersion = int (*)(int*);
         int version = 0;
         if (auto fn = reinterpret_cast<GetVersion>(::dlsym(nccl, "ncclGetVersion")); fn && fn(&version) == 0)

@@ -183,8 +183,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="468"/>
-        <location filename="../app/gui/launchpage.cpp" line="471"/>
+        <location filename="../app/gui/launchpage.cpp" line="479"/>
+        <location filename="../app/gui/launchpage.cpp" line="482"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -192,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="469"/>
+        <location filename="../app/gui/launchpage.cpp" line="480"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -200,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="470"/>
+        <location filename="../app/gui/launchpage.cpp" line="481"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -208,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="471"/>
+        <location filename="../app/gui/launchpage.cpp" line="482"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>

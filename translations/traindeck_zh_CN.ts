@@ -2692,139 +2692,149 @@ node2 slots=8</translation>
         <translation>&amp;ZeRO-1：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="171"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <source>--comm: the library of the gradient collectives. auto takes NCCL when every rank trains on a GPU and the trainer was built with NCCL, MPI otherwise</source>
+        <translation>--comm：梯度集合通信所用的库。auto 在每个 rank 都在 GPU 上训练且训练器带 NCCL 构建时使用 NCCL，否则使用 MPI</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <source>Co&amp;llectives:</source>
+        <translation>集合通信(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="173"/>
-        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="181"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="175"/>
+        <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="177"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="178"/>
+        <location filename="../app/gui/launchpage.cpp" line="185"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="190"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="204"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <location filename="../app/gui/launchpage.cpp" line="207"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="201"/>
+        <location filename="../app/gui/launchpage.cpp" line="208"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="209"/>
+        <location filename="../app/gui/launchpage.cpp" line="216"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="211"/>
+        <location filename="../app/gui/launchpage.cpp" line="218"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="214"/>
+        <location filename="../app/gui/launchpage.cpp" line="221"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="218"/>
+        <location filename="../app/gui/launchpage.cpp" line="225"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="222"/>
-        <location filename="../app/gui/launchpage.cpp" line="539"/>
+        <location filename="../app/gui/launchpage.cpp" line="229"/>
+        <location filename="../app/gui/launchpage.cpp" line="550"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="454"/>
-        <location filename="../app/gui/launchpage.cpp" line="533"/>
+        <location filename="../app/gui/launchpage.cpp" line="465"/>
+        <location filename="../app/gui/launchpage.cpp" line="544"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="468"/>
-        <location filename="../app/gui/launchpage.cpp" line="471"/>
+        <location filename="../app/gui/launchpage.cpp" line="479"/>
+        <location filename="../app/gui/launchpage.cpp" line="482"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="469"/>
+        <location filename="../app/gui/launchpage.cpp" line="480"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="470"/>
+        <location filename="../app/gui/launchpage.cpp" line="481"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="471"/>
+        <location filename="../app/gui/launchpage.cpp" line="482"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="509"/>
+        <location filename="../app/gui/launchpage.cpp" line="520"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="511"/>
+        <location filename="../app/gui/launchpage.cpp" line="522"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="528"/>
+        <location filename="../app/gui/launchpage.cpp" line="539"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -4151,139 +4161,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="114"/>
+        <location filename="../backend/launch/jobspec.cpp" line="116"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="117"/>
+        <location filename="../backend/launch/jobspec.cpp" line="119"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="127"/>
+        <location filename="../backend/launch/jobspec.cpp" line="129"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="132"/>
+        <location filename="../backend/launch/jobspec.cpp" line="134"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="138"/>
+        <location filename="../backend/launch/jobspec.cpp" line="140"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="143"/>
-        <location filename="../backend/launch/jobspec.cpp" line="245"/>
+        <location filename="../backend/launch/jobspec.cpp" line="145"/>
+        <location filename="../backend/launch/jobspec.cpp" line="247"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="149"/>
+        <location filename="../backend/launch/jobspec.cpp" line="151"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="158"/>
+        <location filename="../backend/launch/jobspec.cpp" line="160"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="165"/>
+        <location filename="../backend/launch/jobspec.cpp" line="167"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="167"/>
-        <location filename="../backend/launch/jobspec.cpp" line="194"/>
+        <location filename="../backend/launch/jobspec.cpp" line="169"/>
+        <location filename="../backend/launch/jobspec.cpp" line="196"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="176"/>
+        <location filename="../backend/launch/jobspec.cpp" line="178"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="184"/>
+        <location filename="../backend/launch/jobspec.cpp" line="186"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="191"/>
+        <location filename="../backend/launch/jobspec.cpp" line="193"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="199"/>
+        <location filename="../backend/launch/jobspec.cpp" line="201"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="206"/>
+        <location filename="../backend/launch/jobspec.cpp" line="208"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="223"/>
+        <location filename="../backend/launch/jobspec.cpp" line="225"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="231"/>
+        <location filename="../backend/launch/jobspec.cpp" line="233"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="243"/>
+        <location filename="../backend/launch/jobspec.cpp" line="245"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="247"/>
+        <location filename="../backend/launch/jobspec.cpp" line="249"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="249"/>
+        <location filename="../backend/launch/jobspec.cpp" line="251"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="252"/>
+        <location filename="../backend/launch/jobspec.cpp" line="254"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="258"/>
+        <location filename="../backend/launch/jobspec.cpp" line="260"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="262"/>
+        <location filename="../backend/launch/jobspec.cpp" line="264"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="266"/>
+        <location filename="../backend/launch/jobspec.cpp" line="268"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="272"/>
+        <location filename="../backend/launch/jobspec.cpp" line="274"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="275"/>
+        <location filename="../backend/launch/jobspec.cpp" line="277"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="277"/>
+        <location filename="../backend/launch/jobspec.cpp" line="279"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>

@@ -167,6 +167,13 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     m_zero->setToolTip(tr("--zero 1 (ZeRO stage 1): each rank keeps AdamW's state for its share of the parameters "
                           "only; the update stays the same"));
     hp->addRow(tr("&ZeRO-1:"), m_zero);
+    m_comm = new QComboBox(hpBox);
+    m_comm->addItem(QStringLiteral("auto"));
+    m_comm->addItem(QStringLiteral("mpi"));
+    m_comm->addItem(QStringLiteral("nccl"));
+    m_comm->setToolTip(tr("--comm: the library of the gradient collectives. auto takes NCCL when every rank trains on "
+                          "a GPU and the trainer was built with NCCL, MPI otherwise"));
+    hp->addRow(tr("Co&llectives:"), m_comm);
     m_stallWarning = spin(0, 86400, 60,
                           tr("Seconds ranks may stand still before the trainer names the ranks the job "
                              "waits for (0: off)"));
@@ -248,6 +255,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     connect(m_balance, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_overlap, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_zero, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
+    connect(m_comm, &QComboBox::currentTextChanged, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
     connect(addEnv, &QPushButton::clicked, this, [this] {
@@ -335,6 +343,7 @@ void LaunchPage::applySpec(const launch::JobSpec& s)
     m_balance->setChecked(t.value(QStringLiteral("balance")).toString() == QLatin1String("auto"));
     m_overlap->setChecked(t.value(QStringLiteral("overlap")).toString() != QLatin1String("off"));
     m_zero->setChecked(t.value(QStringLiteral("zero")).toInt() == 1);
+    m_comm->setCurrentText(t.value(QStringLiteral("comm")).toString(QStringLiteral("auto")));
     m_stallWarning->setValue(int(number("stall-warning", 60)));
     m_stallAbort->setValue(int(number("stall-abort", 0)));
     if (s.ranks > 0)
@@ -433,6 +442,8 @@ launch::JobSpec LaunchPage::spec() const
         t.insert(QStringLiteral("overlap"), QStringLiteral("off"));
     if (m_zero->isChecked())
         t.insert(QStringLiteral("zero"), 1);
+    if (m_comm->currentText() != QLatin1String("auto"))
+        t.insert(QStringLiteral("comm"), m_comm->currentText());
     if (m_stallWarning->value() != 60)
         t.insert(QStringLiteral("stall-warning"), m_stallWarning->value());
     if (m_stallAbort->value() > 0)

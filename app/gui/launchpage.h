@@ -81,6 +81,7 @@ class LaunchPage : public QWidget {
     QComboBox* m_precision = nullptr;
     QCheckBox* m_balance = nullptr;                              // --balance auto
     QCheckBox* m_zero = nullptr;                                 // --zero 1
+    QComboBox* m_comm = nullptr;                                 // --comm auto | mpi | nccl
     QCheckBox* m_overlap = nullptr;                              // --overlap on (default) | off
     QSpinBox *m_stallWarning = nullptr, *m_stallAbort = nullptr; // the stall inspector, seconds
     QTableWidget* m_env = nullptr;

@@ -58,6 +58,8 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "device",
                               "compression",
                               "bucket-mb",
+                              "comm",
+                              "collective-timeout",
                               "overlap",
                               "zero",
                               "scale-lr",

@@ -11,7 +11,9 @@
 #   train-fp32/-bf16/-fp16 (qwen2-tiny, 30 steps: loss falls, telemetry from NVML, MFU, fp16 loss scale),
 #   step-parity (first two steps on cuda:0 vs the CPU), hf-parity (transformers' Qwen2ForCausalLM vs our
 #   eval-logits on cuda:0, on a checkpoint the trainer wrote), resume (10 steps with a checkpoint at 5, interrupted at 6,
-#   resumed: losses 6-10 vs the uninterrupted run), throughput-small (qwen2-small bf16 seq 1024 x 8) and,
+#   resumed: losses 6-10 vs the uninterrupted run), nccl (--comm nccl at world size 1 with fp16/bf16 wire
+#   compression against the single-process communicator; world size 2 where two GPUs and MPI exist),
+#   throughput-small (qwen2-small bf16 seq 1024 x 8) and,
 #   when time is left, throughput-1.5b (deepseek-r1-distill-qwen-1.5b bf16 seq 1024 x 4).
 # Every command runs under `timeout`, and the whole check keeps to TRAINDECK_CHECK_BUDGET_S (default 450 s
 # on the GPU) so that results.json is always written. Output under $OUT: check-gpu.log, results.json,
@@ -172,11 +174,15 @@ st_deps() {
   return 0
 }
 
+# MPI where the machine has it (world size 2 of the nccl stage), else a single-process trainer.
+with_mpi=OFF
+command -v mpicc >/dev/null 2>&1 && [ -z "${TRAINDECK_DEVICE_DRYRUN:-}" ] && with_mpi=ON
+
 st_configure() {
   local name=$1 logf="$out/configure.log" args=()
   : >"$logf"
   args=(-S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_TRAINER_ONLY=ON
-    -DTRAINDECK_WITH_MPI=OFF -DCMAKE_PREFIX_PATH="$deps/usr")
+    -DTRAINDECK_WITH_MPI="$with_mpi" -DCMAKE_PREFIX_PATH="$deps/usr")
   if [ -z "$dryrun" ]; then
     local torch_prefix cuda nvcc cudnn abi
     torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" || return 1
@@ -258,7 +264,8 @@ st_build() {
 }
 
 st_selfcheck() {
-  local name=$1 flags=(--expect-no-mpi)
+  local name=$1 flags=()
+  [ "$with_mpi" = OFF ] && flags+=(--expect-no-mpi)
   timeout -k 10 60 "$bin" self-check >"$out/self-check.json" 2>"$work/self-check.err" || {
     cat "$work/self-check.err"
     note "$name" "self-check failed"
@@ -420,6 +427,51 @@ st_throughput_15b() {
   throughput "$1" deepseek-r1-distill-qwen-1.5b 1024 4 10 200 3
 }
 
+# NCCL (--comm nccl). World size 1: wire compression sends every gradient bucket through ncclAllReduce
+# (fp16 also through its max allreduce); the losses must match the same run with the single-process
+# communicator's identical numerics. World size 2: two GPUs and MPI on this machine (mpirun, and a build
+# with MPI), else reported as not run.
+st_nccl() {
+  local name=$1 wire steps=8 rc summary=()
+  if [ -n "$dryrun" ]; then
+    note "$name" "NCCL needs CUDA (dry run on the CPU)"
+    return 3
+  fi
+  for wire in bf16 fp16; do
+    for comm in mpi nccl; do
+      # shellcheck disable=SC2046
+      run 90 "$work/$name.log" "$bin" train $(train_flags) --preset qwen2-tiny --seq-len 128 --micro-batch 4 \
+        --max-steps $steps --lr 2e-3 --warmup 2 --device cuda:0 --compression "$wire" --comm "$comm" \
+        --out "$work/$name-$wire-$comm" --metrics-out "$work/$name-$wire-$comm.jsonl" ||
+        { tail -n 20 "$work/$name.log"; note "$name" "--comm $comm --compression $wire failed"; return 1; }
+    done
+    "${helper[@]}" comm "$work/$name-$wire-nccl.jsonl" --expect nccl --against "$work/$name-$wire-mpi.jsonl" \
+      --min-steps $steps --tolerance 1e-3 >"$work/$name-$wire.json"
+    rc=$?
+    summary+=("\"$wire\": $(tail -n 1 "$work/$name-$wire.json")")
+    [ $rc -eq 0 ] || { cat "$work/$name-$wire.json"; note "$name" "world size 1, $wire: see $name-$wire.json"; return 1; }
+  done
+  local gpus
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  if [ "$gpus" -lt 2 ]; then
+    note "$name" "world size 1 only: $gpus GPU(s) here, world size 2 needs two"
+  elif [ "$with_mpi" = OFF ] || ! command -v mpirun >/dev/null; then
+    note "$name" "world size 1 only: $gpus GPUs, but no mpirun or a trainer built without MPI"
+  else
+    # shellcheck disable=SC2046
+    run 120 "$work/$name.log" mpirun --allow-run-as-root -np 2 "$bin" train $(train_flags) --preset qwen2-tiny \
+      --seq-len 128 --micro-batch 4 --max-steps $steps --lr 2e-3 --warmup 2 --comm nccl \
+      --out "$work/$name-2" --metrics-out "$work/$name-2.jsonl" --verify-sync ||
+      { tail -n 20 "$work/$name.log"; note "$name" "world size 2 failed"; return 1; }
+    "${helper[@]}" comm "$work/$name-2.jsonl" --expect nccl --min-steps $steps >"$work/$name-2.json" ||
+      { cat "$work/$name-2.json"; note "$name" "world size 2: see $name-2.json"; return 1; }
+    summary+=("\"world2\": $(tail -n 1 "$work/$name-2.json")")
+  fi
+  local IFS=,
+  echo "{${summary[*]}}" >"$work/$name.json"
+  return 0
+}
+
 main() {
   failed=0
   log "mode ${dryrun:-gpu}, budget ${budget} s, build $build_dir, work $work, out $out"
@@ -438,6 +490,7 @@ main() {
   stage step-parity yes 20 st_step_parity
   stage hf-parity yes 30 st_hf_parity
   stage resume yes 30 st_resume
+  stage nccl yes 30 st_nccl
   stage throughput-small yes 30 st_throughput_small
   stage throughput-1.5b no 100 st_throughput_15b
   (cd "$work" && tar -czf "$out/metrics.tar.gz" ./*.jsonl 2>/dev/null)

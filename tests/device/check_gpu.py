@@ -152,6 +152,7 @@ def cmd_selfcheck(a):
         "peak_bf16_tflops": gpus[0].get("peak_bf16_tflops") if gpus else None,
         "nvml": j.get("nvml", {}).get("available"),
         "nccl": j.get("nccl"),
+        "nccl_communicator": j.get("nccl_communicator"),
         "mpi": j.get("mpi"),
         "allocator": j.get("allocator", {}).get("name"),
     }
@@ -360,6 +361,39 @@ def cmd_headline(a):
     return 0
 
 
+def cmd_comm(a):
+    """Which library a run's gradient collectives used (hello), and its steps against a reference run."""
+    problems = []
+    hello = records(a.metrics, "hello")
+    if not hello:
+        return emit({}, ["no hello record"])
+    h = hello[0]
+    used = h.get("hparams", {}).get("comm")
+    nccl = h.get("versions", {}).get("nccl")
+    out = {"comm": used, "nccl": nccl, "world_size": h.get("world_size")}
+    if used != a.expect:
+        problems.append(f"the run used {used!r} for its collectives, expected {a.expect!r}")
+    if a.expect == "nccl" and not nccl:
+        problems.append("hello.versions.nccl is empty under NCCL")
+    steps = step_map(a.metrics)
+    out["steps"] = len(steps)
+    if len(steps) < a.min_steps:
+        problems.append(f"{len(steps)} steps, expected {a.min_steps}")
+    if a.against:
+        ref = step_map(a.against)
+        worst = 0.0
+        for s in sorted(set(steps) & set(ref)):
+            u, v = number(steps[s].get("loss")), number(ref[s].get("loss"))
+            if u is None or v is None:
+                problems.append(f"step {s}: loss missing")
+                continue
+            worst = max(worst, abs(u - v) / max(abs(v), 1e-12))
+        out["max_rel_loss_diff_vs_reference"] = worst
+        if worst > a.tolerance:
+            problems.append(f"losses differ from the reference run by {worst:.3g} relative (> {a.tolerance})")
+    return emit(out, problems)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -403,6 +437,13 @@ def main():
     sp.add_argument("--steps", type=int, default=2)
     sp.add_argument("--tolerance", type=float, default=1e-3)
     sp.set_defaults(fn=cmd_step_parity)
+    cm = sub.add_parser("comm")
+    cm.add_argument("metrics")
+    cm.add_argument("--expect", choices=["mpi", "nccl"], required=True)
+    cm.add_argument("--against", default=None)
+    cm.add_argument("--min-steps", type=int, default=1)
+    cm.add_argument("--tolerance", type=float, default=1e-3)
+    cm.set_defaults(fn=cmd_comm)
     hl = sub.add_parser("headline")
     hl.add_argument("results")
     hl.set_defaults(fn=cmd_headline)

@@ -22,6 +22,9 @@ class Communicator {
     virtual int localRank() const = 0;
     virtual const std::string& host() const = 0;
     virtual std::string libraryVersion() const = 0;
+    // True when collectives take CUDA tensors directly (NCCL); otherwise device tensors are staged
+    // through host memory by the caller.
+    virtual bool acceptsDeviceTensors() const { return false; }
 
     // In-place sum over ranks of a contiguous CPU float32 tensor, optionally sent as fp16/bf16.
     virtual void allreduceSum(torch::Tensor& tensor, WireType wire = WireType::None) = 0;

@@ -1,5 +1,6 @@
 #include "train/options.h"
 
+#include "dist/nccl_communicator.h"
 #include "train/device.h"
 #include "util/errors.h"
 #include "util/fileio.h"
@@ -46,6 +47,11 @@ const std::vector<Flag>& flags()
         {"compression", Kind::String, "gradient wire compression: none | fp16 | bf16"},
         {"bucket-mb", Kind::Float, "allreduce bucket size in MiB (default 25)"},
         {"zero", Kind::Int, "0 (default) | 1: shard the optimizer state over the ranks (ZeRO stage 1)"},
+        {"comm", Kind::String,
+         "auto (default: NCCL on CUDA devices when built with it, else MPI) | mpi | nccl: gradient collectives"},
+        {"collective-timeout", Kind::Float,
+         "seconds an NCCL collective may take before the communicator is aborted and the job ends with an "
+         "error (default 600, 0: no limit)"},
         {"overlap", Kind::String,
          "on (default) | off: start each bucket's allreduce during backward, as soon as its gradients are ready"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
@@ -248,6 +254,8 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.device = get<std::string>(j, "device", o.device);
     o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
     const auto overlap = get<std::string>(j, "overlap", o.overlap ? "on" : "off");
+    o.comm = get<std::string>(j, "comm", o.comm);
+    o.collectiveTimeout = get<double>(j, "collective-timeout", o.collectiveTimeout);
     o.zero = static_cast<int>(get<int64_t>(j, "zero", o.zero));
     o.scaleLr = get<bool>(j, "scale-lr", false);
     o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
@@ -289,6 +297,9 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
          "--compression must be none, fp16 or bf16");
     need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
+    dist::parseCommBackend(o.comm); // throws InputError naming the values
+    need(o.collectiveTimeout >= 0 && o.collectiveTimeout <= 7 * 86400,
+         "--collective-timeout must be between 0 and 604800 seconds");
     need(overlap == "on" || overlap == "off", "--overlap must be on or off, got \"" + overlap + "\"");
     o.overlap = overlap == "on";
     need(o.zero == 0 || o.zero == 1,
@@ -403,6 +414,7 @@ nlohmann::json TrainOptions::toJson() const
                         {"device", device},
                         {"compression", compression},
                         {"bucket_mb", bucketMb},
+                        {"comm", comm},
                         {"overlap", overlap ? "on" : "off"},
                         {"zero", zero},
                         {"scale_lr", scaleLr},

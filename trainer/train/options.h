@@ -48,9 +48,11 @@ struct TrainOptions {
     std::string device = "auto"; // auto | cpu | cuda | cuda:N
     std::string compression = "none";
     double bucketMb = 25;
-    bool overlap = true;  // allreduce buckets during backward (on a communication thread)
-    int zero = 0;         // 1: optimizer state sharded over the ranks (ZeRO-1)
-    bool scaleLr = false; // multiply lr by the world size (Horovod's linear scaling)
+    std::string comm = "auto";      // auto | mpi | nccl: the library of the gradient collectives
+    double collectiveTimeout = 600; // seconds an NCCL collective may take before the job is aborted (0: no limit)
+    bool overlap = true;            // allreduce buckets during backward (on a communication thread)
+    int zero = 0;                   // 1: optimizer state sharded over the ranks (ZeRO-1)
+    bool scaleLr = false;           // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;
     std::string out = "traindeck-out";

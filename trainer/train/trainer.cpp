@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "data/dataset.h"
+#include "dist/nccl_communicator.h"
 #include "dist/stall.h"
 #include "model/hf_checkpoint.h"
 #include "model/safetensors.h"
@@ -55,7 +56,8 @@ double learningRate(const TrainOptions& o, double peak, double minLr, int64_t st
 // Gradients travel in fused buckets of about --bucket-mb, filled in reverse parameter order (the order
 // in which backward produces them). Every parameter's .grad is a view into its bucket, so backward
 // accumulates straight into the buffer the allreduce sends: no copies in or out (PyTorch DDP's
-// gradient_as_bucket_view). On CUDA the MPI backend needs host memory: `host` is a pinned staging copy.
+// gradient_as_bucket_view). On CUDA the MPI backend needs host memory: `host` is a pinned staging copy
+// (NCCL reduces `flat` where it is).
 struct Bucket {
     std::vector<torch::Tensor> params;
     std::vector<torch::Tensor> views; // views[i]: params[i]'s gradient inside `flat`
@@ -68,7 +70,8 @@ struct Bucket {
     torch::Tensor shard, received;
 };
 
-std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb, const torch::Device& device)
+std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double bucketMb, const torch::Device& device,
+                                bool stageOnHost)
 {
     const int64_t limit = std::max<int64_t>(1, static_cast<int64_t>(bucketMb * 1024 * 1024 / sizeof(float)));
     std::vector<Bucket> buckets;
@@ -90,7 +93,7 @@ std::vector<Bucket> makeBuckets(const std::vector<torch::Tensor>& params, double
         for (const auto& p : group)
             n += p.numel();
         b.flat = torch::zeros({n}, torch::TensorOptions().dtype(torch::kFloat32).device(device));
-        if (device.is_cuda())
+        if (stageOnHost)
             b.host = torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(true));
         int64_t offset = 0;
         for (auto& p : group) {
@@ -123,12 +126,13 @@ void reattachGradientViews(std::vector<Bucket>& buckets)
         }
 }
 
-// Rank 0's values of a tensor on every rank; device tensors go through host memory for MPI.
+// Rank 0's values of a tensor on every rank; device tensors go through host memory for MPI (NCCL takes
+// them as they are).
 void broadcastFromRankZero(dist::Communicator& comm, torch::Tensor tensor)
 {
     if (comm.size() == 1)
         return;
-    if (tensor.device().is_cpu() && tensor.is_contiguous()) {
+    if ((tensor.device().is_cpu() || comm.acceptsDeviceTensors()) && tensor.is_contiguous()) {
         comm.broadcast(tensor, 0);
         return;
     }
@@ -768,7 +772,7 @@ void shardOptimizer(TrainingRun& run)
         b.shardBegin = std::accumulate(b.counts.begin(), b.counts.begin() + run.rank, int64_t(0));
         const int64_t n = b.counts[static_cast<size_t>(run.rank)];
         b.shard = b.flat.narrow(0, b.shardBegin, n);
-        b.received = torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat32));
+        b.received = torch::empty({n}, (b.host.defined() ? b.host : b.flat).options());
         std::vector<int64_t> sizes;
         for (const auto& p : b.params)
             sizes.push_back(p.numel());
@@ -873,7 +877,8 @@ void setupSchedule(TrainingRun& run)
     run.peakLr = o.scaleLr ? o.lr * run.world : o.lr;
     run.minLr = o.scaleLr ? o.minLr * run.world : o.minLr;
     run.wire = dist::parseWireType(o.compression);
-    run.buckets = makeBuckets(run.params, o.bucketMb, run.device);
+    run.buckets =
+        makeBuckets(run.params, o.bucketMb, run.device, run.device.is_cuda() && !run.comm.acceptsDeviceTensors());
     if (o.zero == 1)
         shardOptimizer(run);
     if (o.overlap && hasGradientsToExchange(run)) {
@@ -923,6 +928,7 @@ nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& ru
     }
     nlohmann::ordered_json hparams = o.toJson();
     hparams["world_size"] = run.world;
+    hparams["comm"] = run.comm.acceptsDeviceTensors() ? "nccl" : "mpi"; // what --comm chose
     hparams["max_steps"] = run.maxSteps;
     hparams["batch_size"] = o.microBatch * o.gradAccum * run.world;
     hparams["threads"] = torch::get_num_threads();
@@ -936,7 +942,8 @@ nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& ru
          {{"trainer", TRAINDECK_VERSION},
           {"libtorch", torchVersion()},
           {"mpi", run.comm.libraryVersion()},
-          {"nccl", nullptr},
+          {"nccl", run.comm.acceptsDeviceTensors() ? nlohmann::ordered_json(dist::ncclLibraryVersion())
+                                                   : nlohmann::ordered_json()},
           {"blas_core", blas.coreName.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(blas.coreName)}}},
         {"model", {{"config", config.toJson()}, {"parameters", config.parameterCount()}}},
         {"hparams", hparams}};
@@ -1477,11 +1484,37 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
 
 } // namespace
 
-int runTraining(const TrainOptions& o, dist::Communicator& comm)
+namespace {
+
+// --comm: NCCL over `control` when every rank trains on a CUDA device and NCCL was built in (auto) or
+// asked for (nccl); otherwise the control communicator itself (MPI). Every rank takes the same choice.
+std::unique_ptr<dist::Communicator> gradientCommunicator(const TrainOptions& o, dist::Communicator& control)
+{
+    const auto requested = dist::parseCommBackend(o.comm);
+    if (requested == dist::CommBackend::Mpi)
+        return nullptr;
+    const torch::Device device = resolveDevice(o.device, control.localRank());
+    const bool cudaHere = device.is_cuda();
+    const bool cudaEverywhere = !control.anyTrue(!cudaHere);
+    if (!cudaEverywhere && requested == dist::CommBackend::Nccl && cudaHere)
+        throw InputError("--comm nccl needs a CUDA device on every rank, and some ranks train on the CPU (--device)");
+    if (dist::chooseCommBackend(requested, cudaHere && cudaEverywhere) != dist::CommBackend::Nccl)
+        return nullptr;
+    const auto hosts = control.allgatherStrings(control.host());
+    const int local = dist::localGpuIndex(hosts, control.rank(), static_cast<int>(torch::cuda::device_count()));
+    const int index = o.device.starts_with("cuda:") ? device.index() : local;
+    return dist::makeNcclCommunicator(control, index, o.collectiveTimeout);
+}
+
+} // namespace
+
+int runTraining(const TrainOptions& o, dist::Communicator& control)
 {
     std::unique_ptr<telemetry::MetricsWriter> metrics;
     int64_t step = 0;
     const auto started = std::chrono::steady_clock::now();
+    const auto nccl = gradientCommunicator(o, control);
+    dist::Communicator& comm = nccl ? *nccl : control;
     try {
         return trainLoop(o, comm, metrics, step);
     } catch (const std::exception& e) {

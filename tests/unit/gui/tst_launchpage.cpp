@@ -4,6 +4,7 @@
 #include "launch/jobspec.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -101,6 +102,26 @@ class TestLaunchPage : public QObject {
         QVERIFY(spec.trainerArgs().contains(QStringLiteral("--overlap=off")));
         QVERIFY2(spec.trainerArgs().contains(QStringLiteral("--zero=1")), qPrintable(spec.trainerArgs().join(u' ')));
         QCOMPARE(back->trainer.value(QStringLiteral("zero")).toInt(), 1);
+    }
+
+    void collectivesLibraryRoundTrips()
+    {
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        QComboBox* comm = nullptr;
+        for (QComboBox* box : page.findChildren<QComboBox*>())
+            if (box->findText(QStringLiteral("nccl")) >= 0)
+                comm = box;
+        QVERIFY(comm);
+        QCOMPARE(comm->currentText(), QStringLiteral("auto")); // the trainer's default: not written
+        QVERIFY(!page.spec().trainer.contains(QStringLiteral("comm")));
+        comm->setCurrentText(QStringLiteral("nccl"));
+        const launch::JobSpec spec = page.spec();
+        QVERIFY2(spec.validate().isEmpty(), qPrintable(traindeck::formatDiagnostics(spec.validate())));
+        QVERIFY2(spec.trainerArgs().contains(QStringLiteral("--comm=nccl")), qPrintable(spec.trainerArgs().join(u' ')));
+        const auto back = launch::JobSpec::fromJson(spec.toJson(), QStringLiteral("spec.json"));
+        QVERIFY2(back.ok(), qPrintable(back.errorString()));
+        QCOMPARE(back->trainer.value(QStringLiteral("comm")).toString(), QStringLiteral("nccl"));
     }
 
     void commandPreview()
