@@ -59,7 +59,8 @@ int exitCodeFor(JobState s)
 JobState deriveState(const RunFiles& f, bool sawTelemetry)
 {
     if (f.exitCode) {
-        if (f.cancelRequested)
+        // The trainer's exit status after a stop on SIGUSR1 (a checkpoint first; resumable).
+        if (f.cancelRequested || *f.exitCode == kTrainerStoppedExitCode)
             return JobState::Cancelled;
         return *f.exitCode == 0 ? JobState::Finished : JobState::Failed;
     }

@@ -91,6 +91,10 @@ struct RunFiles {
     qint64 launchedSecsAgo = 0; // from run.json "created"
 };
 
+// traindeck-trainer's exit status after a stop on SIGUSR1 (EX_TEMPFAIL): it wrote a checkpoint at the
+// step boundary, so the run is cancelled and resumable, not failed.
+constexpr int kTrainerStoppedExitCode = 75;
+
 // The state machine, as a pure function (tested on its own). sawTelemetry: a hello or step was read.
 // With files.livenessUnknown and no exit code the answer is non-final (starting, or running with
 // telemetry): the caller keeps asking.

@@ -162,6 +162,8 @@ std::string trainUsage()
     for (const auto& f : flags())
         s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help +
              "\n";
+    s += "\nSIGUSR1 (Slurm's warning before a time limit; mpirun forwards it) stops the run at the next step "
+         "boundary\nwith a checkpoint and exit status 75; --resume latest continues from it.\n";
     return s;
 }
 

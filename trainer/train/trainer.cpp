@@ -22,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -1018,6 +1019,33 @@ struct StepResult {
     double lossScale = 1; // the scale this step's loss was multiplied by
 };
 
+// SIGUSR1 asks for a stop at the next step boundary with a checkpoint (Slurm sends it before a job's
+// time limit with --signal=B:USR1@T; mpirun forwards it to every rank). A lock-free atomic is all a
+// signal handler may touch.
+std::atomic<bool> stopRequested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void onStopSignal(int)
+{
+    stopRequested.store(true, std::memory_order_relaxed);
+}
+
+void installStopSignal()
+{
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART; // MPI's and the data loader's system calls go on
+    sigaction(SIGUSR1, &action, nullptr);
+}
+
+// Every rank learns whether any was asked to stop (ranks get the signal at slightly different times).
+bool stopAgreed(TrainingRun& run)
+{
+    const bool mine = stopRequested.load(std::memory_order_relaxed);
+    return run.world > 1 ? run.comm.anyTrue(mine) : mine;
+}
+
 // --inject-exit (test aid): the rank ends at the start of the step as if it had crashed.
 void exitIfInjected(const TrainingRun& run, int64_t thisStep)
 {
@@ -1460,6 +1488,21 @@ int trainLoop(const TrainOptions& o, dist::Communicator& comm, std::unique_ptr<t
     while (run.step < run.maxSteps) {
         const StepResult result = runStep(run);
         rebalance(run, reportStep(run, result));
+        if (run.step < run.maxSteps && stopAgreed(run)) {
+            writeCheckpoint(run, run.step);
+            const std::string message = "stopped on SIGUSR1 after step " + std::to_string(run.step) +
+                                        " with a checkpoint; resume continues from it";
+            if (run.lead) {
+                metrics->write("warning", {{"rank", -1}, {"host", ""}, {"code", "stop_signal"}, {"message", message}});
+                metrics->write("done", {{"status", "cancelled"},
+                                        {"steps", run.step},
+                                        {"seconds", std::chrono::duration<double>(Clock::now() - started).count()}});
+                std::fprintf(stderr, "traindeck-trainer: %s\n", message.c_str());
+            }
+            if (run.stall)
+                run.stall->finish();
+            return kStoppedExitCode;
+        }
         if (o.checkpointEvery > 0 && run.step % o.checkpointEvery == 0 && run.step < run.maxSteps)
             writeCheckpoint(run, run.step);
     }
@@ -1510,6 +1553,7 @@ std::unique_ptr<dist::Communicator> gradientCommunicator(const TrainOptions& o, 
 
 int runTraining(const TrainOptions& o, dist::Communicator& control)
 {
+    installStopSignal();
     std::unique_ptr<telemetry::MetricsWriter> metrics;
     int64_t step = 0;
     const auto started = std::chrono::steady_clock::now();

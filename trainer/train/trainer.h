@@ -6,7 +6,11 @@
 
 namespace traindeck::train {
 
-// Runs training; returns the process exit code (0 finished). Throws InputError / RuntimeFailure.
+// The exit code after a stop on SIGUSR1 (a checkpoint at the step boundary, resumable): EX_TEMPFAIL.
+constexpr int kStoppedExitCode = 75;
+
+// Runs training; returns the process exit code (0 finished, kStoppedExitCode stopped on SIGUSR1).
+// Throws InputError / RuntimeFailure.
 int runTraining(const TrainOptions& options, dist::Communicator& comm);
 
 std::string rngStateHex();

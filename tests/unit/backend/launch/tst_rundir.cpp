@@ -46,6 +46,9 @@ void TestRunDir::states_data()
     QTest::addRow("exit code, stray ranks")
         << qint64(100) << true << 1 << false << qint64(5) << true << JobState::Failed;
     QTest::addRow("cancelled") << qint64(100) << false << 143 << true << qint64(5) << true << JobState::Cancelled;
+    // The trainer stopped on SIGUSR1 (Slurm's time-limit warning) after a checkpoint: resumable.
+    QTest::addRow("stopped on SIGUSR1") << qint64(100) << false << 75 << false << qint64(5) << true
+                                        << JobState::Cancelled;
     QTest::addRow("cancel pending") << qint64(100) << true << -1 << true << qint64(5) << true << JobState::Running;
     QTest::addRow("killed after cancel") << qint64(100) << false << -1 << true << qint64(5) << true
                                          << JobState::Cancelled;
