@@ -31,6 +31,7 @@ class TestE2eLaunch : public QObject {
     void resumeCompletesFailedRun();
     void reattachWithoutGapsOrDuplicates();
     void frontEndKilledKeepsTheRun();
+    void appKilledKeepsItsRun();
     void plantedStraggler();
     void stalledRankNamedLiveAndInReport();
 
@@ -373,6 +374,88 @@ void TestE2eLaunch::frontEndKilledKeepsTheRun()
     const Outcome text = cli({QStringLiteral("report"), run});
     QVERIFY2(text.out.contains("allreduce per step: ") && text.out.contains("ms hidden behind backward"),
              text.out.constData());
+}
+
+void TestE2eLaunch::appKilledKeepsItsRun()
+{
+#ifndef TRAINDECK_APP
+    QSKIP("the desktop app is not built (TRAINDECK_WITH_GUI=OFF)");
+#else
+    // The desktop app itself launches its demo run (2 ranks, qwen2-tiny, 200 steps) and is killed with
+    // SIGKILL mid-run. The run goes on, its record and metrics stay whole, and the CLI lists, follows and
+    // cancels it.
+    const QString runs = m_tmp.filePath(QStringLiteral("app-runs"));
+    QProcessEnvironment env = cliEnv();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("app-config")));
+    QProcess app;
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(TRAINDECK_APP), {QStringLiteral("--demo"), QStringLiteral("--runs-dir"), runs});
+    QVERIFY(app.waitForStarted(10000));
+    auto listed = [&] {
+        QProcess p;
+        p.setProcessEnvironment(cliEnv());
+        p.start(QStringLiteral(TRAINDECK_CLI),
+                {QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+        p.waitForFinished(30000);
+        const QJsonArray a = QJsonDocument::fromJson(p.readAllStandardOutput()).array();
+        return a.isEmpty() ? QJsonObject() : a.first().toObject();
+    };
+    auto stepsSoFar = [&](const QString& run) {
+        QList<qint64> steps;
+        QFile f(runs + u'/' + run + QStringLiteral("/metrics.jsonl"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : f.readAll().split('\n')) {
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                if (o.value(QStringLiteral("type")).toString() == QLatin1String("step"))
+                    steps.append(o.value(QStringLiteral("step")).toInteger());
+            }
+        return steps;
+    };
+    QString run;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 120000 && app.state() == QProcess::Running) {
+        run = listed().value(QStringLiteral("run_id")).toString();
+        if (!run.isEmpty() && stepsSoFar(run).size() >= 2)
+            break;
+        QTest::qWait(250);
+    }
+    QVERIFY2(app.state() == QProcess::Running, app.readAllStandardError().constData());
+    QVERIFY2(!run.isEmpty() && stepsSoFar(run).size() >= 2, "the app's demo run did not reach step 2");
+    app.kill(); // SIGKILL: no handler runs
+    QVERIFY(app.waitForFinished(5000));
+
+    // Still running, and still training after the app is gone.
+    const qint64 atKill = stepsSoFar(run).size();
+    QCOMPARE(listed().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+    t.restart();
+    while (stepsSoFar(run).size() < atKill + 3 && t.elapsed() < 60000)
+        QTest::qWait(200);
+    QVERIFY2(stepsSoFar(run).size() >= atKill + 3, "the run stopped training when the app was killed");
+
+    // Cancelled from the CLI, it ends cancelled with every step recorded once and no damaged line.
+    QProcess cancel;
+    cancel.setProcessEnvironment(cliEnv());
+    cancel.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("cancel"), run, QStringLiteral("--runs-dir"), runs});
+    QVERIFY(cancel.waitForFinished(60000));
+    QVERIFY2(cancel.exitCode() == 0, cancel.readAllStandardError().constData());
+    t.restart();
+    while (listed().value(QStringLiteral("state")).toString() != QLatin1String("cancelled") && t.elapsed() < 30000)
+        QTest::qWait(200);
+    QCOMPARE(listed().value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+    const QList<qint64> steps = stepsSoFar(run);
+    for (int i = 0; i < steps.size(); ++i)
+        QCOMPARE(steps[i], qint64(i + 1));
+    QProcess rep;
+    rep.setProcessEnvironment(cliEnv());
+    rep.start(QStringLiteral(TRAINDECK_CLI),
+              {QStringLiteral("report"), run, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
+    QVERIFY(rep.waitForFinished(60000));
+    const QJsonObject report = QJsonDocument::fromJson(rep.readAllStandardOutput()).object();
+    QCOMPARE(report.value(QStringLiteral("malformed_lines")).toInt(-1), 0);
+    QCOMPARE(report.value(QStringLiteral("last_step")).toInt(), int(steps.size()));
+#endif
 }
 
 void TestE2eLaunch::plantedStraggler()
