@@ -101,7 +101,7 @@ void readDocuments(const SourceFile& source, const std::string& textField,
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(line);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
             throw InputError(where + "invalid JSON: " + e.what());
         }
         if (!j.is_object())

@@ -105,7 +105,7 @@ Qwen2Config Qwen2Config::fromFile(const std::string& path)
     nlohmann::ordered_json j;
     try {
         j = nlohmann::ordered_json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
         throw InputError(path + ": invalid JSON: " + e.what());
     }
     return fromJson(j, path);

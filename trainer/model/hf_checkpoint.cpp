@@ -40,7 +40,7 @@ std::map<std::string, std::string> readIndex(const std::string& dir)
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(util::readFile(indexPath.string()));
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
         throw InputError(indexPath.string() + ": invalid JSON: " + e.what());
     }
     if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())

@@ -1,6 +1,8 @@
 // safetensors reading (mmap, validated, zero-copy views) and writing in the layout transformers writes.
 #pragma once
 
+#include "model/safetensors_header.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -11,15 +13,6 @@
 
 namespace traindeck::model {
 
-struct TensorInfo {
-    std::string name;
-    std::string dtype; // safetensors dtype string: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL
-    std::vector<int64_t> shape;
-    uint64_t begin = 0, end = 0; // byte offsets relative to the data section
-};
-
-// Bytes per element for a safetensors dtype string, 0 when unknown.
-size_t dtypeSize(const std::string& dtype);
 torch::ScalarType dtypeToTorch(const std::string& dtype); // throws InputError for unsupported
 std::string torchToDtype(torch::ScalarType type);
 

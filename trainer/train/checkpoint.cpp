@@ -154,7 +154,7 @@ nlohmann::json readTrainerState(const std::string& dir)
     const std::string path = (fs::path(dir) / "trainer_state.json").string();
     try {
         return nlohmann::json::parse(util::readFile(path));
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
         throw InputError(path + ": invalid JSON: " + e.what());
     }
 }

@@ -191,7 +191,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
             nlohmann::json j;
             try {
                 j = nlohmann::json::parse(util::readFile(value));
-            } catch (const nlohmann::json::parse_error& e) {
+            } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
                 throw InputError(value + ": invalid JSON: " + e.what());
             }
             if (!j.is_object())

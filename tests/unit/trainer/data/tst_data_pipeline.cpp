@@ -47,6 +47,8 @@ void TestDataPipeline::badInput_data()
     QTest::addColumn<QString>("message");
     QTest::addRow("invalid JSON on line 3")
         << QByteArray("{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\": oops}\n") << "c.jsonl:3: invalid JSON";
+    QTest::addRow("number that overflows on line 2")
+        << QByteArray("{\"text\":\"a\"}\n{\"text\":\"b\",\"score\":1e999}\n") << "c.jsonl:2: invalid JSON";
     QTest::addRow("not an object") << QByteArray("[1,2]\n") << "c.jsonl:1: expected a JSON object";
     QTest::addRow("missing field") << QByteArray("{\"text\":\"a\"}\n{\"body\":\"b\"}\n")
                                    << "c.jsonl:2: no \"text\" field";

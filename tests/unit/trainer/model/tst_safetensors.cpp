@@ -147,6 +147,10 @@ void TestSafetensors::corruptFiles_data()
         << makeFile(R"({"__metadata__":{"a":1},"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", data16)
         << "__metadata__";
     QTest::addRow("empty file") << QByteArray() << "truncated";
+    // Found by fuzz_safetensors_header: a number JSON cannot hold was an uncaught out_of_range.
+    QTest::addRow("number overflows")
+        << makeFile(R"({"w":{"dtype":"F32","shape":[33366666666666666e6666],"data_offsets":[0,16]}})", data16)
+        << "not valid JSON";
 }
 
 void TestSafetensors::corruptFiles()
@@ -239,6 +243,8 @@ void TestSafetensors::modelDirectoryFaults_data()
                                     << "config.json";
     QTest::addRow("config not JSON") << "bad-config"
                                      << "invalid JSON";
+    QTest::addRow("config number overflows") << "overflow-config"
+                                             << "invalid JSON";
     QTest::addRow("no weights") << "no-weights"
                                 << "no weights";
     QTest::addRow("shape mismatch") << "shape"
@@ -270,6 +276,8 @@ void TestSafetensors::modelDirectoryFaults()
         std::filesystem::remove(out + "/config.json");
     else if (fault == "bad-config")
         testsupport::writeFile(dir.path() + "/config.json", "{\"vocab_size\": ");
+    else if (fault == "overflow-config")
+        testsupport::writeFile(dir.path() + "/config.json", "{\"vocab_size\": 1e999}");
     else if (fault == "no-weights")
         std::filesystem::remove(weights.toStdString());
     else if (fault == "shape") {
