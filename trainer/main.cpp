@@ -133,8 +133,7 @@ int cmdSelfCheck()
         using GetVersion = int (*)(int*);
         int version = 0;
         if (auto fn = reinterpret_cast<GetVersion>(::dlsym(nccl, "ncclGetVersion")); fn && fn(&version) == 0)
-            j["nccl"] = std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
-                        std::to_string(version % 100);
+            j["nccl"] = dist::ncclVersionString(version);
     }
     j["mpi"] = dist::mpiLibraryVersion();
     j["allocator"] = {{"name", "glibc"}};

@@ -45,16 +45,21 @@ bool ncclBuilt()
 #endif
 }
 
+std::string ncclVersionString(int code)
+{
+    // NCCL 2.9 changed the encoding from X*1000+Y*100+Z to X*10000+Y*100+Z.
+    const int major = code >= 20900 ? code / 10000 : code / 1000;
+    const int minor = code >= 20900 ? code / 100 % 100 : code / 100 % 10;
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
+}
+
 std::string ncclLibraryVersion()
 {
 #ifdef TRAINDECK_WITH_NCCL
     int code = 0;
     if (ncclGetVersion(&code) != ncclSuccess)
         return "NCCL (ncclGetVersion failed)";
-    // NCCL 2.9 changed the encoding from X*1000+Y*100+Z to X*10000+Y*100+Z.
-    const int major = code >= 20900 ? code / 10000 : code / 1000;
-    const int minor = code >= 20900 ? code / 100 % 100 : code / 100 % 10;
-    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
+    return ncclVersionString(code);
 #else
     return "none (built without NCCL)";
 #endif

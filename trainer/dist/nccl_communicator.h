@@ -19,6 +19,8 @@ const char* commBackendName(CommBackend backend);
 
 // True when this traindeck-trainer was built with NCCL.
 bool ncclBuilt();
+// "2.28.9" from an ncclGetVersion code (either encoding NCCL has used).
+std::string ncclVersionString(int code);
 // "2.28.9" from ncclGetVersion (the library loaded, not the header); "none (built without NCCL)".
 std::string ncclLibraryVersion();
 
