@@ -19,6 +19,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libssh-dev nlohmann-json3-dev libutf8proc-dev libsimdjson-dev
   openssh-server openssh-client xvfb xauth python3 iproute2 passwd
+  slurm-wlm munge
   fonts-wqy-microhei
 )
 

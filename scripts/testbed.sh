@@ -17,6 +17,11 @@
 #   scripts/testbed.sh mask NODE PATH | unmask NODE PATH
 #                                                    hide a file on one node (replaced by a non-executable
 #                                                    file), e.g. mpirun, to make a node that differs
+#   scripts/testbed.sh slurm-up [--partition NAME]   Slurm on a testbed that is up: munged, slurmctld on
+#                                                    tb-node1 (the login node), one slurmd per node and a
+#                                                    directory DIR/shared that every node sees; prints the
+#                                                    Slurm cluster profile's path (DIR/slurm-profile.json)
+#   scripts/testbed.sh slurm-down                    stops them and removes their files (down does it too)
 #
 # NODE is tb-nodeK or K. Needs root, iproute2 (ip netns, tc), util-linux (unshare, nsenter) and
 # openssh-server. Exit codes: 0 ok, 1 a step failed, 2 bad input or the machine cannot host a testbed.
@@ -113,6 +118,7 @@ hosts_block_remove() {
 
 cmd_down() {
   local d; d=$(testbed_dir)
+  cmd_slurm_down
   local ns
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^(tb-node[0-9]+|tb-switch)$' || true); do
     # Every process in the namespace (sshd, sessions, mpirun, ranks), then the namespace and its links.
@@ -354,6 +360,142 @@ cmd_unmask() {
   in_node "$node" umount "$(readlink -f "$2")"
 }
 
+# Slurm (slurm-wlm): the daemons run inside the nodes' namespaces, so jobs run "on" the nodes. The
+# configuration is /etc/slurm/slurm.conf (where sbatch and friends look on a real cluster), marked as
+# ours; munge gets its own key and socket so that a munged of the machine is never touched.
+readonly SLURM_MARK="# traindeck-testbed: scripts/testbed.sh slurm-down removes this file"
+slurm_conf_is_ours() { [ -f "$1" ] && head -n1 "$1" | grep -qF "$SLURM_MARK"; }
+
+cmd_slurm_down() {
+  local d; d=$(testbed_dir)
+  local s="$d/slurm" f pid
+  [ -d "$s" ] || return 0
+  for f in "$s"/slurmd-*.pid "$s/slurmctld.pid" "$s/munge/munged.pid"; do
+    [ -f "$f" ] || continue
+    pid=$(cat "$f" 2>/dev/null || true)
+    if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
+  done
+  # Job steps outlive a killed slurmd (slurmstepd and what it started).
+  pkill -9 -f "^slurmstepd" 2>/dev/null || true
+  for f in /etc/slurm/slurm.conf /etc/slurm/cgroup.conf; do
+    if slurm_conf_is_ours "$f"; then rm -f "$f"; fi
+  done
+  rm -rf "$s" "$d/slurm-profile.json"
+}
+
+cmd_slurm_up() {
+  local partition=debug
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --partition) [ $# -ge 2 ] || usage "--partition needs a value"; partition="$2"; shift 2 ;;
+      *) usage "slurm-up: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$partition" =~ ^[A-Za-z0-9_]+$ ]] || usage "--partition: letters, digits and _ only"
+  local count d; count=$(node_count); d=$(testbed_dir)
+  if [ "$count" -lt 1 ] || ! ip netns list | grep -q "^$SWITCH_NS"; then
+    usage "slurm-up: the testbed is down (scripts/testbed.sh up first)"
+  fi
+  local t
+  for t in slurmctld slurmd munged sbatch scontrol sinfo; do
+    command -v "$t" >/dev/null || { echo "testbed: $t is missing (scripts/setup-deps.sh installs slurm-wlm and munge)" >&2; exit 2; }
+  done
+  for t in /etc/slurm/slurm.conf /etc/slurm/cgroup.conf; do
+    if [ -e "$t" ] && ! slurm_conf_is_ours "$t"; then
+      echo "testbed: $t exists and is not the testbed's: this machine has a Slurm of its own; not touching it" >&2; exit 2
+    fi
+  done
+  cmd_slurm_down
+  local s="$d/slurm"
+  trap 'echo "testbed: slurm-up failed; removing what it made" >&2; cmd_slurm_down' ERR
+  mkdir -p "$s/munge" "$s/state" "$s/tmp" "$s/nodetmp" "$d/shared"
+  chmod 700 "$s/munge"
+  dd if=/dev/urandom bs=128 count=1 of="$s/munge/munge.key" 2>/dev/null
+  chmod 400 "$s/munge/munge.key"
+  munged --force --key-file="$s/munge/munge.key" --socket="$s/munge/munge.socket" --pid-file="$s/munge/munged.pid" \
+    --log-file="$s/munge/munged.log" --seed-file="$s/munge/munged.seed"
+  local nodelines="" k
+  for k in $(seq 1 "$count"); do
+    nodelines="${nodelines}NodeName=tb-node$k NodeAddr=$(node_addr "tb-node$k") CPUs=2 RealMemory=1000 State=UNKNOWN"$'\n'
+  done
+  mkdir -p /etc/slurm
+  {
+    echo "$SLURM_MARK"
+    echo "ClusterName=tdtestbed"
+    echo "SlurmctldHost=tb-node1($(node_addr tb-node1))"
+    echo "SlurmUser=root"
+    echo "SlurmdUser=root"
+    echo "AuthType=auth/munge"
+    echo "AuthInfo=socket=$s/munge/munge.socket"
+    echo "CredType=cred/munge"
+    echo "StateSaveLocation=$s/state"
+    echo "SlurmdSpoolDir=$s/spool-%n"
+    echo "SlurmctldPidFile=$s/slurmctld.pid"
+    echo "SlurmdPidFile=$s/slurmd-%n.pid"
+    echo "SlurmctldLogFile=$s/slurmctld.log"
+    echo "SlurmdLogFile=$s/slurmd-%n.log"
+    echo "TmpFS=$s/nodetmp"
+    echo "ProctrackType=proctrack/linuxproc"
+    echo "TaskPlugin=task/none"
+    echo "JobAcctGatherType=jobacct_gather/none"
+    echo "AccountingStorageType=accounting_storage/none"
+    echo "JobCompType=jobcomp/none"
+    echo "SchedulerType=sched/backfill"
+    echo "SelectType=select/cons_tres"
+    echo "SelectTypeParameters=CR_Core"
+    echo "SlurmdParameters=config_overrides"
+    echo "ReturnToService=2"
+    echo "SlurmctldTimeout=30"
+    echo "SlurmdTimeout=30"
+    echo "MessageTimeout=20"
+    echo "InactiveLimit=0"
+    echo "MinJobAge=3600"
+    echo "KillWait=5"
+    echo "OverTimeLimit=0"
+    echo "MpiDefault=none"
+    printf '%s' "$nodelines"
+    echo "PartitionName=$partition Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+  } > /etc/slurm/slurm.conf
+  # slurmd's cgroup plugin wants a cgroup file system; the nodes' mount namespaces have a sysfs of
+  # their own without one, so each slurmd gets v1 controllers in a private mount namespace, where
+  # its TmpFS (PMIx's directories) is also the node's own, as on a real cluster.
+  printf '%s\nCgroupPlugin=cgroup/v1\nIgnoreSystemd=yes\n' "$SLURM_MARK" > /etc/slurm/cgroup.conf
+  in_node tb-node1 slurmctld -c
+  for k in $(seq 1 "$count"); do
+    mkdir -p "$s/tmp/tb-node$k" "$s/spool-tb-node$k"
+    in_node "tb-node$k" unshare --mount --propagation private -- /bin/sh -c '
+        mount --bind "$2" "$3" &&
+        mount -t tmpfs cgroup_root /sys/fs/cgroup &&
+        for c in cpu cpuacct cpuset memory devices freezer pids; do
+          mkdir -p /sys/fs/cgroup/$c && mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c || exit 1
+        done &&
+        exec slurmd -N "$1"' sh "tb-node$k" "$s/tmp/tb-node$k" "$s/nodetmp"
+  done
+  local i idle=0
+  for i in $(seq 1 120); do
+    idle=$(sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2=="idle"' | sort -u | wc -l)
+    [ "$idle" -ge "$count" ] && break
+    sleep 0.5
+  done
+  if [ "$idle" -lt "$count" ]; then
+    echo "testbed: Slurm nodes not idle after 60 s: $(sinfo -h -N -o '%N %T' 2>&1 | tr '\n' ' ')" >&2
+    false
+  fi
+
+  # The Slurm profile: tb-node1 is the login node; runs live in DIR/shared, which every node sees.
+  printf '{\n  "version": 1,\n  "name": "testbed-slurm",\n' > "$d/slurm-profile.json"
+  {
+    printf '  "known_hosts": "%s",\n' "$d/client/known_hosts"
+    printf '  "workdir": "%s",\n' "$d/shared"
+    printf '  "env": {"OMPI_MCA_btl_tcp_if_include": "eth0", "OMPI_MCA_oob_tcp_if_include": "eth0"},\n'
+    printf '  "nodes": [{"name": "tb-node1", "host": "tb-node1", "port": 22, "user": "root", "identity": "%s", "slots": 1, "role": "head"}],\n' "$d/client/id_ed25519"
+    printf '  "slurm": {"partition": "%s", "time": "00:10:00", "nodes": 2, "tasks_per_node": 1, "cpus_per_task": 1, "ranks_via": "auto"}\n}\n' "$partition"
+  } >> "$d/slurm-profile.json"
+  trap - ERR
+  echo "testbed: Slurm up ($count node(s), partition $partition, controller on tb-node1); scripts/testbed.sh slurm-down stops it" >&2
+  echo "$d/slurm-profile.json"
+}
+
 main() {
   [ $# -ge 1 ] || usage "which command?"
   local cmd="$1"; shift
@@ -370,7 +512,9 @@ main() {
     reconnect) ip link set "$DESKTOP_IF" up ;;
     mask) cmd_mask "$@" ;;
     unmask) cmd_unmask "$@" ;;
-    -h|--help|help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    slurm-up) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_slurm_up "$@" ;;
+    slurm-down) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_slurm_down ;;
+    -h|--help|help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown command '$cmd'" ;;
   esac
 }
