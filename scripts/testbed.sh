@@ -444,7 +444,7 @@ cmd_slurm_up() {
     echo "SelectType=select/cons_tres"
     echo "SelectTypeParameters=CR_Core"
     echo "SlurmdParameters=config_overrides"
-    echo "ReturnToService=2"
+    echo "ReturnToService=1"
     echo "SlurmctldTimeout=30"
     echo "SlurmdTimeout=30"
     echo "MessageTimeout=20"

@@ -238,7 +238,7 @@
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="274"/>
+        <location filename="../app/gui/runspage.cpp" line="279"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%n run in %1</numerusform>
@@ -246,7 +246,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="275"/>
+        <location filename="../app/gui/runspage.cpp" line="280"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n running</numerusform>

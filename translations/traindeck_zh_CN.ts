@@ -1130,213 +1130,254 @@
 <context>
     <name>traindeck::cluster::ClusterProfile</name>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="66"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="67"/>
         <source>removed: profiles hold no secrets (passwords, tokens, keys); use an SSH key or agent</source>
         <translation>已移除：配置中不保存机密（密码、令牌、密钥）；请使用 SSH 密钥或代理</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="70"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="366"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="71"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="396"/>
         <source>profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent</source>
         <translation>配置中不得保存机密（密码、令牌、密钥）；请删除它并使用 SSH 密钥或代理</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="89"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="90"/>
         <source>profiles must not hold private keys</source>
         <translation>配置中不得保存私钥</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="109"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="251"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="268"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="110"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="257"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="274"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="123"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="390"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="400"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="402"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="124"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="420"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="422"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="424"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="426"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="432"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="454"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="464"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="466"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="207"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="213"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="211"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="217"/>
         <source>expected a JSON object with &quot;version&quot;, &quot;name&quot; and &quot;nodes&quot;</source>
         <translation>应为包含 &quot;version&quot;、&quot;name&quot; 和 &quot;nodes&quot; 的 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="220"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="226"/>
         <source>missing; read as version %1</source>
         <translation>缺失；按版本 %1 读取</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="225"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="231"/>
         <source>expected an integer format version (%1)</source>
         <translation>应为整数格式版本（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="228"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="234"/>
         <source>format version %1 is newer than this TrainDeck reads (%2); update TrainDeck</source>
         <translation>格式版本 %1 比此版本 TrainDeck 能读取的（%2）更新；请更新 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="240"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="246"/>
         <source>expected true or false</source>
         <translation>应为 true 或 false</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="256"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="262"/>
         <source>expected a directory or a list of directories</source>
         <translation>应为一个目录或目录列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="271"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="277"/>
         <source>expected an object of NAME: value strings</source>
         <translation>应为 NAME: value 字符串组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="276"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="282"/>
         <source>missing; a profile needs at least one node</source>
         <translation>缺失；配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="278"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="284"/>
         <source>expected a list of nodes</source>
         <translation>应为节点列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="283"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="289"/>
         <source>expected an object with at least &quot;host&quot;</source>
         <translation>应为至少包含 &quot;host&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="306"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="312"/>
         <source>expected &quot;head&quot; or &quot;worker&quot;</source>
         <translation>应为 &quot;head&quot; 或 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="309"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="315"/>
         <source>missing; every node needs a host name or address</source>
         <translation>缺失；每个节点都需要主机名或地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="339"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="591"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="338"/>
+        <source>unknown key; expected one of %1</source>
+        <translation>未知的键；应为以下之一：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="342"/>
+        <source>expected an object with at least &quot;partition&quot;</source>
+        <translation>应为至少包含 &quot;partition&quot; 的对象</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="369"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="678"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="342"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="381"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="372"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="445"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="344"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="368"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="383"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="374"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="447"/>
         <source>control characters (such as a newline) are not allowed</source>
         <translation>不允许控制字符（如换行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="346"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="376"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
         <source>must not start with &apos;-&apos;</source>
         <translation>不能以 &apos;-&apos; 开头</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="352"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
         <source>expected a program name or path without spaces (&quot;mpirun&quot;)</source>
         <translation>应为不含空格的程序名或路径（&quot;mpirun&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="356"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="386"/>
         <source>one directory per entry; &apos;:&apos; is not allowed</source>
         <translation>每项一个目录；不允许使用 &apos;:&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="371"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="401"/>
         <source>a profile needs at least one node</source>
         <translation>配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="386"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="406"/>
+        <source>must not be empty: name the Slurm partition to submit to (sinfo lists them)</source>
+        <translation>不能为空：请指定要提交到的 Slurm 分区（sinfo 会列出）</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="409"/>
+        <source>expected a Slurm name (letters, digits, _ . + -), got &apos;%1&apos;</source>
+        <translation>应为 Slurm 名称（字母、数字、_ . + -），实际为“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="417"/>
+        <source>expected a Slurm time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got &apos;%1&apos;</source>
+        <translation>应为 Slurm 时间限制（MM、MM:SS、HH:MM:SS、D-HH、D-HH:MM 或 D-HH:MM:SS），实际为“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="430"/>
+        <source>expected &quot;auto&quot;, &quot;mpirun&quot; or &quot;srun&quot;, got &apos;%1&apos;</source>
+        <translation>应为 &quot;auto&quot;、&quot;mpirun&quot; 或 &quot;srun&quot;，实际为“%1”</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="434"/>
+        <source>the built-in local profile cannot use Slurm</source>
+        <translation>内置的 local 配置不能使用 Slurm</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="450"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
         <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="462"/>
         <source>expected the path of a key file, not the key itself</source>
         <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="406"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="470"/>
         <source>%1 port %2 is already nodes[%3]</source>
         <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="413"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="477"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
         <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="494"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="581"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
         <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="513"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="600"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="553"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="640"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="555"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="642"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="569"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="656"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="580"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="583"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="667"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="670"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="596"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="683"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="691"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="607"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="694"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="624"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="711"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="634"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="721"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
@@ -3560,83 +3601,93 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
     </message>
     <message>
         <location filename="../app/gui/runspage.cpp" line="45"/>
+        <source>pending</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="46"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="46"/>
+        <location filename="../app/gui/runspage.cpp" line="47"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="47"/>
+        <location filename="../app/gui/runspage.cpp" line="48"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="48"/>
+        <location filename="../app/gui/runspage.cpp" line="49"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="49"/>
+        <location filename="../app/gui/runspage.cpp" line="50"/>
         <source>lost</source>
         <translation>已失联</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="120"/>
+        <location filename="../app/gui/runspage.cpp" line="123"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/runspage.cpp" line="125"/>
         <source>%1 (exit %2)</source>
         <translation>%1（退出码 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="123"/>
+        <location filename="../app/gui/runspage.cpp" line="128"/>
         <source>%1 (seen %2)</source>
         <translation>%1（%2 时所见）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="130"/>
+        <location filename="../app/gui/runspage.cpp" line="135"/>
         <source>%1 (remote)</source>
         <translation>%1（远程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="137"/>
+        <location filename="../app/gui/runspage.cpp" line="142"/>
         <source>On %1: %2
 Local record and metrics mirror: %3</source>
         <translation>位于 %1：%2
 本地记录与指标镜像：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="150"/>
+        <location filename="../app/gui/runspage.cpp" line="155"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="151"/>
+        <location filename="../app/gui/runspage.cpp" line="156"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="152"/>
+        <location filename="../app/gui/runspage.cpp" line="157"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="153"/>
+        <location filename="../app/gui/runspage.cpp" line="158"/>
         <source>Last step</source>
         <translation>最后一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="154"/>
+        <location filename="../app/gui/runspage.cpp" line="159"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="155"/>
+        <location filename="../app/gui/runspage.cpp" line="160"/>
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="156"/>
+        <location filename="../app/gui/runspage.cpp" line="161"/>
         <source>Head node</source>
         <translation>主节点</translation>
     </message>
@@ -3644,126 +3695,126 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="169"/>
+        <location filename="../app/gui/runspage.cpp" line="174"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="170"/>
+        <location filename="../app/gui/runspage.cpp" line="175"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="171"/>
+        <location filename="../app/gui/runspage.cpp" line="176"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="172"/>
+        <location filename="../app/gui/runspage.cpp" line="177"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="173"/>
+        <location filename="../app/gui/runspage.cpp" line="178"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="174"/>
+        <location filename="../app/gui/runspage.cpp" line="179"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="175"/>
+        <location filename="../app/gui/runspage.cpp" line="180"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="176"/>
+        <location filename="../app/gui/runspage.cpp" line="181"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="184"/>
+        <location filename="../app/gui/runspage.cpp" line="189"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="195"/>
+        <location filename="../app/gui/runspage.cpp" line="200"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="201"/>
+        <location filename="../app/gui/runspage.cpp" line="206"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="202"/>
+        <location filename="../app/gui/runspage.cpp" line="207"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="209"/>
+        <location filename="../app/gui/runspage.cpp" line="214"/>
         <source>Select one or more runs above and press Compare loss</source>
         <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="273"/>
+        <location filename="../app/gui/runspage.cpp" line="278"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="274"/>
+        <location filename="../app/gui/runspage.cpp" line="279"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="275"/>
+        <location filename="../app/gui/runspage.cpp" line="280"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="299"/>
+        <location filename="../app/gui/runspage.cpp" line="304"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="364"/>
+        <location filename="../app/gui/runspage.cpp" line="369"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="385"/>
+        <location filename="../app/gui/runspage.cpp" line="390"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="390"/>
+        <location filename="../app/gui/runspage.cpp" line="395"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="405"/>
+        <location filename="../app/gui/runspage.cpp" line="410"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="406"/>
+        <location filename="../app/gui/runspage.cpp" line="411"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="410"/>
+        <location filename="../app/gui/runspage.cpp" line="415"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="415"/>
+        <location filename="../app/gui/runspage.cpp" line="420"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -4316,141 +4367,151 @@ Fingerprint %2</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="44"/>
+        <location filename="../backend/launch/launchplan.cpp" line="42"/>
+        <source>a Slurm profile is launched through sbatch (no ranks via)</source>
+        <translation>Slurm 配置通过 sbatch 启动（未指定进程启动方式）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launchplan.cpp" line="46"/>
         <source>%1 does not match profile &apos;%2&apos; (%3 slots); leave ranks out for a cluster profile</source>
         <translation>%1 与配置 &apos;%2&apos;（%3 个槽位）不符；使用集群配置时请不要设置 ranks</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="67"/>
+        <location filename="../backend/launch/launchplan.cpp" line="75"/>
         <source>nodes have different slot counts: ranks are placed with --map-by slot</source>
         <translation>各节点槽位数不同：进程将以 --map-by slot 方式放置</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launchplan.cpp" line="115"/>
+        <source>mpi-args (%1) are mpirun&apos;s options; ranks start with srun here, so they are not used (set &quot;ranks_via&quot;: &quot;mpirun&quot; in the profile)</source>
+        <translation>mpi-args（%1）是 mpirun 的选项；此处进程由 srun 启动，因此不会使用它们（可在配置中设置 &quot;ranks_via&quot;: &quot;mpirun&quot;）</translation>
     </message>
 </context>
 <context>
     <name>traindeck::launch::Launcher</name>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="37"/>
+        <location filename="../backend/launch/launcher.cpp" line="38"/>
         <source>%1 not found or not executable</source>
         <translation>%1 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="47"/>
+        <location filename="../backend/launch/launcher.cpp" line="48"/>
         <source>%1 not found in PATH</source>
         <translation>PATH 中找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="57"/>
+        <location filename="../backend/launch/launcher.cpp" line="58"/>
         <source>%1 not found on %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="137"/>
+        <location filename="../backend/launch/launcher.cpp" line="155"/>
         <source>the start command reported an error (%1), but run %2 is running (pid %3)</source>
         <translation>启动命令报告了错误（%1），但运行 %2 已在进行中（pid %3）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="145"/>
+        <location filename="../backend/launch/launcher.cpp" line="163"/>
         <source>whether run %1 started is not known (its run directory cannot be read); check with traindeck-cli runs --refresh before launching it again</source>
         <translation>无法确定运行 %1 是否已启动（无法读取其运行目录）；再次启动前请用 traindeck-cli runs --refresh 检查</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="148"/>
+        <location filename="../backend/launch/launcher.cpp" line="166"/>
         <source>run %1 did not start (no pid after 5 s)</source>
         <translation>运行 %1 未能启动（5 秒后仍没有 pid）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="164"/>
+        <location filename="../backend/launch/launcher.cpp" line="182"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="183"/>
+        <location filename="../backend/launch/launcher.cpp" line="201"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="194"/>
+        <location filename="../backend/launch/launcher.cpp" line="212"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="274"/>
+        <location filename="../backend/launch/launcher.cpp" line="292"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="279"/>
+        <location filename="../backend/launch/launcher.cpp" line="297"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="283"/>
+        <location filename="../backend/launch/launcher.cpp" line="301"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="287"/>
+        <location filename="../backend/launch/launcher.cpp" line="305"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="294"/>
+        <location filename="../backend/launch/launcher.cpp" line="312"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="298"/>
+        <location filename="../backend/launch/launcher.cpp" line="316"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="302"/>
+        <location filename="../backend/launch/launcher.cpp" line="320"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="324"/>
-        <location filename="../backend/launch/remoterun.cpp" line="212"/>
+        <location filename="../backend/launch/launcher.cpp" line="353"/>
+        <location filename="../backend/launch/remoterun.cpp" line="217"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="339"/>
+        <location filename="../backend/launch/launcher.cpp" line="368"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="366"/>
+        <location filename="../backend/launch/launcher.cpp" line="396"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="371"/>
+        <location filename="../backend/launch/launcher.cpp" line="401"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="373"/>
+        <location filename="../backend/launch/launcher.cpp" line="403"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="378"/>
+        <location filename="../backend/launch/launcher.cpp" line="408"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="415"/>
+        <location filename="../backend/launch/launcher.cpp" line="456"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="432"/>
+        <location filename="../backend/launch/launcher.cpp" line="473"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="483"/>
+        <location filename="../backend/launch/launcher.cpp" line="543"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -4495,78 +4556,78 @@ Fingerprint %2</source>
     <name>traindeck::launch::RemoteRuns</name>
     <message>
         <location filename="../backend/launch/remoterun.cpp" line="53"/>
-        <location filename="../backend/launch/remoterun.cpp" line="65"/>
+        <location filename="../backend/launch/remoterun.cpp" line="67"/>
         <source>cannot write the metrics mirror: %1</source>
         <translation>无法写入指标镜像：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="186"/>
+        <location filename="../backend/launch/remoterun.cpp" line="191"/>
         <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
         <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="192"/>
+        <location filename="../backend/launch/remoterun.cpp" line="197"/>
         <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
         <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="194"/>
+        <location filename="../backend/launch/remoterun.cpp" line="199"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="227"/>
+        <location filename="../backend/launch/remoterun.cpp" line="232"/>
         <source>run %1 was not started on %2: its local record could not be written: %3</source>
         <translation>运行 %1 未在 %2 上启动：无法写入其本地记录：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="236"/>
+        <location filename="../backend/launch/remoterun.cpp" line="241"/>
         <source>the run&apos;s record is kept: traindeck-cli runs --refresh tells whether it runs</source>
         <translation>该运行的记录已保留：可用 traindeck-cli runs --refresh 查看它是否在运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="249"/>
+        <location filename="../backend/launch/remoterun.cpp" line="254"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="253"/>
+        <location filename="../backend/launch/remoterun.cpp" line="258"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="255"/>
+        <location filename="../backend/launch/remoterun.cpp" line="260"/>
         <source>a run with this id already exists here</source>
         <translation>此处已存在同一 ID 的运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="298"/>
-        <location filename="../backend/launch/remoterun.cpp" line="332"/>
+        <location filename="../backend/launch/remoterun.cpp" line="304"/>
+        <location filename="../backend/launch/remoterun.cpp" line="338"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="305"/>
+        <location filename="../backend/launch/remoterun.cpp" line="311"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="328"/>
+        <location filename="../backend/launch/remoterun.cpp" line="334"/>
         <source>the run&apos;s record is locked by another process</source>
         <translation>该运行的本地记录已被另一个进程锁定</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="415"/>
+        <location filename="../backend/launch/remoterun.cpp" line="424"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="431"/>
+        <location filename="../backend/launch/remoterun.cpp" line="440"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="443"/>
+        <location filename="../backend/launch/remoterun.cpp" line="452"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -4574,12 +4635,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="247"/>
+        <location filename="../backend/launch/rundir.cpp" line="289"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="257"/>
+        <location filename="../backend/launch/rundir.cpp" line="299"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4587,14 +4648,87 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="209"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="215"/>
         <source>cannot write the metrics mirror %1: %2</source>
         <translation>无法写入指标镜像 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="280"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="286"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::launch::Slurm</name>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="85"/>
+        <source>job %1 </source>
+        <translation>作业 %1 </translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="87"/>
+        <source>unknown to Slurm</source>
+        <translation>Slurm 不认识该作业</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="97"/>
+        <source>%1 on %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="235"/>
+        <source>cannot ask Slurm on %1 about job %2: %3</source>
+        <translation>无法在 %1 上向 Slurm 查询作业 %2：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="265"/>
+        <source>the profile has no &quot;slurm&quot; section</source>
+        <translation>该配置没有 &quot;slurm&quot; 部分</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="281"/>
+        <source>%1 not found on the login node %2: install Slurm&apos;s client commands there (Debian: slurm-client) or add their directory to &quot;path_prefix&quot;</source>
+        <translation>登录节点 %2 上找不到 %1：请在那里安装 Slurm 客户端命令（Debian：slurm-client），或把其目录加入 &quot;path_prefix&quot;</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="291"/>
+        <source>sinfo failed on %1 (is slurmctld reachable?): %2</source>
+        <translation>%1 上的 sinfo 失败（slurmctld 是否可达？）：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="305"/>
+        <source>no partition &apos;%1&apos; on this cluster; sinfo on %2 lists: %3</source>
+        <translation>该集群没有分区“%1”；%2 上的 sinfo 列出：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="318"/>
+        <source>account &apos;%1&apos; cannot be checked: sacctmgr on %2 says &quot;%3&quot; (a cluster without an accounting database has no accounts; leave &quot;account&quot; empty there)</source>
+        <translation>无法检查账户“%1”：%2 上的 sacctmgr 返回“%3”（没有记账数据库的集群没有账户；请将 &quot;account&quot; 留空）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="327"/>
+        <source>unknown account &apos;%1&apos; (sacctmgr show account on %2 does not list it)</source>
+        <translation>未知账户“%1”（%2 上的 sacctmgr show account 未列出它）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="356"/>
+        <source>sbatch on %1 gave no job id: %2</source>
+        <translation>%1 上的 sbatch 没有返回作业 ID：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="360"/>
+        <source>sbatch on %1 refused the job: %2</source>
+        <translation>%1 上的 sbatch 拒绝了该作业：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="371"/>
+        <source>whether job %1 was submitted is not known; check with squeue -n %1 on %2</source>
+        <translation>无法确定作业 %1 是否已提交；请在 %2 上用 squeue -n %1 检查</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="382"/>
+        <source>scancel %1 on %2 failed: %3</source>
+        <translation>%2 上的 scancel %1 失败：%3</translation>
     </message>
 </context>
 <context>

@@ -294,7 +294,10 @@ int followRun(const RunLocation& location, const FollowOptions& options)
     auto draw = [&] {
         const MetricStore& s = monitor.store();
         out << "\x1b[H\x1b[2J";
-        out << Follow::tr("run %1  state %2").arg(QFileInfo(runDir).fileName(), jobStateName(monitor.state())) << '\n';
+        out << Follow::tr("run %1  state %2").arg(QFileInfo(runDir).fileName(), jobStateName(monitor.state()));
+        if (!monitor.stateDetail().isEmpty())
+            out << " (" << monitor.stateDetail() << ')';
+        out << '\n';
         if (s.rowCount() > 0) {
             const qint64 row = s.rowCount() - 1;
             out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 samples/s")
@@ -372,16 +375,24 @@ int followRun(const RunLocation& location, const FollowOptions& options)
             QTextStream(stderr) << Follow::tr("metrics.jsonl: %1 (skipped)").arg(i.toString()) << '\n';
     });
     QObject::connect(&monitor, &RunMonitor::stateChanged, &loop, [&](JobState s) {
+        const QString detail = monitor.stateDetail();
         if (options.json) {
             const RunFiles f = monitor.files();
-            printJson({{QStringLiteral("type"), QStringLiteral("state")},
-                       {QStringLiteral("state"), jobStateName(s)},
-                       {QStringLiteral("run_dir"), runDir},
-                       {QStringLiteral("pid"), f.pid}});
+            QJsonObject o{{QStringLiteral("type"), QStringLiteral("state")},
+                          {QStringLiteral("state"), jobStateName(s)},
+                          {QStringLiteral("run_dir"), runDir},
+                          {QStringLiteral("pid"), f.pid}};
+            if (f.slurmJob)
+                o.insert(QStringLiteral("slurm_job"), f.slurmJob->jobId);
+            if (!detail.isEmpty())
+                o.insert(QStringLiteral("detail"), detail);
+            printJson(o);
         } else if (tty) {
             draw();
         } else {
-            out << Follow::tr("state: %1").arg(jobStateName(s)) << '\n';
+            out << (detail.isEmpty() ? Follow::tr("state: %1").arg(jobStateName(s))
+                                     : Follow::tr("state: %1 (%2)").arg(jobStateName(s), detail))
+                << '\n';
             out.flush();
         }
     });
@@ -396,18 +407,23 @@ int followRun(const RunLocation& location, const FollowOptions& options)
                 o.insert(QStringLiteral("state"), jobStateName(s));
                 printJson(o);
             }
-            printJson({{QStringLiteral("type"), QStringLiteral("end")},
-                       {QStringLiteral("state"), jobStateName(s)},
-                       {QStringLiteral("last_step"), st.lastStep()},
-                       {QStringLiteral("metrics_offset"), monitor.metricsOffset()},
-                       {QStringLiteral("malformed_lines"), monitor.malformedLines()},
-                       {QStringLiteral("exit_code"), exitCodeFor(s)}});
+            QJsonObject end{{QStringLiteral("type"), QStringLiteral("end")},
+                            {QStringLiteral("state"), jobStateName(s)},
+                            {QStringLiteral("last_step"), st.lastStep()},
+                            {QStringLiteral("metrics_offset"), monitor.metricsOffset()},
+                            {QStringLiteral("malformed_lines"), monitor.malformedLines()},
+                            {QStringLiteral("exit_code"), exitCodeFor(s)}};
+            if (!monitor.stateDetail().isEmpty())
+                end.insert(QStringLiteral("detail"), monitor.stateDetail());
+            printJson(end);
         } else {
             if (tty)
                 draw();
             out << Follow::tr("run %1 %2 after %n step(s)", nullptr, int(qMax<qint64>(0, st.lastStep())))
                        .arg(QFileInfo(runDir).fileName(), jobStateName(s))
                 << '\n';
+            if (!monitor.stateDetail().isEmpty())
+                out << Follow::tr("slurm: %1").arg(monitor.stateDetail()) << '\n';
             if (s == JobState::Failed || s == JobState::Lost)
                 out << Follow::tr("failure: %1").arg(failure.summary()) << '\n';
             if (s != JobState::Finished && !failure.stderrTail.isEmpty()) {

@@ -65,7 +65,8 @@ int run(const QStringList& args)
         w = qMax(w, int(r.runId.size()));
     out << RunsCommand::tr("RUN").leftJustified(w) << "  " << RunsCommand::tr("STATE").leftJustified(9) << "  "
         << RunsCommand::tr("STEP").rightJustified(7) << "  " << RunsCommand::tr("LOSS").rightJustified(8) << "  "
-        << RunsCommand::tr("CREATED").leftJustified(19) << "  " << RunsCommand::tr("HEAD") << '\n';
+        << RunsCommand::tr("CREATED").leftJustified(19) << "  " << RunsCommand::tr("HEAD") << "  "
+        << RunsCommand::tr("DETAIL") << '\n';
     for (const RunSummary& r : runs) {
         // A remote run's state as last seen (not asked now) is marked with *.
         const QString state = jobStateName(r.state) + (r.remote && !r.synced ? QStringLiteral("*") : QString());
@@ -73,7 +74,7 @@ int run(const QStringList& args)
             << (r.lastStep >= 0 ? QString::number(r.lastStep) : QStringLiteral("-")).rightJustified(7) << "  "
             << (r.hasLoss ? QString::number(r.lastLoss, 'f', 4) : QStringLiteral("-")).rightJustified(8) << "  "
             << r.info.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")).leftJustified(19) << "  "
-            << (r.remote ? r.head : RunsCommand::tr("local")) << '\n';
+            << (r.remote ? r.head : RunsCommand::tr("local")) << "  " << r.detail << '\n';
     }
     return ExitOk;
 }

@@ -42,6 +42,7 @@ QString RunsModel::stateText(JobState s)
 {
     switch (s) {
     case JobState::Starting: return tr("starting");
+    case JobState::Pending: return tr("pending");
     case JobState::Running: return tr("running");
     case JobState::Finished: return tr("finished");
     case JobState::Failed: return tr("failed");
@@ -55,6 +56,7 @@ QColor RunsModel::stateColor(JobState s)
 {
     switch (s) {
     case JobState::Starting:
+    case JobState::Pending:
     case JobState::Running: return infoColor();
     case JobState::Finished: return passColor();
     case JobState::Failed:
@@ -116,6 +118,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
                        ? r.runId
                        : r.runId + QStringLiteral(" (") + r.info.name + QLatin1Char(')');
         case StateColumn:
+            // Slurm's word (why a job waits, which node failed) says more than the state alone.
+            if (!r.detail.isEmpty())
+                return tr("%1 (%2)").arg(stateText(r.state), r.detail);
             if (r.exitCode && r.state == JobState::Failed)
                 return tr("%1 (exit %2)").arg(stateText(r.state)).arg(*r.exitCode);
             // A remote run's state as last seen, not asked now.

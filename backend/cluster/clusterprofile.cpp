@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
 #include <QThread>
@@ -130,9 +131,14 @@ struct Reader {
 };
 
 const QStringList kTopKeys = {
-    QStringLiteral("version"), QStringLiteral("name"),     QStringLiteral("known_hosts"),
-    QStringLiteral("workdir"), QStringLiteral("launcher"), QStringLiteral("path_prefix"),
-    QStringLiteral("env"),     QStringLiteral("nodes"),    QStringLiteral("local"),
+    QStringLiteral("version"),  QStringLiteral("name"),        QStringLiteral("known_hosts"), QStringLiteral("workdir"),
+    QStringLiteral("launcher"), QStringLiteral("path_prefix"), QStringLiteral("env"),         QStringLiteral("nodes"),
+    QStringLiteral("local"),    QStringLiteral("slurm"),
+};
+const QStringList kSlurmKeys = {
+    QStringLiteral("partition"),     QStringLiteral("account"),        QStringLiteral("time"),
+    QStringLiteral("nodes"),         QStringLiteral("tasks_per_node"), QStringLiteral("gpus_per_node"),
+    QStringLiteral("cpus_per_task"), QStringLiteral("ranks_via"),      QStringLiteral("signal_seconds"),
 };
 const QStringList kNodeKeys = {
     QStringLiteral("name"),     QStringLiteral("host"),  QStringLiteral("port"), QStringLiteral("user"),
@@ -311,6 +317,30 @@ Result<ClusterProfile> ClusterProfile::fromJson(const QByteArray& json, const QS
             p.nodes.append(n);
         }
     }
+    const QJsonValue slurm = root.value(QStringLiteral("slurm"));
+    if (slurm.isObject()) {
+        const QJsonObject o = slurm.toObject();
+        SlurmSettings st;
+        r.string(o, QStringLiteral("partition"), QStringLiteral("slurm.partition"), st.partition);
+        r.string(o, QStringLiteral("account"), QStringLiteral("slurm.account"), st.account);
+        r.string(o, QStringLiteral("time"), QStringLiteral("slurm.time"), st.timeLimit);
+        r.integer(o, QStringLiteral("nodes"), QStringLiteral("slurm.nodes"), 1, 100000, st.nodes);
+        r.integer(o, QStringLiteral("tasks_per_node"), QStringLiteral("slurm.tasks_per_node"), 1, MaxSlots,
+                  st.tasksPerNode);
+        r.integer(o, QStringLiteral("gpus_per_node"), QStringLiteral("slurm.gpus_per_node"), 0, 1024, st.gpusPerNode);
+        r.integer(o, QStringLiteral("cpus_per_task"), QStringLiteral("slurm.cpus_per_task"), 1, 4096, st.cpusPerTask);
+        r.string(o, QStringLiteral("ranks_via"), QStringLiteral("slurm.ranks_via"), st.ranksVia);
+        r.integer(o, QStringLiteral("signal_seconds"), QStringLiteral("slurm.signal_seconds"), 0, 65535,
+                  st.signalSeconds);
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!kSlurmKeys.contains(it.key()))
+                r.error(QStringLiteral("slurm.") + it.key(),
+                        tr("unknown key; expected one of %1").arg(kSlurmKeys.join(QStringLiteral(", "))));
+        }
+        p.slurm = st;
+    } else if (!slurm.isUndefined() && !slurm.isNull()) {
+        r.error(QStringLiteral("slurm"), tr("expected an object with at least \"partition\""));
+    }
     p.extra = withoutKeys(root, kTopKeys);
 
     // Semantic checks, skipping keys that already failed their type check.
@@ -369,6 +399,40 @@ Diagnostics ClusterProfile::validate(const QString& fileName) const
     }
     if (nodes.isEmpty())
         error(QStringLiteral("nodes"), tr("a profile needs at least one node"));
+    if (slurm) {
+        auto slurmWord = [&](const char* key, const QString& value, bool required) {
+            const QString k = QStringLiteral("slurm.") + QLatin1String(key);
+            if (required && value.trimmed().isEmpty())
+                error(k, tr("must not be empty: name the Slurm partition to submit to (sinfo lists them)"));
+            else if (!value.isEmpty() &&
+                     !QRegularExpression(QStringLiteral("^[A-Za-z0-9_.+-]{1,64}$")).match(value).hasMatch())
+                error(k, tr("expected a Slurm name (letters, digits, _ . + -), got '%1'").arg(value));
+            else if (value.startsWith(QLatin1Char('-')))
+                error(k, tr("must not start with '-'"));
+        };
+        slurmWord("partition", slurm->partition, true);
+        slurmWord("account", slurm->account, false);
+        if (!isSlurmTimeLimit(slurm->timeLimit))
+            error(QStringLiteral("slurm.time"),
+                  tr("expected a Slurm time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got '%1'")
+                      .arg(slurm->timeLimit));
+        if (slurm->nodes < 1 || slurm->nodes > 100000)
+            error(QStringLiteral("slurm.nodes"), tr("expected an integer %1..%2").arg(1).arg(100000));
+        if (slurm->tasksPerNode < 1 || slurm->tasksPerNode > MaxSlots)
+            error(QStringLiteral("slurm.tasks_per_node"), tr("expected an integer %1..%2").arg(1).arg(MaxSlots));
+        if (slurm->gpusPerNode < 0 || slurm->gpusPerNode > 1024)
+            error(QStringLiteral("slurm.gpus_per_node"), tr("expected an integer %1..%2").arg(0).arg(1024));
+        if (slurm->cpusPerTask < 1 || slurm->cpusPerTask > 4096)
+            error(QStringLiteral("slurm.cpus_per_task"), tr("expected an integer %1..%2").arg(1).arg(4096));
+        if (!QStringList{QStringLiteral("auto"), QStringLiteral("mpirun"), QStringLiteral("srun")}.contains(
+                slurm->ranksVia))
+            error(QStringLiteral("slurm.ranks_via"),
+                  tr("expected \"auto\", \"mpirun\" or \"srun\", got '%1'").arg(slurm->ranksVia));
+        if (slurm->signalSeconds < 0 || slurm->signalSeconds > 65535)
+            error(QStringLiteral("slurm.signal_seconds"), tr("expected an integer %1..%2").arg(0).arg(65535));
+        if (isLocal)
+            error(QStringLiteral("slurm"), tr("the built-in local profile cannot use Slurm"));
+    }
 
     int firstHead = -1;
     QHash<QString, int> names, endpoints;
@@ -454,6 +518,20 @@ QJsonObject ClusterProfile::toJsonObject() const
         nodeArray.append(o);
     }
     root.insert(QStringLiteral("nodes"), nodeArray);
+    if (slurm) {
+        QJsonObject o;
+        o.insert(QStringLiteral("partition"), slurm->partition);
+        if (!slurm->account.isEmpty())
+            o.insert(QStringLiteral("account"), slurm->account);
+        o.insert(QStringLiteral("time"), slurm->timeLimit);
+        o.insert(QStringLiteral("nodes"), slurm->nodes);
+        o.insert(QStringLiteral("tasks_per_node"), slurm->tasksPerNode);
+        o.insert(QStringLiteral("gpus_per_node"), slurm->gpusPerNode);
+        o.insert(QStringLiteral("cpus_per_task"), slurm->cpusPerTask);
+        o.insert(QStringLiteral("ranks_via"), slurm->ranksVia);
+        o.insert(QStringLiteral("signal_seconds"), slurm->signalSeconds);
+        root.insert(QStringLiteral("slurm"), o);
+    }
     return root;
 }
 
@@ -477,8 +555,17 @@ ClusterNode ClusterProfile::head() const
     return i >= 0 ? nodes.at(i) : ClusterNode{};
 }
 
+bool isSlurmTimeLimit(const QString& text)
+{
+    static const QRegularExpression re(QStringLiteral(
+        "^(\\d{1,6}|\\d{1,6}:\\d{1,2}|\\d{1,6}:\\d{1,2}:\\d{1,2}|\\d{1,4}-\\d{1,2}(:\\d{1,2}(:\\d{1,2})?)?)$"));
+    return re.match(text).hasMatch() && text != QLatin1String("0");
+}
+
 int ClusterProfile::totalSlots() const
 {
+    if (slurm)
+        return slurm->ranks();
     int total = 0;
     for (const ClusterNode& n : nodes)
         total += n.slots;

@@ -13,6 +13,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace traindeck::cluster {
 
 enum class NodeRole { Head, Worker };
@@ -35,6 +37,28 @@ struct ClusterNode {
     friend bool operator==(const ClusterNode&, const ClusterNode&) = default;
 };
 
+// "slurm": the profile launches through Slurm (docs/cluster-profiles.md, "Slurm"). The head node is
+// the login node, reached over SSH like any head; jobs are submitted there with sbatch and the run
+// directory (under workdir) must be on a file system the compute nodes share.
+struct SlurmSettings {
+    QString partition;                              // required
+    QString account;                                // empty: the user's default
+    QString timeLimit = QStringLiteral("01:00:00"); // sbatch --time
+    int nodes = 1;                                  // --nodes
+    int tasksPerNode = 1;                           // --ntasks-per-node: ranks per node
+    int gpusPerNode = 0;                            // --gpus-per-node (0: not asked)
+    int cpusPerTask = 1;                            // --cpus-per-task
+    int signalSeconds = 120; // --signal=B:USR1@N: the trainer checkpoints and stops before the limit
+    // How ranks start inside the job: "mpirun" (takes hosts and ranks from Slurm), "srun" (srun
+    // --mpi=pmix) or "auto" (srun when `srun --mpi=list` offers pmix, else mpirun; chosen at submit).
+    QString ranksVia = QStringLiteral("auto");
+    int ranks() const { return nodes * tasksPerNode; }
+    friend bool operator==(const SlurmSettings&, const SlurmSettings&) = default;
+};
+
+// Whether text is a time limit sbatch --time accepts: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
+bool isSlurmTimeLimit(const QString& text);
+
 class ClusterProfile {
     Q_DECLARE_TR_FUNCTIONS(traindeck::cluster::ClusterProfile)
 
@@ -54,8 +78,9 @@ class ClusterProfile {
     QStringList pathPrefix;                          // "path_prefix": directories put before PATH
     QMap<QString, QString> env;                      // extra environment for every rank
     QList<ClusterNode> nodes;
-    bool isLocal = false; // "local": true: this machine, started as a process, no SSH
-    QJsonObject extra;    // unknown top-level keys, kept on round trip
+    bool isLocal = false;               // "local": true: this machine, started as a process, no SSH
+    std::optional<SlurmSettings> slurm; // set: launches through Slurm (nodes[head] is the login node)
+    QJsonObject extra;                  // unknown top-level keys, kept on round trip
 
     // The built-in profile "local": this machine as one head node "localhost" with `slots` ranks
     // (<= 0: the number of CPU cores), no SSH, work directory traindeck::paths::dataDir().
@@ -75,6 +100,7 @@ class ClusterProfile {
     // The node with role head; without one the first node (documented rule); -1 without nodes.
     int headIndex() const;
     ClusterNode head() const;
+    // Ranks of a launch: the Slurm job's nodes × tasks per node, else the nodes' slots.
     int totalSlots() const;
     // The Open MPI hostfile for these nodes: head first (so rank 0 runs there), then the others in
     // order. Warns about SSH ports other than 22 (a hostfile carries none).

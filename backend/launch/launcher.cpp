@@ -1,5 +1,6 @@
 #include "launch/launcher.h"
 
+#include "launch/slurm.h"
 #include "launch/transport.h"
 
 #include <QDateTime>
@@ -114,8 +115,13 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
         writes << write(runfile::kSpec, in.spec.toJson());
         writes << write("profile.json", profile.toJson());
     }
-    writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
-    writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0700);
+    const bool viaSlurm = !plan->slurmRanksVia.isEmpty();
+    if (viaSlurm) {
+        writes << write(runfile::kBatchScript, plan->batchScript().toUtf8(), 0700);
+    } else {
+        writes << write(runfile::kHostfile, plan->hostfileText.toUtf8());
+        writes << write(runfile::kWrapper, plan->wrapperScript().toUtf8(), 0700);
+    }
     writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
     for (const Status& s : writes) {
         if (!s)
@@ -125,6 +131,18 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
     if (beforeStart) {
         if (const Status ready = beforeStart(outcome); !ready)
             return Result<LaunchOutcome>::failure(ready.diagnostics());
+    }
+    if (viaSlurm) {
+        const Result<QString> job = slurm::submit(t, in.runDir, in.runId, profile.pathPrefix);
+        if (!job)
+            return Result<LaunchOutcome>::failure(job.diagnostics());
+        const SlurmJob record{job.value(), plan->slurmRanksVia};
+        if (const Status s = write(runfile::kSlurmJob, record.toText()); !s) {
+            // Not followable without its job id: take the job back rather than leave it unwatched.
+            slurm::cancel(t, job.value(), profile.pathPrefix);
+            return Result<LaunchOutcome>::failure(s.diagnostics());
+        }
+        return Result<LaunchOutcome>(outcome, plan->warnings);
     }
     const Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
     if (!started) {
@@ -315,9 +333,20 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     const Result<QString> trainer = findTrainer(t, profile);
     if (!trainer)
         return Result<LaunchOutcome>::failure(trainer.diagnostics());
-    const Result<QString> mpirun = findMpirun(t, profile);
-    if (!mpirun)
-        return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+    QString ranksVia;
+    if (profile.slurm) {
+        const Result<QString> checked = slurm::preflight(t, profile);
+        if (!checked)
+            return Result<LaunchOutcome>::failure(checked.diagnostics());
+        ranksVia = checked.value();
+    }
+    QString mpirunPath;
+    if (ranksVia != QLatin1String("srun")) {
+        const Result<QString> mpirun = findMpirun(t, profile);
+        if (!mpirun)
+            return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+        mpirunPath = mpirun.value();
+    }
     if (const Status workers = preflightWorkers(t, profile, trainer.value(), filesReadByRanks(spec)); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
     if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
@@ -345,7 +374,8 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     in.runId = runId;
     in.runDir = QDir::cleanPath(runsDir + QLatin1Char('/') + runId);
     in.trainerPath = trainer.value();
-    in.mpirunPath = mpirun.value();
+    in.mpirunPath = mpirunPath;
+    in.slurmRanksVia = ranksVia;
     in.asRoot = t.runsAsRoot();
     RunInfo info;
     info.runId = runId;
@@ -397,9 +427,20 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     const Result<QString> trainer = findTrainer(t, prof);
     if (!trainer)
         return Result<LaunchOutcome>::failure(trainer.diagnostics());
-    const Result<QString> mpirun = findMpirun(t, prof);
-    if (!mpirun)
-        return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+    QString ranksVia;
+    if (prof.slurm) {
+        const Result<QString> checked = slurm::preflight(t, prof);
+        if (!checked)
+            return Result<LaunchOutcome>::failure(checked.diagnostics());
+        ranksVia = checked.value();
+    }
+    QString mpirunPath;
+    if (ranksVia != QLatin1String("srun")) {
+        const Result<QString> mpirun = findMpirun(t, prof);
+        if (!mpirun)
+            return Result<LaunchOutcome>::failure(mpirun.diagnostics());
+        mpirunPath = mpirun.value();
+    }
     if (const Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
 
@@ -417,8 +458,8 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
                             .arg(attempt + 1)
                             .arg(keep)));
     QStringList moves, back;
-    for (const char* name :
-         {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr, "signals"}) {
+    for (const char* name : {runfile::kPid, runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr,
+                             "signals", runfile::kSlurmJob}) {
         moves << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi")
                      .arg(shellQuote(runFile(runDir, name)), shellQuote(keep));
         back << QStringLiteral("if [ -e %1 ]; then mv -f %1 %2/; fi")
@@ -441,7 +482,8 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     in.runId = info->runId.isEmpty() ? QFileInfo(runDir).fileName() : info->runId;
     in.runDir = runDir;
     in.trainerPath = trainer.value();
-    in.mpirunPath = mpirun.value();
+    in.mpirunPath = mpirunPath;
+    in.slurmRanksVia = ranksVia;
     in.asRoot = t.runsAsRoot();
     in.resume = true;
     RunInfo ri = *info;
@@ -461,6 +503,24 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
                                       QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
     if (!marked)
         return Result<JobState>::failure(marked.diagnostics());
+    if (f.slurmJob) {
+        // Slurm ends the job: scancel signals the batch script (passed on to the ranks) and every step.
+        QStringList prefix;
+        const Result<FileChunk> pb = t.readFile(runDir + QStringLiteral("/profile.json"), 0, 1 << 20);
+        if (pb) {
+            if (const Result<ClusterProfile> p = ClusterProfile::fromJson(pb->data, QStringLiteral("profile.json")))
+                prefix = p->pathPrefix;
+        }
+        if (const Status s = slurm::cancel(t, f.slurmJob->jobId, prefix); !s)
+            return Result<JobState>::failure(s.diagnostics());
+        const QDeadlineTimer deadline(qMax(graceMs, 5000) + 30000); // Slurm's KillWait comes on top
+        for (;;) {
+            const JobState now = deriveState(readRunFiles(t, runDir), true);
+            if (isFinal(now) || deadline.hasExpired())
+                return now;
+            QThread::msleep(500);
+        }
+    }
     auto waitGone = [&](int ms) {
         const QDeadlineTimer deadline(ms);
         for (;;) {

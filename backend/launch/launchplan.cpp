@@ -38,6 +38,8 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
         local.launcher = profile.launcher;
         local.extra = profile.extra;
         profile = local;
+    } else if (profile.slurm && in.slurmRanksVia.isEmpty()) {
+        d.append(Diagnostic::error(profile.name, Tr::tr("a Slurm profile is launched through sbatch (no ranks via)")));
     } else if (in.spec.ranks > 0 && in.spec.ranks != profile.totalSlots()) {
         d.append(Diagnostic::keyError(
             QStringLiteral("spec"), QStringLiteral("ranks"),
@@ -47,7 +49,9 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
                 .arg(profile.totalSlots())));
     }
     const Result<cluster::Hostfile> hostfile = profile.toHostfile();
-    if (!hostfile) {
+    if (profile.slurm) {
+        // Slurm places the ranks: no hostfile.
+    } else if (!hostfile) {
         d += hostfile.diagnostics();
     } else {
         p.warnings += hostfile.warnings();
@@ -61,6 +65,10 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     for (const auto& n : profile.nodes) {
         if (n.slots != p.ranksPerNode)
             p.ranksPerNode = 0;
+    }
+    if (profile.slurm) {
+        p.ranksPerNode = profile.slurm->tasksPerNode;
+        p.hostfileText.clear();
     }
     if (p.ranksPerNode == 0)
         p.warnings.append(Diagnostic::warning(
@@ -82,8 +90,47 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     }
 
     QStringList a;
+    if (profile.slurm) {
+        const cluster::SlurmSettings& s = *profile.slurm;
+        p.slurmRanksVia = in.slurmRanksVia;
+        p.sbatchOptions << QStringLiteral("--job-name=") + in.runId << QStringLiteral("--partition=") + s.partition;
+        if (!s.account.isEmpty())
+            p.sbatchOptions << QStringLiteral("--account=") + s.account;
+        p.sbatchOptions << QStringLiteral("--nodes=%1").arg(s.nodes)
+                        << QStringLiteral("--ntasks-per-node=%1").arg(s.tasksPerNode)
+                        << QStringLiteral("--cpus-per-task=%1").arg(s.cpusPerTask);
+        if (s.gpusPerNode > 0)
+            p.sbatchOptions << QStringLiteral("--gpus-per-node=%1").arg(s.gpusPerNode);
+        p.sbatchOptions << QStringLiteral("--time=") + s.timeLimit
+                        << QStringLiteral("--output=") + runFile(in.runDir, "slurm-%j.out");
+        if (s.signalSeconds > 0)
+            p.sbatchOptions << QStringLiteral("--signal=B:USR1@%1").arg(s.signalSeconds);
+        // A job Slurm requeued (after a node failure) would start the batch script again from step 0
+        // in the same run directory; TrainDeck resumes from the checkpoint as a new attempt instead.
+        p.sbatchOptions << QStringLiteral("--no-requeue");
+    }
+    if (p.slurmRanksVia == QLatin1String("srun")) {
+        // srun starts one task per Slurm task and passes the environment on (--export=ALL).
+        a << QStringLiteral("srun") << QStringLiteral("--mpi=pmix") << QStringLiteral("--kill-on-bad-exit=1")
+          << QStringLiteral("--export=ALL");
+        if (!in.spec.mpiArgs.isEmpty())
+            p.warnings.append(Diagnostic::warning(
+                QStringLiteral("spec"), Tr::tr("mpi-args (%1) are mpirun's options; ranks start with srun here, "
+                                               "so they are not used (set \"ranks_via\": \"mpirun\" in the profile)")
+                                            .arg(in.spec.mpiArgs.join(QLatin1Char(' ')))));
+        a << in.trainerPath << QStringLiteral("train");
+        a << in.spec.trainerArgs();
+        a << QStringLiteral("--metrics-out=") + runFile(in.runDir, runfile::kMetrics)
+          << QStringLiteral("--out=") + runFile(in.runDir, runfile::kOut) << QStringLiteral("--run-id=") + in.runId;
+        if (in.resume)
+            a << QStringLiteral("--resume=latest");
+        p.mpirunArgv = a;
+        return Result<LaunchPlan>(p, p.warnings);
+    }
     a << (in.mpirunPath.isEmpty() ? profile.launcher : in.mpirunPath);
-    a << QStringLiteral("--hostfile") << p.hostfilePath << QStringLiteral("-np") << QString::number(p.np);
+    if (!profile.slurm)
+        a << QStringLiteral("--hostfile") << p.hostfilePath;
+    a << QStringLiteral("-np") << QString::number(p.np);
     a << QStringLiteral("--map-by")
       << (p.ranksPerNode > 0 ? QStringLiteral("ppr:%1:node").arg(p.ranksPerNode) : QStringLiteral("slot"));
     a << QStringLiteral("--bind-to") << QStringLiteral("none");
@@ -136,6 +183,37 @@ QString LaunchPlan::wrapperScript() const
         s += QStringLiteral("%1=%2; export %1\n").arg(it.key(), shellQuote(it.value()));
     s += commandLine() + QStringLiteral(" </dev/null >%1 2>%2\n").arg(f(runfile::kStdout), f(runfile::kStderr));
     s += QStringLiteral("code=$?\n");
+    s += QStringLiteral("echo $code > %1.tmp && mv -f %1.tmp %1\n").arg(f(runfile::kExitCode));
+    s += QStringLiteral("exit $code\n");
+    return s;
+}
+
+QString LaunchPlan::batchScript() const
+{
+    auto f = [&](const char* name) { return shellQuote(runFile(runDir, name)); };
+    QString s;
+    s += QStringLiteral("#!/bin/sh\n");
+    for (const QString& option : sbatchOptions)
+        s += QStringLiteral("#SBATCH ") + option + QLatin1Char('\n');
+    s += QStringLiteral("# Written by traindeck: runs the ranks of run %1 (%2) inside this Slurm job and records\n"
+                        "# their output and exit status in this directory (docs/slurm.md).\n")
+             .arg(QString(runId).replace(QLatin1Char('\n'), QLatin1Char(' ')), slurmRanksVia);
+    s += QStringLiteral("umask 077\n");
+    s += QStringLiteral("cd %1 || exit 97\n").arg(shellQuote(runDir));
+    s += QStringLiteral("if [ -e %1 ]; then echo 143 > %2.tmp && mv -f %2.tmp %2; exit 143; fi\n")
+             .arg(f(runfile::kCancel), f(runfile::kExitCode));
+    if (!pathPrefix.isEmpty())
+        s += shellPathPrefix(pathPrefix) + QLatin1Char('\n');
+    for (auto it = env.begin(); it != env.end(); ++it)
+        s += QStringLiteral("%1=%2; export %1\n").arg(it.key(), shellQuote(it.value()));
+    // The ranks run in the background so that the shell can pass Slurm's signals on while it waits.
+    s += QStringLiteral("child=\n");
+    s += QStringLiteral("trap 'echo USR1 >> signals; [ -n \"$child\" ] && kill -USR1 \"$child\" 2>/dev/null' USR1\n");
+    s += QStringLiteral("trap 'echo TERM >> signals; [ -n \"$child\" ] && kill -TERM \"$child\" 2>/dev/null' TERM\n");
+    s += commandLine() + QStringLiteral(" </dev/null >>%1 2>>%2 &\n").arg(f(runfile::kStdout), f(runfile::kStderr));
+    s += QStringLiteral("child=$!\n");
+    // wait returns early (above 128) when a trapped signal arrives: wait again until the child is gone.
+    s += QStringLiteral("while :; do wait \"$child\"; code=$?; kill -0 \"$child\" 2>/dev/null || break; done\n");
     s += QStringLiteral("echo $code > %1.tmp && mv -f %1.tmp %1\n").arg(f(runfile::kExitCode));
     s += QStringLiteral("exit $code\n");
     return s;

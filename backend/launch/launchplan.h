@@ -21,6 +21,8 @@ struct LaunchInputs {
     QString mpirunPath;  // empty: profile.launcher
     bool asRoot = false; // mpirun runs as root: export OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)
     bool resume = false; // add --resume=latest
+    // A Slurm profile: how the ranks start inside the job, "mpirun" or "srun" (slurm::preflight).
+    QString slurmRanksVia;
 };
 
 struct LaunchPlan {
@@ -33,6 +35,10 @@ struct LaunchPlan {
     QMap<QString, QString> env; // set by the wrapper before mpirun (spec env, profile env, as-root)
     QStringList pathPrefix;     // put before PATH by the wrapper (and exported)
     Diagnostics warnings;
+    // Slurm: how the ranks start ("mpirun" or "srun"; empty for an mpirun launch over SSH) and the
+    // sbatch options, written as #SBATCH lines into the batch script.
+    QString slurmRanksVia;
+    QStringList sbatchOptions;
 
     // The mpirun command line, every word shell-quoted.
     QString commandLine() const;
@@ -40,6 +46,10 @@ struct LaunchPlan {
     // records the exit status in exit-code (see rundir.h). SIGTERM does not stop the script itself, so
     // the exit code is still written when `cancel` signals the process group.
     QString wrapperScript() const;
+    // Slurm: the batch script (job.sbatch). Like the wrapper, but started by Slurm on the job's first
+    // node: no pid file (Slurm tracks the job); SIGUSR1 (--signal=B:USR1@N) and SIGTERM are passed on
+    // to mpirun or srun, which forward them to the ranks.
+    QString batchScript() const;
 };
 
 Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in);

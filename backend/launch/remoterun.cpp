@@ -28,8 +28,8 @@ QString localFile(const QString& dir, const char* name)
 
 std::optional<JobState> stateFromName(const QString& name)
 {
-    for (JobState s : {JobState::Starting, JobState::Running, JobState::Finished, JobState::Failed, JobState::Cancelled,
-                       JobState::Lost}) {
+    for (JobState s : {JobState::Starting, JobState::Pending, JobState::Running, JobState::Finished, JobState::Failed,
+                       JobState::Cancelled, JobState::Lost}) {
         if (jobStateName(s) == name)
             return s;
     }
@@ -54,8 +54,10 @@ Status catchUpMirror(Transport& t, const QString& remotePath, const QString& mir
     if (!mirrorIsPrefixOf(mirrorBefore, head->fileSize))
         m.resize(0);
     qint64 at = m.size();
-    for (;;) {
-        const Result<FileChunk> c = t.readFile(remotePath, at, kChunk);
+    // Up to the size seen above: a run that writes faster than each read's round trip would otherwise
+    // keep this loop chasing its file until the run ends (a RunMonitor follows the rest).
+    while (at < head->fileSize) {
+        const Result<FileChunk> c = t.readFile(remotePath, at, qMin<qint64>(kChunk, head->fileSize - at));
         if (!c)
             return Status::failure(c.diagnostics());
         if (c->data.isEmpty())
@@ -127,6 +129,8 @@ QJsonObject RemoteRecord::toJson() const
     if (lastSeen.isValid())
         o.insert(QStringLiteral("last_seen"), lastSeen.toUTC().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("synced"), synced);
+    if (!detail.isEmpty())
+        o.insert(QStringLiteral("detail"), detail);
     return o;
 }
 
@@ -143,6 +147,7 @@ std::optional<RemoteRecord> RemoteRecord::fromJson(const QJsonObject& o)
     r.lastState = stateFromName(o.value(QStringLiteral("state")).toString()).value_or(JobState::Starting);
     r.lastSeen = QDateTime::fromString(o.value(QStringLiteral("last_seen")).toString(), Qt::ISODateWithMs);
     r.synced = o.value(QStringLiteral("synced")).toBool();
+    r.detail = o.value(QStringLiteral("detail")).toString();
     return r;
 }
 
@@ -278,7 +283,7 @@ Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outco
     return dir;
 }
 
-void RemoteRuns::noteState(const QString& localDir, JobState state)
+void RemoteRuns::noteState(const QString& localDir, JobState state, const QString& detail)
 {
     const RecordLock lock(localDir);
     if (!lock)
@@ -287,6 +292,7 @@ void RemoteRuns::noteState(const QString& localDir, JobState state)
     if (!rec || rec->synced)
         return;
     rec->lastState = state;
+    rec->detail = detail;
     rec->lastSeen = QDateTime::currentDateTimeUtc();
     writeRemoteRecord(localDir, *rec);
 }
@@ -353,6 +359,7 @@ Result<JobState> RemoteRuns::sync(Transport& t, const QString& remoteRunDir, con
         }
         rec->synced = true;
         rec->lastState = state;
+        rec->detail = files.detail();
     } else {
         QFile copy(localFile(localDir, runfile::kRunInfo));
         if (!copy.open(QIODevice::ReadOnly) || copy.readAll() != info->data) {
@@ -360,8 +367,10 @@ Result<JobState> RemoteRuns::sync(Transport& t, const QString& remoteRunDir, con
             local.writeFile(localFile(localDir, runfile::kRunInfo), info->data); // attempts, started
         }
         // Liveness unknown: the state last seen stays; only the time of this contact is new.
-        if (!files.livenessUnknown && !rec->synced)
+        if (!files.livenessUnknown && !rec->synced) {
             rec->lastState = state;
+            rec->detail = files.detail();
+        }
     }
     rec->lastSeen = QDateTime::currentDateTimeUtc();
     if (const Status s = writeRemoteRecord(localDir, *rec); !s)

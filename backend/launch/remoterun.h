@@ -51,6 +51,7 @@ struct RemoteRecord {
     JobState lastState = JobState::Starting; // as last seen through the transport
     QDateTime lastSeen;                      // when lastState was seen
     bool synced = false;                     // the run ended and its final files were copied here
+    QString detail;                          // Slurm runs: the scheduler's state and reason (RunFiles::detail)
     QJsonObject toJson() const;
     static std::optional<RemoteRecord> fromJson(const QJsonObject& o);
 };
@@ -108,7 +109,7 @@ class RemoteRuns {
                                        const cluster::ClusterProfile& profile, const QString& localRunsDir);
 
     // Sets the state last seen in the record (no network). Final states are only set by sync().
-    static void noteState(const QString& localDir, JobState state);
+    static void noteState(const QString& localDir, JobState state, const QString& detail = QString());
 
     // Reads the run's files through the transport; when the run has ended, copies exit-code,
     // cancel-requested, run.json, the logs' last MiB and what the metrics mirror lacks into the record

@@ -37,6 +37,7 @@ QString jobStateName(JobState s)
 {
     switch (s) {
     case JobState::Starting: return QStringLiteral("starting");
+    case JobState::Pending: return QStringLiteral("pending");
     case JobState::Running: return QStringLiteral("running");
     case JobState::Finished: return QStringLiteral("finished");
     case JobState::Failed: return QStringLiteral("failed");
@@ -48,7 +49,7 @@ QString jobStateName(JobState s)
 
 bool isFinal(JobState s)
 {
-    return s != JobState::Starting && s != JobState::Running;
+    return s != JobState::Starting && s != JobState::Pending && s != JobState::Running;
 }
 
 int exitCodeFor(JobState s)
@@ -58,6 +59,11 @@ int exitCodeFor(JobState s)
 
 JobState deriveState(const RunFiles& f, bool sawTelemetry)
 {
+    // A Slurm job whose batch script wrote its exit code but that Slurm has not ended yet (it is still
+    // completing, or killing it for a failed node): Slurm's final word, with its reason, comes soon.
+    const bool slurmStillOn = f.slurmJob && f.slurm && f.slurm->known() && !slurm::isFinalState(f.slurm->state);
+    if (f.exitCode && slurmStillOn)
+        return JobState::Running;
     if (f.exitCode) {
         // The trainer's exit status after a stop on SIGUSR1 (a checkpoint first; resumable).
         if (f.cancelRequested || *f.exitCode == kTrainerStoppedExitCode)
@@ -66,6 +72,25 @@ JobState deriveState(const RunFiles& f, bool sawTelemetry)
     }
     if (f.livenessUnknown)
         return sawTelemetry ? JobState::Running : JobState::Starting; // not known to be gone: ask again
+    if (f.slurmJob) {
+        // The batch script writes exit-code when its ranks end; without one, Slurm's word decides.
+        if (!f.slurm || !f.slurm->known()) {
+            if (f.cancelRequested)
+                return JobState::Cancelled;
+            return f.launchedSecsAgo > 60 ? JobState::Lost : JobState::Starting;
+        }
+        const QString& st = f.slurm->state;
+        if (slurm::isPendingState(st))
+            return f.cancelRequested ? JobState::Cancelled : JobState::Pending;
+        if (!slurm::isFinalState(st))
+            return sawTelemetry ? JobState::Running : JobState::Starting;
+        if (f.cancelRequested || st == QLatin1String("CANCELLED"))
+            return JobState::Cancelled;
+        if (st == QLatin1String("COMPLETED"))
+            return f.slurm->exitCode.isEmpty() || f.slurm->exitCode == QLatin1String("0:0") ? JobState::Finished
+                                                                                            : JobState::Failed;
+        return JobState::Failed; // FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, ...
+    }
     if (f.pid <= 0) {
         // The wrapper writes its pid first thing; give it a minute (a loaded machine) before calling it lost.
         if (f.cancelRequested)
@@ -135,7 +160,23 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
     auto reallyMissing = [&](const QString& path) { return !t.exists(path) && t.exists(runDir); };
     const std::optional<RunInfo> info = readRunInfo(t, runDir);
     const QString pidPath = runFile(runDir, runfile::kPid);
-    if (const auto pid = readSmall(t, pidPath, 256)) {
+    const QString slurmPath = runFile(runDir, runfile::kSlurmJob);
+    if (const auto job = readSmall(t, slurmPath, 256)) {
+        // A Slurm job: Slurm, not a process group on the login node, says whether it lives.
+        f.slurmJob = SlurmJob::parse(*job);
+        if (f.slurmJob) {
+            QStringList prefix;
+            if (const auto bytes = readSmall(t, runDir + QStringLiteral("/profile.json"))) {
+                if (const auto p = cluster::ClusterProfile::fromJson(*bytes, QStringLiteral("profile.json")))
+                    prefix = p->pathPrefix;
+            }
+            const Result<SlurmJobStatus> st = slurm::queryJob(t, f.slurmJob->jobId, prefix);
+            if (st)
+                f.slurm = st.value();
+            else
+                f.livenessUnknown = true;
+        }
+    } else if (const auto pid = readSmall(t, pidPath, 256)) {
         if (const std::optional<PidRecord> rec = PidRecord::parse(*pid)) {
             f.pid = rec->pid;
             // Never ask about (let alone signal) a process that is not the run's.
@@ -160,7 +201,7 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
         const int c = code->trimmed().toInt(&ok);
         if (ok)
             f.exitCode = c;
-    } else if (!f.groupAlive && !f.livenessUnknown && !reallyMissing(codePath)) {
+    } else if (!f.slurmJob && !f.groupAlive && !f.livenessUnknown && !reallyMissing(codePath)) {
         // Only asked when the answer decides between "ended" and "lost".
         f.livenessUnknown = true;
     }
@@ -277,6 +318,8 @@ QJsonObject RunSummary::toJson() const
             o.insert(QStringLiteral("last_seen"), lastSeen.toUTC().toString(Qt::ISODateWithMs));
         o.insert(QStringLiteral("synced"), synced);
     }
+    if (!detail.isEmpty())
+        o.insert(QStringLiteral("detail"), detail);
     return o;
 }
 
@@ -310,8 +353,10 @@ QList<RunSummary> listRuns(const QString& runsDir)
             s.remoteRunDir = remote->remoteRunDir;
             s.lastSeen = remote->lastSeen;
             s.synced = remote->synced;
+            s.detail = remote->detail;
         } else {
             f = readRunFiles(t, rd);
+            s.detail = f.detail();
         }
         s.exitCode = f.exitCode;
         // The last step line in the file's tail.

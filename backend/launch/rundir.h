@@ -15,6 +15,7 @@
 #pragma once
 
 #include "common/result.h"
+#include "launch/slurm.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -45,10 +46,12 @@ inline constexpr char kOut[] = "out";
 
 QString runFile(const QString& runDir, const char* name);
 
-// starting: launched, mpirun not yet up or no telemetry yet; running: telemetry flows; then one of
-// finished (exit 0), failed (non-zero exit), cancelled (cancel requested), lost (the process group is
-// gone without an exit-code file: killed with the wrapper, machine rebooted).
-enum class JobState { Starting, Running, Finished, Failed, Cancelled, Lost };
+// starting: launched, mpirun not yet up or no telemetry yet; pending: a Slurm job waiting in the queue
+// (RunFiles::slurm says why); running: telemetry flows; then one of finished (exit 0), failed
+// (non-zero exit; for Slurm also timeout, node_fail, out_of_memory), cancelled (cancel requested, or
+// the trainer stopped on SIGUSR1), lost (the process group is gone without an exit-code file: killed
+// with the wrapper, machine rebooted; a Slurm job Slurm no longer knows).
+enum class JobState { Starting, Pending, Running, Finished, Failed, Cancelled, Lost };
 QString jobStateName(JobState s); // "starting", "running", ...
 bool isFinal(JobState s);
 // Exit status of `launch`/`watch` for a final state: 0 finished, 1 otherwise.
@@ -89,6 +92,13 @@ struct RunFiles {
     std::optional<int> exitCode; // from exit-code
     bool cancelRequested = false;
     qint64 launchedSecsAgo = 0; // from run.json "created"
+    // A Slurm run (slurm-job exists): what Slurm said. pid and groupAlive are not used then; a failed
+    // query sets livenessUnknown.
+    std::optional<SlurmJob> slurmJob;
+    std::optional<SlurmJobStatus> slurm;
+    // Slurm's state and reason for people ("pending: Resources", "node_fail: tb-node2 (down)"); empty
+    // for runs not launched through Slurm.
+    QString detail() const { return slurm ? slurm->describe() : QString(); }
 };
 
 // traindeck-trainer's exit status after a stop on SIGUSR1 (EX_TEMPFAIL): it wrote a checkpoint at the
@@ -145,6 +155,7 @@ struct RunSummary {
     QString remoteRunDir; // the run directory on the head node
     QDateTime lastSeen;
     bool synced = false;
+    QString detail; // Slurm runs: the scheduler's state and reason (RunFiles::detail), as last seen
     QJsonObject toJson() const;
 };
 // Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only;

@@ -67,6 +67,7 @@ struct RunMonitor::Private {
     FailureInfo failure;
     bool endedEmitted = false;
     bool statePublished = false;
+    QString publishedDetail; // Slurm's state and reason when stateChanged was last emitted
     bool started = false;
     QString lastError;
 };
@@ -136,6 +137,11 @@ const MetricStore& RunMonitor::store() const
 {
     return d->store;
 }
+QString RunMonitor::stateDetail() const
+{
+    return d->publishedDetail;
+}
+
 JobState RunMonitor::state() const
 {
     return d->state;
@@ -349,8 +355,9 @@ void RunMonitor::computeFailure()
 
 void RunMonitor::publishState(JobState s)
 {
+    d->publishedDetail = d->files.detail();
     if (!d->recordDir.isEmpty())
-        RemoteRuns::noteState(d->recordDir, s); // a small local write
+        RemoteRuns::noteState(d->recordDir, s, d->publishedDetail); // a small local write
     Q_EMIT stateChanged(s);
 }
 
@@ -378,7 +385,7 @@ void RunMonitor::poll()
         if (s == JobState::Failed || s == JobState::Lost || s == JobState::Cancelled)
             computeFailure();
     }
-    if (s != d->state || !d->statePublished) {
+    if (s != d->state || !d->statePublished || d->files.detail() != d->publishedDetail) {
         d->state = s;
         d->statePublished = true;
         publishState(s);

@@ -61,6 +61,9 @@ class RunMonitor : public QObject {
 
     const metrics::MetricStore& store() const;
     JobState state() const;
+    // Slurm runs: the scheduler's state and reason ("pending: Priority"); stateChanged() is emitted
+    // again when only this changes. Empty for other runs.
+    QString stateDetail() const;
     RunFiles files() const;
     // Set once the state is failed or lost (and for cancelled runs, what was seen).
     FailureInfo failure() const;

@@ -1,0 +1,382 @@
+// Slurm as the launcher, against a real Slurm (Debian's slurm-wlm): slurmctld on tb-node1 (the login
+// node) and one slurmd per testbed node, started by scripts/testbed.sh slurm-up and stopped with the
+// testbed. Everything goes through traindeck-cli as a user would: launch (sbatch), watch (squeue, then
+// scontrol: this cluster keeps no accounting database), runs, cancel (scancel), resume (a new job).
+#include "cli_run.h"
+#include "testbed_fixture.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using traindeck::testing::lastOfType;
+using Outcome = traindeck::testing::CliOutcome;
+using traindeck::testing::Testbed;
+
+class TestSlurm : public QObject {
+    Q_OBJECT
+
+  private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup();
+    void badProfilesSubmitNothing();
+    void submitAndFollowToTheEnd_data();
+    void submitAndFollowToTheEnd();
+    void queuedJobShowsPendingWithReasonAndCancels();
+    void timeLimitStopsWithCheckpointAndResumes();
+    void nodeDownShowsNodeFail();
+
+  private:
+    Outcome cli(const QStringList& args, int timeoutMs = 300000);
+    QString writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit);
+    QString writeSpec(const QString& name, const QJsonObject& trainerExtra);
+    QJsonObject runSummary(const QString& run, bool refresh);
+    QString sh(const QString& command);
+    bool waitFor(const std::function<bool()>& done, int timeoutMs);
+
+    Testbed m_tb;
+    QTemporaryDir m_tmp;
+    QString m_runs, m_slurmProfile;
+    QJsonObject m_profile;
+};
+
+void TestSlurm::initTestCase()
+{
+    const QString why = Testbed::unavailableReason();
+    if (!why.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("Slurm scenarios skipped: ") + why));
+    for (const char* tool : {"/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged"}) {
+        if (!QFile::exists(QLatin1String(tool)))
+            QSKIP(qPrintable(QStringLiteral("%1 missing: run scripts/setup-deps.sh").arg(QLatin1String(tool))));
+    }
+    if (!QFile::exists(traindeck::testing::demoCorpus()) || !QFile::exists(traindeck::testing::qwenTokenizer()))
+        QSKIP("demo corpus or Qwen tokenizer missing: run scripts/setup-deps.sh");
+    QVERIFY(m_tmp.isValid());
+    m_runs = m_tmp.filePath(QStringLiteral("runs"));
+    QString error;
+    QVERIFY2(m_tb.up(3, &error), qPrintable(error));
+    QByteArray out;
+    QCOMPARE(m_tb.script({QStringLiteral("slurm-up")}, &out, 120000), 0);
+    m_slurmProfile = QString::fromUtf8(out.trimmed().split('\n').last());
+    QFile f(m_slurmProfile);
+    QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(m_slurmProfile));
+    m_profile = QJsonDocument::fromJson(f.readAll()).object();
+    // Every node sees the build tree: the trainer needs no deploy here (a shared file system, as on
+    // Slurm clusters).
+    m_profile.insert(QStringLiteral("trainer"), QStringLiteral(TRAINDECK_TRAINER));
+    QVERIFY(m_profile.contains(QStringLiteral("slurm")));
+}
+
+void TestSlurm::cleanupTestCase()
+{
+    if (m_tb.isUp())
+        m_tb.script({QStringLiteral("slurm-down")});
+    m_tb.down();
+}
+
+void TestSlurm::cleanup()
+{
+    // No job outlives its test.
+    sh(QStringLiteral(
+        "scancel --partition=debug 2>/dev/null; scontrol update nodename=tb-node[1-3] state=resume 2>/dev/null"));
+    waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000);
+}
+
+Outcome TestSlurm::cli(const QStringList& args, int timeoutMs)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return Outcome{-1, p.readAllStandardOutput(), p.readAllStandardError() + "\n<timed out>"};
+    }
+    return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                   p.readAllStandardError()};
+}
+
+QString TestSlurm::sh(const QString& command)
+{
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
+    p.waitForFinished(60000);
+    return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
+bool TestSlurm::waitFor(const std::function<bool()>& done, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            return false;
+        QThread::msleep(500);
+    }
+    return true;
+}
+
+QString TestSlurm::writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit)
+{
+    QJsonObject p = m_profile;
+    p.insert(QStringLiteral("name"), name);
+    if (edit)
+        edit(p);
+    const QString path = m_tmp.filePath(name + QStringLiteral(".json"));
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        f.write(QJsonDocument(p).toJson());
+    return path;
+}
+
+QString TestSlurm::writeSpec(const QString& name, const QJsonObject& trainerExtra)
+{
+    return traindeck::testing::writeTinySpec(m_tmp.filePath(name + QStringLiteral("-spec.json")), name, trainerExtra);
+}
+
+QJsonObject TestSlurm::runSummary(const QString& run, bool refresh)
+{
+    QStringList args{QStringLiteral("runs"), QStringLiteral("--json")};
+    if (refresh)
+        args << QStringLiteral("--refresh");
+    const Outcome r = cli(args, 120000);
+    for (const QJsonValue v : QJsonDocument::fromJson(r.out).array()) {
+        if (v.toObject().value(QStringLiteral("run_id")).toString() == run)
+            return v.toObject();
+    }
+    return {};
+}
+
+static void setSlurm(QJsonObject& profile, const QString& key, const QJsonValue& value)
+{
+    QJsonObject s = profile.value(QStringLiteral("slurm")).toObject();
+    if (value.isUndefined())
+        s.remove(key);
+    else
+        s.insert(key, value);
+    profile.insert(QStringLiteral("slurm"), s);
+}
+
+void TestSlurm::badProfilesSubmitNothing()
+{
+    const QString spec = writeSpec(QStringLiteral("bad"), {{QStringLiteral("max-steps"), 2}});
+    auto launch = [&](const QString& profile) {
+        return cli({QStringLiteral("launch"), QStringLiteral("--spec"), spec, QStringLiteral("--profile"), profile,
+                    QStringLiteral("--detach")},
+                   120000);
+    };
+    // No partition: refused when the profile is read.
+    Outcome r = launch(writeProfile(QStringLiteral("nopart"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("partition"), QJsonValue::Undefined);
+    }));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("slurm.partition") && r.err.contains("must not be empty"), r.all().constData());
+    // A partition the cluster does not have: sinfo's list in the error.
+    r = launch(writeProfile(QStringLiteral("wrongpart"),
+                            [](QJsonObject& p) { setSlurm(p, QStringLiteral("partition"), QStringLiteral("gpu")); }));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("no partition 'gpu'") && r.err.contains("debug"), r.all().constData());
+    // An account on a cluster without an accounting database: sacctmgr cannot confirm it.
+    r = launch(writeProfile(QStringLiteral("account"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("account"), QStringLiteral("nosuchproject"));
+    }));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("slurm.account") && r.err.contains("nosuchproject"), r.all().constData());
+    // sbatch missing on the login node.
+    QCOMPARE(m_tb.script({QStringLiteral("mask"), QStringLiteral("tb-node1"), QStringLiteral("/usr/bin/sbatch")}), 0);
+    r = launch(writeProfile(QStringLiteral("nosbatch"), {}));
+    m_tb.script({QStringLiteral("unmask"), QStringLiteral("tb-node1"), QStringLiteral("/usr/bin/sbatch")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("sbatch") && r.err.contains("login node"), r.all().constData());
+    // Nothing reached Slurm, and no run directory was made.
+    QCOMPARE(sh(QStringLiteral("squeue -h -t all -o %i")).trimmed(), QString());
+    QVERIFY(QDir(m_tb.dir() + QStringLiteral("/shared/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+}
+
+void TestSlurm::submitAndFollowToTheEnd_data()
+{
+    QTest::addColumn<QString>("ranksVia");
+    QTest::addColumn<QString>("expectedVia");
+    QTest::newRow("mpirun") << QStringLiteral("mpirun") << QStringLiteral("mpirun");
+    QTest::newRow("auto (srun --mpi=pmix is offered)") << QStringLiteral("auto") << QStringLiteral("srun");
+}
+
+void TestSlurm::submitAndFollowToTheEnd()
+{
+    QFETCH(QString, ranksVia);
+    QFETCH(QString, expectedVia);
+    const QString profile = writeProfile(QStringLiteral("follow-") + expectedVia,
+                                         [&](QJsonObject& p) { setSlurm(p, QStringLiteral("ranks_via"), ranksVia); });
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                           writeSpec(QStringLiteral("follow"), {{QStringLiteral("max-steps"), 5}}),
+                           QStringLiteral("--profile"), profile, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    const QList<QJsonObject> lines = r.lines();
+    const QJsonObject end = lastOfType(lines, QStringLiteral("end"));
+    QCOMPARE(end.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QCOMPARE(end.value(QStringLiteral("last_step")).toInt(), 5);
+    QVERIFY2(end.value(QStringLiteral("detail")).toString().contains(QLatin1String("completed")), r.all().constData());
+    // The ranks ran on two nodes, as Slurm placed them.
+    QStringList hosts;
+    for (const QJsonValue host : lastOfType(lines, QStringLiteral("hello")).value(QStringLiteral("hosts")).toArray())
+        hosts << host.toString();
+    hosts.sort();
+    QCOMPARE(hosts, (QStringList{QStringLiteral("tb-node1"), QStringLiteral("tb-node2")}));
+    // The run directory on the shared file system: the batch script, the job id and how ranks started.
+    const QString dir = m_tb.dir() + QStringLiteral("/shared/runs/") + run;
+    QFile job(dir + QStringLiteral("/slurm-job"));
+    QVERIFY(job.open(QIODevice::ReadOnly));
+    const QList<QByteArray> words = job.readAll().simplified().split(' ');
+    QCOMPARE(QString::fromUtf8(words.value(1)), expectedVia);
+    QFile script(dir + QStringLiteral("/job.sbatch"));
+    QVERIFY(script.open(QIODevice::ReadOnly));
+    const QByteArray text = script.readAll();
+    QVERIFY(text.contains("#SBATCH --nodes=2") && text.contains("#SBATCH --signal=B:USR1@120") &&
+            text.contains("#SBATCH --partition=debug"));
+    QVERIFY(text.contains(expectedVia == QLatin1String("srun") ? "srun --mpi=pmix" : "mpirun -np 2"));
+    // runs: finished, with Slurm's word.
+    const QJsonObject s = runSummary(run, false);
+    QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+    QVERIFY(s.value(QStringLiteral("detail"))
+                .toString()
+                .contains(QStringLiteral("job %1").arg(QString::fromUtf8(words.value(0)))));
+}
+
+void TestSlurm::queuedJobShowsPendingWithReasonAndCancels()
+{
+    // The first job takes every CPU of all three nodes; the second waits behind it.
+    const QString all = writeProfile(QStringLiteral("all-nodes"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("nodes"), 3);
+        setSlurm(p, QStringLiteral("cpus_per_task"), 2);
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    const QString two = writeProfile(QStringLiteral("two-nodes"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                     writeSpec(QStringLiteral("blocker"), {{QStringLiteral("max-steps"), 100000}}),
+                     QStringLiteral("--profile"), all, QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QString blocker = QString::fromUtf8(r.out.trimmed().split('\n').last());
+    r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("waiting"), {{QStringLiteral("max-steps"), 3}}), QStringLiteral("--profile"), two,
+             QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QString waiting = QString::fromUtf8(r.out.trimmed().split('\n').last());
+
+    QJsonObject s;
+    QVERIFY2(waitFor(
+                 [&] {
+                     s = runSummary(waiting, true);
+                     return s.value(QStringLiteral("state")).toString() == QLatin1String("pending") &&
+                            s.value(QStringLiteral("detail")).toString().contains(QLatin1String("Resources"));
+                 },
+                 60000),
+             QJsonDocument(s).toJson().constData());
+    // The text listing shows the reason too.
+    r = cli({QStringLiteral("runs")});
+    QVERIFY2(r.out.contains("pending") && r.out.contains("Resources"), r.all().constData());
+
+    // Cancel the waiting one (scancel of a pending job), then the blocker.
+    r = cli({QStringLiteral("cancel"), waiting}, 120000);
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    QCOMPARE(runSummary(waiting, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+    r = cli({QStringLiteral("cancel"), blocker}, 120000);
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    QCOMPARE(runSummary(blocker, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+    QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
+}
+
+void TestSlurm::timeLimitStopsWithCheckpointAndResumes()
+{
+    // A two-minute limit and SIGUSR1 40 s before it (slurmctld looks every 30 s, so it comes 80 to
+    // 110 s in): the trainer checkpoints and stops (exit 75, cancelled and resumable); each resume is
+    // a new job that goes on from the checkpoint.
+    const QString profile = writeProfile(QStringLiteral("short"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("time"), QStringLiteral("2"));
+        setSlurm(p, QStringLiteral("signal_seconds"), 40);
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    const int steps = 400;
+    Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                     writeSpec(QStringLiteral("limited"),
+                               {{QStringLiteral("max-steps"), steps}, {QStringLiteral("checkpoint-every"), 1000}}),
+                     QStringLiteral("--profile"), profile, QStringLiteral("--json")},
+                    240000);
+    QVERIFY2(r.exitCode != 0, r.all().constData());
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    QList<QJsonObject> lines = r.lines();
+    QCOMPARE(lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("cancelled"));
+    // The trainer said why it stopped (metrics.jsonl on the shared file system).
+    QFile metrics(m_tb.dir() + QStringLiteral("/shared/runs/") + run + QStringLiteral("/metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QVERIFY(metrics.readAll().contains("\"code\":\"stop_signal\""));
+    const int stoppedAt = lastOfType(lines, QStringLiteral("end")).value(QStringLiteral("last_step")).toInt();
+    QVERIFY2(stoppedAt > 0 && stoppedAt < steps, r.all().constData());
+    QVERIFY(
+        QFile::exists(m_tb.dir() + QStringLiteral("/shared/runs/") + run + QStringLiteral("/out/checkpoints/latest")));
+
+    QString state;
+    int lastStep = stoppedAt;
+    for (int attempt = 0; attempt < 4 && state != QLatin1String("finished"); ++attempt) {
+        r = cli({QStringLiteral("resume"), run, QStringLiteral("--json")}, 240000);
+        lines = r.lines();
+        const QJsonObject end = lastOfType(lines, QStringLiteral("end"));
+        state = end.value(QStringLiteral("state")).toString();
+        QVERIFY2(state == QLatin1String("finished") || state == QLatin1String("cancelled"), r.all().constData());
+        // Each attempt starts after the checkpoint it resumed from: no step is trained from scratch.
+        const QJsonObject firstStep = [&] {
+            for (const QJsonObject& l : lines) {
+                if (l.value(QStringLiteral("type")).toString() == QLatin1String("step") &&
+                    l.value(QStringLiteral("step")).toInt() > lastStep - 1)
+                    return l;
+            }
+            return QJsonObject();
+        }();
+        QVERIFY2(!firstStep.isEmpty(), r.all().constData());
+        QVERIFY(end.value(QStringLiteral("last_step")).toInt() > lastStep);
+        lastStep = end.value(QStringLiteral("last_step")).toInt();
+    }
+    QCOMPARE(state, QStringLiteral("finished"));
+    QCOMPARE(lastStep, steps);
+}
+
+void TestSlurm::nodeDownShowsNodeFail()
+{
+    const QString profile = writeProfile(QStringLiteral("nodefail"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                     writeSpec(QStringLiteral("nodefail"), {{QStringLiteral("max-steps"), 100000}}),
+                     QStringLiteral("--profile"), profile, QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QString run = QString::fromUtf8(r.out.trimmed().split('\n').last());
+    QVERIFY(waitFor([&] { return runSummary(run, true).value(QStringLiteral("last_step")).toInt() >= 2; }, 120000));
+    QVERIFY(sh(QStringLiteral("scontrol update nodename=tb-node2 state=down reason=tdtest; echo rc=$?"))
+                .contains(QLatin1String("rc=0")));
+    r = cli({QStringLiteral("watch"), run, QStringLiteral("--json")}, 180000);
+    const QJsonObject end = lastOfType(r.lines(), QStringLiteral("end"));
+    QCOMPARE(end.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    const QString detail = end.value(QStringLiteral("detail")).toString();
+    QVERIFY2(detail.contains(QLatin1String("node_fail")) && detail.contains(QLatin1String("tb-node2")) &&
+                 detail.contains(QLatin1String("tdtest")),
+             (QJsonDocument(end).toJson() + r.err).constData());
+    const QJsonObject s = runSummary(run, true);
+    QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QVERIFY(s.value(QStringLiteral("detail")).toString().contains(QLatin1String("tb-node2")));
+}
+
+QTEST_GUILESS_MAIN(TestSlurm)
+#include "tst_slurm.moc"
