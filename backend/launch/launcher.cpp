@@ -97,6 +97,30 @@ SignalResult signalRun(Transport& t, const QString& runDir, int signal)
     return t.signalProcessGroup(rec->pid, signal);
 }
 
+// How the ranks start: through Slurm (its checks on the login node first) with mpirun or srun, or
+// with mpirun over SSH.
+struct RankStarter {
+    QString slurmRanksVia; // empty: not a Slurm profile
+    QString mpirunPath;    // empty: srun starts the ranks
+};
+Result<RankStarter> findRankStarter(Transport& t, const ClusterProfile& profile)
+{
+    RankStarter r;
+    if (profile.slurm) {
+        const Result<QString> checked = slurm::preflight(t, profile);
+        if (!checked)
+            return Result<RankStarter>::failure(checked.diagnostics());
+        r.slurmRanksVia = checked.value();
+    }
+    if (r.slurmRanksVia != QLatin1String("srun")) {
+        const Result<QString> mpirun = Launcher::findMpirun(t, profile);
+        if (!mpirun)
+            return Result<RankStarter>::failure(mpirun.diagnostics());
+        r.mpirunPath = mpirun.value();
+    }
+    return r;
+}
+
 Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo& info, bool writeSpec,
                             const ClusterProfile& profile, const Launcher::BeforeStart& beforeStart = {})
 {
@@ -333,20 +357,11 @@ Result<LaunchOutcome> Launcher::launch(Transport& t, const JobSpec& spec, const 
     const Result<QString> trainer = findTrainer(t, profile);
     if (!trainer)
         return Result<LaunchOutcome>::failure(trainer.diagnostics());
-    QString ranksVia;
-    if (profile.slurm) {
-        const Result<QString> checked = slurm::preflight(t, profile);
-        if (!checked)
-            return Result<LaunchOutcome>::failure(checked.diagnostics());
-        ranksVia = checked.value();
-    }
-    QString mpirunPath;
-    if (ranksVia != QLatin1String("srun")) {
-        const Result<QString> mpirun = findMpirun(t, profile);
-        if (!mpirun)
-            return Result<LaunchOutcome>::failure(mpirun.diagnostics());
-        mpirunPath = mpirun.value();
-    }
+    const Result<RankStarter> starter = findRankStarter(t, profile);
+    if (!starter)
+        return Result<LaunchOutcome>::failure(starter.diagnostics());
+    const QString ranksVia = starter->slurmRanksVia;
+    const QString mpirunPath = starter->mpirunPath;
     if (const Status workers = preflightWorkers(t, profile, trainer.value(), filesReadByRanks(spec)); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
     if (runsDir.isEmpty() || !QDir::isAbsolutePath(runsDir))
@@ -427,20 +442,11 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     const Result<QString> trainer = findTrainer(t, prof);
     if (!trainer)
         return Result<LaunchOutcome>::failure(trainer.diagnostics());
-    QString ranksVia;
-    if (prof.slurm) {
-        const Result<QString> checked = slurm::preflight(t, prof);
-        if (!checked)
-            return Result<LaunchOutcome>::failure(checked.diagnostics());
-        ranksVia = checked.value();
-    }
-    QString mpirunPath;
-    if (ranksVia != QLatin1String("srun")) {
-        const Result<QString> mpirun = findMpirun(t, prof);
-        if (!mpirun)
-            return Result<LaunchOutcome>::failure(mpirun.diagnostics());
-        mpirunPath = mpirun.value();
-    }
+    const Result<RankStarter> starter = findRankStarter(t, prof);
+    if (!starter)
+        return Result<LaunchOutcome>::failure(starter.diagnostics());
+    const QString ranksVia = starter->slurmRanksVia;
+    const QString mpirunPath = starter->mpirunPath;
     if (const Status workers = preflightWorkers(t, prof, trainer.value(), filesReadByRanks(spec.value())); !workers)
         return Result<LaunchOutcome>::failure(workers.diagnostics());
 

@@ -11,6 +11,18 @@ namespace {
 struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::LaunchPlan)
 };
+
+// What every rank runs, after mpirun's or srun's own arguments.
+QStringList trainerCommand(const LaunchInputs& in)
+{
+    QStringList a{in.trainerPath, QStringLiteral("train")};
+    a << in.spec.trainerArgs();
+    a << QStringLiteral("--metrics-out=") + runFile(in.runDir, runfile::kMetrics)
+      << QStringLiteral("--out=") + runFile(in.runDir, runfile::kOut) << QStringLiteral("--run-id=") + in.runId;
+    if (in.resume)
+        a << QStringLiteral("--resume=latest");
+    return a;
+}
 } // namespace
 
 Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
@@ -118,13 +130,7 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
                 QStringLiteral("spec"), Tr::tr("mpi-args (%1) are mpirun's options; ranks start with srun here, "
                                                "so they are not used (set \"ranks_via\": \"mpirun\" in the profile)")
                                             .arg(in.spec.mpiArgs.join(QLatin1Char(' ')))));
-        a << in.trainerPath << QStringLiteral("train");
-        a << in.spec.trainerArgs();
-        a << QStringLiteral("--metrics-out=") + runFile(in.runDir, runfile::kMetrics)
-          << QStringLiteral("--out=") + runFile(in.runDir, runfile::kOut) << QStringLiteral("--run-id=") + in.runId;
-        if (in.resume)
-            a << QStringLiteral("--resume=latest");
-        p.mpirunArgv = a;
+        p.mpirunArgv = a + trainerCommand(in);
         return Result<LaunchPlan>(p, p.warnings);
     }
     a << (in.mpirunPath.isEmpty() ? profile.launcher : in.mpirunPath);
@@ -144,13 +150,7 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     for (const QString& name : exported)
         a << QStringLiteral("-x") << name;
     a << in.spec.mpiArgs;
-    a << in.trainerPath << QStringLiteral("train");
-    a << in.spec.trainerArgs();
-    a << QStringLiteral("--metrics-out=") + runFile(in.runDir, runfile::kMetrics)
-      << QStringLiteral("--out=") + runFile(in.runDir, runfile::kOut) << QStringLiteral("--run-id=") + in.runId;
-    if (in.resume)
-        a << QStringLiteral("--resume=latest");
-    p.mpirunArgv = a;
+    p.mpirunArgv = a + trainerCommand(in);
     return Result<LaunchPlan>(p, p.warnings);
 }
 
