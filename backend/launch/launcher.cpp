@@ -160,7 +160,7 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
         const Result<QString> job = slurm::submit(t, in.runDir, in.runId, profile.pathPrefix);
         if (!job)
             return Result<LaunchOutcome>::failure(job.diagnostics());
-        const SlurmJob record{job.value(), plan->slurmRanksVia};
+        const SlurmJob record{job.value(), plan->slurmRanksVia, profile.pathPrefix};
         if (const Status s = write(runfile::kSlurmJob, record.toText()); !s) {
             // Not followable without its job id: take the job back rather than leave it unwatched.
             slurm::cancel(t, job.value(), profile.pathPrefix);
@@ -511,13 +511,7 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
         return Result<JobState>::failure(marked.diagnostics());
     if (f.slurmJob) {
         // Slurm ends the job: scancel signals the batch script (passed on to the ranks) and every step.
-        QStringList prefix;
-        const Result<FileChunk> pb = t.readFile(runDir + QStringLiteral("/profile.json"), 0, 1 << 20);
-        if (pb) {
-            if (const Result<ClusterProfile> p = ClusterProfile::fromJson(pb->data, QStringLiteral("profile.json")))
-                prefix = p->pathPrefix;
-        }
-        if (const Status s = slurm::cancel(t, f.slurmJob->jobId, prefix); !s)
+        if (const Status s = slurm::cancel(t, f.slurmJob->jobId, f.slurmJob->pathPrefix); !s)
             return Result<JobState>::failure(s.diagnostics());
         const QDeadlineTimer deadline(qMax(graceMs, 5000) + 30000); // Slurm's KillWait comes on top
         for (;;) {

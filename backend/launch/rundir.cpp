@@ -165,12 +165,11 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
         // A Slurm job: Slurm, not a process group on the login node, says whether it lives.
         f.slurmJob = SlurmJob::parse(*job);
         if (f.slurmJob) {
-            QStringList prefix;
             if (const auto bytes = readSmall(t, runDir + QStringLiteral("/profile.json"))) {
                 if (const auto p = cluster::ClusterProfile::fromJson(*bytes, QStringLiteral("profile.json")))
-                    prefix = p->pathPrefix;
+                    f.slurmJob->pathPrefix = p->pathPrefix;
             }
-            const Result<SlurmJobStatus> st = slurm::queryJob(t, f.slurmJob->jobId, prefix);
+            const Result<SlurmJobStatus> st = slurm::queryJob(t, f.slurmJob->jobId, f.slurmJob->pathPrefix);
             if (st)
                 f.slurm = st.value();
             else

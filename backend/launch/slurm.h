@@ -32,6 +32,9 @@ inline constexpr char kBatchScript[] = "job.sbatch"; // the batch script (instea
 struct SlurmJob {
     QString jobId;
     QString ranksVia; // "mpirun" or "srun": how the ranks were started inside the job
+    // Not in the file: the run's profile's path_prefix (profile.json), which the Slurm commands on the
+    // login node need; readRunFiles() fills it in.
+    QStringList pathPrefix;
     static std::optional<SlurmJob> parse(const QByteArray& text);
     QByteArray toText() const;
 };

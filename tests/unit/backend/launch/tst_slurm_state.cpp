@@ -199,7 +199,7 @@ void TestSlurmState::stateMapping()
     QFETCH(bool, cancelRequested);
     QFETCH(int, expected);
     RunFiles f;
-    f.slurmJob = SlurmJob{QStringLiteral("5"), QStringLiteral("mpirun")};
+    f.slurmJob = SlurmJob{QStringLiteral("5"), QStringLiteral("mpirun"), {}};
     SlurmJobStatus st;
     st.state = slurmState;
     f.slurm = st;
@@ -216,7 +216,7 @@ void TestSlurmState::stateMapping()
 void TestSlurmState::exitCodeWaitsForSlurmToEnd()
 {
     RunFiles f;
-    f.slurmJob = SlurmJob{QStringLiteral("5"), QStringLiteral("mpirun")};
+    f.slurmJob = SlurmJob{QStringLiteral("5"), QStringLiteral("mpirun"), {}};
     f.exitCode = 1;
     SlurmJobStatus st;
     st.state = QStringLiteral("COMPLETING");
