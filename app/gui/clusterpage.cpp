@@ -2,6 +2,7 @@
 
 #include "cluster/clusternodesmodel.h"
 #include "hostfileeditor.h"
+#include "slurmeditor.h"
 
 #include <QComboBox>
 #include <QGroupBox>
@@ -74,11 +75,23 @@ ClusterPage::ClusterPage(QWidget* parent) : QWidget(parent)
     hb->addWidget(applyBtn);
     hl->addLayout(hb);
 
+    m_launcher = new SlurmSettingsEditor(this);
+    m_problems = new QLabel(this);
+    m_problems->setWordWrap(true);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hostBox = hostBox;
+
+    auto* upper = new QWidget(this);
+    auto* ul = new QVBoxLayout(upper);
+    ul->setContentsMargins(0, 0, 0, 0);
+    ul->addWidget(nodesBox, 1);
+    ul->addWidget(m_launcher);
+    ul->addWidget(m_problems);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(nodesBox);
+    split->addWidget(upper);
     split->addWidget(hostBox);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
 
     connect(m_profiles, &QComboBox::currentTextChanged, this, &ClusterPage::loadProfile);
@@ -98,6 +111,7 @@ ClusterPage::ClusterPage(QWidget* parent) : QWidget(parent)
     connect(m_nodes, &QAbstractItemModel::rowsInserted, this, &ClusterPage::updateLayoutLabel);
     connect(m_nodes, &QAbstractItemModel::rowsRemoved, this, &ClusterPage::updateLayoutLabel);
     connect(m_nodes, &QAbstractItemModel::modelReset, this, &ClusterPage::updateLayoutLabel);
+    connect(m_launcher, &SlurmSettingsEditor::changed, this, &ClusterPage::updateLayoutLabel);
     reloadProfiles();
 }
 
@@ -130,6 +144,7 @@ ClusterProfile ClusterPage::profile() const
 {
     ClusterProfile p = m_profile;
     p.nodes = m_nodes->nodes();
+    p.slurm = m_launcher->settings();
     return p;
 }
 
@@ -144,6 +159,8 @@ void ClusterPage::loadProfile(const QString& name)
     }
     m_profile = loaded.value();
     m_nodes->setNodes(m_profile.nodes);
+    m_launcher->setSettings(m_profile.slurm);
+    m_launcher->setSlurmAllowed(!m_profile.isLocal);
     m_profileInfo->setText(m_profile.isLocal ? tr("This machine, ranks started as local processes (no SSH).")
                                              : tr("Work directory on the nodes: %1").arg(m_profile.workdir));
     const auto hostfile = m_profile.toHostfile();
@@ -156,8 +173,20 @@ void ClusterPage::loadProfile(const QString& name)
 void ClusterPage::updateLayoutLabel()
 {
     const ClusterProfile p = profile();
-    m_layout->setText(tr("%n node(s)", nullptr, int(p.nodes.size())) + QStringLiteral(", ") +
-                      tr("%n rank(s) in all", nullptr, p.totalSlots()));
+    if (p.slurm)
+        m_layout->setText(tr("Slurm places the ranks: %n rank(s) per job", nullptr, p.totalSlots()));
+    else
+        m_layout->setText(tr("%n node(s)", nullptr, int(p.nodes.size())) + QStringLiteral(", ") +
+                          tr("%n rank(s) in all", nullptr, p.totalSlots()));
+    // Under Slurm the head node is only the login node: Slurm chooses the compute nodes, no hostfile.
+    m_hostBox->setEnabled(!p.slurm);
+    m_hostBox->setToolTip(p.slurm ? tr("Not used with Slurm: the scheduler places the ranks") : QString());
+    QStringList problems;
+    for (const Diagnostic& d : p.validate())
+        problems << (d.isError() ? tr("Error: %1") : tr("Warning: %1"))
+                        .arg((d.key.isEmpty() ? QString() : d.key + QStringLiteral(": ")) + d.message);
+    m_problems->setText(problems.join(QLatin1Char('\n')));
+    m_problems->setVisible(!problems.isEmpty());
 }
 
 void ClusterPage::applyHostfileToNodes()

@@ -17,6 +17,7 @@ class ClusterNodesModel;
 namespace traindeck::gui {
 
 class HostfileEditor;
+class SlurmSettingsEditor;
 
 class ClusterPage : public QWidget {
     Q_OBJECT
@@ -27,6 +28,8 @@ class ClusterPage : public QWidget {
     QString profileName() const;
     cluster::ClusterProfile profile() const;
     HostfileEditor* hostfileEditor() const { return m_editor; }
+    SlurmSettingsEditor* launcherEditor() const { return m_launcher; }
+    QLabel* problemsLabel() const { return m_problems; }
     cluster::ClusterNodesModel* nodesModel() const { return m_nodes; }
     void selectProfile(const QString& name);
 
@@ -53,6 +56,9 @@ class ClusterPage : public QWidget {
     QLabel* m_profileInfo = nullptr;
     cluster::ClusterNodesModel* m_nodes = nullptr;
     HostfileEditor* m_editor = nullptr;
+    SlurmSettingsEditor* m_launcher = nullptr;
+    QLabel* m_problems = nullptr;
+    QWidget* m_hostBox = nullptr;
     cluster::ClusterProfile m_profile;
 };
 

@@ -218,7 +218,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     right->addWidget(new QLabel(tr("Problems:"), this));
     right->addWidget(m_problems, 1);
 
-    auto* previewLabel = new QLabel(tr("mpirun command (preview):"), this);
+    auto* previewLabel = m_previewLabel = new QLabel(tr("mpirun command (preview):"), this);
     m_preview = new QPlainTextEdit(this);
     m_preview->setReadOnly(true);
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -471,6 +471,11 @@ QString LaunchPage::layoutText() const
     if (!prof.ok())
         return QString();
     const ClusterProfile& p = prof.value();
+    if (p.slurm)
+        return tr("Slurm: %n node(s)", nullptr, p.slurm->nodes) + QStringLiteral(" × ") +
+               tr("%n task(s)", nullptr, p.slurm->tasksPerNode) + QStringLiteral(" = ") +
+               tr("%n rank(s)", nullptr, p.totalSlots()) + QStringLiteral(", ") +
+               tr("partition %1").arg(p.slurm->partition);
     const int nodes = int(p.nodes.size());
     bool uniform = nodes > 0;
     for (const auto& n : p.nodes)
@@ -491,16 +496,14 @@ QString LaunchPage::commandPreview() const
     in.spec = spec();
     in.profile = prof.value();
     in.runId = launch::makeRunId(in.spec.name, QDateTime::currentDateTime(), [](const QString&) { return false; });
-    in.runDir = QDir(Settings::runsDir()).filePath(in.runId);
+    const bool local = launch::isLocalProfile(in.profile);
+    // A remote run directory is only known on the head: the preview names it after the profile's workdir.
+    if (local)
+        in.runDir = QDir(Settings::runsDir()).filePath(in.runId);
     in.trainerPath = m_trainerPath.isEmpty() ? QStringLiteral("traindeck-trainer") : m_trainerPath;
-    in.asRoot = launch::isLocalProfile(in.profile) && launch::LocalTransport().runsAsRoot();
-    const auto plan = launch::buildLaunchPlan(in);
-    if (!plan.ok())
-        return QString();
-    QString env;
-    for (auto it = plan->env.cbegin(); it != plan->env.cend(); ++it)
-        env += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char(' ');
-    return (env.isEmpty() ? QString() : env + QStringLiteral("\\\n  ")) + plan->commandLine();
+    in.asRoot = local && launch::LocalTransport().runsAsRoot();
+    const auto text = launch::previewLaunch(in);
+    return text.ok() ? text.value() : QString();
 }
 
 void LaunchPage::updatePreview()
@@ -518,6 +521,10 @@ void LaunchPage::updatePreview()
     }
     if (d.isEmpty())
         m_problems->addItem(tr("None: ready to launch."));
+    const auto prof = profile();
+    const bool slurm = prof.ok() && prof->slurm.has_value();
+    m_previewLabel->setText(slurm ? tr("Batch script job.sbatch (preview):") : tr("mpirun command (preview):"));
+    m_preview->setAccessibleName(slurm ? tr("Batch script preview") : tr("mpirun command preview"));
     const QString cmd = commandPreview();
     m_preview->setPlainText(cmd.isEmpty() ? tr("(fix the problems above to see the command)") : cmd);
     m_launch->setEnabled(!hasErrors(d) && !m_launching);

@@ -85,6 +85,7 @@ class LaunchPage : public QWidget {
     QCheckBox* m_overlap = nullptr;                              // --overlap on (default) | off
     QSpinBox *m_stallWarning = nullptr, *m_stallAbort = nullptr; // the stall inspector, seconds
     QTableWidget* m_env = nullptr;
+    QLabel* m_previewLabel = nullptr;
     QPlainTextEdit* m_preview = nullptr;
     QListWidget* m_problems = nullptr;
     QPushButton* m_launch = nullptr;

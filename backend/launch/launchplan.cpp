@@ -1,7 +1,10 @@
 #include "launch/launchplan.h"
 
+#include "launch/ranklogs.h"
 #include "launch/rundir.h"
 #include "launch/transport.h"
+
+#include <QDir>
 
 using traindeck::cluster::ClusterProfile;
 
@@ -123,8 +126,9 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     }
     if (p.slurmRanksVia == QLatin1String("srun")) {
         // srun starts one task per Slurm task and passes the environment on (--export=ALL).
+        // --label: every line of a rank starts with "RANK: ", as the logs by rank read it (ranklogs.h).
         a << QStringLiteral("srun") << QStringLiteral("--mpi=pmix") << QStringLiteral("--kill-on-bad-exit=1")
-          << QStringLiteral("--export=ALL");
+          << QStringLiteral("--export=ALL") << QStringLiteral("--label");
         if (!in.spec.mpiArgs.isEmpty())
             p.warnings.append(Diagnostic::warning(
                 QStringLiteral("spec"), Tr::tr("mpi-args (%1) are mpirun's options; ranks start with srun here, "
@@ -152,6 +156,45 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     a << in.spec.mpiArgs;
     p.mpirunArgv = a + trainerCommand(in);
     return Result<LaunchPlan>(p, p.warnings);
+}
+
+Result<QString> previewLaunch(LaunchInputs in)
+{
+    // buildLaunchPlan wants an absolute run directory; a workdir such as ~/traindeck is only resolved
+    // on the head at launch, so the plan is built on a stand-in that the text then names as written.
+    static const QString standIn = QStringLiteral("/traindeck-preview-run-dir");
+    QString shownRunDir;
+    if (in.runDir.isEmpty()) {
+        const QString workdir =
+            in.profile.workdir.trimmed().isEmpty() ? QStringLiteral("~/traindeck") : in.profile.workdir.trimmed();
+        shownRunDir = QDir::cleanPath(workdir + QStringLiteral("/runs/") + in.runId);
+        in.runDir = standIn;
+    }
+    QString header;
+    if (in.profile.slurm && in.slurmRanksVia.isEmpty()) {
+        in.slurmRanksVia = in.profile.slurm->ranksVia;
+        if (in.slurmRanksVia == QLatin1String("auto")) {
+            in.slurmRanksVia = QStringLiteral("mpirun");
+            header += Tr::tr("# ranks_via auto: srun --mpi=pmix when srun on the login node offers pmix, else mpirun;\n"
+                             "# chosen when the job is submitted (shown here with mpirun).\n");
+        }
+    }
+    const Result<LaunchPlan> plan = buildLaunchPlan(in);
+    if (!plan)
+        return Result<QString>::failure(plan.diagnostics());
+    QString text;
+    if (in.profile.slurm) {
+        text = header + plan->batchScript();
+    } else {
+        for (auto it = plan->env.cbegin(); it != plan->env.cend(); ++it)
+            text += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char(' ');
+        if (!text.isEmpty())
+            text += QStringLiteral("\\\n  ");
+        text += plan->commandLine();
+    }
+    if (!shownRunDir.isEmpty())
+        text.replace(standIn, shownRunDir);
+    return Result<QString>(text, plan.warnings());
 }
 
 QString LaunchPlan::commandLine() const
@@ -207,6 +250,9 @@ QString LaunchPlan::batchScript() const
     for (auto it = env.begin(); it != env.end(); ++it)
         s += QStringLiteral("%1=%2; export %1\n").arg(it.key(), shellQuote(it.value()));
     // The ranks run in the background so that the shell can pass Slurm's signals on while it waits.
+    if (slurmRanksVia == QLatin1String("srun")) // how to read the logs' lines from here on (ranklogs.h)
+        s += QStringLiteral("echo %1 | tee -a %2 >> %3\n")
+                 .arg(shellQuote(QLatin1String(kSrunLabelMarker)), f(runfile::kStdout), f(runfile::kStderr));
     s += QStringLiteral("child=\n");
     s += QStringLiteral("trap 'echo USR1 >> signals; [ -n \"$child\" ] && kill -USR1 \"$child\" 2>/dev/null' USR1\n");
     s += QStringLiteral("trap 'echo TERM >> signals; [ -n \"$child\" ] && kill -TERM \"$child\" 2>/dev/null' TERM\n");

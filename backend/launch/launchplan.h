@@ -54,4 +54,10 @@ struct LaunchPlan {
 
 Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in);
 
+// What a person sees before launching (the Launch page): for an mpirun launch the environment and the
+// command line, for a Slurm profile the batch script. Nothing is asked of the head node: an empty
+// in.runDir is shown as <workdir>/runs/<run id> as the profile writes it, and a Slurm profile's
+// ranks_via "auto" (decided on the login node at submit) is shown as mpirun, with a comment saying so.
+Result<QString> previewLaunch(LaunchInputs in);
+
 } // namespace traindeck::launch

@@ -26,6 +26,13 @@ const QRegularExpression& trainerRe()
     return re;
 }
 
+// srun --label: the task number, right-aligned, then ": ".
+const QRegularExpression& srunLabelRe()
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+): "));
+    return re;
+}
+
 QString decode(QByteArray line)
 {
     if (line.endsWith('\r'))
@@ -73,6 +80,19 @@ QList<LogLine> LogLineSplitter::finish()
 void LogLineSplitter::physicalLine(const QByteArray& bytes, QList<LogLine>& out)
 {
     const QString line = decode(bytes);
+    if (m_srunLabels) {
+        const QRegularExpressionMatch m = srunLabelRe().match(line);
+        if (m.hasMatch())
+            out.append(LogLine{m.captured(1).toInt(), true, m_stream, line.mid(m.capturedEnd())});
+        else
+            out.append(LogLine{-1, false, m_stream, line}); // srun's own ("srun: error: ...")
+        return;
+    }
+    if (line == QLatin1String(kSrunLabelMarker)) {
+        m_srunLabels = true;
+        out.append(LogLine{-1, false, m_stream, line});
+        return;
+    }
     QRegularExpressionMatchIterator it = tagRe().globalMatch(line);
     if (!it.hasNext()) {
         out.append(LogLine{-1, false, m_stream, line});
@@ -171,6 +191,8 @@ RankLog::Change RankLog::add(const QList<LogLine>& lines)
     c.firstNewGroup = m_groups.size();
     for (LogLine l : lines) {
         const qint64 index = m_lines++;
+        if (!l.tagged && l.text == QLatin1String(kSrunLabelMarker))
+            m_srun = true;
         if (l.tagged && !m_tagged) {
             m_tagged = true;
             c.taggedChanged = true;
@@ -253,10 +275,15 @@ Status RankLog::readFile(Transport& transport, const QString& runDir, const char
     return Done{};
 }
 
+QString RankLog::launcherName() const
+{
+    return m_srun ? QStringLiteral("srun") : QStringLiteral("mpirun");
+}
+
 QString RankLog::label(const LogGroup& g) const
 {
     if (g.ranks.isEmpty())
-        return m_tagged ? QStringLiteral("mpirun") : QStringLiteral("?");
+        return m_tagged ? launcherName() : QStringLiteral("?");
     if (g.ranks.size() == 1) {
         const QString host = hostOf(g.ranks.first());
         return host.isEmpty() ? tr("rank %1").arg(g.ranks.first())
@@ -318,17 +345,17 @@ QJsonObject RankLog::toJson(const LogGroup& g) const
     QJsonArray ranks;
     for (int r : g.ranks)
         ranks.append(r);
-    return QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("log")},
-        {QStringLiteral("label"), label(g)},
-        {QStringLiteral("ranks"), ranks},
-        {QStringLiteral("hosts"), QJsonArray::fromStringList(hostsOf(g))},
-        {QStringLiteral("origin"), g.ranks.isEmpty() ? (m_tagged ? QStringLiteral("mpirun") : QStringLiteral("unknown"))
-                                                     : QStringLiteral("rank")},
-        {QStringLiteral("stream"), logStreamName(g.stream)},
-        {QStringLiteral("text"), g.text},
-        {QStringLiteral("error"), g.error},
-        {QStringLiteral("line"), g.firstLine + 1}};
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("log")},
+                       {QStringLiteral("label"), label(g)},
+                       {QStringLiteral("ranks"), ranks},
+                       {QStringLiteral("hosts"), QJsonArray::fromStringList(hostsOf(g))},
+                       {QStringLiteral("origin"), g.ranks.isEmpty()
+                                                      ? (m_tagged ? launcherName() : QStringLiteral("unknown"))
+                                                      : QStringLiteral("rank")},
+                       {QStringLiteral("stream"), logStreamName(g.stream)},
+                       {QStringLiteral("text"), g.text},
+                       {QStringLiteral("error"), g.error},
+                       {QStringLiteral("line"), g.firstLine + 1}};
 }
 
 } // namespace traindeck::launch

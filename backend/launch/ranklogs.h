@@ -10,6 +10,10 @@
 // "traindeck-trainer: rank R on HOST: message" lines. Logs written before --tag-output (no tag at all)
 // still show: their lines are labelled "?" except the trainer's lines, which name their rank.
 //
+// Ranks started with srun inside a Slurm job (docs/slurm.md) are labelled by `srun --label` instead:
+// "  3: text", one whole line at a time. The batch script first writes kSrunLabelMarker into both logs,
+// so the log itself says how to read the lines after it (also in a mirror or an old record).
+//
 // Everything here is incremental (a live run's log grows) and pure except RankLog::readFile.
 #pragma once
 
@@ -31,11 +35,14 @@ namespace traindeck::launch {
 class Transport;
 
 enum class LogStream { Stderr, Stdout };
+
+// The line job.sbatch writes before `srun --label` starts the ranks (launchplan.cpp).
+inline constexpr char kSrunLabelMarker[] = "traindeck: ranks start with srun --label (lines read \"RANK: text\")";
 QString logStreamName(LogStream s); // "stderr", "stdout"
 
 struct LogLine {
     int rank = -1;       // -1: no rank (mpirun's own line, or an untagged line of an old log)
-    bool tagged = false; // the line came with an mpirun --tag-output tag
+    bool tagged = false; // the line came with a rank's tag (mpirun --tag-output or srun --label)
     LogStream stream = LogStream::Stderr;
     QString text;
 };
@@ -51,6 +58,7 @@ class LogLineSplitter {
   private:
     void physicalLine(const QByteArray& line, QList<LogLine>& out);
     LogStream m_stream;
+    bool m_srunLabels = false; // kSrunLabelMarker was seen: "RANK: text" from here on
     QByteArray m_partial;
     QHash<int, QString> m_pending; // rank -> start of a line continued in a later tagged fragment
 };
@@ -119,8 +127,10 @@ class RankLog {
     qint64 lineCount() const { return m_lines; }
     // Whether the log carries rank tags (then untagged lines are mpirun's own).
     bool tagged() const { return m_tagged; }
+    // What wrote the untagged lines of a tagged log: "srun" (after kSrunLabelMarker) or "mpirun".
+    QString launcherName() const;
 
-    // "node2:1", "ranks 1–7", "mpirun" (untagged in a tagged log), "?" (untagged in an old log).
+    // "node2:1", "ranks 1–7", "mpirun" or "srun" (untagged in a tagged log), "?" (untagged in an old log).
     QString label(const LogGroup& g) const;
     QStringList hostsOf(const LogGroup& g) const;
     bool matches(const LogGroup& g, const LogFilter& f) const;
@@ -141,6 +151,7 @@ class RankLog {
     QHash<QString, qsizetype> m_lastByText; // stream + text -> its latest rank group
     qint64 m_lines = 0;
     bool m_tagged = false;
+    bool m_srun = false; // the ranks started with srun (kSrunLabelMarker): untagged lines are srun's
     LogLineSplitter m_err{LogStream::Stderr}, m_out{LogStream::Stdout};
 };
 

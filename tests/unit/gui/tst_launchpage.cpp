@@ -1,10 +1,12 @@
 #include "launchpage.h"
 #include "settings.h"
 
+#include "cluster/clusterprofile.h"
 #include "launch/jobspec.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -141,6 +143,61 @@ class TestLaunchPage : public QObject {
         QVERIFY(page.layoutText().contains(QStringLiteral("3")));
         page.updatePreview();
         QVERIFY(page.previewWidget()->toPlainText().contains(QStringLiteral("-np 3")));
+    }
+
+    // A Slurm profile previews the batch script that launch would submit, not an mpirun line alone.
+    void slurmProfilePreviewsBatchScript()
+    {
+        cluster::ClusterProfile p;
+        p.name = QStringLiteral("hpc");
+        p.workdir = QStringLiteral("~/td");
+        cluster::ClusterNode login;
+        login.name = login.host = QStringLiteral("login1");
+        p.nodes = {login};
+        cluster::SlurmSettings s;
+        s.partition = QStringLiteral("gpu");
+        s.nodes = 2;
+        s.tasksPerNode = 4;
+        s.gpusPerNode = 4;
+        s.timeLimit = QStringLiteral("02:00:00");
+        p.slurm = s;
+        const Status saved = p.saveNamed();
+        QVERIFY2(saved.ok(), qPrintable(saved.errorString()));
+
+        LaunchPage page;
+        page.applyPreset(LaunchPage::Preset::TinyDemo);
+        page.reloadProfiles();
+        page.setProfileName(QStringLiteral("hpc"));
+        QCOMPARE(page.profileName(), QStringLiteral("hpc"));
+        const QString script = page.previewWidget()->toPlainText();
+        for (const char* want :
+             {"#!/bin/sh", "#SBATCH --partition=gpu", "#SBATCH --nodes=2", "#SBATCH --ntasks-per-node=4",
+              "#SBATCH --gpus-per-node=4", "#SBATCH --time=02:00:00", "#SBATCH --signal=B:USR1@120", "ranks_via auto",
+              "-np 8", "--preset=qwen2-tiny", "~/td/runs/demo-"})
+            QVERIFY2(script.contains(QLatin1String(want)),
+                     qPrintable(QStringLiteral("%1 missing in\n%2").arg(QLatin1String(want), script)));
+        QVERIFY2(!script.contains(QStringLiteral("--hostfile")), qPrintable(script));
+        QVERIFY2(!script.contains(QStringLiteral("traindeck-preview-run-dir")), qPrintable(script));
+        QVERIFY(page.layoutText().contains(QStringLiteral("gpu")));
+        bool labelled = false;
+        for (QLabel* l : page.findChildren<QLabel*>())
+            labelled = labelled || l->text().contains(QStringLiteral("job.sbatch"));
+        QVERIFY(labelled);
+
+        // ranks_via srun: the ranks start with srun inside the job, and the comment about auto goes.
+        s.ranksVia = QStringLiteral("srun");
+        p.slurm = s;
+        QVERIFY(p.saveNamed().ok());
+        page.reloadProfiles();
+        page.setProfileName(QStringLiteral("hpc"));
+        const QString srun = page.previewWidget()->toPlainText();
+        QVERIFY2(srun.contains(QStringLiteral("srun --mpi=pmix")), qPrintable(srun));
+        QVERIFY2(!srun.contains(QStringLiteral("ranks_via auto")), qPrintable(srun));
+
+        // Back to the local profile: the mpirun line again.
+        page.setProfileName(QStringLiteral("local"));
+        QVERIFY(!page.previewWidget()->toPlainText().contains(QStringLiteral("#SBATCH")));
+        QVERIFY(cluster::ClusterProfile::removeNamed(QStringLiteral("hpc")).ok());
     }
 
     void validationBlocksLaunch()

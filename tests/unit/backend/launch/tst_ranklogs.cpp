@@ -30,6 +30,7 @@ class TestRankLogs : public QObject {
     void errorText_data();
     void errorText();
     void collapse();
+    void srunLabels();
     void fixtures_data();
     void fixtures();
     void filters_data();
@@ -141,6 +142,40 @@ void TestRankLogs::errorText()
     QFETCH(QString, text);
     QFETCH(bool, error);
     QCOMPARE(isErrorText(text), error);
+}
+
+// Ranks started with srun --label: after the batch script's marker, "RANK: text" lines are ranks'
+// lines (fed in odd chunks), srun's own lines stay untagged and are labelled srun. Before the marker
+// (and without one) a line that merely starts with a number is no rank's.
+void TestRankLogs::srunLabels()
+{
+    const QByteArray text = QByteArray("12: not a rank, no marker yet\n") + kSrunLabelMarker +
+                            "\n0: NCCL WARN retrying\n 1: NCCL WARN retrying\n"
+                            "1: step 1/9\nsrun: error: tb-node2: task 1: Exited with exit code 3\n10: x: y\n";
+    RankLog log;
+    log.setHostsByRank(sl({"n1", "n2"}));
+    for (qsizetype i = 0; i < text.size(); i += 5)
+        log.addText(text.mid(i, 5), LogStream::Stderr);
+    log.finish();
+    QCOMPARE(log.groups().size(), 6);
+    QCOMPARE(log.groups()[0].ranks, QList<int>{});
+    QCOMPARE(log.groups()[0].text, QStringLiteral("12: not a rank, no marker yet"));
+    QCOMPARE(log.groups()[2].ranks, (QList<int>{0, 1}));
+    QCOMPARE(log.groups()[2].text, QStringLiteral("NCCL WARN retrying"));
+    QCOMPARE(log.label(log.groups()[3]), QStringLiteral("n2:1"));
+    QCOMPARE(log.groups()[3].text, QStringLiteral("step 1/9"));
+    QCOMPARE(log.label(log.groups()[4]), QStringLiteral("srun"));
+    QVERIFY(log.groups()[4].error);
+    QCOMPARE(log.groups()[5].ranks, QList<int>{10});
+    QCOMPARE(log.groups()[5].text, QStringLiteral("x: y"));
+    QCOMPARE(log.toJson(log.groups()[4]).value(QStringLiteral("origin")).toString(), QStringLiteral("srun"));
+
+    // An mpirun log is not read as srun's: "0: ..." there is mpirun's own line.
+    RankLog mpi;
+    mpi.addText("[1,0]<stderr>:hello\n0: odd mpirun line\n", LogStream::Stderr);
+    mpi.finish();
+    QCOMPARE(mpi.groups().size(), 2);
+    QCOMPARE(mpi.label(mpi.groups()[1]), QStringLiteral("mpirun"));
 }
 
 void TestRankLogs::collapse()
