@@ -104,9 +104,10 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
 
     // 2. Trainer stderr lines. A line blaming a peer (rank 0 noticing rank 1) comes after the
     //    failing rank's own line, so the first one wins.
-    //    With mpirun --tag-output the line starts with the rank's tag, "[jobid,rank]<stderr>:".
+    //    With mpirun --tag-output the line starts with the rank's tag, "[jobid,rank]<stderr>:", with
+    //    srun --label with "RANK: ".
     static const QRegularExpression trainerLine(
-        QStringLiteral("^(?:\\[\\d+,\\d+\\]<std\\w+>:)?traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
+        QStringLiteral("^(?:\\[\\d+,\\d+\\]<std\\w+>:|\\s*\\d+: )?traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
         QRegularExpression::MultilineOption);
     if (const QRegularExpressionMatch m = trainerLine.match(all); m.hasMatch()) {
         const int r = m.captured(1).toInt();
@@ -142,6 +143,16 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
         use(r, QString(), QStringLiteral("mpirun"));
         if (r == f.rank && f.exitCode < 0)
             f.exitCode = m.captured(2).toInt();
+    }
+    // 4. srun (ranks started by srun inside a Slurm job): "srun: error: NODE: task R: Exited with exit
+    //    code N" (or "tasks 0-3: Killed"); the first such line is the task that failed first.
+    static const QRegularExpression srunRe(
+        QStringLiteral("srun: error: ([^:\\s]+): tasks? (\\d+)[-,\\d]*: (?:Exited with exit code (\\d+)|(.+))"));
+    if (const auto m = srunRe.match(all); m.hasMatch()) {
+        const int r = m.captured(2).toInt();
+        use(r, m.captured(1), QStringLiteral("srun"));
+        if (r == f.rank && f.exitCode < 0 && !m.captured(3).isEmpty())
+            f.exitCode = m.captured(3).toInt();
     }
     if (f.known && f.host.isEmpty() && f.rank < hostsByRank.size())
         f.host = hostsByRank.value(f.rank);

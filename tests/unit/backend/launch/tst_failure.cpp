@@ -16,6 +16,7 @@ class TestFailure : public QObject {
     void fixtures();
     void errorRecordWins();
     void nothingKnown();
+    void srunNamesTaskAndNode();
     void lastLines();
     void lostDaemonNamesNode();
 };
@@ -96,6 +97,29 @@ void TestFailure::nothingKnown()
     QCOMPARE(g.rank, 1);
     QCOMPARE(g.host, QStringLiteral("b"));
     QCOMPARE(g.exitCode, 5);
+}
+
+// Ranks started by srun --label: the trainer's own line (after srun's "RANK: " label) and srun's
+// "task R" lines name the rank, the node and the exit code.
+void TestFailure::srunNamesTaskAndNode()
+{
+    const QByteArray log = "traindeck: ranks start with srun --label (lines read \"RANK: text\")\n"
+                           "1: traindeck-trainer: rank 1 on tb-node2: injected exit at step 5\n"
+                           "srun: error: tb-node2: task 1: Exited with exit code 3\n"
+                           "srun: error: tb-node1: task 0: Killed\n";
+    const FailureInfo f = attributeFailure({}, log, 3);
+    QVERIFY(f.known);
+    QCOMPARE(f.rank, 1);
+    QCOMPARE(f.host, QStringLiteral("tb-node2"));
+    QCOMPARE(f.exitCode, 3);
+    QCOMPARE(f.message, QStringLiteral("injected exit at step 5"));
+    QVERIFY(f.sources.contains(QStringLiteral("srun")));
+    // srun alone (a rank killed before it could speak).
+    const FailureInfo g =
+        attributeFailure({}, QByteArray("srun: error: nodeB: tasks 4-7: Exited with exit code 9\n"), 9);
+    QCOMPARE(g.rank, 4);
+    QCOMPARE(g.host, QStringLiteral("nodeB"));
+    QCOMPARE(g.exitCode, 9);
 }
 
 void TestFailure::lastLines()
