@@ -123,6 +123,9 @@ void TestJobSpec::roundTrip()
 
 void TestJobSpec::knownFlagsMatchTrainer()
 {
+#ifndef TRAINDECK_TRAINER
+    QSKIP("the sanitizer build has no traindeck-trainer (scripts/test.sh runs this against it)");
+#else
     if (!QFile::exists(QStringLiteral(TRAINDECK_TRAINER)))
         QSKIP("traindeck-trainer not built");
     QProcess p;
@@ -139,6 +142,7 @@ void TestJobSpec::knownFlagsMatchTrainer()
     fromTrainer.sort();
     known.sort();
     QCOMPARE(known, fromTrainer);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestJobSpec)
