@@ -5,6 +5,7 @@
 #include "slurmeditor.h"
 
 #include "cluster/clusterprofile.h"
+#include "test_home.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -46,8 +47,7 @@ class TestClusterPage : public QObject {
   private Q_SLOTS:
     void initTestCase()
     {
-        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
-        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toUtf8());
+        guitest::useTemporaryHome(m_home);
         cluster::ClusterProfile p;
         p.name = QStringLiteral("lab");
         cluster::ClusterNode a, b;

@@ -1,11 +1,13 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "runsession.h"
+#include "test_home.h"
 
 #include <QListWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace traindeck;
 using namespace traindeck::gui;
 
 class TestLanguage : public QObject {
@@ -14,11 +16,7 @@ class TestLanguage : public QObject {
     QTemporaryDir m_home;
 
   private Q_SLOTS:
-    void initTestCase()
-    {
-        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
-        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toUtf8());
-    }
+    void initTestCase() { guitest::useTemporaryHome(m_home); }
 
     void chineseIsEmbedded() { QVERIFY(Language::available().contains(QStringLiteral("zh_CN"))); }
 

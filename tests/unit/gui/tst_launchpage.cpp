@@ -3,6 +3,7 @@
 
 #include "cluster/clusterprofile.h"
 #include "launch/jobspec.h"
+#include "test_home.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,8 +26,7 @@ class TestLaunchPage : public QObject {
   private Q_SLOTS:
     void initTestCase()
     {
-        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("config")).toUtf8());
-        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("data")).toUtf8());
+        guitest::useTemporaryHome(m_home);
         qputenv("TRAINDECK_CACHE", m_home.filePath(QStringLiteral("cache")).toUtf8());
         Settings::setRunsDirOverride(m_home.filePath(QStringLiteral("runs")));
         QDir().mkpath(m_home.filePath(QStringLiteral("cache/demo")));
