@@ -12,13 +12,6 @@ struct Tr {
     Q_DECLARE_TR_FUNCTIONS(traindeck::launch::Slurm)
 };
 
-QString withPrefix(const QStringList& pathPrefix, const QString& command)
-{
-    if (pathPrefix.isEmpty())
-        return command;
-    return shellPathPrefix(pathPrefix) + QStringLiteral("; ") + command;
-}
-
 // The first word of a state ("CANCELLED by 0" → CANCELLED), upper case; a trailing "+" (sacct marks
 // states of requeued jobs) is dropped.
 QString baseState(const QString& text)
@@ -35,16 +28,6 @@ QString cleanReason(const QString& reason)
     return r == QLatin1String("None") || r == QLatin1String("(null)") ? QString() : r;
 }
 
-QList<QByteArray> nonEmptyLines(const QByteArray& out)
-{
-    QList<QByteArray> lines;
-    for (const QByteArray& l : out.split('\n')) {
-        if (!l.trimmed().isEmpty())
-            lines << l.trimmed();
-    }
-    return lines;
-}
-
 // "Invalid job id specified": Slurm no longer (or never) knew the job; not a failure to ask.
 bool saysUnknownJob(const ExecResult& r)
 {
@@ -53,12 +36,12 @@ bool saysUnknownJob(const ExecResult& r)
 
 Result<ExecResult> runOn(Transport& t, const QStringList& pathPrefix, const QString& command, int timeoutMs = 30000)
 {
-    return t.run(QStringLiteral("sh -c %1").arg(shellQuote(withPrefix(pathPrefix, command))), timeoutMs);
+    return t.run(slurm::loginCommand(pathPrefix, command), timeoutMs);
 }
 
 QString firstLine(const QByteArray& text)
 {
-    const QList<QByteArray> lines = nonEmptyLines(text);
+    const QList<QByteArray> lines = slurm::nonEmptyLines(text);
     return lines.isEmpty() ? QString() : QString::fromUtf8(lines.first());
 }
 } // namespace
@@ -103,6 +86,117 @@ QString SlurmJobStatus::describeState() const
 }
 
 namespace slurm {
+
+QStringList resourceOptions(const cluster::SlurmSettings& s)
+{
+    QStringList o{QStringLiteral("--partition=") + s.partition};
+    if (!s.account.isEmpty())
+        o << QStringLiteral("--account=") + s.account;
+    o << QStringLiteral("--nodes=%1").arg(s.nodes) << QStringLiteral("--ntasks-per-node=%1").arg(s.tasksPerNode)
+      << QStringLiteral("--cpus-per-task=%1").arg(s.cpusPerTask);
+    if (s.gpusPerNode > 0)
+        o << QStringLiteral("--gpus-per-node=%1").arg(s.gpusPerNode);
+    return o;
+}
+
+QString loginCommand(const QStringList& pathPrefix, const QString& command)
+{
+    const QString line = pathPrefix.isEmpty() ? command : shellPathPrefix(pathPrefix) + QStringLiteral("; ") + command;
+    return QStringLiteral("sh -c ") + shellQuote(line);
+}
+
+QList<QByteArray> nonEmptyLines(const QByteArray& out)
+{
+    QList<QByteArray> lines;
+    for (const QByteArray& l : out.split('\n')) {
+        if (!l.trimmed().isEmpty())
+            lines << l.trimmed();
+    }
+    return lines;
+}
+
+QString squeueCommand(const QString& jobId)
+{
+    return QStringLiteral("squeue -h -t all -j %1 -o '%T|%r|%N'").arg(shellQuote(jobId));
+}
+
+bool SinfoNode::usable() const
+{
+    static const QStringList ok = {QStringLiteral("idle"), QStringLiteral("mixed"), QStringLiteral("allocated"),
+                                   QStringLiteral("completing"), QStringLiteral("planned")};
+    // "*": the node does not respond to slurmctld.
+    return ok.contains(state) && !stateText.contains(QLatin1Char('*'));
+}
+
+QString sinfoNodesCommand()
+{
+    return QStringLiteral("sinfo -h -N -o '%N|%P|%T|%G|%c|%m|%E'");
+}
+
+QList<SinfoNode> parseSinfoNodes(const QByteArray& out)
+{
+    QList<SinfoNode> nodes;
+    for (const QByteArray& line : nonEmptyLines(out)) {
+        // The reason is last: it may hold "|" itself.
+        const QStringList f = QString::fromUtf8(line).split(QLatin1Char('|'));
+        if (f.size() < 7 || f.at(0).trimmed().isEmpty())
+            continue;
+        SinfoNode n;
+        n.name = f.at(0).trimmed();
+        n.partition = f.at(1).trimmed();
+        if (n.partition.endsWith(QLatin1Char('*')))
+            n.partition.chop(1);
+        n.stateText = f.at(2).trimmed().toLower();
+        // Flags after the state: * not responding, ~ powered off, # powering up, ! powering down,
+        // % powering down, $ maintenance reservation, @ pending reboot, ^ rebooting, - planned, + more.
+        n.state = n.stateText;
+        while (!n.state.isEmpty() && !n.state.back().isLetterOrNumber() && n.state.back() != QLatin1Char('_'))
+            n.state.chop(1);
+        n.gres = f.at(3).trimmed();
+        if (n.gres == QLatin1String("(null)"))
+            n.gres.clear();
+        n.gpus = gresGpuCount(n.gres);
+        n.cpus = f.at(4).trimmed().toInt();
+        n.memoryMb = f.at(5).trimmed().toLongLong();
+        n.reason = cleanReason(f.mid(6).join(QLatin1Char('|')));
+        if (n.reason.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0) // sinfo's word for no reason
+            n.reason.clear();
+        nodes << n;
+    }
+    return nodes;
+}
+
+int gresGpuCount(const QString& gres)
+{
+    // Entries are separated by commas outside parentheses ("gpu:a100:2(S:0,1),gpu:v100:1").
+    QStringList entries;
+    QString cur;
+    int depth = 0;
+    for (const QChar c : gres) {
+        if (c == QLatin1Char('('))
+            ++depth;
+        else if (c == QLatin1Char(')'))
+            depth = qMax(0, depth - 1);
+        if (c == QLatin1Char(',') && depth == 0) {
+            entries << cur;
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    entries << cur;
+    int gpus = 0;
+    for (const QString& e : entries) {
+        const QStringList parts = e.section(QLatin1Char('('), 0, 0).trimmed().split(QLatin1Char(':'));
+        if (parts.first() != QLatin1String("gpu"))
+            continue;
+        bool ok = false;
+        const int n = parts.last().toInt(&ok);
+        // "gpu" or "gpu:a100" without a count: one GPU (Slurm's default count).
+        gpus += ok ? n : 1;
+    }
+    return gpus;
+}
 
 bool isFinalState(const QString& state)
 {
@@ -188,8 +282,7 @@ Result<SlurmJobStatus> queryJob(Transport& t, const QString& jobId, const QStrin
 {
     QString problems;
     std::optional<SlurmJobStatus> status;
-    const Result<ExecResult> q =
-        runOn(t, pathPrefix, QStringLiteral("squeue -h -t all -j %1 -o '%T|%r|%N'").arg(shellQuote(jobId)));
+    const Result<ExecResult> q = runOn(t, pathPrefix, squeueCommand(jobId));
     if (!q)
         return Result<SlurmJobStatus>::failure(q.diagnostics());
     if (q->exitCode == 0)

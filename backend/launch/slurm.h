@@ -59,6 +59,42 @@ struct SlurmJobStatus {
 
 namespace slurm {
 
+// The sbatch options that ask for the profile's resources: --partition, --account (when set),
+// --nodes, --ntasks-per-node, --cpus-per-task, --gpus-per-node (when > 0). The launcher's job and the
+// checks' job ask for the same, so a check job that starts says the training job can start too.
+QStringList resourceOptions(const cluster::SlurmSettings& settings);
+
+// A command line for the login node: `sh -c '...'` with the profile's path_prefix first (where the
+// Slurm commands may be installed).
+QString loginCommand(const QStringList& pathPrefix, const QString& command);
+
+// The lines of out that are not blank, trimmed.
+QList<QByteArray> nonEmptyLines(const QByteArray& out);
+
+// The query parseSqueue() reads.
+QString squeueCommand(const QString& jobId);
+
+// One line of `sinfo -N` (sinfoNodesCommand()): a node in one partition.
+struct SinfoNode {
+    QString name;
+    QString partition; // without the "*" that marks the default partition
+    QString state;     // lower case without the suffix flags: "idle", "mixed", "down", "drained", ...
+    QString stateText; // as sinfo printed it ("idle*": not responding)
+    QString gres;      // "gpu:a100:4(S:0-1)", empty for "(null)"
+    int gpus = 0;      // GPUs in gres
+    int cpus = 0;
+    qint64 memoryMb = 0;
+    QString reason; // why it is down or drained (empty for "none")
+    // Whether a job can get this node now or after the jobs on it: idle, mixed, allocated, completing
+    // or planned, and responding.
+    bool usable() const;
+};
+// sinfo -h -N -o '%N|%P|%T|%G|%c|%m|%E': every node of every partition, with state, GPUs and reason.
+QString sinfoNodesCommand();
+QList<SinfoNode> parseSinfoNodes(const QByteArray& out);
+// The GPUs in a gres string: "gpu:4" → 4, "gpu:a100:2(S:0),gpu:v100:1" → 3, "mps:100" → 0.
+int gresGpuCount(const QString& gres);
+
 // Slurm states that end a job (the rest are queued or running).
 bool isFinalState(const QString& state);
 bool isPendingState(const QString& state);

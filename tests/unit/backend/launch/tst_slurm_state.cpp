@@ -28,6 +28,10 @@ class TestSlurmState : public QObject {
     void exitCodeWaitsForSlurmToEnd();
     void batchScript();
     void srunPlan();
+    void resourceOptions();
+    void parsesSinfoNodes();
+    void gresGpus_data();
+    void gresGpus();
 };
 
 static QByteArray profileJson(const QByteArray& slurm)
@@ -290,6 +294,84 @@ void TestSlurmState::srunPlan()
     // A Slurm profile is never launched over SSH with a hostfile.
     in.slurmRanksVia.clear();
     QVERIFY(!buildLaunchPlan(in));
+}
+
+void TestSlurmState::resourceOptions()
+{
+    cluster::SlurmSettings s;
+    s.partition = QStringLiteral("gpu");
+    s.nodes = 4;
+    s.tasksPerNode = 8;
+    s.cpusPerTask = 6;
+    QCOMPARE(slurm::resourceOptions(s),
+             (QStringList{QStringLiteral("--partition=gpu"), QStringLiteral("--nodes=4"),
+                          QStringLiteral("--ntasks-per-node=8"), QStringLiteral("--cpus-per-task=6")}));
+    s.account = QStringLiteral("proj1");
+    s.gpusPerNode = 8;
+    QCOMPARE(slurm::resourceOptions(s),
+             (QStringList{QStringLiteral("--partition=gpu"), QStringLiteral("--account=proj1"),
+                          QStringLiteral("--nodes=4"), QStringLiteral("--ntasks-per-node=8"),
+                          QStringLiteral("--cpus-per-task=6"), QStringLiteral("--gpus-per-node=8")}));
+}
+
+void TestSlurmState::parsesSinfoNodes()
+{
+    // sinfo -h -N -o '%N|%P|%T|%G|%c|%m|%E' (slurm-wlm 22.05; a node is listed once per partition).
+    const QByteArray out = "tb-node1|debug*|idle|(null)|4|3900|none\n"
+                           "tb-node2|debug*|down*|(null)|4|3900|tdtest\n"
+                           "\n"
+                           "gpu7|gpu|mixed|gpu:a100:4(S:0-1)|64|512000|none\n"
+                           "gpu8|gpu|drained|gpu:a100:4(S:0-1)|64|512000|bad dimm | ticket 12\n"
+                           "gpu9|gpu|idle~|gpu:a100:4|64|512000|none\n"
+                           "short line|x\n";
+    const QList<slurm::SinfoNode> n = slurm::parseSinfoNodes(out);
+    QCOMPARE(n.size(), 5);
+    QCOMPARE(n.at(0).name, QStringLiteral("tb-node1"));
+    QCOMPARE(n.at(0).partition, QStringLiteral("debug"));
+    QCOMPARE(n.at(0).state, QStringLiteral("idle"));
+    QVERIFY(n.at(0).reason.isEmpty());
+    QVERIFY(n.at(0).gres.isEmpty());
+    QCOMPARE(n.at(0).gpus, 0);
+    QCOMPARE(n.at(0).cpus, 4);
+    QCOMPARE(n.at(0).memoryMb, 3900);
+    QVERIFY(n.at(0).usable());
+    QCOMPARE(n.at(1).state, QStringLiteral("down"));
+    QCOMPARE(n.at(1).stateText, QStringLiteral("down*"));
+    QCOMPARE(n.at(1).reason, QStringLiteral("tdtest"));
+    QVERIFY(!n.at(1).usable());
+    QCOMPARE(n.at(2).partition, QStringLiteral("gpu"));
+    QCOMPARE(n.at(2).gpus, 4);
+    QVERIFY(n.at(2).usable());
+    QCOMPARE(n.at(3).reason, QStringLiteral("bad dimm | ticket 12"));
+    QVERIFY(!n.at(3).usable());
+    QCOMPARE(n.at(4).state, QStringLiteral("idle")); // powered off: Slurm powers it up for a job
+    QVERIFY(n.at(4).usable());
+    // Not responding: its state word alone would say idle.
+    QVERIFY(!slurm::parseSinfoNodes("n1|p|idle*|(null)|1|1|none").value(0).usable());
+    QVERIFY(!slurm::parseSinfoNodes("n1|p|draining|(null)|1|1|maint").value(0).usable());
+    QVERIFY(slurm::parseSinfoNodes("n1|p|allocated+|(null)|1|1|none").value(0).usable());
+    QVERIFY(slurm::parseSinfoNodes("").isEmpty());
+}
+
+void TestSlurmState::gresGpus_data()
+{
+    QTest::addColumn<QString>("gres");
+    QTest::addColumn<int>("gpus");
+    QTest::newRow("none") << QString() << 0;
+    QTest::newRow("count") << QStringLiteral("gpu:4") << 4;
+    QTest::newRow("typed") << QStringLiteral("gpu:a100:8") << 8;
+    QTest::newRow("sockets") << QStringLiteral("gpu:a100:2(S:0,1)") << 2;
+    QTest::newRow("two types") << QStringLiteral("gpu:a100:2(S:0),gpu:v100:1(S:1)") << 3;
+    QTest::newRow("with mps") << QStringLiteral("gpu:4,mps:400") << 4;
+    QTest::newRow("no gpu") << QStringLiteral("mps:100,shard:8") << 0;
+    QTest::newRow("bare") << QStringLiteral("gpu") << 1;
+}
+
+void TestSlurmState::gresGpus()
+{
+    QFETCH(QString, gres);
+    QFETCH(int, gpus);
+    QCOMPARE(slurm::gresGpuCount(gres), gpus);
 }
 
 QTEST_GUILESS_MAIN(TestSlurmState)
