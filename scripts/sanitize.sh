@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The backend's unit suites under AddressSanitizer + UndefinedBehaviorSanitizer (leaks included): built
+# The backend's unit suites and the tokenizer's under AddressSanitizer + UndefinedBehaviorSanitizer (leaks included): built
 # with clang in the fuzzers' build directory (one instrumented backend for both; CMakeLists.txt,
 # TRAINDECK_FUZZ) and run with CTest. Any sanitizer report fails the suite that caused it. The suites
 # that need an sshd, the trainer or the CLI (ssh, runs, tst_checks) are not part of this build.
