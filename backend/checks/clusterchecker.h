@@ -2,6 +2,9 @@
 // worker thread and an SSH session each; a 1000-node profile does not open 1000), with progress and
 // cancellation. Signals are emitted from the worker threads and reach receivers in
 // other threads queued; nothing blocks the GUI thread. The "local" profile uses LocalRunner.
+// A Slurm profile's report has the login node first (SSH and the Slurm checks) and then the nodes of a
+// short check job, whose environment checks run as job steps (slurmcheck.h); their names are known
+// once the job runs (nodeNamesKnown), until then the rows are "compute 1", "compute 2", ...
 #pragma once
 
 #include "checks/nodecheck.h"
@@ -28,7 +31,11 @@ class ClusterChecker : public QObject {
     // Unknown host keys and key passphrases are asked through this broker.
     ssh::PromptBroker* prompts() const { return m_prompts; }
     const cluster::ClusterProfile& profile() const { return m_profile; }
-    // Check ids of a node, "connect" first (for building a table before results arrive).
+    // The report's nodes (rows), for building a table before results arrive: the profile's nodes, or
+    // for a Slurm profile the login node and slurm.nodes compute nodes.
+    int nodeCount() const;
+    QString nodeName(int node) const;
+    // Check ids of a node, "connect" first.
     QStringList checkIds(int node) const;
     int totalSteps() const;
 
@@ -42,17 +49,32 @@ class ClusterChecker : public QObject {
 
   Q_SIGNALS:
     void nodeStarted(int node);
+    // Slurm: the check job runs; the names of every node (row), login node first.
+    void nodeNamesKnown(const QStringList& names);
     void checkFinished(int node, const traindeck::checks::CheckResult& result);
     void nodeFinished(int node, const traindeck::checks::NodeReport& report);
     void progress(int done, int total);
     void finished(const traindeck::checks::CheckReport& report);
 
   private:
+    struct Opened;
+    bool isSlurm() const;
+    // The report's nodes as a profile (for NodeChecker): the profile, or for Slurm its login node and
+    // the compute nodes with the job's resources.
+    cluster::ClusterProfile rows() const;
+    // Opens the runner of a node: "connect" and the runner (none when it failed).
+    Opened open(const cluster::ClusterNode& node);
     void runNode(int node);
+    void runSlurm();
+    void runJobNode(int node, const cluster::ClusterProfile& rows, ssh::CommandRunner* login, const QString& jobId,
+                    const QString& whyNot);
+    // Every check of a node skipped with the reason (it could not be reached).
+    void skipRest(int node, NodeReport& report, const QStringList& ids, const QString& why);
     void nodeDone(int node, const NodeReport& report);
     void stepDone(int node, const CheckResult& result);
 
     cluster::ClusterProfile m_profile;
+    cluster::ClusterProfile m_rows; // guarded by m_mutex: the Slurm job's node names arrive while running
     CheckOptions m_options;
     ssh::PromptBroker* m_prompts;
     ssh::CancelToken m_cancel;
@@ -61,6 +83,7 @@ class ClusterChecker : public QObject {
     mutable QMutex m_mutex;
     CheckReport m_report;
     int m_done = 0;
+    int m_totalSteps = 0;
     int m_nodesDone = 0;
     bool m_running = false;
     qint64 m_startMs = 0;

@@ -1,5 +1,6 @@
 #include "checks/nodecheck.h"
 
+#include "checks/slurmcheck.h"
 #include "ssh/commandrunner.h"
 #include "ssh/sshsession.h"
 
@@ -25,8 +26,14 @@ QString text(const QByteArray& b)
     return QString::fromUtf8(b).trimmed();
 }
 
-// Keeps evidence readable: at most `lines` lines and 2000 characters.
-QString excerpt(const QString& s, int lines = 12)
+QString gb(double bytes)
+{
+    return QString::number(bytes / 1e9, 'f', 1) + QStringLiteral(" GB");
+}
+
+} // namespace
+
+QString excerpt(const QString& s, int lines)
 {
     QStringList l = s.split(QLatin1Char('\n'));
     QString out;
@@ -41,11 +48,6 @@ QString excerpt(const QString& s, int lines = 12)
     return out;
 }
 
-QString gb(double bytes)
-{
-    return QString::number(bytes / 1e9, 'f', 1) + QStringLiteral(" GB");
-}
-
 QString outputOf(const ExecResult& r)
 {
     QString s = text(r.stdOut);
@@ -54,8 +56,6 @@ QString outputOf(const ExecResult& r)
         s += (s.isEmpty() ? QString() : QStringLiteral("\n")) + e;
     return s;
 }
-
-} // namespace
 
 QString checkStatusName(CheckStatus s)
 {
@@ -233,6 +233,10 @@ const NodeChecker::Check NodeChecker::kChecks[] = {
      AppliesTo::HeadOfSeveral},
     {"interconnect", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Interconnect (allreduce)"),
      &NodeChecker::checkInterconnect, AppliesTo::HeadWithInterconnect},
+    {"slurm", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Slurm"), &NodeChecker::checkSlurm,
+     AppliesTo::SlurmLogin},
+    // Run by ClusterChecker (the job outlives this node's checks: the compute nodes' run inside it).
+    {"slurm-job", QT_TRANSLATE_NOOP("traindeck::checks::NodeChecker", "Check job"), nullptr, AppliesTo::SlurmLogin},
 };
 
 const NodeChecker::Check* NodeChecker::findCheck(const QString& id)
@@ -247,10 +251,14 @@ const NodeChecker::Check* NodeChecker::findCheck(const QString& id)
 bool NodeChecker::appliesHere(const Check& check) const
 {
     const bool head = m_index == m_profile.headIndex();
+    // On a Slurm cluster the head is the login node: it runs the Slurm checks, the compute nodes the
+    // environment checks, and Slurm (not SSH from the head) starts the ranks.
+    const bool slurm = m_profile.slurm.has_value() && !m_profile.isLocal;
     switch (check.appliesTo) {
-    case AppliesTo::EveryNode: return true;
-    case AppliesTo::HeadOfSeveral: return head && m_profile.nodes.size() > 1;
-    case AppliesTo::HeadWithInterconnect: return head && m_options.interconnect;
+    case AppliesTo::EveryNode: return !(slurm && head);
+    case AppliesTo::HeadOfSeveral: return !slurm && head && m_profile.nodes.size() > 1;
+    case AppliesTo::HeadWithInterconnect: return !slurm && head && m_options.interconnect;
+    case AppliesTo::SlurmLogin: return slurm && head;
     }
     return false;
 }
@@ -1053,6 +1061,37 @@ CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner,
     return r;
 }
 
+CheckResult NodeChecker::checkSlurm(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
+{
+    const ExecResult e =
+        exec(runner,
+             QStringLiteral("command -v sinfo >/dev/null 2>&1 || { echo TRAINDECK_NO_SINFO; exit 0; }; "
+                            "sinfo --version && echo TRAINDECK_SINFO_NODES && ") +
+                 launch::slurm::sinfoNodesCommand(),
+             cancel);
+    if (auto bad = ranBadly(r, e))
+        return *bad;
+    if (e.stdOut.contains("TRAINDECK_NO_SINFO")) {
+        r.status = CheckStatus::Fail;
+        r.summary = tr("sinfo not found on the login node");
+        r.evidence = tr("command -v sinfo: not found");
+        r.remedy = tr("Install Slurm's client commands on the login node (Debian: slurm-client) or add their "
+                      "directory to the profile's \"path_prefix\".");
+        return r;
+    }
+    const int split = e.stdOut.indexOf("TRAINDECK_SINFO_NODES");
+    if (e.exitCode != 0 || split < 0) {
+        r.status = CheckStatus::Fail;
+        r.summary = tr("sinfo failed (%1)").arg(e.describe());
+        r.evidence = excerpt(outputOf(e));
+        r.remedy = tr("Slurm's controller did not answer: check that slurmctld runs and is reachable from the login "
+                      "node (scontrol ping).");
+        return r;
+    }
+    return evaluateSlurmPartition(r, *m_profile.slurm, text(e.stdOut.left(split)),
+                                  launch::slurm::parseSinfoNodes(e.stdOut.mid(split)));
+}
+
 // ---- matrix ------------------------------------------------------------------------------------
 
 void buildMatrix(CheckReport& report)
@@ -1113,8 +1152,14 @@ void buildMatrix(CheckReport& report)
         m.severity = row.severity;
         if (m.differs) {
             m.remedy = QCoreApplication::translate("traindeck::checks::NodeChecker", row.remedy);
-            // The nodes that differ from the head get the finding on their own result too.
-            const QString reference = m.values.value(headIdx);
+            // The nodes that differ from the head get the finding on their own result too. A Slurm login
+            // node runs no environment checks: there the first compute node is the reference.
+            QString reference = m.values.value(headIdx);
+            int referenceIdx = headIdx;
+            for (int i = 0; reference.isEmpty() && i < m.values.size(); ++i) {
+                reference = m.values.at(i);
+                referenceIdx = i;
+            }
             for (int i = 0; i < report.nodes.size(); ++i) {
                 if (reference.isEmpty() || m.values.at(i).isEmpty() || m.values.at(i) == reference)
                     continue;
@@ -1123,9 +1168,12 @@ void buildMatrix(CheckReport& report)
                         continue;
                     if (row.severity == CheckStatus::Fail || r.status == CheckStatus::Pass)
                         r.status = row.severity;
-                    r.summary +=
-                        QCoreApplication::translate("traindeck::checks::NodeChecker", "; differs from the head (%1)")
-                            .arg(reference);
+                    r.summary += referenceIdx == headIdx ? QCoreApplication::translate("traindeck::checks::NodeChecker",
+                                                                                       "; differs from the head (%1)")
+                                                               .arg(reference)
+                                                         : QCoreApplication::translate("traindeck::checks::NodeChecker",
+                                                                                       "; differs from %1 (%2)")
+                                                               .arg(report.nodes.at(referenceIdx).node, reference);
                     r.remedy = (r.remedy.isEmpty() ? QString() : r.remedy + QLatin1Char('\n')) + m.remedy;
                 }
             }

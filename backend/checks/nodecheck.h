@@ -26,7 +26,7 @@ QString checkStatusName(CheckStatus s); // "pass", "warn", "fail", "skip"
 
 struct CheckResult {
     QString id;    // stable: "connect", "os", "cpu", "memory", "disk", "gpu", "cuda", "nccl", "mpi",
-                   // "trainer", "head-ssh", "clock", "network", "interconnect"
+                   // "trainer", "head-ssh", "clock", "network", "interconnect", "slurm", "slurm-job"
     QString title; // translated
     CheckStatus status = CheckStatus::Skip;
     QString summary;  // one line, translated ("4 × NVIDIA H100 80GB, driver 550.54")
@@ -77,8 +77,14 @@ struct CheckOptions {
     double failDiskGb = 10;
     double maxClockSkewS = 2;      // warn above
     int maxParallelNodes = 32;     // nodes checked at once (threads and SSH sessions), for large profiles
+    int slurmJobWaitMs = 120000;   // Slurm: how long the check job may wait in the queue
     ssh::SshTarget targetTemplate; // knownHosts/configFile/agent/identities defaults for every node
 };
+
+// Keeps evidence readable: at most `lines` lines and 2000 characters.
+QString excerpt(const QString& text, int lines = 12);
+// A command's stdout, then its stderr, trimmed.
+QString outputOf(const ssh::ExecResult& result);
 
 // The SSH target for a node: the profile's, with knownHosts (when set), config file, agent and
 // identity defaults, keepalive and connect timeout from `tpl` (the checks' and the link test's).
@@ -95,7 +101,8 @@ class NodeChecker {
 
     // The id of the first check, "connect": the caller runs it (it opens the runner).
     static QString connectId();
-    // The checks run() runs on this node, in order (ids); "connect" is not one of them.
+    // The checks run() runs on this node, in order (ids); "connect" and "slurm-job" (the caller runs
+    // them) are not among them.
     QStringList checkIds() const;
     // Translated title of a check id ("gpu" → "GPUs"); the id itself when unknown.
     static QString titleFor(const QString& id);
@@ -124,7 +131,7 @@ class NodeChecker {
     // kChecks (nodecheck.cpp), from which the id list, the titles and run() are derived.
     // Each function gets resultFor(id) and fills it in.
     using CheckFn = CheckResult (NodeChecker::*)(CheckResult, ssh::CommandRunner&, const ssh::CancelToken&);
-    enum class AppliesTo { EveryNode, HeadOfSeveral, HeadWithInterconnect };
+    enum class AppliesTo { EveryNode, HeadOfSeveral, HeadWithInterconnect, SlurmLogin };
     struct Check {
         const char* id;
         const char* title; // untranslated, QT_TRANSLATE_NOOP'd in NodeChecker's context
@@ -150,6 +157,7 @@ class NodeChecker {
     CheckResult checkClock(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkNetwork(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkInterconnect(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult checkSlurm(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
 
     const cluster::ClusterProfile& m_profile;
     int m_index;
