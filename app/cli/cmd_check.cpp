@@ -30,12 +30,16 @@ QString usage()
 {
     return CheckCommand::tr(
         "usage: traindeck-cli check --profile FILE|NAME|local [--json] [--accept-new-host-keys] [--interconnect]\n"
-        "                           [--timeout SECONDS] [--slots N] [--links]\n"
+        "                           [--timeout SECONDS] [--slots N] [--links] [--job-wait SECONDS]\n"
         "Checks every node in parallel: reachability and login, OS, CPU cores, memory, free disk in the work\n"
         "directory, GPUs, CUDA, NCCL, Open MPI, traindeck-trainer (same version everywhere), network interfaces\n"
         "(suggested NCCL_SOCKET_IFNAME), clock offset, passwordless SSH from the head to every worker, and with\n"
         "--interconnect an allreduce test (traindeck-trainer bench-comm). Each result is pass, warn, fail or skip\n"
         "with evidence and a remedy; versions that differ between nodes are flagged.\n"
+        "On a Slurm profile the login node is checked over SSH and with sinfo (the partition's nodes, their\n"
+        "states and GPUs), and the environment checks run on the nodes of a short job (sbatch with the\n"
+        "profile's resources, job steps with srun, scancel at the end); --job-wait: how long that job may wait\n"
+        "in the queue (default 120 s).\n"
         "--links then runs the link test: latency and bandwidth between every pair of nodes over MPI\n"
         "point-to-point (mpirun on the head, traindeck-trainer bench-links, one pair at a time), shown as a\n"
         "matrix, and names a node whose links are all much slower than the others' as the outlier.\n"
@@ -133,8 +137,11 @@ int run(const QStringList& args)
     const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."),
                                          QStringLiteral("n"));
     const QCommandLineOption linksOption(QStringLiteral("links"), CheckCommand::tr("Run the link test."));
-    parser.addOptions(
-        {profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption, linksOption});
+    const QCommandLineOption jobWaitOption(QStringLiteral("job-wait"),
+                                           CheckCommand::tr("Slurm: seconds the check job may wait in the queue."),
+                                           QStringLiteral("s"));
+    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption,
+                       linksOption, jobWaitOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("check"), args, usage()); rc >= 0)
         return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
@@ -150,6 +157,15 @@ int run(const QStringList& args)
             return ExitBadInput;
         }
         options.stepTimeoutMs = int(s * 1000);
+    }
+    if (parser.isSet(jobWaitOption)) {
+        bool ok = false;
+        const double s = parser.value(jobWaitOption).toDouble(&ok);
+        if (!ok || s < 0 || s > 86400) {
+            err << CheckCommand::tr("traindeck-cli check: --job-wait: expected seconds 0..86400") << '\n';
+            return ExitBadInput;
+        }
+        options.slurmJobWaitMs = int(s * 1000);
     }
     int slots = 0;
     if (parser.isSet(slotsOption)) {

@@ -57,6 +57,14 @@ void CheckResultsModel::setLayout(const QStringList& nodes, const QStringList& c
     endResetModel();
 }
 
+void CheckResultsModel::setNodeNames(const QStringList& nodes)
+{
+    if (nodes.size() != m_nodes.size() || nodes == m_nodes)
+        return;
+    m_nodes = nodes;
+    Q_EMIT headerDataChanged(Qt::Vertical, 0, int(m_nodes.size()) - 1);
+}
+
 void CheckResultsModel::setResult(int node, const CheckResult& result)
 {
     if (node < 0 || node >= m_nodes.size())

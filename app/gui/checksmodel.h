@@ -19,6 +19,8 @@ class CheckResultsModel : public QAbstractTableModel {
 
     // Rows = nodes, columns = check ids (results cleared).
     void setLayout(const QStringList& nodes, const QStringList& checkIds);
+    // Renames the rows, keeping their results (a Slurm check job's nodes become known while it runs).
+    void setNodeNames(const QStringList& nodes);
     void setResult(int node, const checks::CheckResult& result);
     // Forgets the results of `checkIds` on one node (cells read "not checked yet" until set again).
     void clearResults(int node, const QStringList& checkIds);

@@ -286,11 +286,9 @@ void ChecksPage::run()
         m_summary->setText(tr("The profile has no nodes: add nodes on the Cluster page."));
         return;
     }
-    QList<int> rowOf;
-    for (int i = 0; i < m_profile.nodes.size(); ++i)
-        rowOf.append(i);
-    startChecker(m_profile, rowOf, false);
-    m_summary->setText(tr("Checking %n node(s)…", nullptr, int(rowOf.size())));
+    // Every row of the checker: the profile's nodes, or a Slurm profile's login and compute nodes.
+    startChecker(m_profile, {}, false);
+    m_summary->setText(tr("Checking %n node(s)…", nullptr, int(m_rowOf.size())));
 }
 
 QList<int> ChecksPage::selectedNodes() const
@@ -306,7 +304,7 @@ QList<int> ChecksPage::selectedNodes() const
 
 void ChecksPage::runSelected()
 {
-    if (isRunning() || m_raw.size() != m_profile.nodes.size())
+    if (isRunning() || !canRerunSelected())
         return;
     const QList<int> selected = selectedNodes();
     if (selected.isEmpty())
@@ -337,13 +335,19 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
         m_checker->prompts()->shutdown();
     m_checker = std::make_unique<checks::ClusterChecker>(profile);
     checks::ClusterChecker* checker = m_checker.get();
+    const int nodeCount = checker->nodeCount();
     m_rowOf = rowOf;
+    if (!partial) {
+        m_rowOf.clear();
+        for (int i = 0; i < nodeCount; ++i)
+            m_rowOf.append(i);
+    }
     m_partial = partial;
-    m_pending = QList<checks::NodeReport>(profile.nodes.size());
+    m_pending = QList<checks::NodeReport>(nodeCount);
     int steps = 0;
     if (partial) {
         // Only the re-run nodes' cells are cleared; the other rows keep their results.
-        for (int i = 0; i < profile.nodes.size(); ++i) {
+        for (int i = 0; i < nodeCount; ++i) {
             if (m_rowOf.at(i) < 0)
                 continue;
             const QStringList ids = checker->checkIds(i);
@@ -353,8 +357,8 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
     } else {
         QStringList nodes;
         QStringList ids;
-        for (int i = 0; i < profile.nodes.size(); ++i) {
-            nodes.append(profile.nodes.at(i).name.isEmpty() ? profile.nodes.at(i).host : profile.nodes.at(i).name);
+        for (int i = 0; i < nodeCount; ++i) {
+            nodes.append(checker->nodeName(i));
             const QStringList nodeIds = checker->checkIds(i);
             steps += int(nodeIds.size());
             for (const QString& id : nodeIds) {
@@ -383,6 +387,10 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
         if (node >= 0 && node < m_pending.size())
             m_pending[node] = report;
     });
+    connect(checker, &checks::ClusterChecker::nodeNamesKnown, this, [this](const QStringList& names) {
+        if (!m_partial)
+            m_results->setNodeNames(names);
+    });
     connect(checker, &checks::ClusterChecker::finished, this, &ChecksPage::onFinished);
     m_run->setEnabled(false);
     m_rerunSelected->setEnabled(false);
@@ -404,7 +412,7 @@ void ChecksPage::onFinished(const CheckReport& report)
     // The node reports as the workers sent them (before buildMatrix added its findings), merged into
     // the rows of the last run; the matrix is then rebuilt from the merged report.
     if (!m_partial)
-        m_raw = QList<checks::NodeReport>(m_profile.nodes.size());
+        m_raw = QList<checks::NodeReport>(m_rowOf.size());
     for (int i = 0; i < m_rowOf.size(); ++i) {
         const int row = m_rowOf.at(i);
         if (row < 0 || row >= m_raw.size())
@@ -461,8 +469,13 @@ void ChecksPage::onFinished(const CheckReport& report)
 
 void ChecksPage::updateRerunSelected()
 {
-    m_rerunSelected->setEnabled(!isRunning() && !m_raw.isEmpty() && m_raw.size() == m_profile.nodes.size() &&
-                                m_resultsView->selectionModel()->hasSelection());
+    m_rerunSelected->setEnabled(!isRunning() && canRerunSelected() && m_resultsView->selectionModel()->hasSelection());
+}
+
+bool ChecksPage::canRerunSelected() const
+{
+    // A Slurm profile's rows are the nodes of one check job: another job may get other nodes.
+    return !m_profile.slurm && !m_raw.isEmpty() && m_raw.size() == m_profile.nodes.size();
 }
 
 void ChecksPage::showReport(const CheckReport& report)

@@ -94,7 +94,10 @@ class ChecksPage : public QWidget {
     void updateSummary();
     void updateRerunSelected();
     // Starts m_checker on `profile`; rowOf maps the checker's node index to a results row (-1: not shown).
+    // rowOf: checker node -> results row for a partial run; a full run takes every row of the checker.
     void startChecker(const cluster::ClusterProfile& profile, const QList<int>& rowOf, bool partial);
+    // The last run's rows can be re-run one by one (not a Slurm profile's, nor a stale run's).
+    bool canRerunSelected() const;
 
     cluster::ClusterProfile m_profile;
     checks::CheckReport m_report;
