@@ -33,9 +33,16 @@ class TestSlurm : public QObject {
     void queuedJobShowsPendingWithReasonAndCancels();
     void timeLimitStopsWithCheckpointAndResumes();
     void nodeDownShowsNodeFail();
+    void checksRunInsideAJob();
+    void checksNameADownNode();
 
   private:
-    Outcome cli(const QStringList& args, int timeoutMs = 300000);
+    QJsonObject check(const QString& profile, const QStringList& extra = {});
+    // Waits until every node is idle (a node an earlier case set down comes back only once its slurmd
+    // answers again); says which are not when they do not.
+    bool allNodesIdle();
+    // traindeck-cli ARGS (with --runs-dir unless withRunsDir is false: not every command takes it).
+    Outcome cli(const QStringList& args, int timeoutMs = 300000, bool withRunsDir = true);
     QString writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit);
     QString writeSpec(const QString& name, const QJsonObject& trainerExtra);
     QJsonObject runSummary(const QString& run, bool refresh);
@@ -90,13 +97,14 @@ void TestSlurm::cleanup()
     waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000);
 }
 
-Outcome TestSlurm::cli(const QStringList& args, int timeoutMs)
+Outcome TestSlurm::cli(const QStringList& args, int timeoutMs, bool withRunsDir)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    p.start(QStringLiteral(TRAINDECK_CLI),
+            withRunsDir ? args + QStringList{QStringLiteral("--runs-dir"), m_runs} : args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished(5000);
@@ -379,6 +387,148 @@ void TestSlurm::nodeDownShowsNodeFail()
     const QJsonObject s = runSummary(run, true);
     QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
     QVERIFY(s.value(QStringLiteral("detail")).toString().contains(QLatin1String("tb-node2")));
+}
+
+// traindeck-cli check --json on a profile; the report (empty when the output was no JSON).
+QJsonObject TestSlurm::check(const QString& profile, const QStringList& extra)
+{
+    const Outcome r = cli(QStringList{QStringLiteral("check"), QStringLiteral("--profile"), profile,
+                                      QStringLiteral("--json"), QStringLiteral("--accept-new-host-keys")} +
+                              extra,
+                          300000, false);
+    const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+    if (report.isEmpty() || (r.exitCode != 0 && r.exitCode != 1))
+        qWarning().noquote() << r.all();
+    return report;
+}
+
+bool TestSlurm::allNodesIdle()
+{
+    if (waitFor([&] { return sh(QStringLiteral("sinfo -h -N -o %T | sort -u")).trimmed() == QLatin1String("idle"); },
+                90000))
+        return true;
+    qWarning().noquote() << sh(QStringLiteral("sinfo -N -o '%N %T %E'"));
+    return false;
+}
+
+static QJsonObject checkOf(const QJsonObject& node, const QString& id)
+{
+    for (const QJsonValue& c : node.value(QStringLiteral("checks")).toArray()) {
+        if (c.toObject().value(QStringLiteral("id")).toString() == id)
+            return c.toObject();
+    }
+    return {};
+}
+
+void TestSlurm::checksRunInsideAJob()
+{
+    QVERIFY(allNodesIdle());
+    const QJsonObject report = check(writeProfile(QStringLiteral("checks"), {}));
+    const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+    const QByteArray all = QJsonDocument(report).toJson();
+    // The login node, then the job's two nodes.
+    QCOMPARE(nodes.size(), 3);
+    const QJsonObject login = nodes.at(0).toObject();
+    QCOMPARE(login.value(QStringLiteral("role")).toString(), QStringLiteral("head"));
+    QCOMPARE(checkOf(login, QStringLiteral("connect")).value(QStringLiteral("status")).toString(),
+             QStringLiteral("pass"));
+    const QJsonObject slurm = checkOf(login, QStringLiteral("slurm"));
+    QVERIFY2(slurm.value(QStringLiteral("status")).toString() == QLatin1String("pass"),
+             QJsonDocument(slurm).toJson().constData());
+    QVERIFY2(slurm.value(QStringLiteral("summary")).toString().contains(QLatin1String("partition debug: 3 of 3")),
+             all.constData());
+    // sinfo --version: "slurm 23.11.4", Debian's "slurm-wlm 22.05.8".
+    QVERIFY2(slurm.value(QStringLiteral("value")).toString().startsWith(QLatin1String("slurm")), all.constData());
+    for (const char* node : {"tb-node1", "tb-node2", "tb-node3"})
+        QVERIFY2(slurm.value(QStringLiteral("evidence")).toString().contains(QLatin1String(node)), all.constData());
+    // The login node runs no environment checks of its own.
+    QVERIFY(checkOf(login, QStringLiteral("os")).isEmpty());
+    QVERIFY(checkOf(login, QStringLiteral("head-ssh")).isEmpty());
+
+    const QJsonObject job = checkOf(login, QStringLiteral("slurm-job"));
+    QVERIFY2(job.value(QStringLiteral("status")).toString() == QLatin1String("pass"), all.constData());
+    const QString jobId = job.value(QStringLiteral("summary")).toString().section(QLatin1Char(' '), 1, 1);
+    QVERIFY2(!jobId.isEmpty() && jobId.at(0).isDigit(), all.constData());
+
+    // Each compute node is named by Slurm and its checks ran in a job step there.
+    QStringList seen;
+    for (int i = 1; i < nodes.size(); ++i) {
+        const QJsonObject n = nodes.at(i).toObject();
+        const QString name = n.value(QStringLiteral("node")).toString();
+        QVERIFY2(name.startsWith(QLatin1String("tb-node")), all.constData());
+        QCOMPARE(n.value(QStringLiteral("host")).toString(), name);
+        QCOMPARE(n.value(QStringLiteral("role")).toString(), QStringLiteral("worker"));
+        seen << name;
+        const QJsonObject connect = checkOf(n, QStringLiteral("connect"));
+        QVERIFY2(connect.value(QStringLiteral("status")).toString() == QLatin1String("pass"), all.constData());
+        QVERIFY2(connect.value(QStringLiteral("summary"))
+                     .toString()
+                     .contains(QStringLiteral("job %1 on %2").arg(jobId, name)),
+                 all.constData());
+        for (const char* id : {"os", "cpu", "memory", "disk", "mpi", "clock"}) {
+            const QString status = checkOf(n, QLatin1String(id)).value(QStringLiteral("status")).toString();
+            QVERIFY2(status == QLatin1String("pass") || status == QLatin1String("warn"),
+                     (QByteArray(id) + " on " + name.toUtf8() + "\n" + all).constData());
+        }
+    }
+    seen.removeDuplicates();
+    QCOMPARE(seen.size(), 2);
+    // The matrix compares the compute nodes.
+    QVERIFY(!report.value(QStringLiteral("matrix")).toArray().isEmpty());
+
+    // The check job is gone: cancelled, not left running or pending.
+    QVERIFY2(
+        waitFor([&] { return sh(QStringLiteral("squeue -h -n traindeck-check -o %i")).trimmed().isEmpty(); }, 10000),
+        qPrintable(sh(QStringLiteral("squeue"))));
+    QVERIFY2(sh(QStringLiteral("scontrol -o show job %1").arg(jobId)).contains(QLatin1String("JobState=CANCELLED")),
+             qPrintable(sh(QStringLiteral("scontrol -o show job %1").arg(jobId))));
+}
+
+void TestSlurm::checksNameADownNode()
+{
+    QVERIFY(allNodesIdle());
+    const QString checkJobs = QStringLiteral("squeue -h -t all -n traindeck-check -o %i | sort");
+    const QString jobsBefore = sh(checkJobs);
+    QVERIFY(sh(QStringLiteral("scontrol update nodename=tb-node2 state=down reason=tdtest; echo rc=$?"))
+                .contains(QLatin1String("rc=0")));
+
+    // Three nodes asked, two usable: the Slurm check fails and no job is submitted.
+    QJsonObject report =
+        check(writeProfile(QStringLiteral("checks3"), [](QJsonObject& p) { setSlurm(p, QStringLiteral("nodes"), 3); }));
+    QByteArray all = QJsonDocument(report).toJson();
+    QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+    QCOMPARE(nodes.size(), 4);
+    QJsonObject slurm = checkOf(nodes.at(0).toObject(), QStringLiteral("slurm"));
+    QVERIFY2(slurm.value(QStringLiteral("status")).toString() == QLatin1String("fail"), all.constData());
+    QVERIFY2(slurm.value(QStringLiteral("summary")).toString().contains(QLatin1String("tb-node2 (down: tdtest)")),
+             all.constData());
+    QVERIFY(!slurm.value(QStringLiteral("remedy")).toString().isEmpty());
+    QCOMPARE(checkOf(nodes.at(0).toObject(), QStringLiteral("slurm-job")).value(QStringLiteral("status")).toString(),
+             QStringLiteral("skip"));
+    QCOMPARE(checkOf(nodes.at(1).toObject(), QStringLiteral("os")).value(QStringLiteral("status")).toString(),
+             QStringLiteral("skip"));
+    QCOMPARE(report.value(QStringLiteral("ok")).toBool(), false);
+    QCOMPARE(sh(checkJobs), jobsBefore);
+
+    // Two asked: a warning names the down node, and the job runs on the other two.
+    report = check(writeProfile(QStringLiteral("checks2"), {}));
+    all = QJsonDocument(report).toJson();
+    nodes = report.value(QStringLiteral("nodes")).toArray();
+    QCOMPARE(nodes.size(), 3);
+    slurm = checkOf(nodes.at(0).toObject(), QStringLiteral("slurm"));
+    QVERIFY2(slurm.value(QStringLiteral("status")).toString() == QLatin1String("warn"), all.constData());
+    QVERIFY2(slurm.value(QStringLiteral("summary")).toString().contains(QLatin1String("tb-node2 (down: tdtest)")),
+             all.constData());
+    QVERIFY2(checkOf(nodes.at(0).toObject(), QStringLiteral("slurm-job")).value(QStringLiteral("status")).toString() ==
+                 QLatin1String("pass"),
+             all.constData());
+    QStringList names;
+    for (int i = 1; i < nodes.size(); ++i)
+        names << nodes.at(i).toObject().value(QStringLiteral("node")).toString();
+    names.sort();
+    QCOMPARE(names, (QStringList{QStringLiteral("tb-node1"), QStringLiteral("tb-node3")}));
+    QVERIFY(
+        waitFor([&] { return sh(QStringLiteral("squeue -h -n traindeck-check -o %i")).trimmed().isEmpty(); }, 10000));
 }
 
 QTEST_GUILESS_MAIN(TestSlurm)
