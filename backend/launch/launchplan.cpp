@@ -2,6 +2,7 @@
 
 #include "launch/ranklogs.h"
 #include "launch/rundir.h"
+#include "launch/slurm.h"
 #include "launch/transport.h"
 
 #include <QDir>
@@ -108,14 +109,8 @@ Result<LaunchPlan> buildLaunchPlan(const LaunchInputs& in)
     if (profile.slurm) {
         const cluster::SlurmSettings& s = *profile.slurm;
         p.slurmRanksVia = in.slurmRanksVia;
-        p.sbatchOptions << QStringLiteral("--job-name=") + in.runId << QStringLiteral("--partition=") + s.partition;
-        if (!s.account.isEmpty())
-            p.sbatchOptions << QStringLiteral("--account=") + s.account;
-        p.sbatchOptions << QStringLiteral("--nodes=%1").arg(s.nodes)
-                        << QStringLiteral("--ntasks-per-node=%1").arg(s.tasksPerNode)
-                        << QStringLiteral("--cpus-per-task=%1").arg(s.cpusPerTask);
-        if (s.gpusPerNode > 0)
-            p.sbatchOptions << QStringLiteral("--gpus-per-node=%1").arg(s.gpusPerNode);
+        p.sbatchOptions << QStringLiteral("--job-name=") + in.runId;
+        p.sbatchOptions += slurm::resourceOptions(s); // the same resources as the checks' job
         p.sbatchOptions << QStringLiteral("--time=") + s.timeLimit
                         << QStringLiteral("--output=") + runFile(in.runDir, "slurm-%j.out");
         if (s.signalSeconds > 0)

@@ -3,6 +3,7 @@
 // tests/testbed/tst_slurm runs all of it against a real Slurm.
 #include "cluster/clusterprofile.h"
 #include "launch/launchplan.h"
+#include "launch/ranklogs.h"
 #include "launch/rundir.h"
 #include "launch/slurm.h"
 
@@ -284,13 +285,20 @@ void TestSlurmState::srunPlan()
     in.spec.mpiArgs = QStringList{QStringLiteral("--mca"), QStringLiteral("btl"), QStringLiteral("tcp,self")};
     const auto plan = buildLaunchPlan(in);
     QVERIFY(plan);
-    QCOMPARE(plan->mpirunArgv.mid(0, 4),
+    QCOMPARE(plan->mpirunArgv.mid(0, 5),
              (QStringList{QStringLiteral("srun"), QStringLiteral("--mpi=pmix"), QStringLiteral("--kill-on-bad-exit=1"),
-                          QStringLiteral("--export=ALL")}));
+                          QStringLiteral("--export=ALL"), QStringLiteral("--label")}));
     QVERIFY(plan->mpirunArgv.contains(QStringLiteral("--run-id=t-1")));
     QVERIFY(!plan->mpirunArgv.contains(QStringLiteral("--mca")));
     QCOMPARE(plan->warnings.size(), 1);
     QVERIFY(plan->warnings.first().message.contains(QLatin1String("mpi-args")));
+    // The logs say, before the ranks' first line, that their lines carry srun's labels (ranklogs.h).
+    const QString script = plan->batchScript();
+    const qsizetype marker = script.indexOf(QLatin1String(kSrunLabelMarker));
+    QVERIFY2(marker > 0 && marker < script.indexOf(QLatin1String("srun --mpi=pmix")), qPrintable(script));
+    QVERIFY(!buildLaunchPlan(slurmInputs(QStringLiteral("mpirun")))
+                 ->batchScript()
+                 .contains(QLatin1String(kSrunLabelMarker)));
     // A Slurm profile is never launched over SSH with a hostfile.
     in.slurmRanksVia.clear();
     QVERIFY(!buildLaunchPlan(in));
