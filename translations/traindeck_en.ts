@@ -39,7 +39,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="383"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n core</numerusform>
@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="516"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -55,7 +55,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -63,11 +63,38 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>
             <numerusform>passwordless SSH to all %n workers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/clusterchecker.cpp" line="368"/>
+        <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
+        <translation>
+            <numerusform>The check job could not be cancelled; it ends at its time limit (%n minute), or cancel it on the login node with scancel %1.</numerusform>
+            <numerusform>The check job could not be cancelled; it ends at its time limit (%n minutes), or cancel it on the login node with scancel %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::checks::SlurmCheck</name>
+    <message numerus="yes">
+        <location filename="../backend/checks/slurmcheck.cpp" line="78"/>
+        <source>partition %1: %2 of %n node(s) usable</source>
+        <translation>
+            <numerusform>partition %1: %2 of %n node usable</numerusform>
+            <numerusform>partition %1: %2 of %n nodes usable</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/slurmcheck.cpp" line="80"/>
+        <source>, %n with %1 or more GPUs</source>
+        <translation>
+            <numerusform>, %n with %1 or more GPUs</numerusform>
+            <numerusform>, %n with %1 or more GPUs</numerusform>
         </translation>
     </message>
 </context>
@@ -90,7 +117,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="293"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -98,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="331"/>
+        <location filename="../app/gui/checkspage.cpp" line="329"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -106,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="490"/>
+        <location filename="../app/gui/checkspage.cpp" line="503"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>
@@ -117,7 +144,15 @@
 <context>
     <name>traindeck::gui::ClusterPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="159"/>
+        <location filename="../app/gui/clusterpage.cpp" line="177"/>
+        <source>Slurm places the ranks: %n rank(s) per job</source>
+        <translation>
+            <numerusform>Slurm places the ranks: %n rank per job</numerusform>
+            <numerusform>Slurm places the ranks: %n ranks per job</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/clusterpage.cpp" line="179"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -125,7 +160,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="160"/>
+        <location filename="../app/gui/clusterpage.cpp" line="180"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -183,8 +218,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="479"/>
-        <location filename="../app/gui/launchpage.cpp" line="482"/>
+        <location filename="../app/gui/launchpage.cpp" line="484"/>
+        <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -192,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="480"/>
+        <location filename="../app/gui/launchpage.cpp" line="485"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -200,7 +235,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="481"/>
+        <location filename="../app/gui/launchpage.cpp" line="477"/>
+        <location filename="../app/gui/launchpage.cpp" line="486"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -208,7 +244,23 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="482"/>
+        <location filename="../app/gui/launchpage.cpp" line="475"/>
+        <source>Slurm: %n node(s)</source>
+        <translation>
+            <numerusform>Slurm: %n node</numerusform>
+            <numerusform>Slurm: %n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="476"/>
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n task</numerusform>
+            <numerusform>%n tasks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>

@@ -2,6 +2,14 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>NodeChecker</name>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="28"/>
+        <source>compute %1</source>
+        <translation>计算节点 %1</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::Diagnostic</name>
     <message>
         <location filename="../backend/common/result.cpp" line="17"/>
@@ -421,53 +429,93 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="141"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="206"/>
         <source>this machine (no SSH)</source>
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="150"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="215"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="154"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="219"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="165"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="230"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="179"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="265"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="294"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="295"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="36"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="306"/>
+        <source>not submitted: the partition cannot run it (see Slurm)</source>
+        <translation>未提交：该分区无法运行它（见 Slurm）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="335"/>
+        <source>the check job did not run</source>
+        <translation>检查作业没有运行</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/clusterchecker.cpp" line="368"/>
+        <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
+        <translation>
+            <numerusform>无法取消检查作业；它会在时间限制（%n 分钟）到达时结束，也可以在登录节点上用 scancel %1 取消它。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="410"/>
+        <source>job step of job %1 on %2 (host name %3)</source>
+        <translation>作业 %1 在 %2 上的作业步（主机名 %3）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="413"/>
+        <source>srun in job %1 on %2: %3</source>
+        <translation>作业 %1 中 %2 上的 srun：%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="414"/>
+        <source>Slurm did not start a job step on this node (its words are in the evidence); `srun --jobid=%1 --overlap -w %2 hostname` on the login node shows the same.</source>
+        <translation>Slurm 没有在此节点上启动作业步（其输出见证据）；在登录节点上运行 `srun --jobid=%1 --overlap -w %2 hostname` 会看到同样的结果。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/clusterchecker.cpp" line="424"/>
+        <source>no job step</source>
+        <translation>没有作业步</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="43"/>
         <source>… (%1 more lines)</source>
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="304"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="316"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="338"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="332"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="340"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodecheck.cpp" line="211"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1067"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1106"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
@@ -517,556 +565,733 @@
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="347"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
+        <source>Slurm</source>
+        <translation>Slurm</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="239"/>
+        <source>Check job</source>
+        <translation>检查作业</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="355"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="350"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="358"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="370"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="378"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="371"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="375"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="383"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="396"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="874"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="404"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="397"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="413"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="428"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="429"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="439"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="447"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="440"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="444"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="456"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="454"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="462"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="503"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="520"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="537"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="663"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="504"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="508"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="516"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="513"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="519"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="536"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="530"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="538"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="543"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="551"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="551"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="559"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="555"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="563"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="556"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="564"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="561"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="562"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="570"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="567"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="568"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="583"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="584"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1174"/>
+        <source>; differs from %1 (%2)</source>
+        <translation>；与 %1（%2）不同</translation>
+    </message>
+    <message>
         <location filename="../backend/checks/nodecheck.cpp" line="220"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1083"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1122"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="601"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="609"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="602"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="610"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="613"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="615"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="623"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="624"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="632"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="651"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="643"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="651"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="690"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="644"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="647"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodecheck.cpp" line="222"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1073"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1112"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="677"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="678"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="686"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="689"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="684"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="692"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodecheck.cpp" line="224"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1114"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="696"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="704"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="723"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="731"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="724"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="732"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="729"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="737"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="730"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="738"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodecheck.cpp" line="226"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1079"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1118"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="751"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="752"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="760"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="761"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="769"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="817"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="825"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="818"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="826"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="837"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="845"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="840"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="848"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="842"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="850"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="843"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="853"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="858"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="866"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="858"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="866"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="875"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="890"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="885"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="893"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="940"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="942"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="950"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="946"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="954"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="950"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="958"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="955"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="963"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="961"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="969"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="965"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="967"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="975"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="975"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="980"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="991"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="595"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="994"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1002"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1021"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1029"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1033"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1041"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1034"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1050"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1048"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1056"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
+        <source>sinfo not found on the login node</source>
+        <translation>登录节点上找不到 sinfo</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
+        <source>command -v sinfo: not found</source>
+        <translation>command -v sinfo：未找到</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
+        <source>Install Slurm&apos;s client commands on the login node (Debian: slurm-client) or add their directory to the profile&apos;s &quot;path_prefix&quot;.</source>
+        <translation>在登录节点上安装 Slurm 的客户端命令（Debian：slurm-client），或把它们所在的目录加入配置的 &quot;path_prefix&quot;。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
+        <source>sinfo failed (%1)</source>
+        <translation>sinfo 失败（%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1087"/>
+        <source>Slurm&apos;s controller did not answer: check that slurmctld runs and is reachable from the login node (scontrol ping).</source>
+        <translation>Slurm 控制器没有响应：请检查 slurmctld 是否在运行、登录节点能否访问它（scontrol ping）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="1107"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1069"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1108"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1070"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1109"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1074"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1113"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1115"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1080"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1119"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1084"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1123"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1087"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1126"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1088"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1127"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1127"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1171"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::checks::SlurmCheck</name>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="54"/>
+        <source>no partition &apos;%1&apos; (%2)</source>
+        <translation>没有分区 &apos;%1&apos;（%2）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="56"/>
+        <source>sinfo lists no nodes</source>
+        <translation>sinfo 没有列出任何节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="57"/>
+        <source>sinfo lists the partitions: %1</source>
+        <translation>sinfo 列出的分区：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="59"/>
+        <source>Slurm lists no nodes: check slurm.conf (NodeName and PartitionName lines) on the cluster.</source>
+        <translation>Slurm 没有列出任何节点：请检查集群上的 slurm.conf（NodeName 和 PartitionName 行）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="61"/>
+        <source>Set &quot;partition&quot; in the profile&apos;s &quot;slurm&quot; section to one of: %1.</source>
+        <translation>将配置 &quot;slurm&quot; 部分中的 &quot;partition&quot; 设为以下之一：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/slurmcheck.cpp" line="78"/>
+        <source>partition %1: %2 of %n node(s) usable</source>
+        <translation>
+            <numerusform>分区 %1：%n 个节点中有 %2 个可用</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/slurmcheck.cpp" line="80"/>
+        <source>, %n with %1 or more GPUs</source>
+        <translation>
+            <numerusform>，其中 %n 个有 %1 个或更多 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="83"/>
+        <source>; not usable: %1</source>
+        <translation>；不可用：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="86"/>
+        <source>An administrator brings a node back with `scontrol update nodename=NODE state=resume` once the cause (Slurm&apos;s reason) is fixed.</source>
+        <translation>原因（Slurm 给出的理由）排除后，管理员可用 `scontrol update nodename=NODE state=resume` 恢复节点。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="90"/>
+        <source>The profile asks for %1 nodes but only %2 can run jobs now. Lower &quot;nodes&quot; in the profile&apos;s &quot;slurm&quot; section, choose another partition, or wait for the nodes.</source>
+        <translation>配置要求 %1 个节点，但目前只有 %2 个可以运行作业。请减小配置 &quot;slurm&quot; 部分中的 &quot;nodes&quot;、选择其他分区，或等待节点可用。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="98"/>
+        <source>The profile asks for %1 GPUs on each of %2 nodes, but only %3 usable node(s) have that many (gres; at most %4 per node). Lower &quot;gpus_per_node&quot; or &quot;nodes&quot;, or choose a partition with GPU nodes.</source>
+        <translation>配置要求 %2 个节点每个有 %1 个 GPU，但只有 %3 个可用节点满足（gres；每节点最多 %4 个）。请减小 &quot;gpus_per_node&quot; 或 &quot;nodes&quot;，或选择有 GPU 节点的分区。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="107"/>
+        <source>Slurm places no jobs on these nodes; enough others are usable.</source>
+        <translation>Slurm 不会把作业放到这些节点上；其他可用节点足够。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="180"/>
+        <source>sbatch refused the check job (%1)</source>
+        <translation>sbatch 拒绝了检查作业（%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="182"/>
+        <source>The check job asks for the same resources as a training job (the profile&apos;s &quot;slurm&quot; section: partition, account, nodes, tasks, CPUs and GPUs per node); Slurm&apos;s answer above says which one it cannot give.</source>
+        <translation>检查作业申请的资源与训练作业相同（配置的 &quot;slurm&quot; 部分：分区、账户、节点数、每节点任务数、CPU 和 GPU）；上面 Slurm 的回答说明了它无法提供哪一项。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="191"/>
+        <source>sbatch gave no job id</source>
+        <translation>sbatch 没有给出作业 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="193"/>
+        <source>Run the sbatch command by hand on the login node to see what it says.</source>
+        <translation>在登录节点上手动运行该 sbatch 命令，看看它的输出。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="197"/>
+        <source>sbatch: job %1</source>
+        <translation>sbatch：作业 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="206"/>
+        <source>cancelled (%1)</source>
+        <translation>已取消（%1）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="225"/>
+        <source>the check job ended before the checks ran: %1</source>
+        <translation>检查作业在检查运行之前就结束了：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="227"/>
+        <source>Slurm ended the job at once; `scontrol show job %1` on the login node (while Slurm keeps it) tells why.</source>
+        <translation>Slurm 立即结束了该作业；在登录节点上运行 `scontrol show job %1`（在 Slurm 仍保留它时）可以看到原因。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="234"/>
+        <source>%1 after %2 s; the compute nodes were not checked</source>
+        <translation>%2 秒后仍为 %1；未检查计算节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="240"/>
+        <source>The check job did not start in time (Slurm&apos;s reason above: Resources or Priority means the nodes are busy). Run the checks when the partition has free nodes, or let the job wait longer (traindeck-cli check --job-wait SECONDS).</source>
+        <translation>检查作业没有按时开始（见上面 Slurm 给出的理由：Resources 或 Priority 表示节点繁忙）。请在分区有空闲节点时运行检查，或让作业等待更久（traindeck-cli check --job-wait 秒数）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="259"/>
+        <source>job %1 runs on %2, but scontrol show hostnames failed (%3)</source>
+        <translation>作业 %1 在 %2 上运行，但 scontrol show hostnames 失败（%3）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="261"/>
+        <source>Check that scontrol works on the login node.</source>
+        <translation>请检查登录节点上的 scontrol 是否可用。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="265"/>
+        <source>job %1 running on %2 after %3 s</source>
+        <translation>作业 %1 在 %3 秒后于 %2 上运行</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="283"/>
+        <source>scancel %1 failed (%2): %3</source>
+        <translation>scancel %1 失败（%2）：%3</translation>
     </message>
 </context>
 <context>
@@ -1769,12 +1994,12 @@
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="142"/>
+        <location filename="../app/gui/checksmodel.cpp" line="150"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="143"/>
+        <location filename="../app/gui/checksmodel.cpp" line="151"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -1980,73 +2205,73 @@
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="293"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="331"/>
+        <location filename="../app/gui/checkspage.cpp" line="329"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="399"/>
+        <location filename="../app/gui/checkspage.cpp" line="407"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="453"/>
+        <location filename="../app/gui/checkspage.cpp" line="461"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="454"/>
+        <location filename="../app/gui/checkspage.cpp" line="462"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="484"/>
+        <location filename="../app/gui/checkspage.cpp" line="497"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="490"/>
+        <location filename="../app/gui/checkspage.cpp" line="503"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="492"/>
+        <location filename="../app/gui/checkspage.cpp" line="505"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="501"/>
+        <location filename="../app/gui/checkspage.cpp" line="514"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="504"/>
+        <location filename="../app/gui/checkspage.cpp" line="517"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="509"/>
+        <location filename="../app/gui/checkspage.cpp" line="522"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="510"/>
+        <location filename="../app/gui/checkspage.cpp" line="523"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="512"/>
+        <location filename="../app/gui/checkspage.cpp" line="525"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2054,122 +2279,144 @@
 <context>
     <name>traindeck::gui::ClusterPage</name>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="26"/>
+        <location filename="../app/gui/clusterpage.cpp" line="27"/>
         <source>&amp;Profile:</source>
         <translation>配置(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="30"/>
+        <location filename="../app/gui/clusterpage.cpp" line="31"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="31"/>
+        <location filename="../app/gui/clusterpage.cpp" line="32"/>
         <source>Save the nodes to the profile file</source>
         <translation>将节点保存到配置文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="32"/>
+        <location filename="../app/gui/clusterpage.cpp" line="33"/>
         <source>Save &amp;as…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="39"/>
+        <location filename="../app/gui/clusterpage.cpp" line="40"/>
         <source>SS&amp;H setup…</source>
         <translation>SSH 设置(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="40"/>
+        <location filename="../app/gui/clusterpage.cpp" line="41"/>
         <source>Create a key, install it on every node and verify password-less login</source>
         <translation>创建密钥、安装到每个节点并验证免密登录</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="45"/>
+        <location filename="../app/gui/clusterpage.cpp" line="46"/>
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="50"/>
+        <location filename="../app/gui/clusterpage.cpp" line="51"/>
         <source>Cluster nodes</source>
         <translation>集群节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="57"/>
+        <location filename="../app/gui/clusterpage.cpp" line="58"/>
         <source>A&amp;dd node</source>
         <translation>添加节点(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="58"/>
+        <location filename="../app/gui/clusterpage.cpp" line="59"/>
         <source>&amp;Remove node</source>
         <translation>移除节点(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="66"/>
+        <location filename="../app/gui/clusterpage.cpp" line="67"/>
         <source>Hostfile</source>
         <translation>Hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="70"/>
+        <location filename="../app/gui/clusterpage.cpp" line="71"/>
         <source>Use hostfile as &amp;nodes</source>
         <translation>用 hostfile 生成节点(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="71"/>
+        <location filename="../app/gui/clusterpage.cpp" line="72"/>
         <source>Replace the node table with the hosts of the hostfile (repeated hosts merged)</source>
         <translation>用 hostfile 中的主机替换节点表（重复的主机会合并）</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="142"/>
+        <location filename="../app/gui/clusterpage.cpp" line="157"/>
         <source>Cannot load profile: %1</source>
         <translation>无法加载配置：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="147"/>
+        <location filename="../app/gui/clusterpage.cpp" line="164"/>
         <source>This machine, ranks started as local processes (no SSH).</source>
         <translation>本机，各进程作为本地进程启动（不使用 SSH）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="148"/>
+        <location filename="../app/gui/clusterpage.cpp" line="165"/>
         <source>Work directory on the nodes: %1</source>
         <translation>节点上的工作目录：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="159"/>
+        <location filename="../app/gui/clusterpage.cpp" line="177"/>
+        <source>Slurm places the ranks: %n rank(s) per job</source>
+        <translation>
+            <numerusform>由 Slurm 放置进程：每个作业 %n 个进程</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/clusterpage.cpp" line="179"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/clusterpage.cpp" line="160"/>
+        <location filename="../app/gui/clusterpage.cpp" line="180"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="168"/>
+        <location filename="../app/gui/clusterpage.cpp" line="183"/>
+        <source>Not used with Slurm: the scheduler places the ranks</source>
+        <translation>使用 Slurm 时不使用：由调度器放置进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/clusterpage.cpp" line="186"/>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/clusterpage.cpp" line="186"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/clusterpage.cpp" line="197"/>
         <source>Hostfile has errors</source>
         <translation>Hostfile 有错误</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="168"/>
+        <location filename="../app/gui/clusterpage.cpp" line="197"/>
         <source>Fix the errors listed below the hostfile first.</source>
         <translation>请先修正 hostfile 下方列出的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="185"/>
-        <location filename="../app/gui/clusterpage.cpp" line="205"/>
+        <location filename="../app/gui/clusterpage.cpp" line="214"/>
+        <location filename="../app/gui/clusterpage.cpp" line="234"/>
         <source>Cannot save profile</source>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="196"/>
+        <location filename="../app/gui/clusterpage.cpp" line="225"/>
         <source>Save profile as</source>
         <translation>配置另存为</translation>
     </message>
     <message>
-        <location filename="../app/gui/clusterpage.cpp" line="196"/>
+        <location filename="../app/gui/clusterpage.cpp" line="225"/>
         <source>Profile name (letters, digits, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;):</source>
         <translation>配置名称（字母、数字、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;）：</translation>
     </message>
@@ -2815,67 +3062,99 @@ node2 slots=8</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="221"/>
+        <location filename="../app/gui/launchpage.cpp" line="526"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="225"/>
+        <location filename="../app/gui/launchpage.cpp" line="527"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="229"/>
-        <location filename="../app/gui/launchpage.cpp" line="550"/>
+        <location filename="../app/gui/launchpage.cpp" line="557"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
         <location filename="../app/gui/launchpage.cpp" line="465"/>
-        <location filename="../app/gui/launchpage.cpp" line="544"/>
+        <location filename="../app/gui/launchpage.cpp" line="551"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="479"/>
-        <location filename="../app/gui/launchpage.cpp" line="482"/>
+        <location filename="../app/gui/launchpage.cpp" line="475"/>
+        <source>Slurm: %n node(s)</source>
+        <translation>
+            <numerusform>Slurm：%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="476"/>
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n 个任务</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="478"/>
+        <source>partition %1</source>
+        <translation>分区 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/launchpage.cpp" line="484"/>
+        <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="480"/>
+        <location filename="../app/gui/launchpage.cpp" line="485"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="481"/>
+        <location filename="../app/gui/launchpage.cpp" line="477"/>
+        <location filename="../app/gui/launchpage.cpp" line="486"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="482"/>
+        <location filename="../app/gui/launchpage.cpp" line="487"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="520"/>
+        <location filename="../app/gui/launchpage.cpp" line="523"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="522"/>
+        <location filename="../app/gui/launchpage.cpp" line="526"/>
+        <source>Batch script job.sbatch (preview):</source>
+        <translation>批处理脚本 job.sbatch（预览）：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="527"/>
+        <source>Batch script preview</source>
+        <translation>批处理脚本预览</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="529"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="539"/>
+        <location filename="../app/gui/launchpage.cpp" line="546"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3913,6 +4192,135 @@ Local record and metrics mirror: %3</source>
     </message>
 </context>
 <context>
+    <name>traindeck::gui::SlurmSettingsEditor</name>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="13"/>
+        <location filename="../app/gui/slurmeditor.cpp" line="20"/>
+        <source>Launcher</source>
+        <translation>启动方式</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="18"/>
+        <source>mpirun over SSH (the nodes above, as a hostfile)</source>
+        <translation>通过 SSH 使用 mpirun（上面的节点，作为 hostfile）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="19"/>
+        <source>Slurm (sbatch on the login node: the head node above)</source>
+        <translation>Slurm（在登录节点，即上面的主节点上运行 sbatch）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="21"/>
+        <source>&amp;Launch with:</source>
+        <translation>启动方式(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="29"/>
+        <source>required, e.g. gpu</source>
+        <translation>必填，例如 gpu</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="30"/>
+        <source>&amp;Partition:</source>
+        <translation>分区(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="32"/>
+        <source>empty: your default account</source>
+        <translation>留空：使用你的默认账户</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="33"/>
+        <source>A&amp;ccount:</source>
+        <translation>账户(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="35"/>
+        <source>MM, HH:MM:SS or D-HH:MM:SS</source>
+        <translation>MM、HH:MM:SS 或 D-HH:MM:SS</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="36"/>
+        <source>The job&apos;s time limit (sbatch --time). The trainer checkpoints and stops when Slurm signals it shortly before the limit; resume continues in a new job.</source>
+        <translation>作业的时间限制（sbatch --time）。Slurm 在到达限制前不久发出信号时，训练程序会保存检查点并停止；恢复会在新作业中继续。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="38"/>
+        <source>&amp;Time limit:</source>
+        <translation>时间限制(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="48"/>
+        <source>&amp;Nodes:</source>
+        <translation>节点数(&amp;N)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="50"/>
+        <source>Ranks per node (--ntasks-per-node); one per GPU on GPU nodes</source>
+        <translation>每节点进程数（--ntasks-per-node）；GPU 节点上每个 GPU 一个</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="51"/>
+        <source>Ranks per &amp;node:</source>
+        <translation>每节点进程数(&amp;N)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="53"/>
+        <source>none asked</source>
+        <translation>不申请</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="54"/>
+        <source>&amp;GPUs per node:</source>
+        <translation>每节点 GPU 数(&amp;G)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="56"/>
+        <source>CP&amp;Us per rank:</source>
+        <translation>每进程 CPU 数(&amp;U)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="58"/>
+        <source>auto (srun when it offers pmix, else mpirun)</source>
+        <translation>自动（srun 支持 pmix 时用 srun，否则用 mpirun）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="59"/>
+        <source>mpirun (hosts and ranks from Slurm)</source>
+        <translation>mpirun（主机和进程数取自 Slurm）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="60"/>
+        <source>srun --mpi=pmix</source>
+        <translation>srun --mpi=pmix</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="61"/>
+        <source>Ranks &amp;start via:</source>
+        <translation>进程启动方式(&amp;S)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="62"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="63"/>
+        <source>no warning signal</source>
+        <translation>不发送预警信号</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="64"/>
+        <source>Seconds before the time limit at which Slurm sends SIGUSR1 (the trainer then checkpoints and stops)</source>
+        <translation>在时间限制前多少秒由 Slurm 发送 SIGUSR1（训练程序随即保存检查点并停止）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/slurmeditor.cpp" line="66"/>
+        <source>Checkpoint &amp;before limit:</source>
+        <translation>到限前保存检查点(&amp;B)：</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::gui::SshWizard</name>
     <message>
         <location filename="../app/gui/sshwizard.cpp" line="34"/>
@@ -4126,32 +4534,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="233"/>
+        <location filename="../app/gui/checksmodel.cpp" line="241"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="235"/>
+        <location filename="../app/gui/checksmodel.cpp" line="243"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="235"/>
+        <location filename="../app/gui/checksmodel.cpp" line="243"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="238"/>
+        <location filename="../app/gui/checksmodel.cpp" line="246"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="239"/>
+        <location filename="../app/gui/checksmodel.cpp" line="247"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="269"/>
+        <location filename="../app/gui/checksmodel.cpp" line="277"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>
@@ -4164,47 +4572,47 @@ Fingerprint %2</source>
         <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="157"/>
+        <location filename="../backend/launch/failure.cpp" line="168"/>
         <source>the job on %1</source>
         <translation>%1 上的作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="159"/>
+        <location filename="../backend/launch/failure.cpp" line="170"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="161"/>
+        <location filename="../backend/launch/failure.cpp" line="172"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="163"/>
+        <location filename="../backend/launch/failure.cpp" line="174"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="166"/>
+        <location filename="../backend/launch/failure.cpp" line="177"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="167"/>
+        <location filename="../backend/launch/failure.cpp" line="178"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="169"/>
+        <location filename="../backend/launch/failure.cpp" line="180"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="171"/>
+        <location filename="../backend/launch/failure.cpp" line="182"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="173"/>
+        <location filename="../backend/launch/failure.cpp" line="184"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -4352,39 +4760,48 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::LaunchPlan</name>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="20"/>
+        <location filename="../backend/launch/launchplan.cpp" line="36"/>
         <source>must be an absolute path</source>
         <translation>必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="22"/>
+        <location filename="../backend/launch/launchplan.cpp" line="38"/>
         <source>no trainer executable</source>
         <translation>没有训练程序可执行文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="24"/>
+        <location filename="../backend/launch/launchplan.cpp" line="40"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="42"/>
+        <location filename="../backend/launch/launchplan.cpp" line="58"/>
         <source>a Slurm profile is launched through sbatch (no ranks via)</source>
         <translation>Slurm 配置通过 sbatch 启动（未指定进程启动方式）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="46"/>
+        <location filename="../backend/launch/launchplan.cpp" line="62"/>
         <source>%1 does not match profile &apos;%2&apos; (%3 slots); leave ranks out for a cluster profile</source>
         <translation>%1 与配置 &apos;%2&apos;（%3 个槽位）不符；使用集群配置时请不要设置 ranks</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="75"/>
+        <location filename="../backend/launch/launchplan.cpp" line="91"/>
         <source>nodes have different slot counts: ranks are placed with --map-by slot</source>
         <translation>各节点槽位数不同：进程将以 --map-by slot 方式放置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launchplan.cpp" line="115"/>
+        <location filename="../backend/launch/launchplan.cpp" line="129"/>
         <source>mpi-args (%1) are mpirun&apos;s options; ranks start with srun here, so they are not used (set &quot;ranks_via&quot;: &quot;mpirun&quot; in the profile)</source>
         <translation>mpi-args（%1）是 mpirun 的选项；此处进程由 srun 启动，因此不会使用它们（可在配置中设置 &quot;ranks_via&quot;: &quot;mpirun&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launchplan.cpp" line="173"/>
+        <source># ranks_via auto: srun --mpi=pmix when srun on the login node offers pmix, else mpirun;
+# chosen when the job is submitted (shown here with mpirun).
+</source>
+        <translation># ranks_via auto：登录节点上的 srun 支持 pmix 时使用 srun --mpi=pmix，否则使用 mpirun；
+# 在提交作业时选定（此处以 mpirun 显示）。
+</translation>
     </message>
 </context>
 <context>
@@ -4405,108 +4822,108 @@ Fingerprint %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="155"/>
+        <location filename="../backend/launch/launcher.cpp" line="179"/>
         <source>the start command reported an error (%1), but run %2 is running (pid %3)</source>
         <translation>启动命令报告了错误（%1），但运行 %2 已在进行中（pid %3）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="163"/>
+        <location filename="../backend/launch/launcher.cpp" line="187"/>
         <source>whether run %1 started is not known (its run directory cannot be read); check with traindeck-cli runs --refresh before launching it again</source>
         <translation>无法确定运行 %1 是否已启动（无法读取其运行目录）；再次启动前请用 traindeck-cli runs --refresh 检查</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="166"/>
+        <location filename="../backend/launch/launcher.cpp" line="190"/>
         <source>run %1 did not start (no pid after 5 s)</source>
         <translation>运行 %1 未能启动（5 秒后仍没有 pid）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="182"/>
+        <location filename="../backend/launch/launcher.cpp" line="206"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="201"/>
+        <location filename="../backend/launch/launcher.cpp" line="225"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="212"/>
+        <location filename="../backend/launch/launcher.cpp" line="236"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="292"/>
+        <location filename="../backend/launch/launcher.cpp" line="316"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="297"/>
+        <location filename="../backend/launch/launcher.cpp" line="321"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="301"/>
+        <location filename="../backend/launch/launcher.cpp" line="325"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="305"/>
+        <location filename="../backend/launch/launcher.cpp" line="329"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="312"/>
+        <location filename="../backend/launch/launcher.cpp" line="336"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="316"/>
+        <location filename="../backend/launch/launcher.cpp" line="340"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="320"/>
+        <location filename="../backend/launch/launcher.cpp" line="344"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="353"/>
+        <location filename="../backend/launch/launcher.cpp" line="368"/>
         <location filename="../backend/launch/remoterun.cpp" line="217"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="368"/>
+        <location filename="../backend/launch/launcher.cpp" line="383"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="396"/>
+        <location filename="../backend/launch/launcher.cpp" line="411"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="401"/>
+        <location filename="../backend/launch/launcher.cpp" line="416"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="403"/>
+        <location filename="../backend/launch/launcher.cpp" line="418"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="408"/>
+        <location filename="../backend/launch/launcher.cpp" line="423"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="456"/>
+        <location filename="../backend/launch/launcher.cpp" line="462"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="473"/>
+        <location filename="../backend/launch/launcher.cpp" line="479"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
@@ -4519,12 +4936,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RankLog</name>
     <message>
-        <location filename="../backend/launch/ranklogs.cpp" line="262"/>
+        <location filename="../backend/launch/ranklogs.cpp" line="289"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/ranklogs.cpp" line="265"/>
+        <location filename="../backend/launch/ranklogs.cpp" line="292"/>
         <source>ranks %1</source>
         <translation>进程 %1</translation>
     </message>
@@ -4635,12 +5052,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="289"/>
+        <location filename="../backend/launch/rundir.cpp" line="288"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="299"/>
+        <location filename="../backend/launch/rundir.cpp" line="298"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -4661,72 +5078,72 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Slurm</name>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="85"/>
+        <location filename="../backend/launch/slurm.cpp" line="68"/>
         <source>job %1 </source>
         <translation>作业 %1 </translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="87"/>
+        <location filename="../backend/launch/slurm.cpp" line="70"/>
         <source>unknown to Slurm</source>
         <translation>Slurm 不认识该作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="97"/>
+        <location filename="../backend/launch/slurm.cpp" line="80"/>
         <source>%1 on %2</source>
         <translation>%1，位于 %2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="235"/>
+        <location filename="../backend/launch/slurm.cpp" line="328"/>
         <source>cannot ask Slurm on %1 about job %2: %3</source>
         <translation>无法在 %1 上向 Slurm 查询作业 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="265"/>
+        <location filename="../backend/launch/slurm.cpp" line="358"/>
         <source>the profile has no &quot;slurm&quot; section</source>
         <translation>该配置没有 &quot;slurm&quot; 部分</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="281"/>
+        <location filename="../backend/launch/slurm.cpp" line="374"/>
         <source>%1 not found on the login node %2: install Slurm&apos;s client commands there (Debian: slurm-client) or add their directory to &quot;path_prefix&quot;</source>
         <translation>登录节点 %2 上找不到 %1：请在那里安装 Slurm 客户端命令（Debian：slurm-client），或把其目录加入 &quot;path_prefix&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="291"/>
+        <location filename="../backend/launch/slurm.cpp" line="384"/>
         <source>sinfo failed on %1 (is slurmctld reachable?): %2</source>
         <translation>%1 上的 sinfo 失败（slurmctld 是否可达？）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="305"/>
+        <location filename="../backend/launch/slurm.cpp" line="398"/>
         <source>no partition &apos;%1&apos; on this cluster; sinfo on %2 lists: %3</source>
         <translation>该集群没有分区“%1”；%2 上的 sinfo 列出：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="318"/>
+        <location filename="../backend/launch/slurm.cpp" line="411"/>
         <source>account &apos;%1&apos; cannot be checked: sacctmgr on %2 says &quot;%3&quot; (a cluster without an accounting database has no accounts; leave &quot;account&quot; empty there)</source>
         <translation>无法检查账户“%1”：%2 上的 sacctmgr 返回“%3”（没有记账数据库的集群没有账户；请将 &quot;account&quot; 留空）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="327"/>
+        <location filename="../backend/launch/slurm.cpp" line="420"/>
         <source>unknown account &apos;%1&apos; (sacctmgr show account on %2 does not list it)</source>
         <translation>未知账户“%1”（%2 上的 sacctmgr show account 未列出它）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="356"/>
+        <location filename="../backend/launch/slurm.cpp" line="449"/>
         <source>sbatch on %1 gave no job id: %2</source>
         <translation>%1 上的 sbatch 没有返回作业 ID：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="360"/>
+        <location filename="../backend/launch/slurm.cpp" line="453"/>
         <source>sbatch on %1 refused the job: %2</source>
         <translation>%1 上的 sbatch 拒绝了该作业：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="371"/>
+        <location filename="../backend/launch/slurm.cpp" line="464"/>
         <source>whether job %1 was submitted is not known; check with squeue -n %1 on %2</source>
         <translation>无法确定作业 %1 是否已提交；请在 %2 上用 squeue -n %1 检查</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="382"/>
+        <location filename="../backend/launch/slurm.cpp" line="475"/>
         <source>scancel %1 on %2 failed: %3</source>
         <translation>%2 上的 scancel %1 失败：%3</translation>
     </message>
