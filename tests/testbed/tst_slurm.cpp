@@ -30,6 +30,7 @@ class TestSlurm : public QObject {
     void badProfilesSubmitNothing();
     void submitAndFollowToTheEnd_data();
     void submitAndFollowToTheEnd();
+    void failedSrunRankLeadsItsLogs();
     void queuedJobShowsPendingWithReasonAndCancels();
     void timeLimitStopsWithCheckpointAndResumes();
     void nodeDownShowsNodeFail();
@@ -262,6 +263,49 @@ void TestSlurm::submitAndFollowToTheEnd()
     QVERIFY(s.value(QStringLiteral("detail"))
                 .toString()
                 .contains(QStringLiteral("job %1").arg(QString::fromUtf8(words.value(0)))));
+}
+
+void TestSlurm::failedSrunRankLeadsItsLogs()
+{
+    // Ranks started by srun --label: the logs by node and rank read srun's labels, the failed rank's
+    // own error comes first, and the failure names its rank and node (as with mpirun --tag-output).
+    const QString profile = writeProfile(QStringLiteral("fail-srun"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("srun"));
+    });
+    const Outcome r =
+        cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+             writeSpec(QStringLiteral("failsrun"),
+                       {{QStringLiteral("max-steps"), 5}, {QStringLiteral("inject-exit"), QStringLiteral("1:2")}}),
+             QStringLiteral("--profile"), profile, QStringLiteral("--json")});
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    QCOMPARE(lastOfType(r.lines(), QStringLiteral("end")).value(QStringLiteral("state")).toString(),
+             QStringLiteral("failed"));
+    QStringList hosts;
+    for (const QJsonValue host :
+         lastOfType(r.lines(), QStringLiteral("hello")).value(QStringLiteral("hosts")).toArray())
+        hosts << host.toString();
+    QCOMPARE(hosts.size(), 2);
+
+    const Outcome logs = cli({QStringLiteral("logs"), run, QStringLiteral("--json")});
+    QVERIFY2(logs.exitCode == 0, logs.all().constData());
+    const QList<QJsonObject> lines = logs.lines();
+    QVERIFY2(lines.size() > 2 && lines[0].value(QStringLiteral("tagged")).toBool(), logs.all().constData());
+    const QJsonObject first = lines[1];
+    QCOMPARE(first.value(QStringLiteral("type")).toString(), QStringLiteral("first_error"));
+    QCOMPARE(first.value(QStringLiteral("ranks")).toArray(), QJsonArray{1});
+    QCOMPARE(first.value(QStringLiteral("label")).toString(), hosts.value(1) + QStringLiteral(":1"));
+    QVERIFY2(first.value(QStringLiteral("text")).toString().contains(QStringLiteral("injected exit")),
+             logs.all().constData());
+    bool srunOwn = false;
+    for (const QJsonObject& o : lines) {
+        srunOwn = srunOwn || o.value(QStringLiteral("origin")).toString() == QLatin1String("srun");
+        // No line keeps srun's label: each was read as its rank's.
+        QVERIFY2(!o.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("1: ")), logs.all().constData());
+    }
+    QVERIFY2(srunOwn, logs.all().constData());
+    const QJsonObject failure = first.value(QStringLiteral("failure")).toObject();
+    QCOMPARE(failure.value(QStringLiteral("rank")).toInt(), 1);
+    QCOMPARE(failure.value(QStringLiteral("host")).toString(), hosts.value(1));
 }
 
 void TestSlurm::queuedJobShowsPendingWithReasonAndCancels()
