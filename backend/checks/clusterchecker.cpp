@@ -235,6 +235,19 @@ ClusterChecker::Opened ClusterChecker::open(const cluster::ClusterNode& n)
     return o;
 }
 
+NodeReport ClusterChecker::reportOf(int node) const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_report.nodes.at(node);
+}
+
+void ClusterChecker::finishNode(int node, const NodeReport& report)
+{
+    // nodeDone runs in the checker's thread: the report and the final matrix are built there.
+    QMetaObject::invokeMethod(
+        this, [this, node, report] { nodeDone(node, report); }, Qt::QueuedConnection);
+}
+
 void ClusterChecker::skipRest(int node, NodeReport& report, const QStringList& ids, const QString& why)
 {
     for (const QString& id : ids) {
@@ -250,11 +263,7 @@ void ClusterChecker::skipRest(int node, NodeReport& report, const QStringList& i
 void ClusterChecker::runNode(int node)
 {
     Q_EMIT nodeStarted(node);
-    NodeReport report;
-    {
-        QMutexLocker lock(&m_mutex);
-        report = m_report.nodes.at(node);
-    }
+    NodeReport report = reportOf(node);
     NodeChecker checker(m_profile, node, m_options);
     Opened o = open(m_profile.nodes.at(node));
     report.results.append(o.connect);
@@ -265,8 +274,7 @@ void ClusterChecker::runNode(int node)
         skipRest(node, report, checker.checkIds(), NodeChecker::tr("not reachable"));
     o.runner.reset();
     o.session.reset();
-    QMetaObject::invokeMethod(
-        this, [this, node, report] { nodeDone(node, report); }, Qt::QueuedConnection);
+    finishNode(node, report);
 }
 
 // Runs in the Slurm driver thread: the login node over SSH, the check job, the compute nodes inside
@@ -277,11 +285,7 @@ void ClusterChecker::runSlurm()
     Q_EMIT nodeStarted(0);
     const cluster::ClusterProfile initial = rows();
     const int login = initial.headIndex();
-    NodeReport report;
-    {
-        QMutexLocker lock(&m_mutex);
-        report = m_report.nodes.at(login);
-    }
+    NodeReport report = reportOf(login);
     NodeChecker checker(initial, login, m_options);
     Opened o = open(initial.nodes.at(login));
     report.results.append(o.connect);
@@ -374,8 +378,7 @@ void ClusterChecker::runSlurm()
     report.results.append(job);
     o.runner.reset();
     o.session.reset();
-    QMetaObject::invokeMethod(
-        this, [this, login, report] { nodeDone(login, report); }, Qt::QueuedConnection);
+    finishNode(login, report);
 }
 
 // A compute node of the check job: "connect" is a first job step there; without loginRunner (the
@@ -384,11 +387,7 @@ void ClusterChecker::runJobNode(int node, const cluster::ClusterProfile& rows, s
                                 const QString& jobId, const QString& whyNot)
 {
     Q_EMIT nodeStarted(node);
-    NodeReport report;
-    {
-        QMutexLocker lock(&m_mutex);
-        report = m_report.nodes.at(node);
-    }
+    NodeReport report = reportOf(node);
     NodeChecker checker(rows, node, m_options);
     if (!loginRunner) {
         skipRest(node, report, QStringList{NodeChecker::connectId()} + checker.checkIds(), whyNot);
@@ -423,8 +422,7 @@ void ClusterChecker::runJobNode(int node, const cluster::ClusterProfile& rows, s
         else
             skipRest(node, report, checker.checkIds(), NodeChecker::tr("no job step"));
     }
-    QMetaObject::invokeMethod(
-        this, [this, node, report] { nodeDone(node, report); }, Qt::QueuedConnection);
+    finishNode(node, report);
 }
 
 void ClusterChecker::nodeDone(int node, const NodeReport& report)

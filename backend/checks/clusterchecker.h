@@ -70,6 +70,10 @@ class ClusterChecker : public QObject {
                     const QString& whyNot);
     // Every check of a node skipped with the reason (it could not be reached).
     void skipRest(int node, NodeReport& report, const QStringList& ids, const QString& why);
+    // The node's report as start() set it up (name, host, head), to fill in on its worker thread.
+    NodeReport reportOf(int node) const;
+    // Hands a finished node's report to nodeDone() (queued to the checker's thread).
+    void finishNode(int node, const NodeReport& report);
     void nodeDone(int node, const NodeReport& report);
     void stepDone(int node, const CheckResult& result);
 

@@ -184,16 +184,15 @@ CheckResult CheckJob::start(CheckResult r, const CancelToken& cancel)
                           "says which one it cannot give.");
         return r;
     }
-    // "JOBID" or "JOBID;CLUSTER"
-    m_jobId = QString::fromUtf8(launch::slurm::nonEmptyLines(sub.stdOut).value(0)).section(QLatin1Char(';'), 0, 0);
-    if (!launch::SlurmJob::parse(m_jobId.toUtf8())) {
+    const std::optional<QString> id = launch::slurm::parseSbatchJobId(sub.stdOut);
+    if (!id) {
         r.status = CheckStatus::Fail;
         r.summary = Tr::tr("sbatch gave no job id");
         r.evidence = excerpt(answer);
         r.remedy = Tr::tr("Run the sbatch command by hand on the login node to see what it says.");
-        m_jobId.clear();
         return r;
     }
+    m_jobId = *id;
     QStringList evidence{Tr::tr("sbatch: job %1").arg(m_jobId)};
     launch::SlurmJobStatus last;
     last.jobId = m_jobId;
@@ -275,9 +274,9 @@ QString CheckJob::cancel()
         return QString();
     m_cancelled = true;
     // Without the checks' cancel token: a cancelled check still ends its job.
-    const ExecResult e = onLogin(
-        launch::slurm::loginCommand(m_profile.pathPrefix, QStringLiteral("scancel %1").arg(shellQuote(m_jobId))), 30000,
-        CancelToken{});
+    const ExecResult e =
+        onLogin(launch::slurm::loginCommand(m_profile.pathPrefix, launch::slurm::scancelCommand(m_jobId)), 30000,
+                CancelToken{});
     if (e.ok())
         return QString();
     return Tr::tr("scancel %1 failed (%2): %3").arg(m_jobId, e.describe(), outputOf(e));

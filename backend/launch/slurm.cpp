@@ -120,6 +120,19 @@ QString squeueCommand(const QString& jobId)
     return QStringLiteral("squeue -h -t all -j %1 -o '%T|%r|%N'").arg(shellQuote(jobId));
 }
 
+QString scancelCommand(const QString& jobId)
+{
+    return QStringLiteral("scancel %1").arg(shellQuote(jobId));
+}
+
+std::optional<QString> parseSbatchJobId(const QByteArray& out)
+{
+    const QString id = QString::fromUtf8(nonEmptyLines(out).value(0)).section(QLatin1Char(';'), 0, 0).trimmed();
+    if (!SlurmJob::parse(id.toUtf8()))
+        return std::nullopt;
+    return id;
+}
+
 bool SinfoNode::usable() const
 {
     static const QStringList ok = {QStringLiteral("idle"), QStringLiteral("mixed"), QStringLiteral("allocated"),
@@ -441,10 +454,8 @@ Result<QString> submit(Transport& t, const QString& runDir, const QString& runId
                                            .arg(shellQuote(runDir), shellQuote(QLatin1String(runfile::kBatchScript))),
                                        60000);
     if (r && r->exitCode == 0) {
-        // "JOBID" or "JOBID;CLUSTER"
-        const QString id = firstLine(r->out).section(QLatin1Char(';'), 0, 0).trimmed();
-        if (SlurmJob::parse(id.toUtf8()))
-            return id;
+        if (const std::optional<QString> id = parseSbatchJobId(r->out))
+            return *id;
         return Result<QString>::failure(Diagnostic::error(
             runDir, Tr::tr("sbatch on %1 gave no job id: %2").arg(t.displayName(), firstLine(r->out))));
     }
@@ -467,7 +478,7 @@ Result<QString> submit(Transport& t, const QString& runDir, const QString& runId
 
 Status cancel(Transport& t, const QString& jobId, const QStringList& pathPrefix)
 {
-    const Result<ExecResult> r = runOn(t, pathPrefix, QStringLiteral("scancel %1").arg(shellQuote(jobId)));
+    const Result<ExecResult> r = runOn(t, pathPrefix, scancelCommand(jobId));
     if (!r)
         return Status::failure(r.diagnostics());
     if (r->exitCode != 0 && !saysUnknownJob(r.value()))

@@ -73,6 +73,10 @@ QList<QByteArray> nonEmptyLines(const QByteArray& out);
 
 // The query parseSqueue() reads.
 QString squeueCommand(const QString& jobId);
+// scancel JOBID.
+QString scancelCommand(const QString& jobId);
+// The job id in `sbatch --parsable`'s answer ("JOBID" or "JOBID;CLUSTER"); nullopt when it holds none.
+std::optional<QString> parseSbatchJobId(const QByteArray& out);
 
 // One line of `sinfo -N` (sinfoNodesCommand()): a node in one partition.
 struct SinfoNode {
