@@ -63,8 +63,11 @@ find_package(Torch REQUIRED)
 message(STATUS "LibTorch ${Torch_VERSION}")
 
 # jemalloc for traindeck-trainer (see trainer/main.cpp); optional so a trainer-only build on a bare GPU
-# machine still configures.
-if(TRAINDECK_TRAINER_ONLY)
+# machine still configures. Sanitizer builds turn it off: ASan and TSan must own malloc themselves.
+option(TRAINDECK_WITH_JEMALLOC "Link traindeck-trainer with jemalloc when it is found" ON)
+if(NOT TRAINDECK_WITH_JEMALLOC)
+  set(JEMALLOC_FOUND FALSE)
+elseif(TRAINDECK_TRAINER_ONLY)
   find_path(TRAINDECK_JEMALLOC_INCLUDE_DIR jemalloc/jemalloc.h)
   find_library(TRAINDECK_JEMALLOC_LIBRARY jemalloc)
   if(TRAINDECK_JEMALLOC_INCLUDE_DIR AND TRAINDECK_JEMALLOC_LIBRARY)
