@@ -33,8 +33,8 @@ if [ "$#" -eq 0 ] && [ "${TRAINDECK_FUZZ_SECONDS:-10}" != 0 ]; then
   FUZZ_SECONDS="${TRAINDECK_FUZZ_SECONDS:-10}" scripts/fuzz.sh
   echo "test.sh: fuzzing took $(( $(date +%s) - tested )) s"
 fi
-# The backend's unit suites again under ASan + UBSan, in the fuzzers' clang build (TRAINDECK_SANITIZE=0
-# skips them).
+# Unit suites again under sanitizers: ASan + UBSan in the fuzzers' clang build, ThreadSanitizer in a GCC
+# build (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
 if [ "$#" -eq 0 ] && [ "${TRAINDECK_SANITIZE:-1}" != 0 ]; then
   sanitized=$(date +%s)
   scripts/sanitize.sh
