@@ -310,22 +310,24 @@ void TestSlurm::failedSrunRankLeadsItsLogs()
 
 void TestSlurm::queuedJobShowsPendingWithReasonAndCancels()
 {
-    // The first job takes every CPU of all three nodes; the second waits behind it.
-    const QString all = writeProfile(QStringLiteral("all-nodes"), [](QJsonObject& p) {
-        setSlurm(p, QStringLiteral("nodes"), 3);
+    // The first job takes every CPU of one node; the second asks for all three and waits behind it. (One
+    // rank as the blocker: three would starve this 2-core machine's sshd and Slurm of CPU for minutes.)
+    const QString one = writeProfile(QStringLiteral("one-node"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("nodes"), 1);
         setSlurm(p, QStringLiteral("cpus_per_task"), 2);
         setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
     });
-    const QString two = writeProfile(QStringLiteral("two-nodes"), [](QJsonObject& p) {
+    const QString all = writeProfile(QStringLiteral("all-nodes"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("nodes"), 3);
         setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
     });
     Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
                      writeSpec(QStringLiteral("blocker"), {{QStringLiteral("max-steps"), 100000}}),
-                     QStringLiteral("--profile"), all, QStringLiteral("--detach")});
+                     QStringLiteral("--profile"), one, QStringLiteral("--detach")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString blocker = QString::fromUtf8(r.out.trimmed().split('\n').last());
     r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
-             writeSpec(QStringLiteral("waiting"), {{QStringLiteral("max-steps"), 3}}), QStringLiteral("--profile"), two,
+             writeSpec(QStringLiteral("waiting"), {{QStringLiteral("max-steps"), 3}}), QStringLiteral("--profile"), all,
              QStringLiteral("--detach")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString waiting = QString::fromUtf8(r.out.trimmed().split('\n').last());
