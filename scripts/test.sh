@@ -11,7 +11,10 @@ build="${BUILD_DIR:-build}"
 jobs="${TRAINDECK_JOBS:-$(nproc)}"
 # ccache must accept precompiled headers; keep its cache between runs (CI runs on the same machine).
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
-export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+# Three builds share it (this one, clang's fuzz/ASan build, GCC's TSan build), with LibTorch precompiled
+# headers of hundreds of MB each: with 5G ccache ran cleanups, and the next fresh clone missed objects it
+# had cached before.
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-20G}"
 # Paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
 export CCACHE_BASEDIR="$root"
 # Debug info (-g) would otherwise put the working directory into every hash.
