@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The unit suites under sanitizers, in two builds of their own:
-# 1. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included): the backend's suites and the
-#    tokenizer's, built with clang in the fuzzers' build directory (one instrumented backend for both;
-#    CMakeLists.txt, TRAINDECK_FUZZ). The suites that need an sshd, the trainer or the CLI (ssh, runs,
-#    tst_checks) are not part of that build.
+# 1. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), in two builds:
+#    - asan: the backend's suites and the tokenizer's, built with clang in the fuzzers' build directory
+#      (one instrumented backend for both; CMakeLists.txt, TRAINDECK_FUZZ). The suites that need an sshd,
+#      the trainer or the CLI (ssh, runs, tst_checks) are not part of that build.
+#    - asan-trainer: the trainer's in-process LibTorch suites (label `asan`: model, safetensors, sampler,
+#      data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer), built with GCC (`asan`
+#      preset, build-asan).
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
 #    node threads; the trainer's prefetch, stall inspector, overlapped allreduce and metrics writer,
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
@@ -13,8 +16,8 @@
 #    the suite exceeds its time limit under TSan). tests/sanitizers/tsan.supp says what is suppressed.
 # Any sanitizer report fails the suite that caused it.
 #   scripts/sanitize.sh [ctest arguments...]     e.g. scripts/sanitize.sh -R tst_launcher
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), TSAN_BUILD_DIR (default build-tsan), TRAINDECK_JOBS,
-# TRAINDECK_SANITIZERS (default "asan tsan").
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR
+# (default build-tsan), TRAINDECK_JOBS, TRAINDECK_SANITIZERS (default "asan asan-trainer tsan").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${TRAINDECK_JOBS:-$(nproc)}"
@@ -28,7 +31,7 @@ suites_of() {
 }
 
 ran=0
-for sanitizer in ${TRAINDECK_SANITIZERS:-asan tsan}; do
+for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
   case "$sanitizer" in
   asan)
     build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
@@ -40,13 +43,18 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan tsan}; do
       -DTRAINDECK_FUZZ=ON >/dev/null
     suites=$(suites_of "$build" "$@")
     ;;
+  asan-trainer)
+    build="${ASAN_BUILD_DIR:-$root/build-asan}"
+    cmake -S "$root" --preset asan -B "$build" -DTRAINDECK_WITH_GUI=OFF >/dev/null
+    suites=$(suites_of "$build" -L '^asan$' "$@")
+    ;;
   tsan)
     build="${TSAN_BUILD_DIR:-$root/build-tsan}"
     cmake -S "$root" --preset tsan -B "$build" -DTRAINDECK_WITH_GUI=OFF >/dev/null
     suites=$(suites_of "$build" -L threaded "$@")
     ;;
   *)
-    echo "sanitize.sh: unknown sanitizer '$sanitizer' in TRAINDECK_SANITIZERS (asan, tsan)" >&2
+    echo "sanitize.sh: unknown sanitizer '$sanitizer' in TRAINDECK_SANITIZERS (asan, asan-trainer, tsan)" >&2
     exit 2
     ;;
   esac
@@ -59,10 +67,12 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan tsan}; do
   # shellcheck disable=SC2086 # one target per suite
   cmake --build "$build" -j "$jobs" --target $suites
   echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
-  if [ "$sanitizer" = asan ]; then
+  if [ "$sanitizer" != tsan ]; then
+    label=()
+    [ "$sanitizer" = asan-trainer ] && label=(-L '^asan$')
     ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}" \
       UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-      ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
+      ctest --test-dir "$build" --output-on-failure -j "$jobs" "${label[@]}" "$@"
   else
     # die_after_fork=0: QProcess forks a multi-threaded process and the child only sets its process group
     # and execs. OMP_NUM_THREADS=1: LibTorch's OpenMP pool is not instrumented, so its work stays on the

@@ -116,7 +116,8 @@ torch::Tensor SafetensorsFile::view(const TensorInfo& info) const
             const_cast<uint8_t*>(p), info.shape, [keepAlive](void*) {}, options);
     }
     auto copy = torch::empty(info.shape, options);
-    std::memcpy(copy.data_ptr(), p, info.end - info.begin);
+    if (info.end > info.begin) // an empty tensor has no storage: memcpy from/to null is undefined even for 0 bytes
+        std::memcpy(copy.data_ptr(), p, info.end - info.begin);
     return copy;
 }
 

@@ -75,7 +75,9 @@ void TestSafetensors::roundTripBitExact()
         auto v = f->view(name);
         QCOMPARE(v.scalar_type(), t.scalar_type());
         QCOMPARE(v.sizes().vec(), t.sizes().vec());
-        QVERIFY2(std::memcmp(v.data_ptr(), t.contiguous().data_ptr(), t.numel() * t.element_size()) == 0, name.c_str());
+        QVERIFY2(t.numel() == 0 ||
+                     std::memcmp(v.data_ptr(), t.contiguous().data_ptr(), t.numel() * t.element_size()) == 0,
+                 name.c_str());
     }
     QCOMPARE(QString::fromStdString(f->metadata().at("format")), QStringLiteral("pt"));
 }
