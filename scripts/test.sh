@@ -36,8 +36,9 @@ if [ "$#" -eq 0 ] && [ "${TRAINDECK_FUZZ_SECONDS:-10}" != 0 ]; then
   FUZZ_SECONDS="${TRAINDECK_FUZZ_SECONDS:-10}" scripts/fuzz.sh
   echo "test.sh: fuzzing took $(( $(date +%s) - tested )) s"
 fi
-# Unit suites again under sanitizers: ASan + UBSan in the fuzzers' clang build, ThreadSanitizer in a GCC
-# build (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
+# Unit suites again under sanitizers: ASan + UBSan in the fuzzers' clang build (backend, tokenizer) and in a
+# GCC build (the trainer's LibTorch suites), ThreadSanitizer in another GCC build (scripts/sanitize.sh;
+# TRAINDECK_SANITIZE=0 skips them).
 if [ "$#" -eq 0 ] && [ "${TRAINDECK_SANITIZE:-1}" != 0 ]; then
   sanitized=$(date +%s)
   scripts/sanitize.sh
