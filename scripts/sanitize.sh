@@ -12,8 +12,9 @@
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
 #    the clone() behind Qt 6's QProcess, GCC's does not. Not here: the GUI's suites (their threads hand
 #    results over through Qt's queued connections, whose locking happens inside Debian's uninstrumented
-#    Qt, so every hand-over is reported) and the tokenizer's (its pool is one std::thread per chunk, but
-#    the suite exceeds its time limit under TSan). tests/sanitizers/tsan.supp says what is suppressed.
+#    Qt, so every hand-over is reported) and the whole tokenizer suite (over its time limit under TSan;
+#    tst_tokenizer_threads covers its worker pool instead). tests/sanitizers/tsan.supp says what is
+#    suppressed.
 # Any sanitizer report fails the suite that caused it.
 #   scripts/sanitize.sh [ctest arguments...]     e.g. scripts/sanitize.sh -R tst_launcher
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR
