@@ -93,10 +93,15 @@ start_sshd() {
   local node="$1" d; d="$(testbed_dir)/$node"
   rm -f "$d/sshd.pid"
   mkdir -p /run/sshd && chmod 755 /run/sshd   # sshd's privilege separation directory
+  # A fresh node's ~/.bashrc (Debian's skeleton): bash sources it for every command that comes over
+  # SSH, and the desktop's own (on this machine: pyenv init, about a second) is not the node's.
+  [ -f "$d/bashrc" ] || cp /etc/skel/.bashrc "$d/bashrc" 2>/dev/null || : > "$d/bashrc"
   # ip netns exec gives the process a mount namespace with /etc/netns/NODE/hosts as /etc/hosts; in it
-  # the node gets its own host name, its own ~/.ssh and its own work directory.
+  # the node gets its own host name, its own ~/.ssh, ~/.bashrc and work directory.
   ip netns exec "$node" unshare --uts -- /bin/sh -c '
-      hostname "$1" && mount --bind "$2/ssh" /root/.ssh && mount --bind "$2/work" "$3" && exec /usr/sbin/sshd -f "$2/sshd_config" -E "$2/sshd.log"
+      hostname "$1" && mount --bind "$2/ssh" /root/.ssh && mount --bind "$2/work" "$3" &&
+      { [ ! -f /root/.bashrc ] || mount --bind "$2/bashrc" /root/.bashrc; } &&
+      exec /usr/sbin/sshd -f "$2/sshd_config" -E "$2/sshd.log"
     ' sh "$node" "$d" "$(testbed_dir)/work" || die "$node: sshd did not start: $(cat "$d/sshd.log" 2>/dev/null)"
   local i
   for i in $(seq 1 100); do
