@@ -6,7 +6,7 @@
 // step by step to Diagnosis::analyze, as the Monitor and `watch` do; "detected" means a straggler
 // finding (severity warning or above) naming that rank within --horizon steps.
 //   bench_diagnosis [--synthetic-trials N] [--synthetic-balanced-steps N] [--real-trials N]
-//                   [--real-balanced N] [--steps N] [--horizon N] [--seed S] [--no-real]
+//                   [--real-balanced N] [--steps N] [--horizon N] [--seed S] [--real-ranks 2,4] [--no-real]
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -33,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -573,30 +575,83 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     printNoise("real balanced runs", balanced);
 }
 
-int intArg(const QStringList& args, const QString& name, int fallback)
-{
-    const int i = int(args.indexOf(name));
-    return i >= 0 && i + 1 < args.size() ? args[i + 1].toInt() : fallback;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments();
-    const int synthTrials = intArg(args, QStringLiteral("--synthetic-trials"), 2000);
-    const int synthBalanced = intArg(args, QStringLiteral("--synthetic-balanced-steps"), 20000);
-    const int realTrials = intArg(args, QStringLiteral("--real-trials"), 20);
-    const int realBalanced = intArg(args, QStringLiteral("--real-balanced"), 20);
-    const int steps = intArg(args, QStringLiteral("--steps"), 60);
-    const int horizon = intArg(args, QStringLiteral("--horizon"), 30);
-    const quint32 seed = quint32(intArg(args, QStringLiteral("--seed"), 7));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("How well the straggler detector works, measured (tables on stdout)."));
+    parser.addHelpOption();
+    struct IntOption {
+        const char* name;
+        const char* help;
+        int fallback;
+        int minimum;
+    };
+    const std::vector<IntOption> intOptions{
+        {"synthetic-trials", "randomized straggler trials on synthetic streams", 2000, 0},
+        {"synthetic-balanced-steps", "balanced synthetic steps per rank count, for false alarms", 20000, 0},
+        {"real-trials", "straggler trials on the real trainer", 20, 0},
+        {"real-balanced", "balanced runs of the real trainer", 20, 0},
+        {"steps", "steps of each real run", 60, 1},
+        {"horizon", "steps within which a straggler counts as detected", 30, 1},
+        {"seed", "random seed", 7, 0},
+    };
+    for (const IntOption& o : intOptions)
+        parser.addOption(QCommandLineOption(QLatin1String(o.name),
+                                            QStringLiteral("%1 (default %2)").arg(QLatin1String(o.help)).arg(o.fallback),
+                                            QStringLiteral("N"), QString::number(o.fallback)));
+    parser.addOption(QCommandLineOption(QStringLiteral("real-ranks"),
+                                        QStringLiteral("rank counts of the real runs (default 2,4)"),
+                                        QStringLiteral("LIST"), QStringLiteral("2,4")));
+    parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
+    if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "bench_diagnosis: %s\n%s",
+                     qPrintable(parser.errorText().isEmpty()
+                                    ? QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().value(0))
+                                    : parser.errorText()),
+                     qPrintable(parser.helpText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(parser.helpText()));
+        return 0;
+    }
+    std::map<std::string, int> value;
+    for (const IntOption& o : intOptions) {
+        bool ok = false;
+        const int v = parser.value(QLatin1String(o.name)).toInt(&ok);
+        if (!ok || v < o.minimum) {
+            std::fprintf(stderr, "bench_diagnosis: --%s takes a whole number of at least %d, not '%s'\n", o.name,
+                         o.minimum, qPrintable(parser.value(QLatin1String(o.name))));
+            return 2;
+        }
+        value[o.name] = v;
+    }
+    const int synthTrials = value["synthetic-trials"];
+    const int synthBalanced = value["synthetic-balanced-steps"];
+    const int realTrials = value["real-trials"];
+    const int realBalanced = value["real-balanced"];
+    const int steps = value["steps"];
+    const int horizon = value["horizon"];
+    const quint32 seed = quint32(value["seed"]);
+    std::vector<int> sizes;
+    for (const QString& n : parser.value(QStringLiteral("real-ranks")).split(u',')) {
+        bool ok = false;
+        const int ranks = n.trimmed().toInt(&ok);
+        if (!ok || ranks < 2) {
+            std::fprintf(stderr, "bench_diagnosis: --real-ranks takes rank counts of 2 or more, e.g. 2,4; not '%s'\n",
+                         qPrintable(n));
+            return 2;
+        }
+        sizes.push_back(ranks);
+    }
 
     synthetic(synthTrials, synthBalanced, horizon, seed);
     std::fflush(stdout);
 
-    if (args.contains(QStringLiteral("--no-real")))
+    if (parser.isSet(QStringLiteral("no-real")))
         return 0;
     Real env;
     env.trainer = QStringLiteral(TRAINDECK_TRAINER_EXE);
@@ -611,15 +666,6 @@ int main(int argc, char** argv)
     }
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    std::vector<int> sizes;
-    const int r = int(args.indexOf(QStringLiteral("--real-ranks")));
-    for (const QString& n : (r >= 0 && r + 1 < args.size() ? args[r + 1] : QStringLiteral("2,4")).split(u','))
-        if (n.toInt() >= 2)
-            sizes.push_back(n.toInt());
-    if (sizes.empty()) {
-        std::fprintf(stderr, "bench_diagnosis: --real-ranks takes rank counts of 2 or more, e.g. 2,4\n");
-        return 2;
-    }
     env.pin = env.work.filePath(QStringLiteral("pin-rank.sh"));
     QFile pin(env.pin);
     if (!pin.open(QIODevice::WriteOnly) ||
