@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A cluster on this machine: N hosts, each a Linux network namespace with its own address, host name,
-# sshd, ~/.ssh and work directory, joined by veth pairs to a bridge that lives in a namespace of its
+# sshd, ~/.ssh, ~/.bashrc and work directory, joined by veth pairs to a bridge that lives in a namespace of its
 # own ("tb-switch"). The desktop (the root namespace) reaches the bridge through one veth pair, so it
 # can be cut off (disconnect) without touching the nodes' links. Only addresses in 10.250.77.0/24, which
 # exist only inside these namespaces, are ever used.
