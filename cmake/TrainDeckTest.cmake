@@ -10,17 +10,55 @@ else()
   set(TRAINDECK_CACHE_DIR "$ENV{HOME}/.cache/traindeck" CACHE PATH "TrainDeck cache dir")
 endif()
 
+# Qt Test puts the absolute source and build directories of every test target on its compile line
+# (QT_TESTCASE_SOURCEDIR/BUILDDIR, for QFINDTESTDATA, which no test uses): each checkout's compiles
+# then differ, and ccache missed every test object of a fresh clone. Without them QTEST_MAIN does not
+# record the paths; nothing else changes.
+get_target_property(_qt_test_definitions Qt6::Test INTERFACE_COMPILE_DEFINITIONS)
+if(_qt_test_definitions)
+  list(FILTER _qt_test_definitions EXCLUDE REGEX "^QT_TESTCASE_(SOURCE|BUILD)DIR=")
+  set_target_properties(Qt6::Test PROPERTIES INTERFACE_COMPILE_DEFINITIONS "${_qt_test_definitions}")
+endif()
+
+# The paths the tests need (tests/fixtures/paths/test_paths.h), in one generated source file for the
+# same reason: only that file differs between checkouts. A program this build lacks reads as "".
+function(_traindeck_test_path_of target genex out)
+  set(${out} "$<$<TARGET_EXISTS:${target}>:$<${genex}:${target}>>" PARENT_SCOPE)
+endfunction()
+_traindeck_test_path_of(traindeck-trainer TARGET_FILE _trainer)
+_traindeck_test_path_of(traindeck-cli TARGET_FILE _cli)
+_traindeck_test_path_of(traindeck TARGET_FILE _app)
+_traindeck_test_path_of(fake_nvml TARGET_FILE _fake_nvml)
+_traindeck_test_path_of(fake_nvml_legacy TARGET_FILE _fake_nvml_legacy)
+_traindeck_test_path_of(fake_nvml_r535 TARGET_FILE _fake_nvml_r535)
+_traindeck_test_path_of(fake_cuda TARGET_FILE_DIR _fake_cuda)
+file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/tests/test_paths.cpp" CONTENT "// Written by CMake (cmake/TrainDeckTest.cmake).
+#include \"test_paths.h\"
+
+namespace traindeck::testpaths {
+const char* sourceDir() { return \"${PROJECT_SOURCE_DIR}\"; }
+const char* trainer() { return \"${_trainer}\"; }
+const char* cli() { return \"${_cli}\"; }
+const char* app() { return \"${_app}\"; }
+const char* fakeNvmlLibrary() { return \"${_fake_nvml}\"; }
+const char* fakeNvmlLegacyLibrary() { return \"${_fake_nvml_legacy}\"; }
+const char* fakeNvmlR535Library() { return \"${_fake_nvml_r535}\"; }
+const char* fakeCudaDir() { return \"${_fake_cuda}\"; }
+} // namespace traindeck::testpaths
+")
+add_library(traindeck_test_paths STATIC "${PROJECT_BINARY_DIR}/tests/test_paths.cpp"
+                                        "${PROJECT_SOURCE_DIR}/tests/fixtures/paths/test_paths.h")
+target_include_directories(traindeck_test_paths PUBLIC "${PROJECT_SOURCE_DIR}/tests/fixtures/paths")
+
 # One Qt Test executable per tst_<name>.cpp, registered with CTest.
 #   traindeck_add_test(tst_name SOURCES a.cpp LIBS lib... [LABELS l...] [TIMEOUT s])
 function(traindeck_add_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   set_target_properties(${name} PROPERTIES AUTOMOC ON)
-  target_link_libraries(${name} PRIVATE Qt6::Test ${T_LIBS})
-  target_compile_definitions(${name} PRIVATE QT_NO_KEYWORDS
-    TRAINDECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    TRAINDECK_BINARY_DIR="${PROJECT_BINARY_DIR}"
-    TRAINDECK_CACHE_DIR="${TRAINDECK_CACHE_DIR}")
+  target_link_libraries(${name} PRIVATE Qt6::Test traindeck_test_paths ${T_LIBS})
+  # The cache directory is the same for every checkout (TRAINDECK_CACHE_DIR above).
+  target_compile_definitions(${name} PRIVATE QT_NO_KEYWORDS TRAINDECK_CACHE_DIR="${TRAINDECK_CACHE_DIR}")
   add_test(NAME ${name} COMMAND ${name})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)

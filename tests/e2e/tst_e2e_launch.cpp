@@ -6,6 +6,7 @@
 // ~25% of a step in forward) named with its host after 30 steps; the front end killed (SIGKILL) while
 // its run is active: the run goes on, `runs` lists it and `watch` follows it to the end, every step once.
 #include "cli_run.h"
+#include "test_paths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -59,14 +60,14 @@ void TestE2eLaunch::initTestCase()
         QSKIP("demo corpus or Qwen tokenizer missing: run scripts/setup-deps.sh");
     if (QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
         QSKIP("mpirun not installed");
-    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_CLI)));
-    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_TRAINER)));
+    QVERIFY(QFile::exists(QString::fromUtf8(TRAINDECK_CLI)));
+    QVERIFY(QFile::exists(QString::fromUtf8(TRAINDECK_TRAINER)));
 }
 
 static QProcessEnvironment cliEnv()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("TRAINDECK_TRAINER"), QStringLiteral(TRAINDECK_TRAINER));
+    env.insert(QStringLiteral("TRAINDECK_TRAINER"), QString::fromUtf8(TRAINDECK_TRAINER));
     return env;
 }
 
@@ -74,7 +75,7 @@ TestE2eLaunch::Outcome TestE2eLaunch::cli(const QStringList& args, int timeoutMs
 {
     QProcess p;
     p.setProcessEnvironment(cliEnv());
-    p.start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    p.start(QString::fromUtf8(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished(5000);
@@ -88,7 +89,7 @@ QProcess* TestE2eLaunch::startCli(const QStringList& args)
 {
     auto* p = new QProcess(this);
     p->setProcessEnvironment(cliEnv());
-    p->start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    p->start(QString::fromUtf8(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
     return p;
 }
 
@@ -378,9 +379,8 @@ void TestE2eLaunch::frontEndKilledKeepsTheRun()
 
 void TestE2eLaunch::appKilledKeepsItsRun()
 {
-#ifndef TRAINDECK_APP
-    QSKIP("the desktop app is not built (TRAINDECK_WITH_GUI=OFF)");
-#else
+    if (!*TRAINDECK_APP)
+        QSKIP("the desktop app is not built (TRAINDECK_WITH_GUI=OFF)");
     // The desktop app itself launches its demo run (2 ranks, qwen2-tiny, 200 steps) and is killed with
     // SIGKILL mid-run. The run goes on, its record and metrics stay whole, and the CLI lists, follows and
     // cancels it.
@@ -390,12 +390,12 @@ void TestE2eLaunch::appKilledKeepsItsRun()
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("app-config")));
     QProcess app;
     app.setProcessEnvironment(env);
-    app.start(QStringLiteral(TRAINDECK_APP), {QStringLiteral("--demo"), QStringLiteral("--runs-dir"), runs});
+    app.start(QString::fromUtf8(TRAINDECK_APP), {QStringLiteral("--demo"), QStringLiteral("--runs-dir"), runs});
     QVERIFY(app.waitForStarted(10000));
     auto listed = [&] {
         QProcess p;
         p.setProcessEnvironment(cliEnv());
-        p.start(QStringLiteral(TRAINDECK_CLI),
+        p.start(QString::fromUtf8(TRAINDECK_CLI),
                 {QStringLiteral("runs"), QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
         p.waitForFinished(30000);
         const QJsonArray a = QJsonDocument::fromJson(p.readAllStandardOutput()).array();
@@ -437,7 +437,7 @@ void TestE2eLaunch::appKilledKeepsItsRun()
     // Cancelled from the CLI, it ends cancelled with every step recorded once and no damaged line.
     QProcess cancel;
     cancel.setProcessEnvironment(cliEnv());
-    cancel.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("cancel"), run, QStringLiteral("--runs-dir"), runs});
+    cancel.start(QString::fromUtf8(TRAINDECK_CLI), {QStringLiteral("cancel"), run, QStringLiteral("--runs-dir"), runs});
     QVERIFY(cancel.waitForFinished(60000));
     QVERIFY2(cancel.exitCode() == 0, cancel.readAllStandardError().constData());
     t.restart();
@@ -449,13 +449,12 @@ void TestE2eLaunch::appKilledKeepsItsRun()
         QCOMPARE(steps[i], qint64(i + 1));
     QProcess rep;
     rep.setProcessEnvironment(cliEnv());
-    rep.start(QStringLiteral(TRAINDECK_CLI),
+    rep.start(QString::fromUtf8(TRAINDECK_CLI),
               {QStringLiteral("report"), run, QStringLiteral("--json"), QStringLiteral("--runs-dir"), runs});
     QVERIFY(rep.waitForFinished(60000));
     const QJsonObject report = QJsonDocument::fromJson(rep.readAllStandardOutput()).object();
     QCOMPARE(report.value(QStringLiteral("malformed_lines")).toInt(-1), 0);
     QCOMPARE(report.value(QStringLiteral("last_step")).toInt(), int(steps.size()));
-#endif
 }
 
 void TestE2eLaunch::plantedStraggler()

@@ -3,6 +3,7 @@
 // testbed. Everything goes through traindeck-cli as a user would: launch (sbatch), watch (squeue, then
 // scontrol: this cluster keeps no accounting database), runs, cancel (scancel), resume (a new job).
 #include "cli_run.h"
+#include "test_paths.h"
 #include "testbed_fixture.h"
 
 #include <QDir>
@@ -79,7 +80,7 @@ void TestSlurm::initTestCase()
     m_profile = QJsonDocument::fromJson(f.readAll()).object();
     // Every node sees the build tree: the trainer needs no deploy here (a shared file system, as on
     // Slurm clusters).
-    m_profile.insert(QStringLiteral("trainer"), QStringLiteral(TRAINDECK_TRAINER));
+    m_profile.insert(QStringLiteral("trainer"), QString::fromUtf8(TRAINDECK_TRAINER));
     QVERIFY(m_profile.contains(QStringLiteral("slurm")));
 }
 
@@ -104,7 +105,7 @@ Outcome TestSlurm::cli(const QStringList& args, int timeoutMs, bool withRunsDir)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TRAINDECK_CLI),
+    p.start(QString::fromUtf8(TRAINDECK_CLI),
             withRunsDir ? args + QStringList{QStringLiteral("--runs-dir"), m_runs} : args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();

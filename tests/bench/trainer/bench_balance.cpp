@@ -2,6 +2,7 @@
 // share of the measured balanced step), --balance off against --balance auto. Prints tokens/s over the
 // steps after the first rebalancing window, the median step time, and the share each rank ended with.
 //   bench_balance [--steps N] [--data FILE] [--delays 0.25,0.5,1.0]
+#include "test_paths.h"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // 1 rank x 2 threads and 2 ranks x 1 thread, scaling efficiency, the communication share of the step,
 // where step time goes, and the one-step time of each preset.
 //   bench_training [--steps N] [--data FILE] [--tokenizer FILE]
+#include "test_paths.h"
 #include "train/trainer.h"
 #include "util/blas.h"
 

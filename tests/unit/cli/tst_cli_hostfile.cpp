@@ -1,5 +1,7 @@
 // Runs the built traindeck-cli: `hostfile check` and `hostfile convert` on good, bad and hostile input
 // (file names with spaces, quotes, ';', '$()', newlines or a leading '-'; hostile host names inside).
+#include "test_paths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -35,7 +37,7 @@ static const QByteArray kGood = "# lab\nalice@n1 slots=4 # head\nn2 slots=2\n";
 void TestCliHostfile::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_CLI)));
+    QVERIFY(QFile::exists(QString::fromUtf8(TRAINDECK_CLI)));
     write(QStringLiteral("good.hosts"), kGood);
     write(QStringLiteral("with space.hosts"), kGood);
     write(QStringLiteral("quote'\"d.hosts"), kGood);
@@ -64,7 +66,7 @@ TestCliHostfile::Outcome TestCliHostfile::cli(const QStringList& args, const QBy
 {
     QProcess p;
     p.setWorkingDirectory(m_dir.path());
-    p.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("hostfile")} + args);
+    p.start(QString::fromUtf8(TRAINDECK_CLI), QStringList{QStringLiteral("hostfile")} + args);
     if (!p.waitForStarted(10000))
         return {};
     p.write(input);
@@ -213,7 +215,8 @@ void TestCliHostfile::errorsAreFileLineColumn()
     QVERIFY(lines.at(2).startsWith(
         QStringLiteral("inject.hosts:4:1: host name '-oProxyCommand' starts with '-'; it would be read as an option")));
 
-    const QString fixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/cluster/bad.openmpi");
+    const QString fixture =
+        QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/cluster/bad.openmpi");
     const Outcome bad = cli({QStringLiteral("check"), fixture});
     QCOMPARE(bad.exitCode, 2);
     QCOMPARE(bad.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
@@ -251,7 +254,7 @@ void TestCliHostfile::convertRoundTrip()
 {
     QFETCH(QString, fixture);
     QFETCH(QString, format);
-    const QString path = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/cluster/") + fixture;
+    const QString path = QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/cluster/") + fixture;
     for (const char* other : {"openmpi", "deepspeed", "mpich"}) {
         const Outcome there = cli({QStringLiteral("convert"), QStringLiteral("--from"), format, QStringLiteral("--to"),
                                    QString::fromLatin1(other), path});

@@ -3,6 +3,8 @@
 // without tags. The failed rank's first error comes first, lines are labelled host:rank, identical
 // lines of all ranks collapse, --rank/--host/--errors filter, --json gives typed lines; bad input
 // exits 2 with a message.
+#include "test_paths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -58,14 +60,14 @@ void TestCliLogs::makeRun(const QString& id, const char* stderrFixture)
     // The protocol example's 4 ranks on node1 (0, 1) and node2 (2, 3), without its `done`: failed.
     const QString dir = m_runs + QLatin1Char('/') + id;
     QVERIFY(QDir().mkpath(dir));
-    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     QList<QByteArray> lines = in.readAll().split('\n');
     lines.removeAll(QByteArray());
     lines.removeLast(); // done
-    QVERIFY(
-        QFile::copy(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/") + QString::fromUtf8(stderrFixture),
-                    dir + QStringLiteral("/stderr.log")));
+    QVERIFY(QFile::copy(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/launch/") +
+                            QString::fromUtf8(stderrFixture),
+                        dir + QStringLiteral("/stderr.log")));
     auto write = [&](const char* name, const QByteArray& data) {
         QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -94,7 +96,7 @@ TestCliLogs::Outcome TestCliLogs::cli(const QStringList& args)
     env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("xdg")));
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(m_tmp.path());
-    p.start(QStringLiteral(TRAINDECK_CLI),
+    p.start(QString::fromUtf8(TRAINDECK_CLI),
             QStringList{QStringLiteral("logs")} + args + QStringList{QStringLiteral("--runs-dir"), m_runs});
     if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit)
         return {};

@@ -1,5 +1,7 @@
 // Runs the built traindeck-cli: `profile list|show|check|import|export|hostfile` against a private
 // $XDG_CONFIG_HOME, on good, bad, secret-bearing and hostile input.
+#include "test_paths.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -27,13 +29,14 @@ class TestCliProfile : public QObject {
 
 static QString fixture(const char* name)
 {
-    return QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/cluster/") + QString::fromLatin1(name);
+    return QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/cluster/") +
+           QString::fromLatin1(name);
 }
 
 void TestCliProfile::initTestCase()
 {
     QVERIFY(m_config.isValid() && m_work.isValid());
-    QVERIFY(QFile::exists(QStringLiteral(TRAINDECK_CLI)));
+    QVERIFY(QFile::exists(QString::fromUtf8(TRAINDECK_CLI)));
 }
 
 TestCliProfile::Outcome TestCliProfile::cli(const QStringList& args)
@@ -43,7 +46,7 @@ TestCliProfile::Outcome TestCliProfile::cli(const QStringList& args)
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(m_work.path());
-    p.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("profile")} + args);
+    p.start(QString::fromUtf8(TRAINDECK_CLI), QStringList{QStringLiteral("profile")} + args);
     if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit)
         return {};
     return Outcome{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),

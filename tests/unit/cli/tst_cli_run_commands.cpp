@@ -6,6 +6,7 @@
 // raised and resolved in watch and report.
 #include "metrics/writer.h"
 #include "synthetic_run.h"
+#include "test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,7 +68,7 @@ TestCliRunCommands::Outcome TestCliRunCommands::cli(const QStringList& args, con
     env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("xdg")));
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(m_tmp.path());
-    p.start(QStringLiteral(TRAINDECK_CLI), args);
+    p.start(QString::fromUtf8(TRAINDECK_CLI), args);
     if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit)
         return {};
     return Outcome{p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -131,13 +132,14 @@ void TestCliRunCommands::failedRunFromFixtures()
     // stderr from a real injected exit, mpirun's exit status 3, and a malformed line.
     const QString dir = m_runs + QStringLiteral("/example-20240610-091300");
     QDir().mkpath(dir);
-    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     QList<QByteArray> lines = in.readAll().split('\n');
     lines.removeAll(QByteArray());
     lines.removeLast(); // done
     lines.insert(3, "{\"v\":1,\"type\":\"step\",oops}");
-    QVERIFY(QFile::copy(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/mpirun-inject-exit.stderr.log"),
+    QVERIFY(QFile::copy((QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                         QStringLiteral("/tests/fixtures/launch/mpirun-inject-exit.stderr.log")),
                         dir + QStringLiteral("/stderr.log")));
     auto write = [&](const char* name, const QByteArray& data) {
         QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
@@ -269,7 +271,7 @@ void TestCliRunCommands::remoteRecords()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(data);
     };
-    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     const QByteArray metrics = in.readAll();
     // A live run on a head that cannot be reached from here, last seen running at step 5.
@@ -357,7 +359,7 @@ void TestCliRunCommands::remoteLostRecords()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(data);
     };
-    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     const QByteArray metrics = in.readAll();
     const QByteArray now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8();

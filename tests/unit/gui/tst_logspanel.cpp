@@ -6,6 +6,7 @@
 #include "logspanel.h"
 #include "monitorpage.h"
 #include "runsession.h"
+#include "test_paths.h"
 
 #include "launch/ranklogmodel.h"
 #include "launch/transport.h"
@@ -35,14 +36,15 @@ class TestLogsPanel : public QObject {
         QVERIFY(m_tmp.isValid());
         m_run = m_tmp.filePath(QStringLiteral("tagged-20240610-091300"));
         QVERIFY(QDir().mkpath(m_run));
-        QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+        QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                 QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
         QVERIFY(in.open(QIODevice::ReadOnly));
         QList<QByteArray> lines = in.readAll().split('\n');
         lines.removeAll(QByteArray());
         lines.removeLast(); // done
-        QVERIFY(
-            QFile::copy(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/mpirun-tagged-4ranks.stderr.log"),
-                        m_run + QStringLiteral("/stderr.log")));
+        QVERIFY(QFile::copy((QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                             QStringLiteral("/tests/fixtures/launch/mpirun-tagged-4ranks.stderr.log")),
+                            m_run + QStringLiteral("/stderr.log")));
         write("metrics.jsonl", lines.join('\n') + '\n');
         write("exit-code", "3\n");
         write("run.json", R"({"run_id":"tagged-20240610-091300","name":"x","created":"2024-06-10T09:13:00Z"})");

@@ -3,6 +3,7 @@
 #include "monitorpage.h"
 #include "qcp.h"
 #include "runsession.h"
+#include "test_paths.h"
 
 #include "analysis/diagnosis.h"
 
@@ -17,7 +18,8 @@ using namespace traindeck::gui;
 using metrics::RankMetric;
 using metrics::Scalar;
 
-static const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
+static const QString kFixture =
+    QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl");
 
 class TestMonitorPage : public QObject {
     Q_OBJECT

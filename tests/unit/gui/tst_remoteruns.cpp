@@ -8,6 +8,7 @@
 #include "runspage.h"
 #include "settings.h"
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "cluster/clusterprofile.h"
 #include "launch/remoterun.h"
@@ -26,7 +27,8 @@ using namespace traindeck::gui;
 using namespace traindeck::testing;
 
 namespace {
-const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
+const QString kFixture =
+    QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl");
 
 QByteArray readAll(const QString& path)
 {

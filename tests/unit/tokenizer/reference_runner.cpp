@@ -1,4 +1,5 @@
 #include "reference_runner.h"
+#include "test_paths.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // `traindeck-trainer tokenize …` as a process: output format, stdin/file input, --special, --stats,
 // --threads, --decode, and exit code 2 with a message naming the file and fault for bad input.
-// The executable comes from TRAINDECK_TOKENIZE_EXE (set in this directory's CMakeLists.txt).
+// The executable is the build's traindeck-trainer (TRAINDECK_TRAINER, test_paths.h).
 #include <QtTest>
 
 #include <QJsonDocument>
@@ -12,6 +12,7 @@
 
 #include "reference_runner.h"
 #include "test_corpus.h"
+#include "test_paths.h"
 #include "tokenizer/bpe_tokenizer.h"
 
 using namespace traindeck::tok;
@@ -27,10 +28,10 @@ struct Run {
 Run runTool(const QStringList& args, const QByteArray& stdinData = {})
 {
     QProcess p;
-    p.start(QStringLiteral(TRAINDECK_TOKENIZE_EXE), QStringList{"tokenize"} + args);
+    p.start(QString::fromUtf8(TRAINDECK_TRAINER), QStringList{"tokenize"} + args);
     Run r;
     if (!p.waitForStarted(10000)) {
-        r.err = "could not start " TRAINDECK_TOKENIZE_EXE;
+        r.err = QByteArray("could not start ") + TRAINDECK_TRAINER;
         return r;
     }
     if (!stdinData.isEmpty())
@@ -87,7 +88,8 @@ class TestTokenizerCli : public QObject {
 void TestTokenizerCli::initTestCase()
 {
     QVERIFY(tmp_.isValid());
-    QVERIFY2(std::filesystem::exists(TRAINDECK_TOKENIZE_EXE), "tokenize executable not built: " TRAINDECK_TOKENIZE_EXE);
+    QVERIFY2(std::filesystem::exists(TRAINDECK_TRAINER),
+             qPrintable(QStringLiteral("tokenize executable not built: %1").arg(QString::fromUtf8(TRAINDECK_TRAINER))));
     QVERIFY2(std::filesystem::exists(T::qwenTokenizerPath()),
              ("Qwen tokenizer.json missing: " + T::qwenTokenizerPath() + "; run scripts/setup-deps.sh").c_str());
     qwen_ = QString::fromStdString(T::qwenTokenizerPath());

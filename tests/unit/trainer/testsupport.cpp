@@ -1,4 +1,5 @@
 #include "testsupport.h"
+#include "test_paths.h"
 
 #include "model/hf_checkpoint.h"
 #include "model/qwen2.h"
@@ -12,7 +13,7 @@ namespace testsupport {
 
 QString trainerExe()
 {
-    return QStringLiteral(TRAINDECK_TRAINER_EXE);
+    return QString::fromUtf8(TRAINDECK_TRAINER_EXE);
 }
 
 QString qwenTokenizerJson()

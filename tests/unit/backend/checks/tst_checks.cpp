@@ -2,6 +2,7 @@
 // with one running a different (fake) traindeck-trainer version, an unreachable node, cancellation,
 // and `traindeck-cli check` exit codes and JSON.
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "checks/clusterchecker.h"
 #include "ssh/sshsession.h"
@@ -415,7 +416,7 @@ class TestChecks : public QObject {
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.remove(QStringLiteral("SSH_AUTH_SOCK"));
             proc.setProcessEnvironment(env);
-            proc.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("deploy")} + args);
+            proc.start(QString::fromUtf8(TRAINDECK_CLI), QStringList{QStringLiteral("deploy")} + args);
             proc.closeWriteChannel();
             if (!proc.waitForFinished(90000))
                 return -1;
@@ -464,7 +465,7 @@ class TestChecks : public QObject {
             env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.path() + QStringLiteral("/xdg-data"));
             env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.path() + QStringLiteral("/xdg-config"));
             proc.setProcessEnvironment(env);
-            proc.start(QStringLiteral(TRAINDECK_CLI), QStringList{QStringLiteral("check")} + args);
+            proc.start(QString::fromUtf8(TRAINDECK_CLI), QStringList{QStringLiteral("check")} + args);
             proc.closeWriteChannel();
             if (!proc.waitForFinished(90000))
                 return -1;

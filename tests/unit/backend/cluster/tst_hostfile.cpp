@@ -1,5 +1,6 @@
 // Hostfile parsing, validation (file:line:column), write-back and conversion.
 #include "cluster/hostfile.h"
+#include "test_paths.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -435,7 +436,7 @@ void TestHostfile::formatNames()
 
 void TestHostfile::loadFixtureFiles()
 {
-    const QString dir = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/cluster/");
+    const QString dir = QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/cluster/");
     const Result<Hostfile> ompi = Hostfile::load(dir + QStringLiteral("lab.openmpi"), OMPI);
     QVERIFY2(ompi.ok(), qPrintable(ompi.errorString()));
     QCOMPARE(ompi->hostCount(), 4);

@@ -1,6 +1,7 @@
 // Failure attribution: rank, host, exit code or signal from error records, trainer stderr lines and
 // mpirun's messages (fixtures in tests/fixtures/launch/, one captured from a real injected exit).
 #include "launch/failure.h"
+#include "test_paths.h"
 
 #include <QFile>
 #include <QTest>
@@ -23,7 +24,7 @@ class TestFailure : public QObject {
 
 static QByteArray fixture(const QString& name)
 {
-    QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/") + name);
+    QFile f(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/launch/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

@@ -9,6 +9,7 @@
 #include "launch/ranklogs.h"
 #include "launch/rundir.h"
 #include "launch/transport.h"
+#include "test_paths.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -49,7 +50,7 @@ static QStringList sl(std::initializer_list<const char*> list)
 
 static QByteArray fixture(const QString& name)
 {
-    QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/launch/") + name);
+    QFile f(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/launch/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

@@ -4,6 +4,7 @@
 #include "faketransport.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
+#include "test_paths.h"
 
 #include <QDir>
 #include <QFile>
@@ -63,7 +64,7 @@ void TestRemoteRecord::init()
     m_t.failingReads.clear();
     m_t.reads.clear();
     m_t.afterRead = nullptr;
-    QFile in(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile in(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     m_metrics = in.readAll();
     writeRunInfo(m_head, 1);

@@ -4,6 +4,7 @@
 #include "faketransport.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
+#include "test_paths.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -42,7 +43,7 @@ class TestRunMonitor : public QObject {
 
 static QList<QByteArray> fixtureLines()
 {
-    QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile f(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     QList<QByteArray> lines = f.readAll().split('\n');

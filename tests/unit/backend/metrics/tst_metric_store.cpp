@@ -1,6 +1,7 @@
 // MetricStore: columns, the resume rule, min/max decimation, memory bound, load/save.
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
+#include "test_paths.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>
@@ -198,8 +199,8 @@ void tst_MetricStore::memoryBound()
 void tst_MetricStore::loadFixture()
 {
     MetricStore s;
-    const LoadReport rep =
-        s.loadFile(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    const LoadReport rep = s.loadFile(QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                                      QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY2(rep.ok, qPrintable(rep.error));
     QCOMPARE(rep.malformed, 0);
     QCOMPARE(rep.records, 15);

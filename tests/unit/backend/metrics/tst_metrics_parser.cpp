@@ -1,6 +1,7 @@
 // MetricsParser: protocol records, malformed lines, split feeds, resume at an offset.
 #include "metrics/parser.h"
 #include "metrics/writer.h"
+#include "test_paths.h"
 #include "testdata.h"
 
 #include <QBuffer>
@@ -61,7 +62,7 @@ class tst_MetricsParser : public QObject {
 
 void tst_MetricsParser::fixture()
 {
-    QFile f(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile f(QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     RecordCollector c;
     MetricsParser p(&c);

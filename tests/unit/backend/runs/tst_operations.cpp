@@ -3,6 +3,7 @@
 // launch, follow to a failure, resume to the end, launch and cancel. That the front ends call only
 // this layer is checked by tests/architecture/check_layers.sh.
 #include "cli_run.h"
+#include "test_paths.h"
 
 #include "cluster/savedlinktest.h"
 #include "launch/runmonitor.h"
@@ -128,7 +129,7 @@ class TestOperations : public QObject {
         f.write(spec.toJson());
         f.close();
         QProcess cli;
-        cli.start(QStringLiteral(TRAINDECK_CLI),
+        cli.start(QString::fromUtf8(TRAINDECK_CLI),
                   {QStringLiteral("launch"), QStringLiteral("--detach"), QStringLiteral("--spec"), f.fileName(),
                    QStringLiteral("--runs-dir"), runsDir()});
         QVERIFY(cli.waitForFinished(60000));

@@ -9,6 +9,7 @@
 //   emitted before the offset); sync makes the record final; the record works with the sshd stopped;
 //   cancel through the record reaches the remote process group; traindeck-cli launch + runs --json.
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "cluster/clusterprofile.h"
 #include "launch/launcher.h"
@@ -38,7 +39,8 @@ using namespace traindeck;
 using namespace traindeck::testing;
 
 namespace {
-const QString kFixture = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl");
+const QString kFixture =
+    QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl");
 
 QByteArray readAll(const QString& path)
 {
@@ -530,7 +532,7 @@ class TestRemoteRuns : public QObject {
         auto cli = [&](const QStringList& args, QByteArray* out, QByteArray* err) {
             QProcess proc;
             proc.setWorkingDirectory(m_tmp.path());
-            proc.start(QStringLiteral(TRAINDECK_CLI), args);
+            proc.start(QString::fromUtf8(TRAINDECK_CLI), args);
             if (!proc.waitForFinished(60000))
                 return -1;
             *out = proc.readAllStandardOutput();

@@ -3,6 +3,7 @@
 // login, head → worker setup, deploying a file, and the keygen / install-key CLI commands. Uses the
 // dedicated test user (tests/fixtures/ssh/sshd_fixture.h) for password logins.
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
@@ -414,7 +415,7 @@ class TestSshKeys : public QObject {
     {
         QTemporaryDir tmp;
         QProcess p;
-        p.start(QStringLiteral(TRAINDECK_CLI),
+        p.start(QString::fromUtf8(TRAINDECK_CLI),
                 {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
@@ -424,12 +425,12 @@ class TestSshKeys : public QObject {
         QCOMPARE(cipherOf(priv), QByteArray("none"));
         QVERIFY(p.readAllStandardOutput().contains("ssh-ed25519 "));
         // Again: refused (exists) → 1.
-        p.start(QStringLiteral(TRAINDECK_CLI),
+        p.start(QString::fromUtf8(TRAINDECK_CLI),
                 {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/k")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1);
         // With a passphrase from stdin.
-        p.start(QStringLiteral(TRAINDECK_CLI),
+        p.start(QString::fromUtf8(TRAINDECK_CLI),
                 {QStringLiteral("keygen"), QStringLiteral("--out"), tmp.path() + QStringLiteral("/e"),
                  QStringLiteral("--passphrase-stdin")});
         p.write("pass phrase\n");
@@ -441,7 +442,7 @@ class TestSshKeys : public QObject {
                              QStringLiteral("-f"), tmp.path() + QStringLiteral("/e/") + SshKeys::defaultKeyName()}),
                  0);
         // Bad input.
-        p.start(QStringLiteral(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--bogus")});
+        p.start(QString::fromUtf8(TRAINDECK_CLI), {QStringLiteral("keygen"), QStringLiteral("--bogus")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
     }
@@ -469,7 +470,7 @@ class TestSshKeys : public QObject {
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.remove(QStringLiteral("SSH_AUTH_SOCK"));
             p.setProcessEnvironment(env);
-            p.start(QStringLiteral(TRAINDECK_CLI),
+            p.start(QString::fromUtf8(TRAINDECK_CLI),
                     QStringList{QStringLiteral("install-key"), QStringLiteral("--profile"), profile.fileName(),
                                 QStringLiteral("--key"), key->publicKeyPath} +
                         extra);

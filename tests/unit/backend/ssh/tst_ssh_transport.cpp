@@ -4,6 +4,7 @@
 // channel, liveness of its process group and SIGTERM; one session per calling thread; an unknown
 // host refused with the fingerprint; and a Launcher run of a fake mpirun followed by RunMonitor.
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "cluster/clusterprofile.h"
 #include "launch/launcher.h"
@@ -281,9 +282,9 @@ class TestSshTransport : public QObject {
         // A fake mpirun on the "head": writes three metrics lines where --metrics-out says, exits 0.
         const QString mpirun = path(QStringLiteral("fake-mpirun"));
         const QByteArray body =
-            "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-            "echo \"fake mpirun $*\"\nhead -n 3 '" TRAINDECK_SOURCE_DIR
-            "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexit 0\n";
+            QByteArray("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
+                       "echo \"fake mpirun $*\"\nhead -n 3 '") +
+            TRAINDECK_SOURCE_DIR + "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexit 0\n";
         QVERIFY(m_t->writeFile(mpirun, body, 0755).ok());
         cluster::ClusterProfile profile;
         profile.name = QStringLiteral("remote");

@@ -17,6 +17,7 @@
 #include "model/qwen2.h"
 #include "model/safetensors.h"
 #include "test_corpus.h"
+#include "test_paths.h"
 #include "testsupport.h"
 #include "tokenizer/tokenizer.h"
 
@@ -290,7 +291,8 @@ void TestGgufExport::initTestCase()
 
     // ---- the one node run ----
     testsupport::writeFile(path("job.json"), QByteArray::fromStdString(job.dump()));
-    const QString script = QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/unit/trainer/export/llama_reference.mjs");
+    const QString script =
+        QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/unit/trainer/export/llama_reference.mjs");
     const auto r = run("node", {script, path("job.json"), path("result.json")}, 600000);
     QVERIFY2(r.finished && r.exitCode == 0,
              qPrintable("llama_reference.mjs failed (" + QString::number(r.exitCode) +

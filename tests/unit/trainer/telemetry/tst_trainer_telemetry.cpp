@@ -6,6 +6,7 @@
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
 #include "metrics/records.h"
+#include "test_paths.h"
 
 #include <QFile>
 #include <QProcess>
@@ -36,7 +37,7 @@ QString trainTiny(const QTemporaryDir& dir, const QStringList& args)
                                                   QStringLiteral("--bind-to"),
                                                   QStringLiteral("none"),
                                                   QStringLiteral("--oversubscribe"),
-                                                  QStringLiteral(TRAINDECK_TRAINER_EXE),
+                                                  QString::fromUtf8(TRAINDECK_TRAINER_EXE),
                                                   QStringLiteral("train"),
                                                   QStringLiteral("--preset"),
                                                   QStringLiteral("qwen2-tiny"),

@@ -6,6 +6,7 @@
 // by CMake in three variants: the _v3 process call with the v2 struct, the legacy unversioned call with the v1
 // struct, and an R535-style _v3 that writes 32-byte entries). On a machine with a driver the "no driver" checks
 // turn into sanity checks of what the driver reports.
+#include "test_paths.h"
 #include "util/gpu.h"
 
 #include <QProcess>
@@ -48,12 +49,12 @@ SelfCheck runSelfCheck(const QString& nvmlLibrary = {}, bool fakeCuda = false, b
         env.insert("TRAINDECK_NVML_LIBRARY", nvmlLibrary);
     if (fakeCuda) {
         const QString old = env.value("LD_LIBRARY_PATH");
-        env.insert("LD_LIBRARY_PATH", QStringLiteral(FAKE_CUDA_DIR) + (old.isEmpty() ? QString() : ":" + old));
+        env.insert("LD_LIBRARY_PATH", QString::fromUtf8(FAKE_CUDA_DIR) + (old.isEmpty() ? QString() : ":" + old));
         if (fakeCudaNoDevice)
             env.insert("FAKE_CUDA_NO_DEVICE", "1");
     }
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TRAINDECK_TRAINER_EXE), {QStringLiteral("self-check")});
+    p.start(QString::fromUtf8(TRAINDECK_TRAINER_EXE), {QStringLiteral("self-check")});
     SelfCheck r;
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -356,7 +357,7 @@ void TestGpuInfo::selfCheckKeys()
     QCOMPARE(r.json["nvml"]["available"].get<bool>(), false);
     QVERIFY(str(r.json["nvml"]["error"]).contains("/nonexistent/libnvidia-ml-test.so"));
     // ... and the fake library is reported as available, with its driver version.
-    r = runSelfCheck(QStringLiteral(FAKE_NVML_LIBRARY));
+    r = runSelfCheck(QString::fromUtf8(FAKE_NVML_LIBRARY));
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.json["nvml"]["available"].get<bool>(), true);
     QCOMPARE(str(r.json["nvml"]["driver"]), QStringLiteral("999.99.99-fake"));
@@ -366,7 +367,7 @@ void TestGpuInfo::selfCheckKeys()
 void TestGpuInfo::selfCheckWithFakeDriver()
 {
     // The fake libcuda.so.1 (two devices) and the fake NVML: the GPU listing as a GPU node would print it.
-    SelfCheck r = runSelfCheck(QStringLiteral(FAKE_NVML_LIBRARY), true);
+    SelfCheck r = runSelfCheck(QString::fromUtf8(FAKE_NVML_LIBRARY), true);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.json.is_object(), r.err.constData());
     const auto& j = r.json;
