@@ -68,7 +68,12 @@ JobState deriveState(const RunFiles& f, bool sawTelemetry)
         // The trainer's exit status after a stop on SIGUSR1 (a checkpoint first; resumable).
         if (f.cancelRequested || *f.exitCode == kTrainerStoppedExitCode)
             return JobState::Cancelled;
-        return *f.exitCode == 0 ? JobState::Finished : JobState::Failed;
+        // Ranks torn down with a job that Slurm ended for a failure (a node failed, a limit) can still
+        // leave the batch script an exit status of 0: such a run did not finish.
+        const bool slurmFailedIt = f.slurmJob && f.slurm && f.slurm->known() && slurm::isFinalState(f.slurm->state) &&
+                                   f.slurm->state != QLatin1String("COMPLETED") &&
+                                   f.slurm->state != QLatin1String("CANCELLED");
+        return *f.exitCode == 0 && !slurmFailedIt ? JobState::Finished : JobState::Failed;
     }
     if (f.livenessUnknown)
         return sawTelemetry ? JobState::Running : JobState::Starting; // not known to be gone: ask again

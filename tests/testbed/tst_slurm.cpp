@@ -426,7 +426,13 @@ void TestSlurm::nodeDownShowsNodeFail()
                 .contains(QLatin1String("rc=0")));
     r = cli({QStringLiteral("watch"), run, QStringLiteral("--json")}, 180000);
     const QJsonObject end = lastOfType(r.lines(), QStringLiteral("end"));
-    QCOMPARE(end.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+    QVERIFY2(end.value(QStringLiteral("state")).toString() == QLatin1String("failed"),
+             (r.out.right(3000) + r.err.right(2000) + "\nsqueue/sacct: " +
+              sh(QStringLiteral("squeue -h -t all -o '%i %T %r %N'; cat %1/shared/runs/%2/exit-code "
+                                "%1/shared/runs/%2/signals %1/shared/runs/%2/slurm-job")
+                     .arg(m_tb.dir(), run))
+                  .toUtf8())
+                 .constData());
     const QString detail = end.value(QStringLiteral("detail")).toString();
     QVERIFY2(detail.contains(QLatin1String("node_fail")) && detail.contains(QLatin1String("tb-node2")) &&
                  detail.contains(QLatin1String("tdtest")),

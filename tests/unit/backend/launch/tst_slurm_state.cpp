@@ -231,6 +231,11 @@ void TestSlurmState::exitCodeWaitsForSlurmToEnd()
     QCOMPARE(deriveState(f, true), JobState::Running);
     f.slurm->state = QStringLiteral("NODE_FAIL");
     QCOMPARE(deriveState(f, true), JobState::Failed);
+    // An exit status of 0 does not make a job that Slurm failed finished.
+    f.exitCode = 0;
+    QCOMPARE(deriveState(f, true), JobState::Failed);
+    f.slurm->state = QStringLiteral("COMPLETED");
+    QCOMPARE(deriveState(f, true), JobState::Finished);
     // The trainer stopped on SIGUSR1 (exit 75): cancelled and resumable, whatever Slurm calls it.
     f.exitCode = kTrainerStoppedExitCode;
     f.slurm->state = QStringLiteral("FAILED");
