@@ -61,7 +61,8 @@ JobState deriveState(const RunFiles& f, bool sawTelemetry)
 {
     // A Slurm job whose batch script wrote its exit code but that Slurm has not ended yet (it is still
     // completing, or killing it for a failed node): Slurm's final word, with its reason, comes soon.
-    const bool slurmStillOn = f.slurmJob && f.slurm && f.slurm->known() && !slurm::isFinalState(f.slurm->state);
+    const bool slurmKnows = f.slurmJob && f.slurm && f.slurm->known();
+    const bool slurmStillOn = slurmKnows && !slurm::isFinalState(f.slurm->state);
     if (f.exitCode && slurmStillOn)
         return JobState::Running;
     if (f.exitCode) {
@@ -70,8 +71,7 @@ JobState deriveState(const RunFiles& f, bool sawTelemetry)
             return JobState::Cancelled;
         // Ranks torn down with a job that Slurm ended for a failure (a node failed, a limit) can still
         // leave the batch script an exit status of 0: such a run did not finish.
-        const bool slurmFailedIt = f.slurmJob && f.slurm && f.slurm->known() && slurm::isFinalState(f.slurm->state) &&
-                                   f.slurm->state != QLatin1String("COMPLETED") &&
+        const bool slurmFailedIt = slurmKnows && !slurmStillOn && f.slurm->state != QLatin1String("COMPLETED") &&
                                    f.slurm->state != QLatin1String("CANCELLED");
         return *f.exitCode == 0 && !slurmFailedIt ? JobState::Finished : JobState::Failed;
     }

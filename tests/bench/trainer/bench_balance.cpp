@@ -35,7 +35,7 @@ Result run(const std::string& work, const std::string& label, const std::string&
     const std::string out = work + "/" + label, metrics = out + ".jsonl";
     fs::remove_all(out);
     fs::remove(metrics);
-    const std::string cmd = "mpirun -np 2 --bind-to none --oversubscribe " + quote(TRAINDECK_TRAINER_EXE) +
+    const std::string cmd = "mpirun -np 2 --bind-to none --oversubscribe " + quote(TRAINDECK_TRAINER) +
                             " train --preset qwen2-tiny --data " + quote(data) + " --max-steps " +
                             std::to_string(steps) + " --seq-len 128 --micro-batch 4 --threads 1 --out " + quote(out) +
                             " --metrics-out " + quote(metrics) + " --log-every 1000 " + extra + " 2>/dev/null";

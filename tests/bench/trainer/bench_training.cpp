@@ -42,7 +42,7 @@ Result runTrainer(const std::string& label, const std::string& preset, int ranks
     std::string cmd;
     if (ranks > 1)
         cmd = "mpirun -np " + std::to_string(ranks) + " --bind-to none --oversubscribe ";
-    cmd += quote(TRAINDECK_TRAINER_EXE) + " train --preset " + preset + " --data " + quote(data) + " --tokenizer " +
+    cmd += quote(TRAINDECK_TRAINER) + " train --preset " + preset + " --data " + quote(data) + " --tokenizer " +
            quote(tokenizer) + " --max-steps " + std::to_string(steps) + " --seq-len 128 --micro-batch 4 --threads " +
            std::to_string(threads) + " --out " + quote(out) + " --metrics-out " + quote(metrics) +
            " --log-every 1000 2>/dev/null";

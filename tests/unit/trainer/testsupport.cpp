@@ -13,7 +13,7 @@ namespace testsupport {
 
 QString trainerExe()
 {
-    return QString::fromUtf8(TRAINDECK_TRAINER_EXE);
+    return QString::fromUtf8(TRAINDECK_TRAINER);
 }
 
 QString qwenTokenizerJson()

@@ -37,7 +37,7 @@ QString trainTiny(const QTemporaryDir& dir, const QStringList& args)
                                                   QStringLiteral("--bind-to"),
                                                   QStringLiteral("none"),
                                                   QStringLiteral("--oversubscribe"),
-                                                  QString::fromUtf8(TRAINDECK_TRAINER_EXE),
+                                                  QString::fromUtf8(TRAINDECK_TRAINER),
                                                   QStringLiteral("train"),
                                                   QStringLiteral("--preset"),
                                                   QStringLiteral("qwen2-tiny"),

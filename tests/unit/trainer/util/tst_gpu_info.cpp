@@ -54,7 +54,7 @@ SelfCheck runSelfCheck(const QString& nvmlLibrary = {}, bool fakeCuda = false, b
             env.insert("FAKE_CUDA_NO_DEVICE", "1");
     }
     p.setProcessEnvironment(env);
-    p.start(QString::fromUtf8(TRAINDECK_TRAINER_EXE), {QStringLiteral("self-check")});
+    p.start(QString::fromUtf8(TRAINDECK_TRAINER), {QStringLiteral("self-check")});
     SelfCheck r;
     if (!p.waitForFinished(120000)) {
         p.kill();
