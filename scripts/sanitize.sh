@@ -5,8 +5,10 @@
 #      (one instrumented backend for both; CMakeLists.txt, TRAINDECK_FUZZ). The suites that need an sshd,
 #      the trainer or the CLI (ssh, runs, tst_checks) are not part of that build.
 #    - asan-trainer: the trainer's in-process LibTorch suites (label `asan`: model, safetensors, sampler,
-#      data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer), built with GCC (`asan`
-#      preset, build-asan).
+#      data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer), then, one at a time, the suites
+#      that run the sanitized traindeck-trainer, mostly as ranks under mpirun (label `asan-mpi`: stop
+#      signal, trainer CLI, distributed, stall, balance, overlap, ZeRO, NCCL fallback, telemetry), built
+#      with GCC (`asan` preset, build-asan). tests/sanitizers/lsan.supp names Open MPI's own leaks.
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
 #    node threads; the trainer's prefetch, stall inspector, overlapped allreduce and metrics writer,
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
@@ -47,7 +49,7 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
   asan-trainer)
     build="${ASAN_BUILD_DIR:-$root/build-asan}"
     cmake -S "$root" --preset asan -B "$build" -DTRAINDECK_WITH_GUI=OFF >/dev/null
-    suites=$(suites_of "$build" -L '^asan$' "$@")
+    suites=$(suites_of "$build" -L '^asan(-mpi)?$' "$@")
     ;;
   tsan)
     build="${TSAN_BUILD_DIR:-$root/build-tsan}"
@@ -69,11 +71,16 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
   cmake --build "$build" -j "$jobs" --target $suites
   echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
   if [ "$sanitizer" != tsan ]; then
-    label=()
-    [ "$sanitizer" = asan-trainer ] && label=(-L '^asan$')
-    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}" \
-      UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-      ctest --test-dir "$build" --output-on-failure -j "$jobs" "${label[@]}" "$@"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+    export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/sanitizers/lsan.supp}"
+    if [ "$sanitizer" = asan ]; then
+      ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
+    else
+      # ctest exits 8 when no suite of a label matches the caller's -R
+      ctest --test-dir "$build" --output-on-failure -j "$jobs" -L '^asan$' --no-tests=ignore "$@"
+      ctest --test-dir "$build" --output-on-failure -L '^asan-mpi$' --no-tests=ignore "$@"
+    fi
   else
     # die_after_fork=0: QProcess forks a multi-threaded process and the child only sets its process group
     # and execs. OMP_NUM_THREADS=1: LibTorch's OpenMP pool is not instrumented, so its work stays on the

@@ -13,6 +13,9 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
+#include <vector>
+
 using namespace traindeck::metrics;
 
 namespace {
@@ -119,11 +122,30 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
     // longer backward too, and the straggler hides among the waiting ranks. Here rank 1 sleeps 60 ms
     // inside its backward (once its first gradient bucket is ready, while rank 0's communication
     // thread already waits in that bucket's allreduce); the diagnosis must name rank 1 and only it.
+    // The sleep is half of the balanced step measured first, and 60 ms at least (about one step of the
+    // optimised build here): a fixed 60 ms falls under the detector's minimum effect where steps are
+    // slower, as in the ASan build (about 800 ms a step).
+    const QStringList overlapped{QStringLiteral("--bucket-mb"), QStringLiteral("1"), QStringLiteral("--overlap"),
+                                 QStringLiteral("on")};
+    QTemporaryDir calibration;
+    const QString balancedMetrics = trainTiny(calibration, QStringList{QStringLiteral("--max-steps"),
+                                                                       QStringLiteral("5")} + overlapped);
+    QVERIFY(!balancedMetrics.isEmpty());
+    MetricStore balanced;
+    QVERIFY(balanced.loadFile(balancedMetrics).ok);
+    std::vector<double> stepMs;
+    for (qint64 row = 1; row < balanced.rowCount(); ++row) // step 1 warms up
+        stepMs.push_back(balanced.valueAt(SeriesId::of(RankMetric::Step, 0), row));
+    QVERIFY(!stepMs.empty());
+    std::nth_element(stepMs.begin(), stepMs.begin() + qsizetype(stepMs.size() / 2), stepMs.end());
+    const int delayMs = std::max(60, int(stepMs[stepMs.size() / 2] / 2));
+    qInfo("balanced step %.0f ms: rank 1 sleeps %d ms in its backward", stepMs[stepMs.size() / 2], delayMs);
+
     QTemporaryDir dir;
     const QString metrics =
-        trainTiny(dir, {QStringLiteral("--max-steps"), QStringLiteral("40"), QStringLiteral("--bucket-mb"),
-                        QStringLiteral("1"), QStringLiteral("--overlap"), QStringLiteral("on"),
-                        QStringLiteral("--inject-delay"), QStringLiteral("1:60:backward")});
+        trainTiny(dir, QStringList{QStringLiteral("--max-steps"), QStringLiteral("40"), QStringLiteral("--inject-delay"),
+                                   QStringLiteral("1:%1:backward").arg(delayMs)} +
+                           overlapped);
     QVERIFY(!metrics.isEmpty());
 
     MetricStore store;
