@@ -5,8 +5,12 @@
 // A trial plants a delay of 5-50 % of the measured balanced step on a random rank and feeds the stream
 // step by step to Diagnosis::analyze, as the Monitor and `watch` do; "detected" means a straggler
 // finding (severity warning or above) naming that rank within --horizon steps.
+// Balanced real runs come two ways: rank r pinned to core r % cores (a core the host slows makes its
+// ranks real stragglers; the core probe tells such runs apart), and every rank moving to the next core
+// four times a second (each rank gets as long on every core, so a slow core cannot single one out).
 //   bench_diagnosis [--synthetic-trials N] [--synthetic-balanced-steps N] [--real-trials N]
-//                   [--real-balanced N] [--steps N] [--horizon N] [--seed S] [--real-ranks 2,4] [--no-real]
+//                   [--real-balanced N] [--real-balanced-rotating N] [--steps N] [--horizon N] [--seed S]
+//                   [--real-ranks 2,4] [--no-real]
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -356,10 +360,13 @@ struct Real {
     QString trainer, data, tokenizer;
     QTemporaryDir work;
     int runs = 0;
-    QString pin; // a wrapper that pins rank r to core r % cores, so a slow core maps to known ranks
+    QString pin;    // a wrapper that pins rank r to core r % cores, so a slow core maps to known ranks
+    QString rotate; // a wrapper that moves every rank on to the next core every 0.25 s
+
+    enum class Cores { Pinned, Rotating };
 
     // Runs `ranks` ranks for `steps` steps; returns the path of metrics.jsonl or "" on failure.
-    QString run(int ranks, int steps, const QString& injectDelay)
+    QString run(int ranks, int steps, const QString& injectDelay, Cores cores = Cores::Pinned)
     {
         const QString out = work.filePath(QStringLiteral("run%1").arg(++runs));
         const QString metrics = out + QStringLiteral(".jsonl");
@@ -370,7 +377,7 @@ struct Real {
                          QStringLiteral("--oversubscribe"),
                          QStringLiteral("-x"),
                          QStringLiteral("OMP_NUM_THREADS=1"),
-                         pin,
+                         cores == Cores::Pinned ? pin : rotate,
                          trainer,
                          QStringLiteral("train"),
                          QStringLiteral("--preset"),
@@ -460,6 +467,46 @@ void printNoise(const char* title, const std::vector<Stream>& balanced)
     std::printf("\n%s: compute difference rank 0 - rank 1 as a share of the step: robust sigma %.2f %%, lag-1 "
                 "autocorrelation %.2f, %zu steps\n",
                 title, 1.4826 * median(absDev) * 100, lagDen > 0 ? lagNum / lagDen : 0.0, all.size());
+}
+
+// Balanced runs whose ranks rotate over the cores: findings per rank count.
+void rotating(int runs, int steps, const std::vector<int>& sizes, Real& env)
+{
+    if (runs == 0)
+        return;
+    struct Count {
+        int runs = 0, findings = 0;
+        qint64 steps = 0;
+        double worstCores = 1;
+    };
+    std::map<int, Count> count;
+    CoreProbe probe;
+    for (int i = 0; i < runs; ++i) {
+        const int n = sizes[size_t(i) % sizes.size()];
+        probe.start();
+        const QString m = env.run(n, steps, {}, Real::Cores::Rotating);
+        probe.stop();
+        if (m.isEmpty())
+            continue;
+        const CoreProbe::Imbalance cores = probe.imbalance(5.0);
+        const auto store = load(m).store();
+        const auto found = verdicts(Diagnosis::analyze(*store));
+        Count& c = count[n];
+        c.runs++;
+        c.steps += store->rowCount();
+        c.findings += int(found.size());
+        c.worstCores = std::max(c.worstCores, cores.worst);
+        std::fprintf(stderr, "rotating balanced run %d (%d ranks): cores %.2fx apart at worst, %lld findings\n", i + 1,
+                     n, cores.worst, static_cast<long long>(found.size()));
+        for (const Finding& f : found)
+            std::fprintf(stderr, "  finding (%d ranks): %s\n", n, qPrintable(f.summary));
+    }
+    std::printf("\nreal trainer: balanced runs, every rank moving on to the next core every 0.25 s\n");
+    std::printf("| ranks | runs | steps | false straggler findings | cores apart at worst (core probe, 5 s window) "
+                "|\n|---|---|---|---|---|\n");
+    for (const auto& [n, c] : count)
+        std::printf("| %d | %d | %lld | %d | %.2fx |\n", n, c.runs, static_cast<long long>(c.steps), c.findings,
+                    c.worstCores);
 }
 
 void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, const std::vector<int>& sizes, Real& env)
@@ -595,7 +642,8 @@ int main(int argc, char** argv)
         {"synthetic-trials", "randomized straggler trials on synthetic streams", 2000, 0},
         {"synthetic-balanced-steps", "balanced synthetic steps per rank count, for false alarms", 20000, 0},
         {"real-trials", "straggler trials on the real trainer", 20, 0},
-        {"real-balanced", "balanced runs of the real trainer", 20, 0},
+        {"real-balanced", "balanced runs of the real trainer, rank r pinned to core r % cores", 20, 0},
+        {"real-balanced-rotating", "balanced runs of the real trainer, ranks rotating over the cores", 20, 0},
         {"steps", "steps of each real run", 60, 1},
         {"horizon", "steps within which a straggler counts as detected", 30, 1},
         {"seed", "random seed", 7, 0},
@@ -636,6 +684,7 @@ int main(int argc, char** argv)
     const int synthBalanced = value["synthetic-balanced-steps"];
     const int realTrials = value["real-trials"];
     const int realBalanced = value["real-balanced"];
+    const int realRotating = value["real-balanced-rotating"];
     const int steps = value["steps"];
     const int horizon = value["horizon"];
     const quint32 seed = quint32(value["seed"]);
@@ -669,17 +718,39 @@ int main(int argc, char** argv)
     }
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    env.pin = env.work.filePath(QStringLiteral("pin-rank.sh"));
-    QFile pin(env.pin);
-    if (!pin.open(QIODevice::WriteOnly) ||
-        pin.write(QStringLiteral("#!/bin/sh\nexec taskset -c $((OMPI_COMM_WORLD_RANK % %1)) \"$@\"\n")
-                      .arg(CoreProbe::cores())
-                      .toUtf8()) < 0 ||
-        !pin.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
-        std::fprintf(stderr, "bench_diagnosis: cannot write %s\n", qPrintable(env.pin));
+    const QString cores = QString::number(CoreProbe::cores());
+    const auto writeScript = [&env](const QString& name, const QString& text) {
+        const QString path = env.work.filePath(name);
+        QFile script(path);
+        if (!script.open(QIODevice::WriteOnly) || script.write(text.toUtf8()) < 0 ||
+            !script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
+            std::fprintf(stderr, "bench_diagnosis: cannot write %s\n", qPrintable(path));
+            return QString();
+        }
+        return path;
+    };
+    env.pin = writeScript(QStringLiteral("pin-rank.sh"),
+                          QStringLiteral("#!/bin/sh\nexec taskset -c $((OMPI_COMM_WORLD_RANK % %1)) \"$@\"\n").arg(cores));
+    // Rank r starts on core r % C; the wrapper stays its parent and re-pins all of the trainer's threads
+    // to the next core every 0.25 s until it exits (a zombie's state is Z).
+    env.rotate = writeScript(QStringLiteral("rotate-rank.sh"),
+                             QStringLiteral("#!/bin/sh\n"
+                                            "C=%1\n"
+                                            "core=$((OMPI_COMM_WORLD_RANK % C))\n"
+                                            "taskset -c \"$core\" \"$@\" &\n"
+                                            "pid=$!\n"
+                                            "while state=$(cut -d' ' -f3 \"/proc/$pid/stat\" 2>/dev/null) && "
+                                            "[ \"$state\" != Z ]; do\n"
+                                            "  sleep 0.25\n"
+                                            "  core=$(((core + 1) % C))\n"
+                                            "  taskset -a -p -c \"$core\" \"$pid\" >/dev/null 2>&1\n"
+                                            "done\n"
+                                            "wait \"$pid\"\n")
+                                 .arg(cores));
+    if (env.pin.isEmpty() || env.rotate.isEmpty())
         return 1;
-    }
-    pin.close();
-    real(realTrials, realBalanced, steps, horizon, seed, sizes, env);
+    if (realTrials > 0 || realBalanced > 0)
+        real(realTrials, realBalanced, steps, horizon, seed, sizes, env);
+    rotating(realRotating, steps, sizes, env);
     return 0;
 }
