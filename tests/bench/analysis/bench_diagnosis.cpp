@@ -700,7 +700,8 @@ int main(int argc, char** argv)
         sizes.push_back(ranks);
     }
 
-    synthetic(synthTrials, synthBalanced, horizon, seed);
+    if (synthTrials > 0 || synthBalanced > 0)
+        synthetic(synthTrials, synthBalanced, horizon, seed);
     std::fflush(stdout);
 
     if (parser.isSet(QStringLiteral("no-real")))
@@ -729,24 +730,26 @@ int main(int argc, char** argv)
         }
         return path;
     };
-    env.pin = writeScript(QStringLiteral("pin-rank.sh"),
-                          QStringLiteral("#!/bin/sh\nexec taskset -c $((OMPI_COMM_WORLD_RANK % %1)) \"$@\"\n").arg(cores));
-    // Rank r starts on core r % C; the wrapper stays its parent and re-pins all of the trainer's threads
-    // to the next core every 0.25 s until it exits (a zombie's state is Z).
-    env.rotate = writeScript(QStringLiteral("rotate-rank.sh"),
-                             QStringLiteral("#!/bin/sh\n"
-                                            "C=%1\n"
-                                            "core=$((OMPI_COMM_WORLD_RANK % C))\n"
-                                            "taskset -c \"$core\" \"$@\" &\n"
-                                            "pid=$!\n"
-                                            "while state=$(cut -d' ' -f3 \"/proc/$pid/stat\" 2>/dev/null) && "
-                                            "[ \"$state\" != Z ]; do\n"
-                                            "  sleep 0.25\n"
-                                            "  core=$(((core + 1) % C))\n"
-                                            "  taskset -a -p -c \"$core\" \"$pid\" >/dev/null 2>&1\n"
-                                            "done\n"
-                                            "wait \"$pid\"\n")
-                                 .arg(cores));
+    env.pin =
+        writeScript(QStringLiteral("pin-rank.sh"),
+                    QStringLiteral("#!/bin/sh\nexec taskset -c $((OMPI_COMM_WORLD_RANK % %1)) \"$@\"\n").arg(cores));
+    // Rank r is on core (r + k) % C during the k-th quarter second of the clock, all ranks moving at
+    // the same moments (two ranks never share a core for longer than a wrapper's wake-up lag). The
+    // wrapper stays the trainer's parent and re-pins all its threads until it exits (a zombie's state is Z).
+    env.rotate =
+        writeScript(QStringLiteral("rotate-rank.sh"),
+                    QStringLiteral("#!/bin/sh\nC=") + cores +
+                        QStringLiteral("\n"
+                                       "quarter=250000000\n"
+                                       "core() { echo $(((OMPI_COMM_WORLD_RANK + $(date +%s%N) / quarter) % C)); }\n"
+                                       "taskset -c \"$(core)\" \"$@\" &\n"
+                                       "pid=$!\n"
+                                       "while state=$(cut -d' ' -f3 \"/proc/$pid/stat\" 2>/dev/null) && "
+                                       "[ \"$state\" != Z ]; do\n"
+                                       "  sleep \"0.$(printf %09d $((quarter - $(date +%s%N) % quarter)))\"\n"
+                                       "  taskset -a -p -c \"$(core)\" \"$pid\" >/dev/null 2>&1\n"
+                                       "done\n"
+                                       "wait \"$pid\"\n")); // no arg(): the script holds %s and %09d
     if (env.pin.isEmpty() || env.rotate.isEmpty())
         return 1;
     if (realTrials > 0 || realBalanced > 0)

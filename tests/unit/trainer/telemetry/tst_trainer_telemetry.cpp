@@ -128,8 +128,8 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
     const QStringList overlapped{QStringLiteral("--bucket-mb"), QStringLiteral("1"), QStringLiteral("--overlap"),
                                  QStringLiteral("on")};
     QTemporaryDir calibration;
-    const QString balancedMetrics = trainTiny(calibration, QStringList{QStringLiteral("--max-steps"),
-                                                                       QStringLiteral("5")} + overlapped);
+    const QString balancedMetrics =
+        trainTiny(calibration, QStringList{QStringLiteral("--max-steps"), QStringLiteral("5")} + overlapped);
     QVERIFY(!balancedMetrics.isEmpty());
     MetricStore balanced;
     QVERIFY(balanced.loadFile(balancedMetrics).ok);
@@ -143,8 +143,8 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
 
     QTemporaryDir dir;
     const QString metrics =
-        trainTiny(dir, QStringList{QStringLiteral("--max-steps"), QStringLiteral("40"), QStringLiteral("--inject-delay"),
-                                   QStringLiteral("1:%1:backward").arg(delayMs)} +
+        trainTiny(dir, QStringList{QStringLiteral("--max-steps"), QStringLiteral("40"),
+                                   QStringLiteral("--inject-delay"), QStringLiteral("1:%1:backward").arg(delayMs)} +
                            overlapped);
     QVERIFY(!metrics.isEmpty());
 
