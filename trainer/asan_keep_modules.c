@@ -6,7 +6,7 @@
  * With dlclose() a no-op the components stay mapped, their frames name their modules (mca_*.so), and
  * tests/sanitizers/lsan.supp suppresses Open MPI's leaks by module while the trainer's own stay reported. */
 #if defined(__SANITIZE_ADDRESS__)
-__attribute__((visibility("default"))) int dlclose(void *handle)
+__attribute__((visibility("default"))) int dlclose(void* handle)
 {
     (void)handle;
     return 0;
