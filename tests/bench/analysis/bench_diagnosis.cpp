@@ -38,6 +38,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -470,6 +471,35 @@ void printNoise(const char* title, const std::vector<Stream>& balanced)
                 title, 1.4826 * median(absDev) * 100, lagDen > 0 ? lagNum / lagDen : 0.0, all.size());
 }
 
+// One balanced run with the core probe beside it: its stream, straggler verdicts and the cores' imbalance.
+struct BalancedRun {
+    Stream stream;
+    std::unique_ptr<MetricStore> store;
+    QList<Finding> found;
+    CoreProbe::Imbalance cores;
+};
+
+std::optional<BalancedRun> balancedRun(Real& env, int ranks, int steps, Real::Cores how, int index)
+{
+    CoreProbe probe;
+    probe.start();
+    const QString m = env.run(ranks, steps, {}, how);
+    probe.stop();
+    if (m.isEmpty())
+        return std::nullopt;
+    BalancedRun b;
+    b.cores = probe.imbalance(5.0);
+    b.stream = load(m);
+    b.store = b.stream.store();
+    b.found = verdicts(Diagnosis::analyze(*b.store));
+    std::fprintf(stderr, "%s balanced run %d (%d ranks): cores %.2fx apart at worst (core %d slowest), %lld findings\n",
+                 how == Real::Cores::Pinned ? "pinned" : "rotating", index, ranks, b.cores.worst, b.cores.slowestCore,
+                 static_cast<long long>(b.found.size()));
+    for (const Finding& f : b.found)
+        std::fprintf(stderr, "  finding (%d ranks): %s\n", ranks, qPrintable(f.summary));
+    return b;
+}
+
 // Balanced runs whose ranks rotate over the cores: findings per rank count.
 void rotating(int runs, int steps, const std::vector<int>& sizes, Real& env)
 {
@@ -481,26 +511,16 @@ void rotating(int runs, int steps, const std::vector<int>& sizes, Real& env)
         double worstCores = 1;
     };
     std::map<int, Count> count;
-    CoreProbe probe;
     for (int i = 0; i < runs; ++i) {
         const int n = sizes[size_t(i) % sizes.size()];
-        probe.start();
-        const QString m = env.run(n, steps, {}, Real::Cores::Rotating);
-        probe.stop();
-        if (m.isEmpty())
+        const std::optional<BalancedRun> b = balancedRun(env, n, steps, Real::Cores::Rotating, i + 1);
+        if (!b)
             continue;
-        const CoreProbe::Imbalance cores = probe.imbalance(5.0);
-        const auto store = load(m).store();
-        const auto found = verdicts(Diagnosis::analyze(*store));
         Count& c = count[n];
         c.runs++;
-        c.steps += store->rowCount();
-        c.findings += int(found.size());
-        c.worstCores = std::max(c.worstCores, cores.worst);
-        std::fprintf(stderr, "rotating balanced run %d (%d ranks): cores %.2fx apart at worst, %lld findings\n", i + 1,
-                     n, cores.worst, static_cast<long long>(found.size()));
-        for (const Finding& f : found)
-            std::fprintf(stderr, "  finding (%d ranks): %s\n", n, qPrintable(f.summary));
+        c.steps += b->store->rowCount();
+        c.findings += int(b->found.size());
+        c.worstCores = std::max(c.worstCores, b->cores.worst);
     }
     std::printf("\nreal trainer: balanced runs, every rank moving on to the next core every 0.25 s\n");
     std::printf("| ranks | runs | steps | false straggler findings | cores apart at worst (core probe, 5 s window) "
@@ -530,18 +550,14 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     CoreProbe probe;
     for (int i = 0; i < balancedRuns; ++i) {
         const int n = sizes[size_t(i) % sizes.size()];
-        probe.start();
-        const QString m = env.run(n, steps, {});
-        probe.stop();
-        if (m.isEmpty())
+        std::optional<BalancedRun> b = balancedRun(env, n, steps, Real::Cores::Pinned, i + 1);
+        if (!b)
             continue;
-        const CoreProbe::Imbalance cores = probe.imbalance(5.0);
-        Stream run = load(m);
-        const auto store = run.store();
-        const MetricStore& s = *store;
+        const CoreProbe::Imbalance& cores = b->cores;
+        const MetricStore& s = *b->store;
+        const QList<Finding>& found = b->found;
         stepMs[n] = stepMs[n] > 0 ? stepMs[n] : balancedStepMs(s);
         fa[n].steps += s.rowCount();
-        const auto found = verdicts(Diagnosis::analyze(s));
         fa[n].alarms += int(found.size());
         CoreSplit& c = split[n];
         if (cores.worst <= evenCores) {
@@ -556,12 +572,7 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
                 if (f.ranks.size() == 1 && f.ranks[0] % CoreProbe::cores() == cores.slowestCore)
                     c.slowAlarmsOnSlowCore++;
         }
-        std::fprintf(stderr,
-                     "balanced run %d (%d ranks): cores %.2fx apart at worst (core %d slowest), %lld findings\n", i + 1,
-                     n, cores.worst, cores.slowestCore, static_cast<long long>(found.size()));
-        for (const Finding& f : found)
-            std::fprintf(stderr, "  finding (%d ranks): %s\n", n, qPrintable(f.summary));
-        balanced.push_back(std::move(run));
+        balanced.push_back(std::move(b->stream));
     }
     for (int n : sizes)
         if (!(stepMs[n] > 0))

@@ -119,7 +119,7 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
 void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
 {
     // DDP's trap: once collectives run inside backward, the rank that waits for a slow peer shows a
-    // longer backward too, and the straggler hides among the waiting ranks. Here rank 1 sleeps 60 ms
+    // longer backward too, and the straggler hides among the waiting ranks. Here rank 1 sleeps
     // inside its backward (once its first gradient bucket is ready, while rank 0's communication
     // thread already waits in that bucket's allreduce); the diagnosis must name rank 1 and only it.
     // The sleep is half of the balanced step measured first, and 60 ms at least (about one step of the
@@ -137,9 +137,10 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
     for (qint64 row = 1; row < balanced.rowCount(); ++row) // step 1 warms up
         stepMs.push_back(balanced.valueAt(SeriesId::of(RankMetric::Step, 0), row));
     QVERIFY(!stepMs.empty());
-    std::nth_element(stepMs.begin(), stepMs.begin() + qsizetype(stepMs.size() / 2), stepMs.end());
-    const int delayMs = std::max(60, int(stepMs[stepMs.size() / 2] / 2));
-    qInfo("balanced step %.0f ms: rank 1 sleeps %d ms in its backward", stepMs[stepMs.size() / 2], delayMs);
+    const auto middle = stepMs.begin() + qsizetype(stepMs.size() / 2);
+    std::nth_element(stepMs.begin(), middle, stepMs.end());
+    const int delayMs = std::max(60, int(*middle / 2));
+    qInfo("balanced step %.0f ms: rank 1 sleeps %d ms in its backward", *middle, delayMs);
 
     QTemporaryDir dir;
     const QString metrics =
