@@ -112,7 +112,12 @@ LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteAr
                       .arg(profile.nodes.size());
         return r;
     }
-    r.bytes = qint64(j.value(QStringLiteral("bytes")).toDouble());
+    r.bytes = j.value(QStringLiteral("bytes")).toInteger(-1);
+    if (r.bytes <= 0) {
+        r.error = tr("the link test's result has no message size: %1")
+                      .arg(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact)));
+        return r;
+    }
     for (const QJsonValue& v : j.value(QStringLiteral("pairs")).toArray()) {
         const QJsonObject o = v.toObject();
         LinkMeasurement m;

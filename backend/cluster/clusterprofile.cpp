@@ -27,6 +27,16 @@ namespace {
 
 const QString kLocalName = QStringLiteral("local");
 
+// A JSON number that names an integer exactly: beyond 2^53 a double has lost digits already, and
+// beyond qint64 converting it is undefined.
+bool isExactInteger(const QJsonValue& v)
+{
+    if (!v.isDouble())
+        return false;
+    const double d = v.toDouble();
+    return std::floor(d) == d && std::fabs(d) <= 9007199254740992.0;
+}
+
 QString nodeKey(int index, const char* key = nullptr)
 {
     QString path = QStringLiteral("nodes[%1]").arg(index);
@@ -268,7 +278,7 @@ Result<ClusterProfile> ClusterProfile::fromJson(const QByteArray& json, const QS
             const QString key = QStringLiteral("env.") + it.key();
             if (it.value().isString())
                 p.env.insert(it.key(), it.value().toString());
-            else if (it.value().isDouble() && std::floor(it.value().toDouble()) == it.value().toDouble())
+            else if (isExactInteger(it.value()))
                 p.env.insert(it.key(), QString::number(qint64(it.value().toDouble())));
             else
                 r.error(key, tr("expected a string"));

@@ -185,6 +185,12 @@ class TestLinkTest : public QObject {
         const LinkReport malformed = LinkTest::parse(profile(3), benchOutput(3, {{0, 3, 10, 100}}));
         QVERIFY(!malformed.ok());
         QVERIFY(malformed.pairs.isEmpty());
+        // A message size that is no whole number of bytes (a double past qint64 was undefined to convert).
+        QByteArray huge = benchOutput(3, {{0, 1, 10, 100}});
+        huge.replace("1048576", "1e300");
+        const LinkReport noSize = LinkTest::parse(profile(3), huge);
+        QVERIFY(!noSize.ok());
+        QVERIFY2(noSize.error.contains(QStringLiteral("no message size")), qPrintable(noSize.error));
     }
 
     void commandRunsOneRankPerNode()

@@ -185,6 +185,10 @@ void TestClusterProfile::errors_data()
     QTest::addRow("env not string") << QByteArray(
                                            R"({"version":1,"name":"lab","env":{"A":[1]},"nodes":[{"host":"a"}]})")
                                     << "lab.json: env.A: expected a string";
+    // Found by fuzz_cluster_profile: a whole number past qint64 was converted (undefined behaviour).
+    QTest::addRow("env number too large")
+        << QByteArray(R"({"version":1,"name":"lab","env":{"A":1e300},"nodes":[{"host":"a"}]})")
+        << "lab.json: env.A: expected a string";
     QTest::addRow("env bad name") << QByteArray(
                                          R"({"version":1,"name":"lab","env":{"A-B":"1"},"nodes":[{"host":"a"}]})")
                                   << "lab.json: env.A-B: invalid character '-' in environment variable name 'A-B'";
