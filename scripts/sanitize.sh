@@ -4,11 +4,13 @@
 #    - asan: the backend's suites and the tokenizer's, built with clang in the fuzzers' build directory
 #      (one instrumented backend for both; CMakeLists.txt, TRAINDECK_FUZZ). The suites that need an sshd,
 #      the trainer or the CLI (ssh, runs, tst_checks) are not part of that build.
-#    - asan-trainer: the trainer's in-process LibTorch suites (label `asan`: model, safetensors, sampler,
-#      data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer), then, one at a time, the suites
-#      that run the sanitized traindeck-trainer, mostly as ranks under mpirun (label `asan-mpi`: stop
-#      signal, trainer CLI, distributed, stall, balance, overlap, ZeRO, NCCL fallback, telemetry), built
-#      with GCC (`asan` preset, build-asan). tests/sanitizers/lsan.supp names Open MPI's own leaks.
+#    - asan-trainer: built with GCC (`asan` preset, build-asan). Label `asan`: the trainer's in-process
+#      LibTorch suites (model, safetensors, sampler, data pipeline, checkpoint, loss scaler, metrics writer,
+#      GGUF writer) and the backend's suites against real sshd servers (ssh session, keys, transport; node
+#      checks). Then, one at a time, label `asan-mpi`: the suites that run the sanitized traindeck-trainer,
+#      mostly as ranks under mpirun (stop signal, trainer CLI, distributed, stall, balance, overlap, ZeRO,
+#      NCCL fallback, telemetry; the operations layer; runs on a remote head). tests/sanitizers/lsan.supp
+#      names Open MPI's own leaks.
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
 #    node threads; the trainer's prefetch, stall inspector, overlapped allreduce and metrics writer,
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
