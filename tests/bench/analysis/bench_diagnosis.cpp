@@ -62,14 +62,21 @@ struct Trial {
     bool wrongRank = false;
 };
 
-// Trial i: 2 ranks for even i, 4 for odd; a random rank; a delay of 5-50 % of the balanced step.
-Trial randomTrial(int i, std::mt19937& rng, const std::vector<int>& sizes = {2, 4})
+// The planted delays, as fractions of the balanced step (--delay-range, in percent).
+struct DelayRange {
+    double lo = 0.05;
+    double hi = 0.50;
+};
+
+// Trial i: the sizes in turn (2 ranks for even i, 4 for odd by default); a random rank; a delay drawn
+// uniformly from the range.
+Trial randomTrial(int i, std::mt19937& rng, const DelayRange& delays, const std::vector<int>& sizes = {2, 4})
 {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     Trial t;
     t.ranks = sizes[size_t(i) % sizes.size()];
     t.rank = int(u(rng) * t.ranks);
-    t.effect = 0.05 + 0.45 * u(rng);
+    t.effect = delays.lo + (delays.hi - delays.lo) * u(rng);
     return t;
 }
 
@@ -219,13 +226,13 @@ double balancedStepMs(const MetricStore& s)
     return median(v);
 }
 
-void synthetic(int trials, qint64 balancedSteps, int horizon, quint32 seed)
+void synthetic(int trials, qint64 balancedSteps, int horizon, quint32 seed, const DelayRange& delays)
 {
     std::mt19937 rng(seed);
     const RankMetric phases[] = {RankMetric::Data, RankMetric::Fwd, RankMetric::Bwd, RankMetric::Opt};
     std::vector<Trial> results;
     for (int i = 0; i < trials; ++i) {
-        Trial t = randomTrial(i, rng);
+        Trial t = randomTrial(i, rng, delays);
         testing::SyntheticRun run = realisticRun(t.ranks, rng());
         const double step = balancedStepMs(*syntheticStream(run, 40).store());
         run.delayRank = t.rank;
@@ -530,7 +537,8 @@ void rotating(int runs, int steps, const std::vector<int>& sizes, Real& env)
                     c.worstCores);
 }
 
-void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, const std::vector<int>& sizes, Real& env)
+void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, const DelayRange& delays,
+          const std::vector<int>& sizes, Real& env)
 {
     std::mt19937 rng(seed);
     const char* phases[] = {"data", "forward", "backward", "optimizer"};
@@ -591,7 +599,7 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     std::vector<Trial> results, evenResults, slowedJob;
     int absorbed = 0;
     for (int i = 0; i < trials; ++i) {
-        Trial t = randomTrial(i, rng, sizes);
+        Trial t = randomTrial(i, rng, delays, sizes);
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
         probe.start();
         const QString m =
@@ -674,6 +682,10 @@ int main(int argc, char** argv)
                                         QStringLiteral("the real trials' ranks: 'pinned' (rank r on core r % cores) "
                                                        "or 'rotating' (every rank to the next core every 0.25 s)"),
                                         QStringLiteral("HOW"), QStringLiteral("pinned")));
+    parser.addOption(QCommandLineOption(QStringLiteral("delay-range"),
+                                        QStringLiteral("planted delays in percent of the balanced step, drawn "
+                                                       "uniformly (default 5:50; e.g. 10:15 for the +10 % target)"),
+                                        QStringLiteral("LO:HI"), QStringLiteral("5:50")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
     if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
         std::fprintf(
@@ -725,8 +737,22 @@ int main(int argc, char** argv)
         sizes.push_back(ranks);
     }
 
+    DelayRange delays;
+    {
+        const QStringList range = parser.value(QStringLiteral("delay-range")).split(u':');
+        bool loOk = false, hiOk = false;
+        const double lo = range.size() == 2 ? range[0].toDouble(&loOk) : 0;
+        const double hi = range.size() == 2 ? range[1].toDouble(&hiOk) : 0;
+        if (!loOk || !hiOk || !(lo > 0) || !(hi >= lo) || !(hi <= 50)) {
+            std::fprintf(stderr,
+                         "bench_diagnosis: --delay-range takes LO:HI in percent, 0 < LO <= HI <= 50, not '%s'\n",
+                         qPrintable(parser.value(QStringLiteral("delay-range"))));
+            return 2;
+        }
+        delays = {lo / 100, hi / 100};
+    }
     if (synthTrials > 0 || synthBalanced > 0)
-        synthetic(synthTrials, synthBalanced, horizon, seed);
+        synthetic(synthTrials, synthBalanced, horizon, seed, delays);
     std::fflush(stdout);
 
     if (parser.isSet(QStringLiteral("no-real")))
@@ -779,7 +805,7 @@ int main(int argc, char** argv)
     if (env.pin.isEmpty() || env.rotate.isEmpty())
         return 1;
     if (realTrials > 0 || realBalanced > 0)
-        real(realTrials, realBalanced, steps, horizon, seed, sizes, env);
+        real(realTrials, realBalanced, steps, horizon, seed, delays, sizes, env);
     rotating(realRotating, steps, sizes, env);
     return 0;
 }
