@@ -27,14 +27,17 @@ namespace {
 
 const QString kLocalName = QStringLiteral("local");
 
-// A JSON number that names an integer exactly: beyond 2^53 a double has lost digits already, and
+// A JSON number without a fraction (of any size: compare it before converting it).
+bool isWholeNumber(const QJsonValue& v)
+{
+    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble();
+}
+
+// A whole number that names an integer exactly: beyond 2^53 a double has lost digits already, and
 // beyond qint64 converting it is undefined.
 bool isExactInteger(const QJsonValue& v)
 {
-    if (!v.isDouble())
-        return false;
-    const double d = v.toDouble();
-    return std::floor(d) == d && std::fabs(d) <= 9007199254740992.0;
+    return isWholeNumber(v) && std::fabs(v.toDouble()) <= 9007199254740992.0;
 }
 
 QString nodeKey(int index, const char* key = nullptr)
@@ -130,7 +133,7 @@ struct Reader {
             return;
         const QJsonValue v = obj.value(key);
         const double d = v.toDouble();
-        if (!v.isDouble() || std::floor(d) != d || d < min || d > max) {
+        if (!isWholeNumber(v) || d < min || d > max) {
             error(path, ClusterProfile::tr("expected an integer %1..%2").arg(min).arg(max));
             return;
         }
@@ -237,7 +240,7 @@ Result<ClusterProfile> ClusterProfile::fromJson(const QByteArray& json, const QS
     } else {
         const QJsonValue v = root.value(QStringLiteral("version"));
         const double d = v.toDouble();
-        if (!v.isDouble() || std::floor(d) != d || d < 1)
+        if (!isWholeNumber(v) || d < 1)
             r.error(QStringLiteral("version"), tr("expected an integer format version (%1)").arg(FormatVersion));
         else if (d > FormatVersion)
             r.error(QStringLiteral("version"),
