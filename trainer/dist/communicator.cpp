@@ -69,6 +69,7 @@ class LocalCommunicator final : public Communicator {
     int localRank() const override { return 0; }
     const std::string& host() const override { return host_; }
     std::string libraryVersion() const override { return "none (single process)"; }
+    std::string waitPolicy() const override { return "none"; }
     void allreduceSum(torch::Tensor& t, WireType wire) override
     {
         // Keep the numerics of compression identical to a multi-rank run.
@@ -131,10 +132,35 @@ template <typename T> void sum16(void* in, void* inout, int* len, MPI_Datatype*)
         b[i] = static_cast<T>(static_cast<float>(a[i]) + static_cast<float>(b[i]));
 }
 
+// Open MPI's mpi_yield_when_idle as the library took it (MPI_T reads the value in effect, whoever set it).
+bool mpiYieldsWhenIdle()
+{
+    int provided = 0, index = 0, count = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return false;
+    // Zeroed and larger than any type the variable may have (int, bool, char): any set byte means true.
+    unsigned char value[16] = {};
+    MPI_T_cvar_handle handle = nullptr;
+    if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS &&
+        MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
+        if (count != 1 || MPI_T_cvar_read(handle, value) != MPI_SUCCESS)
+            std::memset(value, 0, sizeof value);
+        MPI_T_cvar_handle_free(&handle);
+    }
+    MPI_T_finalize();
+    return std::any_of(std::begin(value), std::end(value), [](unsigned char b) { return b != 0; });
+}
+
 class MpiCommunicator final : public Communicator {
   public:
     MpiCommunicator(int* argc, char*** argv)
     {
+        // A thread that waits in a collective for a late peer polls; by default Open MPI spins, and the
+        // overlapped allreduce's communication thread then takes the CPU time of the backward pass
+        // beside it. That slows the waiting rank and hides part of the late rank's delay from the
+        // diagnosis (docs/diagnosis.md). Yielding between polls leaves the core to the computation and
+        // costs nothing when nothing else runs. A value the user set is kept.
+        ::setenv("OMPI_MCA_mpi_yield_when_idle", "1", /*overwrite=*/0);
         // The stall inspector's thread sends and receives while the training thread sits in a collective.
         int provided = 0;
         if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
@@ -151,6 +177,7 @@ class MpiCommunicator final : public Communicator {
         check(MPI_Op_create(&sum16<c10::BFloat16>, 1, &sumBf16_), "MPI_Op_create", __FILE__, __LINE__);
         if (provided >= MPI_THREAD_MULTIPLE)
             check(MPI_Comm_dup(MPI_COMM_WORLD, &progress_), "MPI_Comm_dup", __FILE__, __LINE__);
+        yields_ = mpiYieldsWhenIdle();
     }
     ~MpiCommunicator() override
     {
@@ -166,6 +193,7 @@ class MpiCommunicator final : public Communicator {
     int localRank() const override { return localRank_; }
     const std::string& host() const override { return host_; }
     std::string libraryVersion() const override { return mpiLibraryVersion(); }
+    std::string waitPolicy() const override { return yields_ ? "yield" : "spin"; }
 
     void allreduceSum(torch::Tensor& t, WireType wire) override
     {
@@ -352,6 +380,7 @@ class MpiCommunicator final : public Communicator {
     }
 
     int rank_ = 0, size_ = 1, localRank_ = 0;
+    bool yields_ = false; // mpi_yield_when_idle in effect
     std::string host_;
     MPI_Datatype half_ = MPI_DATATYPE_NULL;
     MPI_Op sumFp16_ = MPI_OP_NULL, sumBf16_ = MPI_OP_NULL;

@@ -25,6 +25,9 @@ class Communicator {
     // True when collectives take CUDA tensors directly (NCCL); otherwise device tensors are staged
     // through host memory by the caller.
     virtual bool acceptsDeviceTensors() const { return false; }
+    // How a rank waits inside a CPU collective for a late peer, as the MPI library reports it: "yield"
+    // (it gives the core to any other runnable thread between polls), "spin", or "none" (one process).
+    virtual std::string waitPolicy() const = 0;
 
     // In-place sum over ranks of a contiguous CPU float32 tensor, optionally sent as fp16/bf16.
     virtual void allreduceSum(torch::Tensor& tensor, WireType wire = WireType::None) = 0;

@@ -171,6 +171,7 @@ class NcclCommunicator final : public Communicator {
     int localRank() const override { return device_; }
     const std::string& host() const override { return control_.host(); }
     std::string libraryVersion() const override { return control_.libraryVersion(); } // hello: versions.mpi
+    std::string waitPolicy() const override { return control_.waitPolicy(); }         // its CPU collectives
     bool acceptsDeviceTensors() const override { return true; }
 
     void allreduceSum(torch::Tensor& t, WireType wire) override

@@ -930,6 +930,7 @@ nlohmann::ordered_json helloRecord(const TrainingRun& run, const std::string& ru
     nlohmann::ordered_json hparams = o.toJson();
     hparams["world_size"] = run.world;
     hparams["comm"] = run.comm.acceptsDeviceTensors() ? "nccl" : "mpi"; // what --comm chose
+    hparams["comm_wait"] = run.comm.waitPolicy();
     hparams["max_steps"] = run.maxSteps;
     hparams["batch_size"] = o.microBatch * o.gradAccum * run.world;
     hparams["threads"] = torch::get_num_threads();

@@ -1,7 +1,8 @@
 // The trainer's telemetry, written by a real 2-rank run under mpirun, read by the backend's protocol
 // parser: no malformed line, every record type in order, per-rank arrays of the world's size, and a
 // planted delay visible on the delayed rank; with the allreduce overlapped with backward, a rank slowed
-// inside its backward pass is still the one the diagnosis names.
+// inside its backward pass is still the one the diagnosis names; and ranks that wait for a peer yield
+// their core (Open MPI's mpi_yield_when_idle, unless the user chose otherwise).
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -21,8 +22,8 @@ using namespace traindeck::metrics;
 namespace {
 
 // The real trainer under `mpirun -np 2` on qwen2-tiny (seq 16, micro-batch 1, one thread) with `args`
-// after those; its metrics file, or "" after a failed QVERIFY.
-QString trainTiny(const QTemporaryDir& dir, const QStringList& args)
+// after those and `extraEnv` in its environment; its metrics file, or "" after a failed QVERIFY.
+QString trainTiny(const QTemporaryDir& dir, const QStringList& args, const QProcessEnvironment& extraEnv = {})
 {
     QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
     if (!corpus.open(QIODevice::WriteOnly))
@@ -33,6 +34,7 @@ QString trainTiny(const QTemporaryDir& dir, const QStringList& args)
     const QString metrics = dir.filePath(QStringLiteral("metrics.jsonl"));
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("xdg")));
+    env.insert(extraEnv);
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(QStringLiteral("mpirun"), QStringList{QStringLiteral("-np"),
@@ -71,6 +73,7 @@ class TestTrainerTelemetry : public QObject {
   private Q_SLOTS:
     void recordsFollowTheProtocol();
     void backwardStragglerNamedWithOverlap();
+    void waitingRanksYieldUnlessTheUserSaysOtherwise();
 };
 
 void TestTrainerTelemetry::recordsFollowTheProtocol()
@@ -91,6 +94,8 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     QCOMPARE(store.lastStep(), qint64(6));
     QVERIFY(store.hello().has_value());
     QCOMPARE(store.hello()->worldSize, 2);
+    // What Open MPI reports in effect (MPI_T), not what the trainer asked for.
+    QCOMPARE(store.hello()->hparams.value(QStringLiteral("comm_wait")).toString(), QStringLiteral("yield"));
     QCOMPARE(store.checkpoints().size(), qsizetype(2)); // steps 3 and 6
     QVERIFY(store.done().has_value());
 
@@ -166,6 +171,21 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
         QVERIFY(!f.hosts.first().isEmpty());
     }
     QCOMPARE(stragglers, 1);
+}
+
+void TestTrainerTelemetry::waitingRanksYieldUnlessTheUserSaysOtherwise()
+{
+    // A user who wants Open MPI's spinning wait back (e.g. one rank per otherwise idle core) sets the
+    // MCA parameter, which mpirun hands to the ranks; the trainer keeps it and the hello says so.
+    QTemporaryDir dir;
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("OMPI_MCA_mpi_yield_when_idle"), QStringLiteral("0"));
+    const QString metrics = trainTiny(dir, {QStringLiteral("--max-steps"), QStringLiteral("2")}, env);
+    QVERIFY(!metrics.isEmpty());
+    MetricStore store;
+    QVERIFY(store.loadFile(metrics).ok);
+    QVERIFY(store.hello().has_value());
+    QCOMPARE(store.hello()->hparams.value(QStringLiteral("comm_wait")).toString(), QStringLiteral("spin"));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerTelemetry)
