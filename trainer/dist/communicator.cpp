@@ -11,6 +11,7 @@
 #include <c10/util/Half.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -132,23 +133,23 @@ template <typename T> void sum16(void* in, void* inout, int* len, MPI_Datatype*)
         b[i] = static_cast<T>(static_cast<float>(a[i]) + static_cast<float>(b[i]));
 }
 
-// Open MPI's mpi_yield_when_idle as the library took it (MPI_T reads the value in effect, whoever set it).
+// Open MPI's mpi_yield_when_idle as the library takes it: from the environment, which outranks its
+// parameter files (mpirun's --mca reaches the ranks through the environment too). Its boolean spellings:
+// 1, t, true, enabled, yes, y or any other non-zero number. MPI_T could read the value back, but
+// MPI_T_init_thread registers every component's parameters: 240 ms per rank here, and a block
+// libmca_common_ofi never frees.
 bool mpiYieldsWhenIdle()
 {
-    int provided = 0, index = 0, count = 0;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    const char* raw = std::getenv("OMPI_MCA_mpi_yield_when_idle");
+    if (!raw)
         return false;
-    // Zeroed and larger than any type the variable may have (int, bool, char): any set byte means true.
-    unsigned char value[16] = {};
-    MPI_T_cvar_handle handle = nullptr;
-    if (MPI_T_cvar_get_index("mpi_yield_when_idle", &index) == MPI_SUCCESS &&
-        MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
-        if (count != 1 || MPI_T_cvar_read(handle, value) != MPI_SUCCESS)
-            std::memset(value, 0, sizeof value);
-        MPI_T_cvar_handle_free(&handle);
-    }
-    MPI_T_finalize();
-    return std::any_of(std::begin(value), std::end(value), [](unsigned char b) { return b != 0; });
+    std::string value(raw);
+    std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (value == "t" || value == "true" || value == "enabled" || value == "yes" || value == "y")
+        return true;
+    char* end = nullptr;
+    const long number = std::strtol(value.c_str(), &end, 10);
+    return end != value.c_str() && *end == '\0' && number != 0;
 }
 
 class MpiCommunicator final : public Communicator {

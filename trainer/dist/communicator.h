@@ -25,7 +25,7 @@ class Communicator {
     // True when collectives take CUDA tensors directly (NCCL); otherwise device tensors are staged
     // through host memory by the caller.
     virtual bool acceptsDeviceTensors() const { return false; }
-    // How a rank waits inside a CPU collective for a late peer, as the MPI library reports it: "yield"
+    // How a rank waits inside a CPU collective for a late peer, as the MPI library takes it: "yield"
     // (it gives the core to any other runnable thread between polls), "spin", or "none" (one process).
     virtual std::string waitPolicy() const = 0;
 

@@ -94,7 +94,7 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     QCOMPARE(store.lastStep(), qint64(6));
     QVERIFY(store.hello().has_value());
     QCOMPARE(store.hello()->worldSize, 2);
-    // What Open MPI reports in effect (MPI_T), not what the trainer asked for.
+    // The trainer asks for it when the environment does not say otherwise.
     QCOMPARE(store.hello()->hparams.value(QStringLiteral("comm_wait")).toString(), QStringLiteral("yield"));
     QCOMPARE(store.checkpoints().size(), qsizetype(2)); // steps 3 and 6
     QVERIFY(store.done().has_value());
