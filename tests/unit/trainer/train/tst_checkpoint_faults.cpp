@@ -1,7 +1,7 @@
 // Fault tests of checkpointing with the real trainer:
 // - kill -9 at random moments while a checkpoint is being written (100 trials, or
-//   TRAINDECK_FAULT_TRIALS): `--resume latest` always finds a complete checkpoint and the resumed run
-//   ends with the same bits as a run that was never interrupted;
+//   TRAINDECK_FAULT_TRIALS, one worker per core): `--resume latest` always finds a complete checkpoint and the resumed
+//   run ends with the same bits as a run that was never interrupted;
 // - a full disk (a small tmpfs as --out, needs root) during a checkpoint: the previous checkpoint stays
 //   intact, the error names the path, the job stops with an error record and exit code 1.
 #include "testsupport.h"
@@ -12,9 +12,12 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <mutex>
 #include <random>
 #include <sys/mount.h>
 #include <thread>
@@ -54,6 +57,15 @@ class TestCheckpointFaults : public QObject {
     void fullDiskKeepsThePreviousCheckpoint();
 
   private:
+    struct TrialOutcome {
+        bool midWrite = false, fromScratch = false;
+        QString failure; // empty when the trial passed
+    };
+    // Trial `t`: start a run, kill -9 it `delayUs` after the temporary directory of `step`'s checkpoint
+    // appears, resume (or start again), and compare the last checkpoint with the reference's bits. Runs on
+    // a worker thread, so it reports instead of using QVERIFY.
+    TrialOutcome killAndResume(int t, int step, int delayUs, const QByteArray& refModel,
+                               const QByteArray& refOptimizer) const;
     QStringList args(const QString& out, int steps = kSteps) const
     {
         // trainMicro's settings, one checkpoint per step.
@@ -113,56 +125,100 @@ void TestCheckpointFaults::killDuringCheckpointWritesResumesBitExactly()
         writeMs += c.value("ms", 0.0);
     writeMs = std::max(1.0, writeMs / std::max<size_t>(1, cps.size()));
 
+    // Draw every trial's step and delay up front, so that trial t is the same however the trials are
+    // spread over the workers.
     std::mt19937 rng(20261202);
     std::uniform_int_distribution<int> stepOf(1, kSteps - 1);
     std::uniform_int_distribution<int> delayUs(0, static_cast<int>(500 * writeMs));
-    int midWrite = 0, fromScratch = 0;
-    for (int t = 0; t < trials; ++t) {
-        const QString out = dir_.path() + "/trial-" + QString::number(t);
-        const fs::path checkpoints = fs::path(out.toStdString()) / "checkpoints";
-        const int step = stepOf(rng);
-        const int delay = delayUs(rng);
-        QProcess p;
-        p.start(testsupport::trainerExe(), args(out));
-        QVERIFY(p.waitForStarted(10000));
-        const std::string prefix = temporaryPrefix(step);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (!writing(checkpoints, prefix) && p.state() == QProcess::Running &&
-               std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
-        QVERIFY2(p.state() == QProcess::Running, qPrintable(QString("trial %1: the trainer ended before the write of "
-                                                                    "step %2 was seen")
-                                                                .arg(t)
-                                                                .arg(step)));
-        std::this_thread::sleep_for(std::chrono::microseconds(delay));
-        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-        QVERIFY(p.waitForFinished(10000));
-        if (writing(checkpoints, prefix))
-            ++midWrite;
-
-        // What a person does next: resume from the latest checkpoint (or start again when there is none).
-        r = testsupport::run(testsupport::trainerExe(), args(out) + QStringList{"--resume", "latest"});
-        if (r.exitCode == 2 && r.err.contains("no checkpoint to resume from")) {
-            ++fromScratch;
-            r = testsupport::run(testsupport::trainerExe(), args(out));
-        }
-        QVERIFY2(r.exitCode == 0, qPrintable(QString("trial %1 (killed %2 us into the write of step %3): %4")
-                                                 .arg(t)
-                                                 .arg(delay)
-                                                 .arg(step)
-                                                 .arg(QString::fromUtf8(r.err.right(2000)))));
-        QVERIFY2(testsupport::readFile(out + last + "model.safetensors") == refModel,
-                 qPrintable(QString("trial %1: the resumed run's weights differ").arg(t)));
-        QVERIFY2(testsupport::readFile(out + last + "optimizer.safetensors") == refOptimizer,
-                 qPrintable(QString("trial %1: the resumed run's optimizer state differs").arg(t)));
-        QVERIFY(!writing(checkpoints, ".tmp-")); // the resumed run cleared what the killed one left
-        QDir(out).removeRecursively();
+    std::vector<std::pair<int, int>> plan(static_cast<size_t>(std::max(0, trials)));
+    for (auto& [step, delay] : plan) {
+        step = stepOf(rng);
+        delay = delayUs(rng);
     }
-    qInfo("%d trials: %d killed while the temporary checkpoint directory existed, %d after its rename; %d restarted "
-          "without a checkpoint; every resumed run ended bit-exact (checkpoint write %.1f ms)",
-          trials, midWrite, trials - midWrite, fromScratch, writeMs);
+    // Each trial is two or three trainer starts of about a second each (loading LibTorch), nearly all
+    // of it one busy core: one worker per core keeps the 100 trials well inside the time limit.
+    const int workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 4);
+    std::atomic<int> next{0}, midWrite{0}, fromScratch{0};
+    std::mutex failuresMutex;
+    QStringList failures;
+    auto work = [&] {
+        for (int t = next++; t < trials; t = next++) {
+            const auto outcome = killAndResume(t, plan[static_cast<size_t>(t)].first,
+                                               plan[static_cast<size_t>(t)].second, refModel, refOptimizer);
+            midWrite += outcome.midWrite ? 1 : 0;
+            fromScratch += outcome.fromScratch ? 1 : 0;
+            if (!outcome.failure.isEmpty()) {
+                std::lock_guard lock(failuresMutex);
+                failures << outcome.failure;
+                next = trials; // the first failures say enough; stop early
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int w = 0; w < workers; ++w)
+        pool.emplace_back(work);
+    for (auto& worker : pool)
+        worker.join();
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
+    qInfo("%d trials on %d workers: %d killed while the temporary checkpoint directory existed, %d after its "
+          "rename; %d restarted without a checkpoint; every resumed run ended bit-exact (checkpoint write %.1f ms)",
+          trials, workers, midWrite.load(), trials - midWrite.load(), fromScratch.load(), writeMs);
     // The kills must land inside writes for the test to mean anything.
-    QVERIFY2(midWrite * 4 >= trials, qPrintable(QString::number(midWrite)));
+    QVERIFY2(midWrite * 4 >= trials, qPrintable(QString::number(midWrite.load())));
+}
+
+TestCheckpointFaults::TrialOutcome TestCheckpointFaults::killAndResume(int t, int step, int delayUs,
+                                                                       const QByteArray& refModel,
+                                                                       const QByteArray& refOptimizer) const
+{
+    TrialOutcome outcome;
+    auto fail = [&](const QString& why) {
+        outcome.failure =
+            QString("trial %1 (killed %2 us into the write of step %3): %4").arg(t).arg(delayUs).arg(step).arg(why);
+        return outcome;
+    };
+    const QString out = dir_.path() + "/trial-" + QString::number(t);
+    const fs::path checkpoints = fs::path(out.toStdString()) / "checkpoints";
+    QProcess p;
+    p.start(testsupport::trainerExe(), args(out));
+    if (!p.waitForStarted(10000))
+        return fail("the trainer did not start: " + p.errorString());
+    const std::string prefix = temporaryPrefix(step);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    // Look coarsely while LibTorch loads (about a second), until the run directory appears with the
+    // hello, then closely: polling every 50 us from the start took as much CPU as the trainers.
+    std::error_code ec;
+    while (!fs::exists(out.toStdString(), ec) && p.state() == QProcess::Running &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (!writing(checkpoints, prefix) && p.state() == QProcess::Running &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    if (p.state() != QProcess::Running)
+        return fail("the trainer ended before the write was seen");
+    std::this_thread::sleep_for(std::chrono::microseconds(delayUs));
+    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+    if (!p.waitForFinished(10000))
+        return fail("the killed trainer did not end");
+    outcome.midWrite = writing(checkpoints, prefix);
+
+    // What a person does next: resume from the latest checkpoint (or start again when there is none).
+    auto r = testsupport::run(testsupport::trainerExe(), args(out) + QStringList{"--resume", "latest"});
+    if (r.exitCode == 2 && r.err.contains("no checkpoint to resume from")) {
+        outcome.fromScratch = true;
+        r = testsupport::run(testsupport::trainerExe(), args(out));
+    }
+    const QString last = QString("/checkpoints/step-%1/").arg(kSteps, 8, 10, QChar('0'));
+    if (r.exitCode != 0)
+        return fail("the resumed run failed: " + QString::fromUtf8(r.err.right(2000)));
+    if (testsupport::readFile(out + last + "model.safetensors") != refModel)
+        return fail("the resumed run's weights differ");
+    if (testsupport::readFile(out + last + "optimizer.safetensors") != refOptimizer)
+        return fail("the resumed run's optimizer state differs");
+    if (writing(checkpoints, ".tmp-"))
+        return fail("the resumed run left what the killed one wrote in a temporary directory");
+    QDir(out).removeRecursively();
+    return outcome;
 }
 
 void TestCheckpointFaults::fullDiskKeepsThePreviousCheckpoint()
