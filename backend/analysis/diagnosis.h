@@ -29,7 +29,7 @@ struct DiagnosisOptions {
     int window = 30;
     int stragglerMinSteps = 10;         // no verdict on fewer steps
     double stragglerMinEffect = 0.07;   // smallest excess worth a finding (share of the step)
-    double stragglerAlpha = 6e-7;       // chance per step that noise alone raises a finding (whole job):
+    double stragglerAlpha = 2e-8;       // chance per step that noise alone raises a finding (whole job):
                                         // each rank's z must pass the (1 - alpha/ranks) normal quantile
     double stragglerTentativeZ = 2.0;   // ... below that: "not enough evidence yet"
     double stragglerNoiseFloor = 0.005; // smallest noise assumed (share of the step): timer resolution
