@@ -162,7 +162,7 @@ double medianOf(const std::vector<double>& v, size_t from, size_t to)
 // correlation estimated from how often deviations that far apart share their sign (robust to spikes);
 // Signs counts them. The correlations are summed with their signs and only the sum is kept from going
 // negative (never more than one independent sample per step): clamping each lag at zero counted the
-// estimates' own noise as drift (with 30 steps, white noise lost a third of its z on average) and ignored
+// estimates' own noise as drift (with 30 steps, white noise lost a quarter of its z on average) and ignored
 // that an alternating pattern (ranks taking turns on a slower core) cancels in a median.
 struct Signs {
     static constexpr int kLags = 5;
