@@ -38,6 +38,13 @@ std::string temporaryPrefix(int step)
     return name;
 }
 
+// The last step's checkpoint directory, relative to --out.
+const QString& lastCheckpoint()
+{
+    static const QString last = QString("/checkpoints/step-%1/").arg(kSteps, 8, 10, QChar('0'));
+    return last;
+}
+
 bool writing(const fs::path& checkpoints, const std::string& prefix)
 {
     std::error_code ec;
@@ -113,9 +120,8 @@ void TestCheckpointFaults::killDuringCheckpointWritesResumesBitExactly()
     const QString ref = dir_.path() + "/reference";
     auto r = testsupport::run(testsupport::trainerExe(), args(ref) + QStringList{"--metrics-out", ref + "/m.jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    const QString last = QString("/checkpoints/step-%1/").arg(kSteps, 8, 10, QChar('0'));
-    const QByteArray refModel = testsupport::readFile(ref + last + "model.safetensors");
-    const QByteArray refOptimizer = testsupport::readFile(ref + last + "optimizer.safetensors");
+    const QByteArray refModel = testsupport::readFile(ref + lastCheckpoint() + "model.safetensors");
+    const QByteArray refOptimizer = testsupport::readFile(ref + lastCheckpoint() + "optimizer.safetensors");
     QVERIFY(!refModel.isEmpty() && !refOptimizer.isEmpty());
     // Kill within half the time a whole save takes (files, fsyncs, rename, `latest`, pruning) after the
     // temporary directory appears: mostly while it is being filled, sometimes during the rename and after.
@@ -208,12 +214,11 @@ TestCheckpointFaults::TrialOutcome TestCheckpointFaults::killAndResume(int t, in
         outcome.fromScratch = true;
         r = testsupport::run(testsupport::trainerExe(), args(out));
     }
-    const QString last = QString("/checkpoints/step-%1/").arg(kSteps, 8, 10, QChar('0'));
     if (r.exitCode != 0)
         return fail("the resumed run failed: " + QString::fromUtf8(r.err.right(2000)));
-    if (testsupport::readFile(out + last + "model.safetensors") != refModel)
+    if (testsupport::readFile(out + lastCheckpoint() + "model.safetensors") != refModel)
         return fail("the resumed run's weights differ");
-    if (testsupport::readFile(out + last + "optimizer.safetensors") != refOptimizer)
+    if (testsupport::readFile(out + lastCheckpoint() + "optimizer.safetensors") != refOptimizer)
         return fail("the resumed run's optimizer state differs");
     if (writing(checkpoints, ".tmp-"))
         return fail("the resumed run left what the killed one wrote in a temporary directory");
