@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 namespace traindeck::analysis {
@@ -96,12 +97,19 @@ QString rankLabel(const Context& c, int k)
 //
 // Paired per step: each rank's excess over the median of the other ranks, as a share of the step
 // (so a delay costs the same wherever it sits, and every step is its own control for the load of the
-// machine). Over a trailing window: location = median excess of the rank; noise = the pooled robust
-// spread (MAD) of every rank's excess around its own median, so a slow rank does not inflate it; the
-// median's standard error = 1.2533 sigma / sqrt(w). A rank is raised when its median excess is at
-// least the minimum effect and its z = location / standard error passes the threshold; it is resolved
-// when the median of its last few steps falls under half the minimum effect. Confidence is one-sided
-// and Bonferroni-corrected over the ranks.
+// machine). Over a trailing window: location = the rank's winsorized mean excess (steps beyond
+// kClip robust sigmas of its median clipped there, so a spike counts as a big step, not as ten);
+// noise = the pooled standard deviation of every rank's clipped excess around its own mean, so a
+// slow rank does not inflate it; the mean's standard error = sigma / sqrt(effective steps). A rank
+// is raised when its location is at least the minimum effect and its z = location / standard error
+// passes the threshold; it is resolved when the location of its last few steps falls under half the
+// minimum effect. Confidence is one-sided and Bonferroni-corrected over the ranks.
+//
+// Why a mean and not a median: when ranks take turns on cores of different speed, the excess runs
+// in a cycle (+20, +35, +5 ms, ...). Its distribution has two or three modes; the median jumps between
+// them and the median absolute deviation is as wide as the cycle, while the cycle cancels in a mean.
+
+constexpr double kClip = 2.5;
 
 double confidenceOf(double z, int ranks)
 {
@@ -155,6 +163,27 @@ Excess excessOf(const Context& c, bool data)
 double medianOf(const std::vector<double>& v, size_t from, size_t to)
 {
     return median(std::vector<double>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to)));
+}
+
+// v[from, to) without its NaNs, every value clipped to the median +- kClip * sigma.
+std::vector<double> winsorized(const std::vector<double>& v, size_t from, size_t to, double sigma)
+{
+    const double centre = medianOf(v, from, to);
+    std::vector<double> out;
+    for (size_t j = from; j < to; ++j)
+        if (std::isfinite(v[j]))
+            out.push_back(std::clamp(v[j], centre - kClip * sigma, centre + kClip * sigma));
+    return out;
+}
+
+double meanOf(const std::vector<double>& v)
+{
+    return v.empty() ? kNaN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
+
+double winsorizedMean(const std::vector<double>& v, size_t from, size_t to, double sigma)
+{
+    return meanOf(winsorized(v, from, to, sigma));
 }
 
 // Neighbouring steps that are alike (slow drifts: other processes on a core, clocks) count as fewer
@@ -285,7 +314,19 @@ void stragglers(const Context& whole, QList<Finding>& out)
                 const size_t own = std::max(from, notBefore[size_t(k)]);
                 width[size_t(k)] = i + 1 - own;
             }
-            const double sigma = std::max(1.4826 * median(devs), o.stragglerNoiseFloor);
+            // Robust sigma for the clipping; the test's sigma is the spread of the clipped steps.
+            const double robust = std::max(1.4826 * median(devs), o.stragglerNoiseFloor);
+            double squares = 0;
+            size_t count = 0;
+            for (int k = 0; k < c.n; ++k) {
+                const std::vector<double> clipped = winsorized(e.share[size_t(k)], from, i + 1, robust);
+                const double mean = meanOf(clipped);
+                for (double y : clipped)
+                    squares += (y - mean) * (y - mean);
+                count += clipped.size();
+            }
+            const double sigma = std::max(
+                count > size_t(c.n) ? std::sqrt(squares / double(count - size_t(c.n))) : robust, o.stragglerNoiseFloor);
             const double independent = signs.independentShare();
             lastW = w;
             for (int k = 0; k < c.n; ++k) {
@@ -300,8 +341,8 @@ void stragglers(const Context& whole, QList<Finding>& out)
                 if (avail > W / 2 && W / 2 >= minSteps)
                     lengths.push_back(W / 2);
                 for (size_t len : lengths) {
-                    const double loc = medianOf(e.share[size_t(k)], i + 1 - len, i + 1);
-                    const double zz = loc / (1.2533 * sigma / std::sqrt(double(len) * independent));
+                    const double loc = winsorizedMean(e.share[size_t(k)], i + 1 - len, i + 1, robust);
+                    const double zz = loc / (sigma / std::sqrt(double(len) * independent));
                     const bool shows = loc >= o.stragglerMinEffect, best = location[size_t(k)] >= o.stragglerMinEffect;
                     if (!std::isfinite(z[size_t(k)]) || (shows && (!best || zz > z[size_t(k)])) ||
                         (!shows && !best && zz > z[size_t(k)])) {
@@ -338,7 +379,7 @@ void stragglers(const Context& whole, QList<Finding>& out)
                     continue;
                 }
                 const size_t recentFrom = i + 1 - std::min(resolveSteps, w);
-                if (medianOf(e.share[size_t(k)], recentFrom, i + 1) < o.stragglerMinEffect / 2) {
+                if (winsorizedMean(e.share[size_t(k)], recentFrom, i + 1, robust) < o.stragglerMinEffect / 2) {
                     finish(k, i, true);
                     notBefore[size_t(k)] = i + 1;
                     continue;

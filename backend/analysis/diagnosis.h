@@ -91,7 +91,7 @@ class Diagnosis {
     static double transferMs(const metrics::MetricStore& store, qint64 row);          // min comm over ranks
     static double waitMs(const metrics::MetricStore& store, qint64 row, int rank);    // comm - transfer
     static double computeMs(const metrics::MetricStore& store, qint64 row, int rank); // fwd+bwd+opt
-    // The z a rank's median excess must reach to raise a straggler among `ranks` ranks.
+    // The z a rank's mean excess (winsorized) must reach to raise a straggler among `ranks` ranks.
     static double stragglerZ(const DiagnosisOptions& options, int ranks);
 };
 
