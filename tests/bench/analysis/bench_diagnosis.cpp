@@ -12,6 +12,8 @@
 //                   [--real-balanced N] [--real-balanced-rotating N] [--steps N] [--horizon N] [--seed S]
 //                   [--trial-cores pinned|rotating] [--real-ranks 2,4] [--delay-range LO:HI]
 //                   [--even-cores-wait S] [--keep-misses DIR] [--straggler-alpha P] [--no-real]
+//   bench_diagnosis --replay DIR   feeds the misses --keep-misses kept (trial-N-rank-R.jsonl) to the
+//                                  detector again, e.g. to try a change of it on the same real streams
 #include "analysis/diagnosis.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
@@ -27,6 +29,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -665,7 +668,8 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
                                          : "not named",
                      t.wrongRank ? ", another rank named" : "", cores.worst, cores.slowestCore);
         if (t.detectedAt < 0 && !env.keepMisses.isEmpty() && QDir().mkpath(env.keepMisses))
-            QFile::copy(m, QDir(env.keepMisses).filePath(QStringLiteral("trial-%1.jsonl").arg(i + 1)));
+            QFile::copy(m,
+                        QDir(env.keepMisses).filePath(QStringLiteral("trial-%1-rank-%2.jsonl").arg(i + 1).arg(t.rank)));
         results.push_back(t);
         if (cores.worst <= evenCores)
             evenResults.push_back(t);
@@ -694,6 +698,44 @@ void real(int trials, int balancedRuns, int steps, int horizon, quint32 seed, co
 }
 
 } // namespace
+
+// --replay DIR: every kept miss in DIR through the detector as it is now, step by step as live.
+int replay(const QString& dir, int horizon)
+{
+    static const QRegularExpression name(QStringLiteral("^trial-(\\d+)-rank-(\\d+)\\.jsonl$"));
+    const QStringList files = QDir(dir).entryList({QStringLiteral("trial-*-rank-*.jsonl")}, QDir::Files);
+    if (files.isEmpty()) {
+        std::fprintf(stderr, "bench_diagnosis: no trial-N-rank-R.jsonl in %s\n", qPrintable(dir));
+        return 2;
+    }
+    std::vector<Trial> trials;
+    for (const QString& file : files) {
+        const QRegularExpressionMatch m = name.match(file);
+        if (!m.hasMatch())
+            continue;
+        const Stream run = load(QDir(dir).filePath(file));
+        Trial t;
+        t.ranks = run.hello.worldSize;
+        t.rank = m.captured(2).toInt();
+        if (run.steps.empty() || t.rank >= t.ranks) {
+            std::fprintf(stderr, "bench_diagnosis: %s: no steps, or rank %d not in a run of %d ranks\n",
+                         qPrintable(file), t.rank, t.ranks);
+            return 2;
+        }
+        detect(run, t, horizon);
+        std::printf(
+            "%s: %s%s\n", qPrintable(file),
+            t.detectedAt > 0 ? qPrintable(QStringLiteral("named after %1 steps").arg(t.detectedAt))
+            : t.tentativeAt > 0
+                ? qPrintable(QStringLiteral("not named (\"not enough evidence yet\" from step %1)").arg(t.tentativeAt))
+                : "not named",
+            t.wrongRank ? ", another rank named" : "");
+        trials.push_back(t);
+    }
+    const auto named = std::count_if(trials.begin(), trials.end(), [](const Trial& t) { return t.detectedAt > 0; });
+    std::printf("replayed: %d of %d named within %d steps\n", int(named), int(trials.size()), horizon);
+    return 0;
+}
 
 int main(int argc, char** argv)
 {
@@ -742,6 +784,9 @@ int main(int argc, char** argv)
                                         QStringLiteral("copy the metrics of real trials that were not named to DIR"),
                                         QStringLiteral("DIR")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-real"), QStringLiteral("synthetic streams only")));
+    parser.addOption(QCommandLineOption(QStringLiteral("replay"),
+                                        QStringLiteral("only replay the misses --keep-misses kept in DIR"),
+                                        QStringLiteral("DIR")));
     if (!parser.parse(app.arguments()) || !parser.positionalArguments().isEmpty()) {
         std::fprintf(
             stderr, "bench_diagnosis: %s\n%s",
@@ -816,6 +861,8 @@ int main(int argc, char** argv)
         }
         delays = {lo / 100, hi / 100};
     }
+    if (parser.isSet(QStringLiteral("replay")))
+        return replay(parser.value(QStringLiteral("replay")), horizon);
     if (synthTrials > 0 || synthBalanced > 0)
         synthetic(synthTrials, synthBalanced, horizon, seed, delays);
     std::fflush(stdout);
