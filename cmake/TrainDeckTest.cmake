@@ -50,10 +50,39 @@ add_library(traindeck_test_paths STATIC "${PROJECT_BINARY_DIR}/tests/test_paths.
                                         "${PROJECT_SOURCE_DIR}/tests/fixtures/paths/test_paths.h")
 target_include_directories(traindeck_test_paths PUBLIC "${PROJECT_SOURCE_DIR}/tests/fixtures/paths")
 
+# Every suite belongs to one tier, its first label (docs/testing.md):
+#   unit         in-process: no sshd, no mpirun, no trainer or CLI as a process, no testbed
+#   integration  a real sshd, mpirun, or the trainer/CLI as a process
+#   system       the testbed's network namespaces or its Slurm
+# `scripts/test.sh --quick` builds the target tier_unit (every unit suite) and runs `ctest -L unit`.
+set(TRAINDECK_TIERS unit integration system)
+
+# traindeck_set_tier(<test> <tier> [PROCESSORS n]): the tier label of a test made with add_test(), and
+# how many cores it keeps busy (CTest schedules `-j` by it: suites that run two ranks take both cores).
+function(traindeck_set_tier test tier)
+  cmake_parse_arguments(T "" "PROCESSORS" "" ${ARGN})
+  if(NOT tier IN_LIST TRAINDECK_TIERS)
+    message(FATAL_ERROR "test ${test}: tier '${tier}' is not one of ${TRAINDECK_TIERS}")
+  endif()
+  set_property(TEST ${test} APPEND PROPERTY LABELS ${tier})
+  if(T_PROCESSORS)
+    set_property(TEST ${test} PROPERTY PROCESSORS ${T_PROCESSORS})
+  endif()
+endfunction()
+
+# The build targets of each tier's suites, so a tier can be built alone (tier_<name>, tests/CMakeLists.txt).
+function(_traindeck_tier_target tier target)
+  set_property(GLOBAL APPEND PROPERTY TRAINDECK_TIER_${tier}_TARGETS ${target})
+endfunction()
+
 # One Qt Test executable per tst_<name>.cpp, registered with CTest.
-#   traindeck_add_test(tst_name SOURCES a.cpp LIBS lib... [LABELS l...] [TIMEOUT s])
+#   traindeck_add_test(tst_name TIER unit|integration|system SOURCES a.cpp LIBS lib... [LABELS l...]
+#                      [TIMEOUT s] [PROCESSORS n])
 function(traindeck_add_test name)
-  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "TIMEOUT;TIER;PROCESSORS" "SOURCES;LIBS;LABELS" ${ARGN})
+  if(NOT T_TIER)
+    message(FATAL_ERROR "traindeck_add_test(${name}): TIER unit|integration|system is required")
+  endif()
   add_executable(${name} ${T_SOURCES})
   set_target_properties(${name} PROPERTIES AUTOMOC ON)
   target_link_libraries(${name} PRIVATE Qt6::Test traindeck_test_paths ${T_LIBS})
@@ -65,4 +94,21 @@ function(traindeck_add_test name)
   endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  if(T_PROCESSORS)
+    traindeck_set_tier(${name} ${T_TIER} PROCESSORS ${T_PROCESSORS})
+  else()
+    traindeck_set_tier(${name} ${T_TIER})
+  endif()
+  _traindeck_tier_target(${T_TIER} ${name})
+endfunction()
+
+# tier_unit, tier_integration, tier_system: build every suite of that tier (call once, after all tests).
+function(traindeck_add_tier_targets)
+  foreach(tier ${TRAINDECK_TIERS})
+    get_property(targets GLOBAL PROPERTY TRAINDECK_TIER_${tier}_TARGETS)
+    add_custom_target(tier_${tier})
+    if(targets)
+      add_dependencies(tier_${tier} ${targets})
+    endif()
+  endforeach()
 endfunction()

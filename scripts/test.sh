@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# The one test command: installs dependencies, configures, builds and runs every test with CTest.
-#   scripts/test.sh [ctest arguments...]     e.g. scripts/test.sh -R tokenizer (then without the fuzzers)
-# Environment: BUILD_DIR (default build), TRAINDECK_JOBS (default: number of cores).
+# The one test command: installs dependencies, configures, builds and runs every test with CTest, tier by
+# tier (unit, integration, system; docs/testing.md), then the fuzzers and the sanitized suites, and ends
+# with a table of where the time went.
+#   scripts/test.sh                    everything (what CI runs)
+#   scripts/test.sh --quick            the everyday loop: builds only the unit suites, runs `ctest -L unit`
+#   scripts/test.sh [ctest arguments]  e.g. scripts/test.sh -R tokenizer (then without fuzzers and sanitizers)
+# Environment: BUILD_DIR (default build), TRAINDECK_JOBS (build jobs, default: number of cores),
+# TRAINDECK_TEST_JOBS (CTest's -j, default: number of cores; suites that run two ranks take two).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-scripts/setup-deps.sh
+# shellcheck source=scripts/lib/phases.sh
+. "$root/scripts/lib/phases.sh"
+
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
 
 build="${BUILD_DIR:-build}"
 jobs="${TRAINDECK_JOBS:-$(nproc)}"
+test_jobs="${TRAINDECK_TEST_JOBS:-$(nproc)}"
 # ccache must accept precompiled headers; keep its cache between runs (CI runs on the same machine).
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 # Three builds share it (this one, clang's fuzz/ASan build, GCC's TSan build), with LibTorch precompiled
@@ -22,25 +35,94 @@ export CCACHE_NOHASHDIR=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export QT_QPA_PLATFORM=offscreen
 
-start=$(date +%s)
-cmake --preset ci -B "$build" -DTRAINDECK_WITH_GUI=ON
-cmake --build "$build" -j "$jobs"
-built=$(date +%s)
-echo "test.sh: build took $((built - start)) s"
-ctest --test-dir "$build" --output-on-failure -j "${TRAINDECK_TEST_JOBS:-1}" "$@"
-tested=$(date +%s)
-echo "test.sh: tests took $((tested - built)) s"
-# The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own), when the whole
-# suite ran: TRAINDECK_FUZZ_SECONDS per harness (default 10, 0 skips; scripts/fuzz.sh alone runs 20).
-if [ "$#" -eq 0 ] && [ "${TRAINDECK_FUZZ_SECONDS:-10}" != 0 ]; then
+# The phase table: every phase below (and fuzz.sh, sanitize.sh) adds a row; printed however the run ends.
+TRAINDECK_PHASE_LOG="$(mktemp)"
+export TRAINDECK_PHASE_LOG
+ccache_stats() { ccache --print-stats 2>/dev/null | awk -F'\t' '
+  $1 ~ /^(direct_cache_hit|preprocessed_cache_hit)$/ { hit += $2 }
+  $1 == "cache_miss" { miss += $2 }
+  END { printf "%d %d\n", hit, miss }'; }
+print_phases() {
+  local rc=$? total_s=0 name s passed failed hits misses
+  echo
+  echo "test.sh: where the time went"
+  echo "| phase | seconds | tests passed | tests failed |"
+  echo "|---|---:|---:|---:|"
+  while IFS=$'\t' read -r name s passed failed; do
+    echo "| $name | $s | $passed | $failed |"
+    total_s=$((total_s + s))
+  done <"$TRAINDECK_PHASE_LOG"
+  echo "| total | $total_s | | |"
+  if command -v ccache >/dev/null; then
+    read -r hits misses < <(ccache_stats)
+    hits=$((hits - ccache_hits0))
+    misses=$((misses - ccache_misses0))
+    if [ $((hits + misses)) -gt 0 ]; then
+      echo "ccache: $hits hits, $misses misses ($((100 * hits / (hits + misses))) % hit rate) in this run"
+    else
+      echo "ccache: nothing compiled in this run"
+    fi
+  fi
+  rm -f "$TRAINDECK_PHASE_LOG"
+  exit "$rc"
+}
+ccache_hits0=0
+ccache_misses0=0
+if command -v ccache >/dev/null; then read -r ccache_hits0 ccache_misses0 < <(ccache_stats); fi
+trap print_phases EXIT
+
+timed() { # timed PHASE command...: runs the command and records its seconds
+  local phase="$1" start rc=0
+  shift
+  start=$(date +%s)
+  "$@" || rc=$?
+  phase_record "$phase" "$(($(date +%s) - start))"
+  return "$rc"
+}
+
+timed "set-up (dependencies)" scripts/setup-deps.sh
+# setup-deps may have installed ccache just now.
+if [ "$ccache_hits0$ccache_misses0" = 00 ] && command -v ccache >/dev/null; then
+  read -r ccache_hits0 ccache_misses0 < <(ccache_stats)
+fi
+timed configure cmake --preset ci -B "$build" -DTRAINDECK_WITH_GUI=ON
+
+if [ "$quick" = 1 ]; then
+  timed "build (unit tier)" cmake --build "$build" -j "$jobs" --target tier_unit
+  run_ctest "tests: unit" --test-dir "$build" --output-on-failure -j "$test_jobs" -L '^unit$' "$@"
+  exit 0
+fi
+
+timed build cmake --build "$build" -j "$jobs"
+if [ "$#" -gt 0 ]; then
+  run_ctest "tests: $*" --test-dir "$build" --output-on-failure -j "$test_jobs" "$@"
+  exit 0
+fi
+
+# Tier by tier, cheapest first, so a broken unit shows in minutes; every tier runs even when one fails.
+failed_tiers=()
+for tier in unit integration system; do
+  run_ctest "tests: $tier" --test-dir "$build" --output-on-failure -j "$test_jobs" -L "^$tier\$" || failed_tiers+=("$tier")
+done
+# A suite outside every tier would run nowhere: cmake/TrainDeckTest.cmake requires one, this checks it.
+untiered="$(cd "$build" && ctest -N -LE '^(unit|integration|system)$' | sed -n 's/^ *Test *#[0-9]*: //p')"
+if [ -n "$untiered" ]; then
+  echo "test.sh: suites without a tier label (unit, integration, system): $untiered" >&2
+  failed_tiers+=("untiered")
+fi
+if [ "${#failed_tiers[@]}" -gt 0 ]; then
+  echo "test.sh: failed: ${failed_tiers[*]}; fuzzers and sanitizers not run" >&2
+  exit 1
+fi
+
+# The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own): TRAINDECK_FUZZ_SECONDS
+# per harness (default 10, 0 skips; scripts/fuzz.sh alone runs 20).
+if [ "${TRAINDECK_FUZZ_SECONDS:-10}" != 0 ]; then
   FUZZ_SECONDS="${TRAINDECK_FUZZ_SECONDS:-10}" scripts/fuzz.sh
-  echo "test.sh: fuzzing took $(( $(date +%s) - tested )) s"
 fi
 # Unit suites again under sanitizers: ASan + UBSan in the fuzzers' clang build (backend, tokenizer) and in a
 # GCC build (the trainer's LibTorch suites), ThreadSanitizer in another GCC build (scripts/sanitize.sh;
 # TRAINDECK_SANITIZE=0 skips them).
-if [ "$#" -eq 0 ] && [ "${TRAINDECK_SANITIZE:-1}" != 0 ]; then
-  sanitized=$(date +%s)
+if [ "${TRAINDECK_SANITIZE:-1}" != 0 ]; then
   scripts/sanitize.sh
-  echo "test.sh: sanitized suites took $(( $(date +%s) - sanitized )) s"
 fi

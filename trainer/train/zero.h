@@ -4,6 +4,7 @@
 // and keeps optimizer state only for its range. No LibTorch here, so it is cheap to test.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

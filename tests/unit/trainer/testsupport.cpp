@@ -1,5 +1,5 @@
-#include "testsupport.h"
 #include "test_paths.h"
+#include "testsupport_tensors.h"
 
 #include "model/hf_checkpoint.h"
 #include "model/qwen2.h"

@@ -50,9 +50,6 @@ ProcessResult trainMicro(int np, const QStringList& args, int timeoutMs = 180000
 // that is not JSON (one cut by a kill) is skipped.
 std::vector<nlohmann::json> records(const QString& metrics, const std::string& type = {});
 
-// A checkpoint's parameters by name (its model.safetensors, copied).
-std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir);
-
 // The largest over tensors of max|a - b| / max|a| between two checkpoints' model.safetensors; names the
 // worst tensor on stderr. The k_proj biases are left out: their gradient is zero in exact arithmetic
 // (softmax ignores a constant added to every key of a query), so AdamW turns pure rounding noise into

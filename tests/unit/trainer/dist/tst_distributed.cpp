@@ -4,7 +4,7 @@
 #include "model/hf_checkpoint.h"
 #include "model/qwen2.h"
 #include "model/safetensors.h"
-#include "testsupport.h"
+#include "testsupport_tensors.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

@@ -1,0 +1,17 @@
+// The part of testsupport.h that needs LibTorch: suites that only run the trainer as a process include
+// testsupport.h alone and compile without LibTorch's headers (tests/unit/trainer/CMakeLists.txt, NO_TORCH).
+#pragma once
+
+#include "testsupport.h"
+
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+
+namespace testsupport {
+
+// A checkpoint's parameters by name (its model.safetensors, copied).
+std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir);
+
+} // namespace testsupport
