@@ -410,6 +410,11 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
         return Result<LaunchOutcome>::failure(
             err(runFile(runDir, runfile::kRunInfo), tr("cannot read the run record")));
     const RunFiles files = readRunFiles(t, runDir);
+    if (files.slurmRecordUnreadable)
+        return Result<LaunchOutcome>::failure(
+            err(runFile(runDir, runfile::kSlurmJob),
+                tr("cannot read the run's Slurm job record: whether its job still runs is unknown; nothing was "
+                   "submitted, try again")));
     const JobState state = deriveState(files, true);
     if (!isFinal(state))
         return Result<LaunchOutcome>::failure(
@@ -502,6 +507,11 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
 Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int graceMs)
 {
     RunFiles f = readRunFiles(t, runDir);
+    if (f.slurmRecordUnreadable)
+        return Result<JobState>::failure(
+            err(runFile(runDir, runfile::kSlurmJob),
+                tr("cannot read the run's Slurm job record, so there is no job to scancel; nothing was "
+                   "cancelled, try again")));
     const JobState before = deriveState(f, true);
     if (isFinal(before))
         return before;

@@ -195,6 +195,12 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
                     f.livenessUnknown = true;
             }
         }
+    } else if (!reallyMissing(slurmPath)) {
+        // Neither record was read, and slurm-job is there (or the run directory could not be seen): a read
+        // that failed is "unknown", never "gone". A Slurm run has no pid file, so the pid rules would call
+        // a running job lost after a minute (and resume would then submit a second one).
+        f.slurmRecordUnreadable = true;
+        f.livenessUnknown = true;
     } else if (!reallyMissing(pidPath)) {
         f.livenessUnknown = true;
     }

@@ -96,6 +96,10 @@ struct RunFiles {
     // query sets livenessUnknown.
     std::optional<SlurmJob> slurmJob;
     std::optional<SlurmJobStatus> slurm;
+    // slurm-job is there (or the run directory could not be seen) but could not be read: whether this is
+    // a Slurm run, and which job, is unknown. livenessUnknown is set too, and the pid rules (a Slurm run
+    // has no pid file) are not applied: one failed read must never make a running Slurm job "lost".
+    bool slurmRecordUnreadable = false;
     // Slurm's state and reason for people ("pending: Resources", "node_fail: tb-node2 (down)"); empty
     // for runs not launched through Slurm.
     QString detail() const { return slurm ? slurm->describe() : QString(); }

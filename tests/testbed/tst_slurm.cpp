@@ -6,6 +6,7 @@
 #include "test_paths.h"
 #include "testbed_fixture.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -33,6 +34,7 @@ class TestSlurm : public QObject {
     void submitAndFollowToTheEnd();
     void failedSrunRankLeadsItsLogs();
     void queuedJobShowsPendingWithReasonAndCancels();
+    void unreadableJobRecordIsNeverLost();
     void timeLimitStopsWithCheckpointAndResumes();
     void nodeDownShowsNodeFail();
     void checksRunInsideAJob();
@@ -353,6 +355,61 @@ void TestSlurm::queuedJobShowsPendingWithReasonAndCancels()
     r = cli({QStringLiteral("cancel"), blocker}, 120000);
     QVERIFY2(r.exitCode == 0, r.all().constData());
     QCOMPARE(runSummary(blocker, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+    QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
+}
+
+// One failed read of slurm-job (a transient SSH error, an unreadable file) while the job runs: the run
+// is not lost, resume submits no second job into its directory, and cancel does not pretend; once the
+// record reads again, cancel ends the job through scancel. (It used to fall through to the pid rules: a
+// Slurm run has no pid file, so the run was lost a minute after its start, and resume then submitted a
+// second job while the first still ran.)
+void TestSlurm::unreadableJobRecordIsNeverLost()
+{
+    const QString one = writeProfile(QStringLiteral("one-node-record"), [](QJsonObject& p) {
+        setSlurm(p, QStringLiteral("nodes"), 1);
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                     writeSpec(QStringLiteral("record"), {{QStringLiteral("max-steps"), 100000}}),
+                     QStringLiteral("--profile"), one, QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    const QString run = QString::fromUtf8(r.out.trimmed().split('\n').last());
+    const QString dir = m_runs + QLatin1Char('/') + run;
+    QVERIFY2(QFile::exists(dir + QStringLiteral("/slurm-job")), qPrintable(dir));
+    const QString job = sh(QStringLiteral("squeue -h -o %i")).trimmed();
+    QVERIFY2(!job.isEmpty() && !job.contains(QLatin1Char('\n')), qPrintable(job));
+
+    // The record becomes unreadable (a directory in its place: it exists, its read fails), and the run
+    // looks an hour old, so that the one-minute rule for runs that never wrote a pid would apply.
+    QVERIFY(QFile::rename(dir + QStringLiteral("/slurm-job"), dir + QStringLiteral("/slurm-job.saved")));
+    QVERIFY(QDir().mkdir(dir + QStringLiteral("/slurm-job")));
+    QFile info(dir + QStringLiteral("/run.json"));
+    QVERIFY(info.open(QIODevice::ReadOnly));
+    QJsonObject record = QJsonDocument::fromJson(info.readAll()).object();
+    info.close();
+    const QString hourAgo = QDateTime::currentDateTimeUtc().addSecs(-3600).toString(Qt::ISODateWithMs);
+    record.insert(QStringLiteral("created"), hourAgo);
+    record.insert(QStringLiteral("started"), hourAgo);
+    QVERIFY(info.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    info.write(QJsonDocument(record).toJson());
+    info.close();
+
+    const QString state = runSummary(run, true).value(QStringLiteral("state")).toString();
+    QVERIFY2(state == QLatin1String("starting") || state == QLatin1String("running"), qPrintable(state));
+    r = cli({QStringLiteral("resume"), run}, 120000);
+    QVERIFY2(r.exitCode != 0 && r.err.contains("Slurm job record"), r.all().constData());
+    QCOMPARE(sh(QStringLiteral("squeue -h -o %i")).trimmed(), job); // still one job, the first
+    QVERIFY(!QFile::exists(dir + QStringLiteral("/attempt-1")));
+    r = cli({QStringLiteral("cancel"), run}, 120000);
+    QVERIFY2(r.exitCode != 0 && r.err.contains("nothing was cancelled"), r.all().constData());
+    QCOMPARE(sh(QStringLiteral("squeue -h -o %i")).trimmed(), job);
+
+    // Readable again: Slurm's word counts, and cancel goes through scancel.
+    QVERIFY(QDir().rmdir(dir + QStringLiteral("/slurm-job")));
+    QVERIFY(QFile::rename(dir + QStringLiteral("/slurm-job.saved"), dir + QStringLiteral("/slurm-job")));
+    r = cli({QStringLiteral("cancel"), run}, 120000);
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    QCOMPARE(runSummary(run, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
     QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
 }
 

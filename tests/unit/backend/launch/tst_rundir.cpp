@@ -1,15 +1,18 @@
 // The run directory: the job state machine, run ids from hostile names, RUN arguments, history listing.
 #include "faketransport.h"
+#include "launch/launcher.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
 #include "launch/transport.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace traindeck::launch;
+using traindeck::Result;
 
 class TestRunDir : public QObject {
     Q_OBJECT
@@ -227,7 +230,30 @@ void TestRunDir::readRunFilesWhenAskingFails()
     QFile::remove(runFile(dir.path(), runfile::kPid));
     f = readRunFiles(t, dir.path());
     QVERIFY(!f.livenessUnknown);
+    QVERIFY(!f.slurmRecordUnreadable);
     QCOMPARE(deriveState(f, false), JobState::Lost);
+
+    // A Slurm run (no pid file) whose slurm-job read fails once, an hour after the submit: unknown, never
+    // lost (it used to fall through to the pid rules and be lost for good; resume then submitted a second
+    // job into the same run directory).
+    QVERIFY(t.writeFile(runFile(dir.path(), runfile::kSlurmJob), "4242\n").ok());
+    t.failingReads.insert(runFile(dir.path(), runfile::kSlurmJob));
+    f = readRunFiles(t, dir.path());
+    QCOMPARE(deriveState(f, false), JobState::Starting);
+    QCOMPARE(deriveState(f, true), JobState::Running);
+    QVERIFY(f.slurmRecordUnreadable);
+    QVERIFY(f.livenessUnknown);
+    QVERIFY(!f.slurmJob);
+    // Resume and cancel refuse to act on it, and say why.
+    const Result<LaunchOutcome> resumed = Launcher::resume(t, dir.path());
+    QVERIFY(!resumed);
+    QVERIFY2(resumed.errorString().contains(QStringLiteral("Slurm job record")), qPrintable(resumed.errorString()));
+    QVERIFY(!QFileInfo::exists(dir.path() + QStringLiteral("/attempt-0")));
+    const Result<JobState> cancelled = Launcher::cancel(t, dir.path(), 1000);
+    QVERIFY(!cancelled);
+    QVERIFY2(cancelled.errorString().contains(QStringLiteral("nothing was cancelled")),
+             qPrintable(cancelled.errorString()));
+    QVERIFY(!QFileInfo::exists(runFile(dir.path(), runfile::kCancel)));
 }
 
 // A synced remote record is final as remote.json says: a lost run is listed lost, not failed with the
