@@ -23,6 +23,15 @@ QStringList lastLines(const QByteArray& text, int n)
     return out;
 }
 
+int rankFromText(QStringView digits)
+{
+    if (digits.isEmpty() || digits.size() > 7)
+        return -1;
+    bool ok = false;
+    const int rank = digits.toInt(&ok);
+    return ok && rank >= 0 && rank <= kMaxRankInText ? rank : -1;
+}
+
 FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QByteArray& text,
                              std::optional<int> mpirunExitCode, const QStringList& hostsByRank,
                              const QStringList& stderrTail)
@@ -110,7 +119,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
         QStringLiteral("^(?:\\[\\d+,\\d+\\]<std\\w+>:|\\s*\\d+: )?traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
         QRegularExpression::MultilineOption);
     if (const QRegularExpressionMatch m = trainerLine.match(all); m.hasMatch()) {
-        const int r = m.captured(1).toInt();
+        const int r = rankFromText(m.capturedView(1));
         use(r, m.captured(2), QStringLiteral("trainer"));
         if (r == f.rank && f.message.isEmpty())
             f.message = m.captured(3).trimmed();
@@ -125,7 +134,7 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
         QStringLiteral("Process name: \\[\\[\\d+,\\d+\\],(\\d+)\\] Exit code: (-?\\d+)"));
     static const QRegularExpression nodeRe(QStringLiteral("Local host: (\\S+)"));
     if (const auto m = signalRe.match(flat); m.hasMatch()) {
-        const int r = m.captured(1).toInt();
+        const int r = rankFromText(m.capturedView(1));
         use(r, m.captured(3).remove(QRegularExpression(QStringLiteral("[.,;]$"))), QStringLiteral("mpirun"));
         if (r == f.rank && f.signal == 0) {
             f.signal = m.captured(4).toInt();
@@ -133,23 +142,25 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
         }
     }
     if (const auto m = exitRe.match(flat); m.hasMatch()) {
-        const int r = m.captured(1).toInt();
+        const int r = rankFromText(m.capturedView(1));
         use(r, QString(), QStringLiteral("mpirun"));
         if (r == f.rank && f.exitCode < 0)
             f.exitCode = m.captured(2).toInt();
     }
     if (const auto m = abortRe.match(flat); m.hasMatch()) {
-        const int r = m.captured(1).toInt();
+        const int r = rankFromText(m.capturedView(1));
         use(r, QString(), QStringLiteral("mpirun"));
         if (r == f.rank && f.exitCode < 0)
             f.exitCode = m.captured(2).toInt();
     }
     // 4. srun (ranks started by srun inside a Slurm job): "srun: error: NODE: task R: Exited with exit
     //    code N" (or "tasks 0-3: Killed"); the first such line is the task that failed first.
+    //    Anchored at a line's start: a rank's own output that quotes such a line is not srun's word.
     static const QRegularExpression srunRe(
-        QStringLiteral("srun: error: ([^:\\s]+): tasks? (\\d+)[-,\\d]*: (?:Exited with exit code (\\d+)|(.+))"));
+        QStringLiteral("^srun: error: ([^:\\s]+): tasks? (\\d+)[-,\\d]*: (?:Exited with exit code (\\d+)|(.+))"),
+        QRegularExpression::MultilineOption);
     if (const auto m = srunRe.match(all); m.hasMatch()) {
-        const int r = m.captured(2).toInt();
+        const int r = rankFromText(m.capturedView(2));
         use(r, m.captured(1), QStringLiteral("srun"));
         if (r == f.rank && f.exitCode < 0 && !m.captured(3).isEmpty())
             f.exitCode = m.captured(3).toInt();

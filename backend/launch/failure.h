@@ -12,6 +12,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QStringView>
 
 #include <optional>
 
@@ -43,5 +44,11 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
 
 // The last n lines of text (without empty trailing lines).
 QStringList lastLines(const QByteArray& text, int n);
+
+// The largest rank a line of log text may name (the metrics parser's bound): a larger number is text, not
+// a rank, and never sizes anything (a line "rank 2000000000" once allocated ~48 GB).
+constexpr int kMaxRankInText = 1000000;
+// The rank that the digits name, or -1 when they are not a whole number of at most kMaxRankInText.
+int rankFromText(QStringView digits);
 
 } // namespace traindeck::launch

@@ -82,8 +82,8 @@ void LogLineSplitter::physicalLine(const QByteArray& bytes, QList<LogLine>& out)
     const QString line = decode(bytes);
     if (m_srunLabels) {
         const QRegularExpressionMatch m = srunLabelRe().match(line);
-        if (m.hasMatch())
-            out.append(LogLine{m.captured(1).toInt(), true, m_stream, line.mid(m.capturedEnd())});
+        if (const int rank = m.hasMatch() ? rankFromText(m.capturedView(1)) : -1; rank >= 0)
+            out.append(LogLine{rank, true, m_stream, line.mid(m.capturedEnd())});
         else
             out.append(LogLine{-1, false, m_stream, line}); // srun's own ("srun: error: ...")
         return;
@@ -99,10 +99,17 @@ void LogLineSplitter::physicalLine(const QByteArray& bytes, QList<LogLine>& out)
         return;
     }
     QRegularExpressionMatch m = it.next();
+    // A tag whose rank is beyond any run's is not mpirun's: the whole line is plain text.
+    for (QRegularExpressionMatchIterator check = tagRe().globalMatch(line); check.hasNext();) {
+        if (rankFromText(check.next().capturedView(2)) < 0) {
+            out.append(LogLine{-1, false, m_stream, line});
+            return;
+        }
+    }
     if (m.capturedStart() > 0) // mpirun's text, then a rank's (rare: mpirun writes whole lines)
         out.append(LogLine{-1, false, m_stream, line.left(m.capturedStart())});
     while (true) {
-        const int rank = m.captured(2).toInt();
+        const int rank = rankFromText(m.capturedView(2));
         const bool last = !it.hasNext();
         const QRegularExpressionMatch next = last ? QRegularExpressionMatch() : it.next();
         const qsizetype end = last ? line.size() : next.capturedStart();
@@ -173,7 +180,8 @@ QString RankLog::hostOf(int rank) const
 void RankLog::setFailure(const FailureInfo& failure)
 {
     m_failure = failure;
-    if (failure.known && failure.rank >= 0 && !failure.host.isEmpty() && hostOf(failure.rank).isEmpty()) {
+    if (failure.known && failure.rank >= 0 && failure.rank <= kMaxRankInText && !failure.host.isEmpty() &&
+        hostOf(failure.rank).isEmpty()) {
         QStringList h(failure.rank + 1);
         h[failure.rank] = failure.host;
         setHostsByRank(h);
@@ -200,10 +208,11 @@ RankLog::Change RankLog::add(const QList<LogLine>& lines)
         const QRegularExpressionMatch t = trainerRe().match(l.text);
         if (t.hasMatch()) {
             // The trainer names rank and host: an old log's line gets its rank, the host fills a gap.
-            const int named = t.captured(1).toInt();
-            if (!l.tagged)
+            // A rank beyond any run's leaves the line as it is: plain text, no host learnt.
+            const int named = rankFromText(t.capturedView(1));
+            if (!l.tagged && named >= 0)
                 l.rank = named;
-            if (named == l.rank && hostOf(named).isEmpty()) {
+            if (named >= 0 && named == l.rank && hostOf(named).isEmpty()) {
                 QStringList h(named + 1);
                 h[named] = t.captured(2);
                 setHostsByRank(h);

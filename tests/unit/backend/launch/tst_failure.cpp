@@ -18,6 +18,7 @@ class TestFailure : public QObject {
     void errorRecordWins();
     void nothingKnown();
     void srunNamesTaskAndNode();
+    void ranksBeyondAnyRunAreNotNamed();
     void lastLines();
     void lostDaemonNamesNode();
 };
@@ -164,6 +165,20 @@ void TestFailure::lostDaemonNamesNode()
                                                {QStringLiteral("tb-node1"), QStringLiteral("tb-node2")});
     QVERIFY(plain.lostNode.isEmpty());
     QVERIFY(!plain.known);
+}
+
+// A rank number beyond any run's (kMaxRankInText) names no rank, and srun's line counts only at a line's
+// start (a rank's own output may quote one).
+void TestFailure::ranksBeyondAnyRunAreNotNamed()
+{
+    for (const char* text :
+         {"srun: error: n1: task 2000000000: Exited with exit code 3\n", "srun: error: n1: task 2147483647: Killed\n",
+          "traindeck-trainer: rank 99999999999 on n1: out of memory\n",
+          "process rank 2000000000 with PID 7 on node n1 exited on signal 9 (Killed).\n",
+          "step 3: the log said srun: error: n1: task 1: Exited with exit code 3\n"}) {
+        const FailureInfo f = attributeFailure({}, QByteArray(text), 1);
+        QVERIFY2(!f.known && f.rank == -1, text);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFailure)

@@ -32,6 +32,7 @@ class TestRankLogs : public QObject {
     void errorText();
     void collapse();
     void srunLabels();
+    void ranksBeyondAnyRunStayText();
     void fixtures_data();
     void fixtures();
     void filters_data();
@@ -143,6 +144,52 @@ void TestRankLogs::errorText()
     QFETCH(QString, text);
     QFETCH(bool, error);
     QCOMPARE(isErrorText(text), error);
+}
+
+// Rank numbers read from log text are bounded (kMaxRankInText): a larger one leaves its line plain text
+// and sizes nothing. "rank 2000000000" once made the host table allocate ~48 GB, and 2147483647
+// overflowed its "+ 1" into an out-of-bounds write; digits beyond int read as rank 0.
+void TestRankLogs::ranksBeyondAnyRunStayText()
+{
+    const QByteArray text = "traindeck-trainer: rank 2000000000 on x: y\n"
+                            "traindeck-trainer: rank 2147483647 on x: y\n"
+                            "traindeck-trainer: rank 99999999999 on x: y\n"
+                            "[1,2147483647]<stderr>:hello\n"
+                            "[1,0]<stderr>:a[1,99999999999]<stderr>:b\n"
+                            "traindeck-trainer: rank 1000000 on edge: z\n";
+    RankLog log;
+    log.addText(text, LogStream::Stderr);
+    log.finish();
+    QCOMPARE(log.groups().size(), 6);
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY2(log.groups()[i].ranks.isEmpty(), qPrintable(log.groups()[i].text));
+        QVERIFY(!log.groups()[i].tagged);
+    }
+    QCOMPARE(log.groups()[3].text, QStringLiteral("[1,2147483647]<stderr>:hello"));
+    QCOMPARE(log.groups()[4].text, QStringLiteral("[1,0]<stderr>:a[1,99999999999]<stderr>:b"));
+    // The bound itself is still a rank, and the host table grows to it (and no further).
+    QCOMPARE(log.groups()[5].ranks, QList<int>{kMaxRankInText});
+    QCOMPARE(log.hostsByRank().size(), kMaxRankInText + 1);
+    QCOMPARE(log.hostOf(kMaxRankInText), QStringLiteral("edge"));
+
+    // srun --label lines and a failure from text, with the same numbers.
+    RankLog srun;
+    srun.addText(QByteArray(kSrunLabelMarker) + "\n99999999999: x\n2000000000: y\n3: z\n", LogStream::Stderr);
+    srun.finish();
+    QCOMPARE(srun.groups().size(), 4);
+    QCOMPARE(srun.groups()[1].ranks, QList<int>{});
+    QCOMPARE(srun.groups()[2].ranks, QList<int>{});
+    QCOMPARE(srun.groups()[3].ranks, QList<int>{3});
+    FailureInfo f;
+    f.known = true;
+    f.rank = 2000000000;
+    f.host = QStringLiteral("x");
+    srun.setFailure(f);
+    QVERIFY(srun.hostsByRank().isEmpty());
+    QCOMPARE(rankFromText(u"2147483648"), -1);
+    QCOMPARE(rankFromText(u"-1"), -1);
+    QCOMPARE(rankFromText(u""), -1);
+    QCOMPARE(rankFromText(u"0000007"), 7);
 }
 
 // Ranks started with srun --label: after the batch script's marker, "RANK: text" lines are ranks'
