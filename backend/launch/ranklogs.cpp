@@ -52,13 +52,24 @@ QString logStreamName(LogStream s)
 QList<LogLine> LogLineSplitter::feed(const QByteArray& data)
 {
     QList<LogLine> out;
-    m_partial += data;
+    // Only the new bytes are searched: the partial line before them holds no newline.
     qsizetype start = 0;
-    for (qsizetype nl = m_partial.indexOf('\n'); nl >= 0; nl = m_partial.indexOf('\n', start)) {
-        physicalLine(m_partial.mid(start, nl - start), out);
+    // A line longer than kMaxLogLineBytes (\r progress bars, binary output) is cut into lines of that size.
+    auto line = [&](const QByteArray& bytes) {
+        for (qsizetype at = 0; at == 0 || at < bytes.size(); at += kMaxLogLineBytes)
+            physicalLine(bytes.mid(at, kMaxLogLineBytes), out);
+    };
+    for (qsizetype nl = data.indexOf('\n'); nl >= 0; nl = data.indexOf('\n', start)) {
+        m_partial += data.mid(start, nl - start);
+        line(m_partial);
+        m_partial.clear();
         start = nl + 1;
     }
-    m_partial.remove(0, start);
+    m_partial += data.mid(start);
+    while (m_partial.size() >= kMaxLogLineBytes) {
+        physicalLine(m_partial.left(kMaxLogLineBytes), out);
+        m_partial.remove(0, kMaxLogLineBytes);
+    }
     return out;
 }
 

@@ -37,6 +37,11 @@ class Transport;
 enum class LogStream { Stderr, Stdout };
 
 // The line job.sbatch writes before `srun --label` starts the ranks (launchplan.cpp).
+// The longest line of a log that is kept whole: a rank printing \r progress bars or binary output writes
+// no newline, and its "line" would grow without bound (and be rescanned at every poll). Past this many
+// bytes without a newline the text so far becomes a line of its own.
+inline constexpr qsizetype kMaxLogLineBytes = 64 * 1024;
+
 inline constexpr char kSrunLabelMarker[] = "traindeck: ranks start with srun --label (lines read \"RANK: text\")";
 QString logStreamName(LogStream s); // "stderr", "stdout"
 

@@ -1,5 +1,7 @@
 #include "launch/runmonitor.h"
 
+#include "launch/ranklogs.h"
+
 #include "launch/remoterun.h"
 #include "launch/transport.h"
 
@@ -313,15 +315,33 @@ void RunMonitor::readStderr()
     if (c->data.isEmpty())
         return;
     d->stderrOffset += c->data.size();
-    d->stderrPartial += c->data;
-    const qsizetype nl = d->stderrPartial.lastIndexOf('\n');
-    if (nl < 0)
-        return;
-    const QByteArray complete = d->stderrPartial.left(nl);
-    d->stderrPartial.remove(0, nl + 1);
+    // Only the new bytes are searched for the last newline (the partial line before them has none), and
+    // a line is at most kMaxLogLineBytes: a rank writing \r progress bars or binary output without a
+    // newline grew this buffer by up to 4 MiB a poll, rescanned whole every time.
+    QByteArray complete;
+    bool any = false;
+    if (const qsizetype nl = c->data.lastIndexOf('\n'); nl >= 0) {
+        complete = d->stderrPartial + c->data.left(nl);
+        d->stderrPartial = c->data.mid(nl + 1);
+        any = true;
+    } else {
+        d->stderrPartial += c->data;
+    }
     QStringList lines;
-    for (const QByteArray& l : complete.split('\n'))
-        lines.append(QString::fromUtf8(l));
+    auto addLine = [&](QByteArrayView l) {
+        for (qsizetype at = 0; at == 0 || at < l.size(); at += kMaxLogLineBytes)
+            lines.append(QString::fromUtf8(l.sliced(at, qMin(kMaxLogLineBytes, l.size() - at))));
+    };
+    if (any) {
+        for (const QByteArray& l : complete.split('\n'))
+            addLine(l);
+    }
+    while (d->stderrPartial.size() >= kMaxLogLineBytes) {
+        addLine(QByteArrayView(d->stderrPartial).first(kMaxLogLineBytes));
+        d->stderrPartial.remove(0, kMaxLogLineBytes);
+    }
+    if (lines.isEmpty())
+        return;
     d->stderrTail += lines;
     if (d->stderrTail.size() > 50)
         d->stderrTail = d->stderrTail.mid(d->stderrTail.size() - 50);

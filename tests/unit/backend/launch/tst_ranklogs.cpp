@@ -33,6 +33,7 @@ class TestRankLogs : public QObject {
     void collapse();
     void srunLabels();
     void ranksBeyondAnyRunStayText();
+    void lineWithoutNewlineIsCut();
     void fixtures_data();
     void fixtures();
     void filters_data();
@@ -190,6 +191,23 @@ void TestRankLogs::ranksBeyondAnyRunStayText()
     QCOMPARE(rankFromText(u"-1"), -1);
     QCOMPARE(rankFromText(u""), -1);
     QCOMPARE(rankFromText(u"0000007"), 7);
+}
+
+// Output without a newline (a progress bar redrawn with \r) is cut into lines of kMaxLogLineBytes instead
+// of growing one line without bound; what follows a newline is a line as before.
+void TestRankLogs::lineWithoutNewlineIsCut()
+{
+    LogLineSplitter split(LogStream::Stderr);
+    QList<LogLine> lines;
+    const QByteArray chunk(4096, 'x');
+    for (int i = 0; i < 256; ++i) // 1 MiB in 4 KiB reads
+        lines += split.feed(chunk);
+    lines += split.feed("\rdone\nnext\n");
+    QCOMPARE(lines.size(), 1024 * 1024 / kMaxLogLineBytes + 2);
+    for (int i = 0; i + 2 < lines.size(); ++i)
+        QCOMPARE(lines[i].text.size(), kMaxLogLineBytes);
+    QCOMPARE(lines[lines.size() - 2].text, QStringLiteral("\rdone"));
+    QCOMPARE(lines.last().text, QStringLiteral("next"));
 }
 
 // Ranks started with srun --label: after the batch script's marker, "RANK: text" lines are ranks'

@@ -2,6 +2,7 @@
 // when a second monitor reattaches at the first one's offset), malformed lines reported and skipped,
 // state changes from the pid / exit-code files, failure attribution at the end.
 #include "faketransport.h"
+#include "launch/ranklogs.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 #include "test_paths.h"
@@ -28,6 +29,7 @@ class TestRunMonitor : public QObject {
     void followsAndReattaches();
     void malformedLines();
     void failureAtEnd();
+    void stderrWithoutNewlinesStaysBounded();
     void lostWithoutExitCode();
     void livenessUnknownKeepsPolling();
     void knownFinalState();
@@ -169,6 +171,37 @@ void TestRunMonitor::failureAtEnd()
     QCOMPARE(f.exitCode, 3);
     QCOMPARE(f.mpirunExitCode, 3);
     QVERIFY(!f.stderrTail.isEmpty());
+}
+
+// 100 MB of stderr without a newline (\r progress bars, binary output): it comes out as lines of at most
+// kMaxLogLineBytes, so what is held back between polls stays under that size. (It used to be held whole,
+// growing by 4 MiB a poll and rescanned at each, and no line came out at all.)
+void TestRunMonitor::stderrWithoutNewlinesStaysBounded()
+{
+    // No pid yet, launched just now: the run is starting, and the monitor keeps polling.
+    const qint64 total = 100 * 1000 * 1000;
+    {
+        QFile f(runFile(m_dir->path(), runfile::kStderr));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray block(1 << 20, '\r');
+        for (qint64 left = total; left > 0; left -= block.size())
+            QVERIFY(f.write(block.constData(), qMin<qint64>(left, block.size())) > 0);
+    }
+    RunMonitor m(m_t, m_dir->path());
+    qint64 emitted = 0;
+    qsizetype longest = 0;
+    connect(&m, &RunMonitor::stderrLines, this, [&](const QStringList& lines) {
+        for (const QString& l : lines) {
+            emitted += l.size();
+            longest = qMax(longest, l.size());
+        }
+    });
+    for (int i = 0; i < 40; ++i)
+        m.poll();
+    QVERIFY2(longest <= kMaxLogLineBytes, qPrintable(QString::number(longest)));
+    QVERIFY2(total - emitted <= kMaxLogLineBytes,
+             qPrintable(QStringLiteral("%1 of %2 bytes still held back").arg(total - emitted).arg(total)));
+    QCOMPARE(m.failure().stderrTail.size() <= 50, true);
 }
 
 void TestRunMonitor::lostWithoutExitCode()
