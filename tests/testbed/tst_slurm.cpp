@@ -374,7 +374,7 @@ void TestSlurm::unreadableJobRecordIsNeverLost()
                      QStringLiteral("--profile"), one, QStringLiteral("--detach")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     const QString run = QString::fromUtf8(r.out.trimmed().split('\n').last());
-    const QString dir = m_runs + QLatin1Char('/') + run;
+    const QString dir = m_tb.dir() + QStringLiteral("/shared/runs/") + run; // the login node's run directory
     QVERIFY2(QFile::exists(dir + QStringLiteral("/slurm-job")), qPrintable(dir));
     const QString job = sh(QStringLiteral("squeue -h -o %i")).trimmed();
     QVERIFY2(!job.isEmpty() && !job.contains(QLatin1Char('\n')), qPrintable(job));
