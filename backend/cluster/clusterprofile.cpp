@@ -445,6 +445,16 @@ Diagnostics ClusterProfile::validate(const QString& fileName) const
             error(QStringLiteral("slurm.signal_seconds"), tr("expected an integer %1..%2").arg(0).arg(65535));
         if (isLocal)
             error(QStringLiteral("slurm"), tr("the built-in local profile cannot use Slurm"));
+        // The run directory (under the workdir) goes into "#SBATCH --output=": sbatch splits directives at
+        // blanks, has no quoting there, and expands %u, %x, ... in the path.
+        static const QRegularExpression sbatchUnsafe(QStringLiteral("[\\s'\"%\\\\]"));
+        if (const QRegularExpressionMatch m = sbatchUnsafe.match(workdir); m.hasMatch())
+            error(QStringLiteral("workdir"),
+                  tr("'%1' has %2, which a Slurm job script's #SBATCH lines cannot carry (sbatch splits them at "
+                     "blanks and expands %); choose a work directory without blanks, quotes, backslashes or %")
+                      .arg(workdir, m.captured(0) == QLatin1String("%") ? tr("'%'")
+                                    : m.captured(0).at(0).isSpace()     ? tr("a blank")
+                                                                        : tr("a quote or backslash")));
     }
 
     int firstHead = -1;

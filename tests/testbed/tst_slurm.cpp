@@ -207,6 +207,13 @@ void TestSlurm::badProfilesSubmitNothing()
     }));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("slurm.account") && r.err.contains("nosuchproject"), r.all().constData());
+    // A work directory that #SBATCH --output= cannot carry: sbatch would split it at the blank or expand %u.
+    for (const QString& workdir : {QStringLiteral("~/my runs"), QStringLiteral("~/runs-%u")}) {
+        r = launch(writeProfile(QStringLiteral("workdir"),
+                                [&](QJsonObject& p) { p.insert(QStringLiteral("workdir"), workdir); }));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("workdir") && r.err.contains("#SBATCH"), r.all().constData());
+    }
     // sbatch missing on the login node.
     QCOMPARE(m_tb.script({QStringLiteral("mask"), QStringLiteral("tb-node1"), QStringLiteral("/usr/bin/sbatch")}), 0);
     r = launch(writeProfile(QStringLiteral("nosbatch"), {}));

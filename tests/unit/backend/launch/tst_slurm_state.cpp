@@ -19,6 +19,7 @@ class TestSlurmState : public QObject {
     void profileSection();
     void profileErrors_data();
     void profileErrors();
+    void workdirForSbatch();
     void timeLimits();
     void parsesSqueue();
     void parsesSacct();
@@ -87,6 +88,26 @@ void TestSlurmState::profileErrors_data()
     QTest::newRow("typo") << QByteArray(R"({"partition": "p", "gpus": 8})")
                           << QStringLiteral("slurm.gpus: unknown key");
     QTest::newRow("not an object") << QByteArray(R"("debug")") << QStringLiteral("slurm: expected an object");
+}
+
+// A work directory that #SBATCH --output= cannot carry (sbatch splits directives at blanks and expands %)
+// is refused for Slurm profiles when the profile is read; an mpirun profile keeps it (its paths are quoted).
+void TestSlurmState::workdirForSbatch()
+{
+    auto withWorkdir = [](const char* workdir, bool slurm) {
+        return QByteArray(R"({"version": 1, "name": "hpc", "known_hosts": "/k", "workdir": ")") + workdir +
+               R"(", "nodes": [{"host": "login1", "role": "head"}])" +
+               (slurm ? QByteArray(R"(, "slurm": {"partition": "debug"}})") : QByteArray("}"));
+    };
+    for (const char* bad : {"~/my runs", "/shared/100%", "/shared/it's", "/shared/a\\\\b"}) {
+        const auto p = cluster::ClusterProfile::fromJson(withWorkdir(bad, true), QStringLiteral("hpc.json"));
+        QVERIFY2(!p, bad);
+        QVERIFY2(p.errorString().contains(QStringLiteral("hpc.json: workdir:")) &&
+                     p.errorString().contains(QStringLiteral("#SBATCH")),
+                 qPrintable(p.errorString()));
+        QVERIFY2(cluster::ClusterProfile::fromJson(withWorkdir(bad, false), QStringLiteral("mpi.json")), bad);
+    }
+    QVERIFY(cluster::ClusterProfile::fromJson(withWorkdir("~/runs-1.2_x+y", true), QStringLiteral("hpc.json")));
 }
 
 void TestSlurmState::profileErrors()
