@@ -157,20 +157,35 @@ static QStringList keyWords(const QString& key)
 
 bool Names::looksLikeSecretKey(const QString& key)
 {
-    static const QStringList single = {
-        QStringLiteral("password"),   QStringLiteral("passwd"),     QStringLiteral("passphrase"),
-        QStringLiteral("secret"),     QStringLiteral("secrets"),    QStringLiteral("token"),
-        QStringLiteral("apikey"),     QStringLiteral("credential"), QStringLiteral("credentials"),
-        QStringLiteral("privatekey"), QStringLiteral("accesskey"),
+    static const QStringList harmlessPrefixes = {
+        QStringLiteral("NCCL_"), QStringLiteral("OMPI_"),  QStringLiteral("OPAL_"),  QStringLiteral("PMIX_"),
+        QStringLiteral("PRTE_"), QStringLiteral("UCX_"),   QStringLiteral("CUDA_"),  QStringLiteral("OMP_"),
+        QStringLiteral("MKL_"),  QStringLiteral("HWLOC_"), QStringLiteral("SLURM_"),
     };
-    const QStringList words = keyWords(key);
-    for (int i = 0; i < words.size(); ++i) {
-        if (single.contains(words.at(i)))
+    // The shell's working directories: "PWD" is a word of MYSQL_PWD, but PWD itself is no password.
+    if (key == QLatin1String("PWD") || key == QLatin1String("OLDPWD"))
+        return false;
+    for (const QString& prefix : harmlessPrefixes) {
+        if (key.startsWith(prefix, Qt::CaseInsensitive))
+            return false;
+    }
+    static const QStringList words = {
+        QStringLiteral("password"),   QStringLiteral("passwd"),     QStringLiteral("pwd"),
+        QStringLiteral("passphrase"), QStringLiteral("secret"),     QStringLiteral("secrets"),
+        QStringLiteral("token"),      QStringLiteral("key"),        QStringLiteral("pat"),
+        QStringLiteral("apikey"),     QStringLiteral("credential"), QStringLiteral("credentials"),
+        QStringLiteral("privatekey"), QStringLiteral("accesskey"),  QStringLiteral("secretkey"),
+    };
+    static const QStringList parts = {QStringLiteral("password"), QStringLiteral("passwd"),
+                                      QStringLiteral("passphrase"), QStringLiteral("secret"),
+                                      QStringLiteral("credential")};
+    for (const QString& w : keyWords(key)) {
+        if (words.contains(w))
             return true;
-        if (i + 1 < words.size() && words.at(i + 1) == QLatin1String("key") &&
-            (words.at(i) == QLatin1String("api") || words.at(i) == QLatin1String("private") ||
-             words.at(i) == QLatin1String("access") || words.at(i) == QLatin1String("secret")))
-            return true;
+        for (const QString& part : parts) {
+            if (w.contains(part))
+                return true;
+        }
     }
     return false;
 }

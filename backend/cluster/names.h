@@ -25,8 +25,12 @@ class Names {
     static NameCheck checkProfileName(const QString& name);
     // An environment variable name: [A-Za-z_][A-Za-z0-9_]*.
     static NameCheck checkEnvName(const QString& name);
-    // True for keys that name a secret (password, passphrase, token, secret, api key, private key,
-    // credentials, ...), judged by the words of the key: "HF_TOKEN" is, "TOKENIZERS_PARALLELISM" is not.
+    // True for keys that name a secret, judged by the words of the key: a word that is PASSWORD, PWD, TOKEN,
+    // SECRET, KEY, PAT, CREDENTIAL (or their variants), or one that contains PASSWORD, PASSWD, PASSPHRASE,
+    // SECRET or CREDENTIAL ("PGPASSWORD"). "HF_TOKEN", "MYSQL_PWD", "GITHUB_PAT", "OPENAI_KEY" are;
+    // "TOKENIZERS_PARALLELISM", "tokens_per_s" are not, nor are the settings of the MPI, NCCL, CUDA and
+    // OpenMP runtimes (NCCL_*, OMPI_*, CUDA_*, ...: their names only look like it, e.g. NCCL_IB_PKEY), nor
+    // the shell's PWD and OLDPWD.
     static bool looksLikeSecretKey(const QString& key);
     // True for values that carry key material inline ("-----BEGIN ... PRIVATE KEY-----").
     static bool looksLikeSecretValue(const QString& value);

@@ -30,6 +30,29 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
                 tr("job specs must not hold secrets (tokens, passwords, keys): they would be stored in the run "
                    "directory; set it in the environment of the nodes instead (e.g. a file read by the login shell)"));
     }
+    // mpirun's own arguments land in spec.json, run.sh, run.json and mpirun's argv alike: "-x NAME=VALUE"
+    // exports a value to the ranks, "--mca NAME VALUE" sets a parameter.
+    for (int i = 0; i + 1 < spec.mpiArgs.size(); ++i) {
+        const QString& opt = spec.mpiArgs.at(i);
+        const QString key = QStringLiteral("mpi.args[%1]").arg(i + 1);
+        const QString next = spec.mpiArgs.at(i + 1);
+        if (opt == QLatin1String("-x") || opt == QLatin1String("--x")) {
+            const QString name = next.section(QLatin1Char('='), 0, 0);
+            const QString value = next.contains(QLatin1Char('=')) ? next.section(QLatin1Char('='), 1) : QString();
+            if (!value.isEmpty() &&
+                (cluster::Names::looksLikeSecretKey(name) || cluster::Names::looksLikeSecretValue(value)))
+                err(key, tr("-x %1=... puts a secret into the run directory and mpirun's command line; export "
+                            "it on the nodes instead and pass only its name (-x %1)")
+                             .arg(name));
+        } else if ((opt == QLatin1String("--mca") || opt == QLatin1String("-mca")) && i + 2 < spec.mpiArgs.size()) {
+            const QString& value = spec.mpiArgs.at(i + 2);
+            if (cluster::Names::looksLikeSecretKey(next) || cluster::Names::looksLikeSecretValue(value))
+                err(QStringLiteral("mpi.args[%1]").arg(i + 2),
+                    tr("--mca %1 looks like it carries a secret, which would be stored in the run directory; set "
+                       "it in the nodes' environment (OMPI_MCA_%1) instead")
+                        .arg(next));
+        }
+    }
     const QJsonObject& t = spec.trainer;
     if (t.contains(QStringLiteral("lr"))) {
         const QJsonValue v = t.value(QStringLiteral("lr"));

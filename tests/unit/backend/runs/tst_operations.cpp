@@ -5,6 +5,7 @@
 #include "cli_run.h"
 #include "test_paths.h"
 
+#include "cluster/names.h"
 #include "cluster/savedlinktest.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
@@ -138,6 +139,45 @@ class TestOperations : public QObject {
         for (const auto& x : d)
             QVERIFY2(err.contains(x.message), qPrintable(err));
         QVERIFY(!QDir(runsDir()).exists());
+    }
+
+    // Secrets in mpirun's own arguments: "-x NAME=VALUE" and "--mca NAME VALUE" would land in spec.json,
+    // run.sh, run.json and mpirun's argv. Exporting a name alone (-x WANDB_API_KEY) and harmless runtime
+    // settings stay allowed.
+    void secretsInMpiArgsAreRefused()
+    {
+        launch::JobSpec spec = tinySpec(QStringLiteral("secret"), {});
+        spec.mpiArgs = {QStringLiteral("-x"),
+                        QStringLiteral("WANDB_API_KEY=abc123"),
+                        QStringLiteral("-x"),
+                        QStringLiteral("PGPASSWORD=hunter2"),
+                        QStringLiteral("--mca"),
+                        QStringLiteral("plm_rsh_args"),
+                        QStringLiteral("-----BEGIN OPENSSH PRIVATE KEY----- x"),
+                        QStringLiteral("-x"),
+                        QStringLiteral("HF_TOKEN"),
+                        QStringLiteral("-x"),
+                        QStringLiteral("NCCL_IB_PKEY=0x8001"),
+                        QStringLiteral("--mca"),
+                        QStringLiteral("btl_tcp_if_include"),
+                        QStringLiteral("lo")};
+        QStringList messages;
+        for (const auto& x : Operations::validate(spec, cluster::ClusterProfile::local(2), QStringLiteral("s.json")))
+            messages << x.toString();
+        QCOMPARE(messages.filter(QStringLiteral("mpi.args")).size(), 3);
+        QVERIFY2(messages.filter(QStringLiteral("mpi.args[1]: -x WANDB_API_KEY")).size() == 1,
+                 qPrintable(messages.join(QLatin1Char('\n'))));
+        QVERIFY(messages.filter(QStringLiteral("mpi.args[3]: -x PGPASSWORD")).size() == 1);
+        QVERIFY(messages.filter(QStringLiteral("mpi.args[6]: --mca plm_rsh_args")).size() == 1);
+        QVERIFY(!messages.join(QLatin1Char(' ')).contains(QStringLiteral("hunter2")));
+        // The names the old rule missed, and names that only look like it.
+        for (const char* secret : {"PGPASSWORD", "MYSQL_PWD", "GITHUB_PAT", "OPENAI_KEY", "WANDB_API_KEY", "HF_TOKEN",
+                                   "AWS_SECRET_ACCESS_KEY", "db_credentials", "sshPassphrase"})
+            QVERIFY2(cluster::Names::looksLikeSecretKey(QLatin1String(secret)), secret);
+        for (const char* harmless :
+             {"TOKENIZERS_PARALLELISM", "tokens_per_s", "baseline_tokens_per_s", "NCCL_IB_PKEY", "OMPI_MCA_btl",
+              "CUDA_VISIBLE_DEVICES", "path_prefix", "known_hosts", "PATH", "keygen", "tokenizer", "PATTERN"})
+            QVERIFY2(!cluster::Names::looksLikeSecretKey(QLatin1String(harmless)), harmless);
     }
 
     void launchFailResume()
