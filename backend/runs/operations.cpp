@@ -34,20 +34,21 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
     // exports a value to the ranks, "--mca NAME VALUE" sets a parameter.
     for (int i = 0; i + 1 < spec.mpiArgs.size(); ++i) {
         const QString& opt = spec.mpiArgs.at(i);
-        const QString key = QStringLiteral("mpi.args[%1]").arg(i + 1);
-        const QString next = spec.mpiArgs.at(i + 1);
+        const QString& next = spec.mpiArgs.at(i + 1);
+        auto argKey = [](int index) { return QStringLiteral("mpi.args[%1]").arg(index); };
         if (opt == QLatin1String("-x") || opt == QLatin1String("--x")) {
             const QString name = next.section(QLatin1Char('='), 0, 0);
             const QString value = next.contains(QLatin1Char('=')) ? next.section(QLatin1Char('='), 1) : QString();
             if (!value.isEmpty() &&
                 (cluster::Names::looksLikeSecretKey(name) || cluster::Names::looksLikeSecretValue(value)))
-                err(key, tr("-x %1=... puts a secret into the run directory and mpirun's command line; export "
-                            "it on the nodes instead and pass only its name (-x %1)")
-                             .arg(name));
+                err(argKey(i + 1),
+                    tr("-x %1=... puts a secret into the run directory and mpirun's command line; export "
+                       "it on the nodes instead and pass only its name (-x %1)")
+                        .arg(name));
         } else if ((opt == QLatin1String("--mca") || opt == QLatin1String("-mca")) && i + 2 < spec.mpiArgs.size()) {
             const QString& value = spec.mpiArgs.at(i + 2);
             if (cluster::Names::looksLikeSecretKey(next) || cluster::Names::looksLikeSecretValue(value))
-                err(QStringLiteral("mpi.args[%1]").arg(i + 2),
+                err(argKey(i + 2),
                     tr("--mca %1 looks like it carries a secret, which would be stored in the run directory; set "
                        "it in the nodes' environment (OMPI_MCA_%1) instead")
                         .arg(next));
