@@ -111,14 +111,54 @@ start_sshd() {
   die "$node: sshd did not start (see $d/sshd.log)"
 }
 
-# The desktop resolves the nodes by name too: a marked block in /etc/hosts, edited in place (the file
-# may be a bind mount that a rename would not replace).
+# The desktop resolves the nodes by name too: a marked block in /etc/hosts (TRAINDECK_TESTBED_HOSTS_FILE
+# points a test elsewhere). Every change writes a whole new file and renames it over the old one, so no
+# reader ever sees it half written; where the file is a mount point (a container's bind-mounted
+# /etc/hosts), which a rename cannot replace, the new content is copied over it.
 readonly HOSTS_BEGIN="# traindeck-testbed begin (scripts/testbed.sh down removes this block)"
 readonly HOSTS_END="# traindeck-testbed end"
+readonly HOSTS_FILE="${TRAINDECK_TESTBED_HOSTS_FILE:-/etc/hosts}"
+hosts_replace() { # hosts_replace TMPFILE: TMPFILE (in the hosts file's directory) becomes the hosts file
+  chmod 644 "$1"
+  if ! mv -f "$1" "$HOSTS_FILE" 2>/dev/null; then
+    cat "$1" >"$HOSTS_FILE"
+    rm -f "$1"
+  fi
+}
+hosts_without_block() { # the hosts file without the testbed's block
+  # A block whose end marker was lost ends at its first line that is not a node's ("ADDR tb-nodeK"):
+  # the lines after it are someone else's and stay.
+  awk -v b="$HOSTS_BEGIN" -v e="$HOSTS_END" '
+    $0 == b { skip = 1; next }
+    $0 == e && skip { skip = 0; next }
+    skip && NF == 2 && $2 ~ /^tb-node[0-9]+$/ { next }
+    { skip = 0; print }' "$HOSTS_FILE"
+}
 hosts_block_remove() {
-  grep -qF "$HOSTS_BEGIN" /etc/hosts 2>/dev/null || return 0
-  local kept; kept=$(awk -v b="$HOSTS_BEGIN" -v e="$HOSTS_END" '$0==b{skip=1;next} $0==e{skip=0;next} !skip' /etc/hosts)
-  printf '%s\n' "$kept" > /etc/hosts
+  grep -qF "$HOSTS_BEGIN" "$HOSTS_FILE" 2>/dev/null || return 0
+  local tmp; tmp=$(mktemp "$(dirname "$HOSTS_FILE")/.hosts.traindeck.XXXXXX")
+  hosts_without_block >"$tmp"
+  hosts_replace "$tmp"
+}
+hosts_block_add() { # hosts_block_add NODELINES
+  local tmp; tmp=$(mktemp "$(dirname "$HOSTS_FILE")/.hosts.traindeck.XXXXXX")
+  { hosts_without_block; printf '%s\n%s%s\n' "$HOSTS_BEGIN" "$1" "$HOSTS_END"; } >"$tmp"
+  hosts_replace "$tmp"
+}
+
+# The testbed's processes, never another's: a pid from a pid file counts only while it still names the
+# process the file was written for (the pid may since have gone to something else).
+pid_is() { # pid_is PID COMM: the process PID exists and its name is COMM
+  [[ "$1" =~ ^[0-9]+$ ]] && [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
+}
+in_testbed_node() { # in_testbed_node PID: the process lives in one of the nodes' network namespaces
+  [[ "$(ip netns identify "$1" 2>/dev/null)" =~ ^tb-node[0-9]+$ ]]
+}
+node_namespace_pids() { # every process in the nodes' network namespaces
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^tb-node[0-9]+$' || true); do
+    ip netns pids "$ns" 2>/dev/null || true
+  done
 }
 
 cmd_down() {
@@ -188,8 +228,7 @@ $DESKTOP_ADDR tb-desktop"
 "; done
   hosts="$hosts
 $nodelines"
-  hosts_block_remove
-  printf '%s\n%s%s\n' "$HOSTS_BEGIN" "$nodelines" "$HOSTS_END" >> /etc/hosts
+  hosts_block_add "$nodelines"
 
   for k in $(seq 1 "$nodes"); do
     local node="tb-node$k" nd="$d/tb-node$k" addr
@@ -375,13 +414,26 @@ cmd_slurm_down() {
   local d; d=$(testbed_dir)
   local s="$d/slurm" f pid
   [ -d "$s" ] || return 0
-  for f in "$s"/slurmd-*.pid "$s/slurmctld.pid" "$s/munge/munged.pid"; do
+  for f in "$s"/slurmd-*.pid "$s/slurmctld.pid"; do
     [ -f "$f" ] || continue
     pid=$(cat "$f" 2>/dev/null || true)
-    if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; fi
+    local daemon; daemon=$(basename "$f" .pid); daemon=${daemon%%-*}
+    if pid_is "$pid" "$daemon" && in_testbed_node "$pid"; then kill -9 "$pid" 2>/dev/null || true; fi
   done
-  # Job steps outlive a killed slurmd (slurmstepd and what it started).
-  pkill -9 -f "^slurmstepd" 2>/dev/null || true
+  pid=$(cat "$s/munge/munged.pid" 2>/dev/null || true)
+  if pid_is "$pid" munged && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$s/munge/munge.socket"; then
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  # Job steps outlive a killed slurmd: the nodes' slurmstepd processes and everything they started.
+  # The whole tree is gathered before anything is killed (a killed parent's children go to init).
+  local steps tree=""
+  steps=$(for pid in $(node_namespace_pids); do if pid_is "$pid" slurmstepd; then echo "$pid"; fi; done)
+  while [ -n "$steps" ]; do
+    tree="$tree $steps"
+    steps=$(for pid in $steps; do pgrep -P "$pid" || true; done)
+  done
+  # shellcheck disable=SC2086 # a list of pids
+  if [ -n "$tree" ]; then kill -9 $tree 2>/dev/null || true; fi
   for f in /etc/slurm/slurm.conf /etc/slurm/cgroup.conf; do
     if slurm_conf_is_ours "$f"; then rm -f "$f"; fi
   done
