@@ -121,9 +121,14 @@ Result<RankStarter> findRankStarter(Transport& t, const ClusterProfile& profile)
     return r;
 }
 
+// *startedNothing (when given) tells a failure that happened before anything was submitted or started
+// (a plan, a write, the caller's check) from one after, when a job or wrapper may be running.
 Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo& info, bool writeSpec,
-                            const ClusterProfile& profile, const Launcher::BeforeStart& beforeStart = {})
+                            const ClusterProfile& profile, const Launcher::BeforeStart& beforeStart = {},
+                            bool* startedNothing = nullptr)
 {
+    if (startedNothing)
+        *startedNothing = true;
     const Result<LaunchPlan> plan = buildLaunchPlan(in);
     if (!plan)
         return Result<LaunchOutcome>::failure(plan.diagnostics());
@@ -156,6 +161,8 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
         if (const Status ready = beforeStart(outcome); !ready)
             return Result<LaunchOutcome>::failure(ready.diagnostics());
     }
+    if (startedNothing)
+        *startedNothing = false;
     if (viaSlurm) {
         const Result<QString> job = slurm::submit(t, in.runDir, in.runId, profile.pathPrefix);
         if (!job)
@@ -501,7 +508,30 @@ Result<LaunchOutcome> Launcher::resume(Transport& t, const QString& runDir)
     ri.attempts = attempt + 1;
     ri.started = QDateTime::currentDateTimeUtc();
     ri.trainer = trainer.value();
-    return start(t, in, ri, false, prof);
+    const Result<FileChunk> runInfoBefore = t.readFile(runFile(runDir, runfile::kRunInfo), 0, 1 << 20);
+    bool startedNothing = false;
+    Result<LaunchOutcome> started = start(t, in, ri, false, prof, {}, &startedNothing);
+    if (started || !startedNothing)
+        return started;
+    // Nothing runs: put the run back as it was (its record, the previous attempt's files, the claim), so
+    // that the next resume claims the same attempt instead of finding it taken.
+    Diagnostics d = started.diagnostics();
+    const Status record = runInfoBefore ? t.writeFile(runFile(runDir, runfile::kRunInfo), runInfoBefore->data, 0600)
+                                        : Status::failure(runInfoBefore.diagnostics());
+    const Result<ExecResult> moved =
+        t.run(back.join(QStringLiteral(" && ")) + QStringLiteral(" && rmdir %1").arg(shellQuote(keep)), 20000);
+    if (record && moved && moved->exitCode == 0)
+        d << Diagnostic::error(runDir, tr("nothing was started and the run is as it was before this resume: "
+                                          "resume it again once the cause is fixed"));
+    else
+        d << Diagnostic::error(
+            keep, tr("nothing was started, but the run could not be put back as it was (%1): move the files of %2 "
+                     "back into the run directory, remove it and restore run.json's attempts to %3")
+                      .arg(record ? (moved ? QString::fromLocal8Bit(moved->err).trimmed() : moved.errorString())
+                                  : record.errorString(),
+                           keep)
+                      .arg(attempt));
+    return Result<LaunchOutcome>::failure(d);
 }
 
 Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int graceMs)

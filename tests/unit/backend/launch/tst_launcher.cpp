@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,6 +36,7 @@ class TestLauncher : public QObject {
     void stalePidIsNeverSignalled();
     void launchesInTheSameSecondClaimTheirOwnDirectory();
     void secondResumeOfARunIsRefused();
+    void failedResumeLeavesTheRunAsItWas();
     void startErrorLooksForThePid();
     void remoteRecordIsWrittenBeforeTheStart();
 
@@ -306,6 +308,54 @@ void TestLauncher::launchesInTheSameSecondClaimTheirOwnDirectory()
     for (const QString& d : others)
         QCOMPARE(QDir(d).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
                  QStringList{QStringLiteral("other-launch")});
+}
+
+// Hardening 2, item 3: a resume that fails before it starts anything (here a write in the run directory)
+// puts the run back as it was, so the next resume goes on instead of finding attempt-1 taken.
+void TestLauncher::failedResumeLeavesTheRunAsItWas()
+{
+    const QString mpirun =
+        script(QStringLiteral("mpirun-fail-first"), "[ -e attempt-1 ] || exit 3\nsleep 30 &\nwait $!\n");
+    const auto r =
+        Launcher::launch(m_t, spec(), profileWith(mpirun), m_tmp.filePath(QStringLiteral("runs-failed-resume")));
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    const QString dir = r->runDir;
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kExitCode)), 10000);
+    QVERIFY(m_t.writeFile(runFile(dir, runfile::kOut) + QStringLiteral("/checkpoints/latest"), "step-00000004\n").ok());
+    auto contents = [&] {
+        QMap<QString, QByteArray> files;
+        for (const QString& name : QDir(dir).entryList(QDir::Files)) {
+            QFile f(dir + QLatin1Char('/') + name);
+            files[name] = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("unreadable");
+        }
+        return files;
+    };
+    QVERIFY(QFile::remove(runFile(dir, runfile::kWrapper)));
+    const QMap<QString, QByteArray> before = contents();
+    // The wrapper cannot be written: a directory stands where it goes.
+    QVERIFY(QDir().mkpath(runFile(dir, runfile::kWrapper) + QStringLiteral("/in-the-way")));
+
+    const auto failed = Launcher::resume(m_t, dir);
+    QVERIFY(!failed.ok());
+    QVERIFY2(failed.errorString().contains(QStringLiteral("as it was")), qPrintable(failed.errorString()));
+    QVERIFY2(!QFileInfo::exists(dir + QStringLiteral("/attempt-1")), "the claim was not given back");
+    QMap<QString, QByteArray> after = contents();
+    after.remove(QString::fromLatin1(runfile::kHostfile)); // the resume's own, written before the failure
+    QMap<QString, QByteArray> expected = before;
+    expected.remove(QString::fromLatin1(runfile::kHostfile));
+    QCOMPARE(after.keys(), expected.keys());
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+        QVERIFY2(after.value(it.key()) == it.value(), qPrintable(it.key()));
+    QCOMPARE(readRunInfo(m_t, dir)->attempts, 1);
+
+    // The cause fixed, the next resume starts attempt 2.
+    QVERIFY(QDir(runFile(dir, runfile::kWrapper)).removeRecursively());
+    const auto resumed = Launcher::resume(m_t, dir);
+    QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
+    QCOMPARE(readRunInfo(m_t, dir)->attempts, 2);
+    QVERIFY(QFile::exists(dir + QStringLiteral("/attempt-1/") + QString::fromLatin1(runfile::kExitCode)));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kPid)), 10000);
+    QCOMPARE(jobStateName(Launcher::cancel(m_t, dir, 5000).value()), QStringLiteral("cancelled"));
 }
 
 // Issue #17, 4: of two resumes of one run (GUI and CLI, two CLIs), one starts; the other is told.
