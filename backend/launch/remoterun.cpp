@@ -15,6 +15,8 @@ namespace traindeck::launch {
 namespace {
 constexpr qint64 kLogTail = 1 << 20; // the last MiB of each log is copied (what failure attribution reads)
 constexpr qint64 kChunk = 16 << 20;
+// Every file of a record is its owner's only, as the run directory on the head is (docs/security.md).
+constexpr int kOwnerOnly = 0600;
 
 Diagnostic err(const QString& what, const QString& message)
 {
@@ -171,7 +173,7 @@ Status writeRemoteRecord(const QString& localDir, const RemoteRecord& record)
 {
     LocalTransport local;
     return local.writeFile(localFile(localDir, runfile::kRemote),
-                           QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented), 0600);
+                           QJsonDocument(record.toJson()).toJson(QJsonDocument::Indented), kOwnerOnly);
 }
 
 // ---------------------------------------------------------------- RemoteRuns
@@ -269,12 +271,12 @@ Result<QString> RemoteRuns::writeRecord(Transport& t, const LaunchOutcome& outco
     // remote.json first: a listing never takes the record for a local run.
     QList<Status> writes;
     writes << writeRemoteRecord(dir, rec);
-    writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson(), 0600);
+    writes << local.writeFile(localFile(dir, runfile::kProfile), profile.toJson(), kOwnerOnly);
     for (const char* name : {runfile::kSpec, runfile::kRunInfo}) {
         const Result<FileChunk> c = t.readFile(runFile(outcome.runDir, name), 0, 1 << 20);
         if (!c)
             return Result<QString>::failure(c.diagnostics());
-        writes << local.writeFile(localFile(dir, name), c->data, 0600);
+        writes << local.writeFile(localFile(dir, name), c->data, kOwnerOnly);
     }
     for (const Status& s : writes) {
         if (!s)
@@ -341,15 +343,15 @@ Result<JobState> RemoteRuns::sync(Transport& t, const QString& remoteRunDir, con
     LocalTransport local;
     if (ended) {
         QList<Status> writes;
-        writes << local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+        writes << local.writeFile(localFile(localDir, runfile::kRunInfo), info->data, kOwnerOnly);
         if (files.exitCode)
             writes << local.writeFile(localFile(localDir, runfile::kExitCode),
-                                      QByteArray::number(*files.exitCode) + '\n');
+                                      QByteArray::number(*files.exitCode) + '\n', kOwnerOnly);
         else
             QFile::remove(localFile(localDir, runfile::kExitCode)); // lost: remote.json's state says so
         for (const auto& [name, tail] : tails) {
             if (tail.action == Tail::Action::Write)
-                writes << local.writeFile(localFile(localDir, name), tail.data);
+                writes << local.writeFile(localFile(localDir, name), tail.data, kOwnerOnly);
             else if (tail.action == Tail::Action::Remove)
                 QFile::remove(localFile(localDir, name));
         }
@@ -364,7 +366,7 @@ Result<JobState> RemoteRuns::sync(Transport& t, const QString& remoteRunDir, con
         QFile copy(localFile(localDir, runfile::kRunInfo));
         if (!copy.open(QIODevice::ReadOnly) || copy.readAll() != info->data) {
             copy.close();
-            local.writeFile(localFile(localDir, runfile::kRunInfo), info->data); // attempts, started
+            local.writeFile(localFile(localDir, runfile::kRunInfo), info->data, kOwnerOnly); // attempts, started
         }
         // Liveness unknown: the state last seen stays; only the time of this contact is new.
         if (!files.livenessUnknown && !rec->synced) {
@@ -386,6 +388,7 @@ void RemoteRuns::reopen(Transport& t, const QString& remoteRunDir, const QString
     LocalTransport local;
     const QString keep = localDir + QStringLiteral("/attempt-%1").arg(previousAttempt);
     QDir().mkpath(keep);
+    QFile::setPermissions(keep, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner); // 0700
     for (const char* name : {runfile::kExitCode, runfile::kCancel, runfile::kStdout, runfile::kStderr}) {
         const QString from = localFile(localDir, name);
         if (QFileInfo::exists(from)) {
@@ -394,12 +397,12 @@ void RemoteRuns::reopen(Transport& t, const QString& remoteRunDir, const QString
         }
     }
     if (info) {
-        local.writeFile(localFile(localDir, runfile::kRunInfo), info->data);
+        local.writeFile(localFile(localDir, runfile::kRunInfo), info->data, kOwnerOnly);
     } else if (const std::optional<RunInfo> old = readRunInfo(local, localDir)) {
         // The new attempt count at least, so that a sync of the old attempt still in flight writes nothing.
         RunInfo next = *old;
         next.attempts = qMax(next.attempts, previousAttempt + 1);
-        local.writeFile(localFile(localDir, runfile::kRunInfo), QJsonDocument(next.toJson()).toJson());
+        local.writeFile(localFile(localDir, runfile::kRunInfo), QJsonDocument(next.toJson()).toJson(), kOwnerOnly);
     }
     if (std::optional<RemoteRecord> rec = readRemoteRecord(localDir)) {
         rec->synced = false;

@@ -33,6 +33,7 @@
 #include <thread>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace traindeck;
@@ -41,6 +42,13 @@ using namespace traindeck::testing;
 namespace {
 const QString kFixture =
     QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl");
+
+// The permission bits of a file or directory (0600, 0700, ...).
+unsigned modeOf(const QString& path)
+{
+    struct stat st {};
+    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? unsigned(st.st_mode & 07777) : 0u;
+}
 
 QByteArray readAll(const QString& path)
 {
@@ -396,6 +404,12 @@ class TestRemoteRuns : public QObject {
         QVERIFY(readAll(record + QStringLiteral("/stderr.log")).contains("rank 0: done"));
         QVERIFY(readAll(record + QStringLiteral("/stdout.log")).contains("fake mpirun"));
         QVERIFY(!QFileInfo::exists(record + QStringLiteral("/pid")));
+        // The owner's only, as on the head (docs/security.md).
+        for (const char* name : {"exit-code", "stderr.log", "stdout.log", "run.json", "remote.json", "spec.json"}) {
+            const QString path = record + QLatin1Char('/') + QLatin1String(name);
+            QVERIFY2(QFileInfo::exists(path), name);
+            QVERIFY2(modeOf(path) == 0600, qPrintable(QStringLiteral("%1: %2").arg(path).arg(modeOf(path), 0, 8)));
+        }
         m_finishedRecord = record;
         m_finishedRemoteDir = remoteDir;
         m_finishedMetrics = fixture;
@@ -462,6 +476,9 @@ class TestRemoteRuns : public QObject {
         // The record is live again: the previous attempt's copies moved aside, attempts from the head.
         QVERIFY(!QFileInfo::exists(record + QStringLiteral("/exit-code")));
         QCOMPARE(readAll(record + QStringLiteral("/attempt-1/exit-code")).trimmed(), QByteArray("3"));
+        QCOMPARE(modeOf(record + QStringLiteral("/attempt-1")), 0700u);
+        QCOMPARE(modeOf(record + QStringLiteral("/attempt-1/exit-code")), 0600u);
+        QCOMPARE(modeOf(record + QStringLiteral("/run.json")), 0600u);
         QVERIFY(!launch::readRemoteRecord(record)->synced);
         QCOMPARE(launch::readRunInfo(*loc->transport, record)->attempts, 2);
         for (const launch::RunSummary& r : launch::listRuns(m_localRuns)) {
