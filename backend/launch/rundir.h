@@ -162,9 +162,12 @@ struct RunSummary {
     QString detail; // Slurm runs: the scheduler's state and reason (RunFiles::detail), as last seen
     QJsonObject toJson() const;
 };
-// Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only;
-// never uses the network (remote runs: see RunSummary::remote; a synced record's state is the final
-// state in its remote.json, e.g. lost, not one derived from the copied files).
+// Every run under runsDir (directories with run.json), newest first. Reads the metrics files' tails only
+// and opens no SSH connection (remote runs: see RunSummary::remote; a synced record's state is the final
+// state in its remote.json, e.g. lost, not one derived from the copied files). A run that this machine
+// submitted to Slurm (its directory holds slurm-job) is the exception: only Slurm knows its state, so
+// this machine's squeue, then sacct or scontrol, are asked (each at most 30 s; slurmctld answers them,
+// over the network when it runs elsewhere). Call it off the GUI thread.
 QList<RunSummary> listRuns(const QString& runsDir);
 
 } // namespace traindeck::launch
