@@ -79,8 +79,9 @@ int run(const QStringList& args)
                                              parser.isSet(demoOpt) ? QStringLiteral("demo") : specPath});
     if (!launched) {
         err << launched.errorString() << '\n';
-        // A spec that breaks a rule, or a missing trainer/mpirun, is something the user fixes.
-        return ExitBadInput;
+        // A spec that breaks a rule, or a missing trainer/mpirun, is something the user fixes (2); a lost
+        // link, a full disk on the head, a start whose outcome is unknown are not (1).
+        return traindeck::runs::Operations::isInputProblem(launched.diagnostics()) ? ExitBadInput : ExitFailed;
     }
     for (const auto& w : launched.warnings())
         err << w.toString() << '\n';

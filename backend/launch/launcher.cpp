@@ -121,6 +121,17 @@ Result<RankStarter> findRankStarter(Transport& t, const ClusterProfile& profile)
     return r;
 }
 
+// Errors of starting a run that carry no code of their own get kStartFailedCode (an SSH error keeps its
+// ssh.* code): they are the head's or the link's, not the input's.
+Diagnostics startFailure(Diagnostics d)
+{
+    for (Diagnostic& x : d) {
+        if (x.isError() && x.code.isEmpty())
+            x.code = QString::fromLatin1(kStartFailedCode);
+    }
+    return d;
+}
+
 // *startedNothing (when given) tells a failure that happened before anything was submitted or started
 // (a plan, a write, the caller's check) from one after, when a job or wrapper may be running.
 Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo& info, bool writeSpec,
@@ -154,24 +165,24 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
     writes << write(runfile::kRunInfo, QJsonDocument(ri.toJson()).toJson(QJsonDocument::Indented));
     for (const Status& s : writes) {
         if (!s)
-            return Result<LaunchOutcome>::failure(s.diagnostics());
+            return Result<LaunchOutcome>::failure(startFailure(s.diagnostics()));
     }
     const LaunchOutcome outcome{in.runId, in.runDir, plan.value()};
     if (beforeStart) {
         if (const Status ready = beforeStart(outcome); !ready)
-            return Result<LaunchOutcome>::failure(ready.diagnostics());
+            return Result<LaunchOutcome>::failure(startFailure(ready.diagnostics()));
     }
     if (startedNothing)
         *startedNothing = false;
     if (viaSlurm) {
         const Result<QString> job = slurm::submit(t, in.runDir, in.runId, profile.pathPrefix);
         if (!job)
-            return Result<LaunchOutcome>::failure(job.diagnostics());
+            return Result<LaunchOutcome>::failure(startFailure(job.diagnostics()));
         const SlurmJob record{job.value(), plan->slurmRanksVia, profile.pathPrefix};
         if (const Status s = write(runfile::kSlurmJob, record.toText()); !s) {
             // Not followable without its job id: take the job back rather than leave it unwatched.
             slurm::cancel(t, job.value(), profile.pathPrefix);
-            return Result<LaunchOutcome>::failure(s.diagnostics());
+            return Result<LaunchOutcome>::failure(startFailure(s.diagnostics()));
         }
         return Result<LaunchOutcome>(outcome, plan->warnings);
     }
@@ -195,7 +206,7 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
                                    "with traindeck-cli runs --refresh before launching it again")
                           .arg(in.runId)
                     : Launcher::tr("run %1 did not start (no pid after 5 s)").arg(in.runId));
-        return Result<LaunchOutcome>::failure(d);
+        return Result<LaunchOutcome>::failure(startFailure(d));
     }
     return Result<LaunchOutcome>(outcome, plan->warnings);
 }

@@ -18,6 +18,11 @@
 
 namespace traindeck::launch {
 
+// The code of a launch's or resume's error that came from starting it (writing the run directory,
+// submitting to Slurm, starting the wrapper), not from its input: the front ends tell the two apart
+// (runs::Operations::isInputProblem).
+inline constexpr char kStartFailedCode[] = "launch.start";
+
 class Transport;
 
 struct LaunchOutcome {

@@ -117,6 +117,16 @@ Result<StartedRun> Operations::launch(LaunchRequest request)
     return Result<StartedRun>(out, problems + launched.diagnostics());
 }
 
+bool Operations::isInputProblem(const Diagnostics& failure)
+{
+    for (const Diagnostic& d : failure) {
+        if (d.isError() &&
+            (d.code.startsWith(QLatin1String("ssh.")) || d.code == QLatin1String(launch::kStartFailedCode)))
+            return false;
+    }
+    return true;
+}
+
 Result<StartedRun> Operations::resume(const QString& localDir)
 {
     const auto loc = launch::locateRun(localDir);

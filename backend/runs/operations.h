@@ -68,6 +68,12 @@ class Operations {
     // runsDir.
     static Result<StartedRun> launch(LaunchRequest request);
 
+    // Whether a failed launch or resume failed on its input (the spec, the profile, a trainer or mpirun
+    // that is not there: the user fixes it; the CLI exits 2) rather than on the way (the SSH link, the
+    // head's disk, Slurm refusing or not answering, a wrapper that did not start: exit 1). Errors with an
+    // ssh.* code or launch::kStartFailedCode are the way's.
+    static bool isInputProblem(const Diagnostics& failure);
+
     // Relaunches a failed, cancelled or lost run from its latest checkpoint; a remote run's record
     // goes live again.
     static Result<StartedRun> resume(const QString& localDir);

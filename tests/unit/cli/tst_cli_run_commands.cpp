@@ -25,6 +25,7 @@ class TestCliRunCommands : public QObject {
     void badInput_data();
     void badInput();
     void missingTrainerStartsNothing();
+    void unreachableHeadIsNoBadInput();
     void failedRunFromFixtures();
     void recoveredStragglerRaisedAndResolved();
     void remoteRecords();
@@ -123,6 +124,22 @@ void TestCliRunCommands::missingTrainerStartsNothing()
                           "/nonexistent/traindeck-trainer");
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("/nonexistent/traindeck-trainer"), r.err.constData());
+    QCOMPARE(QDir(m_runs).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+}
+
+// Hardening 2, item 10: a launch that fails on the way (here the head refuses the connection) exits 1;
+// 2 is for input the user fixes.
+void TestCliRunCommands::unreachableHeadIsNoBadInput()
+{
+    QFile profile(m_tmp.filePath(QStringLiteral("refusing-head.json")));
+    QVERIFY(profile.open(QIODevice::WriteOnly));
+    // 127.0.0.2 is this machine but not "local" to the launcher; nothing listens on port 9 here.
+    profile.write(R"({"version":1,"name":"refusing","nodes":[{"host":"127.0.0.2","port":9,"user":"root","slots":1}]})");
+    profile.close();
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), QStringLiteral("good.json"),
+                           QStringLiteral("--profile"), profile.fileName(), QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("127.0.0.2") && r.err.contains("cannot connect"), r.err.constData());
     QCOMPARE(QDir(m_runs).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
 }
 

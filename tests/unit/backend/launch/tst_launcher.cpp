@@ -338,6 +338,8 @@ void TestLauncher::failedResumeLeavesTheRunAsItWas()
     const auto failed = Launcher::resume(m_t, dir);
     QVERIFY(!failed.ok());
     QVERIFY2(failed.errorString().contains(QStringLiteral("as it was")), qPrintable(failed.errorString()));
+    // Not the input's fault: the CLI exits 1, not 2 (runs::Operations::isInputProblem).
+    QCOMPARE(failed.diagnostics().first().code, QString::fromLatin1(kStartFailedCode));
     QVERIFY2(!QFileInfo::exists(dir + QStringLiteral("/attempt-1")), "the claim was not given back");
     QMap<QString, QByteArray> after = contents();
     after.remove(QString::fromLatin1(runfile::kHostfile)); // the resume's own, written before the failure
