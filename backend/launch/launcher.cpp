@@ -560,6 +560,11 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
                                       QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + '\n');
     if (!marked)
         return Result<JobState>::failure(marked.diagnostics());
+    // The request is written before the pid is read, and the wrapper writes its pid before it looks for
+    // the request: either the wrapper sees the request and exits, or its pid is read here and signalled.
+    // (Read before the request, a wrapper starting in between was neither.) A Slurm job submitted
+    // meanwhile is found the same way.
+    f = readRunFiles(t, runDir);
     if (f.slurmJob) {
         // Slurm ends the job: scancel signals the batch script (passed on to the ranks) and every step.
         if (const Status s = slurm::cancel(t, f.slurmJob->jobId, f.slurmJob->pathPrefix); !s)
@@ -584,9 +589,10 @@ Result<JobState> Launcher::cancel(Transport& t, const QString& runDir, int grace
         }
     };
     if (f.pid <= 0) {
-        // Not started yet: the wrapper sees cancel-requested and exits; give it a moment.
-        waitGone(qMin(graceMs, 3000));
-        return deriveState(readRunFiles(t, runDir), true);
+        // Not started yet: the wrapper sees cancel-requested once it has written its pid, and exits.
+        if (waitGone(qMin(graceMs, 3000)) || f.pid <= 0)
+            return deriveState(readRunFiles(t, runDir), true);
+        // A pid, and the group still there: signalled below like any running wrapper.
     }
     if (signalRun(t, runDir, SIGTERM) == SignalResult::Failed && readRunFiles(t, runDir).livenessUnknown)
         return Result<JobState>::failure(

@@ -7,11 +7,13 @@
 #include "launch/transport.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <atomic>
 #include <mutex>
@@ -32,6 +34,7 @@ class TestLauncher : public QObject {
     void missingMpirun();
     void launchCancelResume();
     void cancelEscalatesToKill();
+    void cancelInTheLaunchWindowStopsTheRun();
     void runDirectoryIsPrivate();
     void stalePidIsNeverSignalled();
     void launchesInTheSameSecondClaimTheirOwnDirectory();
@@ -162,6 +165,46 @@ void TestLauncher::launchCancelResume()
     QCOMPARE(readRunInfo(m_t, dir)->attempts, 2);
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runFile(dir, runfile::kPid)), 10000);
     QCOMPARE(jobStateName(Launcher::cancel(m_t, dir, 5000).value()), QStringLiteral("cancelled"));
+}
+
+// Hardening 2, item 8: a cancel issued while the wrapper starts. Forced first: cancel reads no pid, then
+// (the hook) the wrapper writes its pid, finds no request and starts mpirun, then cancel writes its
+// request; it must still stop the run. Then 50 cancels right after launch, unforced.
+void TestLauncher::cancelInTheLaunchWindowStopsTheRun()
+{
+    const QString mpirun = script(QStringLiteral("mpirun-window"), "echo started\nsleep 30 &\nwait $!\n");
+    const QString runs = m_tmp.filePath(QStringLiteral("runs-window"));
+    {
+        FakeTransport t;
+        t.start = FakeTransport::Start::Normal;
+        const auto r = Launcher::launch(t, spec(), profileWith(mpirun), runs);
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        const QString dir = r->runDir;
+        bool forced = false;
+        t.afterRead = [&](const QString& path, qint64, qint64) {
+            if (forced || path != runFile(dir, runfile::kPid) || QFile::exists(runFile(dir, runfile::kPid)))
+                return;
+            forced = true;
+            QElapsedTimer waited;
+            waited.start();
+            while (QFile(runFile(dir, runfile::kStdout)).size() == 0 && waited.elapsed() < 10000)
+                QThread::msleep(10);
+        };
+        const auto cancelled = Launcher::cancel(t, dir, 5000);
+        QVERIFY(forced);
+        QVERIFY2(cancelled.ok(), qPrintable(cancelled.errorString()));
+        QCOMPARE(jobStateName(cancelled.value()), QStringLiteral("cancelled"));
+        QTRY_VERIFY_WITH_TIMEOUT(!readRunFiles(m_t, dir).groupAlive, 5000);
+    }
+    for (int trial = 0; trial < 50; ++trial) {
+        const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), runs);
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        const auto cancelled = Launcher::cancel(m_t, r->runDir, 5000);
+        QVERIFY2(cancelled.ok(), qPrintable(cancelled.errorString()));
+        QVERIFY2(cancelled.value() == JobState::Cancelled,
+                 qPrintable(QStringLiteral("trial %1: %2").arg(trial).arg(jobStateName(cancelled.value()))));
+        QTRY_VERIFY_WITH_TIMEOUT(!readRunFiles(m_t, r->runDir).groupAlive, 5000);
+    }
 }
 
 void TestLauncher::cancelEscalatesToKill()
