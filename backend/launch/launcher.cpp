@@ -180,11 +180,24 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
             return Result<LaunchOutcome>::failure(startFailure(job.diagnostics()));
         const SlurmJob record{job.value(), plan->slurmRanksVia, profile.pathPrefix};
         if (const Status s = write(runfile::kSlurmJob, record.toText()); !s) {
-            // Not followable without its job id: take the job back rather than leave it unwatched.
-            slurm::cancel(t, job.value(), profile.pathPrefix);
-            return Result<LaunchOutcome>::failure(startFailure(s.diagnostics()));
+            // Not followable without its job id: take the job back rather than leave it unwatched, and
+            // say which job it was and whether that worked.
+            Diagnostics d = s.diagnostics();
+            const Status cancelled = slurm::cancel(t, job.value(), profile.pathPrefix);
+            if (cancelled)
+                d << Diagnostic::error(in.runDir,
+                                       Launcher::tr("Slurm job %1 was submitted but its record could not be written, "
+                                                    "so it was cancelled (scancel %1)")
+                                           .arg(job.value()));
+            else
+                d << cancelled.diagnostics()
+                  << Diagnostic::error(in.runDir, Launcher::tr("Slurm job %1 was submitted but its record could not "
+                                                               "be written, and scancel %1 failed: it may still run; "
+                                                               "cancel it on %2 with scancel %1")
+                                                      .arg(job.value(), t.displayName()));
+            return Result<LaunchOutcome>::failure(startFailure(d));
         }
-        return Result<LaunchOutcome>(outcome, plan->warnings);
+        return Result<LaunchOutcome>(outcome, plan->warnings + job.diagnostics());
     }
     const Status started = t.startDetached(runFile(in.runDir, runfile::kWrapper));
     if (!started) {

@@ -447,6 +447,35 @@ Result<QString> preflight(Transport& t, const cluster::ClusterProfile& profile)
     return QStringLiteral("mpirun");
 }
 
+QString ownJobByNameCommand(const QString& name)
+{
+    return QStringLiteral("squeue --me -h -t all -n %1 -o %i").arg(shellQuote(name));
+}
+
+Result<std::optional<QString>> findOwnJobByName(Transport& t, const QString& name, const QStringList& pathPrefix)
+{
+    using R = Result<std::optional<QString>>;
+    const Result<ExecResult> q = runOn(t, pathPrefix, ownJobByNameCommand(name));
+    if (!q)
+        return R::failure(q.diagnostics());
+    if (q->exitCode != 0)
+        return R::failure(Diagnostic::error(
+            name, Tr::tr("squeue on %1 failed: %2").arg(t.displayName(), firstLine(q->err + q->out))));
+    const QList<QByteArray> lines = nonEmptyLines(q->out);
+    if (lines.isEmpty())
+        return std::optional<QString>();
+    if (lines.size() > 1)
+        return R::failure(Diagnostic::error(
+            name, Tr::tr("%1 of your jobs on %2 are named %3 (%4)")
+                      .arg(lines.size())
+                      .arg(t.displayName(), name, QString::fromUtf8(q->out).simplified())));
+    const std::optional<QString> id = parseSbatchJobId(lines.first());
+    if (!id)
+        return R::failure(Diagnostic::error(
+            name, Tr::tr("squeue on %1 answered no job id: %2").arg(t.displayName(), firstLine(q->out))));
+    return id;
+}
+
 Result<QString> submit(Transport& t, const QString& runDir, const QString& runId, const QStringList& pathPrefix)
 {
     const Result<ExecResult> r = runOn(t, pathPrefix,
@@ -456,23 +485,28 @@ Result<QString> submit(Transport& t, const QString& runDir, const QString& runId
     if (r && r->exitCode == 0) {
         if (const std::optional<QString> id = parseSbatchJobId(r->out))
             return *id;
-        return Result<QString>::failure(Diagnostic::error(
-            runDir, Tr::tr("sbatch on %1 gave no job id: %2").arg(t.displayName(), firstLine(r->out))));
     }
-    if (r)
+    // What sbatch said, for the message: its answer, or why there was none.
+    const QString answer = r ? (r->exitCode == 0 ? Tr::tr("gave no job id: %1").arg(firstLine(r->out))
+                                                 : Tr::tr("refused the job: %1")
+                                                       .arg(QString::fromUtf8(r->err + r->out).trimmed()))
+                             : r.errorString();
+    // sbatch may have submitted before it failed, timed out or lost its connection: the job carries the
+    // run id as its name, and only this user's jobs count.
+    const Result<std::optional<QString>> found = findOwnJobByName(t, runId, pathPrefix);
+    if (found && found->has_value())
+        return Result<QString>(
+            *found.value(), {Diagnostic::warning(runDir, Tr::tr("sbatch on %1 %2; Slurm has this run's job %3 all the same "
+                                                         "(found by its name), which is followed")
+                                                      .arg(t.displayName(), answer, *found.value()))});
+    if (found)
         return Result<QString>::failure(
-            Diagnostic::error(runDir, Tr::tr("sbatch on %1 refused the job: %2")
-                                          .arg(t.displayName(), QString::fromUtf8(r->err + r->out).trimmed())));
-    // The command may have reached sbatch before the connection dropped: the job carries the run id
-    // as its name.
-    const Result<ExecResult> q =
-        runOn(t, pathPrefix, QStringLiteral("squeue -h -t all -n %1 -o %i").arg(shellQuote(runId)));
-    if (q && q->exitCode == 0 && !firstLine(q->out).isEmpty())
-        return firstLine(q->out);
-    Diagnostics d = r.diagnostics();
-    d << Diagnostic::error(
-        runDir,
-        Tr::tr("whether job %1 was submitted is not known; check with squeue -n %1 on %2").arg(runId, t.displayName()));
+            Diagnostic::error(runDir, Tr::tr("sbatch on %1 %2").arg(t.displayName(), answer)));
+    Diagnostics d = r ? Diagnostics{} : r.diagnostics();
+    d << found.diagnostics();
+    d << Diagnostic::error(runDir, Tr::tr("sbatch on %1 %2; whether job %3 was submitted is not known; check with "
+                                          "squeue --me -n %3 on %1")
+                                       .arg(t.displayName(), answer, runId));
     return Result<QString>::failure(d);
 }
 

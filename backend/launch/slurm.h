@@ -123,9 +123,17 @@ Result<SlurmJobStatus> queryJob(Transport& t, const QString& jobId, const QStrin
 // ranks_via is auto and `srun --mpi=list` offers pmix). Returns the choice.
 Result<QString> preflight(Transport& t, const cluster::ClusterProfile& profile);
 
-// Submits runDir/job.sbatch (already written) with `sbatch --parsable` from runDir. On an error of
-// the transport (the connection dropped), asks squeue for a job named runId before calling it failed.
+// Submits runDir/job.sbatch (already written) with `sbatch --parsable` from runDir. Whenever sbatch's
+// answer is not a job id (the connection dropped, sbatch timed out or was killed after submitting, it
+// exited non-zero), asks Slurm for this user's own job named runId (findOwnJobByName) before calling it
+// refused; a job found so is returned with a warning that says how it was found.
 Result<QString> submit(Transport& t, const QString& runDir, const QString& runId, const QStringList& pathPrefix);
+
+// This user's job (`squeue --me`, never another user's) named `name`, in any state Slurm still keeps:
+// its id when exactly one such job exists and the answer is a job id; nullopt when there is none;
+// failure when Slurm could not be asked or more than one job carries the name.
+Result<std::optional<QString>> findOwnJobByName(Transport& t, const QString& name, const QStringList& pathPrefix);
+QString ownJobByNameCommand(const QString& name);
 
 // scancel JOBID.
 Status cancel(Transport& t, const QString& jobId, const QStringList& pathPrefix);

@@ -35,6 +35,7 @@ class TestSlurm : public QObject {
     void failedSrunRankLeadsItsLogs();
     void queuedJobShowsPendingWithReasonAndCancels();
     void unreadableJobRecordIsNeverLost();
+    void sbatchFailingAfterSubmittingIsFollowed();
     void timeLimitStopsWithCheckpointAndResumes();
     void nodeDownShowsNodeFail();
     void checksRunInsideAJob();
@@ -418,6 +419,50 @@ void TestSlurm::unreadableJobRecordIsNeverLost()
     QVERIFY2(r.exitCode == 0, r.all().constData());
     QCOMPARE(runSummary(run, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
     QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
+}
+
+// Hardening 2, item 2 (a, d): sbatch submits the job and then fails (as one that times out or is killed
+// after submitting): the run's job is found by its name among this user's own jobs (another user's job
+// of the same name is not adopted) and followed, never reported "refused" while it runs unwatched.
+void TestSlurm::sbatchFailingAfterSubmittingIsFollowed()
+{
+    const QString bin = m_tb.dir() + QStringLiteral("/shared/failing-sbatch");
+    QVERIFY(QDir().mkpath(bin));
+    QFile wrapper(bin + QStringLiteral("/sbatch"));
+    QVERIFY(wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    wrapper.write("#!/bin/sh\n"
+                  "id=$(/usr/bin/sbatch \"$@\") || exit $?\n"
+                  "name=$(squeue -h -j \"${id%%;*}\" -o %j)\n"
+                  "/usr/bin/sbatch --uid=nobody --parsable --job-name=\"$name\" --output=/dev/null --wrap 'sleep 60' "
+                  ">/dev/null\n"
+                  "echo 'sbatch: error: Batch job submission failed: Socket timed out on send/recv operation' >&2\n"
+                  "exit 1\n");
+    wrapper.close();
+    QVERIFY(wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                   QFile::ExeOther));
+    const QString profile = writeProfile(QStringLiteral("failing-sbatch"), [&](QJsonObject& p) {
+        p.insert(QStringLiteral("path_prefix"), QJsonArray{bin});
+        setSlurm(p, QStringLiteral("nodes"), 1);
+        setSlurm(p, QStringLiteral("ranks_via"), QStringLiteral("mpirun"));
+    });
+    Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                     writeSpec(QStringLiteral("adopted"), {{QStringLiteral("max-steps"), 100000}}),
+                     QStringLiteral("--profile"), profile, QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    QVERIFY2(r.err.contains("found by its name"), r.all().constData());
+    const QString run = QString::fromUtf8(r.out.trimmed().split('\n').last());
+    // Two jobs carry the run's name: root's (the run's) and nobody's.
+    const QString mine = sh(QStringLiteral("squeue -h -u root -n %1 -o %i").arg(run)).trimmed();
+    const QString theirs = sh(QStringLiteral("squeue -h -t all -u nobody -n %1 -o %i").arg(run)).trimmed();
+    QVERIFY2(!mine.isEmpty() && !mine.contains(QLatin1Char('\n')), qPrintable(mine));
+    QVERIFY2(!theirs.isEmpty(), "the other user's job of the same name was not submitted");
+    QFile record(m_tb.dir() + QStringLiteral("/shared/runs/") + run + QStringLiteral("/slurm-job"));
+    QVERIFY(record.open(QIODevice::ReadOnly));
+    QVERIFY2(record.readAll().contains(mine.toUtf8()), qPrintable(mine));
+    QVERIFY(waitFor([&] { return runSummary(run, true).value(QStringLiteral("last_step")).toInt() >= 1; }, 120000));
+    r = cli({QStringLiteral("cancel"), run}, 120000);
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    QCOMPARE(runSummary(run, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
 }
 
 void TestSlurm::timeLimitStopsWithCheckpointAndResumes()
