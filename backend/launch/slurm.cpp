@@ -465,10 +465,10 @@ Result<std::optional<QString>> findOwnJobByName(Transport& t, const QString& nam
     if (lines.isEmpty())
         return std::optional<QString>();
     if (lines.size() > 1)
-        return R::failure(Diagnostic::error(
-            name, Tr::tr("%1 of your jobs on %2 are named %3 (%4)")
-                      .arg(lines.size())
-                      .arg(t.displayName(), name, QString::fromUtf8(q->out).simplified())));
+        return R::failure(
+            Diagnostic::error(name, Tr::tr("%1 of your jobs on %2 are named %3 (%4)")
+                                        .arg(lines.size())
+                                        .arg(t.displayName(), name, QString::fromUtf8(q->out).simplified())));
     const std::optional<QString> id = parseSbatchJobId(lines.first());
     if (!id)
         return R::failure(Diagnostic::error(
@@ -487,18 +487,19 @@ Result<QString> submit(Transport& t, const QString& runDir, const QString& runId
             return *id;
     }
     // What sbatch said, for the message: its answer, or why there was none.
-    const QString answer = r ? (r->exitCode == 0 ? Tr::tr("gave no job id: %1").arg(firstLine(r->out))
-                                                 : Tr::tr("refused the job: %1")
-                                                       .arg(QString::fromUtf8(r->err + r->out).trimmed()))
-                             : r.errorString();
+    const QString answer =
+        r ? (r->exitCode == 0 ? Tr::tr("gave no job id: %1").arg(firstLine(r->out))
+                              : Tr::tr("refused the job: %1").arg(QString::fromUtf8(r->err + r->out).trimmed()))
+          : r.errorString();
     // sbatch may have submitted before it failed, timed out or lost its connection: the job carries the
     // run id as its name, and only this user's jobs count.
     const Result<std::optional<QString>> found = findOwnJobByName(t, runId, pathPrefix);
     if (found && found->has_value())
         return Result<QString>(
-            *found.value(), {Diagnostic::warning(runDir, Tr::tr("sbatch on %1 %2; Slurm has this run's job %3 all the same "
-                                                         "(found by its name), which is followed")
-                                                      .arg(t.displayName(), answer, *found.value()))});
+            *found.value(),
+            {Diagnostic::warning(runDir, Tr::tr("sbatch on %1 %2; Slurm has this run's job %3 all the same "
+                                                "(found by its name), which is followed")
+                                             .arg(t.displayName(), answer, *found.value()))});
     if (found)
         return Result<QString>::failure(
             Diagnostic::error(runDir, Tr::tr("sbatch on %1 %2").arg(t.displayName(), answer)));
