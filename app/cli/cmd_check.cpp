@@ -5,6 +5,7 @@
 #include "checks/linktest.h"
 #include "cli_ssh.h"
 #include "cluster/clusterprofile.h"
+#include "interrupts.h"
 #include "ssh/terminalprompt.h"
 
 #include <QCommandLineParser>
@@ -210,7 +211,17 @@ int run(const QStringList& args)
                                  checker.prompts()->declineSecret(id);
                          });
     }
+    // Ctrl-C or SIGTERM cancels the checks, which end what they started (the Slurm check job is
+    // scancelled), and then the command exits 130 or 143.
+    InterruptWatcher interrupts([&checker] { checker.cancel(); });
     const CheckReport report = checker.runAndWait();
+    if (interrupts.signal() != 0) {
+        err << CheckCommand::tr("traindeck-cli check: interrupted (signal %1); the checks were cancelled and what they "
+                                "started was ended")
+                   .arg(interrupts.signal())
+            << '\n';
+        return interrupts.exitCode();
+    }
     std::optional<LinkReport> links;
     if (parser.isSet(linksOption)) {
         LinkTestOptions linkOptions;

@@ -364,6 +364,11 @@ void ClusterChecker::runSlurm()
         delete t;
     }
     if (checkJob) {
+        // The login session answers the checks' cancel token by refusing every command; scancel must
+        // still go through after a cancel (Ctrl-C, the GUI's Cancel), or the job holds its nodes until its
+        // time limit.
+        if (o.session)
+            o.session->setCancelToken(ssh::CancelToken{});
         const QString left = checkJob->cancel();
         if (!left.isEmpty()) {
             if (job.status == CheckStatus::Pass)

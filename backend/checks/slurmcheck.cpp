@@ -3,6 +3,7 @@
 #include "common/shell.h"
 
 #include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QThread>
 
 namespace traindeck::checks {
@@ -140,7 +141,9 @@ ExecResult SrunRunner::run(const QString& command, const ExecOptions& options)
 // ---- CheckJob ----------------------------------------------------------------------------------
 
 CheckJob::CheckJob(ssh::CommandRunner& login, const cluster::ClusterProfile& profile, int waitMs)
-    : m_login(login), m_profile(profile), m_waitMs(waitMs)
+    : m_login(login), m_profile(profile), m_waitMs(waitMs),
+      m_marker(
+          QStringLiteral("traindeck-check:%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0')))
 {
 }
 
@@ -151,8 +154,11 @@ CheckJob::~CheckJob()
 
 QString CheckJob::submitCommand() const
 {
-    QStringList args{QStringLiteral("sbatch"), QStringLiteral("--parsable"),
-                     QStringLiteral("--job-name=") + QLatin1String(JobName), QStringLiteral("--output=/dev/null"),
+    QStringList args{QStringLiteral("sbatch"),
+                     QStringLiteral("--parsable"),
+                     QStringLiteral("--job-name=") + QLatin1String(JobName),
+                     QStringLiteral("--comment=") + m_marker,
+                     QStringLiteral("--output=/dev/null"),
                      QStringLiteral("--time=%1").arg(TimeLimitMinutes)};
     if (m_profile.slurm)
         args += launch::slurm::resourceOptions(*m_profile.slurm);
@@ -175,7 +181,18 @@ CheckResult CheckJob::start(CheckResult r, const CancelToken& cancel)
     waited.start();
     const ExecResult sub = onLogin(submitCommand(), 60000, cancel);
     const QString answer = outputOf(sub);
-    if (!sub.ok()) {
+    m_submitAttempted = true;
+    std::optional<QString> id = sub.ok() ? launch::slurm::parseSbatchJobId(sub.stdOut) : std::nullopt;
+    QString recovered;
+    if (!id && sub.status != ExecResult::Status::Cancelled && !cancel.isCancelled()) {
+        // sbatch may have submitted before its answer was lost: the job is found by its marker and
+        // followed. (After a cancel, cancel() looks for it and ends it.)
+        recovered = findOwnJob();
+        m_submitAttempted = false; // asked once: a refused job is not looked for again
+        if (!recovered.isEmpty())
+            id = recovered;
+    }
+    if (!id && !sub.ok()) {
         r.status = sub.status == ExecResult::Status::Cancelled ? CheckStatus::Skip : CheckStatus::Fail;
         r.summary = Tr::tr("sbatch refused the check job (%1)").arg(sub.describe());
         r.evidence = excerpt(answer);
@@ -184,7 +201,6 @@ CheckResult CheckJob::start(CheckResult r, const CancelToken& cancel)
                           "says which one it cannot give.");
         return r;
     }
-    const std::optional<QString> id = launch::slurm::parseSbatchJobId(sub.stdOut);
     if (!id) {
         r.status = CheckStatus::Fail;
         r.summary = Tr::tr("sbatch gave no job id");
@@ -193,7 +209,10 @@ CheckResult CheckJob::start(CheckResult r, const CancelToken& cancel)
         return r;
     }
     m_jobId = *id;
-    QStringList evidence{Tr::tr("sbatch: job %1").arg(m_jobId)};
+    QStringList evidence{recovered.isEmpty()
+                             ? Tr::tr("sbatch: job %1").arg(m_jobId)
+                             : Tr::tr("sbatch gave no job id (%1); job %2 found by its name and marker")
+                                   .arg(sub.ok() ? answer.section(QLatin1Char('\n'), 0, 0) : sub.describe(), m_jobId)};
     launch::SlurmJobStatus last;
     last.jobId = m_jobId;
     int unknown = 0;
@@ -268,8 +287,34 @@ CheckResult CheckJob::start(CheckResult r, const CancelToken& cancel)
     return r;
 }
 
+QString CheckJob::findOwnJob() const
+{
+    // Without the checks' cancel token: a cancelled check still finds its job to end it.
+    const ExecResult q =
+        onLogin(launch::slurm::loginCommand(
+                    m_profile.pathPrefix,
+                    QStringLiteral("squeue --me -h -t all -n %1 -o '%i %k'").arg(shellQuote(QLatin1String(JobName)))),
+                30000, CancelToken{});
+    if (!q.ok())
+        return {};
+    for (const QByteArray& line : launch::slurm::nonEmptyLines(q.stdOut)) {
+        const QString text = QString::fromUtf8(line).trimmed();
+        if (text.section(QLatin1Char(' '), 1).trimmed() == m_marker) {
+            if (const std::optional<QString> jobId =
+                    launch::slurm::parseSbatchJobId(text.section(QLatin1Char(' '), 0, 0).toUtf8()))
+                return *jobId;
+        }
+    }
+    return {};
+}
+
 QString CheckJob::cancel()
 {
+    // A cancel while sbatch ran: the job may exist all the same, under this check's marker.
+    if (m_jobId.isEmpty() && m_submitAttempted && !m_cancelled) {
+        m_submitAttempted = false;
+        m_jobId = findOwnJob();
+    }
     if (m_jobId.isEmpty() || m_cancelled)
         return QString();
     m_cancelled = true;

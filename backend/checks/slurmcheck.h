@@ -60,20 +60,27 @@ class CheckJob {
     bool isRunning() const { return !m_nodes.isEmpty(); }
     QString jobId() const { return m_jobId; }
     QStringList nodes() const { return m_nodes; } // Slurm's node names, in Slurm's order
-    // scancel (once; also when the checks were cancelled). Empty when done or nothing to cancel,
-    // else why it failed.
+    // scancel (once; also when the checks were cancelled, and for a job whose sbatch answer never came,
+    // found by its marker). Empty when done or nothing to cancel, else why it failed.
     QString cancel();
     // The sbatch command line start() runs (for tests).
     QString submitCommand() const;
+    // What marks this check's job among the user's jobs named JobName: its --comment.
+    QString marker() const { return m_marker; }
 
   private:
     ssh::ExecResult onLogin(const QString& command, int timeoutMs, const ssh::CancelToken& cancel) const;
+    // When sbatch's answer is lost (a dropped link, a time-out, a cancel while it ran): this check's job,
+    // found among the user's own jobs (squeue --me) by its name and marker. Empty when there is none.
+    QString findOwnJob() const;
 
     ssh::CommandRunner& m_login;
     const cluster::ClusterProfile& m_profile;
     int m_waitMs;
+    QString m_marker; // "traindeck-check:<random hex>", unique to this job
     QString m_jobId;
     QStringList m_nodes;
+    bool m_submitAttempted = false;
     bool m_cancelled = false;
 };
 

@@ -14,9 +14,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <csignal>
 
 using traindeck::testing::lastOfType;
 using Outcome = traindeck::testing::CliOutcome;
@@ -40,12 +42,16 @@ class TestSlurm : public QObject {
     void nodeDownShowsNodeFail();
     void checksRunInsideAJob();
     void checksNameADownNode();
+    void checksFollowAJobWhoseSbatchAnswerWasLost();
+    void interruptedChecksEndTheirJob();
 
   private:
     QJsonObject check(const QString& profile, const QStringList& extra = {});
     // Waits until every node is idle (a node an earlier case set down comes back only once its slurmd
     // answers again); says which are not when they do not.
     bool allNodesIdle();
+    // A directory with an sbatch that submits, then fails (see its definition).
+    QString failingSbatchDir();
     // traindeck-cli ARGS (with --runs-dir unless withRunsDir is false: not every command takes it).
     Outcome cli(const QStringList& args, int timeoutMs = 300000, bool withRunsDir = true);
     QString writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit);
@@ -137,6 +143,27 @@ bool TestSlurm::waitFor(const std::function<bool()>& done, int timeoutMs)
         QThread::msleep(500);
     }
     return true;
+}
+
+QString TestSlurm::failingSbatchDir()
+{
+    // An sbatch that submits (and a job of the same name for another user, nobody), then fails as one
+    // whose answer was lost: put first on the PATH by a profile's path_prefix.
+    const QString bin = m_tb.dir() + QStringLiteral("/shared/failing-sbatch");
+    QDir().mkpath(bin);
+    QFile wrapper(bin + QStringLiteral("/sbatch"));
+    if (!wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    wrapper.write("#!/bin/sh\n"
+                  "id=$(/usr/bin/sbatch \"$@\") || exit $?\n"
+                  "name=$(squeue -h -j \"${id%%;*}\" -o %j)\n"
+                  "/usr/bin/sbatch --uid=nobody --parsable --job-name=\"$name\" --output=/dev/null --wrap 'sleep 60' "
+                  ">/dev/null\n"
+                  "echo 'sbatch: error: Batch job submission failed: Socket timed out on send/recv operation' >&2\n"
+                  "exit 1\n");
+    wrapper.close();
+    wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther);
+    return bin;
 }
 
 QString TestSlurm::writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit)
@@ -426,20 +453,8 @@ void TestSlurm::unreadableJobRecordIsNeverLost()
 // of the same name is not adopted) and followed, never reported "refused" while it runs unwatched.
 void TestSlurm::sbatchFailingAfterSubmittingIsFollowed()
 {
-    const QString bin = m_tb.dir() + QStringLiteral("/shared/failing-sbatch");
-    QVERIFY(QDir().mkpath(bin));
-    QFile wrapper(bin + QStringLiteral("/sbatch"));
-    QVERIFY(wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    wrapper.write("#!/bin/sh\n"
-                  "id=$(/usr/bin/sbatch \"$@\") || exit $?\n"
-                  "name=$(squeue -h -j \"${id%%;*}\" -o %j)\n"
-                  "/usr/bin/sbatch --uid=nobody --parsable --job-name=\"$name\" --output=/dev/null --wrap 'sleep 60' "
-                  ">/dev/null\n"
-                  "echo 'sbatch: error: Batch job submission failed: Socket timed out on send/recv operation' >&2\n"
-                  "exit 1\n");
-    wrapper.close();
-    QVERIFY(wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
-                                   QFile::ExeOther));
+    const QString bin = failingSbatchDir();
+    QVERIFY(!bin.isEmpty());
     const QString profile = writeProfile(QStringLiteral("failing-sbatch"), [&](QJsonObject& p) {
         p.insert(QStringLiteral("path_prefix"), QJsonArray{bin});
         setSlurm(p, QStringLiteral("nodes"), 1);
@@ -694,4 +709,65 @@ void TestSlurm::checksNameADownNode()
 }
 
 QTEST_GUILESS_MAIN(TestSlurm)
+// Hardening 2, item 2 (c): sbatch submitted the check job but its answer was lost: the job is found by
+// its name and this check's marker among the user's own jobs, and the checks run in it.
+void TestSlurm::checksFollowAJobWhoseSbatchAnswerWasLost()
+{
+    QVERIFY(allNodesIdle());
+    const QString bin = failingSbatchDir();
+    QVERIFY(!bin.isEmpty());
+    const QJsonObject report = check(writeProfile(QStringLiteral("checks-lost-answer"), [&](QJsonObject& p) {
+        p.insert(QStringLiteral("path_prefix"), QJsonArray{bin});
+    }));
+    const QByteArray all = QJsonDocument(report).toJson();
+    const QJsonArray nodes = report.value(QStringLiteral("nodes")).toArray();
+    QVERIFY2(!nodes.isEmpty(), all.constData());
+    const QJsonObject job = checkOf(nodes.at(0).toObject(), QStringLiteral("slurm-job"));
+    QVERIFY2(job.value(QStringLiteral("status")).toString() == QLatin1String("pass"), all.constData());
+    QVERIFY2(job.value(QStringLiteral("evidence")).toString().contains(QLatin1String("found by its name")),
+             all.constData());
+    QCOMPARE(nodes.size(), 3); // the login node and the job's two nodes
+    // Its job was ended; nobody's job of the same name was neither adopted nor cancelled.
+    QVERIFY(waitFor(
+        [&] { return sh(QStringLiteral("squeue -h -u root -n traindeck-check -o %i")).trimmed().isEmpty(); }, 30000));
+    QVERIFY(!sh(QStringLiteral("squeue -h -t all -u nobody -n traindeck-check -o %i")).trimmed().isEmpty());
+}
+
+// Hardening 2, item 2 (c): Ctrl-C (SIGINT) or SIGTERM during `traindeck-cli check` cancels the checks and
+// scancels their job, then exits 130 / 143; the job no longer holds its nodes for 15 minutes.
+void TestSlurm::interruptedChecksEndTheirJob()
+{
+    for (const int sig : {SIGINT, SIGTERM}) {
+        QVERIFY(allNodesIdle());
+        // Another job holds every node, so the check job waits in the queue when the signal comes.
+        QVERIFY(sh(QStringLiteral("sbatch --parsable --exclusive -N 3 --job-name=blocker --output=/dev/null "
+                                  "--wrap 'sleep 300'; echo rc=$?"))
+                    .contains(QLatin1String("rc=0")));
+        QProcess p;
+        const auto stop = qScopeGuard([&] {
+            if (p.state() != QProcess::NotRunning) {
+                p.kill();
+                p.waitForFinished(5000);
+            }
+        });
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        p.setProcessEnvironment(env);
+        p.start(QString::fromUtf8(TRAINDECK_CLI),
+                {QStringLiteral("check"), QStringLiteral("--profile"),
+                 writeProfile(QStringLiteral("checks-interrupted"), {}), QStringLiteral("--json"),
+                 QStringLiteral("--accept-new-host-keys"), QStringLiteral("--job-wait"), QStringLiteral("300")});
+        QVERIFY(p.waitForStarted());
+        const QString jobs = QStringLiteral("squeue -h -u root -n traindeck-check -o %i");
+        QVERIFY2(waitFor([&] { return !sh(jobs).trimmed().isEmpty(); }, 60000), p.readAllStandardError().constData());
+        QVERIFY(::kill(pid_t(p.processId()), sig) == 0);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 128 + sig, p.readAllStandardError().constData());
+        QVERIFY2(waitFor([&] { return sh(jobs).trimmed().isEmpty(); }, 30000), qPrintable(sh(jobs)));
+        sh(QStringLiteral("scancel -n blocker"));
+        QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
+    }
+}
+
 #include "tst_slurm.moc"
