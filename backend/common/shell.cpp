@@ -44,7 +44,10 @@ QString verifiedReplaceScript(const QString& pathWord, int mode, qint64 size, co
                           "[ \"$n\" = %2 ] || { echo \"upload cut short: $n of %2 bytes arrived\" >&2; fail %5; }; "
                           "h=$(sha256sum < \"$t\" | cut -d' ' -f1) || fail 1; "
                           "[ \"$h\" = %3 ] || { echo \"upload damaged: sha256 $h, expected %3\" >&2; fail %5; }; "
-                          "chmod %4 \"$t\" || fail 1; mv -f \"$t\" \"$p\" || fail 1; echo \"sha256 $h\"")
+                          "chmod %4 \"$t\" || fail 1; "
+                          // mv would move the file into a directory of the target's name and succeed.
+                          "if [ -d \"$p\" ]; then echo \"$p: is a directory\" >&2; fail 1; fi; "
+                          "mv -f \"$t\" \"$p\" || fail 1; echo \"sha256 $h\"")
         .arg(pathWord, QString::number(size), hash, QString::number(mode & 07777, 8), QString::number(kUploadDamaged));
 }
 

@@ -38,6 +38,7 @@ class TestSlurm : public QObject {
     void queuedJobShowsPendingWithReasonAndCancels();
     void unreadableJobRecordIsNeverLost();
     void sbatchFailingAfterSubmittingIsFollowed();
+    void unwritableJobRecordCancelsTheJob();
     void timeLimitStopsWithCheckpointAndResumes();
     void nodeDownShowsNodeFail();
     void checksRunInsideAJob();
@@ -478,6 +479,38 @@ void TestSlurm::sbatchFailingAfterSubmittingIsFollowed()
     r = cli({QStringLiteral("cancel"), run}, 120000);
     QVERIFY2(r.exitCode == 0, r.all().constData());
     QCOMPARE(runSummary(run, true).value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+}
+
+// Hardening 2, item 2 (b): the job was submitted but slurm-job cannot be written (here sbatch's wrapper
+// puts a directory in its place): the job is cancelled, and the error names it and says so.
+void TestSlurm::unwritableJobRecordCancelsTheJob()
+{
+    const QString bin = m_tb.dir() + QStringLiteral("/shared/sbatch-blocks-record");
+    QVERIFY(QDir().mkpath(bin));
+    QFile wrapper(bin + QStringLiteral("/sbatch"));
+    QVERIFY(wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    // sbatch runs in the run directory.
+    wrapper.write("#!/bin/sh\nid=$(/usr/bin/sbatch \"$@\") || exit $?\nmkdir slurm-job\necho \"$id\"\n");
+    wrapper.close();
+    QVERIFY(wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                   QFile::ExeOther));
+    const QString profile = writeProfile(QStringLiteral("blocked-record"), [&](QJsonObject& p) {
+        p.insert(QStringLiteral("path_prefix"), QJsonArray{bin});
+        setSlurm(p, QStringLiteral("nodes"), 1);
+    });
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                           writeSpec(QStringLiteral("blocked"), {{QStringLiteral("max-steps"), 100000}}),
+                           QStringLiteral("--profile"), profile, QStringLiteral("--detach")});
+    QVERIFY2(r.exitCode == 1, r.all().constData()); // not the input's fault
+    const QString job = sh(QStringLiteral("squeue -h -t all -n blocked -o %i; squeue -h -t all -o '%i %j' | "
+                                          "awk '$2 ~ /^blocked-/ {print $1}'"))
+                            .trimmed()
+                            .section(QLatin1Char('\n'), 0, 0);
+    QVERIFY2(!job.isEmpty(), r.all().constData());
+    QVERIFY2(r.err.contains(QStringLiteral("Slurm job %1 was submitted").arg(job).toUtf8()) &&
+                 r.err.contains("so it was cancelled"),
+             r.all().constData());
+    QVERIFY(waitFor([&] { return sh(QStringLiteral("squeue -h -o %i")).trimmed().isEmpty(); }, 30000));
 }
 
 void TestSlurm::timeLimitStopsWithCheckpointAndResumes()
