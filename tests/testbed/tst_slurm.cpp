@@ -51,6 +51,8 @@ class TestSlurm : public QObject {
     // Waits until every node is idle (a node an earlier case set down comes back only once its slurmd
     // answers again); says which are not when they do not.
     bool allNodesIdle();
+    // A directory (under the shared one) holding an sbatch that is `script`.
+    QString sbatchWrapperDir(const QString& name, const QByteArray& script);
     // A directory with an sbatch that submits, then fails (see its definition).
     QString failingSbatchDir();
     // traindeck-cli ARGS (with --runs-dir unless withRunsDir is false: not every command takes it).
@@ -146,25 +148,31 @@ bool TestSlurm::waitFor(const std::function<bool()>& done, int timeoutMs)
     return true;
 }
 
-QString TestSlurm::failingSbatchDir()
+QString TestSlurm::sbatchWrapperDir(const QString& name, const QByteArray& script)
 {
-    // An sbatch that submits (and a job of the same name for another user, nobody), then fails as one
-    // whose answer was lost: put first on the PATH by a profile's path_prefix.
-    const QString bin = m_tb.dir() + QStringLiteral("/shared/failing-sbatch");
+    // Put first on the PATH by a profile's path_prefix; the real sbatch stays /usr/bin/sbatch.
+    const QString bin = m_tb.dir() + QStringLiteral("/shared/") + name;
     QDir().mkpath(bin);
     QFile wrapper(bin + QStringLiteral("/sbatch"));
-    if (!wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    if (!wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate) || wrapper.write(script) != script.size())
         return {};
-    wrapper.write("#!/bin/sh\n"
-                  "id=$(/usr/bin/sbatch \"$@\") || exit $?\n"
-                  "name=$(squeue -h -j \"${id%%;*}\" -o %j)\n"
-                  "/usr/bin/sbatch --uid=nobody --parsable --job-name=\"$name\" --output=/dev/null --wrap 'sleep 60' "
-                  ">/dev/null\n"
-                  "echo 'sbatch: error: Batch job submission failed: Socket timed out on send/recv operation' >&2\n"
-                  "exit 1\n");
     wrapper.close();
     wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther);
     return bin;
+}
+
+QString TestSlurm::failingSbatchDir()
+{
+    // Submits (and a job of the same name for another user, nobody), then fails as an sbatch whose
+    // answer was lost.
+    return sbatchWrapperDir(
+        QStringLiteral("failing-sbatch"),
+        "#!/bin/sh\n"
+        "id=$(/usr/bin/sbatch \"$@\") || exit $?\n"
+        "name=$(squeue -h -j \"${id%%;*}\" -o %j)\n"
+        "/usr/bin/sbatch --uid=nobody --parsable --job-name=\"$name\" --output=/dev/null --wrap 'sleep 60' >/dev/null\n"
+        "echo 'sbatch: error: Batch job submission failed: Socket timed out on send/recv operation' >&2\n"
+        "exit 1\n");
 }
 
 QString TestSlurm::writeProfile(const QString& name, const std::function<void(QJsonObject&)>& edit)
@@ -485,15 +493,11 @@ void TestSlurm::sbatchFailingAfterSubmittingIsFollowed()
 // puts a directory in its place): the job is cancelled, and the error names it and says so.
 void TestSlurm::unwritableJobRecordCancelsTheJob()
 {
-    const QString bin = m_tb.dir() + QStringLiteral("/shared/sbatch-blocks-record");
-    QVERIFY(QDir().mkpath(bin));
-    QFile wrapper(bin + QStringLiteral("/sbatch"));
-    QVERIFY(wrapper.open(QIODevice::WriteOnly | QIODevice::Truncate));
     // sbatch runs in the run directory.
-    wrapper.write("#!/bin/sh\nid=$(/usr/bin/sbatch \"$@\") || exit $?\nmkdir slurm-job\necho \"$id\"\n");
-    wrapper.close();
-    QVERIFY(wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
-                                   QFile::ExeOther));
+    const QString bin =
+        sbatchWrapperDir(QStringLiteral("sbatch-blocks-record"),
+                         "#!/bin/sh\nid=$(/usr/bin/sbatch \"$@\") || exit $?\nmkdir slurm-job\necho \"$id\"\n");
+    QVERIFY(!bin.isEmpty());
     const QString profile = writeProfile(QStringLiteral("blocked-record"), [&](QJsonObject& p) {
         p.insert(QStringLiteral("path_prefix"), QJsonArray{bin});
         setSlurm(p, QStringLiteral("nodes"), 1);
