@@ -54,7 +54,7 @@ print_phases() {
     total_s=$((total_s + s))
   done <"$TRAINDECK_PHASE_LOG"
   echo "| sum of the phases | $total_s | | |"
-  echo "| wall clock (the system tier runs alongside the builds) | $(($(date +%s) - run_start)) | | |"
+  echo "| wall clock | $(($(date +%s) - run_start)) | | |"
   if command -v ccache >/dev/null; then
     read -r hits misses < <(ccache_stats)
     hits=$((hits - ccache_hits0))

@@ -291,9 +291,8 @@ QString CheckJob::findOwnJob() const
 {
     // Without the checks' cancel token: a cancelled check still finds its job to end it.
     const ExecResult q =
-        onLogin(launch::slurm::loginCommand(
-                    m_profile.pathPrefix,
-                    QStringLiteral("squeue --me -h -t all -n %1 -o '%i %k'").arg(shellQuote(QLatin1String(JobName)))),
+        onLogin(launch::slurm::loginCommand(m_profile.pathPrefix, launch::slurm::ownJobsByNameCommand(
+                                                                      QLatin1String(JobName), QStringLiteral("%i %k"))),
                 30000, CancelToken{});
     if (!q.ok())
         return {};

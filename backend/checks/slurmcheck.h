@@ -65,8 +65,6 @@ class CheckJob {
     QString cancel();
     // The sbatch command line start() runs (for tests).
     QString submitCommand() const;
-    // What marks this check's job among the user's jobs named JobName: its --comment.
-    QString marker() const { return m_marker; }
 
   private:
     ssh::ExecResult onLogin(const QString& command, int timeoutMs, const ssh::CancelToken& cancel) const;

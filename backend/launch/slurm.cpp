@@ -447,15 +447,15 @@ Result<QString> preflight(Transport& t, const cluster::ClusterProfile& profile)
     return QStringLiteral("mpirun");
 }
 
-QString ownJobByNameCommand(const QString& name)
+QString ownJobsByNameCommand(const QString& name, const QString& format)
 {
-    return QStringLiteral("squeue --me -h -t all -n %1 -o %i").arg(shellQuote(name));
+    return QStringLiteral("squeue --me -h -t all -n %1 -o %2").arg(shellQuote(name), shellQuote(format));
 }
 
 Result<std::optional<QString>> findOwnJobByName(Transport& t, const QString& name, const QStringList& pathPrefix)
 {
     using R = Result<std::optional<QString>>;
-    const Result<ExecResult> q = runOn(t, pathPrefix, ownJobByNameCommand(name));
+    const Result<ExecResult> q = runOn(t, pathPrefix, ownJobsByNameCommand(name));
     if (!q)
         return R::failure(q.diagnostics());
     if (q->exitCode != 0)

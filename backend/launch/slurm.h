@@ -133,7 +133,8 @@ Result<QString> submit(Transport& t, const QString& runDir, const QString& runId
 // its id when exactly one such job exists and the answer is a job id; nullopt when there is none;
 // failure when Slurm could not be asked or more than one job carries the name.
 Result<std::optional<QString>> findOwnJobByName(Transport& t, const QString& name, const QStringList& pathPrefix);
-QString ownJobByNameCommand(const QString& name);
+// squeue for this user's own jobs named `name`, in every state Slurm keeps, one line each in `format`.
+QString ownJobsByNameCommand(const QString& name, const QString& format = QStringLiteral("%i"));
 
 // scancel JOBID.
 Status cancel(Transport& t, const QString& jobId, const QStringList& pathPrefix);
