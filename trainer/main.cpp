@@ -4,6 +4,7 @@
 #include "dist/nccl_communicator.h"
 #include "export/gguf_export.h"
 #include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
 #include "model/safetensors.h"
 #include "tokenizer/tokenize_command.h"
 #include "tokenizer/tokenizer.h"

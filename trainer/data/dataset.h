@@ -7,7 +7,9 @@
 #include "data/sampler.h"
 #include "data/token_cache.h"
 
-#include <torch/torch.h>
+// ATen's Tensor class only, not torch/torch.h: the suites that include this compile without LibTorch's
+// precompiled header (docs/testing.md, "Compile time").
+#include <ATen/core/Tensor.h>
 
 #include <condition_variable>
 #include <deque>
@@ -38,7 +40,7 @@ class TokenDataset {
 };
 
 struct Batch {
-    torch::Tensor inputIds, labels; // [B, T] int64
+    at::Tensor inputIds, labels; // [B, T] int64
     int64_t epoch = 0;
     int64_t positionAfter = 0; // samples of this rank's epoch consumed after this batch
     int64_t tokens = 0;        // label tokens that count toward the loss (not -100)

@@ -2,7 +2,9 @@
 // backend serves runs started without mpirun. Every failure names the rank, host and call.
 #pragma once
 
-#include <torch/torch.h>
+// ATen's Tensor class only, not torch/torch.h: the suites that include this compile without LibTorch's
+// precompiled header (docs/testing.md, "Compile time").
+#include <ATen/core/Tensor.h>
 
 #include <array>
 #include <memory>
@@ -30,19 +32,18 @@ class Communicator {
     virtual std::string waitPolicy() const = 0;
 
     // In-place sum over ranks of a contiguous CPU float32 tensor, optionally sent as fp16/bf16.
-    virtual void allreduceSum(torch::Tensor& tensor, WireType wire = WireType::None) = 0;
+    virtual void allreduceSum(at::Tensor& tensor, WireType wire = WireType::None) = 0;
     // ZeRO-1 (--zero 1) on contiguous CPU float32 tensors split into rank-ordered pieces of counts[r]
     // elements (summing to the tensor's size). reduceScatterSum: the sum over ranks of this rank's piece
     // of `input` into `piece` (counts[rank] elements). allgatherInPlace: every rank's piece of `buffer`
     // (its own at its offset on entry) on every rank. gatherToRoot: every rank's `piece` into `all` at
     // root, in rank order (`all` is only used at root).
-    virtual void reduceScatterSum(const torch::Tensor& input, torch::Tensor& piece,
-                                  const std::vector<int64_t>& counts) = 0;
-    virtual void allgatherInPlace(torch::Tensor& buffer, const std::vector<int64_t>& counts) = 0;
-    virtual void gatherToRoot(const torch::Tensor& piece, torch::Tensor& all, const std::vector<int64_t>& counts,
+    virtual void reduceScatterSum(const at::Tensor& input, at::Tensor& piece, const std::vector<int64_t>& counts) = 0;
+    virtual void allgatherInPlace(at::Tensor& buffer, const std::vector<int64_t>& counts) = 0;
+    virtual void gatherToRoot(const at::Tensor& piece, at::Tensor& all, const std::vector<int64_t>& counts,
                               int root) = 0;
     // In-place broadcast of a contiguous CPU tensor from root.
-    virtual void broadcast(torch::Tensor& tensor, int root) = 0;
+    virtual void broadcast(at::Tensor& tensor, int root) = 0;
     virtual void barrier() = 0;
     // Gathers `values` (same length on every rank) at root: result[r * n + i]; empty on other ranks.
     virtual std::vector<double> gather(const std::vector<double>& values, int root) = 0;
@@ -50,7 +51,7 @@ class Communicator {
     virtual std::vector<std::string> allgatherStrings(const std::string& value) = 0;
     // One round trip of a contiguous CPU tensor with `peer` (the link test): the initiator sends it
     // and receives it back, the peer receives it and sends it back.
-    virtual void pingPong(torch::Tensor& tensor, int peer, bool initiator) = 0;
+    virtual void pingPong(at::Tensor& tensor, int peer, bool initiator) = 0;
     // Logical OR over ranks (used to agree on skipping a step or stopping).
     virtual bool anyTrue(bool value) = 0;
     // Progress reports to rank 0 for the stall inspector, on a channel of their own and callable from a

@@ -1,4 +1,5 @@
 #include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
 
 #include "model/safetensors.h"
 #include "util/errors.h"

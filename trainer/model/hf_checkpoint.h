@@ -2,12 +2,18 @@
 // model.safetensors.index.json) + tokenizer files.
 #pragma once
 
-#include "model/qwen2.h"
+#include "model/config.h"
+
+// c10's ScalarType, not LibTorch's modules: suites that only read checkpoints compile without LibTorch's
+// precompiled header. Callers of loadPretrained/savePretrained include model/qwen2.h.
+#include <c10/core/ScalarType.h>
 
 #include <string>
 #include <vector>
 
 namespace traindeck::model {
+
+class Qwen2ForCausalLM; // model/qwen2.h
 
 struct WeightSummary {
     std::vector<std::string> files; // weight files checked, in order
@@ -23,14 +29,14 @@ std::vector<std::string> weightFiles(const std::string& dir);
 WeightSummary validateWeights(const std::string& dir, const Qwen2Config& config);
 
 // Loads config.json and the weights into a new model of `dtype`.
-Qwen2ForCausalLM loadPretrained(const std::string& dir, torch::ScalarType dtype = torch::kFloat32);
+Qwen2ForCausalLM loadPretrained(const std::string& dir, c10::ScalarType dtype = c10::kFloat);
 
 // Writes config.json and model.safetensors (parameters in `dtype`) into dir, plus copies of the given
 // tokenizer files. Files are written atomically; dir is created.
-void savePretrained(Qwen2ForCausalLM& model, const std::string& dir, torch::ScalarType dtype,
+void savePretrained(Qwen2ForCausalLM& model, const std::string& dir, c10::ScalarType dtype,
                     const std::vector<std::string>& tokenizerFiles = {});
 
-std::string dtypeName(torch::ScalarType type);             // "float32", "bfloat16", "float16"
-torch::ScalarType parseDtypeName(const std::string& name); // throws InputError
+std::string dtypeName(c10::ScalarType type);             // "float32", "bfloat16", "float16"
+c10::ScalarType parseDtypeName(const std::string& name); // throws InputError
 
 } // namespace traindeck::model

@@ -3,7 +3,9 @@
 
 #include "model/safetensors_header.h"
 
-#include <torch/torch.h>
+// ATen's Tensor class only, not torch/torch.h: the suites that include this compile without LibTorch's
+// precompiled header (docs/testing.md, "Compile time").
+#include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <map>
@@ -13,8 +15,8 @@
 
 namespace traindeck::model {
 
-torch::ScalarType dtypeToTorch(const std::string& dtype); // throws InputError for unsupported
-std::string torchToDtype(torch::ScalarType type);
+c10::ScalarType dtypeToTorch(const std::string& dtype); // throws InputError for unsupported
+std::string torchToDtype(c10::ScalarType type);
 
 class SafetensorsFile {
   public:
@@ -31,8 +33,8 @@ class SafetensorsFile {
 
     // A read-only view of the tensor's bytes: zero-copy when the data is suitably aligned (the view keeps
     // the mapping alive), else an aligned copy. Do not write into it.
-    torch::Tensor view(const TensorInfo& info) const;
-    torch::Tensor view(const std::string& name) const;
+    at::Tensor view(const TensorInfo& info) const;
+    at::Tensor view(const std::string& name) const;
 
   private:
     SafetensorsFile() = default;
@@ -48,7 +50,7 @@ class SafetensorsFile {
 
 // Writes tensors (contiguous CPU copies are made as needed) in name order with an 8-byte aligned
 // header and {"format":"pt"} metadata, then fsyncs. Throws RuntimeFailure on I/O errors.
-void writeSafetensors(const std::string& path, const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
+void writeSafetensors(const std::string& path, const std::vector<std::pair<std::string, at::Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata = {{"format", "pt"}});
 
 } // namespace traindeck::model

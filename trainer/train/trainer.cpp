@@ -4,6 +4,7 @@
 #include "dist/nccl_communicator.h"
 #include "dist/stall.h"
 #include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
 #include "model/safetensors.h"
 #include "telemetry/metrics_writer.h"
 #include "tokenizer/tokenizer.h"

@@ -5,6 +5,8 @@
 #include "model/qwen2.h"
 #include "model/safetensors.h"
 
+#include <torch/torch.h>
+
 #include <QFile>
 #include <QProcess>
 #include <QtTest/QtTest>
@@ -14,6 +16,11 @@ namespace testsupport {
 QString trainerExe()
 {
     return QString::fromUtf8(TRAINDECK_TRAINER);
+}
+
+bool libtorchSeesCuda()
+{
+    return torch::cuda::is_available();
 }
 
 QString qwenTokenizerJson()

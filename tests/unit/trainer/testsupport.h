@@ -25,6 +25,9 @@ struct ProcessResult {
 };
 
 QString trainerExe();
+// Whether LibTorch sees a CUDA device (torch::cuda::is_available(), kept in testsupport.cpp so that suites
+// asking it need no LibTorch header).
+bool libtorchSeesCuda();
 QString qwenTokenizerJson(); // the real Qwen tokenizer.json from the npm cache (setup-deps.sh)
 ProcessResult run(const QString& program, const QStringList& args, int timeoutMs = 120000,
                   const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),

@@ -4,7 +4,8 @@
 
 #include "testsupport.h"
 
-#include <torch/torch.h>
+// ATen's Tensor class only: the suites that include this compile without LibTorch's precompiled header.
+#include <ATen/core/Tensor.h>
 
 #include <map>
 #include <string>
@@ -12,6 +13,6 @@
 namespace testsupport {
 
 // A checkpoint's parameters by name (its model.safetensors, copied).
-std::map<std::string, torch::Tensor> checkpointWeights(const QString& checkpointDir);
+std::map<std::string, at::Tensor> checkpointWeights(const QString& checkpointDir);
 
 } // namespace testsupport

@@ -1,7 +1,5 @@
 // The traindeck-trainer executable end to end: info, self-check, bad input (exit code 2 with a message
 // naming the file/flag), and a real short training run of the tiny preset with the Qwen tokenizer.
-#include "model/hf_checkpoint.h"
-#include "model/safetensors.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -187,7 +185,7 @@ void TestTrainerCli::badTrainFlags_data()
                                                "--max-steps", "1",          "--device", "cuda:x"}
                                 << "--device must be auto, cpu, cuda or cuda:N";
     // Where this LibTorch has no CUDA (CI), asking for it is bad input, named before any work.
-    if (!torch::cuda::is_available()) {
+    if (!testsupport::libtorchSeesCuda()) {
         QTest::addRow("cuda absent") << QStringList{"--preset",    "qwen2-tiny", "--data",   "x",
                                                     "--max-steps", "1",          "--device", "cuda"}
                                      << "sees no CUDA device";
@@ -283,7 +281,7 @@ void TestTrainerCli::evalLogitsDevice()
     auto r = run(trainerExe(), base + QStringList{"--out", dir.path() + "/x.f32", "--device", "gpu0"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--device must be cpu, cuda or cuda:N"), r.err.constData());
-    if (!torch::cuda::is_available()) {
+    if (!testsupport::libtorchSeesCuda()) {
         r = run(trainerExe(), base + QStringList{"--out", dir.path() + "/x.f32", "--device", "cuda"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("sees no CUDA device"), r.err.constData());

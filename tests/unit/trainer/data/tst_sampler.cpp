@@ -107,7 +107,7 @@ void TestSampler::loaderResumesExactly()
         DataLoader resumed(ds, so, 3, reference[k].epoch, reference[k].positionAfter);
         for (size_t j = k + 1; j < std::min(reference.size(), k + 6); ++j) {
             Batch b = resumed.next();
-            QVERIFY2(torch::equal(b.inputIds, reference[j].inputIds),
+            QVERIFY2(b.inputIds.equal(reference[j].inputIds),
                      qPrintable(QStringLiteral("batch %1 after %2").arg(j).arg(k)));
             QCOMPARE(b.epoch, reference[j].epoch);
         }

@@ -1,9 +1,6 @@
 // Dynamic load balancing (--balance): the split rule, the weighted update (any split of the global batch
 // gives the single-process update on the same samples), the split moving away from a slow rank under
 // a real `mpirun -np 2`, and resume with a split.
-#include "model/hf_checkpoint.h"
-#include "model/qwen2.h"
-#include "model/safetensors.h"
 #include "testsupport.h"
 #include "train/balance.h"
 

@@ -1,9 +1,6 @@
 // Data-parallel training under a real `mpirun -np 2`: Horovod semantics (2 ranks x b == 1 rank x 2b,
 // gradient accumulation == the larger batch, the start-up broadcast), wire compression, bit-exact resume,
 // resuming on another world size, and a failing rank that ends the job naming itself.
-#include "model/hf_checkpoint.h"
-#include "model/qwen2.h"
-#include "model/safetensors.h"
 #include "testsupport_tensors.h"
 
 #include <QElapsedTimer>
@@ -239,7 +236,7 @@ void TestDistributed::nonFiniteGradientsSkipTheStep()
     QVERIFY(metrics.contains("\"code\":\"non_finite_gradients\""));
     QVERIFY(metrics.contains("\"loss\":\"NaN\"")); // the protocol's spelling of a NaN loss
     for (const auto& [name, t] : checkpointWeights(out + "/checkpoints/step-00000004"))
-        QVERIFY2(torch::isfinite(t).all().item<bool>(), name.c_str());
+        QVERIFY2(t.isfinite().all().item<bool>(), name.c_str());
 }
 
 void TestDistributed::benchComm()

@@ -3,8 +3,6 @@
 // a stall that reaches --stall-abort.
 #include "dist/communicator.h"
 #include "dist/stall.h"
-#include "model/hf_checkpoint.h"
-#include "model/qwen2.h"
 #include "testsupport.h"
 
 #include <QDirIterator>

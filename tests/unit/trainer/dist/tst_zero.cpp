@@ -22,7 +22,7 @@ double optimizerDifference(const QString& a, const QString& b)
 {
     auto fa = traindeck::model::SafetensorsFile::open((a + "/optimizer.safetensors").toStdString());
     auto fb = traindeck::model::SafetensorsFile::open((b + "/optimizer.safetensors").toStdString());
-    std::map<std::string, torch::Tensor> other;
+    std::map<std::string, at::Tensor> other;
     for (const auto& t : fb->tensors())
         other[t.name] = fb->view(t);
     double worst = 0;
@@ -33,7 +33,7 @@ double optimizerDifference(const QString& a, const QString& b)
         const auto x = fa->view(t);
         const auto& y = other.at(t.name);
         const double scale = std::max(x.abs().max().item<double>(), 1e-12);
-        worst = std::max(worst, (x - y).abs().max().item<double>() / scale);
+        worst = std::max(worst, x.sub(y).abs().max().item<double>() / scale);
         ++compared;
     }
     return compared > 0 ? worst : 1e9;

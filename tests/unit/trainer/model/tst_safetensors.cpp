@@ -1,6 +1,7 @@
 // safetensors reading/writing and Hugging Face model directories: bit-exact round trips, the layout
 // transformers writes, every validation fault with a message naming the file, sharded checkpoints.
 #include "model/hf_checkpoint.h"
+#include "model/qwen2.h"
 #include "model/safetensors.h"
 #include "testsupport.h"
 
