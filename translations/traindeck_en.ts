@@ -2,9 +2,9 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
-    <name>traindeck::analysis</name>
+    <name>traindeck::analysis::detectors</name>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="117"/>
         <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
         <translation>
             <numerusform>Stall: %1 did not reach %2 of step %3, which %n other rank waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="620"/>
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="50"/>
         <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>The input pipeline may take %1% of every step: not enough evidence yet (%n step)</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
+        <location filename="../backend/analysis/detect_communication.cpp" line="100"/>
         <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
         <translation>
             <numerusform>Gradient transfer may take %1% of each step: not enough evidence yet (%n step)</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="815"/>
+        <location filename="../backend/analysis/detect_memory.cpp" line="43"/>
         <source>Device memory is %1% full on %n rank(s)</source>
         <translation>
             <numerusform>Device memory is %1% full on %n rank</numerusform>
@@ -71,7 +71,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="368"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="377"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>The check job could not be cancelled; it ends at its time limit (%n minute), or cancel it on the login node with scancel %1.</numerusform>
@@ -82,7 +82,7 @@
 <context>
     <name>traindeck::checks::SlurmCheck</name>
     <message numerus="yes">
-        <location filename="../backend/checks/slurmcheck.cpp" line="78"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="79"/>
         <source>partition %1: %2 of %n node(s) usable</source>
         <translation>
             <numerusform>partition %1: %2 of %n node usable</numerusform>
@@ -90,7 +90,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/slurmcheck.cpp" line="80"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="81"/>
         <source>, %n with %1 or more GPUs</source>
         <translation>
             <numerusform>, %n with %1 or more GPUs</numerusform>

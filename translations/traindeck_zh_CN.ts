@@ -18,326 +18,54 @@
     </message>
 </context>
 <context>
-    <name>traindeck::analysis</name>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="518"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="526"/>
-        <source>rank %1</source>
-        <translation>进程 %1</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="92"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="518"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="526"/>
-        <source>rank %1 (%2)</source>
-        <translation>进程 %1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="407"/>
-        <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
-        <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="624"/>
-        <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
-        <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="657"/>
-        <source>The input pipeline stalled %1 times (about %2 ms each)</source>
-        <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="659"/>
-        <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
-        <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="398"/>
-        <source>%1 of the last %2 steps slower, %3% confidence</source>
-        <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="403"/>
-        <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
-        <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="411"/>
-        <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
-        <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="415"/>
-        <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
-        <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 &quot;balance&quot;: &quot;auto&quot;，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="423"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="574"/>
-        <source>Resolved at step %1: %2</source>
-        <translation>已于第 %1 步解决：%2</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="449"/>
-        <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
-        <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="452"/>
-        <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
-        <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="519"/>
-        <source>%1 in %2 of step %3</source>
-        <translation>%1 处于第 %3 步的%2</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="547"/>
-        <source>Stall: every rank entered %1 of step %2 and none finished it for %3 s: stuck in communication, not before the collective</source>
-        <translation>停滞：所有 rank 都已进入第 %2 步的%1，%3 秒内无一完成：卡在通信中，而不是在集合通信之前</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="550"/>
-        <source>Check the network between the hosts (a link down, a firewall, the wrong interface in btl_tcp_if_include or NCCL_SOCKET_IFNAME), then that MPI and NCCL match on every node (the Checks page).</source>
-        <translation>检查主机之间的网络（链路断开、防火墙、btl_tcp_if_include 或 NCCL_SOCKET_IFNAME 中的接口错误），然后确认每个节点上的 MPI 和 NCCL 版本一致（检查页面）。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="554"/>
-        <source>Stall: no word from %1 for %2 s: the process is stopped or hung, or its host is unreachable</source>
-        <translation>停滞：%2 秒内没有收到 %1 的消息：进程已停止或挂起，或其主机无法访问</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="557"/>
-        <source>Check that the process still runs on that host (stopped, swapping, out of memory) and that the host answers; its log is in the Logs tab.</source>
-        <translation>检查该进程是否仍在该主机上运行（被停止、正在交换、内存不足），以及主机是否有响应；其日志在“日志”标签页中。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="560"/>
-        <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
-        <translation>
-            <numerusform>停滞：%1 未到达第 %3 步的%2，另外 %n 个 rank 已在其中等待了 %4 秒：卡在集合通信之前（数据、计算或 I/O），而不是通信中</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="564"/>
-        <location filename="../backend/analysis/diagnosis.cpp" line="569"/>
-        <source>Look at what that rank was doing: its log (Logs tab), the file system its data and checkpoints are on, its memory and swap. --stall-abort ends a job that hangs like this instead of letting it wait.</source>
-        <translation>查看该 rank 当时在做什么：它的日志（“日志”标签页）、数据和检查点所在的文件系统、内存和交换空间。--stall-abort 会结束这样挂起的作业，而不是让它一直等待。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="568"/>
-        <source>Stall: %1 made no progress for %2 s</source>
-        <translation>停滞：%1 在 %2 秒内没有进展</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="614"/>
-        <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
-        <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="620"/>
-        <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
-        <translation>
-            <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="749"/>
-        <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
-        <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="751"/>
-        <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
-        <translation>
-            <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="755"/>
-        <source>the link&apos;s</source>
-        <translation>链路</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="756"/>
-        <source>the link %1–%2&apos;s (link test of %3)</source>
-        <translation>链路 %1–%2（%3 的链路测试）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="759"/>
-        <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of %3 %4 GB/s (%5% confidence that it stays below half). Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
-        <translation>allreduce 的总线带宽为 %1 GB/s，仅为%3 %4 GB/s 的 %2%（有 %5% 的把握它保持在一半以下）。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选择的网络接口（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速度。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="767"/>
-        <source>The allreduce uses %1% of %2 %3 GB/s (%4 GB/s bus bandwidth): the link is the limit. Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
-        <translation>allreduce 使用了%2 %3 GB/s 的 %1%（总线带宽 %4 GB/s）：链路本身就是瓶颈。请减少每步发送的数据：提高梯度累积或每个 rank 的批大小、以 bf16 归约梯度，或使用更快的互连。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="773"/>
-        <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
-        <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../backend/analysis/diagnosis.cpp" line="815"/>
-        <source>Device memory is %1% full on %n rank(s)</source>
-        <translation>
-            <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="817"/>
-        <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
-        <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="854"/>
-        <source>Device memory grew by %1% since the start of the run</source>
-        <translation>自运行开始以来，设备显存增长了 %1%</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="856"/>
-        <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
-        <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="895"/>
-        <source>The loss became NaN/infinite at step %1</source>
-        <translation>损失在第 %1 步变为 NaN/无穷大</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="897"/>
-        <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
-        <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="900"/>
-        <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
-        <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="961"/>
-        <source>The loss spiked %1 time(s), up to %2x its recent level</source>
-        <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="963"/>
-        <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
-        <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="982"/>
-        <source>The loss diverged: it is %1x its best level since step %2</source>
-        <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="987"/>
-        <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
-        <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="990"/>
-        <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
-        <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1030"/>
-        <source>Throughput dropped by %1% since the start of the run</source>
-        <translation>自运行开始以来，吞吐量下降了 %1%</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1032"/>
-        <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
-        <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1034"/>
-        <source>tokens/s</source>
-        <translation>tokens/s</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1034"/>
-        <source>steps/s</source>
-        <translation>步/秒</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
-        <source>gradient transfer</source>
-        <translation>梯度传输</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
-        <source>waiting for slower ranks</source>
-        <translation>等待较慢的进程</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1092"/>
-        <source>data loading</source>
-        <translation>数据加载</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1093"/>
-        <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
-        <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
-    </message>
-    <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="1094"/>
-        <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
-        <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
-    </message>
-</context>
-<context>
     <name>traindeck::analysis::Diagnosis</name>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="468"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="23"/>
         <source>setup</source>
         <translation>准备阶段</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="469"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="24"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="470"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="25"/>
         <source>the forward pass</source>
         <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="471"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="26"/>
         <source>the backward pass</source>
         <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="472"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="27"/>
         <source>the gradient allreduce</source>
         <translation>梯度 allreduce</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="473"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="28"/>
         <source>the optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="475"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="30"/>
         <source>the gather of the step&apos;s figures</source>
         <translation>本步数据的汇总</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="477"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="32"/>
         <source>the checkpoint barrier</source>
         <translation>检查点屏障</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="479"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="34"/>
         <source>writing a checkpoint</source>
         <translation>写入检查点</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/diagnosis.cpp" line="480"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="35"/>
         <source>the end of the run</source>
         <translation>运行结束</translation>
     </message>
@@ -369,6 +97,278 @@
     </message>
 </context>
 <context>
+    <name>traindeck::analysis::detectors</name>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="75"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="83"/>
+        <location filename="../backend/analysis/detector.cpp" line="25"/>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="75"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="83"/>
+        <location filename="../backend/analysis/detector.cpp" line="25"/>
+        <source>rank %1 (%2)</source>
+        <translation>进程 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="276"/>
+        <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
+        <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="54"/>
+        <source>Ranks spend %1% of each step waiting for data. Add data loader workers or prefetching, pre-tokenize the corpus, and keep it on local disk instead of a network file system.</source>
+        <translation>各进程每步有 %1% 的时间在等待数据。请增加数据加载线程或预取，预先对语料分词，并将其放在本地磁盘而非网络文件系统上。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="87"/>
+        <source>The input pipeline stalled %1 times (about %2 ms each)</source>
+        <translation>输入管线停顿了 %1 次（每次约 %2 ms）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="89"/>
+        <source>Training paused on input %1 times. Increase the data loader&apos;s prefetch depth or number of workers, and check for periodic slow reads (shard boundaries, a network file system, page cache eviction).</source>
+        <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="271"/>
+        <source>%1 of the last %2 steps slower, %3% confidence</source>
+        <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="273"/>
+        <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
+        <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="280"/>
+        <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
+        <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="284"/>
+        <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
+        <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 &quot;balance&quot;: &quot;auto&quot;，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="131"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="292"/>
+        <source>Resolved at step %1: %2</source>
+        <translation>已于第 %1 步解决：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="325"/>
+        <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
+        <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="328"/>
+        <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
+        <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="76"/>
+        <source>%1 in %2 of step %3</source>
+        <translation>%1 处于第 %3 步的%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="104"/>
+        <source>Stall: every rank entered %1 of step %2 and none finished it for %3 s: stuck in communication, not before the collective</source>
+        <translation>停滞：所有 rank 都已进入第 %2 步的%1，%3 秒内无一完成：卡在通信中，而不是在集合通信之前</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="107"/>
+        <source>Check the network between the hosts (a link down, a firewall, the wrong interface in btl_tcp_if_include or NCCL_SOCKET_IFNAME), then that MPI and NCCL match on every node (the Checks page).</source>
+        <translation>检查主机之间的网络（链路断开、防火墙、btl_tcp_if_include 或 NCCL_SOCKET_IFNAME 中的接口错误），然后确认每个节点上的 MPI 和 NCCL 版本一致（检查页面）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="111"/>
+        <source>Stall: no word from %1 for %2 s: the process is stopped or hung, or its host is unreachable</source>
+        <translation>停滞：%2 秒内没有收到 %1 的消息：进程已停止或挂起，或其主机无法访问</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="114"/>
+        <source>Check that the process still runs on that host (stopped, swapping, out of memory) and that the host answers; its log is in the Logs tab.</source>
+        <translation>检查该进程是否仍在该主机上运行（被停止、正在交换、内存不足），以及主机是否有响应；其日志在“日志”标签页中。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/detect_stalls.cpp" line="117"/>
+        <source>Stall: %1 did not reach %2 of step %3, which %n other rank(s) waited in for %4 s: stuck before the collective (data, compute or I/O), not in communication</source>
+        <translation>
+            <numerusform>停滞：%1 未到达第 %3 步的%2，另外 %n 个 rank 已在其中等待了 %4 秒：卡在集合通信之前（数据、计算或 I/O），而不是通信中</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="121"/>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="126"/>
+        <source>Look at what that rank was doing: its log (Logs tab), the file system its data and checkpoints are on, its memory and swap. --stall-abort ends a job that hangs like this instead of letting it wait.</source>
+        <translation>查看该 rank 当时在做什么：它的日志（“日志”标签页）、数据和检查点所在的文件系统、内存和交换空间。--stall-abort 会结束这样挂起的作业，而不是让它一直等待。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stalls.cpp" line="125"/>
+        <source>Stall: %1 made no progress for %2 s</source>
+        <translation>停滞：%1 在 %2 秒内没有进展</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="44"/>
+        <source>The input pipeline takes %1% of every step on all ranks (%2% confidence that it is above %3%)</source>
+        <translation>在所有进程上，输入管线都占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/detect_data_loading.cpp" line="50"/>
+        <source>The input pipeline may take %1% of every step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>输入管线可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="98"/>
+        <source>Gradient transfer takes %1% of each step (%2% confidence that it is above %3%)</source>
+        <translation>梯度传输占每步的 %1%（高于 %3% 的置信度为 %2%）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/detect_communication.cpp" line="100"/>
+        <source>Gradient transfer may take %1% of each step: not enough evidence yet (%n step(s))</source>
+        <translation>
+            <numerusform>梯度传输可能占每步的 %1%：证据尚不充分（%n 步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="104"/>
+        <source>the link&apos;s</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="105"/>
+        <source>the link %1–%2&apos;s (link test of %3)</source>
+        <translation>链路 %1–%2（%3 的链路测试）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="108"/>
+        <source>The allreduce reaches %1 GB/s bus bandwidth, only %2% of %3 %4 GB/s (%5% confidence that it stays below half). Check which transport NCCL uses (NCCL_DEBUG=INFO: InfiniBand/RoCE rather than TCP sockets), the network interface it picked (NCCL_SOCKET_IFNAME), and MTU and link speed on every host.</source>
+        <translation>allreduce 的总线带宽为 %1 GB/s，仅为%3 %4 GB/s 的 %2%（有 %5% 的把握它保持在一半以下）。请检查 NCCL 使用的传输方式（NCCL_DEBUG=INFO：应为 InfiniBand/RoCE 而非 TCP 套接字）、它选择的网络接口（NCCL_SOCKET_IFNAME），以及每台主机的 MTU 和链路速度。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="116"/>
+        <source>The allreduce uses %1% of %2 %3 GB/s (%4 GB/s bus bandwidth): the link is the limit. Send less per step: raise gradient accumulation or the per-rank batch, reduce gradients in bf16, or use a faster interconnect.</source>
+        <translation>allreduce 使用了%2 %3 GB/s 的 %1%（总线带宽 %4 GB/s）：链路本身就是瓶颈。请减少每步发送的数据：提高梯度累积或每个 rank 的批大小、以 bf16 归约梯度，或使用更快的互连。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_communication.cpp" line="122"/>
+        <source>Achieved allreduce bus bandwidth is %1 GB/s; compare it with the link (e.g. 100 Gbit/s = 12.5 GB/s). Raise gradient accumulation or the per-rank batch so that each step computes more per byte sent, and check the NCCL transport with NCCL_DEBUG=INFO.</source>
+        <translation>实际 allreduce 总线带宽为 %1 GB/s，请与链路带宽比较（例如 100 Gbit/s = 12.5 GB/s）。提高梯度累积或每进程批大小，使每发送一个字节对应更多计算，并用 NCCL_DEBUG=INFO 检查 NCCL 的传输方式。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/analysis/detect_memory.cpp" line="43"/>
+        <source>Device memory is %1% full on %n rank(s)</source>
+        <translation>
+            <numerusform>%n 个进程的设备显存已用 %1%</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_memory.cpp" line="45"/>
+        <source>Memory is close to capacity; an out-of-memory error is likely on a longer sequence or batch. Lower the per-rank batch (raise gradient accumulation to keep the global batch), enable activation checkpointing, or shorten the sequence length.</source>
+        <translation>显存已接近上限，序列或批次稍长就可能内存不足。请减小每进程批大小（同时提高梯度累积以保持全局批大小）、启用激活检查点，或缩短序列长度。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_memory.cpp" line="82"/>
+        <source>Device memory grew by %1% since the start of the run</source>
+        <translation>自运行开始以来，设备显存增长了 %1%</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_memory.cpp" line="84"/>
+        <source>Memory keeps growing, which usually means tensors are kept across steps (a loss or metric kept with its graph, a growing cache). Detach values you keep for logging; watch for an out-of-memory error.</source>
+        <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="43"/>
+        <source>The loss became NaN/infinite at step %1</source>
+        <translation>损失在第 %1 步变为 NaN/无穷大</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="45"/>
+        <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
+        <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="48"/>
+        <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
+        <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="109"/>
+        <source>The loss spiked %1 time(s), up to %2x its recent level</source>
+        <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="111"/>
+        <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
+        <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="130"/>
+        <source>The loss diverged: it is %1x its best level since step %2</source>
+        <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="135"/>
+        <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
+        <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_loss.cpp" line="138"/>
+        <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
+        <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="44"/>
+        <source>Throughput dropped by %1% since the start of the run</source>
+        <translation>自运行开始以来，吞吐量下降了 %1%</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="46"/>
+        <source>Throughput fell from %1 to %2 %3. Look at which step phase grew (data, compute or communication) in the per-rank view; check for thermal throttling, other jobs on the nodes, or a filling disk.</source>
+        <translation>吞吐量从 %1 降到了 %2 %3。请在按进程的视图中查看哪个阶段变长（数据、计算或通信）；检查是否过热降频、节点上是否有其他作业，或磁盘是否将满。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="48"/>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="48"/>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <source>gradient transfer</source>
+        <translation>梯度传输</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <source>waiting for slower ranks</source>
+        <translation>等待较慢的进程</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <source>data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="107"/>
+        <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
+        <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="108"/>
+        <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
+        <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::checks::LinkTest</name>
     <message>
         <location filename="../backend/checks/linktest.cpp" line="32"/>
@@ -391,37 +391,42 @@
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="126"/>
+        <location filename="../backend/checks/linktest.cpp" line="117"/>
+        <source>the link test&apos;s result has no message size: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="131"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="164"/>
+        <location filename="../backend/checks/linktest.cpp" line="169"/>
         <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
         <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="168"/>
+        <location filename="../backend/checks/linktest.cpp" line="173"/>
         <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
         <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="181"/>
+        <location filename="../backend/checks/linktest.cpp" line="186"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="196"/>
+        <location filename="../backend/checks/linktest.cpp" line="201"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="226"/>
+        <location filename="../backend/checks/linktest.cpp" line="231"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="235"/>
+        <location filename="../backend/checks/linktest.cpp" line="240"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -449,46 +454,46 @@
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="265"/>
-        <location filename="../backend/checks/clusterchecker.cpp" line="294"/>
-        <location filename="../backend/checks/clusterchecker.cpp" line="295"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="274"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="298"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="299"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="306"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="310"/>
         <source>not submitted: the partition cannot run it (see Slurm)</source>
         <translation>未提交：该分区无法运行它（见 Slurm）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="335"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="339"/>
         <source>the check job did not run</source>
         <translation>检查作业没有运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="368"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="377"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>无法取消检查作业；它会在时间限制（%n 分钟）到达时结束，也可以在登录节点上用 scancel %1 取消它。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="410"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="414"/>
         <source>job step of job %1 on %2 (host name %3)</source>
         <translation>作业 %1 在 %2 上的作业步（主机名 %3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="413"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="417"/>
         <source>srun in job %1 on %2: %3</source>
         <translation>作业 %1 中 %2 上的 srun：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="414"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="418"/>
         <source>Slurm did not start a job step on this node (its words are in the evidence); `srun --jobid=%1 --overlap -w %2 hostname` on the login node shows the same.</source>
         <translation>Slurm 没有在此节点上启动作业步（其输出见证据）；在登录节点上运行 `srun --jobid=%1 --overlap -w %2 hostname` 会看到同样的结果。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="424"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="428"/>
         <source>no job step</source>
         <translation>没有作业步</translation>
     </message>
@@ -498,7 +503,7 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="304"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
         <location filename="../backend/checks/nodecheck.cpp" line="316"/>
         <source>cancelled</source>
         <translation>已取消</translation>
@@ -1160,136 +1165,141 @@
 <context>
     <name>traindeck::checks::SlurmCheck</name>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="54"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="55"/>
         <source>no partition &apos;%1&apos; (%2)</source>
         <translation>没有分区 &apos;%1&apos;（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="56"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="57"/>
         <source>sinfo lists no nodes</source>
         <translation>sinfo 没有列出任何节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="57"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="58"/>
         <source>sinfo lists the partitions: %1</source>
         <translation>sinfo 列出的分区：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="59"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="60"/>
         <source>Slurm lists no nodes: check slurm.conf (NodeName and PartitionName lines) on the cluster.</source>
         <translation>Slurm 没有列出任何节点：请检查集群上的 slurm.conf（NodeName 和 PartitionName 行）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="61"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="62"/>
         <source>Set &quot;partition&quot; in the profile&apos;s &quot;slurm&quot; section to one of: %1.</source>
         <translation>将配置 &quot;slurm&quot; 部分中的 &quot;partition&quot; 设为以下之一：%1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/slurmcheck.cpp" line="78"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="79"/>
         <source>partition %1: %2 of %n node(s) usable</source>
         <translation>
             <numerusform>分区 %1：%n 个节点中有 %2 个可用</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/slurmcheck.cpp" line="80"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="81"/>
         <source>, %n with %1 or more GPUs</source>
         <translation>
             <numerusform>，其中 %n 个有 %1 个或更多 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="83"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="84"/>
         <source>; not usable: %1</source>
         <translation>；不可用：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="86"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="87"/>
         <source>An administrator brings a node back with `scontrol update nodename=NODE state=resume` once the cause (Slurm&apos;s reason) is fixed.</source>
         <translation>原因（Slurm 给出的理由）排除后，管理员可用 `scontrol update nodename=NODE state=resume` 恢复节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="90"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="91"/>
         <source>The profile asks for %1 nodes but only %2 can run jobs now. Lower &quot;nodes&quot; in the profile&apos;s &quot;slurm&quot; section, choose another partition, or wait for the nodes.</source>
         <translation>配置要求 %1 个节点，但目前只有 %2 个可以运行作业。请减小配置 &quot;slurm&quot; 部分中的 &quot;nodes&quot;、选择其他分区，或等待节点可用。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="98"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="99"/>
         <source>The profile asks for %1 GPUs on each of %2 nodes, but only %3 usable node(s) have that many (gres; at most %4 per node). Lower &quot;gpus_per_node&quot; or &quot;nodes&quot;, or choose a partition with GPU nodes.</source>
         <translation>配置要求 %2 个节点每个有 %1 个 GPU，但只有 %3 个可用节点满足（gres；每节点最多 %4 个）。请减小 &quot;gpus_per_node&quot; 或 &quot;nodes&quot;，或选择有 GPU 节点的分区。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="107"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="108"/>
         <source>Slurm places no jobs on these nodes; enough others are usable.</source>
         <translation>Slurm 不会把作业放到这些节点上；其他可用节点足够。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="180"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="197"/>
         <source>sbatch refused the check job (%1)</source>
         <translation>sbatch 拒绝了检查作业（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="182"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="199"/>
         <source>The check job asks for the same resources as a training job (the profile&apos;s &quot;slurm&quot; section: partition, account, nodes, tasks, CPUs and GPUs per node); Slurm&apos;s answer above says which one it cannot give.</source>
         <translation>检查作业申请的资源与训练作业相同（配置的 &quot;slurm&quot; 部分：分区、账户、节点数、每节点任务数、CPU 和 GPU）；上面 Slurm 的回答说明了它无法提供哪一项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="191"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="206"/>
         <source>sbatch gave no job id</source>
         <translation>sbatch 没有给出作业 ID</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="193"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="208"/>
         <source>Run the sbatch command by hand on the login node to see what it says.</source>
         <translation>在登录节点上手动运行该 sbatch 命令，看看它的输出。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="197"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="213"/>
         <source>sbatch: job %1</source>
         <translation>sbatch：作业 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="206"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="214"/>
+        <source>sbatch gave no job id (%1); job %2 found by its name and marker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/slurmcheck.cpp" line="224"/>
         <source>cancelled (%1)</source>
         <translation>已取消（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="225"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="243"/>
         <source>the check job ended before the checks ran: %1</source>
         <translation>检查作业在检查运行之前就结束了：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="227"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="245"/>
         <source>Slurm ended the job at once; `scontrol show job %1` on the login node (while Slurm keeps it) tells why.</source>
         <translation>Slurm 立即结束了该作业；在登录节点上运行 `scontrol show job %1`（在 Slurm 仍保留它时）可以看到原因。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="234"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="252"/>
         <source>%1 after %2 s; the compute nodes were not checked</source>
         <translation>%2 秒后仍为 %1；未检查计算节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="240"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="258"/>
         <source>The check job did not start in time (Slurm&apos;s reason above: Resources or Priority means the nodes are busy). Run the checks when the partition has free nodes, or let the job wait longer (traindeck-cli check --job-wait SECONDS).</source>
         <translation>检查作业没有按时开始（见上面 Slurm 给出的理由：Resources 或 Priority 表示节点繁忙）。请在分区有空闲节点时运行检查，或让作业等待更久（traindeck-cli check --job-wait 秒数）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="259"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="277"/>
         <source>job %1 runs on %2, but scontrol show hostnames failed (%3)</source>
         <translation>作业 %1 在 %2 上运行，但 scontrol show hostnames 失败（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="261"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="279"/>
         <source>Check that scontrol works on the login node.</source>
         <translation>请检查登录节点上的 scontrol 是否可用。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="265"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="283"/>
         <source>job %1 running on %2 after %3 s</source>
         <translation>作业 %1 在 %3 秒后于 %2 上运行</translation>
     </message>
     <message>
-        <location filename="../backend/checks/slurmcheck.cpp" line="283"/>
+        <location filename="../backend/checks/slurmcheck.cpp" line="326"/>
         <source>scancel %1 failed (%2): %3</source>
         <translation>scancel %1 失败（%2）：%3</translation>
     </message>
@@ -1355,254 +1365,274 @@
 <context>
     <name>traindeck::cluster::ClusterProfile</name>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="67"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="80"/>
         <source>removed: profiles hold no secrets (passwords, tokens, keys); use an SSH key or agent</source>
         <translation>已移除：配置中不保存机密（密码、令牌、密钥）；请使用 SSH 密钥或代理</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="71"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="396"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="84"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="409"/>
         <source>profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent</source>
         <translation>配置中不得保存机密（密码、令牌、密钥）；请删除它并使用 SSH 密钥或代理</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="90"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="103"/>
         <source>profiles must not hold private keys</source>
         <translation>配置中不得保存私钥</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="110"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="257"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="274"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="123"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="270"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="287"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="124"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="420"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="422"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="424"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="426"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="432"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="454"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="464"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="466"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="137"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="433"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="435"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="437"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="439"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="445"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="477"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="487"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="489"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="213"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="226"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="217"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="230"/>
         <source>expected a JSON object with &quot;version&quot;, &quot;name&quot; and &quot;nodes&quot;</source>
         <translation>应为包含 &quot;version&quot;、&quot;name&quot; 和 &quot;nodes&quot; 的 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="226"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="239"/>
         <source>missing; read as version %1</source>
         <translation>缺失；按版本 %1 读取</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="231"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="244"/>
         <source>expected an integer format version (%1)</source>
         <translation>应为整数格式版本（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="234"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="247"/>
         <source>format version %1 is newer than this TrainDeck reads (%2); update TrainDeck</source>
         <translation>格式版本 %1 比此版本 TrainDeck 能读取的（%2）更新；请更新 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="246"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="259"/>
         <source>expected true or false</source>
         <translation>应为 true 或 false</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="262"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="275"/>
         <source>expected a directory or a list of directories</source>
         <translation>应为一个目录或目录列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="277"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="290"/>
         <source>expected an object of NAME: value strings</source>
         <translation>应为 NAME: value 字符串组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="282"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="295"/>
         <source>missing; a profile needs at least one node</source>
         <translation>缺失；配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="284"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="297"/>
         <source>expected a list of nodes</source>
         <translation>应为节点列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="289"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="302"/>
         <source>expected an object with at least &quot;host&quot;</source>
         <translation>应为至少包含 &quot;host&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="312"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="325"/>
         <source>expected &quot;head&quot; or &quot;worker&quot;</source>
         <translation>应为 &quot;head&quot; 或 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="315"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="328"/>
         <source>missing; every node needs a host name or address</source>
         <translation>缺失；每个节点都需要主机名或地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="338"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="351"/>
         <source>unknown key; expected one of %1</source>
         <translation>未知的键；应为以下之一：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="342"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="355"/>
         <source>expected an object with at least &quot;partition&quot;</source>
         <translation>应为至少包含 &quot;partition&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="369"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="678"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="701"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="372"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="445"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="385"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="468"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="374"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="447"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="387"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="470"/>
         <source>control characters (such as a newline) are not allowed</source>
         <translation>不允许控制字符（如换行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="376"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="389"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="424"/>
         <source>must not start with &apos;-&apos;</source>
         <translation>不能以 &apos;-&apos; 开头</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="395"/>
         <source>expected a program name or path without spaces (&quot;mpirun&quot;)</source>
         <translation>应为不含空格的程序名或路径（&quot;mpirun&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="386"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="399"/>
         <source>one directory per entry; &apos;:&apos; is not allowed</source>
         <translation>每项一个目录；不允许使用 &apos;:&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="401"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="414"/>
         <source>a profile needs at least one node</source>
         <translation>配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="406"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="419"/>
         <source>must not be empty: name the Slurm partition to submit to (sinfo lists them)</source>
         <translation>不能为空：请指定要提交到的 Slurm 分区（sinfo 会列出）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="409"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="422"/>
         <source>expected a Slurm name (letters, digits, _ . + -), got &apos;%1&apos;</source>
         <translation>应为 Slurm 名称（字母、数字、_ . + -），实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="417"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="430"/>
         <source>expected a Slurm time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got &apos;%1&apos;</source>
         <translation>应为 Slurm 时间限制（MM、MM:SS、HH:MM:SS、D-HH、D-HH:MM 或 D-HH:MM:SS），实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="430"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="443"/>
         <source>expected &quot;auto&quot;, &quot;mpirun&quot; or &quot;srun&quot;, got &apos;%1&apos;</source>
         <translation>应为 &quot;auto&quot;、&quot;mpirun&quot; 或 &quot;srun&quot;，实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="434"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="447"/>
         <source>the built-in local profile cannot use Slurm</source>
         <translation>内置的 local 配置不能使用 Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="450"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="453"/>
+        <source>&apos;%1&apos; has %2, which a Slurm job script&apos;s #SBATCH lines cannot carry (sbatch splits them at blanks and expands %); choose a work directory without blanks, quotes, backslashes or %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="455"/>
+        <source>&apos;%&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="456"/>
+        <source>a blank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="457"/>
+        <source>a quote or backslash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="473"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
         <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="462"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="485"/>
         <source>expected the path of a key file, not the key itself</source>
         <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="470"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="493"/>
         <source>%1 port %2 is already nodes[%3]</source>
         <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="477"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="500"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
         <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="581"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
         <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="600"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="623"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="640"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="663"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="642"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="665"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="656"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="679"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="667"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="670"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="690"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="693"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="683"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="706"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="691"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="714"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="694"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="717"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="711"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="734"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="721"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="744"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
@@ -4567,52 +4597,52 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::FailureInfo</name>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="79"/>
+        <location filename="../backend/launch/failure.cpp" line="88"/>
         <source>mpirun lost contact with %1 (the node went down, its Open MPI daemon was killed or the link to it was cut)</source>
         <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="168"/>
+        <location filename="../backend/launch/failure.cpp" line="179"/>
         <source>the job on %1</source>
         <translation>%1 上的作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="170"/>
+        <location filename="../backend/launch/failure.cpp" line="181"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="172"/>
+        <location filename="../backend/launch/failure.cpp" line="183"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="174"/>
+        <location filename="../backend/launch/failure.cpp" line="185"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="177"/>
+        <location filename="../backend/launch/failure.cpp" line="188"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="178"/>
+        <location filename="../backend/launch/failure.cpp" line="189"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="180"/>
+        <location filename="../backend/launch/failure.cpp" line="191"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="182"/>
+        <location filename="../backend/launch/failure.cpp" line="193"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="184"/>
+        <location filename="../backend/launch/failure.cpp" line="195"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -4822,113 +4852,143 @@ Fingerprint %2</source>
         <translation>%2 上找不到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="179"/>
+        <location filename="../backend/launch/launcher.cpp" line="189"/>
+        <source>Slurm job %1 was submitted but its record could not be written, so it was cancelled (scancel %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="194"/>
+        <source>Slurm job %1 was submitted but its record could not be written, and scancel %1 failed: it may still run; cancel it on %2 with scancel %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="210"/>
         <source>the start command reported an error (%1), but run %2 is running (pid %3)</source>
         <translation>启动命令报告了错误（%1），但运行 %2 已在进行中（pid %3）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="187"/>
+        <location filename="../backend/launch/launcher.cpp" line="218"/>
         <source>whether run %1 started is not known (its run directory cannot be read); check with traindeck-cli runs --refresh before launching it again</source>
         <translation>无法确定运行 %1 是否已启动（无法读取其运行目录）；再次启动前请用 traindeck-cli runs --refresh 检查</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="190"/>
+        <location filename="../backend/launch/launcher.cpp" line="221"/>
         <source>run %1 did not start (no pid after 5 s)</source>
         <translation>运行 %1 未能启动（5 秒后仍没有 pid）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="206"/>
+        <location filename="../backend/launch/launcher.cpp" line="237"/>
         <source>%1: traindeck-trainer not found or not executable on %2</source>
         <translation>%1：%2 上的 traindeck-trainer 不存在或不可执行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="225"/>
+        <location filename="../backend/launch/launcher.cpp" line="256"/>
         <source>not found: set &quot;trainer&quot; in the cluster profile, put it beside traindeck-cli or in PATH on %1</source>
         <translation>未找到：请在集群配置中设置 &quot;trainer&quot;，或将其放在 traindeck-cli 旁边或 %1 的 PATH 中</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="236"/>
+        <location filename="../backend/launch/launcher.cpp" line="267"/>
         <source>not found on %1: install Open MPI (Debian: openmpi-bin) or set &quot;launcher&quot; in the profile</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="316"/>
+        <location filename="../backend/launch/launcher.cpp" line="347"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="321"/>
+        <location filename="../backend/launch/launcher.cpp" line="352"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="325"/>
+        <location filename="../backend/launch/launcher.cpp" line="356"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="329"/>
+        <location filename="../backend/launch/launcher.cpp" line="360"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="336"/>
+        <location filename="../backend/launch/launcher.cpp" line="367"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="340"/>
+        <location filename="../backend/launch/launcher.cpp" line="371"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="344"/>
+        <location filename="../backend/launch/launcher.cpp" line="375"/>
         <source>the worker check on the head did not answer for every worker: %1</source>
         <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="368"/>
-        <location filename="../backend/launch/remoterun.cpp" line="217"/>
+        <location filename="../backend/launch/launcher.cpp" line="399"/>
+        <location filename="../backend/launch/remoterun.cpp" line="219"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="383"/>
+        <location filename="../backend/launch/launcher.cpp" line="414"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="411"/>
+        <location filename="../backend/launch/launcher.cpp" line="442"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="416"/>
+        <location filename="../backend/launch/launcher.cpp" line="447"/>
+        <source>cannot read the run&apos;s Slurm job record: whether its job still runs is unknown; nothing was submitted, try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="452"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="418"/>
+        <location filename="../backend/launch/launcher.cpp" line="454"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="423"/>
+        <location filename="../backend/launch/launcher.cpp" line="459"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="462"/>
+        <location filename="../backend/launch/launcher.cpp" line="498"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="479"/>
+        <location filename="../backend/launch/launcher.cpp" line="515"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="543"/>
+        <location filename="../backend/launch/launcher.cpp" line="548"/>
+        <source>nothing was started and the run is as it was before this resume: resume it again once the cause is fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="552"/>
+        <source>nothing was started, but the run could not be put back as it was (%1): move the files of %2 back into the run directory, remove it and restore run.json&apos;s attempts to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="567"/>
+        <source>cannot read the run&apos;s Slurm job record, so there is no job to scancel; nothing was cancelled, try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="613"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -4936,12 +4996,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RankLog</name>
     <message>
-        <location filename="../backend/launch/ranklogs.cpp" line="289"/>
+        <location filename="../backend/launch/ranklogs.cpp" line="309"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/ranklogs.cpp" line="292"/>
+        <location filename="../backend/launch/ranklogs.cpp" line="312"/>
         <source>ranks %1</source>
         <translation>进程 %1</translation>
     </message>
@@ -4972,79 +5032,79 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RemoteRuns</name>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="53"/>
-        <location filename="../backend/launch/remoterun.cpp" line="67"/>
+        <location filename="../backend/launch/remoterun.cpp" line="55"/>
+        <location filename="../backend/launch/remoterun.cpp" line="69"/>
         <source>cannot write the metrics mirror: %1</source>
         <translation>无法写入指标镜像：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="191"/>
+        <location filename="../backend/launch/remoterun.cpp" line="193"/>
         <source>%1: only ~/ is understood here; write the work directory as ~/DIR or an absolute path</source>
         <translation>%1：此处只支持 ~/；请将工作目录写作 ~/目录 或绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="197"/>
+        <location filename="../backend/launch/remoterun.cpp" line="199"/>
         <source>cannot resolve %1 on %2: $HOME is not an absolute path there (%3); set an absolute workdir in the profile</source>
         <translation>无法在 %2 上解析 %1：那里的 $HOME 不是绝对路径（%3）；请在配置中设置绝对路径的 workdir</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="199"/>
+        <location filename="../backend/launch/remoterun.cpp" line="201"/>
         <source>empty</source>
         <translation>为空</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="232"/>
+        <location filename="../backend/launch/remoterun.cpp" line="234"/>
         <source>run %1 was not started on %2: its local record could not be written: %3</source>
         <translation>运行 %1 未在 %2 上启动：无法写入其本地记录：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="241"/>
+        <location filename="../backend/launch/remoterun.cpp" line="243"/>
         <source>the run&apos;s record is kept: traindeck-cli runs --refresh tells whether it runs</source>
         <translation>该运行的记录已保留：可用 traindeck-cli runs --refresh 查看它是否在运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="254"/>
+        <location filename="../backend/launch/remoterun.cpp" line="256"/>
         <source>a local run with this id already exists</source>
         <translation>已存在同一 ID 的本地运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="258"/>
+        <location filename="../backend/launch/remoterun.cpp" line="260"/>
         <source>cannot create the run&apos;s local record directory</source>
         <translation>无法创建该运行的本地记录目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="260"/>
+        <location filename="../backend/launch/remoterun.cpp" line="262"/>
         <source>a run with this id already exists here</source>
         <translation>此处已存在同一 ID 的运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="304"/>
-        <location filename="../backend/launch/remoterun.cpp" line="338"/>
+        <location filename="../backend/launch/remoterun.cpp" line="306"/>
+        <location filename="../backend/launch/remoterun.cpp" line="340"/>
         <source>not the record of a remote run</source>
         <translation>不是远程运行的记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="311"/>
+        <location filename="../backend/launch/remoterun.cpp" line="313"/>
         <source>cannot read run %1 on %2: %3</source>
         <translation>无法读取 %2 上的运行 %1：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="334"/>
+        <location filename="../backend/launch/remoterun.cpp" line="336"/>
         <source>the run&apos;s record is locked by another process</source>
         <translation>该运行的本地记录已被另一个进程锁定</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="424"/>
+        <location filename="../backend/launch/remoterun.cpp" line="427"/>
         <source>the record names no cluster profile</source>
         <translation>该记录未指明集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="440"/>
+        <location filename="../backend/launch/remoterun.cpp" line="443"/>
         <source>unreadable record of a remote run</source>
         <translation>远程运行的记录无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/launch/remoterun.cpp" line="452"/>
+        <location filename="../backend/launch/remoterun.cpp" line="455"/>
         <source>cannot reach the head node of run %1: %2</source>
         <translation>无法连接运行 %1 的头节点：%2</translation>
     </message>
@@ -5052,12 +5112,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="288"/>
+        <location filename="../backend/launch/rundir.cpp" line="299"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="298"/>
+        <location filename="../backend/launch/rundir.cpp" line="309"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -5065,12 +5125,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="215"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="217"/>
         <source>cannot write the metrics mirror %1: %2</source>
         <translation>无法写入指标镜像 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="286"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="288"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>
@@ -5093,57 +5153,82 @@ Fingerprint %2</source>
         <translation>%1，位于 %2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="328"/>
+        <location filename="../backend/launch/slurm.cpp" line="341"/>
         <source>cannot ask Slurm on %1 about job %2: %3</source>
         <translation>无法在 %1 上向 Slurm 查询作业 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="358"/>
+        <location filename="../backend/launch/slurm.cpp" line="371"/>
         <source>the profile has no &quot;slurm&quot; section</source>
         <translation>该配置没有 &quot;slurm&quot; 部分</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="374"/>
+        <location filename="../backend/launch/slurm.cpp" line="387"/>
         <source>%1 not found on the login node %2: install Slurm&apos;s client commands there (Debian: slurm-client) or add their directory to &quot;path_prefix&quot;</source>
         <translation>登录节点 %2 上找不到 %1：请在那里安装 Slurm 客户端命令（Debian：slurm-client），或把其目录加入 &quot;path_prefix&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="384"/>
+        <location filename="../backend/launch/slurm.cpp" line="397"/>
         <source>sinfo failed on %1 (is slurmctld reachable?): %2</source>
         <translation>%1 上的 sinfo 失败（slurmctld 是否可达？）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="398"/>
+        <location filename="../backend/launch/slurm.cpp" line="411"/>
         <source>no partition &apos;%1&apos; on this cluster; sinfo on %2 lists: %3</source>
         <translation>该集群没有分区“%1”；%2 上的 sinfo 列出：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="411"/>
+        <location filename="../backend/launch/slurm.cpp" line="424"/>
         <source>account &apos;%1&apos; cannot be checked: sacctmgr on %2 says &quot;%3&quot; (a cluster without an accounting database has no accounts; leave &quot;account&quot; empty there)</source>
         <translation>无法检查账户“%1”：%2 上的 sacctmgr 返回“%3”（没有记账数据库的集群没有账户；请将 &quot;account&quot; 留空）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="420"/>
+        <location filename="../backend/launch/slurm.cpp" line="433"/>
         <source>unknown account &apos;%1&apos; (sacctmgr show account on %2 does not list it)</source>
         <translation>未知账户“%1”（%2 上的 sacctmgr show account 未列出它）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="449"/>
-        <source>sbatch on %1 gave no job id: %2</source>
-        <translation>%1 上的 sbatch 没有返回作业 ID：%2</translation>
+        <location filename="../backend/launch/slurm.cpp" line="463"/>
+        <source>squeue on %1 failed: %2</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../backend/launch/slurm.cpp" line="453"/>
-        <source>sbatch on %1 refused the job: %2</source>
-        <translation>%1 上的 sbatch 拒绝了该作业：%2</translation>
-    </message>
-    <message>
-        <location filename="../backend/launch/slurm.cpp" line="464"/>
-        <source>whether job %1 was submitted is not known; check with squeue -n %1 on %2</source>
-        <translation>无法确定作业 %1 是否已提交；请在 %2 上用 squeue -n %1 检查</translation>
+        <location filename="../backend/launch/slurm.cpp" line="469"/>
+        <source>%1 of your jobs on %2 are named %3 (%4)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="475"/>
+        <source>squeue on %1 answered no job id: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="491"/>
+        <source>gave no job id: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="492"/>
+        <source>refused the job: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="500"/>
+        <source>sbatch on %1 %2; Slurm has this run&apos;s job %3 all the same (found by its name), which is followed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="505"/>
+        <source>sbatch on %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="508"/>
+        <source>sbatch on %1 %2; whether job %3 was submitted is not known; check with squeue --me -n %3 on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/slurm.cpp" line="521"/>
         <source>scancel %1 on %2 failed: %3</source>
         <translation>%2 上的 scancel %1 失败：%3</translation>
     </message>
@@ -5304,42 +5389,52 @@ Fingerprint %2</source>
         <translation>作业配置中不得保存机密（令牌、密码、密钥）：它们会被保存到运行目录中；请改为在节点的环境中设置（例如登录 shell 读取的文件）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="39"/>
+        <location filename="../backend/runs/operations.cpp" line="45"/>
+        <source>-x %1=... puts a secret into the run directory and mpirun&apos;s command line; export it on the nodes instead and pass only its name (-x %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="52"/>
+        <source>--mca %1 looks like it carries a secret, which would be stored in the run directory; set it in the nodes&apos; environment (OMPI_MCA_%1) instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/operations.cpp" line="63"/>
         <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="45"/>
+        <location filename="../backend/runs/operations.cpp" line="69"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="48"/>
+        <location filename="../backend/runs/operations.cpp" line="72"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="51"/>
+        <location filename="../backend/runs/operations.cpp" line="75"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="56"/>
+        <location filename="../backend/runs/operations.cpp" line="80"/>
         <source>choose a model directory (config.json, *.safetensors) or a preset</source>
         <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="58"/>
+        <location filename="../backend/runs/operations.cpp" line="82"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="64"/>
+        <location filename="../backend/runs/operations.cpp" line="88"/>
         <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
         <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="174"/>
+        <location filename="../backend/runs/operations.cpp" line="208"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的 %1：%3</translation>
     </message>

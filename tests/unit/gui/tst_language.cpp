@@ -1,3 +1,4 @@
+#include "analysis/detector.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "runsession.h"
@@ -27,6 +28,10 @@ class TestLanguage : public QObject {
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MainWindow", "Monitor"), QStringLiteral("监控"));
         // Backend messages are translated too.
         QCOMPARE(QCoreApplication::translate("traindeck::cluster::HostfileModel", "Host"), QStringLiteral("主机"));
+        // The diagnosis' findings, as the detectors look them up (their context once differed from the one
+        // lupdate gave them, and every finding stayed English).
+        QCOMPARE(analysis::detectors::tr("%1 of the last %2 steps slower, %3% confidence"),
+                 QStringLiteral("最近 %2 步中有 %1 步较慢，置信度 %3%"));
         // Plural forms.
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 4),
                  QStringLiteral("4 个进程"));

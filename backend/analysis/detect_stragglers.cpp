@@ -1,0 +1,361 @@
+#include "analysis/detector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace traindeck::analysis::detectors {
+
+// ---- stragglers -----------------------------------------------------------------------------
+//
+// Paired per step: each rank's excess over the median of the other ranks, as a share of the step
+// (so a delay costs the same wherever it sits, and every step is its own control for the load of the
+// machine). Over a trailing window: location = the rank's winsorized mean excess (steps beyond
+// kClip robust sigmas of its median clipped there, so a spike counts as a big step, not as ten);
+// noise = the pooled standard deviation of every rank's clipped excess around its own mean, so a
+// slow rank does not inflate it; the mean's standard error = sigma / sqrt(effective steps). A rank
+// is raised when its location is at least the minimum effect and its z = location / standard error
+// passes the threshold; it is resolved when the location of its last few steps falls under half the
+// minimum effect. Confidence is one-sided and Bonferroni-corrected over the ranks.
+//
+// Why a mean and not a median: when ranks take turns on cores of different speed, the excess runs
+// in a cycle (+20, +35, +5 ms, ...). Its distribution has two or three modes; the median jumps between
+// them and the median absolute deviation is as wide as the cycle, while the cycle cancels in a mean.
+
+namespace {
+
+struct Excess {
+    std::vector<std::vector<double>> share; // [rank][row - r0]: (own - others' median) / step
+    std::vector<std::vector<double>> own, others;
+};
+
+Excess excessOf(const Context& c, bool data)
+{
+    const size_t rows = size_t(c.r1 - c.r0);
+    Excess e;
+    e.share.assign(size_t(c.n), std::vector<double>(rows, kNaN));
+    e.own = e.others = e.share;
+    std::vector<double> v(size_t(c.n)), sorted(size_t(c.n));
+    for (size_t i = 0; i < rows; ++i) {
+        const qint64 row = c.r0 + qint64(i);
+        const double stepMs = c.stepMs(row);
+        bool ok = stepMs > 0;
+        for (int k = 0; k < c.n; ++k) {
+            v[size_t(k)] = data ? c.rank(RankMetric::Data, k, row) : c.compute(row, k);
+            ok = ok && std::isfinite(v[size_t(k)]);
+        }
+        if (!ok)
+            continue;
+        sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        for (int k = 0; k < c.n; ++k) {
+            // Median of the others: the sorted values without one copy of v[k].
+            const size_t p = size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
+            const size_t m = size_t(c.n - 1);
+            auto at = [&](size_t j) { return sorted[j < p ? j : j + 1]; };
+            const double med = m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
+            e.share[size_t(k)][i] = (v[size_t(k)] - med) / stepMs;
+            e.own[size_t(k)][i] = v[size_t(k)];
+            e.others[size_t(k)][i] = med;
+        }
+    }
+    return e;
+}
+
+struct Episode {
+    bool active = false;
+    size_t startRow = 0, raisedRow = 0, lastRow = 0, resolvedRow = 0;
+    double z = 0, location = 0;
+    size_t window = 0;
+};
+
+struct StragglerTest {
+    double zRaise = 0;                            // z a rank must pass to be raised
+    size_t W = 0, minSteps = 0, resolveSteps = 0; // the trailing window, its least length, the resolving steps
+};
+
+// What the trailing-window test leaves: every episode (finished or still active at the end, with its rank)
+// and each rank's last location, z and window, for the tentative findings.
+struct Tracking {
+    std::vector<Episode> current; // by rank: the episode under way
+    std::vector<Episode> done;    // finished episodes, rank in `doneRank`
+    std::vector<int> doneRank;
+    std::vector<double> location, z;
+    std::vector<size_t> width;
+    size_t lastW = 0;
+};
+
+// Runs the test step by step over the rows: raises a rank whose excess passes it, resolves it when its
+// last few steps fall under half the minimum effect.
+Tracking track(const Context& c, const Excess& e, const StragglerTest& t)
+{
+    const DiagnosisOptions& o = c.o;
+    const size_t rows = size_t(c.r1 - c.r0);
+    const double zRaise = t.zRaise;
+    const size_t W = t.W, minSteps = t.minSteps, resolveSteps = t.resolveSteps;
+    Tracking result;
+    auto& current = result.current;
+    auto& done = result.done;
+    auto& doneRank = result.doneRank;
+    auto& location = result.location;
+    auto& z = result.z;
+    auto& width = result.width;
+    auto& lastW = result.lastW;
+    current.assign(size_t(c.n), Episode{});
+    location.assign(size_t(c.n), 0.0);
+    z.assign(size_t(c.n), 0.0);
+    width.assign(size_t(c.n), 0);
+    std::vector<double> devs;
+    std::vector<size_t> lengths, available(size_t(c.n), 0);
+    std::vector<double> centred;
+    std::vector<size_t> notBefore(size_t(c.n), 0); // a resolved episode's steps do not raise the next one
+
+    auto finish = [&](int k, size_t row, bool resolved) {
+        Episode ep = current[size_t(k)];
+        ep.resolvedRow = resolved ? row : 0;
+        ep.active = !resolved;
+        done.push_back(ep);
+        doneRank.push_back(k);
+        current[size_t(k)] = Episode{};
+    };
+
+    for (size_t i = 0; i < rows; ++i) {
+        const size_t w = std::min(i + 1, W);
+        if (w < minSteps)
+            continue;
+        const size_t from = i + 1 - w;
+        devs.clear();
+        Signs signs;
+        for (int k = 0; k < c.n; ++k) {
+            const auto& x = e.share[size_t(k)];
+            const double centre = medianOf(x, from, i + 1);
+            centred.clear();
+            for (size_t j = from; j <= i; ++j) {
+                centred.push_back(x[j] - centre);
+                if (std::isfinite(x[j]))
+                    devs.push_back(std::fabs(x[j] - centre));
+            }
+            signs.add(centred.data(), centred.size());
+            const size_t own = std::max(from, notBefore[size_t(k)]);
+            width[size_t(k)] = i + 1 - own;
+        }
+        // Robust sigma for the clipping; the test's sigma is the spread of the clipped steps.
+        const double robust = std::max(1.4826 * median(devs), o.stragglerNoiseFloor);
+        double squares = 0;
+        size_t count = 0;
+        for (int k = 0; k < c.n; ++k) {
+            const std::vector<double> clipped = winsorized(e.share[size_t(k)], from, i + 1, robust);
+            const double mean = meanOf(clipped);
+            for (double y : clipped)
+                squares += (y - mean) * (y - mean);
+            count += clipped.size();
+        }
+        const double sigma = std::max(count > size_t(c.n) ? std::sqrt(squares / double(count - size_t(c.n))) : robust,
+                                      o.stragglerNoiseFloor);
+        const double independent = signs.independentShare();
+        lastW = w;
+        for (int k = 0; k < c.n; ++k) {
+            // The whole window and its second half: a straggler that starts mid-run is seen by the
+            // half window long before it dominates the whole one. Each is a test of its own; the
+            // better one that shows the effect counts.
+            location[size_t(k)] = z[size_t(k)] = kNaN;
+            const size_t avail = width[size_t(k)];
+            lengths.clear();
+            if (avail >= minSteps)
+                lengths.push_back(avail);
+            if (avail > W / 2 && W / 2 >= minSteps)
+                lengths.push_back(W / 2);
+            for (size_t len : lengths) {
+                const double loc = winsorizedMean(e.share[size_t(k)], i + 1 - len, i + 1, robust);
+                const double zz = loc / (sigma / std::sqrt(double(len) * independent));
+                const bool shows = loc >= o.stragglerMinEffect, best = location[size_t(k)] >= o.stragglerMinEffect;
+                if (!std::isfinite(z[size_t(k)]) || (shows && (!best || zz > z[size_t(k)])) ||
+                    (!shows && !best && zz > z[size_t(k)])) {
+                    location[size_t(k)] = loc;
+                    z[size_t(k)] = zz;
+                    width[size_t(k)] = len;
+                }
+            }
+            available[size_t(k)] = avail;
+            Episode& ep = current[size_t(k)];
+            if (!ep.active) {
+                if (location[size_t(k)] >= o.stragglerMinEffect && z[size_t(k)] >= zRaise) {
+                    ep.active = true;
+                    // Where it began (the window's first step may predate it): the change point
+                    // that maximises the suffix sum of the excess over half the effect (CUSUM),
+                    // with single steps clamped so a spike cannot move it.
+                    const size_t own = i + 1 - available[size_t(k)];
+                    double sum = 0, best = -1;
+                    ep.startRow = own;
+                    for (size_t j = i + 1; j-- > own;) {
+                        const double x = e.share[size_t(k)][j];
+                        sum += (std::isfinite(x) ? std::clamp(x, -0.5, 0.5) : 0.0) - o.stragglerMinEffect / 2;
+                        if (sum > best) {
+                            best = sum;
+                            ep.startRow = j;
+                        }
+                    }
+                    ep.raisedRow = i;
+                    ep.lastRow = i;
+                    ep.z = z[size_t(k)];
+                    ep.location = location[size_t(k)];
+                    ep.window = width[size_t(k)];
+                }
+                continue;
+            }
+            const size_t recentFrom = i + 1 - std::min(resolveSteps, w);
+            if (winsorizedMean(e.share[size_t(k)], recentFrom, i + 1, robust) < o.stragglerMinEffect / 2) {
+                finish(k, i, true);
+                notBefore[size_t(k)] = i + 1;
+                continue;
+            }
+            ep.lastRow = i;
+            if (location[size_t(k)] >= o.stragglerMinEffect) {
+                ep.z = z[size_t(k)];
+                ep.location = location[size_t(k)];
+                ep.window = width[size_t(k)];
+            }
+        }
+    }
+    for (int k = 0; k < c.n; ++k)
+        if (current[size_t(k)].active)
+            finish(k, rows - 1, false);
+
+    return result;
+}
+
+// The finding of one episode of rank k, with the evidence of the last window in which it held.
+Finding episodeFinding(const Context& c, const Excess& e, const Episode& ep, int k, bool data, size_t minSteps)
+{
+    const DiagnosisOptions& o = c.o;
+    const size_t to = ep.lastRow + 1, from = to - std::min(to, std::max(ep.window, minSteps));
+    std::vector<double> mine, others, excessMs;
+    int above = 0;
+    for (size_t j = from; j < to; ++j) {
+        mine.push_back(e.own[size_t(k)][j]);
+        others.push_back(e.others[size_t(k)][j]);
+        excessMs.push_back(e.own[size_t(k)][j] - e.others[size_t(k)][j]);
+        above += e.share[size_t(k)][j] > 0;
+    }
+    const double mineMed = median(mine), othersMed = median(others), waitMs = median(excessMs);
+    const double excessFrac = othersMed > 0 ? waitMs / othersMed : kNaN;
+    std::vector<double> steps;
+    for (size_t j = from; j < to; ++j)
+        steps.push_back(c.stepMs(c.r0 + qint64(j)));
+    const double stepMs = median(steps);
+    // How much faster the job would run without this rank's excess.
+    const double slowdown = stepMs > waitMs && waitMs > 0 ? waitMs / (stepMs - waitMs) : kNaN;
+    const double confidence = confidenceOf(ep.z, c.n);
+
+    Finding f = c.make(FindingKind::Straggler, {k});
+    f.severity = slowdown >= o.stragglerCritical ? Severity::Critical : Severity::Warning;
+    f.state = ep.active ? FindingState::Active : FindingState::Resolved;
+    f.firstStep = qint64(c.step(c.r0 + qint64(ep.startRow)));
+    f.lastStep = qint64(c.step(c.r0 + qint64(ep.lastRow)));
+    f.raisedStep = qint64(c.step(c.r0 + qint64(ep.raisedRow)));
+    if (!ep.active)
+        f.resolvedStep = qint64(c.step(c.r0 + qint64(ep.resolvedRow)));
+    f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
+    f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
+    f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
+    f.addEvidence(QStringLiteral("step_share_pct"), ep.location * 100.0);
+    f.addEvidence(QStringLiteral("job_slowdown_pct"), slowdown * 100.0);
+    f.addEvidence(QStringLiteral("others_wait_ms"), waitMs); // what every other rank waits per step
+    f.addEvidence(QStringLiteral("steps_above"), above);
+    f.addEvidence(QStringLiteral("window"), double(to - from));
+    f.addEvidence(QStringLiteral("z"), ep.z);
+    f.addEvidence(QStringLiteral("confidence_pct"), confidence * 100.0);
+    f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+    const QString who = rankLabel(c, k);
+    const QString stats =
+        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(to - from).arg(confidenceText(confidence));
+    if (data) {
+        f.summary = tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs "
+                       "%4 ms; %5)")
+                        .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed), stats);
+        f.recommendation = tr("Check the input pipeline on %1: local disk or network file system speed, data loader "
+                              "workers, CPU load from other processes; pre-shard or cache the data set on local disk.")
+                               .arg(who);
+    } else {
+        f.summary = tr("%1 is a straggler: its compute takes %2% longer than the other ranks' (%3 ms vs %4 ms; "
+                       "%5)")
+                        .arg(who, pct(excessFrac), ms(mineMed), ms(othersMed), stats);
+        f.recommendation =
+            tr("Every other rank waits about %1 ms per step for %2. Check that device for thermal or power "
+               "throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed "
+               "on its host. If it persists, let the trainer give it a smaller share of each batch "
+               "(\"balance\": \"auto\" in the job spec, --balance auto), or exclude that host from the "
+               "hostfile.")
+                .arg(ms(waitMs), who);
+    }
+    if (f.state == FindingState::Resolved)
+        f.summary = tr("Resolved at step %1: %2").arg(f.resolvedStep).arg(f.summary);
+    return f;
+}
+
+// Not enough evidence yet: a rank that looks slower now but has not passed the test.
+void tentativeFindings(const Context& c, const Tracking& t, bool data, double zRaise, QList<Finding>& out)
+{
+    const DiagnosisOptions& o = c.o;
+    const auto& current = t.current;
+    const auto& done = t.done;
+    const auto& doneRank = t.doneRank;
+    const auto& location = t.location;
+    const auto& z = t.z;
+    const auto& width = t.width;
+    for (int k = 0; k < c.n; ++k) {
+        if (current[size_t(k)].active || !(location[size_t(k)] >= o.stragglerMinEffect) ||
+            z[size_t(k)] < o.stragglerTentativeZ || z[size_t(k)] >= zRaise)
+            continue;
+        bool raised = false;
+        for (size_t d = 0; d < done.size(); ++d)
+            raised = raised || (doneRank[d] == k && done[d].active);
+        if (raised)
+            continue;
+        Finding f = c.make(FindingKind::Straggler, {k});
+        f.severity = Severity::Info;
+        f.state = FindingState::Tentative;
+        f.firstStep = qint64(c.step(c.r1 - qint64(width[size_t(k)])));
+        f.lastStep = qint64(c.step(c.r1 - 1));
+        f.addEvidence(QStringLiteral("step_share_pct"), location[size_t(k)] * 100.0);
+        f.addEvidence(QStringLiteral("window"), double(width[size_t(k)]));
+        f.addEvidence(QStringLiteral("z"), z[size_t(k)]);
+        f.addEvidence(QStringLiteral("confidence_pct"), confidenceOf(z[size_t(k)], c.n) * 100.0);
+        f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+        f.summary = tr("%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet")
+                        .arg(rankLabel(c, k), QString::number(location[size_t(k)] * 100, 'f', 1))
+                        .arg(width[size_t(k)]);
+        f.recommendation = tr("Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once "
+                              "the difference is clear of the noise.");
+        out.append(f);
+    }
+}
+
+} // namespace
+
+void stragglers(const Context& whole, QList<Finding>& out)
+{
+    Context c = whole;
+    if (c.o.stragglerSteps > 0)
+        c.r0 = std::max(c.r0, c.r1 - c.o.stragglerSteps);
+    const DiagnosisOptions& o = c.o;
+    const size_t rows = size_t(c.r1 - c.r0);
+    if (c.n < 2 || rows == 0)
+        return;
+    StragglerTest test;
+    test.zRaise = Diagnosis::stragglerZ(o, c.n);
+    test.W = size_t(std::max(o.window, o.stragglerMinSteps));
+    test.minSteps = size_t(std::max(2, o.stragglerMinSteps));
+    test.resolveSteps = size_t(std::max(1, o.stragglerResolveSteps));
+
+    for (const bool data : {false, true}) {
+        const Excess e = excessOf(c, data);
+        const Tracking t = track(c, e, test);
+        for (size_t d = 0; d < t.done.size(); ++d)
+            out.append(episodeFinding(c, e, t.done[d], t.doneRank[d], data, test.minSteps));
+        if (t.lastW > 0)
+            tentativeFindings(c, t, data, test.zRaise, out);
+    }
+}
+
+} // namespace traindeck::analysis::detectors
