@@ -50,7 +50,7 @@ add_library(traindeck_test_paths STATIC "${PROJECT_BINARY_DIR}/tests/test_paths.
                                         "${PROJECT_SOURCE_DIR}/tests/fixtures/paths/test_paths.h")
 target_include_directories(traindeck_test_paths PUBLIC "${PROJECT_SOURCE_DIR}/tests/fixtures/paths")
 
-# Every suite belongs to one tier, its first label (docs/testing.md):
+# Every suite belongs to one tier, its first label (docs/contributors/testing.md):
 #   unit         in-process: no sshd, no mpirun, no trainer or CLI as a process, no testbed
 #   integration  a real sshd, mpirun, or the trainer/CLI as a process
 #   system       the testbed's network namespaces or its Slurm

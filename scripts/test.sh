@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one test command: installs dependencies, configures, builds and runs every test with CTest, tier by
-# tier (unit, integration, system; docs/testing.md), then the fuzzers and the sanitized suites, and ends
+# tier (unit, integration, system; docs/contributors/testing.md), then the fuzzers and the sanitized suites, and ends
 # with a table of where the time went.
 #   scripts/test.sh                    everything (what CI runs)
 #   scripts/test.sh --quick            the everyday loop: builds only the unit suites, runs `ctest -L unit`

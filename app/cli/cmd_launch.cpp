@@ -27,7 +27,7 @@ QString usage()
     return LaunchCommand::tr(
         "usage: traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir "
         "DIR]\n"
-        "Starts the job of a spec (docs/cli.md) detached under mpirun and prints its run id.\n"
+        "Starts the job of a spec (docs/reference/cli.md) detached under mpirun and prints its run id.\n"
         "--demo: the built-in demo spec (qwen2-tiny on the demo corpus, 2 ranks), as the app's Tiny demo preset.\n"
         "Without --detach it then follows the run like `watch` until it ends.\n"
         "A remote profile runs it in <workdir>/runs/<run id> on the head node; --runs-dir keeps its local\n"

@@ -1,10 +1,10 @@
-// Diagnosis of a MetricStore (the records of docs/metrics-protocol.md).
+// Diagnosis of a MetricStore (the records of docs/reference/metrics-protocol.md).
 //
 // In synchronous allreduce a fast rank waits inside the collective for the slowest one, so raw
 // comm time blames the wrong ranks. Per step, transfer = the smallest comm time over ranks, and each
 // rank's wait = its comm time - transfer. Stragglers are ranks whose compute (fwd+bwd+opt) or data
 // time is persistently above the median of the other ranks over a sliding window, by a margin the
-// noise measured in that window cannot explain (docs/diagnosis.md).
+// noise measured in that window cannot explain (docs/users/diagnosis.md).
 #pragma once
 
 #include "analysis/finding.h"
@@ -24,7 +24,7 @@ struct DiagnosisOptions {
     qint64 fromStep = -1;
     qint64 toStep = -1;
 
-    // Straggler (docs/diagnosis.md): a rank's excess over the other ranks' median, as a share of the
+    // Straggler (docs/users/diagnosis.md): a rank's excess over the other ranks' median, as a share of the
     // step, tested over a trailing window of up to `window` steps against the noise measured in it.
     int window = 30;
     int stragglerMinSteps = 10;         // no verdict on fewer steps

@@ -1,4 +1,4 @@
-// Checks on a Slurm cluster (docs/slurm.md, "Checks"). The login node is checked over SSH ("connect")
+// Checks on a Slurm cluster (docs/users/slurm.md, "Checks"). The login node is checked over SSH ("connect")
 // and asked about the profile's partition ("slurm": sinfo). The environment checks of the compute
 // nodes cannot go over SSH (compute nodes are often not reachable from outside, and the nodes a job
 // gets are Slurm's choice), so they run inside a short job (CheckJob) as job steps (SrunRunner):

@@ -1,6 +1,6 @@
 // Cluster profiles: the nodes of a cluster and how to reach and use them, stored as versioned JSON in
 // $XDG_CONFIG_HOME/traindeck/profiles/NAME.json. No secrets: password-like keys are rejected on load
-// and stripped (with warnings) on import. docs/cluster-profiles.md describes the format.
+// and stripped (with warnings) on import. docs/reference/cluster-profiles.md describes the format.
 #pragma once
 
 #include "cluster/hostfile.h"
@@ -37,7 +37,7 @@ struct ClusterNode {
     friend bool operator==(const ClusterNode&, const ClusterNode&) = default;
 };
 
-// "slurm": the profile launches through Slurm (docs/cluster-profiles.md, "Slurm"). The head node is
+// "slurm": the profile launches through Slurm (docs/reference/cluster-profiles.md, "Slurm"). The head node is
 // the login node, reached over SSH like any head; jobs are submitted there with sbatch and the run
 // directory (under workdir) must be on a file system the compute nodes share.
 struct SlurmSettings {

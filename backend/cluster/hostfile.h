@@ -1,6 +1,6 @@
 // Hostfiles in the syntaxes of Open MPI, DeepSpeed and MPICH (Hydra), parsed into one model that
 // keeps comments, blank lines and order, validated with file:line:column diagnostics, written back
-// (unchanged host lines verbatim) and converted between the formats. docs/cluster-profiles.md has the rules.
+// (unchanged host lines verbatim) and converted between the formats. docs/reference/cluster-profiles.md has the rules.
 #pragma once
 
 #include "common/result.h"

@@ -1,5 +1,5 @@
 // A profile's last link test, kept so that a run's diagnosis can compare the allreduce it achieved
-// with what the links between its hosts measured (docs/diagnosis.md): the checks area writes it after
+// with what the links between its hosts measured (docs/users/diagnosis.md): the checks area writes it after
 // a link test, the operations layer reads it for a run of that profile.
 //   $XDG_CONFIG_HOME/traindeck/links/<profile>.json
 #pragma once

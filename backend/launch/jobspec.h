@@ -3,7 +3,7 @@
 //   {"version":1, "name":"demo", "profile":"local", "ranks":2, "env":{"OMP_NUM_THREADS":"1"},
 //    "mpi":{"btl_tcp_if_include":"eth0", "oob_tcp_if_include":"eth0", "args":["--report-bindings"]},
 //    "trainer":{"preset":"qwen2-tiny", "data":"corpus.jsonl", "max-steps":200}}
-// "trainer" holds traindeck-trainer's `train` flags without the dashes (docs/cli.md lists the rules).
+// "trainer" holds traindeck-trainer's `train` flags without the dashes (docs/reference/cli.md lists the rules).
 #pragma once
 
 #include "common/result.h"

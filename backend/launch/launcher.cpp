@@ -145,7 +145,7 @@ Result<LaunchOutcome> start(Transport& t, const LaunchInputs& in, const RunInfo&
         return Result<LaunchOutcome>::failure(plan.diagnostics());
     RunInfo ri = info;
     ri.command = plan->commandLine();
-    // The owner's only (docs/security.md, "Run directories"): the spec and the wrapper hold the
+    // The owner's only (docs/users/security.md, "Run directories"): the spec and the wrapper hold the
     // environment, the profile names hosts and users.
     auto write = [&](const char* name, const QByteArray& data, int mode = 0600) {
         return t.writeFile(runFile(in.runDir, name), data, mode);

@@ -203,7 +203,7 @@ QString LaunchPlan::wrapperScript() const
     QString s;
     s += QStringLiteral("#!/bin/sh\n"
                         "# Written by traindeck: runs mpirun for run %1 in its own session and records its pid,\n"
-                        "# output and exit status in this directory (docs/cli.md, run directory layout).\n")
+                        "# output and exit status in this directory (docs/reference/cli.md, run directory layout).\n")
              .arg(QString(runId).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     // Everything the run writes on the head (pid, logs, metrics, checkpoints) is its owner's only.
     s += QStringLiteral("umask 077\n");
@@ -234,7 +234,7 @@ QString LaunchPlan::batchScript() const
     for (const QString& option : sbatchOptions)
         s += QStringLiteral("#SBATCH ") + option + QLatin1Char('\n');
     s += QStringLiteral("# Written by traindeck: runs the ranks of run %1 (%2) inside this Slurm job and records\n"
-                        "# their output and exit status in this directory (docs/slurm.md).\n")
+                        "# their output and exit status in this directory (docs/users/slurm.md).\n")
              .arg(QString(runId).replace(QLatin1Char('\n'), QLatin1Char(' ')), slurmRanksVia);
     s += QStringLiteral("umask 077\n");
     s += QStringLiteral("cd %1 || exit 97\n").arg(shellQuote(runDir));

@@ -10,7 +10,7 @@
 // "traindeck-trainer: rank R on HOST: message" lines. Logs written before --tag-output (no tag at all)
 // still show: their lines are labelled "?" except the trainer's lines, which name their rank.
 //
-// Ranks started with srun inside a Slurm job (docs/slurm.md) are labelled by `srun --label` instead:
+// Ranks started with srun inside a Slurm job (docs/users/slurm.md) are labelled by `srun --label` instead:
 // "  3: text", one whole line at a time. The batch script first writes kSrunLabelMarker into both logs,
 // so the log itself says how to read the lines after it (also in a mirror or an old record).
 //

@@ -15,7 +15,7 @@ namespace traindeck::launch {
 namespace {
 constexpr qint64 kLogTail = 1 << 20; // the last MiB of each log is copied (what failure attribution reads)
 constexpr qint64 kChunk = 16 << 20;
-// Every file of a record is its owner's only, as the run directory on the head is (docs/security.md).
+// Every file of a record is its owner's only, as the run directory on the head is (docs/users/security.md).
 constexpr int kOwnerOnly = 0600;
 
 Diagnostic err(const QString& what, const QString& message)

@@ -1,4 +1,4 @@
-// The run directory: the source of truth for one run (docs/architecture.md, "The data path"). Layout:
+// The run directory: the source of truth for one run (docs/contributors/architecture.md, "The data path"). Layout:
 //   spec.json         the job spec as launched (paths made absolute)
 //   run.json          launch record: run id, name, created, profile, host, trainer, command, attempts
 //   hostfile          the Open MPI hostfile mpirun got
@@ -9,7 +9,7 @@
 //   cancel-requested  written by `cancel` before it signals the group
 //   stdout.log        mpirun's standard output (ranks' stdout included)
 //   stderr.log        mpirun's and the ranks' standard error (progress lines, errors)
-//   metrics.jsonl     the trainer's telemetry (docs/metrics-protocol.md)
+//   metrics.jsonl     the trainer's telemetry (docs/reference/metrics-protocol.md)
 //   out/              the trainer's output: out/checkpoints/step-NNNNNNNN/, out/checkpoints/latest
 //   attempt-N/        pid, exit-code, cancel-requested and logs of earlier attempts (moved by resume)
 #pragma once

@@ -1,4 +1,4 @@
-// Slurm as a launcher (docs/slurm.md). A profile with a "slurm" section (cluster::SlurmSettings) is
+// Slurm as a launcher (docs/users/slurm.md). A profile with a "slurm" section (cluster::SlurmSettings) is
 // launched by writing job.sbatch into the run directory on the login node and submitting it with
 // `sbatch --parsable`; inside the job mpirun (or srun --mpi=pmix) starts the ranks. The run directory
 // stays the source of truth, with one more file, slurm-job, that names the job. State comes from

@@ -36,7 +36,7 @@ struct FileChunk {
 enum class SignalResult { Delivered, NoSuchProcess, Failed };
 
 // What tells a process apart from a later one with the same pid: pid numbers are reused, and a reboot
-// starts them over (docs/security.md, "Run directories").
+// starts them over (docs/users/security.md, "Run directories").
 struct ProcessIdentity {
     QString bootId;                  // /proc/sys/kernel/random/boot_id; empty when unknown
     qint64 bootTime = -1;            // btime of /proc/stat (Unix seconds); -1 when unknown

@@ -1,4 +1,4 @@
-// Incremental parser for metrics.jsonl (docs/metrics-protocol.md), built on simdjson on-demand.
+// Incremental parser for metrics.jsonl (docs/reference/metrics-protocol.md), built on simdjson on-demand.
 //
 // Feed it bytes in any pieces; it consumes complete lines only and keeps the incomplete tail.
 // offset() is the byte offset (in the stream) of the first unconsumed byte, i.e. just after the last

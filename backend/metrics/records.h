@@ -1,4 +1,4 @@
-// Record types of the TrainDeck metrics protocol v1 (docs/metrics-protocol.md).
+// Record types of the TrainDeck metrics protocol v1 (docs/reference/metrics-protocol.md).
 #pragma once
 
 #include <QJsonObject>
@@ -112,7 +112,7 @@ struct WarningRecord {
     QString host;
     QString message;
     QString code;      // empty: not given
-    QJsonObject stall; // code "stall": where the ranks are (see docs/metrics-protocol.md); else empty
+    QJsonObject stall; // code "stall": where the ranks are (see docs/reference/metrics-protocol.md); else empty
 };
 
 struct ErrorRecord {

@@ -1,4 +1,4 @@
-// Canonical serialisation of protocol records as JSON Lines (docs/metrics-protocol.md), used to save
+// Canonical serialisation of protocol records as JSON Lines (docs/reference/metrics-protocol.md), used to save
 // a store, to generate test and benchmark streams, and as the reference for the trainer's writer.
 #pragma once
 

@@ -22,7 +22,7 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
     auto err = [&](const QString& key, const QString& message) {
         d.append(Diagnostic::keyError(fileName, key, message));
     };
-    // Secrets never go into a run directory (docs/security.md): the spec's env lands in spec.json and
+    // Secrets never go into a run directory (docs/users/security.md): the spec's env lands in spec.json and
     // run.sh on the head. The same rule as for cluster profiles (cluster::Names::looksLikeSecretKey).
     for (auto it = spec.env.begin(); it != spec.env.end(); ++it) {
         if (cluster::Names::looksLikeSecretKey(it.key()) || cluster::Names::looksLikeSecretValue(it.value()))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layering of docs/architecture.md, checked on the sources:
+# The layering of docs/contributors/architecture.md, checked on the sources:
 # 1. every #include "area/..." in backend/<area> names an area the table lets it use;
 # 2. no backend file includes Qt Widgets;
 # 3. the front ends (app/) do not put runs together themselves: they call runs::Operations and
@@ -8,7 +8,7 @@
 set -u
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 root="${1:-$repo}"
-doc="$repo/docs/architecture.md"
+doc="$repo/docs/contributors/architecture.md"
 failures=0
 fail() { echo "check_layers: $*" >&2; failures=$((failures + 1)); }
 
@@ -23,14 +23,14 @@ done < <(sed -n '/<!-- layers/,/<!-- \/layers -->/p' "$doc" | grep '^|')
 for dir in "$root"/backend/*/; do
   area="$(basename "$dir")"
   if [ -z "${allowed[$area]+set}" ]; then
-    fail "backend/$area is not in the layer table of docs/architecture.md"
+    fail "backend/$area is not in the layer table of docs/contributors/architecture.md"
     continue
   fi
   while IFS=: read -r file line text; do
     used="$(echo "$text" | sed -E 's/.*#include "([a-z_]+)\/.*/\1/')"
     [ "$used" = "$area" ] && continue
     [[ " ${allowed[$area]} " == *" $used "* ]] ||
-      fail "${file#$root/}:$line: $area may not use $used (docs/architecture.md): $text"
+      fail "${file#$root/}:$line: $area may not use $used (docs/contributors/architecture.md): $text"
   done < <(grep -nH -E '^#include "[a-z_]+/' "$dir"*.h "$dir"*.cpp 2>/dev/null)
 done
 
@@ -47,4 +47,4 @@ if [ "$failures" -gt 0 ]; then
   echo "check_layers: $failures problem(s)" >&2
   exit 1
 fi
-echo "check_layers: ${#allowed[@]} areas, their include arrows and the front ends' calls are as docs/architecture.md says"
+echo "check_layers: ${#allowed[@]} areas, their include arrows and the front ends' calls are as docs/contributors/architecture.md says"

@@ -392,7 +392,7 @@ st_resume() {
     --resume latest ||
     { tail -n 10 "$work/$name.log"; note "$name" "resumed run failed"; return 1; }
   local tol=1e-2
-  [ -n "$dryrun" ] && tol=0  # CPU, same threads: bit for bit (docs/trainer.md)
+  [ -n "$dryrun" ] && tol=0  # CPU, same threads: bit for bit (docs/reference/trainer.md)
   "${helper[@]}" resume "$work/resume-ref.jsonl" "$work/resume-b.jsonl" --steps 6-10 --tolerance "$tol" >"$work/$name.json"
 }
 

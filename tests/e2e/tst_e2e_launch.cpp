@@ -306,7 +306,7 @@ void TestE2eLaunch::reattachWithoutGapsOrDuplicates()
 
     // Balanced: no straggler of the size planted below (+80 % or more; +120 % in CI). A rank can still
     // really compute slower here: the two ranks share this 2-core machine with the watchers and mpirun,
-    // and one core of this virtual machine runs up to 2x slower for minutes at a time (docs/diagnosis.md,
+    // and one core of this virtual machine runs up to 2x slower for minutes at a time (docs/users/diagnosis.md,
     // the core probe). CI runs saw +22 % over 17 of 20 steps, and +32 % over 30 of 30 steps, which the
     // detector rightly rated critical (it slowed the job by 31 %). So only the size is bounded here; the
     // detector's false alarms are measured on balanced runs whose ranks rotate over the cores

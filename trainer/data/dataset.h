@@ -8,7 +8,7 @@
 #include "data/token_cache.h"
 
 // ATen's Tensor class only, not torch/torch.h: the suites that include this compile without LibTorch's
-// precompiled header (docs/testing.md, "Compile time").
+// precompiled header (docs/contributors/testing.md, "Compile time").
 #include <ATen/core/Tensor.h>
 
 #include <condition_variable>

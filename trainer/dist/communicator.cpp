@@ -159,7 +159,7 @@ class MpiCommunicator final : public Communicator {
         // A thread that waits in a collective for a late peer polls; by default Open MPI spins, and the
         // overlapped allreduce's communication thread then takes the CPU time of the backward pass
         // beside it. That slows the waiting rank and hides part of the late rank's delay from the
-        // diagnosis (docs/diagnosis.md). Yielding between polls leaves the core to the computation and
+        // diagnosis (docs/users/diagnosis.md). Yielding between polls leaves the core to the computation and
         // costs nothing when nothing else runs. A value the user set is kept.
         ::setenv("OMPI_MCA_mpi_yield_when_idle", "1", /*overwrite=*/0);
         // The stall inspector's thread sends and receives while the training thread sits in a collective.

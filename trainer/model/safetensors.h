@@ -4,7 +4,7 @@
 #include "model/safetensors_header.h"
 
 // ATen's Tensor class only, not torch/torch.h: the suites that include this compile without LibTorch's
-// precompiled header (docs/testing.md, "Compile time").
+// precompiled header (docs/contributors/testing.md, "Compile time").
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>

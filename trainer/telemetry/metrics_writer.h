@@ -1,4 +1,4 @@
-// Writes the JSON Lines telemetry of docs/metrics-protocol.md (schema v1): one flushed line per record.
+// Writes the JSON Lines telemetry of docs/reference/metrics-protocol.md (schema v1): one flushed line per record.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// `traindeck-trainer tokenize …`: encode text to ids or decode ids to text (see docs/tokenizer.md).
+// `traindeck-trainer tokenize …`: encode text to ids or decode ids to text (see docs/contributors/tokenizer.md).
 #pragma once
 
 namespace traindeck::tok {

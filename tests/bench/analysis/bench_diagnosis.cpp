@@ -201,7 +201,7 @@ void printFalseAlarms(const char* title, const std::map<int, FalseAlarms>& byRan
                     fa.steps ? 1000.0 * fa.alarms / double(fa.steps) : 0.0);
 }
 
-// The noise the real trainer shows on this machine (docs/diagnosis.md; the real part of this benchmark
+// The noise the real trainer shows on this machine (docs/users/diagnosis.md; the real part of this benchmark
 // prints it): per-step jitter, a short per-rank drift, a machine-wide factor, and a 1-in-50 spike of
 // 1.5-3x on one rank — together a robust sigma of the rank difference near 6.5 % of the step and a lag-1
 // autocorrelation near 0.2, as measured on a loaded 2-core machine.

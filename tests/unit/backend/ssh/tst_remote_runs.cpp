@@ -404,7 +404,7 @@ class TestRemoteRuns : public QObject {
         QVERIFY(readAll(record + QStringLiteral("/stderr.log")).contains("rank 0: done"));
         QVERIFY(readAll(record + QStringLiteral("/stdout.log")).contains("fake mpirun"));
         QVERIFY(!QFileInfo::exists(record + QStringLiteral("/pid")));
-        // The owner's only, as on the head (docs/security.md).
+        // The owner's only, as on the head (docs/users/security.md).
         for (const char* name : {"exit-code", "stderr.log", "stdout.log", "run.json", "remote.json", "spec.json"}) {
             const QString path = record + QLatin1Char('/') + QLatin1String(name);
             QVERIFY2(QFileInfo::exists(path), name);
@@ -512,7 +512,7 @@ class TestRemoteRuns : public QObject {
         const QString remoteDir = launched->outcome.runDir;
         // The head is this machine: its pid file names a live process group here.
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(remoteDir + QStringLiteral("/pid")), 10000);
-        // The pid file is "PID START_TIME BOOT_ID" (the run's identity, docs/security.md).
+        // The pid file is "PID START_TIME BOOT_ID" (the run's identity, docs/users/security.md).
         const qint64 pgid = readAll(remoteDir + QStringLiteral("/pid")).trimmed().split(' ').value(0).toLongLong();
         QVERIFY(pgid > 1);
         launch::LocalTransport here;

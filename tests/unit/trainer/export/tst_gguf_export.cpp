@@ -40,7 +40,7 @@ namespace {
 
 // Tolerances on |p_llama - p_ours| per token and position. f32 is the bound. f16 and bf16 round
 // every weight matrix (and llama.cpp then also rounds the activations going into f16/bf16 matrix products),
-// so they are compared with bounds sized from measurements on these models (see docs/gguf-export.md).
+// so they are compared with bounds sized from measurements on these models (see docs/users/gguf-export.md).
 constexpr double kTolF32 = 1e-4;
 constexpr double kTolF16 = 3e-2;
 constexpr double kTolBF16 = 1.5e-1;
@@ -239,7 +239,7 @@ void TestGgufExport::initTestCase()
     json job;
     job["nodeModules"] = nodeModules().toStdString();
     // One llama.cpp thread: on this shared 2-core machine a second thread spin-waits at ggml's barriers while
-    // other processes hold the cores, which makes every decode many times slower (see docs/gguf-export.md).
+    // other processes hold the cores, which makes every decode many times slower (see docs/users/gguf-export.md).
     job["threads"] = 1;
     job["models"] = json::array();
     std::map<std::pair<QString, size_t>, QString> ours; // (model dir, sequence) -> log-probs file
