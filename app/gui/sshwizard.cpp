@@ -261,13 +261,7 @@ bool SshWizard::prepareKey(QString* error)
 
 SshTarget SshWizard::targetFor(int node) const
 {
-    SshTarget t = SshSession::targetFor(m_profile, m_profile.nodes.at(node));
-    if (!m_template.configFile.isEmpty())
-        t.configFile = m_template.configFile;
-    t.useAgent = m_template.useAgent;
-    t.useDefaultIdentities = m_template.useDefaultIdentities;
-    t.connectTimeoutMs = m_template.connectTimeoutMs;
-    return t;
+    return SshSession::targetFor(m_profile, m_profile.nodes.at(node), m_template);
 }
 
 void SshWizard::setNodeState(int node, NodeState state, const QString& message)

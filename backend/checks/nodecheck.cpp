@@ -176,17 +176,7 @@ NodeChecker::NodeChecker(const cluster::ClusterProfile& profile, int nodeIndex, 
 ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
                           const ssh::SshTarget& tpl, int connectTimeoutMs)
 {
-    ssh::SshTarget t = ssh::SshSession::targetFor(profile, node);
-    if (!tpl.knownHosts.isEmpty())
-        t.knownHosts = tpl.knownHosts;
-    t.globalKnownHosts = tpl.globalKnownHosts;
-    t.configFile = tpl.configFile;
-    t.useAgent = tpl.useAgent;
-    t.useDefaultIdentities = tpl.useDefaultIdentities;
-    if (t.identity.isEmpty())
-        t.identity = tpl.identity;
-    t.keepaliveIntervalMs = tpl.keepaliveIntervalMs;
-    t.keepaliveCountMax = tpl.keepaliveCountMax;
+    ssh::SshTarget t = ssh::SshSession::targetFor(profile, node, tpl);
     t.connectTimeoutMs = connectTimeoutMs;
     return t;
 }

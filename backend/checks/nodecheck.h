@@ -86,8 +86,7 @@ QString excerpt(const QString& text, int lines = 12);
 // A command's stdout, then its stderr, trimmed.
 QString outputOf(const ssh::ExecResult& result);
 
-// The SSH target for a node: the profile's, with knownHosts (when set), config file, agent and
-// identity defaults, keepalive and connect timeout from `tpl` (the checks' and the link test's).
+// The SSH target for a node (ssh::SshSession::targetFor with `tpl`), with the checks' connect timeout.
 ssh::SshTarget nodeTarget(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
                           const ssh::SshTarget& tpl, int connectTimeoutMs);
 

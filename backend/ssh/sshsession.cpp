@@ -209,6 +209,24 @@ SshTarget SshSession::targetFor(const cluster::ClusterProfile& profile, const cl
     return t;
 }
 
+SshTarget SshSession::targetFor(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
+                                const SshTarget& connection)
+{
+    SshTarget t = targetFor(profile, node);
+    if (!connection.knownHosts.isEmpty())
+        t.knownHosts = connection.knownHosts;
+    t.globalKnownHosts = connection.globalKnownHosts;
+    t.configFile = connection.configFile;
+    t.useAgent = connection.useAgent;
+    t.useDefaultIdentities = connection.useDefaultIdentities;
+    if (t.identity.isEmpty())
+        t.identity = connection.identity;
+    t.keepaliveIntervalMs = connection.keepaliveIntervalMs;
+    t.keepaliveCountMax = connection.keepaliveCountMax;
+    t.connectTimeoutMs = connection.connectTimeoutMs;
+    return t;
+}
+
 void* SshSession::nativeHandle() const
 {
     return d->session;

@@ -37,6 +37,11 @@ class SshSession {
 
     // The target for a profile's node: known_hosts from the profile, port 22 left to ~/.ssh/config.
     static SshTarget targetFor(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node);
+    // The same, connecting as `connection` says (a front end's or a test's settings): its known_hosts files
+    // when it names them, its config file, agent, default identities, keepalive and connect timeout, and its
+    // identity for a node that names none. The one rule of the SSH wizard, the node checks and the link test.
+    static SshTarget targetFor(const cluster::ClusterProfile& profile, const cluster::ClusterNode& node,
+                               const SshTarget& connection);
 
     const SshTarget& target() const { return m_target; }
     void setPrompts(SshPrompts prompts) { m_prompts = std::move(prompts); }

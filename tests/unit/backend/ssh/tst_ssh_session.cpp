@@ -5,6 +5,7 @@
 #include "process_state.h"
 #include "sshd_fixture.h"
 
+#include "cluster/clusterprofile.h"
 #include "ssh/commandrunner.h"
 #include "ssh/sshconnection.h"
 #include "ssh/sshsession.h"
@@ -57,6 +58,46 @@ class TestSshSession : public QObject {
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
         m_server.authorize(m_client->publicKeyLine());
+    }
+
+    // One rule for every front end (the SSH wizard, the node checks, the link test): the node's own fields
+    // from the profile, how to connect from the caller's settings.
+    void targetForAppliesTheConnectionSettings()
+    {
+        traindeck::cluster::ClusterProfile profile;
+        profile.knownHosts = QStringLiteral("/profile/known_hosts");
+        traindeck::cluster::ClusterNode node;
+        node.host = QStringLiteral("worker1");
+        node.port = 2222;
+        node.user = QStringLiteral("trainer");
+        SshTarget connection;
+        connection.configFile = QStringLiteral("none");
+        connection.useAgent = false;
+        connection.useDefaultIdentities = false;
+        connection.identity = QStringLiteral("/keys/id_ed25519");
+        connection.globalKnownHosts = QStringLiteral("/etc/global_known_hosts");
+        connection.keepaliveIntervalMs = 700;
+        connection.keepaliveCountMax = 2;
+        connection.connectTimeoutMs = 1234;
+        SshTarget t = SshSession::targetFor(profile, node, connection);
+        QCOMPARE(t.host, QStringLiteral("worker1"));
+        QCOMPARE(t.port, 2222);
+        QCOMPARE(t.user, QStringLiteral("trainer"));
+        QCOMPARE(t.knownHosts, profile.knownHosts); // the caller names none
+        QCOMPARE(t.globalKnownHosts, connection.globalKnownHosts);
+        QCOMPARE(t.configFile, QStringLiteral("none"));
+        QVERIFY(!t.useAgent);
+        QVERIFY(!t.useDefaultIdentities);
+        QCOMPARE(t.identity, connection.identity); // the node names none
+        QCOMPARE(t.keepaliveIntervalMs, 700);
+        QCOMPARE(t.keepaliveCountMax, 2);
+        QCOMPARE(t.connectTimeoutMs, 1234);
+
+        node.identity = QStringLiteral("/keys/node_key");
+        connection.knownHosts = QStringLiteral("/test/known_hosts");
+        t = SshSession::targetFor(profile, node, connection);
+        QCOMPARE(t.identity, node.identity);
+        QCOMPARE(t.knownHosts, connection.knownHosts);
     }
 
     void firstContactRejected()
