@@ -8,6 +8,22 @@ namespace traindeck::analysis::detectors {
 
 // ---- loss -----------------------------------------------------------------------------------
 
+namespace {
+
+// The last checkpoint before the finding's first step, as evidence (the step to resume from); -1 if none.
+qint64 addLastCheckpointBefore(const Context& c, Finding& f)
+{
+    qint64 ckpt = -1;
+    for (const auto& cp : c.s.checkpoints())
+        if (cp.step < f.firstStep && cp.step > ckpt)
+            ckpt = cp.step;
+    if (ckpt >= 0)
+        f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
+    return ckpt;
+}
+
+} // namespace
+
 void loss(const Context& c, QList<Finding>& out)
 {
     // Non-finite loss or gradient norm.
@@ -34,12 +50,7 @@ void loss(const Context& c, QList<Finding>& out)
         f.addEvidence(QStringLiteral("first_step"), double(f.firstStep));
         f.addEvidence(QStringLiteral("steps_affected"), double(bad));
         f.addEvidence(QStringLiteral("last_finite_loss"), lastGood);
-        qint64 ckpt = -1;
-        for (const auto& cp : c.s.checkpoints())
-            if (cp.step < f.firstStep && cp.step > ckpt)
-                ckpt = cp.step;
-        if (ckpt >= 0)
-            f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
+        const qint64 ckpt = addLastCheckpointBefore(c, f);
         f.summary = tr("The loss became NaN/infinite at step %1").arg(f.firstStep);
         f.recommendation =
             ckpt >= 0 ? tr("Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and "
@@ -121,12 +132,7 @@ void loss(const Context& c, QList<Finding>& out)
         f.addEvidence(QStringLiteral("best_loss"), best);
         f.addEvidence(QStringLiteral("loss_now"), blockMed.back());
         f.addEvidence(QStringLiteral("ratio"), divergeRatio);
-        qint64 ckpt = -1;
-        for (const auto& cp : c.s.checkpoints())
-            if (cp.step < f.firstStep && cp.step > ckpt)
-                ckpt = cp.step;
-        if (ckpt >= 0)
-            f.addEvidence(QStringLiteral("last_checkpoint_step"), double(ckpt));
+        const qint64 ckpt = addLastCheckpointBefore(c, f);
         f.summary = tr("The loss diverged: it is %1x its best level since step %2")
                         .arg(divergeRatio, 0, 'f', 2)
                         .arg(f.firstStep);
