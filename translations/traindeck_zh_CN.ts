@@ -393,7 +393,7 @@
     <message>
         <location filename="../backend/checks/linktest.cpp" line="117"/>
         <source>the link test&apos;s result has no message size: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>链路测试的结果没有消息大小：%1</translation>
     </message>
     <message>
         <location filename="../backend/checks/linktest.cpp" line="131"/>
@@ -1256,7 +1256,7 @@
     <message>
         <location filename="../backend/checks/slurmcheck.cpp" line="214"/>
         <source>sbatch gave no job id (%1); job %2 found by its name and marker</source>
-        <translation type="unfinished"></translation>
+        <translation>sbatch 没有给出作业 ID（%1）；已按名称和标记找到作业 %2</translation>
     </message>
     <message>
         <location filename="../backend/checks/slurmcheck.cpp" line="224"/>
@@ -1543,22 +1543,22 @@
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="453"/>
         <source>&apos;%1&apos; has %2, which a Slurm job script&apos;s #SBATCH lines cannot carry (sbatch splits them at blanks and expands %); choose a work directory without blanks, quotes, backslashes or %</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”含有%2，Slurm 作业脚本的 #SBATCH 行无法承载（sbatch 会在空白处拆分并展开 %）；请选择不含空白、引号、反斜杠或 % 的工作目录</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="455"/>
         <source>&apos;%&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>“%”</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="456"/>
         <source>a blank</source>
-        <translation type="unfinished"></translation>
+        <translation>空白</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="457"/>
         <source>a quote or backslash</source>
-        <translation type="unfinished"></translation>
+        <translation>引号或反斜杠</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="473"/>
@@ -4854,12 +4854,12 @@ Fingerprint %2</source>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="189"/>
         <source>Slurm job %1 was submitted but its record could not be written, so it was cancelled (scancel %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Slurm 作业 %1 已提交，但无法写入其记录，因此已取消（scancel %1）</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="194"/>
         <source>Slurm job %1 was submitted but its record could not be written, and scancel %1 failed: it may still run; cancel it on %2 with scancel %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Slurm 作业 %1 已提交，但无法写入其记录，且 scancel %1 失败：它可能仍在运行；请在 %2 上用 scancel %1 取消它</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="210"/>
@@ -4945,7 +4945,7 @@ Fingerprint %2</source>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="447"/>
         <source>cannot read the run&apos;s Slurm job record: whether its job still runs is unknown; nothing was submitted, try again</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取该运行的 Slurm 作业记录：不知道其作业是否仍在运行；未提交任何内容，请重试</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="452"/>
@@ -4975,17 +4975,17 @@ Fingerprint %2</source>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="548"/>
         <source>nothing was started and the run is as it was before this resume: resume it again once the cause is fixed</source>
-        <translation type="unfinished"></translation>
+        <translation>未启动任何内容，运行保持本次恢复之前的状态：排除原因后请再次恢复</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="552"/>
         <source>nothing was started, but the run could not be put back as it was (%1): move the files of %2 back into the run directory, remove it and restore run.json&apos;s attempts to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>未启动任何内容，但无法将运行还原（%1）：请把 %2 中的文件移回运行目录，删除它，并将 run.json 的 attempts 恢复为 %3</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="567"/>
         <source>cannot read the run&apos;s Slurm job record, so there is no job to scancel; nothing was cancelled, try again</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取该运行的 Slurm 作业记录，因此没有可 scancel 的作业；未取消任何内容，请重试</translation>
     </message>
     <message>
         <location filename="../backend/launch/launcher.cpp" line="613"/>
@@ -5190,42 +5190,42 @@ Fingerprint %2</source>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="463"/>
         <source>squeue on %1 failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 squeue 失败：%2</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="469"/>
         <source>%1 of your jobs on %2 are named %3 (%4)</source>
-        <translation type="unfinished"></translation>
+        <translation>您在 %2 上有 %1 个作业名为 %3（%4）</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="475"/>
         <source>squeue on %1 answered no job id: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 squeue 没有返回作业 ID：%2</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="491"/>
         <source>gave no job id: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有给出作业 ID：%1</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="492"/>
         <source>refused the job: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝了该作业：%1</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="500"/>
         <source>sbatch on %1 %2; Slurm has this run&apos;s job %3 all the same (found by its name), which is followed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 sbatch %2；但 Slurm 中仍有该运行的作业 %3（按名称找到），将继续跟踪它</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="505"/>
         <source>sbatch on %1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 sbatch %2</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="508"/>
         <source>sbatch on %1 %2; whether job %3 was submitted is not known; check with squeue --me -n %3 on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上的 sbatch %2；不知道作业 %3 是否已提交；请在 %1 上用 squeue --me -n %3 检查</translation>
     </message>
     <message>
         <location filename="../backend/launch/slurm.cpp" line="521"/>
@@ -5391,12 +5391,12 @@ Fingerprint %2</source>
     <message>
         <location filename="../backend/runs/operations.cpp" line="45"/>
         <source>-x %1=... puts a secret into the run directory and mpirun&apos;s command line; export it on the nodes instead and pass only its name (-x %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>-x %1=... 会把机密写入运行目录和 mpirun 的命令行；请改为在节点上导出它，并只传递其名称（-x %1）</translation>
     </message>
     <message>
         <location filename="../backend/runs/operations.cpp" line="52"/>
         <source>--mca %1 looks like it carries a secret, which would be stored in the run directory; set it in the nodes&apos; environment (OMPI_MCA_%1) instead</source>
-        <translation type="unfinished"></translation>
+        <translation>--mca %1 看起来携带机密，它会被保存到运行目录中；请改为在节点的环境中设置（OMPI_MCA_%1）</translation>
     </message>
     <message>
         <location filename="../backend/runs/operations.cpp" line="63"/>
