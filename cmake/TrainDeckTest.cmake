@@ -1,5 +1,4 @@
-# traindeck_add_test() and the test cache directory: for tests/ and for the sanitized unit suites of
-# the clang build (CMakeLists.txt, TRAINDECK_FUZZ).
+# traindeck_add_test() and the test cache directory: for tests/.
 # Test cache (npm reference packages, demo corpus) lives outside the tree; scripts/setup-deps.sh fills it.
 # The same directory as paths::cacheDir() and the scripts: $TRAINDECK_CACHE, else $XDG_CACHE_HOME/traindeck.
 if(DEFINED ENV{TRAINDECK_CACHE})
@@ -92,6 +91,9 @@ function(traindeck_add_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  # TRAINDECK_SUITE_LABELS: labels a directory gives all its suites (e.g. `asan`, tests/unit/backend).
+  list(APPEND T_LABELS ${TRAINDECK_SUITE_LABELS})
+  list(REMOVE_DUPLICATES T_LABELS)
   set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
     ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   if(T_PROCESSORS)

@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# The unit suites under sanitizers, in two builds of their own:
-# 1. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), in two builds:
-#    - asan: the backend's suites and the tokenizer's, built with clang in the fuzzers' build directory
-#      (one instrumented backend for both; CMakeLists.txt, TRAINDECK_FUZZ). The suites that need an sshd,
-#      the trainer or the CLI (ssh, runs, tst_checks) are not part of that build.
-#    - asan-trainer: built with GCC (`asan` preset, build-asan). Label `asan`: the trainer's in-process
-#      LibTorch suites (model, safetensors, sampler, data pipeline, checkpoint, loss scaler, metrics writer,
-#      GGUF writer) and the backend's suites against real sshd servers (ssh session, keys, transport; node
-#      checks). Then, one at a time, label `asan-mpi`: the suites that run the sanitized traindeck-trainer,
-#      mostly as ranks under mpirun (stop signal, trainer CLI, distributed, stall, balance, overlap, ZeRO,
-#      NCCL fallback, telemetry; the operations layer; runs on a remote head). tests/sanitizers/lsan.supp
-#      names Open MPI's own leaks. Both labels run in one CTest with -j: the suites of two ranks declare
-#      PROCESSORS 2, so CTest runs them alone.
+# The suites under sanitizers, in two builds of their own:
+# 1. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), built with GCC (`asan` preset,
+#    build-asan). Label `asan`: the in-process suites of the backend's areas that need no sshd (common,
+#    metrics, analysis, cluster, launch, checks), the tokenizer's, the trainer's LibTorch suites (model,
+#    safetensors, sampler, data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer) and the
+#    backend's suites against real sshd servers (ssh session, keys, transport; node checks). Label
+#    `asan-mpi`: the suites that run the sanitized traindeck-trainer, mostly as ranks under mpirun (stop
+#    signal, trainer CLI, distributed, stall, balance, overlap, ZeRO, NCCL fallback, telemetry; the
+#    operations layer; runs on a remote head). tests/sanitizers/lsan.supp names Open MPI's own leaks. Both
+#    labels run in one CTest with -j: the suites of two ranks declare PROCESSORS 2, so CTest runs them alone.
+#    (The fuzzers' clang build, scripts/fuzz.sh, carries ASan + UBSan too, for the harnesses only: one
+#    instrumented backend for the suites, not two.)
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
 #    node threads; the trainer's prefetch, stall inspector, overlapped allreduce and metrics writer,
 #    under the real mpirun), built with GCC (`tsan` preset, build-tsan): clang's TSan runtime aborts in
@@ -23,8 +22,8 @@
 # Any sanitizer report fails the suite that caused it.
 #   scripts/sanitize.sh [--build-only|--no-build] [ctest arguments...]   e.g. scripts/sanitize.sh -R tst_launcher
 #     --build-only / --no-build: one half (scripts/test.sh builds while the system tier runs)
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR
-# (default build-tsan), TRAINDECK_JOBS, TRAINDECK_SANITIZERS (default "asan asan-trainer tsan").
+# Environment: ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR (default build-tsan), TRAINDECK_JOBS,
+# TRAINDECK_SANITIZERS (default "asan tsan").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${TRAINDECK_JOBS:-$(nproc)}"
@@ -43,18 +42,9 @@ suites_of() {
 if steps_from_flag "${1:-}"; then shift; fi
 
 ran=0
-for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
+for sanitizer in ${TRAINDECK_SANITIZERS:-asan tsan}; do
   case "$sanitizer" in
   asan)
-    build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
-    if ! command -v clang++ >/dev/null; then
-      echo "sanitize.sh: clang++ is missing (scripts/setup-deps.sh installs it)" >&2
-      exit 2
-    fi
-    cmake -S "$root" --preset fuzz -B "$build" >/dev/null
-    suites=$(suites_of "$build" "$@")
-    ;;
-  asan-trainer)
     build="${ASAN_BUILD_DIR:-$root/build-asan}"
     cmake -S "$root" --preset asan -B "$build" -DTRAINDECK_WITH_GUI=OFF >/dev/null
     suites=$(suites_of "$build" -L '^asan(-mpi)?$' "$@")
@@ -65,7 +55,7 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
     suites=$(suites_of "$build" -L threaded "$@")
     ;;
   *)
-    echo "sanitize.sh: unknown sanitizer '$sanitizer' in TRAINDECK_SANITIZERS (asan, asan-trainer, tsan)" >&2
+    echo "sanitize.sh: unknown sanitizer '$sanitizer' in TRAINDECK_SANITIZERS (asan, tsan)" >&2
     exit 2
     ;;
   esac
@@ -87,13 +77,9 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan asan-trainer tsan}; do
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/sanitizers/lsan.supp}"
-    if [ "$sanitizer" = asan ]; then
-      run_ctest "asan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" "$@"
-    else
-      # ctest exits 8 when no suite of a label matches the caller's -R
-      run_ctest "asan-trainer: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" \
-        -L '^asan(-mpi)?$' --no-tests=ignore "$@"
-    fi
+    # ctest exits 8 when no suite of a label matches the caller's -R
+    run_ctest "asan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" \
+      -L '^asan(-mpi)?$' --no-tests=ignore "$@"
   else
     # die_after_fork=0: QProcess forks a multi-threaded process and the child only sets its process group
     # and execs. OMP_NUM_THREADS=1: LibTorch's OpenMP pool is not instrumented, so its work stays on the

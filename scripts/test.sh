@@ -103,9 +103,7 @@ fi
 
 # Tier by tier, cheapest first, so a broken unit shows in minutes; every tier runs even when one fails.
 failed_tiers=()
-for tier in unit integration; do
-  run_ctest "tests: $tier" --test-dir "$build" --output-on-failure -j "$test_jobs" -L "^$tier\$" || failed_tiers+=("$tier")
-done
+run_ctest "tests: unit" --test-dir "$build" --output-on-failure -j "$test_jobs" -L '^unit$' || failed_tiers+=("unit")
 # A suite outside every tier would run nowhere: cmake/TrainDeckTest.cmake requires one, this checks it.
 untiered="$(cd "$build" && ctest -N -LE '^(unit|integration|system)$' | sed -n 's/^ *Test *#[0-9]*: //p')"
 if [ -n "$untiered" ]; then
@@ -115,26 +113,28 @@ fi
 
 fuzz_seconds="${TRAINDECK_FUZZ_SECONDS:-10}"
 sanitize="${TRAINDECK_SANITIZE:-1}"
-# The system tier mostly waits on Slurm, sshd and the testbed's links (tst_slurm: 10 s of CPU in 200 s),
-# so the fuzzers' and sanitizers' builds run meanwhile at nice 19: the kernel gives the suites the CPU
-# whenever they want it, and the builds the rest. Its output follows once the builds are done.
-system_log="$(mktemp)"
-run_ctest "tests: system (alongside the builds)" --test-dir "$build" --output-on-failure -j "$test_jobs" \
-  -L '^system$' >"$system_log" 2>&1 &
-system_pid=$!
-builds_failed=0
-if [ "$fuzz_seconds" != 0 ]; then
-  nice -n 19 scripts/fuzz.sh --build-only || builds_failed=1
-fi
-if [ "$sanitize" != 0 ]; then
-  nice -n 19 scripts/sanitize.sh --build-only || builds_failed=1
-fi
-system_rc=0
-wait "$system_pid" || system_rc=$?
-cat "$system_log"
-rm -f "$system_log"
-[ "$system_rc" -eq 0 ] || failed_tiers+=("system")
-[ "$builds_failed" -eq 0 ] || failed_tiers+=("fuzz/sanitizer build")
+# The integration and system tiers wait much of their time (on sshd, mpirun's start, Slurm's daemons, the
+# testbed's links: tst_slurm used 10 s of CPU in 200 s), so the fuzzers' and sanitizers' builds run
+# meanwhile at nice 19: the kernel gives the suites the CPU whenever they want it, and the compilers the
+# rest. (The unit tier runs alone: tst_gui_latency times frames.) The builds' output follows the tiers'.
+builds_log="$(mktemp)"
+(
+  rc=0
+  if [ "$fuzz_seconds" != 0 ]; then nice -n 19 scripts/fuzz.sh --build-only || rc=1; fi
+  if [ "$sanitize" != 0 ]; then nice -n 19 scripts/sanitize.sh --build-only || rc=1; fi
+  exit "$rc"
+) >"$builds_log" 2>&1 &
+builds_pid=$!
+for tier in integration system; do
+  run_ctest "tests: $tier (beside the builds)" --test-dir "$build" --output-on-failure -j "$test_jobs" \
+    -L "^$tier\$" || failed_tiers+=("$tier")
+done
+builds_rc=0
+wait "$builds_pid" || builds_rc=$?
+echo "test.sh: the fuzzers' and sanitizers' builds:"
+cat "$builds_log"
+rm -f "$builds_log"
+[ "$builds_rc" -eq 0 ] || failed_tiers+=("fuzz/sanitizer build")
 if [ "${#failed_tiers[@]}" -gt 0 ]; then
   echo "test.sh: failed: ${failed_tiers[*]}; fuzzers and sanitized suites not run" >&2
   exit 1
@@ -145,9 +145,8 @@ fi
 if [ "$fuzz_seconds" != 0 ]; then
   FUZZ_SECONDS="$fuzz_seconds" scripts/fuzz.sh --no-build
 fi
-# Unit suites again under sanitizers: ASan + UBSan in the fuzzers' clang build (backend, tokenizer) and in a
-# GCC build (the trainer's LibTorch suites), ThreadSanitizer in another GCC build (scripts/sanitize.sh;
-# TRAINDECK_SANITIZE=0 skips them).
+# Suites again under sanitizers: ASan + UBSan in one GCC build (the backend's, the tokenizer's and the
+# trainer's suites), ThreadSanitizer in another (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
 if [ "$sanitize" != 0 ]; then
   scripts/sanitize.sh --no-build
 fi
