@@ -1,10 +1,13 @@
 #include "dist/communicator.h"
 
+#include "dist/checked_call.h"
 #include "util/errors.h"
 
 // TRAINDECK_NO_MPI (set by CMake when TRAINDECK_WITH_MPI is off): only the single-process backend exists.
 #ifndef TRAINDECK_NO_MPI
 #include <mpi.h>
+// Every MPI call goes through MpiCommunicator::check (dist/checked_call.h).
+#define MPI_CHECKED(call) TRAINDECK_CHECKED(check, call)
 #endif
 
 #include <c10/util/BFloat16.h>
@@ -166,18 +169,18 @@ class MpiCommunicator final : public Communicator {
         int provided = 0;
         if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
             throw RuntimeFailure("MPI_Init_thread failed on host " + hostName());
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-        MPI_Comm_size(MPI_COMM_WORLD, &size_);
-        host_ = hostName();
+        host_ = hostName(); // check() names the host
+        MPI_CHECKED(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+        MPI_CHECKED(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
+        MPI_CHECKED(MPI_Comm_size(MPI_COMM_WORLD, &size_));
         if (const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK"))
             localRank_ = std::atoi(lr);
-        check(MPI_Type_contiguous(2, MPI_BYTE, &half_), "MPI_Type_contiguous", __FILE__, __LINE__);
-        check(MPI_Type_commit(&half_), "MPI_Type_commit", __FILE__, __LINE__);
-        check(MPI_Op_create(&sum16<c10::Half>, 1, &sumFp16_), "MPI_Op_create", __FILE__, __LINE__);
-        check(MPI_Op_create(&sum16<c10::BFloat16>, 1, &sumBf16_), "MPI_Op_create", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Type_contiguous(2, MPI_BYTE, &half_));
+        MPI_CHECKED(MPI_Type_commit(&half_));
+        MPI_CHECKED(MPI_Op_create(&sum16<c10::Half>, 1, &sumFp16_));
+        MPI_CHECKED(MPI_Op_create(&sum16<c10::BFloat16>, 1, &sumBf16_));
         if (provided >= MPI_THREAD_MULTIPLE)
-            check(MPI_Comm_dup(MPI_COMM_WORLD, &progress_), "MPI_Comm_dup", __FILE__, __LINE__);
+            MPI_CHECKED(MPI_Comm_dup(MPI_COMM_WORLD, &progress_));
         yields_ = mpiYieldsWhenIdle();
     }
     ~MpiCommunicator() override
@@ -201,22 +204,19 @@ class MpiCommunicator final : public Communicator {
         requireContiguousCpu(t, "MPI_Allreduce");
         if (wire == WireType::None) {
             TORCH_CHECK(t.scalar_type() == torch::kFloat32, "allreduceSum expects float32");
-            check(MPI_Allreduce(MPI_IN_PLACE, t.data_ptr(), count(t), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
-                  "MPI_Allreduce", __FILE__, __LINE__);
+            MPI_CHECKED(MPI_Allreduce(MPI_IN_PLACE, t.data_ptr(), count(t), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
             return;
         }
         double scale = 1.0;
         if (wire == WireType::Fp16) {
             double maxAbs = t.abs().max().item<double>();
-            check(MPI_Allreduce(MPI_IN_PLACE, &maxAbs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce",
-                  __FILE__, __LINE__);
+            MPI_CHECKED(MPI_Allreduce(MPI_IN_PLACE, &maxAbs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
             scale = fp16Scale(maxAbs, size_);
         }
         auto wireTensor =
             (scale == 1.0 ? t : t.mul(scale)).to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
-        check(MPI_Allreduce(MPI_IN_PLACE, wireTensor.data_ptr(), count(wireTensor), half_,
-                            wire == WireType::Fp16 ? sumFp16_ : sumBf16_, MPI_COMM_WORLD),
-              "MPI_Allreduce", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Allreduce(MPI_IN_PLACE, wireTensor.data_ptr(), count(wireTensor), half_,
+                                  wire == WireType::Fp16 ? sumFp16_ : sumBf16_, MPI_COMM_WORLD));
         t.copy_(wireTensor);
         if (scale != 1.0)
             t.div_(scale);
@@ -230,8 +230,8 @@ class MpiCommunicator final : public Communicator {
         if (piece.numel() != c[static_cast<size_t>(rank_)])
             throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ +
                                  ": MPI_Reduce_scatter: the piece does not match this rank's count");
-        check(MPI_Reduce_scatter(input.data_ptr(), piece.data_ptr(), c.data(), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
-              "MPI_Reduce_scatter", __FILE__, __LINE__);
+        MPI_CHECKED(
+            MPI_Reduce_scatter(input.data_ptr(), piece.data_ptr(), c.data(), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD));
     }
 
     void allgatherInPlace(torch::Tensor& buffer, const std::vector<int64_t>& counts) override
@@ -239,9 +239,8 @@ class MpiCommunicator final : public Communicator {
         requireContiguousCpu(buffer, "MPI_Allgatherv");
         const auto c = pieceCounts(counts, buffer, "MPI_Allgatherv");
         const auto d = displacements(c);
-        check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer.data_ptr(), c.data(), d.data(), MPI_FLOAT,
-                             MPI_COMM_WORLD),
-              "MPI_Allgatherv", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer.data_ptr(), c.data(), d.data(), MPI_FLOAT,
+                                   MPI_COMM_WORLD));
     }
 
     void gatherToRoot(const torch::Tensor& piece, torch::Tensor& all, const std::vector<int64_t>& counts,
@@ -252,26 +251,24 @@ class MpiCommunicator final : public Communicator {
         const auto d = displacements(c);
         if (rank_ == root)
             requireContiguousCpu(all, "MPI_Gatherv");
-        check(MPI_Gatherv(piece.data_ptr(), count(piece), MPI_FLOAT, rank_ == root ? all.data_ptr() : nullptr, c.data(),
-                          d.data(), MPI_FLOAT, root, MPI_COMM_WORLD),
-              "MPI_Gatherv", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Gatherv(piece.data_ptr(), count(piece), MPI_FLOAT, rank_ == root ? all.data_ptr() : nullptr,
+                                c.data(), d.data(), MPI_FLOAT, root, MPI_COMM_WORLD));
     }
 
     void broadcast(torch::Tensor& t, int root) override
     {
         requireContiguousCpu(t, "MPI_Bcast");
-        check(MPI_Bcast(t.data_ptr(), static_cast<int>(t.numel() * t.element_size()), MPI_BYTE, root, MPI_COMM_WORLD),
-              "MPI_Bcast", __FILE__, __LINE__);
+        MPI_CHECKED(
+            MPI_Bcast(t.data_ptr(), static_cast<int>(t.numel() * t.element_size()), MPI_BYTE, root, MPI_COMM_WORLD));
     }
 
-    void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier", __FILE__, __LINE__); }
+    void barrier() override { MPI_CHECKED(MPI_Barrier(MPI_COMM_WORLD)); }
 
     std::vector<double> gather(const std::vector<double>& v, int root) override
     {
         std::vector<double> out(rank_ == root ? v.size() * static_cast<size_t>(size_) : 0);
-        check(MPI_Gather(v.data(), static_cast<int>(v.size()), MPI_DOUBLE, out.data(), static_cast<int>(v.size()),
-                         MPI_DOUBLE, root, MPI_COMM_WORLD),
-              "MPI_Gather", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Gather(v.data(), static_cast<int>(v.size()), MPI_DOUBLE, out.data(), static_cast<int>(v.size()),
+                               MPI_DOUBLE, root, MPI_COMM_WORLD));
         return out;
     }
 
@@ -281,8 +278,7 @@ class MpiCommunicator final : public Communicator {
         char mine[kMax] = {};
         std::strncpy(mine, value.c_str(), kMax - 1);
         std::vector<char> all(static_cast<size_t>(kMax * size_));
-        check(MPI_Allgather(mine, kMax, MPI_CHAR, all.data(), kMax, MPI_CHAR, MPI_COMM_WORLD), "MPI_Allgather",
-              __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Allgather(mine, kMax, MPI_CHAR, all.data(), kMax, MPI_CHAR, MPI_COMM_WORLD));
         std::vector<std::string> out;
         for (int r = 0; r < size_; ++r)
             out.emplace_back(all.data() + r * kMax);
@@ -294,20 +290,18 @@ class MpiCommunicator final : public Communicator {
         requireContiguousCpu(t, "MPI_Send/MPI_Recv");
         const int bytes = static_cast<int>(t.numel() * t.element_size());
         if (initiator) {
-            check(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD), "MPI_Send", __FILE__, __LINE__);
-            check(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv",
-                  __FILE__, __LINE__);
+            MPI_CHECKED(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD));
+            MPI_CHECKED(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         } else {
-            check(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv",
-                  __FILE__, __LINE__);
-            check(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD), "MPI_Send", __FILE__, __LINE__);
+            MPI_CHECKED(MPI_Recv(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            MPI_CHECKED(MPI_Send(t.data_ptr(), bytes, MPI_BYTE, peer, 77, MPI_COMM_WORLD));
         }
     }
 
     bool anyTrue(bool value) override
     {
         int v = value ? 1 : 0, result = 0;
-        check(MPI_Allreduce(&v, &result, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Allreduce(&v, &result, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD));
         return result != 0;
     }
 
@@ -317,7 +311,7 @@ class MpiCommunicator final : public Communicator {
     {
         if (progress_ == MPI_COMM_NULL)
             return;
-        check(MPI_Send(report.data(), 2, MPI_INT64_T, 0, kProgressTag, progress_), "MPI_Send", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Send(report.data(), 2, MPI_INT64_T, 0, kProgressTag, progress_));
     }
 
     bool receiveProgress(int& from, std::array<int64_t, 2>& report) override
@@ -326,12 +320,11 @@ class MpiCommunicator final : public Communicator {
             return false;
         int arrived = 0;
         MPI_Status status;
-        check(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &arrived, &status), "MPI_Iprobe", __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &arrived, &status));
         if (!arrived)
             return false;
         from = status.MPI_SOURCE;
-        check(MPI_Recv(report.data(), 2, MPI_INT64_T, from, kProgressTag, progress_, MPI_STATUS_IGNORE), "MPI_Recv",
-              __FILE__, __LINE__);
+        MPI_CHECKED(MPI_Recv(report.data(), 2, MPI_INT64_T, from, kProgressTag, progress_, MPI_STATUS_IGNORE));
         return true;
     }
 
@@ -342,15 +335,15 @@ class MpiCommunicator final : public Communicator {
     }
 
   private:
-    void check(int rc, const char* call, const char* file, int line) const
+    void check(int rc, std::string_view call, const char* file, int line) const
     {
         if (rc == MPI_SUCCESS)
             return;
         char text[MPI_MAX_ERROR_STRING] = {};
         int len = 0;
         MPI_Error_string(rc, text, &len);
-        throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + call + " failed (" + file + ":" +
-                             std::to_string(line) + "): " + std::string(text, static_cast<size_t>(len)));
+        throw RuntimeFailure("rank " + std::to_string(rank_) + " on " + host_ + ": " + std::string(call) + " failed (" +
+                             file + ":" + std::to_string(line) + "): " + std::string(text, static_cast<size_t>(len)));
     }
     void requireContiguousCpu(const torch::Tensor& t, const char* call) const
     {

@@ -1,11 +1,15 @@
 #include "dist/nccl_communicator.h"
 
+#include "dist/checked_call.h"
 #include "dist/collective_watchdog.h"
 #include "util/errors.h"
 
 #ifdef TRAINDECK_WITH_NCCL
 #include <cuda_runtime.h>
 #include <nccl.h>
+// Every NCCL and CUDA call goes through NcclCommunicator::checkNccl / checkCuda (dist/checked_call.h).
+#define NCCL_CHECKED(call) TRAINDECK_CHECKED(checkNccl, call)
+#define CUDA_CHECKED(call) TRAINDECK_CHECKED(checkCuda, call)
 #endif
 
 #include <cstdlib>
@@ -131,26 +135,23 @@ class NcclCommunicator final : public Communicator {
           who_("rank " + std::to_string(control.rank()) + " on " + control.host())
     {
         int count = 0;
-        checkCuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount", __FILE__, __LINE__);
+        CUDA_CHECKED(cudaGetDeviceCount(&count));
         if (device < 0 || device >= count)
             throw RuntimeFailure(who_ + ": CUDA device " + std::to_string(device) + " does not exist (" +
                                  std::to_string(count) + " visible)");
-        checkCuda(cudaSetDevice(device_), "cudaSetDevice", __FILE__, __LINE__);
-        checkCuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", __FILE__,
-                  __LINE__);
-        checkCuda(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming), "cudaEventCreateWithFlags", __FILE__,
-                  __LINE__);
-        checkCuda(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreateWithFlags", __FILE__,
-                  __LINE__);
+        CUDA_CHECKED(cudaSetDevice(device_));
+        CUDA_CHECKED(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        CUDA_CHECKED(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
+        CUDA_CHECKED(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
         // Rank 0's unique id reaches the others over the control communicator (MPI_Bcast under mpirun).
         ncclUniqueId id{};
         if (control.rank() == 0)
-            checkNccl(ncclGetUniqueId(&id), "ncclGetUniqueId", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclGetUniqueId(&id));
         auto bytes = torch::empty({static_cast<int64_t>(sizeof id)}, torch::kUInt8);
         std::memcpy(bytes.data_ptr(), &id, sizeof id);
         control.broadcast(bytes, 0);
         std::memcpy(&id, bytes.data_ptr(), sizeof id);
-        checkNccl(ncclCommInitRank(&comm_, control.size(), id, control.rank()), "ncclCommInitRank", __FILE__, __LINE__);
+        NCCL_CHECKED(ncclCommInitRank(&comm_, control.size(), id, control.rank()));
     }
 
     ~NcclCommunicator() override
@@ -182,9 +183,8 @@ class NcclCommunicator final : public Communicator {
         if (wire == WireType::None) {
             TORCH_CHECK(t.scalar_type() == torch::kFloat32, "allreduceSum expects float32");
             collective("ncclAllReduce of " + mib(t), [&](cudaStream_t s) {
-                checkNccl(ncclAllReduce(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel()), ncclFloat32,
-                                        ncclSum, comm_, s),
-                          "ncclAllReduce", __FILE__, __LINE__);
+                NCCL_CHECKED(ncclAllReduce(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel()), ncclFloat32,
+                                           ncclSum, comm_, s));
             });
             return;
         }
@@ -194,16 +194,14 @@ class NcclCommunicator final : public Communicator {
         if (wire == WireType::Fp16) {
             auto largest = t.abs().max().to(torch::kFloat32).reshape({1}).contiguous();
             collective("ncclAllReduce (max)", [&](cudaStream_t s) {
-                checkNccl(ncclAllReduce(largest.data_ptr(), largest.data_ptr(), 1, ncclFloat32, ncclMax, comm_, s),
-                          "ncclAllReduce", __FILE__, __LINE__);
+                NCCL_CHECKED(ncclAllReduce(largest.data_ptr(), largest.data_ptr(), 1, ncclFloat32, ncclMax, comm_, s));
             });
             scale = fp16Scale(largest.item<double>(), size());
         }
         auto onWire = (scale == 1.0 ? t : t.mul(scale)).to(wire == WireType::Fp16 ? torch::kFloat16 : torch::kBFloat16);
         collective("ncclAllReduce of " + mib(onWire), [&](cudaStream_t s) {
-            checkNccl(ncclAllReduce(onWire.data_ptr(), onWire.data_ptr(), static_cast<size_t>(onWire.numel()),
-                                    ncclType(onWire), ncclSum, comm_, s),
-                      "ncclAllReduce", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclAllReduce(onWire.data_ptr(), onWire.data_ptr(), static_cast<size_t>(onWire.numel()),
+                                       ncclType(onWire), ncclSum, comm_, s));
         });
         t.copy_(onWire);
         if (scale != 1.0)
@@ -222,20 +220,18 @@ class NcclCommunicator final : public Communicator {
         auto* in = static_cast<float*>(input.data_ptr());
         collective("reduce-scatter of " + mib(input), [&](cudaStream_t s) {
             if (evenCounts(counts)) {
-                checkNccl(ncclReduceScatter(in, piece.data_ptr(), static_cast<size_t>(counts[0]), ncclFloat32, ncclSum,
-                                            comm_, s),
-                          "ncclReduceScatter", __FILE__, __LINE__);
+                NCCL_CHECKED(ncclReduceScatter(in, piece.data_ptr(), static_cast<size_t>(counts[0]), ncclFloat32,
+                                               ncclSum, comm_, s));
                 return;
             }
             // Uneven pieces: one reduce per rank, to that rank, grouped into one launch.
-            checkNccl(ncclGroupStart(), "ncclGroupStart", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclGroupStart());
             for (int r = 0; r < size(); ++r)
                 if (counts[static_cast<size_t>(r)] > 0)
-                    checkNccl(ncclReduce(in + offsets[static_cast<size_t>(r)], piece.data_ptr(),
-                                         static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32, ncclSum, r,
-                                         comm_, s),
-                              "ncclReduce", __FILE__, __LINE__);
-            checkNccl(ncclGroupEnd(), "ncclGroupEnd", __FILE__, __LINE__);
+                    NCCL_CHECKED(ncclReduce(in + offsets[static_cast<size_t>(r)], piece.data_ptr(),
+                                            static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32, ncclSum,
+                                            r, comm_, s));
+            NCCL_CHECKED(ncclGroupEnd());
         });
     }
 
@@ -248,20 +244,18 @@ class NcclCommunicator final : public Communicator {
         auto* data = static_cast<float*>(buffer.data_ptr());
         collective("all-gather of " + mib(buffer), [&](cudaStream_t s) {
             if (evenCounts(counts)) {
-                checkNccl(ncclAllGather(data + offsets[static_cast<size_t>(rank())], data,
-                                        static_cast<size_t>(counts[0]), ncclFloat32, comm_, s),
-                          "ncclAllGather", __FILE__, __LINE__);
+                NCCL_CHECKED(ncclAllGather(data + offsets[static_cast<size_t>(rank())], data,
+                                           static_cast<size_t>(counts[0]), ncclFloat32, comm_, s));
                 return;
             }
-            checkNccl(ncclGroupStart(), "ncclGroupStart", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclGroupStart());
             for (int r = 0; r < size(); ++r)
                 if (counts[static_cast<size_t>(r)] > 0) {
                     float* at = data + offsets[static_cast<size_t>(r)];
-                    checkNccl(ncclBroadcast(at, at, static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32, r,
-                                            comm_, s),
-                              "ncclBroadcast", __FILE__, __LINE__);
+                    NCCL_CHECKED(ncclBroadcast(at, at, static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32,
+                                               r, comm_, s));
                 }
-            checkNccl(ncclGroupEnd(), "ncclGroupEnd", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclGroupEnd());
         });
     }
 
@@ -276,18 +270,17 @@ class NcclCommunicator final : public Communicator {
         if (rank() == root)
             requireContiguous(all, "ncclSend/ncclRecv");
         collective("gather of " + mib(piece), [&](cudaStream_t s) {
-            checkNccl(ncclGroupStart(), "ncclGroupStart", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclGroupStart());
             if (piece.numel() > 0)
-                checkNccl(ncclSend(piece.data_ptr(), static_cast<size_t>(piece.numel()), ncclFloat32, root, comm_, s),
-                          "ncclSend", __FILE__, __LINE__);
+                NCCL_CHECKED(
+                    ncclSend(piece.data_ptr(), static_cast<size_t>(piece.numel()), ncclFloat32, root, comm_, s));
             if (rank() == root)
                 for (int r = 0; r < size(); ++r)
                     if (counts[static_cast<size_t>(r)] > 0)
-                        checkNccl(ncclRecv(static_cast<float*>(all.data_ptr()) + offsets[static_cast<size_t>(r)],
-                                           static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32, r, comm_,
-                                           s),
-                                  "ncclRecv", __FILE__, __LINE__);
-            checkNccl(ncclGroupEnd(), "ncclGroupEnd", __FILE__, __LINE__);
+                        NCCL_CHECKED(ncclRecv(static_cast<float*>(all.data_ptr()) + offsets[static_cast<size_t>(r)],
+                                              static_cast<size_t>(counts[static_cast<size_t>(r)]), ncclFloat32, r,
+                                              comm_, s));
+            NCCL_CHECKED(ncclGroupEnd());
         });
     }
 
@@ -297,9 +290,8 @@ class NcclCommunicator final : public Communicator {
             return control_.broadcast(t, root);
         requireContiguous(t, "ncclBroadcast");
         collective("ncclBroadcast of " + mib(t), [&](cudaStream_t s) {
-            checkNccl(ncclBroadcast(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel() * t.element_size()),
-                                    ncclUint8, root, comm_, s),
-                      "ncclBroadcast", __FILE__, __LINE__);
+            NCCL_CHECKED(ncclBroadcast(t.data_ptr(), t.data_ptr(), static_cast<size_t>(t.numel() * t.element_size()),
+                                       ncclUint8, root, comm_, s));
         });
     }
 
@@ -332,11 +324,11 @@ class NcclCommunicator final : public Communicator {
         std::lock_guard lock(mutex_);
         if (!comm_)
             throw RuntimeFailure(who_ + ": " + what + ": the NCCL communicator was aborted earlier");
-        checkCuda(cudaSetDevice(device_), "cudaSetDevice", __FILE__, __LINE__);
-        checkCuda(cudaEventRecord(ready_, cudaStreamLegacy), "cudaEventRecord", __FILE__, __LINE__);
-        checkCuda(cudaStreamWaitEvent(stream_, ready_, 0), "cudaStreamWaitEvent", __FILE__, __LINE__);
+        CUDA_CHECKED(cudaSetDevice(device_));
+        CUDA_CHECKED(cudaEventRecord(ready_, cudaStreamLegacy));
+        CUDA_CHECKED(cudaStreamWaitEvent(stream_, ready_, 0));
         enqueue(stream_);
-        checkCuda(cudaEventRecord(done_, stream_), "cudaEventRecord", __FILE__, __LINE__);
+        CUDA_CHECKED(cudaEventRecord(done_, stream_));
         CollectiveWait wait;
         wait.who = who_;
         wait.what = what;
@@ -345,7 +337,7 @@ class NcclCommunicator final : public Communicator {
             const cudaError_t rc = cudaEventQuery(done_);
             if (rc == cudaErrorNotReady)
                 return false;
-            checkCuda(rc, "cudaEventQuery", __FILE__, __LINE__);
+            checkCuda(rc, "cudaEventQuery", __FILE__, __LINE__); // its "not ready" is an answer, not an error
             return true;
         };
         wait.error = [this]() -> std::optional<std::string> {
@@ -362,7 +354,7 @@ class NcclCommunicator final : public Communicator {
         };
         wait.abort = [this] { abortComm(); };
         waitForCollective(wait);
-        checkCuda(cudaStreamWaitEvent(cudaStreamLegacy, done_, 0), "cudaStreamWaitEvent", __FILE__, __LINE__);
+        CUDA_CHECKED(cudaStreamWaitEvent(cudaStreamLegacy, done_, 0));
     }
 
     void abortComm()
@@ -372,20 +364,21 @@ class NcclCommunicator final : public Communicator {
         comm_ = nullptr;
     }
 
-    void checkCuda(cudaError_t rc, const char* call, const char* file, int line) const
+    void checkCuda(cudaError_t rc, std::string_view call, const char* file, int line) const
     {
         if (rc != cudaSuccess)
-            throw RuntimeFailure(who_ + ": " + call + " failed (" + file + ":" + std::to_string(line) +
+            throw RuntimeFailure(who_ + ": " + std::string(call) + " failed (" + file + ":" + std::to_string(line) +
                                  "): " + cudaGetErrorString(rc));
     }
-    void checkNccl(ncclResult_t rc, const char* call, const char* file, int line) const
+    void checkNccl(ncclResult_t rc, std::string_view call, const char* file, int line) const
     {
         if (rc == ncclSuccess)
             return;
         std::string text = ncclGetErrorString(rc);
         if (const char* last = comm_ ? ncclGetLastError(comm_) : ncclGetLastError(nullptr); last && *last)
             text += std::string(" (") + last + ")";
-        throw RuntimeFailure(who_ + ": " + call + " failed (" + file + ":" + std::to_string(line) + "): " + text);
+        throw RuntimeFailure(who_ + ": " + std::string(call) + " failed (" + file + ":" + std::to_string(line) +
+                             "): " + text);
     }
     void requireContiguous(const torch::Tensor& t, const char* call) const
     {
