@@ -202,22 +202,21 @@ int parseOrExit(QCommandLineParser& parser, const QString& name, const QStringLi
     return -1;
 }
 
-std::optional<RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced,
-                                             QTextStream& err, int* exitCode)
+Result<RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced)
 {
     const auto dir = resolveRunDir(runsDir, run);
     if (!dir) {
-        err << dir.errorString() << '\n';
-        *exitCode = ExitBadInput;
-        return std::nullopt;
+        Diagnostics why = dir.diagnostics();
+        for (Diagnostic& d : why)
+            d.code = kNoSuchRun;
+        return Result<RunLocation>::failure(why);
     }
-    auto loc = runs::Operations::locate(dir.value(), offlineWhenSynced);
-    if (!loc) {
-        err << loc.errorString() << '\n';
-        *exitCode = ExitFailed;
-        return std::nullopt;
-    }
-    return loc.value();
+    return runs::Operations::locate(dir.value(), offlineWhenSynced);
+}
+
+int exitCodeOf(const Result<RunLocation>& failed)
+{
+    return failed.errorCode() == kNoSuchRun ? ExitBadInput : ExitFailed;
 }
 
 std::unique_ptr<RunMonitor> readingMonitor(const RunLocation& location, QTextStream& err)
@@ -254,23 +253,17 @@ int followRun(const RunLocation& location, const FollowOptions& options)
     analysis::LiveDiagnosis live;
     live.setOptions(runs::Operations::diagnosisOptions(location.localDir));
     QList<Finding> findings;
-    qint64 stepsAtLastDiagnosis = -1;
+    analysis::DiagnosisCadence cadence;
     QElapsedTimer sinceDraw;
     sinceDraw.start();
     qint64 maxSteps = -1;
     int exitCode = ExitFailed;
     QEventLoop loop;
 
-    QElapsedTimer sinceDiagnosis;
-    sinceDiagnosis.start();
     auto diagnose = [&](bool force) {
-        // The analysis reads the whole store: at most every 5 new steps and every 2 s.
-        const qint64 rows = monitor.store().rowCount();
-        if (!force &&
-            (rows - stepsAtLastDiagnosis < 5 || (stepsAtLastDiagnosis >= 0 && sinceDiagnosis.elapsed() < 2000)))
+        if (!force && !cadence.due(monitor.store()))
             return;
-        stepsAtLastDiagnosis = rows;
-        sinceDiagnosis.restart();
+        cadence.ran(monitor.store());
         const auto changes = live.update(monitor.store());
         findings = live.findings();
         for (const auto& change : changes) {

@@ -47,8 +47,6 @@ using metrics::SeriesId;
 
 namespace {
 
-constexpr int kFindingsIntervalMs = 2000;
-
 QCPColorGradient viridis()
 {
     QCPColorGradient g;
@@ -76,7 +74,6 @@ int plotPoints(QCustomPlot* plot)
 
 MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
-    m_findingsClock.start();
     auto* layout = new QVBoxLayout(this);
 
     // --- controls
@@ -498,7 +495,7 @@ void MonitorPage::refresh()
     replotVisible();
     ++m_redraws;
     if (m_dirty && !m_timer->isActive())
-        m_timer->start(std::max(Settings::refreshMs(), kFindingsIntervalMs - int(m_findingsClock.elapsed())));
+        m_timer->start(std::max(Settings::refreshMs(), int(m_findingsCadence.msUntilAllowed())));
 }
 
 void MonitorPage::replotVisible()
@@ -928,12 +925,14 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
 {
     if (!force && !dirty)
         return;
-    if (!force && m_findingsClock.elapsed() < kFindingsIntervalMs) {
+    const MetricStore& store = m_session->store();
+    if (!force && !m_findingsCadence.hasNewRecords(store))
+        return;
+    if (!force && m_findingsCadence.msUntilAllowed() > 0) {
         m_dirty |= DirtyFindings; // analysed again later (coalesced)
         return;
     }
-    m_findingsClock.restart();
-    const MetricStore& store = m_session->store();
+    m_findingsCadence.ran(store);
     if (store.rowCount() == 0) {
         m_findings->setFindings({});
         return;

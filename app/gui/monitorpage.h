@@ -172,7 +172,7 @@ class MonitorPage : public QWidget {
     qint64 m_envelopeRows = -1;
     quint64 m_envelopeGeneration = ~quint64(0);
     QElapsedTimer m_envelopeClock;
-    QElapsedTimer m_findingsClock;
+    analysis::DiagnosisCadence m_findingsCadence; // how often the findings are analysed again
     int m_redraws = 0;
     HeatmapMetric m_metric = HeatmapMetric::Step;
 };

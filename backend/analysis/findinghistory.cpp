@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <chrono>
 
 namespace traindeck::analysis {
 
@@ -131,6 +132,46 @@ QList<FindingHistory::Change> LiveDiagnosis::update(const metrics::MetricStore& 
     if (store.lastStep() - store.firstStep() > m_window)
         options.fromStep = store.lastStep() - m_window;
     return m_history.update(Diagnosis::analyze(store, options), store.lastStep());
+}
+
+DiagnosisCadence::DiagnosisCadence(Clock now) : m_now(std::move(now))
+{
+    if (!m_now)
+        m_now = [] {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+        };
+}
+
+qint64 DiagnosisCadence::recordsIn(const metrics::MetricStore& store)
+{
+    return store.rowCount() + store.hellos().size() + store.evals().size() + store.checkpoints().size() +
+           store.warnings().size() + store.errors().size();
+}
+
+bool DiagnosisCadence::hasNewRecords(const metrics::MetricStore& store) const
+{
+    return m_lastRecords < 0 || recordsIn(store) != m_lastRecords;
+}
+
+qint64 DiagnosisCadence::msUntilAllowed() const
+{
+    if (m_lastAt < 0)
+        return 0;
+    return std::max<qint64>(0, m_lastAt + kIntervalMs - m_now());
+}
+
+void DiagnosisCadence::ran(const metrics::MetricStore& store)
+{
+    m_lastAt = m_now();
+    m_lastRecords = recordsIn(store);
+}
+
+void DiagnosisCadence::reset()
+{
+    m_lastAt = -1;
+    m_lastRecords = -1;
 }
 
 } // namespace traindeck::analysis

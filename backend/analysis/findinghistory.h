@@ -10,6 +10,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace traindeck::analysis {
 
 class FindingHistory {
@@ -57,6 +59,34 @@ class LiveDiagnosis {
     qint64 m_window;
     DiagnosisOptions m_options;
     FindingHistory m_history;
+};
+
+// How often a live view runs the diagnosis again: when records arrived since the last analysis (steps,
+// warnings such as a stall, errors, checkpoints), at most every kIntervalMs, since each analysis reads the
+// last steps of every rank. `traindeck-cli follow` and the Monitor page both ask it, so both show the
+// same findings at the same moments.
+class DiagnosisCadence {
+  public:
+    static constexpr qint64 kIntervalMs = 2000;
+    using Clock = std::function<qint64()>; // monotonic milliseconds; a steady clock by default
+
+    explicit DiagnosisCadence(Clock now = {});
+    // Records arrived since the last analysis (always true before the first).
+    bool hasNewRecords(const metrics::MetricStore& store) const;
+    // Milliseconds until the interval allows the next analysis (0: now).
+    qint64 msUntilAllowed() const;
+    // Both of the above: an analysis is due now.
+    bool due(const metrics::MetricStore& store) const { return hasNewRecords(store) && msUntilAllowed() == 0; }
+    // An analysis of `store` ran now.
+    void ran(const metrics::MetricStore& store);
+    void reset();
+
+  private:
+    static qint64 recordsIn(const metrics::MetricStore& store);
+
+    Clock m_now;
+    qint64 m_lastAt = -1;
+    qint64 m_lastRecords = -1;
 };
 
 } // namespace traindeck::analysis

@@ -44,6 +44,7 @@ class tst_FindingHistory : public QObject {
     void causesAreSeparateFindings();
     void raisedAndResolvedBetweenUpdates();
     void detectorRecoveredStraggler();
+    void cadenceWaitsForRecordsAndTheInterval();
 };
 
 void tst_FindingHistory::raisedOnceThenResolved()
@@ -171,6 +172,42 @@ void tst_FindingHistory::detectorRecoveredStraggler()
         QVERIFY(f.resolvedStep > 60 && f.resolvedStep <= 80);
     }
     QCOMPARE(stragglers, 1);
+}
+
+void tst_FindingHistory::cadenceWaitsForRecordsAndTheInterval()
+{
+    // One rule for `follow` and the Monitor: records arrived since the last analysis, and at most every
+    // kIntervalMs.
+    qint64 now = 1000;
+    DiagnosisCadence cadence([&now] { return now; });
+    traindeck::testing::SyntheticRun syn;
+    syn.ranks = 2;
+    MetricStore store;
+    store.onHello(syn.hello());
+    QVERIFY(cadence.due(store)); // the first analysis is due at once
+    cadence.ran(store);
+    now += DiagnosisCadence::kIntervalMs + 1;
+    QVERIFY(!cadence.hasNewRecords(store)); // nothing new: not due, however long ago
+    QVERIFY(!cadence.due(store));
+    store.onStep(syn.step(1, 3.0));
+    QVERIFY(cadence.due(store));
+    cadence.ran(store);
+    store.onStep(syn.step(2, 3.0));
+    now += DiagnosisCadence::kIntervalMs / 2;
+    QVERIFY(cadence.hasNewRecords(store));
+    QCOMPARE(cadence.msUntilAllowed(), DiagnosisCadence::kIntervalMs / 2); // too soon: says how long to wait
+    QVERIFY(!cadence.due(store));
+    now += DiagnosisCadence::kIntervalMs / 2;
+    QVERIFY(cadence.due(store));
+    cadence.ran(store);
+    // A warning without a step (a stall: the job stopped moving) is a record too.
+    traindeck::metrics::WarningRecord stall;
+    stall.code = QStringLiteral("stall");
+    store.onWarning(stall);
+    now += DiagnosisCadence::kIntervalMs;
+    QVERIFY(cadence.due(store));
+    cadence.reset();
+    QVERIFY(cadence.due(store));
 }
 
 QTEST_GUILESS_MAIN(tst_FindingHistory)
