@@ -5,8 +5,7 @@
 #include "command.h"
 
 #include "cluster/clusterprofile.h"
-#include "launch/launcher.h"
-#include "launch/transport.h"
+#include "runs/operations.h"
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
 
@@ -69,8 +68,7 @@ int run(const QStringList& args)
     const ClusterProfile& profile = *loaded;
     QString trainer = parser.value(trainerOption);
     if (trainer.isEmpty()) {
-        traindeck::launch::LocalTransport local;
-        const auto found = traindeck::launch::Launcher::findTrainer(local, ClusterProfile::local(1));
+        const auto found = traindeck::runs::Operations::localTrainer();
         if (!found) {
             err << found.errorString();
             return ExitBadInput;

@@ -1,7 +1,6 @@
 #include "launchpage.h"
 
 #include "backgroundwork.h"
-#include "launch/launcher.h"
 #include "launch/launchplan.h"
 #include "launch/transport.h"
 #include "plotstyle.h"
@@ -270,9 +269,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     });
     connect(m_launch, &QPushButton::clicked, this, &LaunchPage::launchNow);
 
-    // The trainer beside this program or in the build tree (a quick local look-up).
-    launch::LocalTransport local;
-    const auto trainer = launch::Launcher::findTrainer(local, ClusterProfile::local(1));
+    const auto trainer = runs::Operations::localTrainer();
     m_trainerPath = trainer.ok() ? trainer.value() : QString();
 
     reloadProfiles();

@@ -210,15 +210,15 @@ QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std
     return errors;
 }
 
-QList<launch::RunSummary> Operations::list(const QString& runsDir, bool refresh, QStringList* errors)
+Result<QList<launch::RunSummary>> Operations::list(const QString& runsDir, bool refresh)
 {
     QList<launch::RunSummary> runs = launch::listRuns(runsDir);
     if (!refresh)
         return runs;
-    const QStringList e = refreshRemote(runs);
-    if (errors)
-        *errors << e;
-    return launch::listRuns(runsDir);
+    Diagnostics unreachable;
+    for (const QString& e : refreshRemote(runs))
+        unreachable.append(Diagnostic::warning(QString(), e));
+    return Result<QList<launch::RunSummary>>(launch::listRuns(runsDir), unreachable);
 }
 
 analysis::DiagnosisOptions Operations::diagnosisOptions(const QString& localDir)
@@ -241,6 +241,12 @@ analysis::DiagnosisOptions Operations::diagnosisOptions(const QString& localDir)
         options.measuredLinks.append(
             {l.hostA, l.hostB, l.bandwidthMbps / 8000.0, saved->measuredAt.toString(Qt::ISODate)});
     return options;
+}
+
+Result<QString> Operations::localTrainer()
+{
+    launch::LocalTransport local;
+    return launch::Launcher::findTrainer(local, cluster::ClusterProfile::local(1));
 }
 
 } // namespace traindeck::runs

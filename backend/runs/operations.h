@@ -95,13 +95,18 @@ class Operations {
     // Returns one message per run that could not be asked. stop, when given, is asked between runs.
     static QStringList refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop = {});
 
-    // The run history, newest first; refresh: refreshRemote() first (its messages go to errors).
     // The diagnosis options for a run (a local run directory or a remote run's record): the measured
     // links of its profile's last link test (cluster::SavedLinkTest), so that the comm-bound verdict
     // compares the allreduce with them. Defaults when there is none. Reads local files only.
     static analysis::DiagnosisOptions diagnosisOptions(const QString& localDir);
 
-    static QList<launch::RunSummary> list(const QString& runsDir, bool refresh = false, QStringList* errors = nullptr);
+    // The run history, newest first; refresh: refreshRemote() first (a run whose head could not be asked
+    // is a warning; the list still holds it, as last known).
+    static Result<QList<launch::RunSummary>> list(const QString& runsDir, bool refresh = false);
+
+    // The traindeck-trainer of this machine ($TRAINDECK_TRAINER, beside this program or in its build tree,
+    // else PATH), for the Launch page's preview and `deploy`: a quick local look-up.
+    static Result<QString> localTrainer();
 };
 
 } // namespace traindeck::runs

@@ -3,7 +3,8 @@
 # 1. every #include "area/..." in backend/<area> names an area the table lets it use;
 # 2. no backend file includes Qt Widgets;
 # 3. the front ends (app/) do not put runs together themselves: they call runs::Operations and
-#    ssh::SshKeys::installOnNode instead of the pieces below them.
+#    ssh::SshKeys::installOnNode instead of the pieces below them (no launch::Launcher at all, no
+#    RemoteRuns, no run monitor of their own).
 #   check_layers.sh [SOURCE_ROOT]   (default: this checkout; the table is always this checkout's)
 set -u
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -38,7 +39,7 @@ while IFS=: read -r file line text; do
   fail "${file#$root/}:$line: the backend never uses Qt Widgets: $text"
 done < <(grep -snH -E '#include <(QtWidgets|QWidget|QApplication|QMainWindow|QDialog)' "$root"/backend/*/*.h "$root"/backend/*/*.cpp)
 
-forbidden='Launcher::(launch|resume|cancel)\(|RemoteRuns::|locateRun\(|installPublicKey\(|new (launch::)?RunMonitor|RunMonitor [a-z]+\(|make_(unique|shared)<(launch::)?RunMonitor>'
+forbidden='Launcher::|RemoteRuns::|locateRun\(|installPublicKey\(|new (launch::)?RunMonitor|RunMonitor [a-z]+\(|make_(unique|shared)<(launch::)?RunMonitor>'
 while IFS=: read -r file line text; do
   fail "${file#$root/}:$line: a front end calls below runs::Operations / SshKeys::installOnNode: $text"
 done < <(grep -snH -E "$forbidden" "$root"/app/*/*.cpp "$root"/app/*/*.h)
