@@ -105,42 +105,36 @@ int run(const QStringList& args)
         return password;
     };
 
-    out << InstallKeyCommand::tr("key: %1 (%2)").arg(keyPath, SshKeys::fingerprintOfLine(line.value())) << '\n';
-    int failures = 0;
+    NodesKeyInstall plan;
     for (const ClusterNode& node : profile.nodes) {
-        if (!only.isEmpty() && !only.contains(node.name))
-            continue;
-        const auto installed = SshKeys::installOnNode(SshSession::targetFor(profile, node), line.value(), privateKey,
-                                                      prompts, CancelToken{});
-        if (installed) {
-            out << node.name << QStringLiteral(": ") << installed->message() << '\n';
-        } else {
-            err << node.name << QStringLiteral(": ") << installed.errorString();
-            ++failures;
-        }
+        plan.targets.append(SshSession::targetFor(profile, node));
+        plan.chosen.append(only.isEmpty() || only.contains(node.name));
     }
+    plan.head = profile.headIndex();
+    plan.publicKeyLine = line.value();
+    plan.privateKeyPath = privateKey;
+    plan.headToWorkers = parser.isSet(trustOption);
+    if (const Status usable = SshKeys::checkNodesKeyInstall(plan); !usable) {
+        err << InstallKeyCommand::tr("traindeck-cli install-key: %1").arg(usable.errorString());
+        return ExitBadInput;
+    }
+
+    out << InstallKeyCommand::tr("key: %1 (%2)").arg(keyPath, SshKeys::fingerprintOfLine(line.value())) << '\n';
+    NodesKeyInstallEvents events;
+    events.prompts = [&prompts](int) { return prompts; };
+    events.finished = [&](int node, const Result<QString>& outcome) {
+        const QString name = node == NodesKeyInstallEvents::kHeadToWorkers ? InstallKeyCommand::tr("head -> workers")
+                                                                           : profile.nodes.at(node).name;
+        if (outcome)
+            out << name << QStringLiteral(": ") << outcome.value() << '\n';
+        else
+            err << name << QStringLiteral(": ") << outcome.errorString();
+        out.flush();
+    };
+    const Status installed = SshKeys::installOnNodes(plan, events, CancelToken{});
     if (password)
         password->fill('\0');
-    if (failures == 0 && parser.isSet(trustOption)) {
-        if (!only.isEmpty()) {
-            err << InstallKeyCommand::tr(
-                       "traindeck-cli install-key: --head-to-workers needs every node (leave out --node)")
-                << '\n';
-            return ExitBadInput;
-        }
-        QList<SshTarget> targets;
-        for (const ClusterNode& node : profile.nodes)
-            targets.append(SshKeys::keyOnlyTarget(SshSession::targetFor(profile, node), privateKey));
-        const Result<QStringList> lines =
-            SshKeys::setupHeadToWorkers(targets, profile.headIndex(), prompts, CancelToken{});
-        if (!lines) {
-            err << InstallKeyCommand::tr("head -> workers: %1").arg(lines.errorString());
-            return ExitFailed;
-        }
-        for (const QString& l : lines.value())
-            out << l << '\n';
-    }
-    return failures == 0 ? ExitOk : ExitFailed;
+    return installed ? ExitOk : ExitFailed;
 }
 
 Registration reg{{QStringLiteral("install-key"),

@@ -87,9 +87,9 @@ class SshWizardKeyPage : public QWizardPage {
 
     bool validatePage() override
     {
-        QString error;
-        if (!m_w->prepareKey(&error)) {
-            m_w->m_keyInfo->setText(error);
+        const Status prepared = m_w->prepareKey();
+        if (!prepared) {
+            m_w->m_keyInfo->setText(prepared.errorString().trimmed());
             return false;
         }
         return true;
@@ -215,48 +215,40 @@ QString SshWizard::nodeLabel(int node) const
     return n.name.isEmpty() || n.name == n.host ? target : QStringLiteral("%1 (%2)").arg(n.name, target);
 }
 
-bool SshWizard::prepareKey(QString* error)
+Status SshWizard::prepareKey()
 {
     QString privateKey;
     if (m_generate->isChecked()) {
         privateKey = QDir(m_keyDir).filePath(m_keyName);
         m_keyPassphrase.reset();
         if (!QFileInfo::exists(privateKey)) {
-            if (m_passphrase->text() != m_passphrase2->text()) {
-                *error = tr("The passphrases do not match.");
-                return false;
-            }
+            if (m_passphrase->text() != m_passphrase2->text())
+                return Status::failure(Diagnostic::error(QString(), tr("The passphrases do not match.")));
             std::optional<QByteArray> pass;
             if (!m_passphrase->text().isEmpty())
                 pass = m_passphrase->text().toUtf8();
             const Result<GeneratedKey> key =
                 SshKeys::generateEd25519(m_keyDir, m_keyName, pass, SshKeys::defaultComment());
-            if (!key) {
-                *error = key.firstError().toString();
-                return false;
-            }
+            if (!key)
+                return Status::failure(key.diagnostics());
             m_keyPassphrase = pass;
             m_passphrase->clear();
             m_passphrase2->clear();
         }
     } else {
         privateKey = expandTilde(m_existingPath->text().trimmed());
-        if (privateKey.isEmpty() || !QFileInfo::exists(privateKey)) {
-            *error = tr("Choose an existing private key file.");
-            return false;
-        }
+        if (privateKey.isEmpty() || !QFileInfo::exists(privateKey))
+            return Status::failure(Diagnostic::error(QString(), tr("Choose an existing private key file.")));
         m_keyPassphrase.reset();
     }
     const Result<QString> line = SshKeys::readPublicKeyLine(privateKey + QStringLiteral(".pub"));
-    if (!line) {
-        *error = line.firstError().toString();
-        return false;
-    }
+    if (!line)
+        return Status::failure(line.diagnostics());
     m_privateKey = privateKey;
     m_publicLine = line.value();
     m_keyInfo->setText(tr("Key %1\nFingerprint %2").arg(privateKey, SshKeys::fingerprintOfLine(line.value())));
     setKeyLocation(m_keyDir, m_keyName);
-    return true;
+    return Done{};
 }
 
 SshTarget SshWizard::targetFor(int node) const
@@ -323,47 +315,35 @@ void SshWizard::installWorker(QList<std::optional<QByteArray>> passwords, bool h
             this, [this, node, s, msg] { setNodeState(node, s, msg); }, Qt::QueuedConnection);
     };
     const std::optional<QByteArray> keyPass = m_keyPassphrase;
-    bool allOk = true;
-    for (int i = 0; i < m_profile.nodes.size() && !m_cancel.isCancelled(); ++i) {
-        report(i, NodeState::Working, QString());
-        const std::optional<QByteArray> password = passwords.value(i);
+    NodesKeyInstall plan;
+    for (int i = 0; i < m_profile.nodes.size(); ++i)
+        plan.targets.append(targetFor(i));
+    plan.head = m_profile.headIndex();
+    plan.publicKeyLine = m_publicLine;
+    plan.privateKeyPath = m_privateKey;
+    plan.headToWorkers = headToWorkers;
+    NodesKeyInstallEvents events;
+    events.prompts = [this, passwords, keyPass](int node) {
         SshPrompts prompts;
         prompts.hostKey = [this](const HostKeyInfo& info) { return m_broker->askHostKey(info, m_cancel); };
-        prompts.secret = [this, password, keyPass](const SecretRequest& req) -> std::optional<QByteArray> {
-            if (req.kind == SecretKind::KeyPassphrase)
+        // Each node's own login password; the head -> workers step logs in with the key alone.
+        const std::optional<QByteArray> password =
+            node == NodesKeyInstallEvents::kHeadToWorkers ? std::nullopt : passwords.value(node);
+        prompts.secret = [this, password, keyPass, node](const SecretRequest& req) -> std::optional<QByteArray> {
+            if (req.kind == SecretKind::KeyPassphrase || node == NodesKeyInstallEvents::kHeadToWorkers)
                 return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
             return password;
         };
-        const Result<NodeInstall> installed =
-            SshKeys::installOnNode(targetFor(i), m_publicLine, m_privateKey, prompts, m_cancel);
-        if (installed) {
-            report(i, NodeState::Done, installed->message());
-        } else {
-            report(i, NodeState::Failed, installed.firstError().toString());
-            allOk = false;
-        }
-    }
-    if (headToWorkers && !m_cancel.isCancelled()) {
-        report(-1, NodeState::Working, QString());
-        if (!allOk) {
-            report(-1, NodeState::Failed, tr("skipped: not every node accepts the key"));
-        } else {
-            SshPrompts prompts;
-            prompts.hostKey = [this](const HostKeyInfo& info) { return m_broker->askHostKey(info, m_cancel); };
-            prompts.secret = [this, keyPass](const SecretRequest& req) -> std::optional<QByteArray> {
-                return keyPass ? keyPass : m_broker->askSecret(req, m_cancel);
-            };
-            QList<SshTarget> targets;
-            for (int i = 0; i < m_profile.nodes.size(); ++i)
-                targets.append(SshKeys::keyOnlyTarget(targetFor(i), m_privateKey));
-            const Result<QStringList> lines =
-                SshKeys::setupHeadToWorkers(targets, m_profile.headIndex(), prompts, m_cancel);
-            if (lines)
-                report(-1, NodeState::Done, lines->join(QLatin1Char('\n')));
-            else
-                report(-1, NodeState::Failed, lines.firstError().toString());
-        }
-    }
+        return prompts;
+    };
+    events.started = [&report](int node) { report(node, NodeState::Working, QString()); };
+    events.finished = [&report](int node, const Result<QString>& outcome) {
+        if (outcome)
+            report(node, NodeState::Done, outcome.value());
+        else
+            report(node, NodeState::Failed, outcome.firstError().toString());
+    };
+    SshKeys::installOnNodes(plan, events, m_cancel); // every outcome is reported through events
     QMetaObject::invokeMethod(
         this,
         [this] {

@@ -379,6 +379,92 @@ Result<InstallResult> SshKeys::installPublicKey(SshSession& session, const QStri
     return result;
 }
 
+Status SshKeys::checkNodesKeyInstall(const NodesKeyInstall& plan)
+{
+    const int n = int(plan.targets.size());
+    if (n == 0)
+        return Status::failure(failure(codes::Input, tr("the profile has no nodes")));
+    if (!plan.chosen.isEmpty() && plan.chosen.size() != n)
+        return Status::failure(failure(codes::Input, tr("%1 nodes chosen of %2").arg(plan.chosen.size()).arg(n)));
+    if (!plan.chosen.isEmpty() && !plan.chosen.contains(true))
+        return Status::failure(failure(codes::Input, tr("no node is chosen")));
+    if (!plan.headToWorkers)
+        return Done{};
+    if (plan.head < 0 || plan.head >= n)
+        return Status::failure(failure(codes::Input, tr("the profile has no head node")));
+    for (int i = 0; i < n; ++i)
+        if (!plan.chosen.isEmpty() && !plan.chosen.at(i))
+            return Status::failure(
+                failure(codes::Input, tr("head -> workers needs every node of the profile; %1 is left out")
+                                          .arg(plan.targets.at(i).displayName())));
+    return Done{};
+}
+
+Status SshKeys::installOnNodes(const NodesKeyInstall& plan, const NodesKeyInstallEvents& events,
+                               const CancelToken& cancel)
+{
+    if (const Status usable = checkNodesKeyInstall(plan); !usable)
+        return usable;
+    const int n = int(plan.targets.size());
+    auto isChosen = [&plan](int i) { return plan.chosen.isEmpty() || plan.chosen.value(i, false); };
+    auto promptsFor = [&events](int node) { return events.prompts ? events.prompts(node) : SshPrompts{}; };
+    auto started = [&events](int node) {
+        if (events.started)
+            events.started(node);
+    };
+    auto finished = [&events](int node, const Result<QString>& outcome) {
+        if (events.finished)
+            events.finished(node, outcome);
+    };
+    int failed = 0, installed = 0;
+    QString firstFailure; // its code is the whole run's
+    auto fail = [&](const Diagnostic& d) {
+        if (failed++ == 0)
+            firstFailure = d.code;
+    };
+    for (int i = 0; i < n && !cancel.isCancelled(); ++i) {
+        if (!isChosen(i))
+            continue;
+        started(i);
+        const Result<NodeInstall> done =
+            installOnNode(plan.targets.at(i), plan.publicKeyLine, plan.privateKeyPath, promptsFor(i), cancel);
+        if (done) {
+            ++installed;
+            finished(i, Result<QString>(done->message()));
+        } else {
+            fail(done.firstError());
+            finished(i, Result<QString>::failure(done.diagnostics()));
+        }
+    }
+    if (cancel.isCancelled())
+        return Status::failure(failure(codes::Cancelled, tr("cancelled")));
+    if (plan.headToWorkers) {
+        const int node = NodesKeyInstallEvents::kHeadToWorkers;
+        started(node);
+        if (failed > 0) {
+            finished(node,
+                     Result<QString>::failure(failure(codes::Input, tr("skipped: not every node accepts the key"))));
+        } else {
+            QList<SshTarget> keyOnly;
+            for (const SshTarget& t : plan.targets)
+                keyOnly.append(keyOnlyTarget(t, plan.privateKeyPath));
+            const Result<QStringList> lines = setupHeadToWorkers(keyOnly, plan.head, promptsFor(node), cancel);
+            if (lines) {
+                finished(node, Result<QString>(lines->join(QLatin1Char('\n'))));
+            } else {
+                fail(lines.firstError());
+                finished(node, Result<QString>::failure(lines.diagnostics()));
+            }
+        }
+    }
+    if (failed > 0)
+        return Status::failure(failure(firstFailure, tr("the key is on %1 of %2 node(s); %3 step(s) failed")
+                                                         .arg(installed)
+                                                         .arg(plan.chosen.isEmpty() ? n : int(plan.chosen.count(true)))
+                                                         .arg(failed)));
+    return Done{};
+}
+
 Result<QStringList> SshKeys::setupHeadToWorkers(const QList<SshTarget>& targets, int head, const SshPrompts& prompts,
                                                 const CancelToken& cancel)
 {

@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 
+#include <functional>
 #include <optional>
 
 // Every call that can fail returns a Result or Status whose error carries one of ssh::codes: the
@@ -37,6 +38,26 @@ struct NodeInstall {
     enum class Outcome { AlreadyWorked, Added, WasAuthorized };
     Outcome outcome = Outcome::AlreadyWorked;
     QString message() const; // "key login already works", "key added, key login verified", ...
+};
+
+// One install-key run over a profile's nodes, as the SSH wizard and `traindeck-cli install-key` run it
+// (SshKeys::installOnNodes).
+struct NodesKeyInstall {
+    QList<SshTarget> targets;   // one per node of the profile, in the profile's order
+    QList<bool> chosen;         // which nodes get the key; empty: every node
+    int head = 0;               // index of the head node in targets
+    QString publicKeyLine;      // the key to authorize
+    QString privateKeyPath;     // its private half, for the key-only login that proves it
+    bool headToWorkers = false; // then head -> worker trust for mpirun
+};
+
+// What installOnNodes() tells its front end, from the thread it runs on. node: an index into
+// targets, or kHeadToWorkers for the head -> workers step.
+struct NodesKeyInstallEvents {
+    static constexpr int kHeadToWorkers = -1;
+    std::function<SshPrompts(int node)> prompts; // host key and secret prompts for a node's logins
+    std::function<void(int node)> started;
+    std::function<void(int node, const Result<QString>& outcome)> finished; // what was done, or why not
 };
 
 class SshKeys {
@@ -98,6 +119,16 @@ class SshKeys {
     // targets[head] as the head. A node that cannot be opened stops it with that node named.
     static Result<QStringList> setupHeadToWorkers(const QList<SshTarget>& targets, int head, const SshPrompts& prompts,
                                                   const CancelToken& cancel);
+
+    // The whole install-key run, the one rule both front ends follow: refused up front (codes::Input,
+    // nothing done) when head -> workers is asked without every node chosen or the head is not a node;
+    // then installOnNode() on every chosen node in order (a failed node does not stop the others); then,
+    // when asked, head -> workers once every node accepted the key, else that step is reported skipped.
+    // Stops between nodes when `cancel` fires. Fails when any node or step failed, naming how many.
+    static Status installOnNodes(const NodesKeyInstall& plan, const NodesKeyInstallEvents& events,
+                                 const CancelToken& cancel);
+    // The up-front part of that rule alone (codes::Input), for a front end that answers bad input its own way.
+    static Status checkNodesKeyInstall(const NodesKeyInstall& plan);
 
     // Copies a local file to remotePath (parent directories created, mode applied, written to a
     // temporary name and renamed), streamed over an exec channel (`cat`), then compares sha256sum.

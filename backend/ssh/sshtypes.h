@@ -92,6 +92,8 @@ inline constexpr QLatin1String Protocol("ssh.protocol"); // anything else libssh
 inline constexpr QLatin1String Io("ssh.io");             // local file I/O
 inline constexpr QLatin1String Key("ssh.key");           // a key, key line, key name or passphrase is unusable
 inline constexpr QLatin1String RemoteCommand("ssh.remote_command"); // a command TrainDeck runs on a node failed
+inline constexpr QLatin1String
+    Input("ssh.input"); // the request itself cannot be carried out (refused before any login)
 } // namespace codes
 
 // Shared cancellation flag: set from any thread, checked by the worker between protocol steps.

@@ -314,6 +314,57 @@ class TestSshKeys : public QObject {
         QCOMPARE(wrongPair.errorCode(), QString(codes::Auth));
     }
 
+    // The one install-key rule of the wizard and `install-key` (SshKeys::installOnNodes).
+    void installOnNodesRule()
+    {
+        if (!m_userError.isEmpty())
+            QSKIP(qPrintable(m_userError));
+        resetUserSsh();
+        QTemporaryDir tmp;
+        const auto key =
+            SshKeys::generateEd25519(tmp.path(), QStringLiteral("id"), std::nullopt, QStringLiteral("t@x"));
+        QVERIFY(key);
+        SshTarget unreachable = userTarget(m_head);
+        unreachable.port = 1; // nothing listens there: this node fails
+        NodesKeyInstall plan;
+        plan.targets = {userTarget(m_head), unreachable};
+        plan.head = 0;
+        plan.publicKeyLine = key->publicKeyLine;
+        plan.privateKeyPath = key->privateKeyPath;
+        plan.headToWorkers = true;
+        QStringList events;
+        NodesKeyInstallEvents on;
+        on.prompts = [this](int) { return passwordPrompts(); };
+        on.started = [&events](int node) { events << QStringLiteral("start %1").arg(node); };
+        on.finished = [&events](int node, const Result<QString>& outcome) {
+            events << QStringLiteral("%1 %2: %3")
+                          .arg(outcome ? QStringLiteral("done") : QStringLiteral("failed"))
+                          .arg(node)
+                          .arg(outcome ? outcome.value() : outcome.firstError().message);
+        };
+        // Head -> workers with a node left out: refused before any login.
+        plan.chosen = {true, false};
+        const Status partial = SshKeys::installOnNodes(plan, on, CancelToken{});
+        QVERIFY(!partial);
+        QCOMPARE(partial.errorCode(), QString(codes::Input));
+        QVERIFY2(partial.firstError().message.contains(unreachable.displayName()), qPrintable(partial.errorString()));
+        QVERIFY(events.isEmpty());
+        QVERIFY(!QFile::exists(userSsh() + QStringLiteral("/authorized_keys")));
+        // Every node: the head gets the key, the unreachable node fails without stopping the run, and head ->
+        // workers is skipped since not every node accepts the key.
+        plan.chosen.clear();
+        const Status all = SshKeys::installOnNodes(plan, on, CancelToken{});
+        QVERIFY(!all);
+        QCOMPARE(all.errorCode(), QString(codes::Connect));
+        QCOMPARE(events.size(), 6);
+        QCOMPARE(events.at(0), QStringLiteral("start 0"));
+        QCOMPARE(events.at(1), QStringLiteral("done 0: key added, key login verified"));
+        QCOMPARE(events.at(2), QStringLiteral("start 1"));
+        QVERIFY2(events.at(3).startsWith(QStringLiteral("failed 1: ")), qPrintable(events.at(3)));
+        QCOMPARE(events.at(4), QStringLiteral("start -1"));
+        QCOMPARE(events.at(5), QStringLiteral("failed -1: skipped: not every node accepts the key"));
+    }
+
     void installAddsMissingNewline()
     {
         if (!m_userError.isEmpty())
@@ -491,6 +542,21 @@ class TestSshKeys : public QObject {
         QCOMPARE(run({}, QByteArray()), 0);
         QCOMPARE(countLines(userSsh() + QStringLiteral("/authorized_keys"), SshKeys::keyPart(key->publicKeyLine)), 1);
         QCOMPARE(run({QStringLiteral("--bogus")}, QByteArray()), 2);
+        // --head-to-workers with --node leaving a node out: bad input (exit 2), refused before any login.
+        QFile two(tmp.path() + QStringLiteral("/two.json"));
+        QVERIFY(two.open(QIODevice::WriteOnly));
+        two.write(QStringLiteral(R"({"version": 1, "name": "two", "known_hosts": "%1",
+  "nodes": [{"name": "n1", "host": "127.0.0.1", "port": %2, "user": "%3", "role": "head"},
+            {"name": "n2", "host": "127.0.0.1", "port": 1, "user": "%3"}]})")
+                      .arg(tmp.path() + QStringLiteral("/known_hosts"))
+                      .arg(m_head.port())
+                      .arg(QLatin1String(kTestUser))
+                      .toUtf8());
+        two.close();
+        profile.setFileName(two.fileName());
+        QCOMPARE(
+            run({QStringLiteral("--head-to-workers"), QStringLiteral("--node"), QStringLiteral("n1")}, QByteArray()),
+            2);
     }
 };
 
