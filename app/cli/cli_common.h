@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cluster/clusterprofile.h"
+#include "common/result.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
 #include "launch/runmonitor.h"
@@ -37,10 +38,12 @@ struct FollowOptions {
 
 // RUN (id or directory) to where the run is (runs::Operations::locate): a local run directory, or a
 // remote run's record with a transport to its head (connecting over SSH). offlineWhenSynced: a remote
-// run that has ended and whose record is complete is read from the record without connecting. On
-// failure prints why and sets *exitCode (2 no such run, 1 the head cannot be reached).
-std::optional<launch::RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced,
-                                                     QTextStream& err, int* exitCode);
+// run that has ended and whose record is complete is read from the record without connecting. Fails
+// when there is no such run (code kNoSuchRun) or the head cannot be reached; exitCodeOf() tells them apart.
+inline constexpr QLatin1String kNoSuchRun("cli.no_such_run");
+Result<launch::RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced);
+// The exit code for a failed locateRunArgument(): 2 (bad input) for no such run, else 1.
+int exitCodeOf(const Result<launch::RunLocation>& failed);
 
 // A monitor of the run at `location` that reads whole files per poll (report, logs), its errors
 // printed to err.

@@ -166,13 +166,13 @@ int run(const QStringList& args)
     filter.errorsOnly = parser.isSet(errorsOpt);
     const bool json = parser.isSet(jsonOpt);
 
-    int rc = ExitBadInput;
-    const auto loc =
-        locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
-    if (!loc)
-        return rc;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true);
+    if (!loc) {
+        err << loc.errorString();
+        return exitCodeOf(loc);
+    }
     // The monitor says the state, the hosts (hello) and, for a failed run, who failed (failure.h).
-    const std::unique_ptr<RunMonitor> monitor = readingMonitor(*loc, err);
+    const std::unique_ptr<RunMonitor> monitor = readingMonitor(loc.value(), err);
     RunMonitor& m = *monitor;
     // --follow: the monitor tails stderr.log (from its start) and hands over every line.
     RankLog log;

@@ -336,13 +336,13 @@ int run(const QStringList& args)
             << usage();
         return ExitBadInput;
     }
-    int rc = ExitBadInput;
-    const auto loc =
-        locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
-    if (!loc)
-        return rc;
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true);
+    if (!loc) {
+        err << loc.errorString();
+        return exitCodeOf(loc);
+    }
     // One poll reads the whole run; a remote run that has ended gets its record synced on the way.
-    const std::unique_ptr<RunMonitor> monitor = readingMonitor(*loc, err);
+    const std::unique_ptr<RunMonitor> monitor = readingMonitor(loc.value(), err);
     RunMonitor& m = *monitor;
     m.poll();
     const JobState state = m.state();

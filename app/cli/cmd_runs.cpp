@@ -44,11 +44,10 @@ int run(const QStringList& args)
             << '\n';
         return ExitBadInput;
     }
-    QStringList errors;
-    const QList<RunSummary> runs =
-        traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt), &errors);
-    for (const QString& e : errors)
-        err << e << '\n';
+    const auto listed = traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt));
+    for (const traindeck::Diagnostic& unreachable : listed.warnings())
+        err << unreachable.toString() << '\n';
+    const QList<RunSummary>& runs = listed.value();
     if (parser.isSet(jsonOpt)) {
         QJsonArray a;
         for (const RunSummary& r : runs)

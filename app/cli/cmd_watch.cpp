@@ -57,12 +57,12 @@ int run(const QStringList& args)
             return ExitBadInput;
         }
     }
-    int rc = ExitBadInput;
-    const auto loc =
-        locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true, err, &rc);
-    if (!loc)
-        return rc;
-    return followRun(*loc, fo);
+    const auto loc = locateRunArgument(runsDirFrom(parser, runsDir), parser.positionalArguments().first(), true);
+    if (!loc) {
+        err << loc.errorString();
+        return exitCodeOf(loc);
+    }
+    return followRun(loc.value(), fo);
 }
 
 Registration reg{{QStringLiteral("watch"), QStringLiteral("follow a run live (terminal view or --json lines)"), run}};

@@ -310,14 +310,11 @@ bool HostfileEditor::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-bool HostfileEditor::importFile(const QString& path, HostfileFormat format, QString* error)
+Status HostfileEditor::importFile(const QString& path, HostfileFormat format)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = tr("Cannot read %1: %2").arg(path, f.errorString());
-        return false;
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Status::failure(Diagnostic::error(path, tr("cannot read: %1").arg(f.errorString())));
     const QString text = QString::fromUtf8(f.read(16 << 20));
     m_format = format;
     {
@@ -326,38 +323,29 @@ bool HostfileEditor::importFile(const QString& path, HostfileFormat format, QStr
     }
     m_highlighter->setFormat(format);
     setText(text);
-    return true;
+    return Done{};
 }
 
-bool HostfileEditor::exportFile(const QString& path, HostfileFormat format, QString* message)
+Status HostfileEditor::exportFile(const QString& path, HostfileFormat format)
 {
     validateNow();
-    if (!m_hostfile) {
-        if (message)
-            *message = tr("Fix the errors in the hostfile first.");
-        return false;
-    }
+    if (!m_hostfile)
+        return Status::failure(Diagnostic::error(QString(), tr("Fix the errors in the hostfile first.")));
     QString out;
+    Diagnostics warnings;
     if (format == m_format) {
         out = m_hostfile->toText();
     } else {
         const auto converted = m_hostfile->convert(format, kEditorFile);
-        if (!converted.ok()) {
-            if (message)
-                *message = converted.errorString();
-            return false;
-        }
+        if (!converted.ok())
+            return Status::failure(converted.diagnostics());
         out = converted.value();
-        if (message && !converted.warnings().isEmpty())
-            *message = formatDiagnostics(converted.warnings());
+        warnings = converted.warnings();
     }
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(out.toUtf8()) < 0) {
-        if (message)
-            *message = tr("Cannot write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(out.toUtf8()) < 0)
+        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(f.errorString())));
+    return Status(Done{}, warnings);
 }
 
 static QStringList formatFilters()
@@ -375,9 +363,9 @@ void HostfileEditor::importDialog()
                                                       filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return;
-    QString error;
-    if (!importFile(path, HostfileFormat(std::max<qsizetype>(0, filters.indexOf(selected))), &error))
-        QMessageBox::warning(this, tr("Import failed"), error);
+    const Status imported = importFile(path, HostfileFormat(std::max<qsizetype>(0, filters.indexOf(selected))));
+    if (!imported)
+        QMessageBox::warning(this, tr("Import failed"), imported.errorString().trimmed());
 }
 
 void HostfileEditor::exportDialog()
@@ -388,11 +376,11 @@ void HostfileEditor::exportDialog()
                                                       filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return;
-    QString message;
-    if (!exportFile(path, HostfileFormat(std::max<qsizetype>(0, filters.indexOf(selected))), &message))
-        QMessageBox::warning(this, tr("Export failed"), message);
-    else if (!message.isEmpty())
-        QMessageBox::information(this, tr("Exported with warnings"), message);
+    const Status exported = exportFile(path, HostfileFormat(std::max<qsizetype>(0, filters.indexOf(selected))));
+    if (!exported)
+        QMessageBox::warning(this, tr("Export failed"), exported.errorString().trimmed());
+    else if (!exported.warnings().isEmpty())
+        QMessageBox::information(this, tr("Exported with warnings"), exported.errorString().trimmed());
 }
 
 } // namespace traindeck::gui

@@ -56,8 +56,9 @@ class HostfileEditor : public QWidget {
     // Moves the cursor to a diagnostic's line and column.
     void jumpTo(int diagnosticIndex);
 
-    bool importFile(const QString& path, cluster::HostfileFormat format, QString* error = nullptr);
-    bool exportFile(const QString& path, cluster::HostfileFormat format, QString* message = nullptr);
+    Status importFile(const QString& path, cluster::HostfileFormat format);
+    // Succeeds with warnings when the conversion lost something (e.g. a field the format cannot hold).
+    Status exportFile(const QString& path, cluster::HostfileFormat format);
 
     static QString formatDisplayName(cluster::HostfileFormat format);
 

@@ -135,14 +135,16 @@ int main(int argc, char** argv)
             seconds = parser.isSet(demo) ? 30 : 1;
         const QString dir = parser.value(shots);
         QTimer::singleShot(int(seconds * 1000), &app, [&, dir] {
-            QString error;
-            const QStringList files = writeScreenshots(window, dir, &error);
+            const traindeck::Result<QStringList> files = writeScreenshots(window, dir);
+            if (!files) {
+                QTextStream(stderr) << "traindeck: " << files.errorString();
+                app.exit(1);
+                return;
+            }
             QTextStream out(stdout);
-            for (const QString& f : files)
+            for (const QString& f : files.value())
                 out << f << '\n';
-            if (!error.isEmpty())
-                QTextStream(stderr) << "traindeck: " << error << '\n';
-            app.exit(error.isEmpty() && !files.isEmpty() ? 0 : 1);
+            app.exit(files->isEmpty() ? 1 : 0);
         });
     }
     return app.exec();

@@ -258,14 +258,16 @@ void RunSession::startLoad(const QString& path, bool followAfter)
     background::start(
         [self, path, followAfter, ticket] {
             auto store = std::make_shared<MetricStore>();
-            const metrics::LoadReport report = store->loadFile(path);
+            const Result<metrics::LoadReport> loaded = store->loadFile(path);
+            const metrics::LoadReport report = loaded ? loaded.value() : metrics::LoadReport{};
+            const QString error = loaded ? QString() : loaded.firstError().toString();
             // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
-            background::post([self, store, report, path, followAfter, ticket]() mutable {
+            background::post([self, store, report, error, path, followAfter, ticket]() mutable {
                 if (!self || self->m_loadTicket != ticket)
                     return;
-                if (!report.ok && !followAfter) {
+                if (!error.isEmpty() && !followAfter) {
                     self->setMode(Mode::None);
-                    Q_EMIT self->loadFailed(path, report.error);
+                    Q_EMIT self->loadFailed(path, error);
                     return;
                 }
                 self->m_store = std::move(store);
@@ -276,7 +278,7 @@ void RunSession::startLoad(const QString& path, bool followAfter)
                     self->m_tailer->setPath(path);
                     if (self->m_store->worldSize() > 0)
                         self->m_tailer->setWorldSize(self->m_store->worldSize());
-                    self->m_tailer->start(report.ok ? report.offset : 0, report.ok ? report.lines : 0);
+                    self->m_tailer->start(report.offset, report.lines); // 0, 0 when the file could not be read
                     self->setMode(Mode::Live);
                 } else {
                     self->setMode(Mode::Offline);

@@ -266,7 +266,7 @@ void RunsPage::refresh()
     m_listing = true;
     const QString dir = Settings::runsDir();
     runInBackground(
-        this, [dir] { return runs::Operations::list(dir); },
+        this, [dir] { return runs::Operations::list(dir).value(); }, // without refresh: never fails
         [this, dir](QList<RunSummary> runs) {
             m_listing = false;
             m_model->setRuns(runs);
@@ -357,8 +357,8 @@ void RunsPage::compareRunDirs(const QStringList& runDirs)
                 metrics::MetricStore store;
                 const auto report = store.loadFile(launch::runFile(dir, launch::runfile::kMetrics));
                 c.name = store.hello() ? store.hello()->runId : QDir(dir).dirName();
-                if (!report.ok)
-                    c.error = report.error;
+                if (!report)
+                    c.error = report.firstError().toString();
                 c.series = seriesForPlot(store, metrics::SeriesId::of(metrics::Scalar::Loss), -1, -1, 4000);
                 return c;
             },

@@ -25,22 +25,22 @@ static void settle(int ms = 150)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
-QStringList writeScreenshots(MainWindow* window, const QString& dir, QString* error)
+Result<QStringList> writeScreenshots(MainWindow* window, const QString& dir)
 {
     QStringList written;
-    if (!QDir().mkpath(dir)) {
-        if (error)
-            *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot create %1").arg(dir);
-        return written;
-    }
+    Diagnostics failed;
+    if (!QDir().mkpath(dir))
+        return Result<QStringList>::failure(Diagnostic::error(
+            dir, QCoreApplication::translate("traindeck::gui::MainWindow", "cannot create the directory")));
     const MainWindow::Page previous = window->currentPage();
     auto shoot = [&](const QString& name) {
         settle();
         const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
         if (window->grab().save(path, "PNG"))
             written << path;
-        else if (error)
-            *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot write %1").arg(path);
+        else
+            failed.append(
+                Diagnostic::error(path, QCoreApplication::translate("traindeck::gui::MainWindow", "cannot write")));
     };
     int n = 1;
     for (int p = 0; p < MainWindow::PageCount; ++p) {
@@ -85,8 +85,11 @@ QStringList writeScreenshots(MainWindow* window, const QString& dir, QString* er
     const QString path = QDir(dir).filePath(QStringLiteral("%1-ssh-wizard.png").arg(n++, 2, 10, QLatin1Char('0')));
     if (wizard.grab().save(path, "PNG"))
         written << path;
-    else if (error)
-        *error = QCoreApplication::translate("traindeck::gui::MainWindow", "Cannot write %1").arg(path);
+    else
+        failed.append(
+            Diagnostic::error(path, QCoreApplication::translate("traindeck::gui::MainWindow", "cannot write")));
+    if (!failed.isEmpty())
+        return Result<QStringList>::failure(failed);
     return written;
 }
 

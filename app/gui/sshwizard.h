@@ -71,7 +71,7 @@ class SshWizard : public QWizard {
     friend class SshWizardInstallPage;
     friend class SshWizardSummaryPage;
 
-    bool prepareKey(QString* error);
+    Status prepareKey(); // generates or reads the key; the failure says why, for the page
     void startInstall();
     void installWorker(QList<std::optional<QByteArray>> passwords, bool headToWorkers);
     void setNodeState(int node, NodeState state, const QString& message);

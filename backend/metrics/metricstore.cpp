@@ -435,20 +435,18 @@ void MetricStore::onIssue(const ParseIssue& i)
         d->issues.append(i);
 }
 
-LoadReport MetricStore::loadFile(const QString& path)
+Result<LoadReport> MetricStore::loadFile(const QString& path)
 {
     LoadReport rep;
     clear();
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        rep.error = QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot open %1: %2")
-                        .arg(path, f.errorString());
-        return rep;
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<LoadReport>::failure(Diagnostic::error(
+            path,
+            QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot open: %1").arg(f.errorString())));
     MetricsParser parser(this);
     parser.feed(&f);
     // A final line without newline may still be being written: leave it for the tailer.
-    rep.ok = true;
     rep.offset = parser.offset();
     rep.lines = parser.lineNumber();
     rep.records = parser.stats().records;
@@ -457,15 +455,16 @@ LoadReport MetricStore::loadFile(const QString& path)
     return rep;
 }
 
-bool MetricStore::saveJsonl(const QString& path, QString* error) const
+Status MetricStore::saveJsonl(const QString& path) const
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot write %1: %2")
-                         .arg(path, f.errorString());
-        return false;
-    }
+    const auto cannotWrite = [&path, &f] {
+        return Status::failure(Diagnostic::error(
+            path,
+            QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot write: %1").arg(f.errorString())));
+    };
+    if (!f.open(QIODevice::WriteOnly))
+        return cannotWrite();
     // Events in time order, merged with steps. Each hello goes before the first step after it.
     struct Event {
         double t;
@@ -503,13 +502,9 @@ bool MetricStore::saveJsonl(const QString& path, QString* error) const
     while (e < events.size())
         buf.append(events[e++].line);
     ok = ok && f.write(buf) == buf.size();
-    if (!ok || !f.commit()) {
-        if (error)
-            *error = QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot write %1: %2")
-                         .arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    if (!ok || !f.commit())
+        return cannotWrite();
+    return Done{};
 }
 
 } // namespace traindeck::metrics

@@ -2,6 +2,7 @@
 // column per scalar, in chunks (no reallocation spikes, ~45 bytes per step per rank at 8 ranks).
 #pragma once
 
+#include "common/result.h"
 #include "metrics/records.h"
 
 #include <QList>
@@ -98,9 +99,8 @@ struct MinMaxBucket {
     int count = 0; // finite values in the bucket
 };
 
+// What loadFile() read (a file that cannot be read is an error of the Result instead).
 struct LoadReport {
-    bool ok = false;
-    QString error;     // why the file could not be read (ok == false)
     qint64 offset = 0; // resume offset for a MetricsTailer (end of the last complete line)
     qint64 lines = 0;  // resume line number
     qint64 records = 0;
@@ -157,9 +157,9 @@ class MetricStore : public MetricsSink {
     qint64 memoryBytes() const;
 
     // --- files. The run's metrics.jsonl is the saved form: load it (fast, ~0.5 GB/s) ...
-    LoadReport loadFile(const QString& path);
+    Result<LoadReport> loadFile(const QString& path);
     // ... and write the store back as canonical protocol lines (hello, then every record in time order).
-    bool saveJsonl(const QString& path, QString* error = nullptr) const;
+    Status saveJsonl(const QString& path) const;
 
     // --- MetricsSink
     void onHello(const HelloRecord& r) override;

@@ -106,11 +106,14 @@ class TestHostfileEditor : public QObject {
         f.close();
         HostfileEditor editor;
         QVERIFY(editor.importFile(in, HostfileFormat::DeepSpeed));
+        const Status missing = editor.importFile(dir.filePath(QStringLiteral("missing")), HostfileFormat::OpenMpi);
+        QVERIFY(!missing);
+        QCOMPARE(missing.firstError().file, dir.filePath(QStringLiteral("missing")));
         QCOMPARE(editor.format(), HostfileFormat::DeepSpeed);
         QVERIFY(editor.hostfile());
         const QString out = dir.filePath(QStringLiteral("mpich"));
-        QString message;
-        QVERIFY2(editor.exportFile(out, HostfileFormat::Mpich, &message), qPrintable(message));
+        const Status exported = editor.exportFile(out, HostfileFormat::Mpich);
+        QVERIFY2(exported, qPrintable(exported.errorString()));
         QFile g(out);
         QVERIFY(g.open(QIODevice::ReadOnly));
         const QByteArray text = g.readAll();
@@ -118,7 +121,9 @@ class TestHostfileEditor : public QObject {
         QVERIFY(text.contains("worker-2:2"));
         // An invalid hostfile is not exported.
         editor.setText(QStringLiteral("worker-1 slots=-3\n"));
-        QVERIFY(!editor.exportFile(out, HostfileFormat::OpenMpi, &message));
+        const Status invalid = editor.exportFile(out, HostfileFormat::OpenMpi);
+        QVERIFY(!invalid);
+        QVERIFY2(invalid.errorString().contains(QStringLiteral("Fix the errors")), qPrintable(invalid.errorString()));
     }
 };
 

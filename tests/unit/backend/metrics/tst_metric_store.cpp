@@ -11,6 +11,7 @@
 #include <random>
 
 using namespace traindeck::metrics;
+using traindeck::Status;
 namespace td = traindeck::metrics::testdata;
 
 class tst_MetricStore : public QObject {
@@ -199,9 +200,10 @@ void tst_MetricStore::memoryBound()
 void tst_MetricStore::loadFixture()
 {
     MetricStore s;
-    const LoadReport rep = s.loadFile(QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
-                                      QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
-    QVERIFY2(rep.ok, qPrintable(rep.error));
+    const auto loaded = s.loadFile(QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                                   QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QVERIFY2(loaded, qPrintable(loaded.errorString()));
+    const LoadReport& rep = loaded.value();
     QCOMPARE(rep.malformed, 0);
     QCOMPARE(rep.records, 15);
     QCOMPARE(rep.lines, 15);
@@ -220,11 +222,12 @@ void tst_MetricStore::saveAndReload()
     p.feed(stream);
     QCOMPARE(a.issueCount(), 1);
     const QString path = dir.filePath(QStringLiteral("saved.jsonl"));
-    QString error;
-    QVERIFY2(a.saveJsonl(path, &error), qPrintable(error));
+    const Status saved = a.saveJsonl(path);
+    QVERIFY2(saved, qPrintable(saved.errorString()));
     MetricStore b;
-    const LoadReport rep = b.loadFile(path);
-    QVERIFY(rep.ok);
+    const auto loaded = b.loadFile(path);
+    QVERIFY(loaded);
+    const LoadReport& rep = loaded.value();
     QCOMPARE(rep.malformed, 0);
     QCOMPARE(b.rowCount(), a.rowCount());
     QCOMPARE(b.evals().size(), 1);
@@ -246,9 +249,14 @@ void tst_MetricStore::saveAndReload()
 void tst_MetricStore::loadMissingFile()
 {
     MetricStore s;
-    const LoadReport rep = s.loadFile(QStringLiteral("/nonexistent/metrics.jsonl"));
-    QVERIFY(!rep.ok);
-    QVERIFY(rep.error.contains(QStringLiteral("/nonexistent/metrics.jsonl")));
+    const auto rep = s.loadFile(QStringLiteral("/nonexistent/metrics.jsonl"));
+    QVERIFY(!rep);
+    QCOMPARE(rep.firstError().file, QStringLiteral("/nonexistent/metrics.jsonl"));
+    QVERIFY(rep.errorString().startsWith(QStringLiteral("/nonexistent/metrics.jsonl: cannot open")));
+    // Nor can a file be written where no directory is.
+    const Status saved = s.saveJsonl(QStringLiteral("/nonexistent/saved.jsonl"));
+    QVERIFY(!saved);
+    QCOMPARE(saved.firstError().file, QStringLiteral("/nonexistent/saved.jsonl"));
 }
 
 QTEST_GUILESS_MAIN(tst_MetricStore)

@@ -195,7 +195,7 @@ class TestOperations : public QObject {
         QCOMPARE(failed, JobState::Failed);
         QVERIFY(failedAt >= 2);
         // Listed with its state.
-        const QList<launch::RunSummary> listed = Operations::list(runsDir());
+        const QList<launch::RunSummary> listed = Operations::list(runsDir()).value();
         QCOMPARE(listed.size(), 1);
         QCOMPARE(listed.first().state, JobState::Failed);
 

@@ -607,7 +607,7 @@ class TestRemoteRuns : public QObject {
         QCOMPARE(launch::jobStateName(m.state()), QStringLiteral("finished"));
         QCOMPARE(m.store().rowCount(), qint64(10));
         metrics::MetricStore store;
-        QVERIFY(store.loadFile(m_finishedRecord + QStringLiteral("/metrics.jsonl")).ok);
+        QVERIFY(store.loadFile(m_finishedRecord + QStringLiteral("/metrics.jsonl")).ok());
         QCOMPARE(store.lastStep(), qint64(10));
         // And the head really is unreachable now.
         QVERIFY(!launch::locateRun(m_finishedRecord).ok());

@@ -85,8 +85,9 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     QVERIFY(!metrics.isEmpty());
 
     MetricStore store;
-    const LoadReport report = store.loadFile(metrics);
-    QVERIFY2(report.ok, qPrintable(report.error));
+    const auto loaded = store.loadFile(metrics);
+    QVERIFY2(loaded, qPrintable(loaded.errorString()));
+    const LoadReport& report = loaded.value();
     QCOMPARE(report.malformed, qint64(0));
     QCOMPARE(store.worldSize(), 2);
     QCOMPARE(store.rowCount(), qint64(6));
@@ -137,7 +138,7 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
         trainTiny(calibration, QStringList{QStringLiteral("--max-steps"), QStringLiteral("5")} + overlapped);
     QVERIFY(!balancedMetrics.isEmpty());
     MetricStore balanced;
-    QVERIFY(balanced.loadFile(balancedMetrics).ok);
+    QVERIFY(balanced.loadFile(balancedMetrics).ok());
     std::vector<double> stepMs;
     for (qint64 row = 1; row < balanced.rowCount(); ++row) // step 1 warms up
         stepMs.push_back(balanced.valueAt(SeriesId::of(RankMetric::Step, 0), row));
@@ -155,8 +156,8 @@ void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
     QVERIFY(!metrics.isEmpty());
 
     MetricStore store;
-    const LoadReport report = store.loadFile(metrics);
-    QVERIFY2(report.ok, qPrintable(report.error));
+    const auto loaded = store.loadFile(metrics);
+    QVERIFY2(loaded, qPrintable(loaded.errorString()));
     QCOMPARE(store.rowCount(), qint64(40));
     QVERIFY(store.hasRankMetric(RankMetric::CommHidden));
     const QList<traindeck::analysis::Finding> findings = traindeck::analysis::Diagnosis::analyze(store);
@@ -183,7 +184,7 @@ void TestTrainerTelemetry::waitingRanksYieldUnlessTheUserSaysOtherwise()
     const QString metrics = trainTiny(dir, {QStringLiteral("--max-steps"), QStringLiteral("2")}, env);
     QVERIFY(!metrics.isEmpty());
     MetricStore store;
-    QVERIFY(store.loadFile(metrics).ok);
+    QVERIFY(store.loadFile(metrics).ok());
     QVERIFY(store.hello().has_value());
     QCOMPARE(store.hello()->hparams.value(QStringLiteral("comm_wait")).toString(), QStringLiteral("spin"));
 }
