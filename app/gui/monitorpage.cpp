@@ -6,6 +6,7 @@
 #include "common/format.h"
 #include "findingspanel.h"
 #include "logspanel.h"
+#include "monitorcsv.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "runs/operations.h"
@@ -1027,28 +1028,6 @@ void MonitorPage::exportPng()
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
 }
 
-QString MonitorPage::csvHeader(const MetricStore& store)
-{
-    QStringList cols = {QStringLiteral("step"),          QStringLiteral("epoch"), QStringLiteral("loss"),
-                        QStringLiteral("loss_smoothed"), QStringLiteral("lr"),    QStringLiteral("grad_norm"),
-                        QStringLiteral("tokens_per_s"),  QStringLiteral("mfu")};
-    for (int r = 0; r < store.worldSize(); ++r)
-        cols << QStringLiteral("step_ms_rank%1").arg(r);
-    return cols.join(QLatin1Char(',')) + QLatin1Char('\n');
-}
-
-QString MonitorPage::csvRow(const MetricStore& store, qint64 row, double smoothedLoss)
-{
-    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 9) : QString(); };
-    QStringList cols = {QString::number(store.stepAt(row)),           num(store.scalarAt(Scalar::Epoch, row)),
-                        num(store.scalarAt(Scalar::Loss, row)),       num(smoothedLoss),
-                        num(store.scalarAt(Scalar::Lr, row)),         num(store.scalarAt(Scalar::GradNorm, row)),
-                        num(store.scalarAt(Scalar::TokensPerS, row)), num(store.scalarAt(Scalar::Mfu, row))};
-    for (int r = 0; r < store.worldSize(); ++r)
-        cols << num(store.rankAt(RankMetric::Step, r, row));
-    return cols.join(QLatin1Char(',')) + QLatin1Char('\n');
-}
-
 void MonitorPage::exportCsv()
 {
     if (m_session->store().rowCount() == 0) {
@@ -1074,7 +1053,7 @@ void MonitorPage::exportCsv()
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(300);
     progress->setAttribute(Qt::WA_DeleteOnClose);
-    file->write(csvHeader(m_session->store()).toUtf8());
+    file->write(monitorCsvHeader(m_session->store()).toUtf8());
     auto row = std::make_shared<qint64>(0);
     auto* timer = new QTimer(progress);
     connect(timer, &QTimer::timeout, this, [this, file, row, rows, generation, progress, timer, path] {
@@ -1088,8 +1067,9 @@ void MonitorPage::exportCsv()
         QByteArray chunk;
         const qint64 end = std::min(rows, *row + 5000);
         for (; *row < end; ++*row)
-            chunk += csvRow(store, *row, *row < qint64(m_smoothed.size()) ? m_smoothed[size_t(*row)] : metrics::kNaN)
-                         .toUtf8();
+            chunk +=
+                monitorCsvRow(store, *row, *row < qint64(m_smoothed.size()) ? m_smoothed[size_t(*row)] : metrics::kNaN)
+                    .toUtf8();
         file->write(chunk);
         progress->setValue(int(1000 * *row / std::max<qint64>(1, rows)));
         if (*row >= rows) {

@@ -87,10 +87,6 @@ class MonitorPage : public QWidget {
     bool followLatest() const { return m_follow; }
     void setFollowLatest(bool follow);
 
-    // Plot data as CSV: step, scalars, smoothed loss, then step_ms per rank (rows [fromRow, toRow)).
-    static QString csvHeader(const metrics::MetricStore& store);
-    static QString csvRow(const metrics::MetricStore& store, qint64 row, double smoothedLoss);
-
   public Q_SLOTS:
     void setSelectedRanks(const QList<int>& ranks);
     void exportPng();

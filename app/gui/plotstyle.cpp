@@ -31,23 +31,6 @@ QColor rankColor(int rank, int ranks)
     return QColor::fromHsv(int(360.0 * rank / ranks) % 360, 170, 200);
 }
 
-QColor passColor()
-{
-    return QColor(0x009e73);
-}
-QColor warnColor()
-{
-    return QColor(0xe69f00);
-}
-QColor failColor()
-{
-    return QColor(0xd55e00);
-}
-QColor infoColor()
-{
-    return QColor(0x0072b2);
-}
-
 void stylePlot(QCustomPlot* plot)
 {
     const QPalette pal = plot->palette();

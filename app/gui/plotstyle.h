@@ -2,6 +2,8 @@
 // theme), series use a colour-blind-safe palette, states carry text as well as colour.
 #pragma once
 
+#include "statecolors.h"
+
 #include <QColor>
 #include <QList>
 
@@ -17,12 +19,6 @@ QList<QColor> seriesColors(PaletteKind kind);
 QColor seriesColor(int i);
 // A colour for rank r of n: the palette for up to 8 ranks, evenly spread hues beyond.
 QColor rankColor(int rank, int ranks);
-
-// Severity / check state colours (always shown together with a text label).
-QColor passColor();
-QColor warnColor();
-QColor failColor();
-QColor infoColor();
 
 // Applies the widget palette to a plot: background, axes, grid, tick labels, legend; enables
 // drag-to-pan and wheel zoom on the key axis, and adaptive sampling is left on (the default).

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "launch/rundir.h"
+#include "runsmodel.h"
 
-#include <QAbstractTableModel>
 #include <QHash>
 #include <QWidget>
 
@@ -21,40 +21,6 @@ class QTableView;
 class QTimer;
 
 namespace traindeck::gui {
-
-class RunsModel : public QAbstractTableModel {
-    Q_OBJECT
-
-  public:
-    enum Column {
-        RunColumn,
-        StateColumn,
-        CreatedColumn,
-        StepColumn,
-        LossColumn,
-        ProfileColumn,
-        HostColumn,
-        ColumnCount
-    };
-    enum Roles { RunDirRole = Qt::UserRole + 1, StateRole, RemoteRole };
-
-    explicit RunsModel(QObject* parent = nullptr);
-    // Replaces the rows; rows of runs already shown are updated in place.
-    void setRuns(const QList<launch::RunSummary>& runs);
-    const QList<launch::RunSummary>& runs() const { return m_runs; }
-    int rowOfRunDir(const QString& runDir) const;
-
-    static QString stateText(launch::JobState s);
-    static QColor stateColor(launch::JobState s);
-
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  private:
-    QList<launch::RunSummary> m_runs;
-};
 
 class RunsPage : public QWidget {
     Q_OBJECT

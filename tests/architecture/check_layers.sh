@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering of docs/contributors/architecture.md, checked on the sources:
 # 1. every #include "area/..." in backend/<area> names an area the table lets it use;
-# 2. no backend file includes Qt Widgets;
+# 2. no backend file includes Qt Widgets, nor do the GUI's models (app/gui/models);
 # 3. the front ends (app/) do not put runs together themselves: they call runs::Operations and
 #    ssh::SshKeys::installOnNode instead of the pieces below them (no launch::Launcher at all, no
 #    RemoteRuns, no run monitor of their own).
@@ -38,6 +38,10 @@ done
 while IFS=: read -r file line text; do
   fail "${file#$root/}:$line: the backend never uses Qt Widgets: $text"
 done < <(grep -snH -E '#include <(QtWidgets|QWidget|QApplication|QMainWindow|QDialog)' "$root"/backend/*/*.h "$root"/backend/*/*.cpp)
+# The GUI's models and view maths (traindeck_gui_models) link Qt Core and Gui only.
+while IFS=: read -r file line text; do
+  fail "${file#$root/}:$line: the GUI's models use no widgets: $text"
+done < <(grep -snH -E '#include <(QtWidgets|QWidget|QApplication|QMainWindow|QDialog|QAbstractItemView|QTableView|qcustomplot)|#include "(qcp|plotstyle)\.h"' "$root"/app/gui/models/*.h "$root"/app/gui/models/*.cpp 2>/dev/null)
 
 forbidden='Launcher::|RemoteRuns::|locateRun\(|installPublicKey\(|new (launch::)?RunMonitor|RunMonitor [a-z]+\(|make_(unique|shared)<(launch::)?RunMonitor>'
 while IFS=: read -r file line text; do

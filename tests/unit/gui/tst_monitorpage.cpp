@@ -252,20 +252,6 @@ class TestMonitorPage : public QObject {
         QCOMPARE(page.lossGraph()->data()->at(14)->value, 1.0);
     }
 
-    void csvRows()
-    {
-        metrics::MetricStore store;
-        store.onHello(guitest::hello(2));
-        store.onStep(guitest::step(1, 2));
-        const QString header = MonitorPage::csvHeader(store);
-        QVERIFY(header.startsWith(QStringLiteral("step,epoch,loss,loss_smoothed,lr")));
-        QVERIFY(header.trimmed().endsWith(QStringLiteral("step_ms_rank1")));
-        const QStringList row = MonitorPage::csvRow(store, 0, 9.5).trimmed().split(QLatin1Char(','));
-        QCOMPARE(row.size(), header.trimmed().split(QLatin1Char(',')).size());
-        QCOMPARE(row.at(0), QStringLiteral("1"));
-        QCOMPARE(row.at(3), QStringLiteral("9.5"));
-    }
-
     void exportPng()
     {
         QTemporaryDir dir;

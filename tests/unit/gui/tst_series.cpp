@@ -1,4 +1,5 @@
 #include "gui_testdata.h"
+#include "monitorcsv.h"
 #include "series.h"
 
 #include "metrics/metricstore.h"
@@ -101,6 +102,19 @@ class TestSeries : public QObject {
         const XYSeries fv = vectorForPlot(store, v, -1, -1, 400);
         QVERIFY(fv.decimated);
         QCOMPARE(*std::min_element(fv.values.begin(), fv.values.end()), -5.0);
+    }
+    void csvRows()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(2));
+        store.onStep(guitest::step(1, 2));
+        const QString header = monitorCsvHeader(store);
+        QVERIFY(header.startsWith(QStringLiteral("step,epoch,loss,loss_smoothed,lr")));
+        QVERIFY(header.trimmed().endsWith(QStringLiteral("step_ms_rank1")));
+        const QStringList row = monitorCsvRow(store, 0, 9.5).trimmed().split(QLatin1Char(','));
+        QCOMPARE(row.size(), header.trimmed().split(QLatin1Char(',')).size());
+        QCOMPARE(row.at(0), QStringLiteral("1"));
+        QCOMPARE(row.at(3), QStringLiteral("9.5"));
     }
 };
 
