@@ -1,6 +1,6 @@
 // The Qwen2 tokenizer against references no one here wrote: @lenml/tokenizers (transformers.js) and
 // tiktoken (WASM) loaded with Qwen's ranks, both run under node at test time on a generated corpus.
-#include <QtTest>
+#include <QTest>
 
 #include <QTemporaryDir>
 

@@ -1,7 +1,7 @@
 // `traindeck-trainer tokenize …` as a process: output format, stdin/file input, --special, --stats,
 // --threads, --decode, and exit code 2 with a message naming the file and fault for bad input.
 // The executable is the build's traindeck-trainer (TRAINDECK_TRAINER, test_paths.h).
-#include <QtTest>
+#include <QTest>
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 // The tokenizer's threads: encodeBatch's worker pool and the encoder-state pool that concurrent callers
 // share. Small enough to run under ThreadSanitizer (label `threaded`, scripts/sanitize.sh); the full
 // tst_tokenizer, with its node references on a 1 MiB corpus, is not.
-#include <QtTest>
+#include <QTest>
 
 #include <thread>
 

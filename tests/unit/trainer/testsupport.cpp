@@ -9,7 +9,7 @@
 
 #include <QFile>
 #include <QProcess>
-#include <QtTest/QtTest>
+#include <QTest>
 
 namespace testsupport {
 

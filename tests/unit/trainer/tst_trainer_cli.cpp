@@ -3,7 +3,7 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 using testsupport::run;

@@ -6,7 +6,7 @@
 #include "analysis/findinghistory.h"
 #include "synthetic_run.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace traindeck::analysis;
 using traindeck::metrics::MetricStore;

@@ -5,7 +5,7 @@
 #include "common/format.h"
 #include "metrics/metricstore.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <limits>

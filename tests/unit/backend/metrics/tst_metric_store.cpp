@@ -5,7 +5,7 @@
 #include "testdata.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <random>

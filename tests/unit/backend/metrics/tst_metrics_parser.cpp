@@ -6,7 +6,7 @@
 
 #include <QBuffer>
 #include <QFile>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -6,7 +6,8 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QTimer>
 
 using namespace traindeck::metrics;
 namespace td = traindeck::metrics::testdata;

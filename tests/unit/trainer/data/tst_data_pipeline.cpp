@@ -7,7 +7,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 
 #include <filesystem>
 #include <thread>

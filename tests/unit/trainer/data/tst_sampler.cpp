@@ -4,7 +4,7 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 
 #include <set>
 

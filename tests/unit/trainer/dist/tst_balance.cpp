@@ -4,8 +4,9 @@
 #include "testsupport.h"
 #include "train/balance.h"
 
+#include <QFloat16> // QTest declares qfloat16 only; nlohmann::json asks whether it converts
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace traindeck::model;

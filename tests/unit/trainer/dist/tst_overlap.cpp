@@ -5,7 +5,7 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 using testsupport::ProcessResult;

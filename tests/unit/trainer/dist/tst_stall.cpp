@@ -7,9 +7,10 @@
 
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QFloat16> // QTest declares qfloat16 only; nlohmann::json asks whether it converts
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 #include <csignal>

@@ -6,7 +6,7 @@
 #include "train/zero.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 using testsupport::maxRelativeDifference;

@@ -5,7 +5,7 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 
 #include <cstring>
 #include <fstream>

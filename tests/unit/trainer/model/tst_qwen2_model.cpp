@@ -4,7 +4,7 @@
 #include "testsupport.h"
 #include "train/adamw.h"
 
-#include <QtTest/QtTest>
+#include <QTest>
 #include <torch/torch.h>
 
 #include <cmath>

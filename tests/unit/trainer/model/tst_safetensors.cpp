@@ -6,7 +6,7 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 

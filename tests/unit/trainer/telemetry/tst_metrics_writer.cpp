@@ -3,7 +3,7 @@
 // reported once on stderr and by one `warning` record once the file takes writes again.
 #include "telemetry/metrics_writer.h"
 
-#include <QtTest/QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

@@ -12,7 +12,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <vector>

@@ -8,7 +8,7 @@
 #include "util/fileio.h"
 
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 

@@ -2,7 +2,7 @@
 // and skipping without scaling in fp32.
 #include "train/loss_scaler.h"
 
-#include <QtTest/QtTest>
+#include <QTest>
 
 using traindeck::train::LossScaler;
 

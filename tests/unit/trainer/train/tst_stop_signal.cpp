@@ -6,7 +6,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <nlohmann/json.hpp>
 
 #include <chrono>

@@ -10,7 +10,7 @@
 #include "util/gpu.h"
 
 #include <QProcess>
-#include <QtTest/QtTest>
+#include <QTest>
 #include <atomic>
 #include <dlfcn.h>
 #include <nlohmann/json.hpp>
