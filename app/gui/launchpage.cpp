@@ -65,9 +65,31 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     auto* formHost = new QWidget;
     auto* left = new QVBoxLayout(formHost);
     left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(buildModelBox(formHost));
+    left->addWidget(buildWorldBox(formHost));
+    left->addWidget(buildHyperparameterBox(formHost));
+    left->addStretch(1);
 
-    // --- what
-    auto* whatBox = new QGroupBox(tr("Model and data"), formHost);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(formHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(420);
+    outer->addWidget(scroll, 1);
+    outer->addLayout(buildSidePanel(), 1);
+    connectPreview();
+
+    const auto trainer = runs::Operations::localTrainer();
+    m_trainerPath = trainer.ok() ? trainer.value() : QString();
+
+    reloadProfiles();
+    applyPreset(Preset::TinyDemo);
+}
+
+// Model and data: the preset, the run's name, the model directory, the dataset and the tokenizer.
+QGroupBox* LaunchPage::buildModelBox(QWidget* parent)
+{
+    auto* whatBox = new QGroupBox(tr("Model and data"), parent);
     auto* what = new QFormLayout(whatBox);
     m_preset = new QComboBox(whatBox);
     m_preset->addItem(tr("Tiny demo (qwen2-tiny, random init, CPU)"), int(Preset::TinyDemo));
@@ -85,10 +107,13 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     m_tokenizer = new QLineEdit(whatBox);
     m_tokenizer->setPlaceholderText(tr("tokenizer.json (empty: the model directory's)"));
     what->addRow(tr("&Tokenizer:"), pathField(m_tokenizer, whatBox, false, true));
-    left->addWidget(whatBox);
+    return whatBox;
+}
 
-    // --- where
-    auto* whereBox = new QGroupBox(tr("World layout"), formHost);
+// World layout: the cluster profile, the number of ranks and where they go.
+QGroupBox* LaunchPage::buildWorldBox(QWidget* parent)
+{
+    auto* whereBox = new QGroupBox(tr("World layout"), parent);
     auto* where = new QFormLayout(whereBox);
     m_profile = new QComboBox(whereBox);
     where->addRow(tr("Cluster p&rofile:"), m_profile);
@@ -100,10 +125,13 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     where->addRow(tr("Ran&ks (local):"), m_ranks);
     m_layout = new QLabel(whereBox);
     where->addRow(tr("Layout:"), m_layout);
-    left->addWidget(whereBox);
+    return whereBox;
+}
 
-    // --- how
-    auto* hpBox = new QGroupBox(tr("Hyper-parameters"), formHost);
+// Hyper-parameters and the trainer's options (precision, balance, overlap, ZeRO, the communicator).
+QGroupBox* LaunchPage::buildHyperparameterBox(QWidget* parent)
+{
+    auto* hpBox = new QGroupBox(tr("Hyper-parameters"), parent);
     auto* hp = new QFormLayout(hpBox);
     auto spin = [hpBox](int lo, int hi, int v, const QString& tip) {
         auto* s = new QSpinBox(hpBox);
@@ -182,16 +210,12 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     m_stallAbort->setSuffix(tr(" s"));
     m_stallAbort->setSpecialValueText(tr("never"));
     hp->addRow(tr("Abort a stall a&fter:"), m_stallAbort);
-    left->addWidget(hpBox);
-    left->addStretch(1);
+    return hpBox;
+}
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(formHost);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(420);
-
-    // --- right: environment, problems, preview, launch
+// The right side: environment variables, problems, the mpirun preview and the Launch button.
+QVBoxLayout* LaunchPage::buildSidePanel()
+{
     auto* right = new QVBoxLayout;
     auto* envBox = new QGroupBox(tr("Environment variables (exported to every rank)"), this);
     auto* el = new QVBoxLayout(envBox);
@@ -235,9 +259,22 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     lb->addWidget(m_launch);
     right->addLayout(lb);
 
-    outer->addWidget(scroll, 1);
-    outer->addLayout(right, 1);
+    connect(addEnv, &QPushButton::clicked, this, [this] {
+        m_env->insertRow(m_env->rowCount());
+        m_env->setCurrentCell(m_env->rowCount() - 1, 0);
+        m_env->editItem(m_env->item(m_env->rowCount() - 1, 0));
+    });
+    connect(removeEnv, &QPushButton::clicked, this, [this] {
+        if (m_env->currentRow() >= 0)
+            m_env->removeRow(m_env->currentRow());
+        schedulePreview();
+    });
+    return right;
+}
 
+// Every field updates the preview (coalesced by m_previewTimer); Launch launches.
+void LaunchPage::connectPreview()
+{
     m_previewTimer = new QTimer(this);
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(150);
@@ -257,23 +294,7 @@ LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
     connect(m_comm, &QComboBox::currentTextChanged, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
-    connect(addEnv, &QPushButton::clicked, this, [this] {
-        m_env->insertRow(m_env->rowCount());
-        m_env->setCurrentCell(m_env->rowCount() - 1, 0);
-        m_env->editItem(m_env->item(m_env->rowCount() - 1, 0));
-    });
-    connect(removeEnv, &QPushButton::clicked, this, [this] {
-        if (m_env->currentRow() >= 0)
-            m_env->removeRow(m_env->currentRow());
-        schedulePreview();
-    });
     connect(m_launch, &QPushButton::clicked, this, &LaunchPage::launchNow);
-
-    const auto trainer = runs::Operations::localTrainer();
-    m_trainerPath = trainer.ok() ? trainer.value() : QString();
-
-    reloadProfiles();
-    applyPreset(Preset::TinyDemo);
 }
 
 void LaunchPage::schedulePreview()

@@ -10,6 +10,8 @@
 #include <QWidget>
 
 class QComboBox;
+class QGroupBox;
+class QVBoxLayout;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -63,6 +65,11 @@ class LaunchPage : public QWidget {
     void launchFailed(const QString& message);
 
   private:
+    QGroupBox* buildModelBox(QWidget* parent);
+    QGroupBox* buildWorldBox(QWidget* parent);
+    QGroupBox* buildHyperparameterBox(QWidget* parent);
+    QVBoxLayout* buildSidePanel();
+    void connectPreview();
     void schedulePreview();
     void applySpec(const launch::JobSpec& spec);
 

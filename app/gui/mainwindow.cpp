@@ -49,6 +49,16 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
     setWindowIcon(appIcon(QStringLiteral("traindeck")));
     resize(1280, 800);
 
+    buildPages();
+    buildMenu();
+    buildStatusBar();
+    connectPages();
+    connectSession();
+}
+
+// The sidebar and the stacked pages, with their Ctrl+1..N shortcuts.
+void MainWindow::buildPages()
+{
     auto* central = new QWidget(this);
     auto* layout = new QHBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -64,7 +74,7 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
     m_sidebar->setPalette(sp);
     m_stack = new QStackedWidget(central);
 
-    m_monitor = new MonitorPage(session, m_stack);
+    m_monitor = new MonitorPage(m_session, m_stack);
     m_runs = new RunsPage(m_stack);
     m_launch = new LaunchPage(m_stack);
     m_checks = new ChecksPage(m_stack);
@@ -96,8 +106,11 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
     setCentralWidget(central);
     connect(m_sidebar, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
     m_sidebar->setCurrentRow(0);
+}
 
-    // --- menu
+// File and Help menus.
+void MainWindow::buildMenu()
+{
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     QAction* demo = fileMenu->addAction(tr("Run the &demo"));
     demo->setToolTip(tr("Launch the tiny demo on this machine (2 CPU ranks)"));
@@ -124,8 +137,11 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
             tr("TrainDeck %1\nData-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.")
                 .arg(QStringLiteral(TRAINDECK_VERSION)));
     });
+}
 
-    // --- status bar
+// The connection, job and monitor status in the status bar.
+void MainWindow::buildStatusBar()
+{
     m_connection = new QLabel(this);
     m_job = new QLabel(this);
     m_monitorStatus = new QLabel(this);
@@ -134,8 +150,11 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
     statusBar()->addPermanentWidget(m_monitorStatus);
     updateConnection();
     setJobState(tr("No job"), palette().color(QPalette::WindowText));
+}
 
-    // --- wiring
+// What the pages ask of each other: open a run, follow a launched one, reattach at start, profiles.
+void MainWindow::connectPages()
+{
     connect(m_monitor, &MonitorPage::statusTextChanged, m_monitorStatus, &QLabel::setText);
     connect(m_runs, &RunsPage::openRequested, this, [this](const QString& runDir, bool live) {
         // runDir: a run directory or a remote run's record (offline: its metrics mirror).
@@ -192,6 +211,11 @@ MainWindow::MainWindow(RunSession* session, QWidget* parent) : QMainWindow(paren
         wizard->setAttribute(Qt::WA_DeleteOnClose);
         wizard->open();
     });
+}
+
+// The checks' profile, settings, and the session's job state and failures.
+void MainWindow::connectSession()
+{
     // The Checks page checks the Cluster page's current profile.
     m_checks->setProfile(m_cluster->profile());
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {

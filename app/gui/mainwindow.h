@@ -54,6 +54,11 @@ class MainWindow : public QMainWindow {
     void languageChangeRequested(const QString& language);
 
   private:
+    void buildPages();
+    void buildMenu();
+    void buildStatusBar();
+    void connectPages();
+    void connectSession();
     void updateConnection();
     void setJobState(const QString& text, const QColor& color);
 

@@ -76,8 +76,33 @@ int plotPoints(QCustomPlot* plot)
 MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildControls());
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(buildTrainingTab(), tr("&Training"));
+    m_tabs->addTab(buildDevicesTab(), tr("&Devices"));
+    m_tabs->addTab(buildBalanceTab(), tr("&Load balance"));
+    m_logs = new LogsPanel(session, this);
+    m_tabs->addTab(m_logs, tr("L&ogs"));
 
-    // --- controls
+    m_findings = new FindingsPanel(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_tabs);
+    split->addWidget(m_findings);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({900, 300});
+    layout->addWidget(split, 1);
+    m_status = new QLabel(this); // shown in the main window's status bar
+    m_status->setVisible(false);
+
+    connectBehaviour();
+    schedule(DirtyRebuild);
+}
+
+// The title and the controls above the tabs: smoothing, the bars' window, the heatmap's metric, follow,
+// zoom reset and the exports.
+QHBoxLayout* MonitorPage::buildControls()
+{
     auto* controls = new QHBoxLayout;
     m_title = new QLabel(tr("No run"), this);
     QFont tf = m_title->font();
@@ -143,10 +168,15 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     controls->addWidget(resetBtn);
     controls->addWidget(pngBtn);
     controls->addWidget(csvBtn);
-    layout->addLayout(controls);
+    connect(resetBtn, &QToolButton::clicked, this, &MonitorPage::resetZoom);
+    connect(pngBtn, &QToolButton::clicked, this, &MonitorPage::exportPng);
+    connect(csvBtn, &QToolButton::clicked, this, &MonitorPage::exportCsv);
+    return controls;
+}
 
-    // --- plots
-    m_tabs = new QTabWidget(this);
+// Loss (raw and smoothed), throughput and MFU, learning rate, gradient norm.
+QWidget* MonitorPage::buildTrainingTab()
+{
     auto* training = new QWidget;
     auto* tg = new QGridLayout(training);
     tg->setContentsMargins(2, 2, 2, 2);
@@ -197,6 +227,12 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     m_tputPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     stylePlot(m_tputPlot);
 
+    return training;
+}
+
+// Utilisation and memory per rank.
+QWidget* MonitorPage::buildDevicesTab()
+{
     auto* devices = new QWidget;
     auto* dg = new QVBoxLayout(devices);
     dg->setContentsMargins(2, 2, 2, 2);
@@ -207,6 +243,12 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     dg->addWidget(m_utilPlot);
     dg->addWidget(m_memPlot);
 
+    return devices;
+}
+
+// The load-balance bars (mean time per phase and rank) and the rank x step heatmap.
+QWidget* MonitorPage::buildBalanceTab()
+{
     auto* balance = new QWidget;
     auto* bg = new QVBoxLayout(balance);
     bg->setContentsMargins(2, 2, 2, 2);
@@ -278,31 +320,19 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     bg->addWidget(m_barsPlot);
     bg->addWidget(m_heatPlot);
 
-    m_tabs->addTab(training, tr("&Training"));
-    m_tabs->addTab(devices, tr("&Devices"));
-    m_tabs->addTab(balance, tr("&Load balance"));
-    m_logs = new LogsPanel(session, this);
-    m_tabs->addTab(m_logs, tr("L&ogs"));
+    return balance;
+}
 
-    m_findings = new FindingsPanel(this);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_tabs);
-    split->addWidget(m_findings);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
-    split->setSizes({900, 300});
-    layout->addWidget(split, 1);
-    m_status = new QLabel(this); // shown in the main window's status bar
-    m_status->setVisible(false);
-
-    // --- behaviour
+// The session's updates, the controls and the plots' interactions.
+void MonitorPage::connectBehaviour()
+{
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
     m_timer->setInterval(Settings::refreshMs());
     connect(m_timer, &QTimer::timeout, this, &MonitorPage::refresh);
-    connect(session, &RunSession::changed, this, [this] { schedule(DirtyData | DirtyFindings); });
-    connect(session, &RunSession::reset, this, [this] { schedule(DirtyRebuild | DirtyFindings); });
-    connect(session, &RunSession::modeChanged, this, [this] { updateStatus(); });
+    connect(m_session, &RunSession::changed, this, [this] { schedule(DirtyData | DirtyFindings); });
+    connect(m_session, &RunSession::reset, this, [this] { schedule(DirtyRebuild | DirtyFindings); });
+    connect(m_session, &RunSession::modeChanged, this, [this] { updateStatus(); });
     connect(m_smoothSlider, &QSlider::valueChanged, this, [this](int v) {
         m_smoothLabel->setText(formatNumber(v / 1000.0, 3, 'f', QLocale()));
         m_ema = DebiasedEma(v / 1000.0);
@@ -320,9 +350,6 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
         schedule(DirtyData);
     });
     connect(m_followBox, &QCheckBox::toggled, this, &MonitorPage::setFollowLatest);
-    connect(resetBtn, &QToolButton::clicked, this, &MonitorPage::resetZoom);
-    connect(pngBtn, &QToolButton::clicked, this, &MonitorPage::exportPng);
-    connect(csvBtn, &QToolButton::clicked, this, &MonitorPage::exportCsv);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { schedule(0); });
     connect(m_findings, &FindingsPanel::ranksSelected, this, &MonitorPage::setSelectedRanks);
     for (QCustomPlot* plot : timePlots()) {
@@ -333,7 +360,6 @@ MonitorPage::MonitorPage(RunSession* session, QWidget* parent) : QWidget(parent)
     connect(m_barsPlot, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable*, int index, QMouseEvent*) { setSelectedRanks({index}); });
     connect(m_barsPlot, &QCustomPlot::mouseDoubleClick, this, [this] { setSelectedRanks({}); });
-    schedule(DirtyRebuild);
 }
 
 MonitorPage::~MonitorPage() = default;
