@@ -91,7 +91,7 @@
 <context>
     <name>traindeck::analysis::FindingHistory</name>
     <message>
-        <location filename="../backend/analysis/findinghistory.cpp" line="85"/>
+        <location filename="../backend/analysis/findinghistory.cpp" line="86"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
@@ -283,42 +283,42 @@
         <translation>显存持续增长，通常意味着有张量跨步保留（保存了带计算图的损失或指标、不断增长的缓存）。请对用于日志的值调用 detach，并留意内存不足错误。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="43"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="54"/>
         <source>The loss became NaN/infinite at step %1</source>
         <translation>损失在第 %1 步变为 NaN/无穷大</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="45"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="56"/>
         <source>Resume from the checkpoint of step %1 with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16.</source>
         <translation>从第 %1 步的检查点恢复，并降低学习率（或延长预热）、启用梯度裁剪；使用 fp16 时请检查损失缩放，或改用 bf16 训练。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="48"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="59"/>
         <source>Restart with a lower learning rate (or longer warm-up) and gradient clipping; with fp16, check the loss scale, or train in bf16. Save checkpoints more often to resume sooner.</source>
         <translation>降低学习率（或延长预热）并启用梯度裁剪后重新开始；使用 fp16 时请检查损失缩放，或改用 bf16 训练。更频繁地保存检查点，以便更快恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="109"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="120"/>
         <source>The loss spiked %1 time(s), up to %2x its recent level</source>
         <translation>损失出现 %1 次尖峰，最高达近期水平的 %2 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="111"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="122"/>
         <source>Occasional loss spikes often come from a few bad batches or too high a learning rate. Inspect the data around step %1, enable gradient clipping, or lower the peak learning rate.</source>
         <translation>偶发的损失尖峰通常来自少数坏批次或过高的学习率。请检查第 %1 步附近的数据、启用梯度裁剪，或降低峰值学习率。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="130"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="136"/>
         <source>The loss diverged: it is %1x its best level since step %2</source>
         <translation>损失发散：当前为第 %2 步以来最佳水平的 %1 倍</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="135"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="141"/>
         <source>Stop the run and resume from the checkpoint of step %1 with a lower learning rate and gradient clipping.</source>
         <translation>停止运行，并从第 %1 步的检查点以更低的学习率和梯度裁剪恢复。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_loss.cpp" line="138"/>
+        <location filename="../backend/analysis/detect_loss.cpp" line="144"/>
         <source>Stop the run and restart with a lower learning rate, a longer warm-up and gradient clipping.</source>
         <translation>停止运行，以更低的学习率、更长的预热和梯度裁剪重新开始。</translation>
     </message>
@@ -504,660 +504,660 @@
     </message>
     <message>
         <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="316"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="306"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="338"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="328"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="340"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1106"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="201"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1096"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="199"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="203"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="205"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="217"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="207"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="219"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="234"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="236"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
         <source>Slurm</source>
         <translation>Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="239"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
         <source>Check job</source>
         <translation>检查作业</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="355"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="345"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="358"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="378"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="368"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="379"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="369"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="383"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="373"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="387"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="377"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="404"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="882"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="394"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="872"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="405"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="395"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="413"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="403"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="436"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="427"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="447"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="448"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="438"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="442"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="456"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="446"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="462"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="510"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="537"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="663"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="501"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="518"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="653"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="512"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="516"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="506"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="521"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="529"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="519"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="536"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="526"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="538"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="551"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="557"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="547"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="559"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="563"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="553"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="564"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="554"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="569"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="559"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="570"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="560"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="575"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="576"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="583"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="573"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="584"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="574"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1174"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1164"/>
         <source>; differs from %1 (%2)</source>
         <translation>；与 %1（%2）不同</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1122"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1112"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="609"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="610"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="600"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="621"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="611"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="623"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="613"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="632"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="622"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="651"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="641"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="651"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="690"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="641"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="680"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="652"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="655"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1112"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1102"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="681"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="671"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="683"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="685"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="686"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="676"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="689"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="692"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1114"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1104"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="704"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="694"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="731"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="721"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="732"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="722"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="737"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="727"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="738"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="728"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1118"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1108"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="749"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="760"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="750"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="769"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="825"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="815"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="826"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="845"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="835"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="848"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="838"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="850"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="840"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="841"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="859"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="849"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="861"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="866"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="856"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="866"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="856"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="873"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="890"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="893"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="938"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="950"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="940"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="954"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="944"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="958"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="963"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="953"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="969"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="959"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="963"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="975"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="965"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="971"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="983"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="988"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="978"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="991"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="603"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="593"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1002"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="992"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1029"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1019"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1041"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1031"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1042"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1032"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1050"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1040"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1056"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1046"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1076"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1066"/>
         <source>sinfo not found on the login node</source>
         <translation>登录节点上找不到 sinfo</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1067"/>
         <source>command -v sinfo: not found</source>
         <translation>command -v sinfo：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1078"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
         <source>Install Slurm&apos;s client commands on the login node (Debian: slurm-client) or add their directory to the profile&apos;s &quot;path_prefix&quot;.</source>
         <translation>在登录节点上安装 Slurm 的客户端命令（Debian：slurm-client），或把它们所在的目录加入配置的 &quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1085"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
         <source>sinfo failed (%1)</source>
         <translation>sinfo 失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1087"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
         <source>Slurm&apos;s controller did not answer: check that slurmctld runs and is reachable from the login node (scontrol ping).</source>
         <translation>Slurm 控制器没有响应：请检查 slurmctld 是否在运行、登录节点能否访问它（scontrol ping）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1107"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1097"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1108"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1098"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1109"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1099"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1113"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1103"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1115"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1105"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1119"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1109"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1123"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1113"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1126"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1116"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1127"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1117"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1171"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="1161"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -2004,32 +2004,32 @@
 <context>
     <name>traindeck::gui::CheckResultsModel</name>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="16"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="16"/>
         <source>✓ pass</source>
         <translation>✓ 通过</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="17"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="17"/>
         <source>! warn</source>
         <translation>! 警告</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="18"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="18"/>
         <source>✗ fail</source>
         <translation>✗ 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="21"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="21"/>
         <source>– skip</source>
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="150"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="150"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="151"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="151"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -2702,42 +2702,50 @@ node2 slots=8</translation>
         <translation>双击问题即可跳转到对应位置</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="318"/>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
+        <location filename="../app/gui/hostfileeditor.cpp" line="317"/>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="337"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="347"/>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="vanished">无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/hostfileeditor.cpp" line="333"/>
         <source>Fix the errors in the hostfile first.</source>
         <translation>请先修正 hostfile 中的错误。</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="357"/>
         <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="374"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="362"/>
         <source>Import hostfile</source>
         <translation>导入 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="380"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="368"/>
         <source>Import failed</source>
         <translation>导入失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="387"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="375"/>
         <source>Export hostfile</source>
         <translation>导出 hostfile</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="393"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="381"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/hostfileeditor.cpp" line="395"/>
+        <location filename="../app/gui/hostfileeditor.cpp" line="383"/>
         <source>Exported with warnings</source>
         <translation>已导出，但有警告</translation>
     </message>
@@ -2745,446 +2753,446 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="47"/>
+        <location filename="../app/gui/launchpage.cpp" line="46"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="52"/>
+        <location filename="../app/gui/launchpage.cpp" line="51"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="55"/>
+        <location filename="../app/gui/launchpage.cpp" line="54"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="56"/>
+        <location filename="../app/gui/launchpage.cpp" line="55"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="71"/>
+        <location filename="../app/gui/launchpage.cpp" line="92"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="74"/>
+        <location filename="../app/gui/launchpage.cpp" line="95"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="75"/>
+        <location filename="../app/gui/launchpage.cpp" line="96"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="76"/>
+        <location filename="../app/gui/launchpage.cpp" line="97"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="78"/>
+        <location filename="../app/gui/launchpage.cpp" line="99"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="79"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="81"/>
+        <location filename="../app/gui/launchpage.cpp" line="102"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="82"/>
+        <location filename="../app/gui/launchpage.cpp" line="103"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="84"/>
+        <location filename="../app/gui/launchpage.cpp" line="105"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="85"/>
+        <location filename="../app/gui/launchpage.cpp" line="106"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="87"/>
+        <location filename="../app/gui/launchpage.cpp" line="108"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="88"/>
+        <location filename="../app/gui/launchpage.cpp" line="109"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="92"/>
+        <location filename="../app/gui/launchpage.cpp" line="116"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="95"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="124"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="101"/>
+        <location filename="../app/gui/launchpage.cpp" line="125"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="103"/>
+        <location filename="../app/gui/launchpage.cpp" line="127"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="107"/>
+        <location filename="../app/gui/launchpage.cpp" line="134"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="117"/>
+        <location filename="../app/gui/launchpage.cpp" line="144"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="118"/>
+        <location filename="../app/gui/launchpage.cpp" line="145"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="119"/>
+        <location filename="../app/gui/launchpage.cpp" line="146"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="120"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="121"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="122"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="123"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="124"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="130"/>
+        <location filename="../app/gui/launchpage.cpp" line="157"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="140"/>
+        <location filename="../app/gui/launchpage.cpp" line="167"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="145"/>
+        <location filename="../app/gui/launchpage.cpp" line="172"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="146"/>
+        <location filename="../app/gui/launchpage.cpp" line="173"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="147"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="148"/>
+        <location filename="../app/gui/launchpage.cpp" line="175"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="149"/>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="150"/>
+        <location filename="../app/gui/launchpage.cpp" line="177"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="152"/>
+        <location filename="../app/gui/launchpage.cpp" line="179"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="153"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="154"/>
+        <location filename="../app/gui/launchpage.cpp" line="181"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="155"/>
+        <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="156"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>Give faster ranks more of each batch</source>
         <translation>给较快的 rank 分配更多批次样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="158"/>
+        <location filename="../app/gui/launchpage.cpp" line="185"/>
         <source>--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; the update stays the same</source>
         <translation>--balance auto：训练器每 10 步把样本从较慢的 rank 移到较快的 rank；参数更新保持不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="160"/>
+        <location filename="../app/gui/launchpage.cpp" line="187"/>
         <source>Load &amp;balance:</source>
         <translation>负载均衡(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="161"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>Overlap the gradient allreduce with backward</source>
         <translation>梯度 allreduce 与反向传播重叠</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="163"/>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>--overlap on: each gradient bucket is sent as soon as backward has produced it; the results are the same bit for bit</source>
         <translation>--overlap on：反向传播一产生某个梯度桶就立即发送；结果逐位相同</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="165"/>
+        <location filename="../app/gui/launchpage.cpp" line="192"/>
         <source>&amp;Overlap:</source>
         <translation>重叠(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="166"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>Shard the optimizer state over the ranks</source>
         <translation>在各 rank 之间分片优化器状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <location filename="../app/gui/launchpage.cpp" line="194"/>
         <source>--zero 1 (ZeRO stage 1): each rank keeps AdamW&apos;s state for its share of the parameters only; the update stays the same</source>
         <translation>--zero 1（ZeRO 第 1 阶段）：每个 rank 只保存其所负责参数部分的 AdamW 状态；更新结果不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="169"/>
+        <location filename="../app/gui/launchpage.cpp" line="196"/>
         <source>&amp;ZeRO-1:</source>
         <translation>&amp;ZeRO-1：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="201"/>
         <source>--comm: the library of the gradient collectives. auto takes NCCL when every rank trains on a GPU and the trainer was built with NCCL, MPI otherwise</source>
         <translation>--comm：梯度集合通信所用的库。auto 在每个 rank 都在 GPU 上训练且训练器带 NCCL 构建时使用 NCCL，否则使用 MPI</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <location filename="../app/gui/launchpage.cpp" line="203"/>
         <source>Co&amp;llectives:</source>
         <translation>集合通信(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="178"/>
+        <location filename="../app/gui/launchpage.cpp" line="205"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="180"/>
-        <location filename="../app/gui/launchpage.cpp" line="183"/>
+        <location filename="../app/gui/launchpage.cpp" line="207"/>
+        <location filename="../app/gui/launchpage.cpp" line="210"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="181"/>
+        <location filename="../app/gui/launchpage.cpp" line="208"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="182"/>
+        <location filename="../app/gui/launchpage.cpp" line="209"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="184"/>
+        <location filename="../app/gui/launchpage.cpp" line="211"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="185"/>
+        <location filename="../app/gui/launchpage.cpp" line="212"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="220"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <location filename="../app/gui/launchpage.cpp" line="223"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <location filename="../app/gui/launchpage.cpp" line="223"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="204"/>
+        <location filename="../app/gui/launchpage.cpp" line="227"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="207"/>
+        <location filename="../app/gui/launchpage.cpp" line="230"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="208"/>
+        <location filename="../app/gui/launchpage.cpp" line="231"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="216"/>
+        <location filename="../app/gui/launchpage.cpp" line="239"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="218"/>
+        <location filename="../app/gui/launchpage.cpp" line="241"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="221"/>
-        <location filename="../app/gui/launchpage.cpp" line="526"/>
+        <location filename="../app/gui/launchpage.cpp" line="244"/>
+        <location filename="../app/gui/launchpage.cpp" line="544"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="225"/>
-        <location filename="../app/gui/launchpage.cpp" line="527"/>
+        <location filename="../app/gui/launchpage.cpp" line="248"/>
+        <location filename="../app/gui/launchpage.cpp" line="545"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="229"/>
-        <location filename="../app/gui/launchpage.cpp" line="557"/>
+        <location filename="../app/gui/launchpage.cpp" line="252"/>
+        <location filename="../app/gui/launchpage.cpp" line="575"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="465"/>
-        <location filename="../app/gui/launchpage.cpp" line="551"/>
+        <location filename="../app/gui/launchpage.cpp" line="483"/>
+        <location filename="../app/gui/launchpage.cpp" line="569"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="475"/>
+        <location filename="../app/gui/launchpage.cpp" line="493"/>
         <source>Slurm: %n node(s)</source>
         <translation>
             <numerusform>Slurm：%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="476"/>
+        <location filename="../app/gui/launchpage.cpp" line="494"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="478"/>
+        <location filename="../app/gui/launchpage.cpp" line="496"/>
         <source>partition %1</source>
         <translation>分区 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="484"/>
-        <location filename="../app/gui/launchpage.cpp" line="487"/>
+        <location filename="../app/gui/launchpage.cpp" line="502"/>
+        <location filename="../app/gui/launchpage.cpp" line="505"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="485"/>
+        <location filename="../app/gui/launchpage.cpp" line="503"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="477"/>
-        <location filename="../app/gui/launchpage.cpp" line="486"/>
+        <location filename="../app/gui/launchpage.cpp" line="495"/>
+        <location filename="../app/gui/launchpage.cpp" line="504"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="487"/>
+        <location filename="../app/gui/launchpage.cpp" line="505"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="523"/>
+        <location filename="../app/gui/launchpage.cpp" line="541"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="526"/>
+        <location filename="../app/gui/launchpage.cpp" line="544"/>
         <source>Batch script job.sbatch (preview):</source>
         <translation>批处理脚本 job.sbatch（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="527"/>
+        <location filename="../app/gui/launchpage.cpp" line="545"/>
         <source>Batch script preview</source>
         <translation>批处理脚本预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="529"/>
+        <location filename="../app/gui/launchpage.cpp" line="547"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="546"/>
+        <location filename="../app/gui/launchpage.cpp" line="564"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3255,648 +3263,656 @@ node2 slots=8</translation>
         <translation>TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="57"/>
+        <location filename="../app/gui/mainwindow.cpp" line="67"/>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="77"/>
+        <location filename="../app/gui/mainwindow.cpp" line="87"/>
         <source>Monitor</source>
         <translation>监控</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="78"/>
+        <location filename="../app/gui/mainwindow.cpp" line="88"/>
         <source>Live curves, devices, load balance and diagnosis (Ctrl+1)</source>
         <translation>实时曲线、设备、负载均衡与诊断（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="89"/>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="79"/>
+        <location filename="../app/gui/mainwindow.cpp" line="89"/>
         <source>Run history: open, compare, resume, cancel (Ctrl+2)</source>
         <translation>运行历史：打开、比较、恢复、取消（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="90"/>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="80"/>
+        <location filename="../app/gui/mainwindow.cpp" line="90"/>
         <source>Start a training run (Ctrl+3)</source>
         <translation>开始一次训练（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="91"/>
         <source>Checks</source>
         <translation>检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="81"/>
+        <location filename="../app/gui/mainwindow.cpp" line="91"/>
         <source>Check the nodes: GPUs, versions, SSH, disk (Ctrl+4)</source>
         <translation>检查节点：GPU、版本、SSH、磁盘（Ctrl+4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="82"/>
+        <location filename="../app/gui/mainwindow.cpp" line="92"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="83"/>
+        <location filename="../app/gui/mainwindow.cpp" line="93"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="82"/>
+        <location filename="../app/gui/mainwindow.cpp" line="92"/>
         <source>Nodes, hostfile and SSH setup (Ctrl+5)</source>
         <translation>节点、hostfile 与 SSH 设置（Ctrl+5）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="83"/>
+        <location filename="../app/gui/mainwindow.cpp" line="93"/>
         <source>Runs directory, language, colours (Ctrl+6)</source>
         <translation>运行目录、语言、配色（Ctrl+6）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="101"/>
+        <location filename="../app/gui/mainwindow.cpp" line="114"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="102"/>
+        <location filename="../app/gui/mainwindow.cpp" line="115"/>
         <source>Run the &amp;demo</source>
         <translation>运行演示(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="103"/>
+        <location filename="../app/gui/mainwindow.cpp" line="116"/>
         <source>Launch the tiny demo on this machine (2 CPU ranks)</source>
         <translation>在本机启动微型演示（2 个 CPU 进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="105"/>
+        <location filename="../app/gui/mainwindow.cpp" line="118"/>
         <source>&amp;Open metrics file…</source>
         <translation>打开指标文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="108"/>
+        <location filename="../app/gui/mainwindow.cpp" line="121"/>
         <source>Open metrics file</source>
         <translation>打开指标文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="109"/>
+        <location filename="../app/gui/mainwindow.cpp" line="122"/>
         <source>Metrics (metrics.jsonl *.jsonl)</source>
         <translation>指标 (metrics.jsonl *.jsonl)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="116"/>
+        <location filename="../app/gui/mainwindow.cpp" line="129"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="119"/>
+        <location filename="../app/gui/mainwindow.cpp" line="132"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="120"/>
+        <location filename="../app/gui/mainwindow.cpp" line="133"/>
         <source>&amp;About TrainDeck</source>
         <translation>关于 TrainDeck(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="123"/>
+        <location filename="../app/gui/mainwindow.cpp" line="136"/>
         <source>About TrainDeck</source>
         <translation>关于 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="124"/>
+        <location filename="../app/gui/mainwindow.cpp" line="137"/>
         <source>TrainDeck %1
 Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume.</source>
         <translation>TrainDeck %1
 在小型集群上进行数据并行的大模型训练：启动、监控、诊断、恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="136"/>
-        <location filename="../app/gui/mainwindow.cpp" line="220"/>
+        <location filename="../app/gui/mainwindow.cpp" line="152"/>
+        <location filename="../app/gui/mainwindow.cpp" line="244"/>
         <source>No job</source>
         <translation>无作业</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="164"/>
+        <location filename="../app/gui/mainwindow.cpp" line="183"/>
         <source>Reattached to running job %1</source>
         <translation>已重新连接到运行中的作业 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="172"/>
+        <location filename="../app/gui/mainwindow.cpp" line="191"/>
         <source>Launched %1</source>
         <translation>已启动 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="177"/>
+        <location filename="../app/gui/mainwindow.cpp" line="196"/>
         <source>Launch failed</source>
         <translation>启动失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="187"/>
+        <location filename="../app/gui/mainwindow.cpp" line="206"/>
         <source>SSH setup</source>
         <translation>SSH 设置</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="188"/>
+        <location filename="../app/gui/mainwindow.cpp" line="207"/>
         <source>The local profile runs on this machine and needs no SSH.</source>
         <translation>本地配置在本机上运行，不需要 SSH。</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="204"/>
-        <location filename="../app/gui/mainwindow.cpp" line="210"/>
+        <location filename="../app/gui/mainwindow.cpp" line="228"/>
+        <location filename="../app/gui/mainwindow.cpp" line="234"/>
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="211"/>
+        <location filename="../app/gui/mainwindow.cpp" line="235"/>
         <source>The run failed: %1 — resume it on the Runs page</source>
         <translation>运行失败：%1 —— 可在“运行”页面恢复</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="216"/>
+        <location filename="../app/gui/mainwindow.cpp" line="240"/>
         <source>Viewing a finished run offline</source>
         <translation>正在离线查看已结束的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="218"/>
+        <location filename="../app/gui/mainwindow.cpp" line="242"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="224"/>
+        <location filename="../app/gui/mainwindow.cpp" line="248"/>
         <source>Cannot follow %1: %2</source>
         <translation>无法跟踪 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="227"/>
+        <location filename="../app/gui/mainwindow.cpp" line="251"/>
         <source>Cannot open run</source>
         <translation>无法打开运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="227"/>
+        <location filename="../app/gui/mainwindow.cpp" line="251"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="253"/>
+        <location filename="../app/gui/mainwindow.cpp" line="277"/>
         <source>Connection: this machine (local profile)</source>
         <translation>连接：本机（local 配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="255"/>
+        <location filename="../app/gui/mainwindow.cpp" line="279"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/screenshots.cpp" line="33"/>
         <source>Cannot create %1</source>
-        <translation>无法创建 %1</translation>
+        <translation type="vanished">无法创建 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation type="vanished">无法写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/screenshots.cpp" line="34"/>
+        <source>cannot create the directory</source>
+        <translation>无法创建该目录</translation>
     </message>
     <message>
         <location filename="../app/gui/screenshots.cpp" line="43"/>
-        <location filename="../app/gui/screenshots.cpp" line="89"/>
-        <source>Cannot write %1</source>
-        <translation>无法写入 %1</translation>
+        <location filename="../app/gui/screenshots.cpp" line="90"/>
+        <source>cannot write</source>
+        <translation>无法写入</translation>
     </message>
 </context>
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="84"/>
+        <location filename="../app/gui/monitorpage.cpp" line="107"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="92"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="97"/>
+        <location filename="../app/gui/monitorpage.cpp" line="120"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="105"/>
+        <location filename="../app/gui/monitorpage.cpp" line="128"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="109"/>
+        <location filename="../app/gui/monitorpage.cpp" line="132"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="110"/>
+        <location filename="../app/gui/monitorpage.cpp" line="133"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="138"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="117"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="118"/>
+        <location filename="../app/gui/monitorpage.cpp" line="141"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="119"/>
+        <location filename="../app/gui/monitorpage.cpp" line="142"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="120"/>
+        <location filename="../app/gui/monitorpage.cpp" line="143"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="121"/>
+        <location filename="../app/gui/monitorpage.cpp" line="144"/>
         <source>Communication (critical path)</source>
         <translation>通信（关键路径）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="122"/>
+        <location filename="../app/gui/monitorpage.cpp" line="145"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="123"/>
+        <location filename="../app/gui/monitorpage.cpp" line="146"/>
         <source>Communication hidden by backward</source>
         <translation>被反向传播隐藏的通信</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="124"/>
+        <location filename="../app/gui/monitorpage.cpp" line="147"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="125"/>
+        <location filename="../app/gui/monitorpage.cpp" line="148"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="126"/>
+        <location filename="../app/gui/monitorpage.cpp" line="149"/>
         <source>Samples (share of the batch)</source>
         <translation>样本数（批次份额）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="131"/>
+        <location filename="../app/gui/monitorpage.cpp" line="154"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="133"/>
+        <location filename="../app/gui/monitorpage.cpp" line="156"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="137"/>
+        <location filename="../app/gui/monitorpage.cpp" line="160"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="138"/>
+        <location filename="../app/gui/monitorpage.cpp" line="161"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="140"/>
+        <location filename="../app/gui/monitorpage.cpp" line="163"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="141"/>
+        <location filename="../app/gui/monitorpage.cpp" line="164"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="143"/>
+        <location filename="../app/gui/monitorpage.cpp" line="166"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="144"/>
+        <location filename="../app/gui/monitorpage.cpp" line="167"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="155"/>
+        <location filename="../app/gui/monitorpage.cpp" line="183"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="156"/>
+        <location filename="../app/gui/monitorpage.cpp" line="184"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="157"/>
+        <location filename="../app/gui/monitorpage.cpp" line="185"/>
         <source>Gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="158"/>
+        <location filename="../app/gui/monitorpage.cpp" line="186"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="167"/>
+        <location filename="../app/gui/monitorpage.cpp" line="195"/>
         <source>loss (raw)</source>
         <translation>损失（原始）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="172"/>
+        <location filename="../app/gui/monitorpage.cpp" line="200"/>
         <source>loss (smoothed)</source>
         <translation>损失（平滑）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="176"/>
+        <location filename="../app/gui/monitorpage.cpp" line="204"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="179"/>
-        <location filename="../app/gui/monitorpage.cpp" line="181"/>
+        <location filename="../app/gui/monitorpage.cpp" line="207"/>
+        <location filename="../app/gui/monitorpage.cpp" line="209"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="185"/>
+        <location filename="../app/gui/monitorpage.cpp" line="213"/>
         <source>gradient norm</source>
         <translation>梯度范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="187"/>
+        <location filename="../app/gui/monitorpage.cpp" line="215"/>
         <source>L2 norm before clipping</source>
         <translation>裁剪前的 L2 范数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="190"/>
-        <location filename="../app/gui/monitorpage.cpp" line="192"/>
+        <location filename="../app/gui/monitorpage.cpp" line="218"/>
+        <location filename="../app/gui/monitorpage.cpp" line="220"/>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="194"/>
-        <location filename="../app/gui/monitorpage.cpp" line="196"/>
+        <location filename="../app/gui/monitorpage.cpp" line="222"/>
+        <location filename="../app/gui/monitorpage.cpp" line="224"/>
         <source>MFU (%)</source>
         <translation>MFU（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="205"/>
+        <location filename="../app/gui/monitorpage.cpp" line="239"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="206"/>
+        <location filename="../app/gui/monitorpage.cpp" line="240"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="207"/>
+        <location filename="../app/gui/monitorpage.cpp" line="241"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="208"/>
+        <location filename="../app/gui/monitorpage.cpp" line="242"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="215"/>
-        <location filename="../app/gui/monitorpage.cpp" line="802"/>
+        <location filename="../app/gui/monitorpage.cpp" line="255"/>
+        <location filename="../app/gui/monitorpage.cpp" line="826"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="216"/>
-        <location filename="../app/gui/monitorpage.cpp" line="261"/>
+        <location filename="../app/gui/monitorpage.cpp" line="256"/>
+        <location filename="../app/gui/monitorpage.cpp" line="301"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="217"/>
+        <location filename="../app/gui/monitorpage.cpp" line="257"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="267"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="267"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="227"/>
+        <location filename="../app/gui/monitorpage.cpp" line="267"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="228"/>
+        <location filename="../app/gui/monitorpage.cpp" line="268"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="228"/>
+        <location filename="../app/gui/monitorpage.cpp" line="268"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="228"/>
+        <location filename="../app/gui/monitorpage.cpp" line="268"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="260"/>
+        <location filename="../app/gui/monitorpage.cpp" line="300"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="270"/>
-        <location filename="../app/gui/monitorpage.cpp" line="321"/>
+        <location filename="../app/gui/monitorpage.cpp" line="310"/>
+        <location filename="../app/gui/monitorpage.cpp" line="349"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="283"/>
+        <location filename="../app/gui/monitorpage.cpp" line="81"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="284"/>
+        <location filename="../app/gui/monitorpage.cpp" line="82"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="285"/>
+        <location filename="../app/gui/monitorpage.cpp" line="83"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="287"/>
+        <location filename="../app/gui/monitorpage.cpp" line="85"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="320"/>
+        <location filename="../app/gui/monitorpage.cpp" line="348"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="321"/>
+        <location filename="../app/gui/monitorpage.cpp" line="349"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="354"/>
+        <location filename="../app/gui/monitorpage.cpp" line="378"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="693"/>
+        <location filename="../app/gui/monitorpage.cpp" line="717"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="693"/>
+        <location filename="../app/gui/monitorpage.cpp" line="717"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="801"/>
+        <location filename="../app/gui/monitorpage.cpp" line="825"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="976"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="977"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1003"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="978"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="979"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1005"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="984"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1010"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="985"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1011"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="987"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1013"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="990"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1016"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="993"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="996"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1022"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1001"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1023"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1049"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1024"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1028"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1069"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1100"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1054"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1105"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1028"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1054"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1056"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1056"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1061"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1065"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1062"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1069"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1101"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1106"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1078"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1074"/>
+        <location filename="../app/gui/monitorpage.cpp" line="1078"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3904,99 +3920,99 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::RunsModel</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="44"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="21"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="45"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="22"/>
         <source>pending</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="46"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="23"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="47"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="24"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="48"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="25"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="49"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="26"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="50"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="27"/>
         <source>lost</source>
         <translation>已失联</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="123"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="100"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="125"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="102"/>
         <source>%1 (exit %2)</source>
         <translation>%1（退出码 %2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="128"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="105"/>
         <source>%1 (seen %2)</source>
         <translation>%1（%2 时所见）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="135"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="112"/>
         <source>%1 (remote)</source>
         <translation>%1（远程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="142"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="119"/>
         <source>On %1: %2
 Local record and metrics mirror: %3</source>
         <translation>位于 %1：%2
 本地记录与指标镜像：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="155"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="132"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="156"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="133"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="157"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="134"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="158"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="135"/>
         <source>Last step</source>
         <translation>最后一步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="159"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="136"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="160"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="137"/>
         <source>Profile</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="161"/>
+        <location filename="../app/gui/models/runsmodel.cpp" line="138"/>
         <source>Head node</source>
         <translation>主节点</translation>
     </message>
@@ -4004,126 +4020,126 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="174"/>
+        <location filename="../app/gui/runspage.cpp" line="43"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="175"/>
+        <location filename="../app/gui/runspage.cpp" line="44"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="176"/>
+        <location filename="../app/gui/runspage.cpp" line="45"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="177"/>
+        <location filename="../app/gui/runspage.cpp" line="46"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="178"/>
+        <location filename="../app/gui/runspage.cpp" line="47"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="179"/>
+        <location filename="../app/gui/runspage.cpp" line="48"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="180"/>
+        <location filename="../app/gui/runspage.cpp" line="49"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="181"/>
+        <location filename="../app/gui/runspage.cpp" line="50"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="189"/>
+        <location filename="../app/gui/runspage.cpp" line="58"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="200"/>
+        <location filename="../app/gui/runspage.cpp" line="69"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="206"/>
+        <location filename="../app/gui/runspage.cpp" line="75"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="207"/>
+        <location filename="../app/gui/runspage.cpp" line="76"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="214"/>
+        <location filename="../app/gui/runspage.cpp" line="83"/>
         <source>Select one or more runs above and press Compare loss</source>
         <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="278"/>
+        <location filename="../app/gui/runspage.cpp" line="147"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="279"/>
+        <location filename="../app/gui/runspage.cpp" line="148"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="280"/>
+        <location filename="../app/gui/runspage.cpp" line="149"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="304"/>
+        <location filename="../app/gui/runspage.cpp" line="173"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="369"/>
+        <location filename="../app/gui/runspage.cpp" line="238"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="390"/>
+        <location filename="../app/gui/runspage.cpp" line="259"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="395"/>
+        <location filename="../app/gui/runspage.cpp" line="264"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="410"/>
+        <location filename="../app/gui/runspage.cpp" line="279"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="411"/>
+        <location filename="../app/gui/runspage.cpp" line="280"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="415"/>
+        <location filename="../app/gui/runspage.cpp" line="284"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="420"/>
+        <location filename="../app/gui/runspage.cpp" line="289"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -4478,85 +4494,84 @@ Local record and metrics mirror: %3</source>
         <translation>两次输入的口令不一致。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="245"/>
+        <location filename="../app/gui/sshwizard.cpp" line="241"/>
         <source>Choose an existing private key file.</source>
         <translation>请选择一个已有的私钥文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="257"/>
+        <location filename="../app/gui/sshwizard.cpp" line="249"/>
         <source>Key %1
 Fingerprint %2</source>
         <translation>密钥 %1
 指纹 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="277"/>
-        <location filename="../app/gui/sshwizard.cpp" line="310"/>
+        <location filename="../app/gui/sshwizard.cpp" line="263"/>
+        <location filename="../app/gui/sshwizard.cpp" line="296"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="278"/>
+        <location filename="../app/gui/sshwizard.cpp" line="264"/>
         <source>working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="279"/>
+        <location filename="../app/gui/sshwizard.cpp" line="265"/>
         <source>✓ %1</source>
         <translation>✓ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="280"/>
+        <location filename="../app/gui/sshwizard.cpp" line="266"/>
         <source>✗ %1</source>
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="308"/>
+        <location filename="../app/gui/sshwizard.cpp" line="294"/>
         <source>Head → workers</source>
         <translation>头节点 → 工作节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="355"/>
         <source>skipped: not every node accepts the key</source>
-        <translation>已跳过：并非所有节点都接受该密钥</translation>
+        <translation type="vanished">已跳过：并非所有节点都接受该密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="386"/>
+        <location filename="../app/gui/sshwizard.cpp" line="360"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="391"/>
+        <location filename="../app/gui/sshwizard.cpp" line="365"/>
         <source>✓ %1: %2</source>
         <translation>✓ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="391"/>
+        <location filename="../app/gui/sshwizard.cpp" line="365"/>
         <source>✗ %1: %2</source>
         <translation>✗ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="392"/>
+        <location filename="../app/gui/sshwizard.cpp" line="366"/>
         <source>not done</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="395"/>
+        <location filename="../app/gui/sshwizard.cpp" line="369"/>
         <source>✓ Head → workers: %1</source>
         <translation>✓ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="395"/>
+        <location filename="../app/gui/sshwizard.cpp" line="369"/>
         <source>✗ Head → workers: %1</source>
         <translation>✗ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="399"/>
+        <location filename="../app/gui/sshwizard.cpp" line="373"/>
         <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
         <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="401"/>
+        <location filename="../app/gui/sshwizard.cpp" line="375"/>
         <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
         <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
@@ -4564,32 +4579,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="241"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="241"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="243"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="243"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="243"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="243"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="246"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="246"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="247"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="247"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checksmodel.cpp" line="277"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="277"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>
@@ -5296,15 +5311,22 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricStore</name>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="444"/>
         <source>cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
+        <translation type="vanished">无法打开 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="465"/>
-        <location filename="../backend/metrics/metricstore.cpp" line="508"/>
         <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <translation type="vanished">无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/metrics/metricstore.cpp" line="446"/>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/metrics/metricstore.cpp" line="464"/>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
     </message>
 </context>
 <context>
@@ -5610,7 +5632,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
     </message>
     <message>
         <location filename="../backend/ssh/sshkeys.cpp" line="213"/>
-        <location filename="../backend/ssh/sshkeys.cpp" line="510"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="596"/>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
@@ -5687,97 +5709,133 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>%1：密钥登录成功，但运行命令失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="387"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="386"/>
+        <source>the profile has no nodes</source>
+        <translation>该配置没有节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="388"/>
+        <source>%1 nodes chosen of %2</source>
+        <translation>选择了 %1 个节点（共 %2 个）</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="390"/>
+        <source>no node is chosen</source>
+        <translation>未选择任何节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="394"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="473"/>
         <source>the profile has no head node</source>
         <translation>该配置没有主节点</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="396"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="398"/>
+        <source>head -&gt; workers needs every node of the profile; %1 is left out</source>
+        <translation>头节点 → 工作节点需要配置中的每个节点；%1 未被选中</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="440"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="446"/>
+        <source>skipped: not every node accepts the key</source>
+        <translation>已跳过：并非所有节点都接受该密钥</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="461"/>
+        <source>the key is on %1 of %2 node(s); %3 step(s) failed</source>
+        <translation>密钥已在 %2 个节点中的 %1 个上；%3 个步骤失败</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshkeys.cpp" line="482"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="428"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="514"/>
         <source>%1: cannot create or read the head&apos;s key (%2): %3</source>
         <translation>%1：无法创建或读取主节点的密钥（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="440"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="526"/>
         <source>%1: the head&apos;s public key could not be read</source>
         <translation>%1：无法读取主节点的公钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="527"/>
         <source>%1: created ~/.ssh/%2 (%3)</source>
         <translation>%1：已创建 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="441"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="527"/>
         <source>%1: using ~/.ssh/%2 (%3)</source>
         <translation>%1：使用 ~/.ssh/%2（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="444"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="530"/>
         <source>%1: added &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos; to ~/.ssh/config (id_ed25519 has a passphrase)</source>
         <translation>%1：已在 ~/.ssh/config 中添加 &apos;IdentityFile ~/.ssh/id_ed25519_traindeck&apos;（id_ed25519 设有密码短语）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="453"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="539"/>
         <source>%1: authorized the head&apos;s key</source>
         <translation>%1：已授权主节点的密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="454"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="540"/>
         <source>%1: the head&apos;s key was already authorized</source>
         <translation>%1：主节点的密钥此前已获授权</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="463"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="549"/>
         <source>%1: no verified host key</source>
         <translation>%1：没有已核验的主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="477"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="563"/>
         <source>%1: the head&apos;s ~/.ssh/known_hosts holds a different %2 key for %3 than this machine verified (%4). This may be an attack or a reinstalled node; check it and remove the old line on the head with: ssh-keygen -R &apos;%3&apos;</source>
         <translation>%1：主节点的 ~/.ssh/known_hosts 中记录的 %3 的 %2 密钥与本机核验的（%4）不同。这可能是攻击，也可能是节点已重装；请核实后在主节点上用以下命令删除旧记录：ssh-keygen -R &apos;%3&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="483"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="569"/>
         <source>%1: cannot update ~/.ssh/known_hosts (%2): %3</source>
         <translation>%1：无法更新 ~/.ssh/known_hosts（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="485"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="571"/>
         <source>%1: added the host key of %2 (%3) to ~/.ssh/known_hosts</source>
         <translation>%1：已将 %2 的主机密钥（%3）加入 ~/.ssh/known_hosts</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="486"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="572"/>
         <source>%1: the host key of %2 (%3) was already known</source>
         <translation>%1：%2 的主机密钥（%3）此前已知</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="499"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="585"/>
         <source>%1: `%2` still fails (%3): %4</source>
         <translation>%1：`%2` 仍然失败（%3）：%4</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="501"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="587"/>
         <source>%1: passwordless SSH to %2 works</source>
         <translation>%1：到 %2 的免密 SSH 可用</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="513"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="599"/>
         <source>%1: cannot read</source>
         <translation>%1：无法读取</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="524"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="610"/>
         <source>%1: copying %2 to %3 failed (%4): %5</source>
         <translation>%1：将 %2 复制到 %3 失败（%4）：%5</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshkeys.cpp" line="530"/>
+        <location filename="../backend/ssh/sshkeys.cpp" line="616"/>
         <source>%1: %2 arrived damaged (sha256 %3, expected %4)</source>
         <translation>%1：%2 传输后已损坏（sha256 %3，应为 %4）</translation>
     </message>
@@ -5785,177 +5843,177 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="253"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="435"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="487"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="788"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="271"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="505"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="806"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="255"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="273"/>
         <source>invalid host name &apos;%1&apos;</source>
         <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="259"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="277"/>
         <source>%1: cannot create an SSH session</source>
         <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="272"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="290"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="331"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="341"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="343"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="361"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="347"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="348"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="350"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="368"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="388"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="406"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="413"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="431"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="418"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="436"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="428"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="446"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="438"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="456"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="450"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="468"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="461"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="652"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="479"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="670"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="474"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="492"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="494"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="495"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="495"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="496"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="514"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="502"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="504"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="505"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="506"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="524"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="557"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="575"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="660"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="678"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="685"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="703"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="697"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="715"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="795"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="813"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="819"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="837"/>
         <source>%1: connection lost while the command ran: %2</source>
         <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="821"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="839"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="850"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="868"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
