@@ -82,6 +82,16 @@ class SshSession {
     bool authPassword();
     bool authKeyboardInteractive();
     void applyTcpKeepalive();
+
+    // exec()'s steps (sshexec.cpp); an ExecRun holds one command's channel, output and result.
+    struct ExecRun;
+    enum class ExecEnd { Eof, Stopped, LinkLost };
+    bool openExecChannel(ExecRun& run);
+    bool startCommand(ExecRun& run, const QString& command);
+    void writeStdin(ExecRun& run);
+    ExecEnd readOutput(ExecRun& run);
+    void stopCommand(ExecRun& run);
+    void collectExitStatus(ExecRun& run);
     void killRemoteGroup(qint64 pgid);
 
     SshTarget m_target;
