@@ -1,180 +1,27 @@
+// BpeTokenizer: encoding (added-token matching, the Qwen2 split, BPE with a per-thread word cache,
+// the worker pool of encodeBatch) and decoding. Loading tokenizer.json is in bpe_tokenizer_load.cpp.
 #include "tokenizer/bpe_tokenizer.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <climits>
 #include <condition_variable>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
+#include "tokenizer/bpe_tokenizer_internal.h"
 #include "tokenizer/qwen2_split.h"
 #include "tokenizer/unicode_text.h"
 
 namespace traindeck::tok {
 
-using json = nlohmann::json;
+using detail::hashBytes;
 
 namespace {
-
-// Bumped whenever the ids this implementation produces for the same files could change; mixed into
-// fingerprint() so that token caches built by an older build are not reused.
-constexpr uint64_t kAlgorithmVersion = 1;
 
 // Pieces up to this many bytes go through the array BPE and the per-word cache; longer ones through
 // the heap BPE (O(n log n)).
 constexpr size_t kSmallPiece = 128;
-
-inline uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 31;
-    h *= 0xd6e8feb86659fd93ull;
-    h ^= h >> 32;
-    return h;
-}
-
-inline uint64_t hashBytes(const unsigned char* p, size_t n, uint64_t seed = 0)
-{
-    uint64_t h = seed ^ 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
-    while (n >= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 29;
-        p += 8;
-        n -= 8;
-    }
-    if (n) {
-        uint64_t w = 0;
-        std::memcpy(&w, p, n);
-        h = (h ^ w) * 0x94d049bb133111ebull;
-        h ^= h >> 32;
-    }
-    return mix64(h);
-}
-
-// The GPT-2 byte-level alphabet: printable bytes stand for themselves, the others for U+0100 + n.
-struct ByteAlphabet {
-    std::array<uint32_t, 256> byteToCp{};
-    std::array<int16_t, 324> cpToByte{};
-    ByteAlphabet()
-    {
-        cpToByte.fill(-1);
-        uint32_t n = 0;
-        for (uint32_t b = 0; b < 256; ++b) {
-            const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-            byteToCp[b] = printable ? b : 256 + n++;
-            cpToByte[byteToCp[b]] = static_cast<int16_t>(b);
-        }
-    }
-};
-
-const ByteAlphabet& byteAlphabet()
-{
-    static const ByteAlphabet a;
-    return a;
-}
-
-// The bytes a byte-level token string stands for; false when a character is outside the alphabet.
-bool tokenStringToBytes(std::string_view s, std::string& out)
-{
-    out.clear();
-    const auto& a = byteAlphabet();
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    const auto* e = p + s.size();
-    while (p < e) {
-        int len;
-        const uint32_t cp = unicode::decodeUtf8(p, len);
-        if (cp >= a.cpToByte.size() || a.cpToByte[cp] < 0)
-            return false;
-        out.push_back(static_cast<char>(a.cpToByte[cp]));
-        p += len;
-    }
-    return true;
-}
-
-[[noreturn]] void fail(const std::string& path, const std::string& what)
-{
-    throw TokenizerError(path + ": " + what);
-}
-
-std::string readWholeFile(const std::string& path)
-{
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        fail(path, "is a directory, not a tokenizer.json file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail(path, std::string("cannot open: ") + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        fail(path, std::string("cannot read: ") + std::strerror(errno));
-    return std::move(ss).str();
-}
-
-std::string typeOf(const json& j)
-{
-    if (j.is_null())
-        return "null";
-    if (j.is_object() && j.contains("type") && j["type"].is_string())
-        return j["type"].get<std::string>();
-    return j.type_name();
-}
-
-// Tokens with lstrip/rstrip absorb white space (Rust's char::is_whitespace = White_Space).
-size_t whitespaceBefore(std::string_view s, size_t pos, size_t floor)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    while (pos > floor) {
-        size_t q = pos - 1;
-        while (q > floor && (p[q] & 0xC0) == 0x80)
-            --q;
-        int len;
-        if (!unicode::isWhiteSpace(unicode::decodeUtf8(p + q, len)))
-            break;
-        pos = q;
-    }
-    return pos;
-}
-
-size_t whitespaceAfter(std::string_view s, size_t pos)
-{
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    while (pos < s.size()) {
-        int len;
-        if (!unicode::isWhiteSpace(unicode::decodeUtf8(p + pos, len)))
-            break;
-        pos += static_cast<size_t>(len);
-    }
-    return pos;
-}
-
-bool wordCharBefore(std::string_view s, size_t pos)
-{
-    if (pos == 0)
-        return false;
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-    size_t q = pos - 1;
-    while (q > 0 && (p[q] & 0xC0) == 0x80)
-        --q;
-    int len;
-    return unicode::isWordChar(unicode::decodeUtf8(p + q, len));
-}
-
-bool wordCharAt(std::string_view s, size_t pos)
-{
-    if (pos >= s.size())
-        return false;
-    int len;
-    return unicode::isWordChar(unicode::decodeUtf8(reinterpret_cast<const unsigned char*>(s.data()) + pos, len));
-}
 
 // Per-thread cache of piece → ids. Open addressing; emptied when half full.
 class WordCache {
@@ -237,60 +84,6 @@ class WordCache {
 
 } // namespace
 
-// pair (left id, right id) → (rank << 32) | merged id. Open addressing, linear probing.
-class BpeTokenizer::PairMap {
-  public:
-    static constexpr uint64_t kNone = ~uint64_t{0};
-
-    explicit PairMap(size_t n)
-    {
-        size_t cap = 16;
-        int bits = 4;
-        while (cap < n * 2 + 16) {
-            cap <<= 1;
-            ++bits;
-        }
-        slots_.assign(cap, Slot{kEmpty, 0});
-        mask_ = cap - 1;
-        shift_ = 64 - bits;
-    }
-
-    // A later duplicate replaces an earlier one, as in Hugging Face's merge map.
-    void insert(uint32_t a, uint32_t b, uint32_t rank, uint32_t merged)
-    {
-        const uint64_t key = (uint64_t{a} << 32) | b;
-        size_t i = index(key);
-        while (slots_[i].key != kEmpty && slots_[i].key != key)
-            i = (i + 1) & mask_;
-        slots_[i] = Slot{key, (uint64_t{rank} << 32) | merged};
-    }
-
-    uint64_t find(uint32_t a, uint32_t b) const
-    {
-        const uint64_t key = (uint64_t{a} << 32) | b;
-        size_t i = index(key);
-        for (;;) {
-            const Slot& s = slots_[i];
-            if (s.key == key)
-                return s.val;
-            if (s.key == kEmpty)
-                return kNone;
-            i = (i + 1) & mask_;
-        }
-    }
-
-  private:
-    static constexpr uint64_t kEmpty = ~uint64_t{0}; // ids are < 2^31, so no key is all ones
-    size_t index(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
-    struct Slot {
-        uint64_t key;
-        uint64_t val;
-    };
-    std::vector<Slot> slots_;
-    size_t mask_ = 0;
-    int shift_ = 60;
-};
-
 struct BpeTokenizer::EncoderState {
     WordCache cache;
     struct Sym {
@@ -308,453 +101,12 @@ struct BpeTokenizer::EncoderState {
     std::vector<Cand> heap;
 };
 
-struct BpeTokenizer::AddedMatcher {
-    bool any = false;
-    std::array<std::vector<uint32_t>, 256> byFirst; // indexes into added_, longest content first
-    int distinctFirst = 0;
-    unsigned char onlyFirst = 0;
-
-    void build(const std::vector<AddedToken>& added, bool normalized)
-    {
-        for (uint32_t i = 0; i < added.size(); ++i) {
-            if (added[i].normalized != normalized)
-                continue;
-            byFirst[static_cast<unsigned char>(added[i].content[0])].push_back(i);
-            any = true;
-        }
-        for (int b = 0; b < 256; ++b) {
-            auto& v = byFirst[b];
-            if (v.empty())
-                continue;
-            ++distinctFirst;
-            onlyFirst = static_cast<unsigned char>(b);
-            std::stable_sort(v.begin(), v.end(),
-                             [&](uint32_t x, uint32_t y) { return added[x].content.size() > added[y].content.size(); });
-        }
-    }
-
-    // Leftmost-longest matching (as Hugging Face's Aho-Corasick with MatchKind::LeftmostLongest):
-    // calls segment(text between tokens) and token(id) in order.
-    template <class Segment, class Token>
-    void split(const std::vector<AddedToken>& added, std::string_view text, Segment&& segment, Token&& token) const
-    {
-        if (!any) {
-            if (!text.empty())
-                segment(text);
-            return;
-        }
-        const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-        const size_t n = text.size();
-        size_t segStart = 0, pos = 0;
-        while (pos < n) {
-            size_t q;
-            if (distinctFirst == 1) {
-                const void* hit = std::memchr(s + pos, onlyFirst, n - pos);
-                if (!hit)
-                    break;
-                q = static_cast<size_t>(static_cast<const unsigned char*>(hit) - s);
-            } else {
-                q = pos;
-                while (q < n && byFirst[s[q]].empty())
-                    ++q;
-                if (q >= n)
-                    break;
-            }
-            const AddedToken* tok = nullptr;
-            for (uint32_t idx : byFirst[s[q]]) {
-                const std::string& c = added[idx].content;
-                if (c.size() <= n - q && std::memcmp(s + q, c.data(), c.size()) == 0) {
-                    tok = &added[idx];
-                    break;
-                }
-            }
-            if (!tok) {
-                pos = q + 1;
-                continue;
-            }
-            size_t start = q, stop = q + tok->content.size();
-            if (tok->singleWord && (wordCharBefore(text, start) || wordCharAt(text, stop))) {
-                pos = stop;
-                continue;
-            }
-            if (tok->lstrip)
-                start = whitespaceBefore(text, start, segStart);
-            if (tok->rstrip)
-                stop = whitespaceAfter(text, stop);
-            if (start > segStart)
-                segment(text.substr(segStart, start - segStart));
-            token(tok->id);
-            segStart = pos = stop;
-        }
-        if (segStart < n)
-            segment(text.substr(segStart));
-    }
-};
-
 BpeTokenizer::BpeTokenizer() = default;
 BpeTokenizer::~BpeTokenizer() = default;
 
 std::unique_ptr<Tokenizer> Tokenizer::fromFile(const std::string& path)
 {
     return BpeTokenizer::load(path);
-}
-
-// Deepest nesting of objects and arrays a tokenizer.json may have. Real ones nest about 6 deep; the
-// limit keeps the recursive walks below (a Sequence of Sequences of ...) and the JSON library's
-// recursive destruction and printing far from the end of the stack.
-constexpr int kMaxJsonDepth = 64;
-
-// Rejects JSON nested deeper than kMaxJsonDepth before it is parsed, naming the line.
-static void checkJsonDepth(const std::string& path, const std::string& text)
-{
-    int depth = 0;
-    size_t line = 1;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '\n')
-            ++line;
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > kMaxJsonDepth)
-                fail(path, "line " + std::to_string(line) + ": nested more than " + std::to_string(kMaxJsonDepth) +
-                               " levels deep (a tokenizer.json nests a few levels)");
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-}
-
-std::unique_ptr<BpeTokenizer> BpeTokenizer::load(const std::string& path)
-{
-    unicode::tables(); // build the Unicode lookup tables now rather than inside the first encode
-    const std::string text = readWholeFile(path);
-    checkJsonDepth(path, text);
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        fail(path, std::string("not valid JSON: ") + e.what());
-    }
-    std::unique_ptr<BpeTokenizer> t(new BpeTokenizer);
-    std::optional<int32_t> templateToken;
-    try {
-        if (!j.is_object())
-            fail(path, "not a tokenizer.json (the top level is not an object)");
-        if (!j.contains("model") || !j["model"].is_object())
-            fail(path, "not a tokenizer.json (no \"model\" object)");
-        const json& model = j["model"];
-        if (model.contains("type") && model["type"] != "BPE")
-            fail(path, "model type '" + typeOf(model) + "' is not supported (only byte-level BPE is)");
-        if (!model.contains("vocab") || !model["vocab"].is_object())
-            fail(path, "model.vocab is missing or not an object");
-        if (!model.contains("merges") || !model["merges"].is_array())
-            fail(path, "model.merges is missing or not an array");
-        if (model.contains("dropout") && !model["dropout"].is_null() && model["dropout"].get<double>() != 0.0)
-            fail(path, "BPE dropout is not supported");
-        for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
-            if (model.contains(key) && !model[key].is_null() && !model[key].get<std::string>().empty())
-                fail(path, std::string("model.") + key + " is not supported by a byte-level BPE");
-        }
-        t->ignoreMerges_ = model.value("ignore_merges", false);
-
-        // Vocabulary. Tables are sized by the largest id: ids far beyond the number of entries (a
-        // damaged or hostile file) would allocate gigabytes, so they are bounded by it.
-        std::unordered_map<std::string, int32_t> vocab;
-        vocab.reserve(model["vocab"].size() * 2);
-        const size_t entries =
-            model["vocab"].size() +
-            (j.contains("added_tokens") && j["added_tokens"].is_array() ? j["added_tokens"].size() : 0);
-        const int64_t idLimit = static_cast<int64_t>(std::min<size_t>(2 * entries + 65536, INT32_MAX));
-        const auto idBoundText = [&] {
-            return "ids must be below " + std::to_string(idLimit) + " for the " + std::to_string(entries) +
-                   " tokens of this file";
-        };
-        int64_t maxId = -1;
-        for (auto it = model["vocab"].begin(); it != model["vocab"].end(); ++it) {
-            if (!it.value().is_number_integer())
-                fail(path, "model.vocab[\"" + it.key() + "\"] is not an integer id");
-            const int64_t id = it.value().get<int64_t>();
-            if (id < 0 || id >= INT32_MAX)
-                fail(path, "model.vocab[\"" + it.key() + "\"] has an id out of range");
-            if (id >= idLimit)
-                fail(path, "model.vocab[\"" + it.key() + "\"] has id " + std::to_string(id) +
-                               ", far beyond the others (" + idBoundText() + ")");
-            vocab.emplace(it.key(), static_cast<int32_t>(id));
-            maxId = std::max(maxId, id);
-        }
-
-        // Added tokens.
-        if (j.contains("added_tokens") && !j["added_tokens"].is_null()) {
-            if (!j["added_tokens"].is_array())
-                fail(path, "added_tokens is not an array");
-            for (const json& a : j["added_tokens"]) {
-                AddedToken at;
-                if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || !a.contains("content") ||
-                    !a["content"].is_string())
-                    fail(path, "an entry of added_tokens lacks an integer \"id\" or a string \"content\"");
-                const int64_t id = a["id"].get<int64_t>();
-                if (id < 0 || id >= INT32_MAX)
-                    fail(path, "added token id out of range");
-                if (id >= idLimit)
-                    fail(path, "added token \"" + a["content"].get<std::string>() + "\" has id " + std::to_string(id) +
-                                   ", far beyond the others (" + idBoundText() + ")");
-                at.id = static_cast<int32_t>(id);
-                at.content = a["content"].get<std::string>();
-                if (at.content.empty())
-                    fail(path, "added token " + std::to_string(id) + " has empty content");
-                at.special = a.value("special", false);
-                at.lstrip = a.value("lstrip", false);
-                at.rstrip = a.value("rstrip", false);
-                at.singleWord = a.value("single_word", false);
-                at.normalized =
-                    a.contains("normalized") && !a["normalized"].is_null() ? a["normalized"].get<bool>() : !at.special;
-                maxId = std::max(maxId, id);
-                t->added_.push_back(std::move(at));
-            }
-        }
-        if (maxId < 0)
-            fail(path, "the vocabulary is empty");
-        t->vocabSize_ = static_cast<int32_t>(maxId + 1);
-
-        // Bytes of every id, for decode and for the byte → id table.
-        const ByteAlphabet& alphabet = byteAlphabet();
-        std::vector<std::string> bytesOf(static_cast<size_t>(t->vocabSize_));
-        t->idFlags_.assign(static_cast<size_t>(t->vocabSize_), 0);
-        std::string buf;
-        for (const auto& [tok, id] : vocab) {
-            bytesOf[static_cast<size_t>(id)] = tokenStringToBytes(tok, buf) ? buf : tok;
-            t->idFlags_[static_cast<size_t>(id)] |= 1;
-            if (t->ignoreMerges_ && tokenStringToBytes(tok, buf))
-                t->bytesToId_.emplace(buf, id);
-        }
-        for (const AddedToken& a : t->added_) {
-            // Hugging Face's ByteLevel decoder maps a token through the alphabet when every character
-            // is in it, and keeps its UTF-8 otherwise.
-            bytesOf[static_cast<size_t>(a.id)] = tokenStringToBytes(a.content, buf) ? buf : a.content;
-            t->idFlags_[static_cast<size_t>(a.id)] |= a.special ? 3 : 1;
-        }
-        t->decodeOffset_.resize(bytesOf.size() + 1);
-        size_t totalBytes = 0;
-        for (const auto& b : bytesOf)
-            totalBytes += b.size();
-        t->decodeArena_.reserve(totalBytes);
-        for (size_t i = 0; i < bytesOf.size(); ++i) {
-            t->decodeOffset_[i] = static_cast<uint32_t>(t->decodeArena_.size());
-            t->decodeArena_ += bytesOf[i];
-        }
-        t->decodeOffset_.back() = static_cast<uint32_t>(t->decodeArena_.size());
-
-        for (int b = 0; b < 256; ++b) {
-            std::string s;
-            unicode::appendUtf8(alphabet.byteToCp[static_cast<size_t>(b)], s);
-            const auto it = vocab.find(s);
-            if (it == vocab.end()) {
-                char hex[8];
-                std::snprintf(hex, sizeof hex, "0x%02X", b);
-                fail(path, std::string("the vocabulary has no token for byte ") + hex +
-                               " (only byte-level BPE vocabularies are supported)");
-            }
-            t->byteId_[static_cast<size_t>(b)] = it->second;
-        }
-
-        // Merges, as "a b" strings or ["a", "b"] pairs; the rank is the position.
-        const json& merges = model["merges"];
-        t->pairs_ = std::make_unique<PairMap>(merges.size());
-        std::string a, b;
-        uint32_t rank = 0;
-        for (const json& m : merges) {
-            if (m.is_string()) {
-                const std::string& s = m.get_ref<const std::string&>();
-                const size_t sp = s.find(' ');
-                if (sp == std::string::npos || s.find(' ', sp + 1) != std::string::npos)
-                    fail(path, "merge #" + std::to_string(rank + 1) + " \"" + s +
-                                   "\" is not two tokens separated by one space");
-                a.assign(s, 0, sp);
-                b.assign(s, sp + 1);
-            } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
-                a = m[0].get<std::string>();
-                b = m[1].get<std::string>();
-            } else {
-                fail(path, "merge #" + std::to_string(rank + 1) + " is neither \"a b\" nor [\"a\", \"b\"]");
-            }
-            const auto ia = vocab.find(a), ib = vocab.find(b);
-            if (ia == vocab.end() || ib == vocab.end())
-                fail(path, "merge #" + std::to_string(rank + 1) + " uses a token that is not in the vocabulary: \"" +
-                               (ia == vocab.end() ? a : b) + "\"");
-            const auto im = vocab.find(a + b);
-            if (im == vocab.end())
-                fail(path,
-                     "merge #" + std::to_string(rank + 1) + " makes \"" + a + b + "\", which is not in the vocabulary");
-            t->pairs_->insert(static_cast<uint32_t>(ia->second), static_cast<uint32_t>(ib->second), rank,
-                              static_cast<uint32_t>(im->second));
-            ++rank;
-        }
-
-        t->tokenToId_ = std::move(vocab);
-        for (const AddedToken& at : t->added_)
-            t->tokenToId_[at.content] = at.id;
-
-        // Normalizer: none or NFC.
-        std::function<void(const json&)> normalizer = [&](const json& n) {
-            const std::string type = typeOf(n);
-            if (n.is_null())
-                return;
-            if (type == "NFC") {
-                t->nfc_ = true;
-            } else if (type == "Sequence" && n.contains("normalizers") && n["normalizers"].is_array()) {
-                for (const json& x : n["normalizers"])
-                    normalizer(x);
-            } else {
-                fail(path, "normalizer '" + type + "' is not supported (only NFC is)");
-            }
-        };
-        if (j.contains("normalizer"))
-            normalizer(j["normalizer"]);
-
-        // Pre-tokenizer: the Qwen2 split followed by the byte-level mapping.
-        {
-            const json pre = j.value("pre_tokenizer", json());
-            bool ok = typeOf(pre) == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array() &&
-                      pre["pretokenizers"].size() == 2;
-            if (ok) {
-                const json& split = pre["pretokenizers"][0];
-                const json& bl = pre["pretokenizers"][1];
-                ok = typeOf(split) == "Split" && split.contains("pattern") && split["pattern"].is_object() &&
-                     split["pattern"].value("Regex", "") == kQwen2SplitPattern &&
-                     split.value("behavior", "") == "Isolated" && !split.value("invert", false) &&
-                     typeOf(bl) == "ByteLevel" && !bl.value("add_prefix_space", false) && !bl.value("use_regex", true);
-            }
-            if (!ok)
-                fail(path, "pre_tokenizer '" + typeOf(pre) +
-                               "' is not supported (only the Qwen2 Split regex followed by ByteLevel without "
-                               "add_prefix_space/use_regex is)");
-        }
-
-        // Post-processor: ByteLevel (nothing to do for ids), TemplateProcessing, or a Sequence of them.
-        std::function<void(const json&)> post = [&](const json& p) {
-            const std::string type = typeOf(p);
-            if (p.is_null() || type == "ByteLevel")
-                return;
-            if (type == "Sequence" && p.contains("processors") && p["processors"].is_array()) {
-                for (const json& x : p["processors"])
-                    post(x);
-                return;
-            }
-            if (type != "TemplateProcessing")
-                fail(path, "post_processor '" + type + "' is not supported (ByteLevel and TemplateProcessing are)");
-            if (!p.contains("single") || !p["single"].is_array())
-                fail(path, "post_processor TemplateProcessing has no \"single\" template");
-            const json specials = p.value("special_tokens", json::object());
-            bool seenA = false;
-            t->prefix_.clear();
-            t->suffix_.clear();
-            for (const json& item : p["single"]) {
-                if (item.contains("SpecialToken")) {
-                    const std::string name = item["SpecialToken"].at("id").get<std::string>();
-                    if (!specials.contains(name) || !specials[name].contains("ids") ||
-                        !specials[name]["ids"].is_array())
-                        fail(path, "post_processor template token '" + name + "' is not listed in special_tokens");
-                    for (const json& id : specials[name]["ids"]) {
-                        const int64_t v = id.get<int64_t>();
-                        if (v < 0 || v >= t->vocabSize_)
-                            fail(path, "post_processor template token '" + name + "' has an id out of the vocabulary");
-                        (seenA ? t->suffix_ : t->prefix_).push_back(static_cast<int32_t>(v));
-                        if (!templateToken)
-                            templateToken = static_cast<int32_t>(v);
-                    }
-                } else if (item.contains("Sequence")) {
-                    if (item["Sequence"].value("id", "A") == "A")
-                        seenA = true;
-                } else {
-                    fail(path, "post_processor template item " + item.dump() + " is not understood");
-                }
-            }
-            if (!seenA)
-                fail(path, "post_processor template \"single\" has no $A sequence");
-        };
-        if (j.contains("post_processor"))
-            post(j["post_processor"]);
-
-        if (j.contains("decoder")) {
-            const json& d = j["decoder"];
-            if (!d.is_null() && typeOf(d) != "ByteLevel")
-                fail(path, "decoder '" + typeOf(d) + "' is not supported (only ByteLevel is)");
-        }
-    } catch (const json::exception& e) {
-        fail(path, std::string("unexpected structure: ") + e.what());
-    }
-
-    // Added-token matching.
-    t->rawMatcher_ = std::make_unique<AddedMatcher>();
-    t->normMatcher_ = std::make_unique<AddedMatcher>();
-    t->rawMatcher_->build(t->added_, false);
-    t->normMatcher_->build(t->added_, true);
-    for (const AddedToken& a : t->added_) {
-        if (a.lstrip)
-            t->lstripFirstByte_[static_cast<unsigned char>(a.content[0])] = true;
-        if (a.content.find_first_of("\r\n") != std::string::npos)
-            t->chunkable_ = false;
-        if (unicode::findInvalidUtf8(a.content) != unicode::npos)
-            fail(path, "added token " + std::to_string(a.id) + " is not valid UTF-8");
-    }
-
-    // Special token ids: tokenizer_config.json when present, else the fallbacks.
-    uint64_t fp = hashBytes(reinterpret_cast<const unsigned char*>(text.data()), text.size(), kAlgorithmVersion);
-    const std::filesystem::path cfgPath = std::filesystem::path(path).parent_path() / "tokenizer_config.json";
-    std::optional<std::string> bosName, eosName, padName;
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(cfgPath, ec)) {
-        const std::string cfgFile = cfgPath.string();
-        const std::string cfgText = readWholeFile(cfgFile);
-        fp = mix64(fp ^ hashBytes(reinterpret_cast<const unsigned char*>(cfgText.data()), cfgText.size(), 1));
-        json cfg;
-        try {
-            cfg = json::parse(cfgText);
-        } catch (const json::parse_error& e) {
-            fail(cfgFile, std::string("not valid JSON: ") + e.what());
-        }
-        if (!cfg.is_object())
-            fail(cfgFile, "the top level is not an object");
-        auto name = [&](const char* key) -> std::optional<std::string> {
-            if (!cfg.contains(key) || cfg[key].is_null())
-                return std::nullopt;
-            const json& v = cfg[key];
-            if (v.is_string())
-                return v.get<std::string>();
-            if (v.is_object() && v.contains("content") && v["content"].is_string())
-                return v["content"].get<std::string>();
-            fail(cfgFile, std::string(key) + " is neither a string nor an object with a \"content\" string");
-        };
-        bosName = name("bos_token");
-        eosName = name("eos_token");
-        padName = name("pad_token");
-        auto resolve = [&](const std::optional<std::string>& n, const char* key) -> std::optional<int32_t> {
-            if (!n)
-                return std::nullopt;
-            auto id = t->tokenToId(*n);
-            if (!id)
-                fail(cfgFile, std::string(key) + " '" + *n + "' is not a token of " + path);
-            return id;
-        };
-        t->bos_ = resolve(bosName, "bos_token");
-        t->eos_ = resolve(eosName, "eos_token");
-        t->pad_ = resolve(padName, "pad_token");
-    }
-    if (!bosName)
-        t->bos_ = templateToken;
-    if (!eosName)
-        t->eos_ = t->tokenToId("<|endoftext|>");
-    t->fingerprint_ = fp;
-    return t;
 }
 
 std::optional<int32_t> BpeTokenizer::tokenToId(std::string_view token) const
@@ -957,31 +309,25 @@ std::vector<int32_t> BpeTokenizer::encode(std::string_view utf8, bool addSpecial
     return out;
 }
 
-std::vector<std::vector<int32_t>> BpeTokenizer::encodeBatch(const std::vector<std::string_view>& docs, int threads,
-                                                            bool addSpecialTokens,
-                                                            const std::function<void(size_t, size_t)>& progress) const
-{
-    using Clock = std::chrono::steady_clock;
-    size_t total = 0;
-    for (const auto& d : docs)
-        total += d.size();
-    size_t nThreads =
-        threads > 0 ? static_cast<size_t>(threads) : std::max<size_t>(1, std::thread::hardware_concurrency());
+namespace {
 
-    // Work items: documents, long ones cut after a newline that is followed by a printable ASCII
-    // character. Such a cut is a piece boundary of the split pattern, NFC never composes across it,
-    // and no added token spans it (chunkable_ is false when one contains CR/LF; lstrip tokens, which
-    // would absorb the newline, are excluded by their first byte).
-    struct Item {
-        size_t doc, begin, end;
-    };
-    std::vector<Item> items;
-    const size_t chunk = nThreads == 1 ? (size_t{1} << 20)
-                                       : std::clamp<size_t>(total / (nThreads * 8), size_t{64} << 10, size_t{1} << 20);
+// A work item of encodeBatch: bytes [begin, end) of document doc.
+struct BatchItem {
+    size_t doc, begin, end;
+};
+
+// Work items: documents, long ones cut after a newline that is followed by a printable ASCII
+// character. Such a cut is a piece boundary of the split pattern, NFC never composes across it,
+// and no added token spans it (chunkable is false when one contains CR/LF; lstrip tokens, which
+// would absorb the newline, are excluded by their first byte).
+std::vector<BatchItem> cutIntoItems(const std::vector<std::string_view>& docs, size_t chunk, bool chunkable,
+                                    const std::array<bool, 256>& lstripFirstByte)
+{
+    std::vector<BatchItem> items;
     for (size_t d = 0; d < docs.size(); ++d) {
         const std::string_view doc = docs[d];
         size_t pos = 0;
-        while (chunkable_ && doc.size() - pos > chunk) {
+        while (chunkable && doc.size() - pos > chunk) {
             size_t q = pos + chunk, cut = 0;
             while (q + 1 < doc.size()) {
                 const void* nl = std::memchr(doc.data() + q, '\n', doc.size() - q - 1);
@@ -989,7 +335,7 @@ std::vector<std::vector<int32_t>> BpeTokenizer::encodeBatch(const std::vector<st
                     break;
                 const size_t k = static_cast<size_t>(static_cast<const char*>(nl) - doc.data());
                 const auto next = static_cast<unsigned char>(doc[k + 1]);
-                if (next > 0x20 && next < 0x7F && !lstripFirstByte_[next]) {
+                if (next > 0x20 && next < 0x7F && !lstripFirstByte[next]) {
                     cut = k + 1;
                     break;
                 }
@@ -1002,11 +348,61 @@ std::vector<std::vector<int32_t>> BpeTokenizer::encodeBatch(const std::vector<st
         }
         items.push_back({d, pos, doc.size()});
     }
+    return items;
+}
+
+// The ids of each document: its items' parts in order, between prefix and suffix with
+// addSpecialTokens. A document of one item and nothing to add takes its part as it is.
+std::vector<std::vector<int32_t>> joinParts(const std::vector<BatchItem>& items,
+                                            std::vector<std::vector<int32_t>>& parts, size_t nDocs,
+                                            bool addSpecialTokens, const std::vector<int32_t>& prefix,
+                                            const std::vector<int32_t>& suffix)
+{
+    std::vector<std::vector<int32_t>> result(nDocs);
+    for (size_t k = 0; k < items.size();) {
+        const size_t d = items[k].doc;
+        size_t e = k;
+        size_t count = 0;
+        while (e < items.size() && items[e].doc == d)
+            count += parts[e++].size();
+        auto& out = result[d];
+        if (e == k + 1 && (!addSpecialTokens || (prefix.empty() && suffix.empty()))) {
+            out = std::move(parts[k]);
+        } else {
+            out.reserve(count + prefix.size() + suffix.size());
+            if (addSpecialTokens)
+                out.insert(out.end(), prefix.begin(), prefix.end());
+            for (size_t i = k; i < e; ++i)
+                out.insert(out.end(), parts[i].begin(), parts[i].end());
+            if (addSpecialTokens)
+                out.insert(out.end(), suffix.begin(), suffix.end());
+        }
+        k = e;
+    }
+    return result;
+}
+
+} // namespace
+
+std::vector<std::vector<int32_t>> BpeTokenizer::encodeBatch(const std::vector<std::string_view>& docs, int threads,
+                                                            bool addSpecialTokens,
+                                                            const std::function<void(size_t, size_t)>& progress) const
+{
+    using Clock = std::chrono::steady_clock;
+    size_t total = 0;
+    for (const auto& d : docs)
+        total += d.size();
+    size_t nThreads =
+        threads > 0 ? static_cast<size_t>(threads) : std::max<size_t>(1, std::thread::hardware_concurrency());
+
+    const size_t chunk = nThreads == 1 ? (size_t{1} << 20)
+                                       : std::clamp<size_t>(total / (nThreads * 8), size_t{64} << 10, size_t{1} << 20);
+    const std::vector<BatchItem> items = cutIntoItems(docs, chunk, chunkable_, lstripFirstByte_);
     nThreads = std::max<size_t>(1, std::min(nThreads, items.size()));
 
     std::vector<std::vector<int32_t>> parts(items.size());
     const auto runItem = [&](size_t k, EncoderState& st) {
-        const Item& it = items[k];
+        const BatchItem& it = items[k];
         parts[k].reserve((it.end - it.begin) / 3 + 4);
         try {
             encodeChunk(docs[it.doc].substr(it.begin, it.end - it.begin), it.begin, st, parts[k]);
@@ -1090,27 +486,7 @@ std::vector<std::vector<int32_t>> BpeTokenizer::encodeBatch(const std::vector<st
             std::rethrow_exception(error);
     }
 
-    std::vector<std::vector<int32_t>> result(docs.size());
-    for (size_t k = 0; k < items.size();) {
-        const size_t d = items[k].doc;
-        size_t e = k;
-        size_t count = 0;
-        while (e < items.size() && items[e].doc == d)
-            count += parts[e++].size();
-        auto& out = result[d];
-        if (e == k + 1 && (!addSpecialTokens || (prefix_.empty() && suffix_.empty()))) {
-            out = std::move(parts[k]);
-        } else {
-            out.reserve(count + prefix_.size() + suffix_.size());
-            if (addSpecialTokens)
-                out.insert(out.end(), prefix_.begin(), prefix_.end());
-            for (size_t i = k; i < e; ++i)
-                out.insert(out.end(), parts[i].begin(), parts[i].end());
-            if (addSpecialTokens)
-                out.insert(out.end(), suffix_.begin(), suffix_.end());
-        }
-        k = e;
-    }
+    std::vector<std::vector<int32_t>> result = joinParts(items, parts, docs.size(), addSpecialTokens, prefix_, suffix_);
     if (progress)
         progress(total, total);
     return result;

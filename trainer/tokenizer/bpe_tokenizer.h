@@ -58,6 +58,8 @@ class BpeTokenizer final : public Tokenizer {
     class PairMap;
 
   private:
+    friend class BpeTokenizerLoader; // the steps of load(), in bpe_tokenizer_load.cpp
+
     BpeTokenizer();
     void encodeChunk(std::string_view text, size_t baseOffset, EncoderState& st, std::vector<int32_t>& out) const;
     void encodeSegment(std::string_view segment, EncoderState& st, std::vector<int32_t>& out) const;

@@ -154,20 +154,43 @@ std::optional<std::pair<int, int64_t>> rankAndStep(const nlohmann::json& j, cons
     return v;
 }
 
-} // namespace
-
-std::string trainUsage()
+void requireOption(bool ok, const std::string& message)
 {
-    std::string s = "usage: traindeck-trainer train [--config FILE.json] [--flag value ...]\n\n";
-    for (const auto& f : flags())
-        s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help +
-             "\n";
-    s += "\nSIGUSR1 (Slurm's warning before a time limit; mpirun forwards it) stops the run at the next step "
-         "boundary\nwith a checkpoint and exit status 75; --resume latest continues from it.\n";
-    return s;
+    if (!ok)
+        throw InputError(message);
 }
 
-TrainOptions parseTrainOptions(const std::vector<std::string>& args)
+// The keys of one --config FILE.json, converted as the flags are, into fromConfig.
+void readConfigFile(const std::string& file, nlohmann::json& fromConfig)
+{
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(util::readFile(file));
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
+        throw InputError(file + ": invalid JSON: " + e.what());
+    }
+    if (!j.is_object())
+        throw InputError(file + ": expected a JSON object of flags");
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const Flag* f = findFlag(it.key());
+        if (!f)
+            throw InputError(file + ": unknown key \"" + it.key() + "\"");
+        const std::string where = file + ": \"" + it.key() + "\"";
+        if (it->is_string())
+            fromConfig[it.key()] = convert(*f, it->get<std::string>(), where);
+        else if (f->kind == Kind::Bool && it->is_boolean())
+            fromConfig[it.key()] = *it;
+        else if (f->kind == Kind::Int && it->is_number_integer())
+            fromConfig[it.key()] = *it;
+        else if (f->kind == Kind::Float && it->is_number())
+            fromConfig[it.key()] = it->get<double>();
+        else
+            throw InputError(where + ": wrong type (" + it->type_name() + ")");
+    }
+}
+
+// The flags and --config files of args as one object of converted values; flags win.
+nlohmann::json collectFlags(const std::vector<std::string>& args)
 {
     nlohmann::json fromFlags = nlohmann::json::object(), fromConfig = nlohmann::json::object();
     for (size_t i = 0; i < args.size(); ++i) {
@@ -188,30 +211,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
                     throw InputError("--config needs a file");
                 value = args[++i];
             }
-            nlohmann::json j;
-            try {
-                j = nlohmann::json::parse(util::readFile(value));
-            } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range: a number that overflows
-                throw InputError(value + ": invalid JSON: " + e.what());
-            }
-            if (!j.is_object())
-                throw InputError(value + ": expected a JSON object of flags");
-            for (auto it = j.begin(); it != j.end(); ++it) {
-                const Flag* f = findFlag(it.key());
-                if (!f)
-                    throw InputError(value + ": unknown key \"" + it.key() + "\"");
-                const std::string where = value + ": \"" + it.key() + "\"";
-                if (it->is_string())
-                    fromConfig[it.key()] = convert(*f, it->get<std::string>(), where);
-                else if (f->kind == Kind::Bool && it->is_boolean())
-                    fromConfig[it.key()] = *it;
-                else if (f->kind == Kind::Int && it->is_number_integer())
-                    fromConfig[it.key()] = *it;
-                else if (f->kind == Kind::Float && it->is_number())
-                    fromConfig[it.key()] = it->get<double>();
-                else
-                    throw InputError(where + ": wrong type (" + it->type_name() + ")");
-            }
+            readConfigFile(value, fromConfig);
             continue;
         }
         const Flag* f = findFlag(a);
@@ -230,8 +230,11 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     }
     nlohmann::json j = fromConfig;
     j.update(fromFlags);
+    return j;
+}
 
-    TrainOptions o;
+void readModelAndDataOptions(const nlohmann::json& j, TrainOptions& o)
+{
     o.modelDir = get<std::string>(j, "model", "");
     o.preset = get<std::string>(j, "preset", "");
     o.tokenizer = get<std::string>(j, "tokenizer", "");
@@ -242,6 +245,10 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.seqLen = get<int64_t>(j, "seq-len", o.seqLen);
     o.microBatch = get<int64_t>(j, "micro-batch", o.microBatch);
     o.gradAccum = get<int64_t>(j, "grad-accum", o.gradAccum);
+}
+
+void readOptimizerOptions(const nlohmann::json& j, TrainOptions& o)
+{
     o.lr = get<double>(j, "lr", o.lr);
     o.minLr = get<double>(j, "min-lr", o.lr / 10);
     o.warmup = get<int64_t>(j, "warmup", o.warmup);
@@ -252,14 +259,28 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.seed = static_cast<uint64_t>(get<int64_t>(j, "seed", static_cast<int64_t>(o.seed)));
     o.initStd = get<double>(j, "init-std", -1);
     o.precision = get<std::string>(j, "precision", o.precision);
+}
+
+// Devices, gradient communication, load balancing and the stall inspector (--overlap is read by
+// checkDistributedOptions).
+void readDistributedOptions(const nlohmann::json& j, TrainOptions& o)
+{
     o.compression = get<std::string>(j, "compression", o.compression);
     o.device = get<std::string>(j, "device", o.device);
     o.bucketMb = get<double>(j, "bucket-mb", o.bucketMb);
-    const auto overlap = get<std::string>(j, "overlap", o.overlap ? "on" : "off");
     o.comm = get<std::string>(j, "comm", o.comm);
     o.collectiveTimeout = get<double>(j, "collective-timeout", o.collectiveTimeout);
     o.zero = static_cast<int>(get<int64_t>(j, "zero", o.zero));
     o.scaleLr = get<bool>(j, "scale-lr", false);
+    o.balance = get<std::string>(j, "balance", o.balance);
+    o.balanceEvery = get<int64_t>(j, "balance-every", o.balanceEvery);
+    o.stallWarning = get<double>(j, "stall-warning", o.stallWarning);
+    o.stallAbort = get<double>(j, "stall-abort", o.stallAbort);
+}
+
+// Checkpoints, outputs, telemetry, threads; and the boolean test aids.
+void readRunOptions(const nlohmann::json& j, TrainOptions& o)
+{
     o.checkpointEvery = get<int64_t>(j, "checkpoint-every", 0);
     o.keep = get<int64_t>(j, "keep", o.keep);
     o.out = get<std::string>(j, "out", o.out);
@@ -272,128 +293,188 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     o.runId = get<std::string>(j, "run-id", "");
     o.initSeedPerRank = get<bool>(j, "init-seed-per-rank", false);
     o.verifySync = get<bool>(j, "verify-sync", false);
-    o.balance = get<std::string>(j, "balance", o.balance);
-    o.balanceEvery = get<int64_t>(j, "balance-every", o.balanceEvery);
-    o.stallWarning = get<double>(j, "stall-warning", o.stallWarning);
-    o.stallAbort = get<double>(j, "stall-abort", o.stallAbort);
+}
 
-    auto need = [](bool ok, const std::string& message) {
-        if (!ok)
-            throw InputError(message);
-    };
-    need(o.modelDir.empty() != o.preset.empty(), "give exactly one of --model DIR or --preset NAME");
-    need(!o.data.empty(), "--data is required (a JSONL file, text file or directory)");
-    need(o.seqLen >= 2 && o.seqLen <= 1 << 20, "--seq-len must be between 2 and 1048576");
-    need(o.microBatch >= 1, "--micro-batch must be at least 1");
-    need(o.gradAccum >= 1, "--grad-accum must be at least 1");
-    need(o.lr > 0 && o.lr < 10, "--lr must be in (0, 10)");
-    need(o.minLr >= 0 && o.minLr <= o.lr, "--min-lr must be between 0 and --lr");
-    need(o.warmup >= 0, "--warmup must be >= 0");
-    need((o.maxSteps > 0) != (o.epochs > 0), "give exactly one of --max-steps N or --epochs N (positive)");
-    need(o.weightDecay >= 0, "--weight-decay must be >= 0");
-    need(o.clip >= 0, "--clip must be >= 0 (0 disables clipping)");
-    need(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
-    need(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
-         "--precision must be fp32, bf16 or fp16");
-    need(isDeviceSpec(o.device), "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
-    need(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
-         "--compression must be none, fp16 or bf16");
-    need(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
+void checkModelDataAndOptimizerOptions(const TrainOptions& o)
+{
+    requireOption(o.modelDir.empty() != o.preset.empty(), "give exactly one of --model DIR or --preset NAME");
+    requireOption(!o.data.empty(), "--data is required (a JSONL file, text file or directory)");
+    requireOption(o.seqLen >= 2 && o.seqLen <= 1 << 20, "--seq-len must be between 2 and 1048576");
+    requireOption(o.microBatch >= 1, "--micro-batch must be at least 1");
+    requireOption(o.gradAccum >= 1, "--grad-accum must be at least 1");
+    requireOption(o.lr > 0 && o.lr < 10, "--lr must be in (0, 10)");
+    requireOption(o.minLr >= 0 && o.minLr <= o.lr, "--min-lr must be between 0 and --lr");
+    requireOption(o.warmup >= 0, "--warmup must be >= 0");
+    requireOption((o.maxSteps > 0) != (o.epochs > 0), "give exactly one of --max-steps N or --epochs N (positive)");
+    requireOption(o.weightDecay >= 0, "--weight-decay must be >= 0");
+    requireOption(o.clip >= 0, "--clip must be >= 0 (0 disables clipping)");
+    requireOption(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
+}
+
+// Also sets o.overlap from --overlap.
+void checkDistributedOptions(const nlohmann::json& j, TrainOptions& o)
+{
+    const auto overlap = get<std::string>(j, "overlap", o.overlap ? "on" : "off");
+    requireOption(o.precision == "fp32" || o.precision == "bf16" || o.precision == "fp16",
+                  "--precision must be fp32, bf16 or fp16");
+    requireOption(isDeviceSpec(o.device), "--device must be auto, cpu, cuda or cuda:N, got \"" + o.device + "\"");
+    requireOption(o.compression == "none" || o.compression == "fp16" || o.compression == "bf16",
+                  "--compression must be none, fp16 or bf16");
+    requireOption(o.bucketMb > 0 && o.bucketMb <= 4096, "--bucket-mb must be in (0, 4096]");
     dist::parseCommBackend(o.comm); // throws InputError naming the values
-    need(o.collectiveTimeout >= 0 && o.collectiveTimeout <= 7 * 86400,
-         "--collective-timeout must be between 0 and 604800 seconds");
-    need(overlap == "on" || overlap == "off", "--overlap must be on or off, got \"" + overlap + "\"");
+    requireOption(o.collectiveTimeout >= 0 && o.collectiveTimeout <= 7 * 86400,
+                  "--collective-timeout must be between 0 and 604800 seconds");
+    requireOption(overlap == "on" || overlap == "off", "--overlap must be on or off, got \"" + overlap + "\"");
     o.overlap = overlap == "on";
-    need(o.zero == 0 || o.zero == 1,
-         "--zero must be 0 or 1 (stage 1 shards the optimizer state), got " + std::to_string(o.zero));
-    need(o.zero == 0 || o.compression == "none",
-         "--zero 1 reduce-scatters fp32 gradients: leave --compression at none");
-    need(o.checkpointEvery >= 0, "--checkpoint-every must be >= 0");
-    need(o.keep >= 1, "--keep must be at least 1");
-    need(!o.out.empty(), "--out must not be empty");
-    need(o.threads >= 0 && o.threads <= 1024, "--threads must be between 0 and 1024");
-    need(o.logEvery >= 1, "--log-every must be at least 1");
-    need(o.prefetch >= 1 && o.prefetch <= 64, "--prefetch must be between 1 and 64");
-    need(o.batchMode == "pack" || o.batchMode == "pad", "--batch-mode must be pack or pad");
+    requireOption(o.zero == 0 || o.zero == 1,
+                  "--zero must be 0 or 1 (stage 1 shards the optimizer state), got " + std::to_string(o.zero));
+    requireOption(o.zero == 0 || o.compression == "none",
+                  "--zero 1 reduce-scatters fp32 gradients: leave --compression at none");
+}
 
-    if (auto it = j.find("inject-delay"); it != j.end()) {
-        const std::string s = it->get<std::string>();
-        InjectDelay d;
-        const auto c1 = s.find(':');
-        need(c1 != std::string::npos, "--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
-        const auto c2 = s.find(':', c1 + 1);
+void checkRunOptions(const TrainOptions& o)
+{
+    requireOption(o.checkpointEvery >= 0, "--checkpoint-every must be >= 0");
+    requireOption(o.keep >= 1, "--keep must be at least 1");
+    requireOption(!o.out.empty(), "--out must not be empty");
+    requireOption(o.threads >= 0 && o.threads <= 1024, "--threads must be between 0 and 1024");
+    requireOption(o.logEvery >= 1, "--log-every must be at least 1");
+    requireOption(o.prefetch >= 1 && o.prefetch <= 64, "--prefetch must be between 1 and 64");
+    requireOption(o.batchMode == "pack" || o.batchMode == "pad", "--batch-mode must be pack or pad");
+}
+
+// TEST AID --inject-delay RANK:MS[:PHASE], if given.
+std::optional<InjectDelay> parseInjectDelay(const nlohmann::json& j)
+{
+    auto it = j.find("inject-delay");
+    if (it == j.end())
+        return std::nullopt;
+    const std::string s = it->get<std::string>();
+    InjectDelay d;
+    const auto c1 = s.find(':');
+    requireOption(c1 != std::string::npos, "--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
+    const auto c2 = s.find(':', c1 + 1);
+    try {
+        size_t used = 0;
+        d.rank = std::stoi(s.substr(0, c1), &used);
+        d.ms = std::stod(s.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1));
+    } catch (const std::exception&) {
+        throw InputError("--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
+    }
+    if (c2 != std::string::npos)
+        d.phase = s.substr(c2 + 1);
+    requireOption(d.rank >= 0 && d.ms >= 0, "--inject-delay: rank and milliseconds must be >= 0");
+    requireOption(d.phase == "data" || d.phase == "forward" || d.phase == "backward" || d.phase == "optimizer",
+                  "--inject-delay: phase must be data, forward, backward or optimizer");
+    return d;
+}
+
+// --balance and --balance-every, then TEST AID --balance-shares N1,N2,... into o.balanceShares.
+void checkBalanceOptions(const nlohmann::json& j, TrainOptions& o)
+{
+    requireOption(o.balance == "off" || o.balance == "auto",
+                  "--balance must be off or auto, got \"" + o.balance + "\"");
+    requireOption(o.balanceEvery >= 1 && o.balanceEvery <= 1000000, "--balance-every must be between 1 and 1000000");
+    auto it = j.find("balance-shares");
+    if (it == j.end())
+        return;
+    const std::string s = it->get<std::string>();
+    const std::string usage = "--balance-shares expects N1,N2,... (samples per rank, each >= 1), got \"" + s + "\"";
+    size_t from = 0;
+    for (;;) {
+        const auto comma = s.find(',', from);
+        const std::string part = s.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
         try {
             size_t used = 0;
-            d.rank = std::stoi(s.substr(0, c1), &used);
-            d.ms = std::stod(s.substr(c1 + 1, c2 == std::string::npos ? std::string::npos : c2 - c1 - 1));
-        } catch (const std::exception&) {
-            throw InputError("--inject-delay expects RANK:MS[:PHASE], got \"" + s + "\"");
-        }
-        if (c2 != std::string::npos)
-            d.phase = s.substr(c2 + 1);
-        need(d.rank >= 0 && d.ms >= 0, "--inject-delay: rank and milliseconds must be >= 0");
-        need(d.phase == "data" || d.phase == "forward" || d.phase == "backward" || d.phase == "optimizer",
-             "--inject-delay: phase must be data, forward, backward or optimizer");
-        o.injectDelay = d;
-    }
-    need(o.balance == "off" || o.balance == "auto", "--balance must be off or auto, got \"" + o.balance + "\"");
-    need(o.balanceEvery >= 1 && o.balanceEvery <= 1000000, "--balance-every must be between 1 and 1000000");
-    if (auto it = j.find("balance-shares"); it != j.end()) {
-        const std::string s = it->get<std::string>();
-        const std::string usage = "--balance-shares expects N1,N2,... (samples per rank, each >= 1), got \"" + s + "\"";
-        size_t from = 0;
-        for (;;) {
-            const auto comma = s.find(',', from);
-            const std::string part = s.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
-            try {
-                size_t used = 0;
-                const long long v = std::stoll(part, &used);
-                need(used == part.size() && v >= 1 && v <= 1000000, usage);
-                o.balanceShares.push_back(v);
-            } catch (const std::logic_error&) {
-                throw InputError(usage);
-            }
-            if (comma == std::string::npos)
-                break;
-            from = comma + 1;
-        }
-        need(o.balance == "off", "--balance-shares fixes the split: leave --balance off");
-    }
-    need(o.stallWarning >= 0 && o.stallWarning <= 86400, "--stall-warning must be between 0 and 86400 seconds");
-    need(o.stallAbort >= 0 && o.stallAbort <= 7 * 86400, "--stall-abort must be between 0 and 604800 seconds");
-    need(o.stallAbort == 0 || o.stallWarning == 0 || o.stallAbort >= o.stallWarning,
-         "--stall-abort must not be shorter than --stall-warning");
-    if (auto it = j.find("inject-stall"); it != j.end()) {
-        const std::string s = it->get<std::string>();
-        const std::string usage = "--inject-stall expects RANK:STEP:SECONDS[:PHASE], got \"" + s + "\"";
-        std::vector<std::string> parts;
-        for (size_t from = 0;;) {
-            const auto colon = s.find(':', from);
-            parts.push_back(s.substr(from, colon == std::string::npos ? std::string::npos : colon - from));
-            if (colon == std::string::npos)
-                break;
-            from = colon + 1;
-        }
-        need(parts.size() == 3 || parts.size() == 4, usage);
-        InjectStall st;
-        try {
-            size_t u0 = 0, u1 = 0, u2 = 0;
-            st.rank = std::stoi(parts[0], &u0);
-            st.step = std::stoll(parts[1], &u1);
-            st.seconds = std::stod(parts[2], &u2);
-            need(u0 == parts[0].size() && u1 == parts[1].size() && u2 == parts[2].size(), usage);
+            const long long v = std::stoll(part, &used);
+            requireOption(used == part.size() && v >= 1 && v <= 1000000, usage);
+            o.balanceShares.push_back(v);
         } catch (const std::logic_error&) {
             throw InputError(usage);
         }
-        if (parts.size() == 4)
-            st.phase = parts[3];
-        need(st.rank >= 0 && st.step >= 1 && st.seconds >= 0 && st.seconds <= 86400,
-             "--inject-stall: rank >= 0, step >= 1 and 0 <= seconds <= 86400");
-        need(st.phase == "data" || st.phase == "forward" || st.phase == "backward" || st.phase == "allreduce" ||
-                 st.phase == "optimizer",
-             "--inject-stall: phase must be data, forward, backward, allreduce or optimizer");
-        o.injectStall = st;
+        if (comma == std::string::npos)
+            break;
+        from = comma + 1;
     }
+    requireOption(o.balance == "off", "--balance-shares fixes the split: leave --balance off");
+}
+
+void checkStallOptions(const TrainOptions& o)
+{
+    requireOption(o.stallWarning >= 0 && o.stallWarning <= 86400,
+                  "--stall-warning must be between 0 and 86400 seconds");
+    requireOption(o.stallAbort >= 0 && o.stallAbort <= 7 * 86400, "--stall-abort must be between 0 and 604800 seconds");
+    requireOption(o.stallAbort == 0 || o.stallWarning == 0 || o.stallAbort >= o.stallWarning,
+                  "--stall-abort must not be shorter than --stall-warning");
+}
+
+// TEST AID --inject-stall RANK:STEP:SECONDS[:PHASE], if given.
+std::optional<InjectStall> parseInjectStall(const nlohmann::json& j)
+{
+    auto it = j.find("inject-stall");
+    if (it == j.end())
+        return std::nullopt;
+    const std::string s = it->get<std::string>();
+    const std::string usage = "--inject-stall expects RANK:STEP:SECONDS[:PHASE], got \"" + s + "\"";
+    std::vector<std::string> parts;
+    for (size_t from = 0;;) {
+        const auto colon = s.find(':', from);
+        parts.push_back(s.substr(from, colon == std::string::npos ? std::string::npos : colon - from));
+        if (colon == std::string::npos)
+            break;
+        from = colon + 1;
+    }
+    requireOption(parts.size() == 3 || parts.size() == 4, usage);
+    InjectStall st;
+    try {
+        size_t u0 = 0, u1 = 0, u2 = 0;
+        st.rank = std::stoi(parts[0], &u0);
+        st.step = std::stoll(parts[1], &u1);
+        st.seconds = std::stod(parts[2], &u2);
+        requireOption(u0 == parts[0].size() && u1 == parts[1].size() && u2 == parts[2].size(), usage);
+    } catch (const std::logic_error&) {
+        throw InputError(usage);
+    }
+    if (parts.size() == 4)
+        st.phase = parts[3];
+    requireOption(st.rank >= 0 && st.step >= 1 && st.seconds >= 0 && st.seconds <= 86400,
+                  "--inject-stall: rank >= 0, step >= 1 and 0 <= seconds <= 86400");
+    requireOption(st.phase == "data" || st.phase == "forward" || st.phase == "backward" || st.phase == "allreduce" ||
+                      st.phase == "optimizer",
+                  "--inject-stall: phase must be data, forward, backward, allreduce or optimizer");
+    return st;
+}
+
+} // namespace
+
+std::string trainUsage()
+{
+    std::string s = "usage: traindeck-trainer train [--config FILE.json] [--flag value ...]\n\n";
+    for (const auto& f : flags())
+        s += "  --" + std::string(f.name) + std::string(f.kind == Kind::Bool ? " " : " VALUE ") + "\n      " + f.help +
+             "\n";
+    s += "\nSIGUSR1 (Slurm's warning before a time limit; mpirun forwards it) stops the run at the next step "
+         "boundary\nwith a checkpoint and exit status 75; --resume latest continues from it.\n";
+    return s;
+}
+
+TrainOptions parseTrainOptions(const std::vector<std::string>& args)
+{
+    const nlohmann::json j = collectFlags(args);
+    TrainOptions o;
+    readModelAndDataOptions(j, o);
+    readOptimizerOptions(j, o);
+    readDistributedOptions(j, o);
+    readRunOptions(j, o);
+
+    // Of several faults, the first one checked below is the one reported.
+    checkModelDataAndOptimizerOptions(o);
+    checkDistributedOptions(j, o);
+    checkRunOptions(o);
+    o.injectDelay = parseInjectDelay(j);
+    checkBalanceOptions(j, o);
+    checkStallOptions(o);
+    o.injectStall = parseInjectStall(j);
     o.injectExit = rankAndStep(j, "inject-exit");
     o.injectNan = rankAndStep(j, "inject-nan");
     return o;
