@@ -5,29 +5,30 @@
 // Redraws are coalesced (Wireshark's I/O graph): records only set dirty flags, a single-shot timer
 // (Settings::refreshMs) updates the visible tab's plot data and asks for a queued replot. Series
 // above kRawLimit rows are drawn from MetricStore::decimate over the visible step range.
+//
+// MonitorPage coordinates: it follows the session, holds the controls, the tabs and the findings
+// panel, keeps the x ranges of the step plots in step, the rank selection and the exports. Each tab
+// (monitor/trainingtab.h, devicestab.h, balancetab.h; the Logs tab is LogsPanel) owns its plots and
+// what they have drawn so far, and is told what to refresh.
 #pragma once
 
 #include "analysis/finding.h"
 #include "analysis/findinghistory.h"
+#include "monitor/balancetab.h"
+#include "monitor/devicestab.h"
+#include "monitor/monitorplot.h"
+#include "monitor/trainingtab.h"
 #include "series.h"
-
-#include <QElapsedTimer>
-#include <QHash>
 
 #include <QList>
 #include <QSet>
 #include <QWidget>
-#include <functional>
-
-#include <vector>
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
-class QCPAxis;
 class QCPBars;
 class QCPColorMap;
-class QCPColorScale;
 class QCPGraph;
 class QCPRange;
 class QHBoxLayout;
@@ -47,7 +48,7 @@ class MonitorPage : public QWidget {
     Q_OBJECT
 
   public:
-    static constexpr int kRawLimit = 50000; // rows drawn point by point; above: decimated
+    static constexpr int kRawLimit = monitor::kRawLimit; // rows drawn point by point; above: decimated
 
     enum Tab { TrainingTab, DevicesTab, BalanceTab, LogsTab };
 
@@ -58,24 +59,24 @@ class MonitorPage : public QWidget {
     void refreshNow(); // apply pending updates immediately (no timer)
     void setCurrentTab(Tab tab);
     QWidget* currentTabWidget() const;
-    QCustomPlot* lossPlot() const { return m_lossPlot; }
-    QCustomPlot* lrPlot() const { return m_lrPlot; }
-    QCustomPlot* gradPlot() const { return m_gradPlot; }
-    QCustomPlot* throughputPlot() const { return m_tputPlot; }
-    QCustomPlot* utilPlot() const { return m_utilPlot; }
-    QCustomPlot* memPlot() const { return m_memPlot; }
-    QCustomPlot* barsPlot() const { return m_barsPlot; }
-    QCustomPlot* heatmapPlot() const { return m_heatPlot; }
-    QCPGraph* lossGraph() const { return m_lossRaw; }
-    QCPGraph* smoothedLossGraph() const { return m_lossSmooth; }
-    QCPGraph* lrGraph() const { return m_lr; }
-    QCPGraph* gradNormGraph() const { return m_grad; }
-    QCPGraph* tokensGraph() const { return m_tokens; }
-    QCPGraph* mfuGraph() const { return m_mfu; }
-    QCPGraph* utilGraph(int rank) const;
-    QCPGraph* memGraph(int rank) const;
-    QCPBars* phaseBars(Phase phase) const { return m_bars.value(int(phase)); }
-    QCPColorMap* heatmap() const { return m_heat; }
+    QCustomPlot* lossPlot() const { return m_training->lossPlot(); }
+    QCustomPlot* lrPlot() const { return m_training->lrPlot(); }
+    QCustomPlot* gradPlot() const { return m_training->gradPlot(); }
+    QCustomPlot* throughputPlot() const { return m_training->throughputPlot(); }
+    QCustomPlot* utilPlot() const { return m_devices->utilPlot(); }
+    QCustomPlot* memPlot() const { return m_devices->memPlot(); }
+    QCustomPlot* barsPlot() const { return m_balance->barsPlot(); }
+    QCustomPlot* heatmapPlot() const { return m_balance->heatmapPlot(); }
+    QCPGraph* lossGraph() const { return m_training->lossGraph(); }
+    QCPGraph* smoothedLossGraph() const { return m_training->smoothedLossGraph(); }
+    QCPGraph* lrGraph() const { return m_training->lrGraph(); }
+    QCPGraph* gradNormGraph() const { return m_training->gradNormGraph(); }
+    QCPGraph* tokensGraph() const { return m_training->tokensGraph(); }
+    QCPGraph* mfuGraph() const { return m_training->mfuGraph(); }
+    QCPGraph* utilGraph(int rank) const { return m_devices->utilGraph(rank); }
+    QCPGraph* memGraph(int rank) const { return m_devices->memGraph(rank); }
+    QCPBars* phaseBars(Phase phase) const { return m_balance->phaseBars(phase); }
+    QCPColorMap* heatmap() const { return m_balance->heatmap(); }
     FindingsPanel* findingsPanel() const { return m_findings; }
     LogsPanel* logsPanel() const { return m_logs; }
     QList<int> selectedRanks() const;
@@ -104,28 +105,22 @@ class MonitorPage : public QWidget {
 
     void schedule(unsigned flags);
     void refresh();
-    void refreshTraining(bool rebuild);
-    void refreshDevices(bool rebuild);
-    void refreshBalance();
-    void refreshHeatmap();
+    void refreshCurrentTab();
     void refreshFindings(bool force, bool dirty);
-    void updateSmoothed(bool rebuild);
     void applySelectionStyle();
-    void ensureRankGraphs();
     void onXRangeChanged(QCustomPlot* source, const QCPRange& range);
     void updateStatus();
     QList<QCustomPlot*> timePlots() const;
     QHBoxLayout* buildControls();
-    QWidget* buildTrainingTab();
-    QWidget* buildDevicesTab();
-    QWidget* buildBalanceTab();
     void connectBehaviour();
-    QCustomPlot* makePlot(const QString& title);
     void replotVisible();
     QString sessionRunDir() const;
 
     RunSession* m_session;
     QTabWidget* m_tabs = nullptr;
+    monitor::TrainingTab* m_training = nullptr; // each tab owns its plots and what they have drawn so far
+    monitor::DevicesTab* m_devices = nullptr;
+    monitor::BalanceTab* m_balance = nullptr;
     FindingsPanel* m_findings = nullptr;
     LogsPanel* m_logs = nullptr;             // every rank's stderr (the Logs tab)
     analysis::LiveDiagnosis m_liveDiagnosis; // live runs: what the panel has shown so far
@@ -139,44 +134,15 @@ class MonitorPage : public QWidget {
     QCheckBox* m_followBox = nullptr;
     QTimer* m_timer = nullptr;
 
-    QCustomPlot *m_lossPlot = nullptr, *m_lrPlot = nullptr, *m_gradPlot = nullptr, *m_tputPlot = nullptr;
-    QCustomPlot *m_utilPlot = nullptr, *m_memPlot = nullptr;
-    QCustomPlot *m_barsPlot = nullptr, *m_heatPlot = nullptr;
-    QCPGraph *m_lossRaw = nullptr, *m_lossSmooth = nullptr, *m_lr = nullptr, *m_grad = nullptr;
-    QCPGraph *m_tokens = nullptr, *m_mfu = nullptr;
-    QList<QCPGraph*> m_util, m_mem;
-    QList<QCPBars*> m_bars;
-    QCPColorMap* m_heat = nullptr;
-    QCPColorScale* m_heatScale = nullptr;
-    QList<QObject*> m_heatMarks;
-
     unsigned m_dirty = 0;
     unsigned m_tabDirty[4] = {0, 0, 0, 0};
     bool m_follow = true;
     bool m_updating = false;
     quint64 m_generation = ~quint64(0);
-    qint64 m_plottedRows = 0; // rows appended point by point (raw mode)
-    qint64 m_plottedLastStep = -1;
-    bool m_decimatedMode = false;
-    qint64 m_deviceRows = 0;
-    qint64 m_deviceLastStep = -1;
-    bool m_deviceDecimated = false;
-    std::vector<float> m_smoothed; // debiased EMA of the loss, per store row
-    DebiasedEma m_ema;
     QSet<int> m_selected;
     QSet<QCustomPlot*> m_replotPending;
-    // Long runs: a min/max envelope of each whole series (kEnvelopePoints), recomputed when the data
-    // changed (at most once a second while live); a zoomed-out view slices it, a zoomed-in view
-    // (<= kRawLimit rows visible) reads the store for the visible range only. Bounds a frame's work.
-    XYSeries visibleSeries(const QString& key, const std::function<XYSeries(qint64, qint64, int)>& compute, qint64 lo,
-                           qint64 hi, int points);
-    QHash<QString, XYSeries> m_envelopes;
-    qint64 m_envelopeRows = -1;
-    quint64 m_envelopeGeneration = ~quint64(0);
-    QElapsedTimer m_envelopeClock;
     analysis::DiagnosisCadence m_findingsCadence; // how often the findings are analysed again
     int m_redraws = 0;
-    HeatmapMetric m_metric = HeatmapMetric::Step;
 };
 
 } // namespace traindeck::gui

@@ -1,0 +1,47 @@
+// The Monitor's Devices tab: device utilisation and peak memory, one line per rank; the selected
+// ranks are drawn wide and on top, the others faded.
+#pragma once
+
+#include "monitor/monitorplot.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCPGraph;
+class QCustomPlot;
+
+namespace traindeck::gui::monitor {
+
+class DevicesTab : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit DevicesTab(QWidget* parent = nullptr);
+
+    // One graph per rank of the store (named after its host); returns true when they were recreated.
+    bool ensureRankGraphs(const metrics::MetricStore& store);
+    // Updates the plots' data and value axes for the current x range (the caller sets it).
+    void refresh(const metrics::MetricStore& store, quint64 generation, bool rebuild);
+    void setSelectedRanks(const QList<int>& ranks); // restyles the lines
+    QList<QCustomPlot*> plots() const { return {m_utilPlot, m_memPlot}; }
+
+    QCustomPlot* utilPlot() const { return m_utilPlot; }
+    QCustomPlot* memPlot() const { return m_memPlot; }
+    QCPGraph* utilGraph(int rank) const { return m_util.value(rank); }
+    QCPGraph* memGraph(int rank) const { return m_mem.value(rank); }
+
+  private:
+    void applySelectionStyle();
+    void refreshDecimated(const metrics::MetricStore& store, quint64 generation);
+    void appendRows(const metrics::MetricStore& store, bool rebuild);
+
+    QCustomPlot *m_utilPlot = nullptr, *m_memPlot = nullptr;
+    QList<QCPGraph*> m_util, m_mem;
+    QList<int> m_selected;
+    qint64 m_deviceRows = 0;
+    qint64 m_deviceLastStep = -1;
+    bool m_deviceDecimated = false;
+    EnvelopeCache m_envelopes;
+};
+
+} // namespace traindeck::gui::monitor
