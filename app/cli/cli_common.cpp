@@ -11,6 +11,7 @@
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
 #include "runs/operations.h"
+#include "ssh/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -202,6 +203,12 @@ int parseOrExit(QCommandLineParser& parser, const QString& name, const QStringLi
     return -1;
 }
 
+const runs::Operations& operations()
+{
+    static const runs::Operations overSsh(ssh::sshTransportFactory());
+    return overSsh;
+}
+
 Result<RunLocation> locateRunArgument(const QString& runsDir, const QString& run, bool offlineWhenSynced)
 {
     const auto dir = resolveRunDir(runsDir, run);
@@ -211,7 +218,7 @@ Result<RunLocation> locateRunArgument(const QString& runsDir, const QString& run
             d.code = kNoSuchRun;
         return Result<RunLocation>::failure(why);
     }
-    return runs::Operations::locate(dir.value(), offlineWhenSynced);
+    return operations().locate(dir.value(), offlineWhenSynced);
 }
 
 int exitCodeOf(const Result<RunLocation>& failed)
@@ -240,198 +247,249 @@ int followStarted(const runs::StartedRun& run, bool json)
     return followRun(loc, fo);
 }
 
-int followRun(const RunLocation& location, const FollowOptions& options)
-{
-    const std::unique_ptr<RunMonitor> owned = runs::Operations::monitor(location);
-    RunMonitor& monitor = *owned;
-    const QString& runDir = location.runDir;
-    monitor.setPollInterval(options.pollMs);
-    QObject::connect(&monitor, &RunMonitor::errorOccurred, &monitor,
-                     [](const QString& message) { QTextStream(stderr) << message << '\n'; });
-    QTextStream out(stdout);
-    const bool tty = !options.json && ::isatty(STDOUT_FILENO);
-    analysis::LiveDiagnosis live;
-    live.setOptions(runs::Operations::diagnosisOptions(location.localDir));
-    QList<Finding> findings;
-    analysis::DiagnosisCadence cadence;
-    QElapsedTimer sinceDraw;
-    sinceDraw.start();
-    qint64 maxSteps = -1;
-    int exitCode = ExitFailed;
-    QEventLoop loop;
+namespace {
 
-    auto diagnose = [&](bool force) {
-        if (!force && !cadence.due(monitor.store()))
+// Follows one run for followRun(): prints records, state changes, findings (diagnosed on
+// analysis::DiagnosisCadence) and the end, as JSON lines, a redrawn terminal view or plain lines.
+class RunFollower {
+  public:
+    RunFollower(const RunLocation& location, const FollowOptions& options)
+        : m_owned(runs::Operations::monitor(location)), m_monitor(*m_owned), m_runDir(location.runDir),
+          m_options(options), m_out(stdout), m_tty(!options.json && ::isatty(STDOUT_FILENO))
+    {
+        m_monitor.setPollInterval(options.pollMs);
+        m_live.setOptions(runs::Operations::diagnosisOptions(location.localDir));
+        m_sinceDraw.start();
+        QObject::connect(&m_monitor, &RunMonitor::errorOccurred, &m_monitor,
+                         [](const QString& message) { QTextStream(stderr) << message << '\n'; });
+        QObject::connect(&m_monitor, &RunMonitor::recordsReady, &m_loop,
+                         [this](const QList<Record>& records, qint64 offsetAfter) { onRecords(records, offsetAfter); });
+        QObject::connect(&m_monitor, &RunMonitor::malformedLine, &m_loop,
+                         [this](const ParseIssue& i) { onMalformed(i); });
+        QObject::connect(&m_monitor, &RunMonitor::stateChanged, &m_loop, [this](JobState s) { onStateChanged(s); });
+        QObject::connect(&m_monitor, &RunMonitor::ended, &m_loop, [this](JobState s) { onEnded(s); });
+    }
+
+    int exec()
+    {
+        m_monitor.start(m_options.fromOffset);
+        m_loop.exec();
+        return m_exitCode;
+    }
+
+  private:
+    void diagnose(bool force)
+    {
+        if (!force && !m_cadence.due(m_monitor.store()))
             return;
-        cadence.ran(monitor.store());
-        const auto changes = live.update(monitor.store());
-        findings = live.findings();
+        m_cadence.ran(m_monitor.store());
+        const auto changes = m_live.update(m_monitor.store());
+        m_findings = m_live.findings();
         for (const auto& change : changes) {
             const Finding& f = change.finding;
             if (f.severity == analysis::Severity::Info && f.kind == analysis::FindingKind::ScalingEfficiency)
                 continue; // shown at the end (it is always there)
-            if (options.json) {
+            if (m_options.json) {
                 QJsonObject o = f.toJson();
                 o.insert(QStringLiteral("type"), QStringLiteral("finding"));
                 printJson(o);
-            } else if (!tty) {
-                out << (change.type == analysis::FindingHistory::Change::Type::Raised
-                            ? Follow::tr("finding [%1] %2")
-                            : Follow::tr("finding resolved [%1] %2"))
-                           .arg(Finding::severityName(f.severity), f.summary)
-                    << '\n';
-                out.flush();
+            } else if (!m_tty) {
+                m_out << (change.type == analysis::FindingHistory::Change::Type::Raised
+                              ? Follow::tr("finding [%1] %2")
+                              : Follow::tr("finding resolved [%1] %2"))
+                             .arg(Finding::severityName(f.severity), f.summary)
+                      << '\n';
+                m_out.flush();
             }
         }
-    };
-    auto draw = [&] {
-        const MetricStore& s = monitor.store();
-        out << "\x1b[H\x1b[2J";
-        out << Follow::tr("run %1  state %2").arg(QFileInfo(runDir).fileName(), jobStateName(monitor.state()));
-        if (!monitor.stateDetail().isEmpty())
-            out << " (" << monitor.stateDetail() << ')';
-        out << '\n';
+    }
+
+    void draw()
+    {
+        const MetricStore& s = m_monitor.store();
+        m_out << "\x1b[H\x1b[2J";
+        m_out << Follow::tr("run %1  state %2").arg(QFileInfo(m_runDir).fileName(), jobStateName(m_monitor.state()));
+        if (!m_monitor.stateDetail().isEmpty())
+            m_out << " (" << m_monitor.stateDetail() << ')';
+        m_out << '\n';
         if (s.rowCount() > 0) {
             const qint64 row = s.rowCount() - 1;
-            out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 samples/s")
-                       .arg(s.stepAt(row))
-                       .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
-                       .arg(formatNumber(s.scalarAt(Scalar::Loss, row), 4))
-                       .arg(formatNumber(s.scalarAt(Scalar::TokensPerS, row), 0))
-                       .arg(formatNumber(s.scalarAt(Scalar::SamplesPerS, row), 1))
-                << '\n';
-            out << Follow::tr(
-                       "per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w comm wait, "
-                       "o optimizer):")
-                << '\n';
+            m_out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 samples/s")
+                         .arg(s.stepAt(row))
+                         .arg(m_maxSteps > 0 ? QStringLiteral("/%1").arg(m_maxSteps) : QString())
+                         .arg(formatNumber(s.scalarAt(Scalar::Loss, row), 4))
+                         .arg(formatNumber(s.scalarAt(Scalar::TokensPerS, row), 0))
+                         .arg(formatNumber(s.scalarAt(Scalar::SamplesPerS, row), 1))
+                  << '\n';
+            m_out << Follow::tr("per-rank phases of the last step (d data, f forward, b backward, c comm transfer, w "
+                                "comm wait, o optimizer):")
+                  << '\n';
             for (const QString& l : phaseBars(s, 40))
-                out << l << '\n';
+                m_out << l << '\n';
         }
-        if (!findings.isEmpty()) {
-            out << Follow::tr("findings:") << '\n';
-            for (const Finding& f : findings)
-                out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
+        if (!m_findings.isEmpty()) {
+            m_out << Follow::tr("findings:") << '\n';
+            for (const Finding& f : m_findings)
+                m_out << "  [" << Finding::severityName(f.severity) << "] " << f.summary << '\n';
         }
-        const QStringList tail = monitor.stderrTail();
+        const QStringList tail = m_monitor.stderrTail();
         if (!tail.isEmpty()) {
-            out << Follow::tr("stderr:") << '\n';
+            m_out << Follow::tr("stderr:") << '\n';
             for (const QString& l : tail.mid(qMax<qsizetype>(0, tail.size() - 4)))
-                out << "  " << l.left(160) << '\n';
+                m_out << "  " << l.left(160) << '\n';
         }
-        out.flush();
-        sinceDraw.restart();
-    };
+        m_out.flush();
+        m_sinceDraw.restart();
+    }
 
-    QObject::connect(&monitor, &RunMonitor::recordsReady, &loop, [&](const QList<Record>& records, qint64 offsetAfter) {
+    // One line per step, error, warning and checkpoint (stdout not a terminal).
+    void printLine(const Record& rec)
+    {
+        if (const auto* st = std::get_if<StepRecord>(&rec)) {
+            double maxMs = 0;
+            for (float v : st->series(RankMetric::Step))
+                maxMs = std::max(maxMs, double(v));
+            m_out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 ms/step")
+                         .arg(st->step)
+                         .arg(m_maxSteps > 0 ? QStringLiteral("/%1").arg(m_maxSteps) : QString())
+                         .arg(formatNumber(st->loss, 4))
+                         .arg(formatNumber(st->tokensPerS, 0))
+                         .arg(formatNumber(maxMs, 0))
+                  << '\n';
+        } else if (const auto* e = std::get_if<ErrorRecord>(&rec)) {
+            m_out << Follow::tr("error: rank %1 on %2: %3").arg(e->rank).arg(e->host, e->message) << '\n';
+        } else if (const auto* w = std::get_if<WarningRecord>(&rec)) {
+            m_out << Follow::tr("warning: rank %1 on %2: %3").arg(w->rank).arg(w->host, w->message) << '\n';
+        } else if (const auto* c = std::get_if<CheckpointRecord>(&rec)) {
+            m_out << Follow::tr("checkpoint at step %1: %2").arg(c->step).arg(c->path) << '\n';
+        }
+        m_out.flush();
+    }
+
+    void onRecords(const QList<Record>& records, qint64 offsetAfter)
+    {
         for (qsizetype i = 0; i < records.size(); ++i) {
             const Record& rec = records[i];
             if (const auto* h = std::get_if<HelloRecord>(&rec))
-                maxSteps = qint64(h->hparams.value(QStringLiteral("max_steps")).toDouble(-1));
-            if (options.json) {
+                m_maxSteps = qint64(h->hparams.value(QStringLiteral("max_steps")).toDouble(-1));
+            if (m_options.json) {
                 QJsonObject o = recordJson(rec);
                 o.insert(QStringLiteral("next_offset"),
                          i + 1 < records.size() ? originOffset(records[i + 1]) : offsetAfter);
                 printJson(o);
-            } else if (!tty && options.printSteps) {
-                if (const auto* st = std::get_if<StepRecord>(&rec)) {
-                    double maxMs = 0;
-                    for (float v : st->series(RankMetric::Step))
-                        maxMs = std::max(maxMs, double(v));
-                    out << Follow::tr("step %1%2  loss %3  %4 tok/s  %5 ms/step")
-                               .arg(st->step)
-                               .arg(maxSteps > 0 ? QStringLiteral("/%1").arg(maxSteps) : QString())
-                               .arg(formatNumber(st->loss, 4))
-                               .arg(formatNumber(st->tokensPerS, 0))
-                               .arg(formatNumber(maxMs, 0))
-                        << '\n';
-                } else if (const auto* e = std::get_if<ErrorRecord>(&rec)) {
-                    out << Follow::tr("error: rank %1 on %2: %3").arg(e->rank).arg(e->host, e->message) << '\n';
-                } else if (const auto* w = std::get_if<WarningRecord>(&rec)) {
-                    out << Follow::tr("warning: rank %1 on %2: %3").arg(w->rank).arg(w->host, w->message) << '\n';
-                } else if (const auto* c = std::get_if<CheckpointRecord>(&rec)) {
-                    out << Follow::tr("checkpoint at step %1: %2").arg(c->step).arg(c->path) << '\n';
-                }
-                out.flush();
+            } else if (!m_tty && m_options.printSteps) {
+                printLine(rec);
             }
         }
         diagnose(false);
-        if (tty && sinceDraw.elapsed() > 400)
+        if (m_tty && m_sinceDraw.elapsed() > 400)
             draw();
-    });
-    QObject::connect(&monitor, &RunMonitor::malformedLine, &loop, [&](const ParseIssue& i) {
-        if (options.json)
+    }
+
+    void onMalformed(const ParseIssue& i)
+    {
+        if (m_options.json)
             printJson({{QStringLiteral("type"), QStringLiteral("malformed")},
                        {QStringLiteral("line"), i.line},
                        {QStringLiteral("offset"), i.offset},
                        {QStringLiteral("reason"), i.reason}});
         else
             QTextStream(stderr) << Follow::tr("metrics.jsonl: %1 (skipped)").arg(i.toString()) << '\n';
-    });
-    QObject::connect(&monitor, &RunMonitor::stateChanged, &loop, [&](JobState s) {
-        const QString detail = monitor.stateDetail();
-        if (options.json) {
-            const RunFiles f = monitor.files();
+    }
+
+    void onStateChanged(JobState s)
+    {
+        const QString detail = m_monitor.stateDetail();
+        if (m_options.json) {
+            const RunFiles f = m_monitor.files();
             QJsonObject o{{QStringLiteral("type"), QStringLiteral("state")},
                           {QStringLiteral("state"), jobStateName(s)},
-                          {QStringLiteral("run_dir"), runDir},
+                          {QStringLiteral("run_dir"), m_runDir},
                           {QStringLiteral("pid"), f.pid}};
             if (f.slurmJob)
                 o.insert(QStringLiteral("slurm_job"), f.slurmJob->jobId);
             if (!detail.isEmpty())
                 o.insert(QStringLiteral("detail"), detail);
             printJson(o);
-        } else if (tty) {
+        } else if (m_tty) {
             draw();
         } else {
-            out << (detail.isEmpty() ? Follow::tr("state: %1").arg(jobStateName(s))
-                                     : Follow::tr("state: %1 (%2)").arg(jobStateName(s), detail))
-                << '\n';
-            out.flush();
+            m_out << (detail.isEmpty() ? Follow::tr("state: %1").arg(jobStateName(s))
+                                       : Follow::tr("state: %1 (%2)").arg(jobStateName(s), detail))
+                  << '\n';
+            m_out.flush();
         }
-    });
-    QObject::connect(&monitor, &RunMonitor::ended, &loop, [&](JobState s) {
+    }
+
+    void printEndJson(JobState s, const FailureInfo& failure)
+    {
+        if (s != JobState::Finished) {
+            QJsonObject o = failure.toJson();
+            o.insert(QStringLiteral("type"), QStringLiteral("failure"));
+            o.insert(QStringLiteral("state"), jobStateName(s));
+            printJson(o);
+        }
+        QJsonObject end{{QStringLiteral("type"), QStringLiteral("end")},
+                        {QStringLiteral("state"), jobStateName(s)},
+                        {QStringLiteral("last_step"), m_monitor.store().lastStep()},
+                        {QStringLiteral("metrics_offset"), m_monitor.metricsOffset()},
+                        {QStringLiteral("malformed_lines"), m_monitor.malformedLines()},
+                        {QStringLiteral("exit_code"), exitCodeFor(s)}};
+        if (!m_monitor.stateDetail().isEmpty())
+            end.insert(QStringLiteral("detail"), m_monitor.stateDetail());
+        printJson(end);
+    }
+
+    void printEndText(JobState s, const FailureInfo& failure)
+    {
+        if (m_tty)
+            draw();
+        m_out << Follow::tr("run %1 %2 after %n step(s)", nullptr, int(qMax<qint64>(0, m_monitor.store().lastStep())))
+                     .arg(QFileInfo(m_runDir).fileName(), jobStateName(s))
+              << '\n';
+        if (!m_monitor.stateDetail().isEmpty())
+            m_out << Follow::tr("slurm: %1").arg(m_monitor.stateDetail()) << '\n';
+        if (s == JobState::Failed || s == JobState::Lost)
+            m_out << Follow::tr("failure: %1").arg(failure.summary()) << '\n';
+        if (s != JobState::Finished && !failure.stderrTail.isEmpty()) {
+            m_out << Follow::tr("last stderr lines:") << '\n';
+            for (const QString& l : failure.stderrTail.mid(qMax<qsizetype>(0, failure.stderrTail.size() - 8)))
+                m_out << "  " << l << '\n';
+        }
+        m_out.flush();
+    }
+
+    void onEnded(JobState s)
+    {
         diagnose(true);
-        const FailureInfo failure = monitor.failure();
-        const MetricStore& st = monitor.store();
-        if (options.json) {
-            if (s != JobState::Finished) {
-                QJsonObject o = failure.toJson();
-                o.insert(QStringLiteral("type"), QStringLiteral("failure"));
-                o.insert(QStringLiteral("state"), jobStateName(s));
-                printJson(o);
-            }
-            QJsonObject end{{QStringLiteral("type"), QStringLiteral("end")},
-                            {QStringLiteral("state"), jobStateName(s)},
-                            {QStringLiteral("last_step"), st.lastStep()},
-                            {QStringLiteral("metrics_offset"), monitor.metricsOffset()},
-                            {QStringLiteral("malformed_lines"), monitor.malformedLines()},
-                            {QStringLiteral("exit_code"), exitCodeFor(s)}};
-            if (!monitor.stateDetail().isEmpty())
-                end.insert(QStringLiteral("detail"), monitor.stateDetail());
-            printJson(end);
-        } else {
-            if (tty)
-                draw();
-            out << Follow::tr("run %1 %2 after %n step(s)", nullptr, int(qMax<qint64>(0, st.lastStep())))
-                       .arg(QFileInfo(runDir).fileName(), jobStateName(s))
-                << '\n';
-            if (!monitor.stateDetail().isEmpty())
-                out << Follow::tr("slurm: %1").arg(monitor.stateDetail()) << '\n';
-            if (s == JobState::Failed || s == JobState::Lost)
-                out << Follow::tr("failure: %1").arg(failure.summary()) << '\n';
-            if (s != JobState::Finished && !failure.stderrTail.isEmpty()) {
-                out << Follow::tr("last stderr lines:") << '\n';
-                for (const QString& l : failure.stderrTail.mid(qMax<qsizetype>(0, failure.stderrTail.size() - 8)))
-                    out << "  " << l << '\n';
-            }
-            out.flush();
-        }
-        exitCode = exitCodeFor(s);
-        loop.quit();
-    });
-    monitor.start(options.fromOffset);
-    loop.exec();
-    return exitCode;
+        if (m_options.json)
+            printEndJson(s, m_monitor.failure());
+        else
+            printEndText(s, m_monitor.failure());
+        m_exitCode = exitCodeFor(s);
+        m_loop.quit();
+    }
+
+    const std::unique_ptr<RunMonitor> m_owned;
+    RunMonitor& m_monitor;
+    const QString m_runDir;
+    const FollowOptions m_options;
+    QTextStream m_out;
+    const bool m_tty;
+    analysis::LiveDiagnosis m_live;
+    analysis::DiagnosisCadence m_cadence;
+    QList<Finding> m_findings;
+    QElapsedTimer m_sinceDraw;
+    qint64 m_maxSteps = -1;
+    int m_exitCode = ExitFailed;
+    QEventLoop m_loop;
+};
+
+} // namespace
+
+int followRun(const RunLocation& location, const FollowOptions& options)
+{
+    return RunFollower(location, options).exec();
 }
 
 } // namespace traindeck::cli

@@ -16,10 +16,14 @@
 #include <memory>
 
 namespace traindeck::runs {
+class Operations;
 struct StartedRun;
-}
+} // namespace traindeck::runs
 
 namespace traindeck::cli {
+
+// The run operations of this program: remote profiles' head nodes over SSH (made on first use).
+const runs::Operations& operations();
 
 QCommandLineOption runsDirOption();
 // --runs-dir if given (made absolute), else paths::defaultRunsDir().

@@ -51,7 +51,7 @@ int run(const QStringList& args)
         err << dir.errorString() << '\n';
         return ExitBadInput;
     }
-    const auto state = traindeck::runs::Operations::cancel(dir.value(), int(grace * 1000));
+    const auto state = operations().cancel(dir.value(), int(grace * 1000));
     if (!state) {
         err << state.errorString() << '\n';
         return ExitFailed;

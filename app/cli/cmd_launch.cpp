@@ -74,9 +74,8 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     spec.profile = profileName;
-    const auto launched =
-        traindeck::runs::Operations::launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir),
-                                             parser.isSet(demoOpt) ? QStringLiteral("demo") : specPath});
+    const auto launched = operations().launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir),
+                                               parser.isSet(demoOpt) ? QStringLiteral("demo") : specPath});
     if (!launched) {
         err << launched.errorString() << '\n';
         // A spec that breaks a rule, or a missing trainer/mpirun, is something the user fixes (2); a lost

@@ -46,7 +46,7 @@ int run(const QStringList& args)
         err << dir.errorString() << '\n';
         return ExitBadInput;
     }
-    const auto resumed = traindeck::runs::Operations::resume(dir.value());
+    const auto resumed = operations().resume(dir.value());
     if (!resumed) {
         err << resumed.errorString() << '\n';
         return ExitFailed;

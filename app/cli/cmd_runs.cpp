@@ -44,7 +44,7 @@ int run(const QStringList& args)
             << '\n';
         return ExitBadInput;
     }
-    const auto listed = traindeck::runs::Operations::list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt));
+    const auto listed = operations().list(runsDirFrom(parser, runsDir), parser.isSet(refreshOpt));
     for (const traindeck::Diagnostic& unreachable : listed.warnings())
         err << unreachable.toString() << '\n';
     const QList<RunSummary>& runs = listed.value();

@@ -1,6 +1,5 @@
 #include "command.h"
 #include "common/processguard.h"
-#include "ssh/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -36,7 +35,6 @@ int main(int argc, char** argv)
         err << "traindeck-cli: warning: " << guarded.errorString() << '\n';
     QCoreApplication::setApplicationName(QStringLiteral("traindeck"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TRAINDECK_VERSION));
-    traindeck::ssh::registerSshTransport(); // remote profiles: launch/cancel/watch over SSH
     QStringList args = app.arguments().mid(1);
     if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
         printUsage(args.isEmpty() ? err : out);

@@ -59,7 +59,8 @@ static QWidget* pathField(QLineEdit* edit, QWidget* parent, bool directory, bool
     return w;
 }
 
-LaunchPage::LaunchPage(QWidget* parent) : QWidget(parent)
+LaunchPage::LaunchPage(std::shared_ptr<const runs::Operations> operations, QWidget* parent)
+    : QWidget(parent), m_operations(std::move(operations))
 {
     auto* outer = new QHBoxLayout(this);
     auto* formHost = new QWidget;
@@ -566,8 +567,9 @@ void LaunchPage::launchNow()
     // SSH connect and launch on a registered worker thread (backgroundwork.h); the outcome is dropped
     // when the page is gone or the application is quitting.
     background::start(
-        [self, request = runs::LaunchRequest{s, prof.value(), QString(), runsDir, tr("form")}] {
-            const Result<runs::StartedRun> r = runs::Operations::launch(request);
+        [self, operations = m_operations,
+         request = runs::LaunchRequest{s, prof.value(), QString(), runsDir, tr("form")}] {
+            const Result<runs::StartedRun> r = operations->launch(request);
             background::post([self, r] {
                 if (!self)
                     return;

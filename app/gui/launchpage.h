@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QGroupBox;
 class QVBoxLayout;
@@ -23,6 +25,10 @@ class QCheckBox;
 class QTableWidget;
 class QTimer;
 
+namespace traindeck::runs {
+class Operations;
+} // namespace traindeck::runs
+
 namespace traindeck::gui {
 
 class LaunchPage : public QWidget {
@@ -31,7 +37,7 @@ class LaunchPage : public QWidget {
   public:
     enum class Preset { TinyDemo, DeepSeekDistill1_5B };
 
-    explicit LaunchPage(QWidget* parent = nullptr);
+    explicit LaunchPage(std::shared_ptr<const runs::Operations> operations, QWidget* parent = nullptr);
 
     // Fills the form from the preset's built-in job spec (launch::JobSpec::builtin).
     void applyPreset(Preset preset);
@@ -65,6 +71,7 @@ class LaunchPage : public QWidget {
     void launchFailed(const QString& message);
 
   private:
+    std::shared_ptr<const runs::Operations> m_operations;
     QGroupBox* buildModelBox(QWidget* parent);
     QGroupBox* buildWorldBox(QWidget* parent);
     QGroupBox* buildHyperparameterBox(QWidget* parent);

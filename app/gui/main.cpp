@@ -9,6 +9,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "monitorpage.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "screenshots.h"
 #include "settings.h"
@@ -83,15 +84,13 @@ int main(int argc, char** argv)
         }
     }
 
-    // Remote profiles launch, follow and cancel runs over SSH. Unknown host keys are not accepted here:
-    // the Checks page or the SSH setup wizard asks about them first.
-    traindeck::ssh::registerSshTransport();
-
     if (parser.isSet(runsDir))
         Settings::setRunsDirOverride(parser.value(runsDir));
     Language::instance()->apply(parser.isSet(lang) ? parser.value(lang) : Settings::language());
 
-    RunSession session;
+    // Remote profiles launch, follow and cancel runs over SSH. Unknown host keys are not accepted here:
+    // the Checks page or the SSH setup wizard asks about them first.
+    RunSession session(std::make_shared<traindeck::runs::Operations>(traindeck::ssh::sshTransportFactory()));
     QPointer<MainWindow> window;
     std::function<void()> createWindow = [&] {
         const MainWindow::Page page = window ? window->currentPage() : MainWindow::MonitorPageIndex;

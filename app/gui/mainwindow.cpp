@@ -75,8 +75,8 @@ void MainWindow::buildPages()
     m_stack = new QStackedWidget(central);
 
     m_monitor = new MonitorPage(m_session, m_stack);
-    m_runs = new RunsPage(m_stack);
-    m_launch = new LaunchPage(m_stack);
+    m_runs = new RunsPage(m_session->operations(), m_stack);
+    m_launch = new LaunchPage(m_session->operations(), m_stack);
     m_checks = new ChecksPage(m_stack);
     m_cluster = new ClusterPage(m_stack);
     m_settings = new SettingsPage(m_stack);

@@ -26,8 +26,9 @@ using metrics::MetricStore;
 // the Runs page syncs it at the next start).
 static const QString kMonitorThreadName = QStringLiteral("RunMonitor");
 
-RunSession::RunSession(QObject* parent)
-    : QObject(parent), m_store(std::make_shared<MetricStore>()), m_tailer(new metrics::MetricsTailer(this))
+RunSession::RunSession(std::shared_ptr<const runs::Operations> operations, QObject* parent)
+    : QObject(parent), m_operations(std::move(operations)), m_store(std::make_shared<MetricStore>()),
+      m_tailer(new metrics::MetricsTailer(this))
 {
     m_tailer->setSink(m_store.get());
     connect(m_tailer, &metrics::MetricsTailer::recordsReady, this, [this](const QList<metrics::Record>& records) {
@@ -84,9 +85,9 @@ void RunSession::followRecord(const QString& localDir)
     setMode(Mode::Loading);
     QPointer<RunSession> self(this);
     background::start(
-        [self, localDir, ticket] {
+        [self, operations = m_operations, localDir, ticket] {
             // SSH connect: never on the GUI thread.
-            auto loc = std::make_shared<Result<launch::RunLocation>>(runs::Operations::locate(localDir, false));
+            auto loc = std::make_shared<Result<launch::RunLocation>>(operations->locate(localDir, false));
             // The monitor's thread opens its own session; this thread's one would idle until the run is closed.
             if (loc->ok())
                 loc->value().transport->releaseCallingThread();

@@ -21,6 +21,10 @@ class RunMonitor;
 class Transport;
 } // namespace traindeck::launch
 
+namespace traindeck::runs {
+class Operations;
+} // namespace traindeck::runs
+
 namespace traindeck::gui {
 
 class RunSession : public QObject {
@@ -30,9 +34,11 @@ class RunSession : public QObject {
     enum class Mode { None, Live, Offline, Loading };
     Q_ENUM(Mode)
 
-    explicit RunSession(QObject* parent = nullptr);
+    // operations: how runs are located and followed (main() gives the SSH one; it is shared with the pages).
+    explicit RunSession(std::shared_ptr<const runs::Operations> operations, QObject* parent = nullptr);
     ~RunSession() override;
 
+    const std::shared_ptr<const runs::Operations>& operations() const { return m_operations; }
     metrics::MetricStore& store() { return *m_store; }
     // Shared ownership for background readers of a store that no longer changes (offline runs).
     std::shared_ptr<const metrics::MetricStore> storePointer() const { return m_store; }
@@ -94,6 +100,7 @@ class RunSession : public QObject {
     void logLines(const QStringList& lines);
 
   private:
+    std::shared_ptr<const runs::Operations> m_operations;
     void setMode(Mode m);
     void startLoad(const QString& path, bool followAfter);
     void stopMonitor();

@@ -34,7 +34,8 @@ template <typename Fn, typename Done> static void runInBackground(QObject* recei
     background::run(receiver, std::move(fn), std::move(done), QStringLiteral("RunsPage"));
 }
 
-RunsPage::RunsPage(QWidget* parent) : QWidget(parent)
+RunsPage::RunsPage(std::shared_ptr<const runs::Operations> operations, QWidget* parent)
+    : QWidget(parent), m_operations(std::move(operations))
 {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
@@ -135,7 +136,8 @@ void RunsPage::refresh()
     m_listing = true;
     const QString dir = Settings::runsDir();
     runInBackground(
-        this, [dir] { return runs::Operations::list(dir).value(); }, // without refresh: never fails
+        this,
+        [operations = m_operations, dir] { return operations->list(dir).value(); }, // without refresh: never fails
         [this, dir](QList<RunSummary> runs) {
             m_listing = false;
             m_model->setRuns(runs);
@@ -163,9 +165,9 @@ void RunsPage::syncRemoteRuns()
     m_syncing = true;
     runInBackground(
         this,
-        [remote] {
+        [operations = m_operations, remote] {
             // Told to stop (quitting): the next start syncs the rest.
-            return runs::Operations::refreshRemote(remote, [] { return background::quitting(); });
+            return operations->refreshRemote(remote, [] { return background::quitting(); });
         },
         [this](QStringList errors) {
             m_syncing = false;
@@ -258,7 +260,7 @@ void RunsPage::resumeSelected()
     m_resume->setEnabled(false);
     m_info->setText(tr("Resuming %1…").arg(QDir(dir).dirName()));
     runInBackground(
-        this, [dir] { return runs::Operations::resume(dir); },
+        this, [operations = m_operations, dir] { return operations->resume(dir); },
         [this, dir](Result<runs::StartedRun> r) {
             if (!r.ok()) {
                 QMessageBox::warning(this, tr("Resume failed"), r.errorString());
@@ -283,7 +285,7 @@ void RunsPage::cancelSelected()
     m_cancel->setEnabled(false);
     m_info->setText(tr("Cancelling %1…").arg(QDir(dir).dirName()));
     runInBackground(
-        this, [dir] { return runs::Operations::cancel(dir); },
+        this, [operations = m_operations, dir] { return operations->cancel(dir); },
         [this](Result<JobState> r) {
             if (!r.ok())
                 QMessageBox::warning(this, tr("Cancel failed"), r.errorString());

@@ -13,6 +13,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <memory>
+
 class QCustomPlot;
 class QCPItemText;
 class QLabel;
@@ -20,13 +22,17 @@ class QPushButton;
 class QTableView;
 class QTimer;
 
+namespace traindeck::runs {
+class Operations;
+} // namespace traindeck::runs
+
 namespace traindeck::gui {
 
 class RunsPage : public QWidget {
     Q_OBJECT
 
   public:
-    explicit RunsPage(QWidget* parent = nullptr);
+    explicit RunsPage(std::shared_ptr<const runs::Operations> operations, QWidget* parent = nullptr);
     ~RunsPage() override;
 
     RunsModel* model() const { return m_model; }
@@ -49,6 +55,7 @@ class RunsPage : public QWidget {
     void remoteSynced(const QStringList& errors);
 
   private:
+    std::shared_ptr<const runs::Operations> m_operations;
     void updateButtons();
     void resumeSelected();
     void cancelSelected();

@@ -428,7 +428,7 @@ Result<ClusterProfile> recordProfile(const QString& localDir, const RemoteRecord
     return ClusterProfile::loadNamed(record.profile);
 }
 
-Result<RunLocation> locateRun(const QString& localDir)
+Result<RunLocation> locateRun(const QString& localDir, const RemoteTransportFactory& remote)
 {
     RunLocation loc;
     loc.localDir = localDir;
@@ -448,7 +448,7 @@ Result<RunLocation> locateRun(const QString& localDir)
     loc.remote = true;
     loc.runDir = loc.record->remoteRunDir;
     loc.mirrorPath = localFile(localDir, runfile::kMetrics);
-    Result<std::shared_ptr<Transport>> t = transportFor(loc.profile);
+    Result<std::shared_ptr<Transport>> t = transportFor(loc.profile, remote);
     if (!t)
         // The transport's own message names the host and the cause.
         return Result<RunLocation>::failure(err(

@@ -20,6 +20,7 @@
 #include "common/result.h"
 #include "launch/launcher.h"
 #include "launch/rundir.h"
+#include "launch/transport.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -140,8 +141,8 @@ struct RunLocation {
 Result<cluster::ClusterProfile> recordProfile(const QString& localDir, const RemoteRecord& record);
 
 // localDir: a run directory or a remote run's record (resolveRunDir() gives one). For a remote record
-// this builds the transport with transportFor() — over SSH it connects, so it blocks and may fail
-// (host unreachable, unknown host key).
-Result<RunLocation> locateRun(const QString& localDir);
+// this builds the transport with transportFor(…, remote) — over SSH it connects, so it blocks and may
+// fail (host unreachable, unknown host key).
+Result<RunLocation> locateRun(const QString& localDir, const RemoteTransportFactory& remote);
 
 } // namespace traindeck::launch

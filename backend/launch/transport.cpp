@@ -51,11 +51,6 @@ void emitLines(QByteArray& buf, Transport::Stream s, const Transport::LineCallba
     }
 }
 
-RemoteTransportFactory& remoteFactory()
-{
-    static RemoteTransportFactory f;
-    return f;
-}
 } // namespace
 
 Transport::~Transport() = default;
@@ -333,17 +328,13 @@ bool isLocalProfile(const cluster::ClusterProfile& profile)
            head == QHostInfo::localHostName().toLower();
 }
 
-void setRemoteTransportFactory(RemoteTransportFactory factory)
-{
-    remoteFactory() = std::move(factory);
-}
-
-Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile)
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile,
+                                                const RemoteTransportFactory& remote)
 {
     if (isLocalProfile(profile))
         return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
-    if (remoteFactory())
-        return remoteFactory()(profile);
+    if (remote)
+        return remote(profile);
     return Result<std::shared_ptr<Transport>>::failure(
         Diagnostic::keyError(profile.name, QStringLiteral("nodes"),
                              Tr::tr("the head node %1 is remote and this build has no SSH transport yet; run "

@@ -119,10 +119,13 @@ class LocalTransport : public Transport {
 // localhost / 127.0.0.1 / ::1 / this host's name).
 bool isLocalProfile(const cluster::ClusterProfile& profile);
 
-// The transport for a profile's head node: LocalTransport when isLocalProfile(), otherwise the
-// registered remote factory (backend/ssh registers one), else an error saying SSH is not available.
+// Makes the transport to a remote profile's head node (ssh::sshTransportFactory() gives the SSH one;
+// tests give fakes). Called on the thread that will use the transport.
 using RemoteTransportFactory = std::function<Result<std::shared_ptr<Transport>>(const cluster::ClusterProfile&)>;
-void setRemoteTransportFactory(RemoteTransportFactory factory);
-Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile);
+
+// The transport for a profile's head node: LocalTransport when isLocalProfile(), otherwise what
+// `remote` makes, else (no factory) an error saying this program has no SSH transport.
+Result<std::shared_ptr<Transport>> transportFor(const cluster::ClusterProfile& profile,
+                                                const RemoteTransportFactory& remote);
 
 } // namespace traindeck::launch

@@ -15,6 +15,11 @@ namespace traindeck::runs {
 using launch::JobState;
 using launch::RunLocation;
 
+Operations::Operations(launch::RemoteTransportFactory remoteTransports)
+    : m_remoteTransports(std::move(remoteTransports))
+{
+}
+
 Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::ClusterProfile& profile,
                                  const QString& fileName)
 {
@@ -91,9 +96,9 @@ Diagnostics Operations::validate(const launch::JobSpec& spec, const cluster::Clu
     return d;
 }
 
-Result<StartedRun> Operations::launch(LaunchRequest request)
+Result<StartedRun> Operations::launch(LaunchRequest request) const
 {
-    auto transport = launch::transportFor(request.profile);
+    auto transport = launch::transportFor(request.profile, m_remoteTransports);
     if (!transport)
         return Result<StartedRun>::failure(transport.diagnostics());
     launch::JobSpec& spec = request.spec;
@@ -127,9 +132,9 @@ bool Operations::isInputProblem(const Diagnostics& failure)
     return true;
 }
 
-Result<StartedRun> Operations::resume(const QString& localDir)
+Result<StartedRun> Operations::resume(const QString& localDir) const
 {
-    const auto loc = launch::locateRun(localDir);
+    const auto loc = launch::locateRun(localDir, m_remoteTransports);
     if (!loc)
         return Result<StartedRun>::failure(loc.diagnostics());
     launch::Transport& t = *loc->transport;
@@ -150,9 +155,9 @@ Result<StartedRun> Operations::resume(const QString& localDir)
     return Result<StartedRun>(out, resumed.diagnostics());
 }
 
-Result<JobState> Operations::cancel(const QString& localDir, int graceMs)
+Result<JobState> Operations::cancel(const QString& localDir, int graceMs) const
 {
-    const auto loc = launch::locateRun(localDir);
+    const auto loc = launch::locateRun(localDir, m_remoteTransports);
     if (!loc)
         return Result<JobState>::failure(loc.diagnostics());
     const auto state = launch::Launcher::cancel(*loc->transport, loc->runDir, graceMs);
@@ -168,7 +173,7 @@ Result<JobState> Operations::cancel(const QString& localDir, int graceMs)
     return Result<JobState>(state.value(), warnings);
 }
 
-Result<RunLocation> Operations::locate(const QString& localDir, bool offlineWhenSynced)
+Result<RunLocation> Operations::locate(const QString& localDir, bool offlineWhenSynced) const
 {
     if (offlineWhenSynced && launch::isRemoteRecord(localDir)) {
         const std::optional<launch::RemoteRecord> rec = launch::readRemoteRecord(localDir);
@@ -180,7 +185,7 @@ Result<RunLocation> Operations::locate(const QString& localDir, bool offlineWhen
             return loc;
         }
     }
-    return launch::locateRun(localDir);
+    return launch::locateRun(localDir, m_remoteTransports);
 }
 
 std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation& location, std::function<bool()> syncAtEnd)
@@ -193,7 +198,7 @@ std::unique_ptr<launch::RunMonitor> Operations::monitor(const RunLocation& locat
     return m;
 }
 
-QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop)
+QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop) const
 {
     QStringList errors;
     for (const launch::RunSummary& r : runs) {
@@ -201,7 +206,7 @@ QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std
             continue;
         if (stop && stop())
             break; // the next refresh asks about the rest
-        const auto loc = launch::locateRun(r.runDir);
+        const auto loc = launch::locateRun(r.runDir, m_remoteTransports);
         const auto state = loc ? launch::RemoteRuns::sync(*loc->transport, loc->runDir, loc->localDir)
                                : Result<JobState>::failure(loc.diagnostics());
         if (!state)
@@ -210,7 +215,7 @@ QStringList Operations::refreshRemote(const QList<launch::RunSummary>& runs, std
     return errors;
 }
 
-Result<QList<launch::RunSummary>> Operations::list(const QString& runsDir, bool refresh)
+Result<QList<launch::RunSummary>> Operations::list(const QString& runsDir, bool refresh) const
 {
     QList<launch::RunSummary> runs = launch::listRuns(runsDir);
     if (!refresh)

@@ -14,6 +14,7 @@
 #include "launch/launchplan.h"
 #include "launch/remoterun.h"
 #include "launch/rundir.h"
+#include "launch/transport.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -24,7 +25,6 @@
 
 namespace traindeck::launch {
 class RunMonitor;
-class Transport;
 } // namespace traindeck::launch
 
 namespace traindeck::runs {
@@ -52,10 +52,15 @@ struct LaunchRequest {
     QString specFile; // names the spec in diagnostics ("job.json: trainer.lr: ...")
 };
 
+// Made once by each front end with the transport to remote head nodes (ssh::sshTransportFactory());
+// tests make one with a fake. Without a factory, remote profiles fail with "no SSH transport".
+// The object is immutable: worker threads may share it.
 class Operations {
     Q_DECLARE_TR_FUNCTIONS(traindeck::runs::Operations)
 
   public:
+    explicit Operations(launch::RemoteTransportFactory remoteTransports = {});
+
     // Every rule a spec must pass before anything starts, the same for every front end: the spec's own
     // rules (JobSpec::validate), a learning rate in (0, 10), a dataset, and for a run on this machine
     // that the dataset, tokenizer and model's config.json exist and traindeck-trainer is found.
@@ -66,7 +71,7 @@ class Operations {
     // Validates, makes the transport to the head node (SSH for a remote profile), and starts the run
     // detached: a local run in runsDir, a remote one in <workdir>/runs on the head with its record in
     // runsDir.
-    static Result<StartedRun> launch(LaunchRequest request);
+    Result<StartedRun> launch(LaunchRequest request) const;
 
     // Whether a failed launch or resume failed on its input (the spec, the profile, a trainer or mpirun
     // that is not there: the user fixes it; the CLI exits 2) rather than on the way (the SSH link, the
@@ -76,15 +81,15 @@ class Operations {
 
     // Relaunches a failed, cancelled or lost run from its latest checkpoint; a remote run's record
     // goes live again.
-    static Result<StartedRun> resume(const QString& localDir);
+    Result<StartedRun> resume(const QString& localDir) const;
 
     // Stops a run (SIGTERM, SIGKILL after graceMs); a remote run's record is synced afterwards (a
     // failed sync is a warning). Returns the state afterwards.
-    static Result<launch::JobState> cancel(const QString& localDir, int graceMs = 10000);
+    Result<launch::JobState> cancel(const QString& localDir, int graceMs = 10000) const;
 
     // Where a run is, for following it. offlineWhenSynced: a remote run that ended and whose record
     // is complete is read from the record without connecting.
-    static Result<launch::RunLocation> locate(const QString& localDir, bool offlineWhenSynced);
+    Result<launch::RunLocation> locate(const QString& localDir, bool offlineWhenSynced) const;
 
     // A monitor for a located run: a remote run's record is kept by it (mirror, state, sync at the
     // end; syncAtEnd as in RunMonitor::setRecordDir), a synced record ends in its known state.
@@ -93,7 +98,7 @@ class Operations {
 
     // Asks the head nodes of remote runs that have not ended about them and syncs their records.
     // Returns one message per run that could not be asked. stop, when given, is asked between runs.
-    static QStringList refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop = {});
+    QStringList refreshRemote(const QList<launch::RunSummary>& runs, std::function<bool()> stop = {}) const;
 
     // The diagnosis options for a run (a local run directory or a remote run's record): the measured
     // links of its profile's last link test (cluster::SavedLinkTest), so that the comm-bound verdict
@@ -102,11 +107,14 @@ class Operations {
 
     // The run history, newest first; refresh: refreshRemote() first (a run whose head could not be asked
     // is a warning; the list still holds it, as last known).
-    static Result<QList<launch::RunSummary>> list(const QString& runsDir, bool refresh = false);
+    Result<QList<launch::RunSummary>> list(const QString& runsDir, bool refresh = false) const;
 
     // The traindeck-trainer of this machine ($TRAINDECK_TRAINER, beside this program or in its build tree,
     // else PATH), for the Launch page's preview and `deploy`: a quick local look-up.
     static Result<QString> localTrainer();
+
+  private:
+    launch::RemoteTransportFactory m_remoteTransports;
 };
 
 } // namespace traindeck::runs

@@ -277,19 +277,18 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
     }
 }
 
-void registerSshTransport(SshTransportOptions options)
+launch::RemoteTransportFactory sshTransportFactory(SshTransportOptions options)
 {
-    launch::setRemoteTransportFactory(
-        [options](const cluster::ClusterProfile& profile) -> Result<std::shared_ptr<launch::Transport>> {
-            if (profile.nodes.isEmpty())
-                return Result<std::shared_ptr<launch::Transport>>::failure(Diagnostic::keyError(
-                    profile.name, QStringLiteral("nodes"), SshTransport::tr("the profile has no nodes")));
-            auto t = SshTransport::forProfile(profile, options);
-            const Status connected = t->connect();
-            if (!connected)
-                return Result<std::shared_ptr<launch::Transport>>::failure(connected.diagnostics());
-            return std::shared_ptr<launch::Transport>(std::move(t));
-        });
+    return [options](const cluster::ClusterProfile& profile) -> Result<std::shared_ptr<launch::Transport>> {
+        if (profile.nodes.isEmpty())
+            return Result<std::shared_ptr<launch::Transport>>::failure(Diagnostic::keyError(
+                profile.name, QStringLiteral("nodes"), SshTransport::tr("the profile has no nodes")));
+        auto t = SshTransport::forProfile(profile, options);
+        const Status connected = t->connect();
+        if (!connected)
+            return Result<std::shared_ptr<launch::Transport>>::failure(connected.diagnostics());
+        return std::shared_ptr<launch::Transport>(std::move(t));
+    };
 }
 
 } // namespace traindeck::ssh

@@ -63,9 +63,9 @@ class SshTransport : public launch::Transport {
     std::unique_ptr<Private> d;
 };
 
-// Makes launch::transportFor() use SshTransport for remote profiles (front ends call this once at
-// start). The factory opens the calling thread's session at once, so host-key and login problems
-// are reported by transportFor().
-void registerSshTransport(SshTransportOptions options = {});
+// The factory of SshTransports for remote profiles, which front ends give runs::Operations. It opens
+// the calling thread's session at once, so host-key and login problems are reported by
+// launch::transportFor().
+launch::RemoteTransportFactory sshTransportFactory(SshTransportOptions options = {});
 
 } // namespace traindeck::ssh

@@ -4,6 +4,7 @@
 #include "gui_testdata.h"
 #include "monitorpage.h"
 #include "qcp.h"
+#include "runs/operations.h"
 #include "runsession.h"
 
 #include <QApplication>
@@ -67,7 +68,7 @@ int main(int argc, char** argv)
 
     // --- 1M-step run: loss series and the training tab
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
@@ -103,7 +104,7 @@ int main(int argc, char** argv)
     }
     // --- 64 ranks x 10k steps: heatmap and bars
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();

@@ -5,6 +5,7 @@
 // cleaned up at exit and its result dropped too. While the program runs, results reach live receivers
 // on the GUI thread.
 #include "backgroundwork.h"
+#include "runs/operations.h"
 #include "runspage.h"
 #include "settings.h"
 #include "test_gate.h"
@@ -132,7 +133,7 @@ class TestBackgroundWork : public QObject {
         QVERIFY(fifo.make(tmp.path()));
         Settings::setRunsDirOverride(tmp.path());
         {
-            RunsPage page;
+            RunsPage page(std::make_shared<runs::Operations>());
             QSignalSpy refreshed(&page, &RunsPage::refreshed);
             QTRY_COMPARE(background::threadCount(QStringLiteral("RunsPage")), 1);
             QTest::qWait(200);
@@ -154,7 +155,7 @@ class TestBackgroundWork : public QObject {
             FifoRun fifo;
             QVERIFY(fifo.make(tmp.path()));
             Settings::setRunsDirOverride(tmp.path());
-            auto* page = new RunsPage;
+            auto* page = new RunsPage(std::make_shared<runs::Operations>());
             QSignalSpy refreshed(page, &RunsPage::refreshed);
             auto gate = std::make_shared<Gate>();
             QObject receiver;
@@ -201,7 +202,7 @@ class TestBackgroundWork : public QObject {
             FifoRun fifo;
             QVERIFY(fifo.make(tmp.path()));
             Settings::setRunsDirOverride(tmp.path());
-            auto* page = new RunsPage;
+            auto* page = new RunsPage(std::make_shared<runs::Operations>());
             QTRY_COMPARE(background::threadCount(QStringLiteral("RunsPage")), 1);
             QPointer<QThread> listing = onlyThread(QStringLiteral("RunsPage"));
             QVERIFY(listing);

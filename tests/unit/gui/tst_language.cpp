@@ -1,6 +1,7 @@
 #include "analysis/detector.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "test_home.h"
 
@@ -36,7 +37,7 @@ class TestLanguage : public QObject {
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MonitorPage", "%n rank(s)", nullptr, 4),
                  QStringLiteral("4 个进程"));
         {
-            RunSession session;
+            RunSession session(std::make_shared<runs::Operations>());
             MainWindow window(&session);
             QCOMPARE(window.sidebar()->item(0)->text(), QStringLiteral("监控"));
             QCOMPARE(window.sidebar()->item(MainWindow::ClusterPageIndex)->text(), QStringLiteral("集群"));
@@ -45,7 +46,7 @@ class TestLanguage : public QObject {
         QVERIFY(!Language::instance()->apply(QStringLiteral("en")));
         QCOMPARE(QCoreApplication::translate("traindeck::gui::MainWindow", "Monitor"), QStringLiteral("Monitor"));
         QVERIFY(!Language::available().contains(QStringLiteral("en")));
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MainWindow window(&session);
         QCOMPARE(window.sidebar()->item(0)->text(), QStringLiteral("Monitor"));
     }

@@ -4,6 +4,7 @@
 #include "gui_testdata.h"
 #include "monitorpage.h"
 #include "qcp.h"
+#include "runs/operations.h"
 #include "runsession.h"
 
 #include "metrics/writer.h"
@@ -30,7 +31,7 @@ class TestLatency : public QObject {
         QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered));
         out.write(metrics::toJsonLine(guitest::hello(kRanks)));
 
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();

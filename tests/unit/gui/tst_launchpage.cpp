@@ -1,4 +1,5 @@
 #include "launchpage.h"
+#include "runs/operations.h"
 #include "settings.h"
 
 #include "cluster/clusterprofile.h"
@@ -38,7 +39,7 @@ class TestLaunchPage : public QObject {
 
     void demoSpec()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         const launch::JobSpec spec = page.spec();
         QCOMPARE(spec.profile, QStringLiteral("local"));
@@ -62,7 +63,7 @@ class TestLaunchPage : public QObject {
 
     void balanceOverlapAndStallOptionsRoundTrip()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("balance")));
         QVERIFY(!page.spec().trainer.contains(QStringLiteral("stall-warning")));
@@ -108,7 +109,7 @@ class TestLaunchPage : public QObject {
 
     void collectivesLibraryRoundTrips()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         QComboBox* comm = nullptr;
         for (QComboBox* box : page.findChildren<QComboBox*>())
@@ -128,7 +129,7 @@ class TestLaunchPage : public QObject {
 
     void commandPreview()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         page.setRanks(3);
         const QString cmd = page.commandPreview();
@@ -164,7 +165,7 @@ class TestLaunchPage : public QObject {
         const Status saved = p.saveNamed();
         QVERIFY2(saved.ok(), qPrintable(saved.errorString()));
 
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         page.reloadProfiles();
         page.setProfileName(QStringLiteral("hpc"));
@@ -202,7 +203,7 @@ class TestLaunchPage : public QObject {
 
     void validationBlocksLaunch()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::TinyDemo);
         page.setDataPath(m_home.filePath(QStringLiteral("missing.jsonl")));
         bool dataError = false;
@@ -215,7 +216,7 @@ class TestLaunchPage : public QObject {
 
     void distillPreset()
     {
-        LaunchPage page;
+        LaunchPage page(std::make_shared<runs::Operations>());
         page.applyPreset(LaunchPage::Preset::DeepSeekDistill1_5B);
         const QString model = m_home.filePath(QStringLiteral("distill"));
         page.setModelDir(model);

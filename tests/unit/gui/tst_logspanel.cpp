@@ -5,6 +5,7 @@
 // model passes QAbstractItemModelTester throughout.
 #include "logspanel.h"
 #include "monitorpage.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "test_paths.h"
 
@@ -52,7 +53,7 @@ class TestLogsPanel : public QObject {
 
     void failedRunFirstErrorFirst()
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         LogsPanel* panel = page.logsPanel();
         QVERIFY(panel);

@@ -2,6 +2,7 @@
 #include "gui_testdata.h"
 #include "monitorpage.h"
 #include "qcp.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "test_paths.h"
 
@@ -27,7 +28,7 @@ class TestMonitorPage : public QObject {
   private Q_SLOTS:
     void recordedStream()
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
@@ -112,7 +113,7 @@ class TestMonitorPage : public QObject {
     void heatmapShowsEachRanksShare()
     {
         // --balance moves samples between ranks; the heatmap shows each rank's share per step.
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
@@ -136,7 +137,7 @@ class TestMonitorPage : public QObject {
     void stallWarningListedAsFinding()
     {
         // The trainer's stall warning (code stall) shows in the findings list, named and selectable.
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.show();
         QList<metrics::Record> records{guitest::hello(2)};
@@ -170,7 +171,7 @@ class TestMonitorPage : public QObject {
 
     void findingsSelectRanks()
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
@@ -215,7 +216,7 @@ class TestMonitorPage : public QObject {
 
     void updatesAreCoalesced()
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.show();
         session.feed({guitest::hello(2)});
@@ -231,7 +232,7 @@ class TestMonitorPage : public QObject {
 
     void resumedRunReplacesSteps()
     {
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         QList<metrics::Record> records{guitest::hello(2)};
         for (int s = 1; s <= 20; ++s)
@@ -255,7 +256,7 @@ class TestMonitorPage : public QObject {
     void exportPng()
     {
         QTemporaryDir dir;
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         MonitorPage page(&session);
         page.resize(1000, 600);
         page.show();

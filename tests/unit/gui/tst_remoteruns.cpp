@@ -4,6 +4,7 @@
 // when the run ends; the main window reattaches at start to a remote run that is still going, and the
 // Runs page lists it with its head node.
 #include "mainwindow.h"
+#include "runs/operations.h"
 #include "runsession.h"
 #include "runspage.h"
 #include "settings.h"
@@ -67,7 +68,7 @@ class TestGuiRemoteRuns : public QObject {
         spec.name = name;
         spec.ranks = 2;
         spec.trainer.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
-        auto t = launch::transportFor(p);
+        auto t = launch::transportFor(p, ssh::sshTransportFactory());
         if (!t.ok())
             qFatal("%s", qPrintable(t.errorString()));
         auto r = launch::RemoteRuns::launch(*t.value(), spec, p, m_localRuns);
@@ -93,20 +94,15 @@ class TestGuiRemoteRuns : public QObject {
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
         QVERIFY(m_client->pairWith(m_server));
-        ssh::registerSshTransport();
         Settings::setRunsDirOverride(m_localRuns);
     }
 
-    void cleanupTestCase()
-    {
-        Settings::setRunsDirOverride(QString());
-        launch::setRemoteTransportFactory({});
-    }
+    void cleanupTestCase() { Settings::setRunsDirOverride(QString()); }
 
     void sessionFollowsRecordAndMirrors()
     {
         const auto run = launchStaged(QStringLiteral("followed"));
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>(ssh::sshTransportFactory()));
         QSignalSpy ended(&session, &RunSession::jobEnded);
         session.followRecord(run.localDir);
         // The SSH connect happens on a worker thread: nothing is followed yet on return.
@@ -130,7 +126,7 @@ class TestGuiRemoteRuns : public QObject {
     void mainWindowReattachesToRemoteRun()
     {
         const auto run = launchStaged(QStringLiteral("reattached"));
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>(ssh::sshTransportFactory()));
         QSignalSpy ended(&session, &RunSession::jobEnded);
         MainWindow window(&session);
         // The first listing finds the live remote run and follows it over SSH.

@@ -2,6 +2,7 @@
 // sync copying logs): the GUI thread never waits for the monitor's thread, the thread left behind
 // cleans up after itself once its call returns, an old run's late end is not taken for the new run's,
 // and the application exits without destroying a thread that still runs.
+#include "runs/operations.h"
 #include "runsession.h"
 #include "test_gate.h"
 
@@ -104,7 +105,7 @@ class TestGuiRunSession : public QObject {
         QPointer<QThread> old;
         QElapsedTimer t;
         {
-            RunSession session;
+            RunSession session(std::make_shared<runs::Operations>());
             session.followRun(makeRun(QStringLiteral("switch-a")), std::move(gated));
             QVERIFY(gate->waitEntered(10000));
             old = monitorThread(session);
@@ -139,7 +140,7 @@ class TestGuiRunSession : public QObject {
         auto gate = std::make_shared<Gate>();
         auto gated = std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered);
         std::weak_ptr<launch::Transport> weak = gated;
-        auto* session = new RunSession;
+        auto* session = new RunSession(std::make_shared<runs::Operations>());
         session->followRun(makeRun(QStringLiteral("destroy")), std::move(gated));
         QVERIFY(gate->waitEntered(10000));
         QPointer<QThread> thread = monitorThread(*session);
@@ -165,7 +166,7 @@ class TestGuiRunSession : public QObject {
         auto gate = std::make_shared<Gate>();
         const QString oldRun = makeRun(QStringLiteral("late-old"));
         const QString newRun = makeRun(QStringLiteral("late-new"));
-        RunSession session;
+        RunSession session(std::make_shared<runs::Operations>());
         QSignalSpy ended(&session, &RunSession::jobEnded);
         QSignalSpy states(&session, &RunSession::jobStateChanged);
         session.followRun(oldRun, std::make_shared<GatedTransport>(gate, launch::SignalResult::NoSuchProcess));
@@ -208,7 +209,7 @@ class TestGuiRunSession : public QObject {
     {
         {
             auto gate = std::make_shared<Gate>();
-            auto* session = new RunSession;
+            auto* session = new RunSession(std::make_shared<runs::Operations>());
             session->followRun(makeRun(QStringLiteral("exit-a")),
                                std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered));
             QVERIFY(gate->waitEntered(10000));
@@ -228,7 +229,7 @@ class TestGuiRunSession : public QObject {
         }
         {
             auto gate = std::make_shared<Gate>();
-            auto* session = new RunSession;
+            auto* session = new RunSession(std::make_shared<runs::Operations>());
             session->followRun(makeRun(QStringLiteral("exit-b")),
                                std::make_shared<GatedTransport>(gate, launch::SignalResult::Delivered));
             QVERIFY(gate->waitEntered(10000));

@@ -1,3 +1,4 @@
+#include "runs/operations.h"
 #include "runspage.h"
 
 #include "settings.h"
@@ -107,7 +108,7 @@ class TestRunsModel : public QObject {
         write("profile.json",
               R"({"version":1,"name":"gpu","nodes":[{"host":"gpu-head.invalid","port":2222,"user":"ops","slots":1}]})");
         Settings::setRunsDirOverride(tmp.path());
-        RunsPage page;
+        RunsPage page(std::make_shared<runs::Operations>());
         QSignalSpy synced(&page, &RunsPage::remoteSynced);
         QTRY_COMPARE(page.model()->rowCount(), 1);
         const QModelIndex host = page.model()->index(0, RunsModel::HostColumn);

@@ -29,6 +29,7 @@ class TestOperations : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_tmp;
+    const Operations m_ops; // local runs only: no remote transport
     QString runsDir() const { return m_tmp.filePath(QStringLiteral("runs")); }
 
     launch::JobSpec tinySpec(const QString& name, const QJsonObject& extra) const
@@ -39,9 +40,9 @@ class TestOperations : public QObject {
     }
 
     // Follows the run through the layer's monitor until it ends (or timeoutMs).
-    static std::pair<JobState, qint64> follow(const QString& localDir, int timeoutMs = 120000)
+    std::pair<JobState, qint64> follow(const QString& localDir, int timeoutMs = 120000) const
     {
-        const auto loc = Operations::locate(localDir, false);
+        const auto loc = m_ops.locate(localDir, false);
         if (!loc.ok())
             return {JobState::Lost, -1};
         const std::unique_ptr<launch::RunMonitor> m = Operations::monitor(loc.value());
@@ -120,8 +121,8 @@ class TestOperations : public QObject {
         QVERIFY(messages.filter(QStringLiteral("missing.jsonl")).size() == 1);
         QVERIFY(messages.filter(QStringLiteral("config.json")).size() == 1);
         // The launch through the layer refuses it before anything starts...
-        const auto launched = Operations::launch(
-            {spec, cluster::ClusterProfile::local(2), QString(), runsDir(), QStringLiteral("bad.json")});
+        const auto launched =
+            m_ops.launch({spec, cluster::ClusterProfile::local(2), QString(), runsDir(), QStringLiteral("bad.json")});
         QVERIFY(!launched.ok());
         QVERIFY(!QDir(runsDir()).exists());
         // ... and so does traindeck-cli, exit 2, with the same three messages (it called the same code).
@@ -144,6 +145,34 @@ class TestOperations : public QObject {
     // Secrets in mpirun's own arguments: "-x NAME=VALUE" and "--mca NAME VALUE" would land in spec.json,
     // run.sh, run.json and mpirun's argv. Exporting a name alone (-x WANDB_API_KEY) and harmless runtime
     // settings stay allowed.
+    void remoteProfilesGoToTheGivenTransportFactory()
+    {
+        cluster::ClusterProfile far;
+        far.name = QStringLiteral("far");
+        cluster::ClusterNode node;
+        node.name = node.host = QStringLiteral("far-head.invalid");
+        far.nodes = {node};
+        const runs::LaunchRequest request{tinySpec(QStringLiteral("ops-far"), {}), far, QString(), runsDir(),
+                                          QStringLiteral("far.json")};
+        QStringList asked;
+        const Operations withFake([&asked](const cluster::ClusterProfile& p) {
+            asked << p.name;
+            return Result<std::shared_ptr<launch::Transport>>::failure(
+                Diagnostic::error(p.head().host, QStringLiteral("the fake head refused")));
+        });
+        const auto refused = withFake.launch(request);
+        QVERIFY(!refused.ok());
+        QCOMPARE(asked, QStringList{QStringLiteral("far")});
+        QVERIFY2(refused.errorString().contains(QStringLiteral("the fake head refused")),
+                 qPrintable(refused.errorString()));
+        // Operations without a factory: no SSH, said so, nothing tried.
+        const auto none = m_ops.launch(request);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.errorString().contains(QStringLiteral("no SSH transport")), qPrintable(none.errorString()));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(!QDir(runsDir()).exists());
+    }
+
     void secretsInMpiArgsAreRefused()
     {
         launch::JobSpec spec = tinySpec(QStringLiteral("secret"), {});
@@ -182,7 +211,7 @@ class TestOperations : public QObject {
 
     void launchFailResume()
     {
-        const auto launched = Operations::launch(
+        const auto launched = m_ops.launch(
             {tinySpec(QStringLiteral("ops-fail"), {{QStringLiteral("max-steps"), 5},
                                                    {QStringLiteral("checkpoint-every"), 2},
                                                    {QStringLiteral("inject-exit"), QStringLiteral("1:3")}}),
@@ -195,11 +224,11 @@ class TestOperations : public QObject {
         QCOMPARE(failed, JobState::Failed);
         QVERIFY(failedAt >= 2);
         // Listed with its state.
-        const QList<launch::RunSummary> listed = Operations::list(runsDir()).value();
+        const QList<launch::RunSummary> listed = m_ops.list(runsDir()).value();
         QCOMPARE(listed.size(), 1);
         QCOMPARE(listed.first().state, JobState::Failed);
 
-        const auto resumed = Operations::resume(launched->localDir);
+        const auto resumed = m_ops.resume(launched->localDir);
         QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
         QCOMPARE(resumed->runId, launched->runId);
         const auto [finished, last] = follow(resumed->localDir);
@@ -207,18 +236,18 @@ class TestOperations : public QObject {
         QCOMPARE(last, qint64(5));
         QVERIFY(QFile::exists(launched->runDir + QStringLiteral("/attempt-1/stderr.log")));
         // A finished run is not resumed again.
-        QVERIFY(!Operations::resume(launched->localDir).ok());
+        QVERIFY(!m_ops.resume(launched->localDir).ok());
     }
 
     void launchCancel()
     {
         const auto launched =
-            Operations::launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
-                                cluster::ClusterProfile::local(2), QString(), runsDir(), QString()});
+            m_ops.launch({tinySpec(QStringLiteral("ops-cancel"), {{QStringLiteral("max-steps"), 100000}}),
+                          cluster::ClusterProfile::local(2), QString(), runsDir(), QString()});
         QVERIFY2(launched.ok(), qPrintable(launched.errorString()));
         launch::LocalTransport local;
         QTRY_VERIFY_WITH_TIMEOUT(launch::readRunFiles(local, launched->runDir).pid > 0, 30000);
-        const auto state = Operations::cancel(launched->localDir, 5000);
+        const auto state = m_ops.cancel(launched->localDir, 5000);
         QVERIFY2(state.ok(), qPrintable(state.errorString()));
         QCOMPARE(state.value(), JobState::Cancelled);
         QCOMPARE(follow(launched->localDir).first, JobState::Cancelled);

@@ -1,6 +1,6 @@
 // Runs on a remote head node (launch/remoterun.h) against a real OpenSSH server listening on 127.0.0.2,
 // so the profile is really remote (launch::isLocalProfile takes 127.0.0.1 for this machine) and every
-// call goes through SshTransport (registered with registerSshTransport, as the front ends do). mpirun is
+// call goes through SshTransport (made by sshTransportFactory, as the front ends do). mpirun is
 // a shell script; the trainer is /bin/true.
 //
 //   workdir "~/..." resolved with the head's $HOME; a launch puts the run under <workdir>/runs on the
@@ -137,7 +137,7 @@ class TestRemoteRuns : public QObject {
 
     std::shared_ptr<launch::Transport> transport(const cluster::ClusterProfile& p)
     {
-        auto t = launch::transportFor(p);
+        auto t = launch::transportFor(p, ssh::sshTransportFactory());
         if (!t.ok())
             qWarning() << t.errorString();
         return t.ok() ? t.value() : nullptr;
@@ -167,10 +167,7 @@ class TestRemoteRuns : public QObject {
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
         QVERIFY(m_client->pairWith(m_server));
-        ssh::registerSshTransport();
     }
-
-    void cleanupTestCase() { launch::setRemoteTransportFactory({}); }
 
     void profileIsRemote()
     {
@@ -310,7 +307,7 @@ class TestRemoteRuns : public QObject {
         }
 
         // The shared helper finds the head and the mirror from the record alone.
-        const auto loc = launch::locateRun(record);
+        const auto loc = launch::locateRun(record, ssh::sshTransportFactory());
         QVERIFY2(loc.ok(), qPrintable(loc.errorString()));
         QVERIFY(loc->remote);
         QVERIFY(!loc->transport->isLocal());
@@ -468,7 +465,7 @@ class TestRemoteRuns : public QObject {
         QCOMPARE(launch::jobStateName(first.value()), QStringLiteral("failed"));
         QCOMPARE(readAll(record + QStringLiteral("/exit-code")).trimmed(), QByteArray("3"));
 
-        const auto loc = launch::locateRun(record);
+        const auto loc = launch::locateRun(record, ssh::sshTransportFactory());
         QVERIFY2(loc.ok(), qPrintable(loc.errorString()));
         const auto resumed = launch::Launcher::resume(*loc->transport, loc->runDir);
         QVERIFY2(resumed.ok(), qPrintable(resumed.errorString()));
@@ -518,7 +515,7 @@ class TestRemoteRuns : public QObject {
         launch::LocalTransport here;
         QTRY_COMPARE_WITH_TIMEOUT(int(here.signalProcessGroup(pgid, 0)), int(launch::SignalResult::Delivered), 5000);
 
-        const auto loc = launch::locateRun(launched->localDir); // as the CLI and the GUI do
+        const auto loc = launch::locateRun(launched->localDir, ssh::sshTransportFactory()); // as the CLI and the GUI do
         QVERIFY2(loc.ok(), qPrintable(loc.errorString()));
         QVERIFY(!loc->transport->isLocal());
         const auto state = launch::Launcher::cancel(*loc->transport, loc->runDir, 3000);
@@ -610,7 +607,7 @@ class TestRemoteRuns : public QObject {
         QVERIFY(store.loadFile(m_finishedRecord + QStringLiteral("/metrics.jsonl")).ok());
         QCOMPARE(store.lastStep(), qint64(10));
         // And the head really is unreachable now.
-        QVERIFY(!launch::locateRun(m_finishedRecord).ok());
+        QVERIFY(!launch::locateRun(m_finishedRecord, ssh::sshTransportFactory()).ok());
     }
 };
 

@@ -328,19 +328,21 @@ class TestSshTransport : public QObject {
             m_t->readFile(launch::runFile(r->runDir, launch::runfile::kStdout), 0, 4096)->data.contains("fake mpirun"));
     }
 
-    void registeredFactory()
+    void sshFactory()
     {
-        registerSshTransport();
         cluster::ClusterProfile profile;
         profile.name = QStringLiteral("remote");
         cluster::ClusterNode node;
         node.name = node.host = QStringLiteral("unreachable.invalid");
         profile.nodes = {node};
-        const auto t = launch::transportFor(profile);
-        QVERIFY(!t.ok()); // a remote profile now goes to SSH: the name does not resolve
+        const auto t = launch::transportFor(profile, sshTransportFactory());
+        QVERIFY(!t.ok()); // a remote profile goes to SSH: the name does not resolve
         QVERIFY2(!t.errorString().contains(QStringLiteral("no SSH transport")), qPrintable(t.errorString()));
         QVERIFY(t.errorString().contains(QStringLiteral("unreachable.invalid")));
-        launch::setRemoteTransportFactory({});
+        // Without a factory the same profile is refused without trying.
+        const auto none = launch::transportFor(profile, {});
+        QVERIFY(!none.ok());
+        QVERIFY2(none.errorString().contains(QStringLiteral("no SSH transport")), qPrintable(none.errorString()));
     }
 };
 
