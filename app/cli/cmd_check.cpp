@@ -14,9 +14,12 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <utility>
+
 using namespace traindeck::checks;
 using namespace traindeck::cli;
 using namespace traindeck::cluster;
+using traindeck::Diagnostic;
 using traindeck::formatDiagnostics;
 using traindeck::Result;
 using namespace traindeck::ssh;
@@ -74,16 +77,22 @@ QString linkCell(const LinkMeasurement& m)
     return CheckCommand::tr("%1, %2 µs").arg(LinkTest::formatBandwidth(m.bandwidthMbps)).arg(m.latencyUs, 0, 'f', 0);
 }
 
-void printLinks(const LinkReport& links, QTextStream& out)
+void printLinks(const Result<LinkReport>& result, QTextStream& out)
 {
-    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024)
-        << '\n';
-    if (!links.ok()) {
-        out << QStringLiteral("  [FAIL] ") << links.error << '\n';
-        if (!links.evidence.isEmpty())
-            out << indent(links.evidence, QStringLiteral("         | ")) << '\n';
+    if (!result) {
+        out << CheckCommand::tr("Links (MPI point-to-point, one pair at a time):") << '\n';
+        for (const Diagnostic& d : result.diagnostics()) {
+            Diagnostic line = d;
+            const QString evidence = std::exchange(line.detail, QString());
+            out << QStringLiteral("  [FAIL] ") << line.toString() << '\n';
+            if (!evidence.isEmpty())
+                out << indent(evidence, QStringLiteral("         | ")) << '\n';
+        }
         return;
     }
+    const LinkReport& links = result.value();
+    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024)
+        << '\n';
     int width = 6;
     for (const QString& n : links.nodes)
         width = qMax(width, int(n.size()));
@@ -115,11 +124,46 @@ void printLinks(const LinkReport& links, QTextStream& out)
             << CheckCommand::tr("high-latency node %1: %2")
                    .arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason)
             << '\n';
-    if (!links.saveError.isEmpty())
-        out << QStringLiteral("  [WARN] ")
-            << CheckCommand::tr("not kept for the diagnosis of this profile's runs: %1").arg(links.saveError) << '\n';
+    for (const Diagnostic& w : result.diagnostics())
+        out << QStringLiteral("  [WARN] ") << w.message << '\n'; // not kept for the diagnosis
     if (!links.bandwidthOutlier && !links.latencyOutlier)
         out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
+}
+
+// Each node's checks, the differences between nodes and the totals, as text.
+void printChecks(const CheckReport& report, QTextStream& out)
+{
+    for (const NodeReport& n : report.nodes) {
+        out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
+            << QStringLiteral(")\n");
+        for (const CheckResult& r : n.results) {
+            out << QStringLiteral("  [") << tag(r.status) << QStringLiteral("] ") << r.title.leftJustified(32)
+                << QLatin1Char(' ') << r.summary << '\n';
+            if (!r.remedy.isEmpty() && (r.status == CheckStatus::Fail || r.status == CheckStatus::Warn))
+                out << indent(r.remedy, QStringLiteral("         → ")) << '\n';
+        }
+    }
+    bool header = false;
+    for (const MatrixRow& m : report.matrix) {
+        if (!m.differs)
+            continue;
+        if (!header) {
+            out << CheckCommand::tr("Differences between nodes:") << '\n';
+            header = true;
+        }
+        out << QStringLiteral("  [") << tag(m.severity) << QStringLiteral("] ") << m.title << '\n';
+        for (int i = 0; i < m.values.size() && i < report.nodes.size(); ++i)
+            out << QStringLiteral("         ") << report.nodes.at(i).node << QStringLiteral(": ")
+                << (m.values.at(i).isEmpty() ? QStringLiteral("-") : m.values.at(i)) << '\n';
+        out << indent(m.remedy, QStringLiteral("         → ")) << '\n';
+    }
+    out << CheckCommand::tr("%1 passed, %2 warnings, %3 failed, %4 skipped in %5 s")
+               .arg(report.count(CheckStatus::Pass))
+               .arg(report.count(CheckStatus::Warn))
+               .arg(report.count(CheckStatus::Fail))
+               .arg(report.count(CheckStatus::Skip))
+               .arg(report.elapsedMs / 1000.0, 0, 'f', 1)
+        << '\n';
 }
 
 int run(const QStringList& args)
@@ -222,7 +266,7 @@ int run(const QStringList& args)
             << '\n';
         return interrupts.exitCode();
     }
-    std::optional<LinkReport> links;
+    std::optional<Result<LinkReport>> links;
     if (parser.isSet(linksOption)) {
         LinkTestOptions linkOptions;
         linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
@@ -233,40 +277,10 @@ int run(const QStringList& args)
     if (parser.isSet(jsonOption)) {
         QJsonObject j = report.toJson();
         if (links)
-            j.insert(QStringLiteral("links"), links->toJson());
+            j.insert(QStringLiteral("links"), LinkTest::toJson(*links, loaded->name));
         out << QJsonDocument(j).toJson(QJsonDocument::Indented);
     } else {
-        for (const NodeReport& n : report.nodes) {
-            out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
-                << QStringLiteral(")\n");
-            for (const CheckResult& r : n.results) {
-                out << QStringLiteral("  [") << tag(r.status) << QStringLiteral("] ") << r.title.leftJustified(32)
-                    << QLatin1Char(' ') << r.summary << '\n';
-                if (!r.remedy.isEmpty() && (r.status == CheckStatus::Fail || r.status == CheckStatus::Warn))
-                    out << indent(r.remedy, QStringLiteral("         → ")) << '\n';
-            }
-        }
-        bool header = false;
-        for (const MatrixRow& m : report.matrix) {
-            if (!m.differs)
-                continue;
-            if (!header) {
-                out << CheckCommand::tr("Differences between nodes:") << '\n';
-                header = true;
-            }
-            out << QStringLiteral("  [") << tag(m.severity) << QStringLiteral("] ") << m.title << '\n';
-            for (int i = 0; i < m.values.size() && i < report.nodes.size(); ++i)
-                out << QStringLiteral("         ") << report.nodes.at(i).node << QStringLiteral(": ")
-                    << (m.values.at(i).isEmpty() ? QStringLiteral("-") : m.values.at(i)) << '\n';
-            out << indent(m.remedy, QStringLiteral("         → ")) << '\n';
-        }
-        out << CheckCommand::tr("%1 passed, %2 warnings, %3 failed, %4 skipped in %5 s")
-                   .arg(report.count(CheckStatus::Pass))
-                   .arg(report.count(CheckStatus::Warn))
-                   .arg(report.count(CheckStatus::Fail))
-                   .arg(report.count(CheckStatus::Skip))
-                   .arg(report.elapsedMs / 1000.0, 0, 'f', 1)
-            << '\n';
+        printChecks(report, out);
         if (links)
             printLinks(*links, out);
     }

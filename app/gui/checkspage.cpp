@@ -195,26 +195,29 @@ void ChecksPage::testLinks()
         [profile, prompts, cancel] {
             return checks::LinkTest::run(profile, checks::LinkTestOptions{}, prompts, cancel);
         },
-        [this](checks::LinkReport report) {
+        [this](Result<checks::LinkReport> result) {
             m_linksRunning = false;
             m_links->setEnabled(true);
-            showLinks(report);
-            Q_EMIT linksFinished(report);
+            showLinks(result);
+            Q_EMIT linksFinished(result);
         },
         QStringLiteral("link-test"));
 }
 
-void ChecksPage::showLinks(const checks::LinkReport& report)
+void ChecksPage::showLinks(const Result<checks::LinkReport>& result)
 {
-    const int n = int(report.nodes.size());
     m_linksView->clear();
-    m_linksView->setRowCount(report.ok() ? n : 0);
-    m_linksView->setColumnCount(report.ok() ? n : 0);
-    if (!report.ok()) {
-        m_linksSummary->setText(tr("✗ The link test could not run: %1").arg(report.error) +
-                                (report.evidence.isEmpty() ? QString() : QStringLiteral("\n") + report.evidence));
+    if (!result) {
+        m_linksView->setRowCount(0);
+        m_linksView->setColumnCount(0);
+        // The error, then the test's last output lines (the diagnostic's detail).
+        m_linksSummary->setText(tr("✗ The link test could not run: %1").arg(formatDiagnostics(result.diagnostics())));
         return;
     }
+    const checks::LinkReport& report = result.value();
+    const int n = int(report.nodes.size());
+    m_linksView->setRowCount(n);
+    m_linksView->setColumnCount(n);
     m_linksView->setHorizontalHeaderLabels(report.nodes);
     m_linksView->setVerticalHeaderLabels(report.nodes);
     const int slow = report.bandwidthOutlier ? report.bandwidthOutlier->node : -1;
@@ -250,8 +253,8 @@ void ChecksPage::showLinks(const checks::LinkReport& report)
     lines << tr("MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.")
                  .arg(report.bytes / 1024)
                  .arg(report.elapsedMs / 1000.0, 0, 'f', 1);
-    if (!report.saveError.isEmpty())
-        lines << tr("⚠ Not kept for the diagnosis of this profile's runs: %1").arg(report.saveError);
+    for (const Diagnostic& w : result.diagnostics())
+        lines << QStringLiteral("⚠ ") + w.message; // not kept for the diagnosis (SavedLinkTest)
     m_linksSummary->setText(lines.join(QLatin1Char('\n')));
 }
 

@@ -70,7 +70,7 @@ class ChecksPage : public QWidget {
     QLabel* linksSummary() const { return m_linksSummary; }
     bool isTestingLinks() const { return m_linksRunning; }
     // Shows a link test result (a finished one, or one built by a test).
-    void showLinks(const checks::LinkReport& report);
+    void showLinks(const Result<checks::LinkReport>& result);
 
   public Q_SLOTS:
     void run();
@@ -86,7 +86,7 @@ class ChecksPage : public QWidget {
 
   Q_SIGNALS:
     void finished(const traindeck::checks::CheckReport& report);
-    void linksFinished(const traindeck::checks::LinkReport& report);
+    void linksFinished(const traindeck::Result<traindeck::checks::LinkReport>& result);
 
   private:
     void onCurrentChanged();

@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <utility>
+
 #include <algorithm>
 #include <limits>
 
@@ -58,18 +60,26 @@ QJsonObject LinkReport::toJson() const
         return QJsonObject{{QStringLiteral("node"), nodes.value(o->node)}, {QStringLiteral("reason"), o->reason}};
     };
     QJsonObject o{{QStringLiteral("profile"), profile},
-                  {QStringLiteral("ok"), ok()},
+                  {QStringLiteral("ok"), true},
                   {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
                   {QStringLiteral("bytes"), bytes},
                   {QStringLiteral("pairs"), p},
                   {QStringLiteral("slow_bandwidth"), outlier(bandwidthOutlier)},
                   {QStringLiteral("slow_latency"), outlier(latencyOutlier)},
                   {QStringLiteral("ms"), elapsedMs}};
-    if (!ok()) {
-        o.insert(QStringLiteral("error"), error);
-        o.insert(QStringLiteral("evidence"), evidence);
-    }
     return o;
+}
+
+QJsonObject LinkTest::toJson(const Result<LinkReport>& result, const QString& profile)
+{
+    if (result)
+        return result->toJson();
+    Diagnostic why = result.diagnostics().isEmpty() ? Diagnostic() : result.diagnostics().first();
+    const QString evidence = std::exchange(why.detail, QString());
+    return QJsonObject{{QStringLiteral("profile"), profile},
+                       {QStringLiteral("ok"), false},
+                       {QStringLiteral("error"), why.toString()},
+                       {QStringLiteral("evidence"), evidence}};
 }
 
 QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTestOptions& options)
@@ -90,8 +100,11 @@ QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTest
     return NodeChecker::wrapCommand(profile, cmd);
 }
 
-LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteArray& stdOut)
+Result<LinkReport> LinkTest::parse(const cluster::ClusterProfile& profile, const QByteArray& stdOut)
 {
+    const auto failed = [&](const QString& message) {
+        return Result<LinkReport>::failure(Diagnostic::error(profile.name, message));
+    };
     LinkReport r;
     r.profile = profile.name;
     for (const cluster::ClusterNode& n : profile.nodes)
@@ -102,22 +115,16 @@ LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteAr
         if (d.isObject() && d.object().contains(QStringLiteral("pairs")))
             j = d.object();
     }
-    if (j.isEmpty()) {
-        r.error = tr("the link test printed no result");
-        return r;
-    }
-    if (j.value(QStringLiteral("ranks")).toInt() != profile.nodes.size()) {
-        r.error = tr("the link test ran %1 rank(s) for %2 node(s)")
-                      .arg(j.value(QStringLiteral("ranks")).toInt())
-                      .arg(profile.nodes.size());
-        return r;
-    }
+    if (j.isEmpty())
+        return failed(tr("the link test printed no result"));
+    if (j.value(QStringLiteral("ranks")).toInt() != profile.nodes.size())
+        return failed(tr("the link test ran %1 rank(s) for %2 node(s)")
+                          .arg(j.value(QStringLiteral("ranks")).toInt())
+                          .arg(profile.nodes.size()));
     r.bytes = j.value(QStringLiteral("bytes")).toInteger(-1);
-    if (r.bytes <= 0) {
-        r.error = tr("the link test's result has no message size: %1")
-                      .arg(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact)));
-        return r;
-    }
+    if (r.bytes <= 0)
+        return failed(tr("the link test's result has no message size: %1")
+                          .arg(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact))));
     for (const QJsonValue& v : j.value(QStringLiteral("pairs")).toArray()) {
         const QJsonObject o = v.toObject();
         LinkMeasurement m;
@@ -127,12 +134,9 @@ LinkReport LinkTest::parse(const cluster::ClusterProfile& profile, const QByteAr
         m.hostB = o.value(QStringLiteral("host_b")).toString();
         m.latencyUs = o.value(QStringLiteral("latency_us")).toDouble(-1);
         m.bandwidthMbps = o.value(QStringLiteral("bandwidth_mbps")).toDouble(-1);
-        if (m.a < 0 || m.b <= m.a || m.b >= profile.nodes.size() || m.latencyUs < 0 || m.bandwidthMbps <= 0) {
-            r.error = tr("the link test's result is malformed: %1")
-                          .arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
-            r.pairs.clear();
-            return r;
-        }
+        if (m.a < 0 || m.b <= m.a || m.b >= profile.nodes.size() || m.latencyUs < 0 || m.bandwidthMbps <= 0)
+            return failed(tr("the link test's result is malformed: %1")
+                              .arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact))));
         r.pairs.append(m);
     }
     findOutliers(r);
@@ -175,41 +179,41 @@ void LinkTest::findOutliers(LinkReport& r)
     }
 }
 
-LinkReport LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
-                         const LinkTestOptions& options, const ssh::CancelToken& cancel)
+Result<LinkReport> LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
+                                 const LinkTestOptions& options, const ssh::CancelToken& cancel)
 {
     QElapsedTimer timer;
     timer.start();
-    LinkReport r;
-    if (profile.nodes.size() < 2) {
-        r = parse(profile, QByteArray());
-        r.error = tr("the link test needs at least two nodes");
-        return r;
-    }
+    if (profile.nodes.size() < 2)
+        return Result<LinkReport>::failure(
+            Diagnostic::error(profile.name, tr("the link test needs at least two nodes")));
     ssh::ExecOptions o;
     o.timeoutMs = options.timeoutMs;
     o.cancel = cancel;
     const ExecResult e = head.run(command(profile, options), o);
-    r = parse(profile, e.stdOut);
-    if (!e.ok() || !r.ok()) {
-        r.pairs.clear();
-        r.bandwidthOutlier.reset();
-        r.latencyOutlier.reset();
-        r.evidence = lastLines(e.stdErr.isEmpty() ? e.stdOut : e.stdErr);
-        r.error = e.ok()
-                      ? r.error
-                      : tr("mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli "
-                           "install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and "
-                           "btl_tcp_if_include")
-                            .arg(head.name(), e.describe());
+    Result<LinkReport> r = parse(profile, e.stdOut);
+    if (!e.ok() || !r) {
+        Diagnostic why =
+            e.ok() ? r.diagnostics().first()
+                   : Diagnostic::error(profile.name,
+                                       tr("mpirun on %1 could not run the link test (%2): check head → worker SSH "
+                                          "(traindeck-cli install-key --head-to-workers), that Open MPI and "
+                                          "traindeck-trainer are on every node, and btl_tcp_if_include")
+                                           .arg(head.name(), e.describe()));
+        why.detail = lastLines(e.stdErr.isEmpty() ? e.stdOut : e.stdErr);
+        return Result<LinkReport>::failure(why);
     }
-    r.elapsedMs = timer.elapsed();
-    if (r.ok() && !r.pairs.isEmpty() && !profile.isLocal) {
-        const Status saved = toSaved(r).save();
-        if (!saved)
-            r.saveError = saved.errorString();
-    }
-    return r;
+    LinkReport report = r.value();
+    report.elapsedMs = timer.elapsed();
+    if (report.pairs.isEmpty() || profile.isLocal)
+        return report;
+    const Status saved = toSaved(report).save();
+    if (saved)
+        return report;
+    return Result<LinkReport>(
+        report,
+        {Diagnostic::warning(report.profile,
+                             tr("not kept for the diagnosis of this profile's runs: %1").arg(saved.errorString()))});
 }
 
 cluster::SavedLinkTest LinkTest::toSaved(const LinkReport& report)
@@ -222,24 +226,20 @@ cluster::SavedLinkTest LinkTest::toSaved(const LinkReport& report)
     return t;
 }
 
-LinkReport LinkTest::run(const cluster::ClusterProfile& profile, const LinkTestOptions& options,
-                         const ssh::SshPrompts& prompts, const ssh::CancelToken& cancel)
+Result<LinkReport> LinkTest::run(const cluster::ClusterProfile& profile, const LinkTestOptions& options,
+                                 const ssh::SshPrompts& prompts, const ssh::CancelToken& cancel)
 {
     const int head = profile.headIndex();
-    if (profile.isLocal || head < 0 || profile.nodes.size() < 2) {
-        LinkReport r = parse(profile, QByteArray());
-        r.error = tr("the link test needs a cluster profile with a head and at least one more node");
-        return r;
-    }
+    if (profile.isLocal || head < 0 || profile.nodes.size() < 2)
+        return Result<LinkReport>::failure(Diagnostic::error(
+            profile.name, tr("the link test needs a cluster profile with a head and at least one more node")));
     ssh::SshSession session(nodeTarget(profile, profile.nodes.at(head), options.targetTemplate, 10000));
     session.setPrompts(prompts);
     session.setCancelToken(cancel);
     const Status opened = session.open();
-    if (!opened) {
-        LinkReport r = parse(profile, QByteArray());
-        r.error = tr("%1: %2").arg(profile.nodes.at(head).name, opened.firstError().toString());
-        return r;
-    }
+    if (!opened)
+        return Result<LinkReport>::failure(Diagnostic::error(
+            QString(), tr("%1: %2").arg(profile.nodes.at(head).name, opened.firstError().toString())));
     ssh::SshRunner runner(session);
     return run(profile, runner, options, cancel);
 }

@@ -7,6 +7,7 @@
 
 #include "cluster/clusterprofile.h"
 #include "cluster/savedlinktest.h"
+#include "common/result.h"
 #include "ssh/sshtypes.h"
 
 #include <QCoreApplication>
@@ -40,14 +41,10 @@ struct LinkReport {
     QList<LinkMeasurement> pairs;
     qint64 bytes = 0; // message size of the bandwidth round trips
     std::optional<LinkOutlier> bandwidthOutlier, latencyOutlier;
-    QString error;    // set when the test could not run (then pairs is empty)
-    QString evidence; // output excerpt of the test command
     qint64 elapsedMs = 0;
-    QString saveError; // set when a successful test could not be kept for the diagnosis (SavedLinkTest)
 
-    bool ok() const { return error.isEmpty(); }
     const LinkMeasurement* find(int a, int b) const; // either order
-    QJsonObject toJson() const;
+    QJsonObject toJson() const;                      // "ok": true
 };
 
 struct LinkTestOptions {
@@ -67,20 +64,25 @@ class LinkTest {
     // allowed to run as root).
     static QString command(const cluster::ClusterProfile& profile, const LinkTestOptions& options);
     // Parses bench-links' JSON line from the command's stdout into a report for `profile` (ranks are
-    // the profile's nodes in order: --map-by node places rank i on node i). Sets error when absent.
-    static LinkReport parse(const cluster::ClusterProfile& profile, const QByteArray& stdOut);
+    // the profile's nodes in order: --map-by node places rank i on node i). Fails (naming the profile)
+    // when the line is absent or malformed.
+    static Result<LinkReport> parse(const cluster::ClusterProfile& profile, const QByteArray& stdOut);
     // Names the node whose links are all far slower (bandwidth below half of the slowest link between
     // the other nodes) or far longer (latency above twice the largest among the others and 100 us more).
     static void findOutliers(LinkReport& report);
     // The measured pairs, as the diagnosis of the profile's runs reads them.
     static cluster::SavedLinkTest toSaved(const LinkReport& report);
     // Runs it on an open runner for the head node; a successful test of a saved profile is kept
-    // (cluster::SavedLinkTest) for the diagnosis of that profile's runs.
-    static LinkReport run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
-                          const LinkTestOptions& options, const ssh::CancelToken& cancel);
+    // (cluster::SavedLinkTest) for the diagnosis of that profile's runs (a warning when it could not
+    // be). A test that could not run fails with the command's last output lines as the detail.
+    static Result<LinkReport> run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
+                                  const LinkTestOptions& options, const ssh::CancelToken& cancel);
     // Opens the head's SSH session (prompts for unknown host keys through `prompts`) and runs it.
-    static LinkReport run(const cluster::ClusterProfile& profile, const LinkTestOptions& options,
-                          const ssh::SshPrompts& prompts, const ssh::CancelToken& cancel);
+    static Result<LinkReport> run(const cluster::ClusterProfile& profile, const LinkTestOptions& options,
+                                  const ssh::SshPrompts& prompts, const ssh::CancelToken& cancel);
+    // A finished test as `check --json` prints it: the report, or for one that could not run
+    // {"profile", "ok": false, "error", "evidence"}.
+    static QJsonObject toJson(const Result<LinkReport>& result, const QString& profile);
 };
 
 } // namespace traindeck::checks

@@ -70,12 +70,20 @@ class TestChecksPage : public QObject {
                  qPrintable(page.linksSummary()->text()));
         QVERIFY(page.linksSummary()->text().contains(QStringLiteral("1024 KiB")));
 
-        checks::LinkReport failed;
-        failed.nodes = r.nodes;
-        failed.error = QStringLiteral("mpirun on root@n1 could not run the link test");
-        page.showLinks(failed);
+        Diagnostic why =
+            Diagnostic::error(QStringLiteral("lab"), QStringLiteral("mpirun on root@n1 could not run the link test"));
+        why.detail = QStringLiteral("ORTE was unable to reliably start one or more daemons.");
+        page.showLinks(Result<checks::LinkReport>::failure(why));
         QCOMPARE(m->rowCount(), 0);
-        QVERIFY(page.linksSummary()->text().contains(failed.error));
+        QVERIFY2(page.linksSummary()->text().contains(why.message), qPrintable(page.linksSummary()->text()));
+        QVERIFY(page.linksSummary()->text().contains(why.detail)); // the evidence
+
+        // Kept or not for the diagnosis: a warning under the matrix.
+        page.showLinks(Result<checks::LinkReport>(
+            r, {Diagnostic::warning(QStringLiteral("lab"), QStringLiteral("not kept for the diagnosis: disk full"))}));
+        QCOMPARE(m->rowCount(), 3);
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("⚠ not kept for the diagnosis: disk full")),
+                 qPrintable(page.linksSummary()->text()));
 
         page.showLinks(r);
         page.setProfile(cluster::ClusterProfile::local(2));

@@ -86,9 +86,9 @@ class TestLinkTest : public QObject {
     void keptForTheDiagnosis()
     {
         CannedRunner head(benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
-        const LinkReport r = LinkTest::run(profile(3), head, LinkTestOptions{}, ssh::CancelToken{});
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QVERIFY2(r.saveError.isEmpty(), qPrintable(r.saveError));
+        const Result<LinkReport> r = LinkTest::run(profile(3), head, LinkTestOptions{}, ssh::CancelToken{});
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        QVERIFY2(r.diagnostics().isEmpty(), qPrintable(formatDiagnostics(r.diagnostics()))); // kept: no warning
         const QString path = cluster::SavedLinkTest::pathFor(QStringLiteral("lab"));
         QVERIFY(path.startsWith(m_tmp.path()));
         QCOMPARE(QFileInfo(path).permissions(),
@@ -104,7 +104,15 @@ class TestLinkTest : public QObject {
 
         // A test that did not run leaves the kept one alone.
         CannedRunner broken(QByteArray("ORTE was unable to reliably start one or more daemons.\n"));
-        QVERIFY(!LinkTest::run(profile(3), broken, LinkTestOptions{}, ssh::CancelToken{}).ok());
+        const Result<LinkReport> failed = LinkTest::run(profile(3), broken, LinkTestOptions{}, ssh::CancelToken{});
+        QVERIFY(!failed.ok());
+        // The command's output is the evidence, in the failure's detail and in `check --json`.
+        QVERIFY2(failed.diagnostics().first().detail.contains(QStringLiteral("ORTE was unable")),
+                 qPrintable(formatDiagnostics(failed.diagnostics())));
+        const QJsonObject j = LinkTest::toJson(failed, QStringLiteral("lab"));
+        QCOMPARE(j.value(QStringLiteral("ok")).toBool(true), false);
+        QVERIFY(j.value(QStringLiteral("error")).toString().contains(QStringLiteral("printed no result")));
+        QVERIFY(j.value(QStringLiteral("evidence")).toString().contains(QStringLiteral("ORTE was unable")));
         QCOMPARE(cluster::SavedLinkTest::load(QStringLiteral("lab"))->links.size(), 3);
     }
 
@@ -130,9 +138,10 @@ class TestLinkTest : public QObject {
     void slowNodeNamed()
     {
         // n2's links at 100 Mbit/s, the n1-n3 link at 15 Gbit/s (the testbed with tb-node2 shaped).
-        const LinkReport r =
+        const Result<LinkReport> parsed =
             LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
-        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.errorString()));
+        const LinkReport& r = parsed.value();
         QCOMPARE(r.pairs.size(), 3);
         QVERIFY(r.bandwidthOutlier);
         QCOMPARE(r.bandwidthOutlier->node, 1);
@@ -150,7 +159,8 @@ class TestLinkTest : public QObject {
     void highLatencyNodeNamed()
     {
         const LinkReport r =
-            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}}));
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}}))
+                .value();
         QVERIFY(r.latencyOutlier);
         QCOMPARE(r.latencyOutlier->node, 2);
         QVERIFY(!r.bandwidthOutlier);
@@ -159,19 +169,19 @@ class TestLinkTest : public QObject {
     void noOutlierWhenOnlyOneLinkIsSlow()
     {
         // One slow pair is not a slow node: both of its ends have a fast link too.
-        LinkReport r =
+        Result<LinkReport> r =
             LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 15000}, {0, 2, 12, 14000}, {1, 2, 4000, 400}}));
         QVERIFY(r.ok());
-        QVERIFY(!r.bandwidthOutlier);
-        QVERIFY(!r.latencyOutlier);
+        QVERIFY(!r->bandwidthOutlier);
+        QVERIFY(!r->latencyOutlier);
         // Two nodes: one link, nothing to compare it with.
         r = LinkTest::parse(profile(2), benchOutput(2, {{0, 1, 2000, 50}}));
         QVERIFY(r.ok());
-        QVERIFY(!r.bandwidthOutlier);
-        QVERIFY(!r.latencyOutlier);
+        QVERIFY(!r->bandwidthOutlier);
+        QVERIFY(!r->latencyOutlier);
         // Slower but not by half: no verdict.
         r = LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 7000}, {0, 2, 12, 12000}, {1, 2, 13, 6500}}));
-        QVERIFY(!r.bandwidthOutlier);
+        QVERIFY(!r->bandwidthOutlier);
     }
 
     void badOutputIsAnError()
@@ -179,18 +189,19 @@ class TestLinkTest : public QObject {
         QVERIFY(
             !LinkTest::parse(profile(3), QByteArray("ORTE was unable to reliably start one or more daemons.\n")).ok());
         // Ranks that are not the profile's nodes (a hostfile that placed two ranks on one node).
-        const LinkReport wrong = LinkTest::parse(profile(3), benchOutput(2, {{0, 1, 10, 100}}));
+        const Result<LinkReport> wrong = LinkTest::parse(profile(3), benchOutput(2, {{0, 1, 10, 100}}));
         QVERIFY(!wrong.ok());
-        QVERIFY2(wrong.error.contains(QStringLiteral("2 rank(s) for 3 node(s)")), qPrintable(wrong.error));
-        const LinkReport malformed = LinkTest::parse(profile(3), benchOutput(3, {{0, 3, 10, 100}}));
+        QVERIFY2(wrong.errorString().contains(QStringLiteral("2 rank(s) for 3 node(s)")),
+                 qPrintable(wrong.errorString()));
+        const Result<LinkReport> malformed = LinkTest::parse(profile(3), benchOutput(3, {{0, 3, 10, 100}}));
         QVERIFY(!malformed.ok());
-        QVERIFY(malformed.pairs.isEmpty());
+        QVERIFY2(malformed.errorString().contains(QStringLiteral("malformed")), qPrintable(malformed.errorString()));
         // A message size that is no whole number of bytes (a double past qint64 was undefined to convert).
         QByteArray huge = benchOutput(3, {{0, 1, 10, 100}});
         huge.replace("1048576", "1e300");
-        const LinkReport noSize = LinkTest::parse(profile(3), huge);
+        const Result<LinkReport> noSize = LinkTest::parse(profile(3), huge);
         QVERIFY(!noSize.ok());
-        QVERIFY2(noSize.error.contains(QStringLiteral("no message size")), qPrintable(noSize.error));
+        QVERIFY2(noSize.errorString().contains(QStringLiteral("no message size")), qPrintable(noSize.errorString()));
     }
 
     void commandRunsOneRankPerNode()
