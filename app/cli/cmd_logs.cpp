@@ -21,6 +21,10 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <functional>
+
+#include <optional>
+
 using namespace traindeck::cli;
 using namespace traindeck::launch;
 
@@ -128,6 +132,102 @@ QStringList hostsOf(const RunMonitor& m)
     return hosts;
 }
 
+// --rank and --host into `filter`; returns the exit code when they are not valid.
+std::optional<int> readFilter(const QCommandLineParser& parser, const QCommandLineOption& rankOpt,
+                              const QCommandLineOption& hostOpt, LogFilter& filter, QTextStream& err)
+{
+    if (parser.isSet(rankOpt)) {
+        bool ok = false;
+        filter.rank = parser.value(rankOpt).toInt(&ok);
+        if (!ok || filter.rank < 0) {
+            err << LogsCommand::tr("traindeck-cli logs: --rank: expected a rank number >= 0, got '%1'")
+                       .arg(parser.value(rankOpt))
+                << '\n';
+            return ExitBadInput;
+        }
+    }
+    filter.host = parser.value(hostOpt);
+    if (parser.isSet(hostOpt) && filter.host.isEmpty()) {
+        err << LogsCommand::tr("traindeck-cli logs: --host: expected a host name") << '\n';
+        return ExitBadInput;
+    }
+    return std::nullopt;
+}
+
+// A rank or host the run never had is a typo, not an empty log: returns the exit code then.
+std::optional<int> checkFilterAgainstRun(const LogFilter& filter, const QStringList& hosts, QTextStream& err)
+{
+    if (filter.rank >= 0 && !hosts.isEmpty() && filter.rank >= hosts.size()) {
+        err << LogsCommand::tr("traindeck-cli logs: --rank %1: the run has ranks 0-%2")
+                   .arg(filter.rank)
+                   .arg(hosts.size() - 1)
+            << '\n';
+        return ExitBadInput;
+    }
+    if (!filter.host.isEmpty() && !hosts.isEmpty() && !hosts.contains(filter.host)) {
+        QStringList known = hosts;
+        known.removeAll(QString());
+        known.removeDuplicates();
+        err << LogsCommand::tr("traindeck-cli logs: --host %1: no rank ran there (hosts: %2)")
+                   .arg(filter.host, known.join(QStringLiteral(", ")))
+            << '\n';
+        return ExitBadInput;
+    }
+    return std::nullopt;
+}
+
+// The logs as they are now, read whole (their last 16 MiB); false when stderr.log cannot be read.
+bool readWholeLogs(RankLog& log, const RunLocation& loc, bool& truncated, QTextStream& err)
+{
+    log.clear();
+    if (const traindeck::Status s =
+            log.readFile(*loc.transport, loc.runDir, runfile::kStderr, kMaxLogBytes, &truncated);
+        !s) {
+        err << LogsCommand::tr("traindeck-cli logs: %1").arg(s.errorString()) << '\n';
+        return false;
+    }
+    if (truncated)
+        err << LogsCommand::tr("traindeck-cli logs: stderr.log is long: showing its last %1 MiB")
+                   .arg(kMaxLogBytes >> 20)
+            << '\n';
+    (void)log.readFile(*loc.transport, loc.runDir, runfile::kStdout, kMaxLogBytes);
+    log.finish();
+    return true;
+}
+
+// --follow until the run ends: a group is printed once it is a tick old, so that the same line of the
+// other ranks joined it; at the end stdout, the failure and the first error.
+void followLogs(RunMonitor& m, RankLog& log, Printer& printer, const RunLocation& loc, bool json, QTextStream& out,
+                const std::function<void(JobState)>& printEnd)
+{
+    printer.printUpTo(log.groups().size());
+    QEventLoop loop;
+    qsizetype settled = log.groups().size();
+    QTimer tick;
+    tick.setInterval(1000);
+    QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
+        log.setHostsByRank(hostsOf(m));
+        printer.printUpTo(settled);
+        settled = log.groups().size();
+    });
+    QObject::connect(&m, &RunMonitor::ended, &loop, [&](JobState s) {
+        log.setHostsByRank(hostsOf(m));
+        (void)log.readFile(*loc.transport, loc.runDir, runfile::kStdout, kMaxLogBytes);
+        log.finish();
+        if (s != JobState::Finished)
+            log.setFailure(m.failure());
+        printer.printUpTo(log.groups().size());
+        if (!json)
+            out << '\n';
+        printer.printFirstError();
+        printEnd(s);
+        loop.quit();
+    });
+    tick.start();
+    m.start(0);
+    loop.exec();
+}
+
 int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
@@ -148,21 +248,8 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     LogFilter filter;
-    if (parser.isSet(rankOpt)) {
-        bool ok = false;
-        filter.rank = parser.value(rankOpt).toInt(&ok);
-        if (!ok || filter.rank < 0) {
-            err << LogsCommand::tr("traindeck-cli logs: --rank: expected a rank number >= 0, got '%1'")
-                       .arg(parser.value(rankOpt))
-                << '\n';
-            return ExitBadInput;
-        }
-    }
-    filter.host = parser.value(hostOpt);
-    if (parser.isSet(hostOpt) && filter.host.isEmpty()) {
-        err << LogsCommand::tr("traindeck-cli logs: --host: expected a host name") << '\n';
-        return ExitBadInput;
-    }
+    if (const auto bad = readFilter(parser, rankOpt, hostOpt, filter, err))
+        return *bad;
     filter.errorsOnly = parser.isSet(errorsOpt);
     const bool json = parser.isSet(jsonOpt);
 
@@ -188,45 +275,19 @@ int run(const QStringList& args)
     m.poll();
     const bool follow = parser.isSet(followOpt) && !isFinal(m.state());
     bool truncated = false;
-    if (!follow) { // the logs as they are now, read whole (their last 16 MiB)
+    if (!follow) {
         QObject::disconnect(tail);
-        log.clear();
-        if (const traindeck::Status s =
-                log.readFile(*loc->transport, loc->runDir, runfile::kStderr, kMaxLogBytes, &truncated);
-            !s) {
-            err << LogsCommand::tr("traindeck-cli logs: %1").arg(s.errorString()) << '\n';
+        if (!readWholeLogs(log, loc.value(), truncated, err))
             return ExitFailed;
-        }
-        if (truncated)
-            err << LogsCommand::tr("traindeck-cli logs: stderr.log is long: showing its last %1 MiB")
-                       .arg(kMaxLogBytes >> 20)
-                << '\n';
-        (void)log.readFile(*loc->transport, loc->runDir, runfile::kStdout, kMaxLogBytes);
-        log.finish();
     }
     log.setHostsByRank(hostsOf(m));
     const JobState state = m.state();
     if (isFinal(state) && state != JobState::Finished)
         log.setFailure(m.failure());
 
-    // A rank or host the run never had is a typo, not an empty log.
     const QStringList hosts = log.hostsByRank();
-    if (filter.rank >= 0 && !hosts.isEmpty() && filter.rank >= hosts.size()) {
-        err << LogsCommand::tr("traindeck-cli logs: --rank %1: the run has ranks 0-%2")
-                   .arg(filter.rank)
-                   .arg(hosts.size() - 1)
-            << '\n';
-        return ExitBadInput;
-    }
-    if (!filter.host.isEmpty() && !hosts.isEmpty() && !hosts.contains(filter.host)) {
-        QStringList known = hosts;
-        known.removeAll(QString());
-        known.removeDuplicates();
-        err << LogsCommand::tr("traindeck-cli logs: --host %1: no rank ran there (hosts: %2)")
-                   .arg(filter.host, known.join(QStringLiteral(", ")))
-            << '\n';
-        return ExitBadInput;
-    }
+    if (const auto bad = checkFilterAgainstRun(filter, hosts, err))
+        return *bad;
     if (!log.tagged() && log.lineCount() > 0 && !json)
         err << LogsCommand::tr("note: this run's logs carry no rank tags (started before mpirun --tag-output): only "
                                "the trainer's own lines name their rank, the others are labelled ?")
@@ -266,33 +327,7 @@ int run(const QStringList& args)
         return ExitOk;
     }
 
-    // A group is printed once it is a tick old, so that the same line of the other ranks joined it.
-    printer.printUpTo(log.groups().size());
-    QEventLoop loop;
-    qsizetype settled = log.groups().size();
-    QTimer tick;
-    tick.setInterval(1000);
-    QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
-        log.setHostsByRank(hostsOf(m));
-        printer.printUpTo(settled);
-        settled = log.groups().size();
-    });
-    QObject::connect(&m, &RunMonitor::ended, &loop, [&](JobState s) {
-        log.setHostsByRank(hostsOf(m));
-        (void)log.readFile(*loc->transport, loc->runDir, runfile::kStdout, kMaxLogBytes);
-        log.finish();
-        if (s != JobState::Finished)
-            log.setFailure(m.failure());
-        printer.printUpTo(log.groups().size());
-        if (!json)
-            out << '\n';
-        printer.printFirstError();
-        printEnd(s);
-        loop.quit();
-    });
-    tick.start();
-    m.start(0);
-    loop.exec();
+    followLogs(m, log, printer, loc.value(), json, out, printEnd);
     return ExitOk;
 }
 
