@@ -39,7 +39,7 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="373"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="58"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n core</numerusform>
@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="506"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="191"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -55,7 +55,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="559"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -63,7 +63,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="978"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="240"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>
@@ -109,7 +109,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="273"/>
+        <location filename="../app/gui/checkspage.cpp" line="276"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -117,7 +117,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="291"/>
+        <location filename="../app/gui/checkspage.cpp" line="294"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -125,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="329"/>
+        <location filename="../app/gui/checkspage.cpp" line="332"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -133,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="503"/>
+        <location filename="../app/gui/checkspage.cpp" line="506"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>
@@ -218,8 +218,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="502"/>
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="506"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -227,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="504"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -235,8 +235,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="495"/>
-        <location filename="../app/gui/launchpage.cpp" line="504"/>
+        <location filename="../app/gui/launchpage.cpp" line="496"/>
+        <location filename="../app/gui/launchpage.cpp" line="505"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -244,7 +244,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="493"/>
+        <location filename="../app/gui/launchpage.cpp" line="494"/>
         <source>Slurm: %n node(s)</source>
         <translation>
             <numerusform>Slurm: %n node</numerusform>
@@ -252,7 +252,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="494"/>
+        <location filename="../app/gui/launchpage.cpp" line="495"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n task</numerusform>
@@ -260,7 +260,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="506"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -271,7 +271,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="1011"/>
+        <location filename="../app/gui/monitorpage.cpp" line="439"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -279,7 +279,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="1022"/>
+        <location filename="../app/gui/monitorpage.cpp" line="450"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>
@@ -290,7 +290,7 @@
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="148"/>
+        <location filename="../app/gui/runspage.cpp" line="150"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%n run in %1</numerusform>
@@ -298,7 +298,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="149"/>
+        <location filename="../app/gui/runspage.cpp" line="151"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n running</numerusform>

@@ -10,6 +10,14 @@
     </message>
 </context>
 <context>
+    <name>SshTransport</name>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="285"/>
+        <source>the profile has no nodes</source>
+        <translation>该配置没有节点</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::Diagnostic</name>
     <message>
         <location filename="../backend/common/result.cpp" line="17"/>
@@ -371,62 +379,67 @@
 <context>
     <name>traindeck::checks::LinkTest</name>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="32"/>
+        <location filename="../backend/checks/linktest.cpp" line="34"/>
         <source>%1 Gbit/s</source>
         <translation>%1 Gbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="32"/>
+        <location filename="../backend/checks/linktest.cpp" line="34"/>
         <source>%1 Mbit/s</source>
         <translation>%1 Mbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="106"/>
+        <location filename="../backend/checks/linktest.cpp" line="119"/>
         <source>the link test printed no result</source>
         <translation>链路测试没有输出结果</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="110"/>
+        <location filename="../backend/checks/linktest.cpp" line="121"/>
         <source>the link test ran %1 rank(s) for %2 node(s)</source>
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="117"/>
+        <location filename="../backend/checks/linktest.cpp" line="126"/>
         <source>the link test&apos;s result has no message size: %1</source>
         <translation>链路测试的结果没有消息大小：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="131"/>
+        <location filename="../backend/checks/linktest.cpp" line="138"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="169"/>
+        <location filename="../backend/checks/linktest.cpp" line="173"/>
         <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
         <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="173"/>
+        <location filename="../backend/checks/linktest.cpp" line="177"/>
         <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
         <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="186"/>
+        <location filename="../backend/checks/linktest.cpp" line="189"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="201"/>
+        <location filename="../backend/checks/linktest.cpp" line="199"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="231"/>
+        <location filename="../backend/checks/linktest.cpp" line="216"/>
+        <source>not kept for the diagnosis of this profile&apos;s runs: %1</source>
+        <translation>未保存以供此配置的运行诊断使用：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="235"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="240"/>
+        <location filename="../backend/checks/linktest.cpp" line="242"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -498,666 +511,666 @@
         <translation>没有作业步</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="43"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="29"/>
         <source>… (%1 more lines)</source>
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
         <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="306"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="292"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="328"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="314"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="316"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="201"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1096"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="187"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="18"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="199"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="185"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="203"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="189"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="205"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="191"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="207"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="193"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="195"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="204"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="206"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="208"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
         <source>Slurm</source>
         <translation>Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="229"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
         <source>Check job</source>
         <translation>检查作业</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="345"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="30"/>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="348"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="33"/>
         <source>TrainDeck&apos;s trainer is built and tested on Linux; other systems may not work.</source>
         <translation>TrainDeck 的训练程序在 Linux 上构建和测试，其他系统可能无法运行。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="368"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="53"/>
         <source>core count unknown</source>
         <translation>核心数未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="369"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="54"/>
         <source>`nproc` gave no number; check that coreutils are installed.</source>
         <translation>`nproc` 没有输出数字；请检查是否安装了 coreutils。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="373"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="58"/>
         <source>%n core(s)</source>
         <translation>
             <numerusform>%n 个核心</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="377"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="62"/>
         <source>The profile puts %1 CPU ranks on %2 cores; use at most %2 slots on this node.</source>
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="394"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="872"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="79"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="134"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="395"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="80"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="403"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="88"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="111"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="426"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="111"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="427"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="112"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="437"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="122"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="438"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="123"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="442"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="127"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="446"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="131"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="452"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="137"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="500"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="185"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="501"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="518"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="527"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="653"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="186"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="203"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="212"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="90"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="502"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="187"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="506"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="191"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="511"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="196"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="517"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="202"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="519"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="204"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="526"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="211"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="528"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="213"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="541"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="226"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="547"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="232"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="549"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="234"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="553"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="238"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="554"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="239"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="559"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="560"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="245"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="565"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="250"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="566"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="251"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="573"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="258"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="574"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="259"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1164"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="86"/>
         <source>; differs from %1 (%2)</source>
         <translation>；与 %1（%2）不同</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1112"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="196"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="34"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="599"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="36"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="600"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="37"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="611"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="48"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="613"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="50"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="622"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="59"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="641"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="78"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="641"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="680"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="78"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="117"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="642"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="645"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="82"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1102"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="198"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="24"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="671"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="108"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="673"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="110"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="675"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="112"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="676"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="113"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="679"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="116"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="682"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="119"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1104"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="200"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="26"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="694"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="131"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="721"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="158"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="722"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="159"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="727"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="164"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="728"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="165"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="1108"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="202"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="30"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="749"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="186"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="750"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="187"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="759"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="196"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="815"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="77"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="816"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="78"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="835"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="97"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="838"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="100"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="840"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="102"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="841"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="103"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="849"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="111"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="851"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="113"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="856"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="118"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="856"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="118"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="873"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="135"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="880"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="142"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="883"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="145"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="938"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="200"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="940"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="202"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="944"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="206"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="948"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="210"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="953"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="215"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="959"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="221"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="963"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="225"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="965"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="227"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="971"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="233"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="973"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="235"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheck.cpp" line="978"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="240"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="981"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="243"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="593"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="30"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="992"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="254"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1019"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="281"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1031"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="293"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1032"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="294"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1040"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="302"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1046"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="308"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1066"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="328"/>
         <source>sinfo not found on the login node</source>
         <translation>登录节点上找不到 sinfo</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1067"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="329"/>
         <source>command -v sinfo: not found</source>
         <translation>command -v sinfo：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1068"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="330"/>
         <source>Install Slurm&apos;s client commands on the login node (Debian: slurm-client) or add their directory to the profile&apos;s &quot;path_prefix&quot;.</source>
         <translation>在登录节点上安装 Slurm 的客户端命令（Debian：slurm-client），或把它们所在的目录加入配置的 &quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1075"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="337"/>
         <source>sinfo failed (%1)</source>
         <translation>sinfo 失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1077"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="339"/>
         <source>Slurm&apos;s controller did not answer: check that slurmctld runs and is reachable from the login node (scontrol ping).</source>
         <translation>Slurm 控制器没有响应：请检查 slurmctld 是否在运行、登录节点能否访问它（scontrol ping）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1097"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="19"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1098"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="20"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1099"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="21"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1103"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="25"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1105"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="27"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1109"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="31"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1113"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="35"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1116"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="38"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1117"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="39"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="1161"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="83"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -2159,7 +2172,7 @@
     </message>
     <message>
         <location filename="../app/gui/checkspage.cpp" line="144"/>
-        <location filename="../app/gui/checkspage.cpp" line="269"/>
+        <location filename="../app/gui/checkspage.cpp" line="272"/>
         <source>Not tested yet: Test links measures every pair of nodes.</source>
         <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
     </message>
@@ -2181,127 +2194,126 @@
         <translation>✗ 链路测试无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="229"/>
+        <location filename="../app/gui/checkspage.cpp" line="232"/>
         <source>%1
 %2 µs</source>
         <translation>%1
 %2 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="234"/>
+        <location filename="../app/gui/checkspage.cpp" line="237"/>
         <source>A link of the slow node</source>
         <translation>慢节点的链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="244"/>
+        <location filename="../app/gui/checkspage.cpp" line="247"/>
         <source>⚠ Slow node %1: %2</source>
         <translation>⚠ 慢节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="246"/>
+        <location filename="../app/gui/checkspage.cpp" line="249"/>
         <source>⚠ High-latency node %1: %2</source>
         <translation>⚠ 高延迟节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="248"/>
+        <location filename="../app/gui/checkspage.cpp" line="251"/>
         <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
         <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="249"/>
+        <location filename="../app/gui/checkspage.cpp" line="252"/>
         <source>✓ No node&apos;s links stand out.</source>
         <translation>✓ 没有节点的链路明显异常。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="250"/>
+        <location filename="../app/gui/checkspage.cpp" line="253"/>
         <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
         <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="254"/>
         <source>⚠ Not kept for the diagnosis of this profile&apos;s runs: %1</source>
-        <translation>⚠ 未保存以供此配置的运行诊断使用：%1</translation>
+        <translation type="vanished">⚠ 未保存以供此配置的运行诊断使用：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="273"/>
+        <location filename="../app/gui/checkspage.cpp" line="276"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="286"/>
+        <location filename="../app/gui/checkspage.cpp" line="289"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="291"/>
+        <location filename="../app/gui/checkspage.cpp" line="294"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="329"/>
+        <location filename="../app/gui/checkspage.cpp" line="332"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="407"/>
+        <location filename="../app/gui/checkspage.cpp" line="410"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="461"/>
+        <location filename="../app/gui/checkspage.cpp" line="464"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="462"/>
+        <location filename="../app/gui/checkspage.cpp" line="465"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="497"/>
+        <location filename="../app/gui/checkspage.cpp" line="500"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="503"/>
+        <location filename="../app/gui/checkspage.cpp" line="506"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="505"/>
+        <location filename="../app/gui/checkspage.cpp" line="508"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="514"/>
+        <location filename="../app/gui/checkspage.cpp" line="517"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="517"/>
+        <location filename="../app/gui/checkspage.cpp" line="520"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="522"/>
+        <location filename="../app/gui/checkspage.cpp" line="525"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="523"/>
+        <location filename="../app/gui/checkspage.cpp" line="526"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="525"/>
+        <location filename="../app/gui/checkspage.cpp" line="528"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2773,426 +2785,426 @@ node2 slots=8</translation>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="92"/>
+        <location filename="../app/gui/launchpage.cpp" line="93"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="95"/>
+        <location filename="../app/gui/launchpage.cpp" line="96"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="96"/>
+        <location filename="../app/gui/launchpage.cpp" line="97"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="97"/>
+        <location filename="../app/gui/launchpage.cpp" line="98"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="99"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="101"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="102"/>
+        <location filename="../app/gui/launchpage.cpp" line="103"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="103"/>
+        <location filename="../app/gui/launchpage.cpp" line="104"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="105"/>
+        <location filename="../app/gui/launchpage.cpp" line="106"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="106"/>
+        <location filename="../app/gui/launchpage.cpp" line="107"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="108"/>
+        <location filename="../app/gui/launchpage.cpp" line="109"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="109"/>
+        <location filename="../app/gui/launchpage.cpp" line="110"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="116"/>
+        <location filename="../app/gui/launchpage.cpp" line="117"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="119"/>
+        <location filename="../app/gui/launchpage.cpp" line="120"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="124"/>
+        <location filename="../app/gui/launchpage.cpp" line="125"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="125"/>
+        <location filename="../app/gui/launchpage.cpp" line="126"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="127"/>
+        <location filename="../app/gui/launchpage.cpp" line="128"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="134"/>
+        <location filename="../app/gui/launchpage.cpp" line="135"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="144"/>
+        <location filename="../app/gui/launchpage.cpp" line="145"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="145"/>
+        <location filename="../app/gui/launchpage.cpp" line="146"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="146"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="147"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="148"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="149"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="150"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="157"/>
+        <location filename="../app/gui/launchpage.cpp" line="158"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="167"/>
+        <location filename="../app/gui/launchpage.cpp" line="168"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="172"/>
+        <location filename="../app/gui/launchpage.cpp" line="173"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="173"/>
+        <location filename="../app/gui/launchpage.cpp" line="174"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="175"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="175"/>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <location filename="../app/gui/launchpage.cpp" line="177"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="177"/>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="178"/>
+        <location filename="../app/gui/launchpage.cpp" line="179"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="179"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="180"/>
+        <location filename="../app/gui/launchpage.cpp" line="181"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="181"/>
+        <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="182"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="183"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="184"/>
+        <location filename="../app/gui/launchpage.cpp" line="185"/>
         <source>Give faster ranks more of each batch</source>
         <translation>给较快的 rank 分配更多批次样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="185"/>
+        <location filename="../app/gui/launchpage.cpp" line="186"/>
         <source>--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; the update stays the same</source>
         <translation>--balance auto：训练器每 10 步把样本从较慢的 rank 移到较快的 rank；参数更新保持不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="187"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>Load &amp;balance:</source>
         <translation>负载均衡(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
+        <location filename="../app/gui/launchpage.cpp" line="189"/>
         <source>Overlap the gradient allreduce with backward</source>
         <translation>梯度 allreduce 与反向传播重叠</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="190"/>
+        <location filename="../app/gui/launchpage.cpp" line="191"/>
         <source>--overlap on: each gradient bucket is sent as soon as backward has produced it; the results are the same bit for bit</source>
         <translation>--overlap on：反向传播一产生某个梯度桶就立即发送；结果逐位相同</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="192"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>&amp;Overlap:</source>
         <translation>重叠(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="194"/>
         <source>Shard the optimizer state over the ranks</source>
         <translation>在各 rank 之间分片优化器状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="194"/>
+        <location filename="../app/gui/launchpage.cpp" line="195"/>
         <source>--zero 1 (ZeRO stage 1): each rank keeps AdamW&apos;s state for its share of the parameters only; the update stays the same</source>
         <translation>--zero 1（ZeRO 第 1 阶段）：每个 rank 只保存其所负责参数部分的 AdamW 状态；更新结果不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="196"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>&amp;ZeRO-1:</source>
         <translation>&amp;ZeRO-1：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="201"/>
+        <location filename="../app/gui/launchpage.cpp" line="202"/>
         <source>--comm: the library of the gradient collectives. auto takes NCCL when every rank trains on a GPU and the trainer was built with NCCL, MPI otherwise</source>
         <translation>--comm：梯度集合通信所用的库。auto 在每个 rank 都在 GPU 上训练且训练器带 NCCL 构建时使用 NCCL，否则使用 MPI</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="203"/>
+        <location filename="../app/gui/launchpage.cpp" line="204"/>
         <source>Co&amp;llectives:</source>
         <translation>集合通信(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="205"/>
+        <location filename="../app/gui/launchpage.cpp" line="206"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="207"/>
-        <location filename="../app/gui/launchpage.cpp" line="210"/>
+        <location filename="../app/gui/launchpage.cpp" line="208"/>
+        <location filename="../app/gui/launchpage.cpp" line="211"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="208"/>
+        <location filename="../app/gui/launchpage.cpp" line="209"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="209"/>
+        <location filename="../app/gui/launchpage.cpp" line="210"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="211"/>
+        <location filename="../app/gui/launchpage.cpp" line="212"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="212"/>
+        <location filename="../app/gui/launchpage.cpp" line="213"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="220"/>
+        <location filename="../app/gui/launchpage.cpp" line="221"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="223"/>
+        <location filename="../app/gui/launchpage.cpp" line="224"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="223"/>
+        <location filename="../app/gui/launchpage.cpp" line="224"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="227"/>
+        <location filename="../app/gui/launchpage.cpp" line="228"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="230"/>
+        <location filename="../app/gui/launchpage.cpp" line="231"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="231"/>
+        <location filename="../app/gui/launchpage.cpp" line="232"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="239"/>
+        <location filename="../app/gui/launchpage.cpp" line="240"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="241"/>
+        <location filename="../app/gui/launchpage.cpp" line="242"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="244"/>
-        <location filename="../app/gui/launchpage.cpp" line="544"/>
+        <location filename="../app/gui/launchpage.cpp" line="245"/>
+        <location filename="../app/gui/launchpage.cpp" line="545"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="248"/>
-        <location filename="../app/gui/launchpage.cpp" line="545"/>
+        <location filename="../app/gui/launchpage.cpp" line="249"/>
+        <location filename="../app/gui/launchpage.cpp" line="546"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="252"/>
-        <location filename="../app/gui/launchpage.cpp" line="575"/>
+        <location filename="../app/gui/launchpage.cpp" line="253"/>
+        <location filename="../app/gui/launchpage.cpp" line="577"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="483"/>
-        <location filename="../app/gui/launchpage.cpp" line="569"/>
+        <location filename="../app/gui/launchpage.cpp" line="484"/>
+        <location filename="../app/gui/launchpage.cpp" line="571"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="493"/>
+        <location filename="../app/gui/launchpage.cpp" line="494"/>
         <source>Slurm: %n node(s)</source>
         <translation>
             <numerusform>Slurm：%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="494"/>
+        <location filename="../app/gui/launchpage.cpp" line="495"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="496"/>
+        <location filename="../app/gui/launchpage.cpp" line="497"/>
         <source>partition %1</source>
         <translation>分区 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="502"/>
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="506"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="504"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="495"/>
-        <location filename="../app/gui/launchpage.cpp" line="504"/>
+        <location filename="../app/gui/launchpage.cpp" line="496"/>
+        <location filename="../app/gui/launchpage.cpp" line="505"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="506"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="541"/>
+        <location filename="../app/gui/launchpage.cpp" line="542"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="544"/>
+        <location filename="../app/gui/launchpage.cpp" line="545"/>
         <source>Batch script job.sbatch (preview):</source>
         <translation>批处理脚本 job.sbatch（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="545"/>
+        <location filename="../app/gui/launchpage.cpp" line="546"/>
         <source>Batch script preview</source>
         <translation>批处理脚本预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="547"/>
+        <location filename="../app/gui/launchpage.cpp" line="548"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="564"/>
+        <location filename="../app/gui/launchpage.cpp" line="565"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3484,435 +3496,269 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="107"/>
+        <location filename="../app/gui/monitorpage.cpp" line="80"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="88"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="120"/>
+        <location filename="../app/gui/monitorpage.cpp" line="93"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="128"/>
+        <location filename="../app/gui/monitorpage.cpp" line="101"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="132"/>
+        <location filename="../app/gui/monitorpage.cpp" line="105"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="133"/>
+        <location filename="../app/gui/monitorpage.cpp" line="106"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="138"/>
+        <location filename="../app/gui/monitorpage.cpp" line="111"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="140"/>
+        <location filename="../app/gui/monitorpage.cpp" line="113"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="141"/>
+        <location filename="../app/gui/monitorpage.cpp" line="114"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="142"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="143"/>
+        <location filename="../app/gui/monitorpage.cpp" line="116"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="144"/>
+        <location filename="../app/gui/monitorpage.cpp" line="117"/>
         <source>Communication (critical path)</source>
         <translation>通信（关键路径）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="145"/>
+        <location filename="../app/gui/monitorpage.cpp" line="118"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="146"/>
+        <location filename="../app/gui/monitorpage.cpp" line="119"/>
         <source>Communication hidden by backward</source>
         <translation>被反向传播隐藏的通信</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="147"/>
+        <location filename="../app/gui/monitorpage.cpp" line="120"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="148"/>
+        <location filename="../app/gui/monitorpage.cpp" line="121"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="149"/>
+        <location filename="../app/gui/monitorpage.cpp" line="122"/>
         <source>Samples (share of the batch)</source>
         <translation>样本数（批次份额）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="154"/>
+        <location filename="../app/gui/monitorpage.cpp" line="127"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="156"/>
+        <location filename="../app/gui/monitorpage.cpp" line="129"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="160"/>
+        <location filename="../app/gui/monitorpage.cpp" line="133"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="161"/>
+        <location filename="../app/gui/monitorpage.cpp" line="134"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="163"/>
+        <location filename="../app/gui/monitorpage.cpp" line="136"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="164"/>
+        <location filename="../app/gui/monitorpage.cpp" line="137"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="166"/>
+        <location filename="../app/gui/monitorpage.cpp" line="139"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="167"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="183"/>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="184"/>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="185"/>
-        <source>Gradient norm</source>
-        <translation>梯度范数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="186"/>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="195"/>
-        <source>loss (raw)</source>
-        <translation>损失（原始）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="200"/>
-        <source>loss (smoothed)</source>
-        <translation>损失（平滑）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="204"/>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="207"/>
-        <location filename="../app/gui/monitorpage.cpp" line="209"/>
-        <source>learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="213"/>
-        <source>gradient norm</source>
-        <translation>梯度范数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="215"/>
-        <source>L2 norm before clipping</source>
-        <translation>裁剪前的 L2 范数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="218"/>
-        <location filename="../app/gui/monitorpage.cpp" line="220"/>
-        <source>tokens/s</source>
-        <translation>tokens/s</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="222"/>
-        <location filename="../app/gui/monitorpage.cpp" line="224"/>
-        <source>MFU (%)</source>
-        <translation>MFU（%）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="239"/>
-        <source>Device utilisation per rank</source>
-        <translation>各进程的设备利用率</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="240"/>
-        <source>utilisation (%)</source>
-        <translation>利用率（%）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="241"/>
-        <source>Peak memory per rank</source>
-        <translation>各进程的峰值显存</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="242"/>
-        <source>memory (MiB)</source>
-        <translation>显存（MiB）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="255"/>
-        <location filename="../app/gui/monitorpage.cpp" line="826"/>
-        <source>Load balance: mean time per phase and rank</source>
-        <translation>负载均衡：各进程各阶段的平均耗时</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="256"/>
-        <location filename="../app/gui/monitorpage.cpp" line="301"/>
-        <source>rank and host</source>
-        <translation>进程与主机</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="257"/>
-        <source>ms per step</source>
-        <translation>每步毫秒数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="267"/>
-        <source>data</source>
-        <translation>数据</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="267"/>
-        <source>forward</source>
-        <translation>前向</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="267"/>
-        <source>backward</source>
-        <translation>反向</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="268"/>
-        <source>comm transfer</source>
-        <translation>通信传输</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="268"/>
-        <source>comm wait</source>
-        <translation>通信等待</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="268"/>
-        <source>optimizer</source>
-        <translation>优化器</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="300"/>
-        <source>Step time per rank and step</source>
-        <translation>各进程每步的步耗时</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="310"/>
-        <location filename="../app/gui/monitorpage.cpp" line="349"/>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="81"/>
+        <location filename="../app/gui/monitorpage.cpp" line="54"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="82"/>
+        <location filename="../app/gui/monitorpage.cpp" line="55"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="83"/>
+        <location filename="../app/gui/monitorpage.cpp" line="56"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="85"/>
+        <location filename="../app/gui/monitorpage.cpp" line="58"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="348"/>
-        <source>%1 per rank and step</source>
-        <translation>各进程每步的%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="349"/>
-        <source>samples</source>
-        <translation>样本</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="378"/>
+        <location filename="../app/gui/monitor/monitorplot.cpp" line="23"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="717"/>
-        <source>rank %1</source>
-        <translation>进程 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="717"/>
-        <source>rank %1 (%2)</source>
-        <translation>进程 %1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="825"/>
-        <source>Load balance: mean time per phase and rank, steps %1–%2</source>
-        <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1002"/>
+        <location filename="../app/gui/monitorpage.cpp" line="430"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1003"/>
+        <location filename="../app/gui/monitorpage.cpp" line="431"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1004"/>
+        <location filename="../app/gui/monitorpage.cpp" line="432"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1005"/>
+        <location filename="../app/gui/monitorpage.cpp" line="433"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1010"/>
+        <location filename="../app/gui/monitorpage.cpp" line="438"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="1011"/>
+        <location filename="../app/gui/monitorpage.cpp" line="439"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1013"/>
+        <location filename="../app/gui/monitorpage.cpp" line="441"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1016"/>
+        <location filename="../app/gui/monitorpage.cpp" line="444"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1019"/>
+        <location filename="../app/gui/monitorpage.cpp" line="447"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="1022"/>
+        <location filename="../app/gui/monitorpage.cpp" line="450"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1027"/>
+        <location filename="../app/gui/monitorpage.cpp" line="455"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1049"/>
+        <location filename="../app/gui/monitorpage.cpp" line="477"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1050"/>
+        <location filename="../app/gui/monitorpage.cpp" line="478"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1054"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1105"/>
+        <location filename="../app/gui/monitorpage.cpp" line="482"/>
+        <location filename="../app/gui/monitorpage.cpp" line="501"/>
+        <location filename="../app/gui/monitorpage.cpp" line="533"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1054"/>
+        <location filename="../app/gui/monitorpage.cpp" line="482"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
+        <location filename="../app/gui/monitorpage.cpp" line="488"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1060"/>
+        <location filename="../app/gui/monitorpage.cpp" line="488"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1065"/>
+        <location filename="../app/gui/monitorpage.cpp" line="493"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1066"/>
+        <location filename="../app/gui/monitorpage.cpp" line="494"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1073"/>
-        <location filename="../app/gui/monitorpage.cpp" line="1106"/>
+        <location filename="../app/gui/monitorpage.cpp" line="501"/>
+        <location filename="../app/gui/monitorpage.cpp" line="534"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1078"/>
+        <location filename="../app/gui/monitorpage.cpp" line="506"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="1078"/>
+        <location filename="../app/gui/monitorpage.cpp" line="506"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4020,126 +3866,126 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::RunsPage</name>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="43"/>
+        <location filename="../app/gui/runspage.cpp" line="44"/>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="44"/>
+        <location filename="../app/gui/runspage.cpp" line="45"/>
         <source>&amp;Open in Monitor</source>
         <translation>在监控中打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="45"/>
+        <location filename="../app/gui/runspage.cpp" line="46"/>
         <source>&amp;Compare loss</source>
         <translation>比较损失(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="46"/>
+        <location filename="../app/gui/runspage.cpp" line="47"/>
         <source>Plot the loss of the selected runs together (select several with Ctrl or Shift)</source>
         <translation>把所选运行的损失画在一起（按住 Ctrl 或 Shift 可多选）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="47"/>
+        <location filename="../app/gui/runspage.cpp" line="48"/>
         <source>&amp;Resume</source>
         <translation>恢复(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="48"/>
+        <location filename="../app/gui/runspage.cpp" line="49"/>
         <source>Relaunch a failed, cancelled or lost run from its latest checkpoint</source>
         <translation>从最新检查点重新启动失败、已取消或已失联的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="49"/>
+        <location filename="../app/gui/runspage.cpp" line="50"/>
         <source>C&amp;ancel run</source>
         <translation>取消运行(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="50"/>
+        <location filename="../app/gui/runspage.cpp" line="51"/>
         <source>Stop a running job (SIGTERM, then SIGKILL after 10 s)</source>
         <translation>停止正在运行的作业（先发送 SIGTERM，10 秒后发送 SIGKILL）</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="58"/>
+        <location filename="../app/gui/runspage.cpp" line="59"/>
         <source>Run history</source>
         <translation>运行历史</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="69"/>
+        <location filename="../app/gui/runspage.cpp" line="70"/>
         <source>Loss of the compared runs</source>
         <translation>所比较运行的损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="75"/>
+        <location filename="../app/gui/runspage.cpp" line="76"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="76"/>
+        <location filename="../app/gui/runspage.cpp" line="77"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="83"/>
+        <location filename="../app/gui/runspage.cpp" line="84"/>
         <source>Select one or more runs above and press Compare loss</source>
         <translation>在上方选择一个或多个运行，然后点击“比较损失”</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="147"/>
+        <location filename="../app/gui/runspage.cpp" line="149"/>
         <source>No runs in %1 yet: start one on the Launch page.</source>
         <translation>%1 中还没有运行：请在“启动”页面开始一次。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="148"/>
+        <location filename="../app/gui/runspage.cpp" line="150"/>
         <source>%n run(s) in %1</source>
         <translation>
             <numerusform>%1 中共有 %n 个运行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/runspage.cpp" line="149"/>
+        <location filename="../app/gui/runspage.cpp" line="151"/>
         <source>%n running</source>
         <translation>
             <numerusform>%n 个运行中</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="173"/>
+        <location filename="../app/gui/runspage.cpp" line="175"/>
         <source>Cannot reach the head node of a remote run: %1</source>
         <translation>无法连接远程运行的主节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="238"/>
+        <location filename="../app/gui/runspage.cpp" line="240"/>
         <source>Cannot read the metrics of %1: %2</source>
         <translation>无法读取 %1 的指标：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="259"/>
+        <location filename="../app/gui/runspage.cpp" line="261"/>
         <source>Resuming %1…</source>
         <translation>正在恢复 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="264"/>
+        <location filename="../app/gui/runspage.cpp" line="266"/>
         <source>Resume failed</source>
         <translation>恢复失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="279"/>
+        <location filename="../app/gui/runspage.cpp" line="281"/>
         <source>Cancel run</source>
         <translation>取消运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="280"/>
+        <location filename="../app/gui/runspage.cpp" line="282"/>
         <source>Stop %1? Training ends now; the latest checkpoint stays for a resume.</source>
         <translation>要停止 %1 吗？训练将立即结束；最新的检查点会保留，以便之后恢复。</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="284"/>
+        <location filename="../app/gui/runspage.cpp" line="286"/>
         <source>Cancelling %1…</source>
         <translation>正在取消 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/runspage.cpp" line="289"/>
+        <location filename="../app/gui/runspage.cpp" line="291"/>
         <source>Cancel failed</source>
         <translation>取消失败</translation>
     </message>
@@ -4607,6 +4453,181 @@ Fingerprint %2</source>
         <location filename="../app/gui/models/checksmodel.cpp" line="277"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::monitor::BalanceTab</name>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="50"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="163"/>
+        <source>Load balance: mean time per phase and rank</source>
+        <translation>负载均衡：各进程各阶段的平均耗时</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="51"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="100"/>
+        <source>rank and host</source>
+        <translation>进程与主机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="52"/>
+        <source>ms per step</source>
+        <translation>每步毫秒数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <source>data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <source>comm transfer</source>
+        <translation>通信传输</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <source>comm wait</source>
+        <translation>通信等待</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="99"/>
+        <source>Step time per rank and step</source>
+        <translation>各进程每步的步耗时</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="109"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="131"/>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="130"/>
+        <source>%1 per rank and step</source>
+        <translation>各进程每步的%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="131"/>
+        <source>samples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="162"/>
+        <source>Load balance: mean time per phase and rank, steps %1–%2</source>
+        <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::monitor::DevicesTab</name>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="22"/>
+        <source>Device utilisation per rank</source>
+        <translation>各进程的设备利用率</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="23"/>
+        <source>utilisation (%)</source>
+        <translation>利用率（%）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="24"/>
+        <source>Peak memory per rank</source>
+        <translation>各进程的峰值显存</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="25"/>
+        <source>memory (MiB)</source>
+        <translation>显存（MiB）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="41"/>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="41"/>
+        <source>rank %1 (%2)</source>
+        <translation>进程 %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::gui::monitor::TrainingTab</name>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="21"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="22"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="23"/>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="24"/>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="33"/>
+        <source>loss (raw)</source>
+        <translation>损失（原始）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="38"/>
+        <source>loss (smoothed)</source>
+        <translation>损失（平滑）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="42"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="45"/>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="47"/>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="51"/>
+        <source>gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="53"/>
+        <source>L2 norm before clipping</source>
+        <translation>裁剪前的 L2 范数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="56"/>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="58"/>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="60"/>
+        <location filename="../app/gui/monitor/trainingtab.cpp" line="62"/>
+        <source>MFU (%)</source>
+        <translation>MFU（%）</translation>
     </message>
 </context>
 <context>
@@ -5251,59 +5272,59 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="97"/>
+        <location filename="../backend/launch/transport.cpp" line="92"/>
         <source>%1: cannot create the directory: %2</source>
         <translation>%1：无法创建目录：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="112"/>
+        <location filename="../backend/launch/transport.cpp" line="107"/>
         <source>%1: cannot read the boot id (exit %2): %3</source>
         <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="147"/>
+        <location filename="../backend/launch/transport.cpp" line="142"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="181"/>
+        <location filename="../backend/launch/transport.cpp" line="176"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="190"/>
+        <location filename="../backend/launch/transport.cpp" line="185"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="198"/>
-        <location filename="../backend/launch/transport.cpp" line="268"/>
+        <location filename="../backend/launch/transport.cpp" line="193"/>
+        <location filename="../backend/launch/transport.cpp" line="263"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="204"/>
+        <location filename="../backend/launch/transport.cpp" line="199"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="216"/>
-        <location filename="../backend/launch/transport.cpp" line="252"/>
+        <location filename="../backend/launch/transport.cpp" line="211"/>
+        <location filename="../backend/launch/transport.cpp" line="247"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="219"/>
+        <location filename="../backend/launch/transport.cpp" line="214"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="257"/>
+        <location filename="../backend/launch/transport.cpp" line="252"/>
         <source>cannot create the directory: %1</source>
         <translation>无法创建目录：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="349"/>
+        <location filename="../backend/launch/transport.cpp" line="340"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -5332,12 +5353,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricsParser</name>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="513"/>
+        <location filename="../backend/metrics/parser.cpp" line="285"/>
         <source>unexpected characters after the JSON object</source>
         <translation>JSON 对象之后有多余字符</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="792"/>
+        <location filename="../backend/metrics/parserrecords.cpp" line="137"/>
         <source>unsupported schema version</source>
         <translation>不支持的模式版本</translation>
     </message>
@@ -5345,44 +5366,44 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricsParser::Private</name>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="438"/>
+        <location filename="../backend/metrics/parser.cpp" line="210"/>
         <source>line too long (%1 bytes, at most %2 allowed)</source>
         <translation>行过长（%1 字节，最多允许 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="474"/>
-        <location filename="../backend/metrics/parser.cpp" line="484"/>
-        <location filename="../backend/metrics/parser.cpp" line="494"/>
+        <location filename="../backend/metrics/parser.cpp" line="246"/>
+        <location filename="../backend/metrics/parser.cpp" line="256"/>
+        <location filename="../backend/metrics/parser.cpp" line="266"/>
         <source>not JSON: %1</source>
         <translation>不是 JSON：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="483"/>
+        <location filename="../backend/metrics/parser.cpp" line="255"/>
         <source>not a JSON object</source>
         <translation>不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="491"/>
+        <location filename="../backend/metrics/parser.cpp" line="263"/>
         <source>missing field &apos;type&apos;</source>
         <translation>缺少字段 &apos;type&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="493"/>
+        <location filename="../backend/metrics/parser.cpp" line="265"/>
         <source>field &apos;type&apos;: %1</source>
         <translation>字段 &apos;type&apos;：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="505"/>
+        <location filename="../backend/metrics/parser.cpp" line="277"/>
         <source>not JSON</source>
         <translation>不是 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="521"/>
+        <location filename="../backend/metrics/parser.cpp" line="293"/>
         <source>missing field &apos;%1&apos;</source>
         <translation>缺少字段 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/parser.cpp" line="525"/>
+        <location filename="../backend/metrics/parser.cpp" line="297"/>
         <source>field &apos;%1&apos;: %2</source>
         <translation>字段 &apos;%1&apos;：%2</translation>
     </message>
@@ -5406,57 +5427,57 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::runs::Operations</name>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="30"/>
+        <location filename="../backend/runs/operations.cpp" line="35"/>
         <source>job specs must not hold secrets (tokens, passwords, keys): they would be stored in the run directory; set it in the environment of the nodes instead (e.g. a file read by the login shell)</source>
         <translation>作业配置中不得保存机密（令牌、密码、密钥）：它们会被保存到运行目录中；请改为在节点的环境中设置（例如登录 shell 读取的文件）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="45"/>
+        <location filename="../backend/runs/operations.cpp" line="50"/>
         <source>-x %1=... puts a secret into the run directory and mpirun&apos;s command line; export it on the nodes instead and pass only its name (-x %1)</source>
         <translation>-x %1=... 会把机密写入运行目录和 mpirun 的命令行；请改为在节点上导出它，并只传递其名称（-x %1）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="52"/>
+        <location filename="../backend/runs/operations.cpp" line="57"/>
         <source>--mca %1 looks like it carries a secret, which would be stored in the run directory; set it in the nodes&apos; environment (OMPI_MCA_%1) instead</source>
         <translation>--mca %1 看起来携带机密，它会被保存到运行目录中；请改为在节点的环境中设置（OMPI_MCA_%1）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="63"/>
+        <location filename="../backend/runs/operations.cpp" line="68"/>
         <source>enter a learning rate between 0 and 10, e.g. 3e-4</source>
         <translation>请输入 0 到 10 之间的学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="69"/>
+        <location filename="../backend/runs/operations.cpp" line="74"/>
         <source>choose a JSONL or text file, or a directory of them</source>
         <translation>请选择 JSONL 或文本文件，或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="72"/>
+        <location filename="../backend/runs/operations.cpp" line="77"/>
         <source>%1 does not exist (the demo corpus is made by scripts/setup-deps.sh)</source>
         <translation>%1 不存在（演示语料由 scripts/setup-deps.sh 生成）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="75"/>
+        <location filename="../backend/runs/operations.cpp" line="80"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="80"/>
+        <location filename="../backend/runs/operations.cpp" line="85"/>
         <source>choose a model directory (config.json, *.safetensors) or a preset</source>
         <translation>请选择模型目录（config.json、*.safetensors）或预设</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="82"/>
+        <location filename="../backend/runs/operations.cpp" line="87"/>
         <source>%1 has no config.json</source>
         <translation>%1 中没有 config.json</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="88"/>
+        <location filename="../backend/runs/operations.cpp" line="93"/>
         <source>%1 (build it: cmake --build build --target traindeck-trainer)</source>
         <translation>%1（请构建它：cmake --build build --target traindeck-trainer）</translation>
     </message>
     <message>
-        <location filename="../backend/runs/operations.cpp" line="208"/>
+        <location filename="../backend/runs/operations.cpp" line="213"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的 %1：%3</translation>
     </message>
@@ -5464,32 +5485,32 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::ssh::ExecResult</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="179"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="118"/>
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="181"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="120"/>
         <source>killed by signal %1%2</source>
         <translation>被信号 %1 终止%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="181"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="120"/>
         <source> (core dumped)</source>
         <translation>（已转储核心）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="182"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="121"/>
         <source>timed out after %1 ms</source>
         <translation>%1 ms 后超时</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="183"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="122"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="186"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="125"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -5497,12 +5518,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::ssh::HostKeyInfo</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="147"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="86"/>
         <source>The host key of %1 (%2 %3) is known.</source>
         <translation>%1 的主机密钥（%2 %3）是已知的。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="150"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="89"/>
         <source>The authenticity of host %1 cannot be established: it is not in %2.
 Its %3 key fingerprint is %4.
 Compare it with the fingerprint the administrator gives you (on the host: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before you accept it.</source>
@@ -5511,7 +5532,7 @@ Compare it with the fingerprint the administrator gives you (on the host: ssh-ke
 接受之前，请与管理员提供的指纹核对（在该主机上运行：ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="158"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="97"/>
         <source>WARNING: the host key of %1 does not match the one recorded in %2.
 Someone could be intercepting the connection (a man-in-the-middle attack), or the host was reinstalled and got a new key.
 The host now offers a %3 key with fingerprint %4.
@@ -5526,7 +5547,7 @@ TrainDeck 拒绝连接。与管理员核实新指纹后，用以下命令删除�
 然后重新连接以接受新密钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="171"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="110"/>
         <source>The host key of %1 could not be checked against %2.</source>
         <translation>无法对照 %2 检查 %1 的主机密钥。</translation>
     </message>
@@ -5843,177 +5864,177 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
 <context>
     <name>traindeck::ssh::SshSession</name>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="271"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="505"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="806"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="360"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="210"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="392"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="444"/>
         <source>%1: cancelled</source>
         <translation>%1：已取消</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="273"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="212"/>
         <source>invalid host name &apos;%1&apos;</source>
         <translation>无效的主机名 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="277"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="216"/>
         <source>%1: cannot create an SSH session</source>
         <translation>%1：无法创建 SSH 会话</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="290"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="229"/>
         <source>%1: cannot parse the SSH configuration %2: %3</source>
         <translation>%1：无法解析 SSH 配置 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="349"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="288"/>
         <source>%1 (port %2)</source>
         <translation>%1（端口 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="359"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="298"/>
         <source>%1: no answer within %2 s (%3)</source>
         <translation>%1：%2 秒内无应答（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="361"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="300"/>
         <source>Check that the host is up, that sshd listens on port %1 and that no firewall drops the connection.</source>
         <translation>请检查主机是否在线、sshd 是否监听端口 %1，以及是否有防火墙丢弃连接。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="365"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="304"/>
         <source>%1: cannot resolve the host name (%2)</source>
         <translation>%1：无法解析主机名（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="366"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="305"/>
         <source>Check the spelling, /etc/hosts or DNS, or use the IP address.</source>
         <translation>请检查拼写、/etc/hosts 或 DNS，或改用 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="367"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="306"/>
         <source>%1: cannot connect: %2</source>
         <translation>%1：无法连接：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="368"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="307"/>
         <source>Check that the host is up and that sshd listens on port %1.</source>
         <translation>请检查主机是否在线，以及 sshd 是否监听端口 %1。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="406"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="345"/>
         <source>%1: the server sent no host key</source>
         <translation>%1：服务器没有发送主机密钥</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="431"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="370"/>
         <source>%1: HOST KEY CHANGED, refusing to connect (this may be an attack)</source>
         <translation>%1：主机密钥已变更，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="436"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="375"/>
         <source>%1: the host offers a %2 key but another type is recorded, refusing to connect (this may be an attack)</source>
         <translation>%1：主机提供的是 %2 密钥，但记录的是另一种类型，拒绝连接（可能是攻击）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="446"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="385"/>
         <source>%1: cannot check the host key against %2: %3</source>
         <translation>%1：无法对照 %2 检查主机密钥：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="456"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="395"/>
         <source>%1: unknown host key %2 %3 was not accepted</source>
         <translation>%1：未接受未知主机密钥 %2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="468"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="407"/>
         <source>%1: cannot add the host key to %2: %3</source>
         <translation>%1：无法将主机密钥加入 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="479"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="670"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="230"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="418"/>
         <source>%1: not connected</source>
         <translation>%1：未连接</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="492"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="431"/>
         <source>%1: authentication failed: %2</source>
         <translation>%1：身份验证失败：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="512"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="451"/>
         <source>keys (agent: %1, identity: %2)</source>
         <translation>密钥（代理：%1，身份文件：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="452"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="513"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="452"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="514"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="453"/>
         <source>defaults</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="520"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="459"/>
         <source>%1: authentication failed (server offers: %2; tried: %3)</source>
         <translation>%1：身份验证失败（服务器支持：%2；已尝试：%3）</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="522"/>
-        <location filename="../backend/ssh/sshsession.cpp" line="523"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="461"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="462"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="524"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="463"/>
         <source>Install your public key on the node (traindeck-cli install-key, or ssh-copy-id), or name the right private key in the profile&apos;s &quot;identity&quot;.</source>
         <translation>请把你的公钥安装到节点上（traindeck-cli install-key 或 ssh-copy-id），或在配置的 &quot;identity&quot; 中指定正确的私钥。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="575"/>
+        <location filename="../backend/ssh/sshsession.cpp" line="514"/>
         <source>Password for %1:</source>
         <translation>%1 的密码：</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="678"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="263"/>
         <source>%1: cannot open a channel: %2</source>
         <translation>%1：无法打开通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="703"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="273"/>
         <source>%1: cannot open a session channel: %2</source>
         <translation>%1：无法打开会话通道：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="715"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="293"/>
         <source>%1: cannot start the command: %2</source>
         <translation>%1：无法启动命令：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="813"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="367"/>
         <source>%1: the command did not finish within %2 s</source>
         <translation>%1：命令未在 %2 秒内完成</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="837"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="244"/>
         <source>%1: connection lost while the command ran: %2</source>
         <translation>%1：命令运行期间连接中断：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="839"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="246"/>
         <source>The node did not answer for %1 s (keepalive). Check the network and whether the node is up.</source>
         <translation>节点 %1 秒内无响应（keepalive）。请检查网络以及节点是否在线。</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshsession.cpp" line="868"/>
+        <location filename="../backend/ssh/sshexec.cpp" line="414"/>
         <source>%1: the command ended without an exit status</source>
         <translation>%1：命令结束时没有退出状态</translation>
     </message>
@@ -6046,9 +6067,8 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <translation>%1：无法写入：%2</translation>
     </message>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="286"/>
         <source>the profile has no nodes</source>
-        <translation>该配置没有节点</translation>
+        <translation type="vanished">该配置没有节点</translation>
     </message>
 </context>
 </TS>
