@@ -58,4 +58,19 @@ SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err)
     return prompts;
 }
 
+QCommandLineOption profileFileOption()
+{
+    return QCommandLineOption(QStringLiteral("profile"), NodesCommand::tr("Profile file."), QStringLiteral("file"));
+}
+
+QCommandLineOption onlyNodeOption()
+{
+    return QCommandLineOption(QStringLiteral("node"), NodesCommand::tr("Only this node."), QStringLiteral("name"));
+}
+
+QCommandLineOption acceptNewHostKeysOption()
+{
+    return QCommandLineOption(QStringLiteral("accept-new-host-keys"), NodesCommand::tr("Accept unknown host keys."));
+}
+
 } // namespace traindeck::cli

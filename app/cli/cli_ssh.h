@@ -4,6 +4,7 @@
 #include "cluster/clusterprofile.h"
 #include "ssh/sshtypes.h"
 
+#include <QCommandLineOption>
 #include <QStringList>
 #include <QTextStream>
 
@@ -20,5 +21,10 @@ std::optional<cluster::ClusterProfile> loadNodesProfile(const QString& file, con
 // Unknown host keys: shown with their fingerprint, accepted with acceptNewHostKeys, else asked on the
 // terminal (refused without one). Key passphrases are asked on the terminal.
 ssh::SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err);
+
+// The options these subcommands share: --profile FILE, --node NAME (repeatable), --accept-new-host-keys.
+QCommandLineOption profileFileOption();
+QCommandLineOption onlyNodeOption();
+QCommandLineOption acceptNewHostKeysOption();
 
 } // namespace traindeck::cli

@@ -173,8 +173,7 @@ int run(const QStringList& args)
     const QCommandLineOption profileOption(
         QStringLiteral("profile"), CheckCommand::tr("Profile file, saved name or local."), QStringLiteral("profile"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), CheckCommand::tr("JSON output."));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
-                                          CheckCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption acceptOption = acceptNewHostKeysOption();
     const QCommandLineOption interconnectOption(QStringLiteral("interconnect"),
                                                 CheckCommand::tr("Run the allreduce test."));
     const QCommandLineOption timeoutOption(QStringLiteral("timeout"), CheckCommand::tr("Seconds per step."),

@@ -43,16 +43,13 @@ int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption profileOption(QStringLiteral("profile"), DeployCommand::tr("Profile file."),
-                                           QStringLiteral("file"));
+    const QCommandLineOption profileOption = profileFileOption();
     const QCommandLineOption trainerOption(QStringLiteral("trainer"), DeployCommand::tr("Trainer binary to copy."),
                                            QStringLiteral("path"));
     const QCommandLineOption destOption(QStringLiteral("dest"), DeployCommand::tr("Path on the nodes."),
                                         QStringLiteral("path"));
-    const QCommandLineOption nodeOption(QStringLiteral("node"), DeployCommand::tr("Only this node."),
-                                        QStringLiteral("name"));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
-                                          DeployCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption nodeOption = onlyNodeOption();
+    const QCommandLineOption acceptOption = acceptNewHostKeysOption();
     parser.addOptions({profileOption, trainerOption, destOption, nodeOption, acceptOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("deploy"), args, usage()); rc >= 0)
         return rc;

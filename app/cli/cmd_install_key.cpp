@@ -49,16 +49,13 @@ int run(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser parser;
-    const QCommandLineOption profileOption(QStringLiteral("profile"), InstallKeyCommand::tr("Profile file."),
-                                           QStringLiteral("file"));
+    const QCommandLineOption profileOption = profileFileOption();
     const QCommandLineOption keyOption(QStringLiteral("key"), InstallKeyCommand::tr("Public key file."),
                                        QStringLiteral("file"));
-    const QCommandLineOption nodeOption(QStringLiteral("node"), InstallKeyCommand::tr("Only this node."),
-                                        QStringLiteral("name"));
+    const QCommandLineOption nodeOption = onlyNodeOption();
     const QCommandLineOption passOption(QStringLiteral("password-stdin"),
                                         InstallKeyCommand::tr("Read the password from stdin."));
-    const QCommandLineOption acceptOption(QStringLiteral("accept-new-host-keys"),
-                                          InstallKeyCommand::tr("Accept unknown host keys."));
+    const QCommandLineOption acceptOption = acceptNewHostKeysOption();
     const QCommandLineOption trustOption(QStringLiteral("head-to-workers"),
                                          InstallKeyCommand::tr("Set up head -> worker trust."));
     parser.addOptions({profileOption, keyOption, nodeOption, passOption, acceptOption, trustOption});

@@ -69,9 +69,8 @@ CheckResult NodeChecker::checkCpu(CheckResult r, CommandRunner& runner, const Ca
 CheckResult NodeChecker::checkMemory(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
     const ExecResult e = exec(runner, QStringLiteral("grep -E '^(MemTotal|MemAvailable):' /proc/meminfo"), cancel);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     const QRegularExpression re(QStringLiteral("MemTotal:\\s+(\\d+)\\s*kB"));
     const auto m = re.match(QString::fromUtf8(e.stdOut));
     if (!m.hasMatch()) {
@@ -103,9 +102,8 @@ CheckResult NodeChecker::checkDisk(CheckResult r, CommandRunner& runner, const C
                                              ": > \"$t\" || exit 4; rm -f \"$t\"; df -Pk \"$d\" | tail -n 1")
                                   .arg(shellPath(dir)),
                               cancel);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     if (e.exitCode == 3 || e.exitCode == 4) {
         r.status = CheckStatus::Fail;
         r.summary = e.exitCode == 3 ? tr("cannot create %1").arg(dir) : tr("%1 is not writable").arg(dir);
@@ -178,9 +176,8 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
              QStringLiteral("command -v nvidia-smi >/dev/null 2>&1 || { echo TRAINDECK_NO_NVIDIA_SMI; exit 0; }; "
                             "nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader"),
              cancel);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     if (e.stdOut.contains("TRAINDECK_NO_NVIDIA_SMI")) {
         r.evidence = tr("nvidia-smi not found on PATH");
         r.value = tr("no GPU");

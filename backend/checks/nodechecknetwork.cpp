@@ -249,11 +249,8 @@ CheckResult NodeChecker::checkHeadSsh(CheckResult r, CommandRunner& runner, cons
 
 CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    if (m_profile.nodes.size() < 2) {
-        r.status = CheckStatus::Skip;
-        r.summary = tr("single node");
-        return r;
-    }
+    if (m_profile.nodes.size() < 2)
+        return skipped(r, tr("single node"));
     QStringList hosts;
     for (const cluster::ClusterNode& n : m_profile.nodes)
         hosts << n.host + QStringLiteral(":1");
@@ -271,16 +268,12 @@ CheckResult NodeChecker::checkInterconnect(CheckResult r, CommandRunner& runner,
     o.timeoutMs = qMax(m_options.stepTimeoutMs, 180000);
     o.cancel = cancel;
     const ExecResult e = runner.run(wrapCommand(m_profile, cmd), o);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     const bool unknown =
         e.stdOut.contains("TRAINDECK_NO_BENCH") || (e.exitCode == 2 && e.stdErr.contains("unknown command"));
-    if (unknown) {
-        r.status = CheckStatus::Skip;
-        r.summary = tr("traindeck-trainer has no bench-comm (older version)");
-        return r;
-    }
+    if (unknown)
+        return skipped(r, tr("traindeck-trainer has no bench-comm (older version)"));
     QJsonObject j;
     for (const QByteArray& line : e.stdOut.split('\n')) {
         const QJsonDocument d = QJsonDocument::fromJson(line.trimmed());

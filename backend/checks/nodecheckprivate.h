@@ -21,4 +21,21 @@ inline QString gb(double bytes)
 // Turns a failed command into a result (timeout, cancel, link loss); nullopt when it ran.
 std::optional<CheckResult> ranBadly(CheckResult r, const ssh::ExecResult& e);
 
+// ranBadly(), and when the command ran, its output excerpt as r's evidence.
+inline std::optional<CheckResult> ranBadlyElseEvidence(CheckResult& r, const ssh::ExecResult& e)
+{
+    if (auto bad = ranBadly(r, e))
+        return bad;
+    r.evidence = excerpt(outputOf(e));
+    return std::nullopt;
+}
+
+// A check that does not apply to this node, and why.
+inline CheckResult skipped(CheckResult r, const QString& why)
+{
+    r.status = CheckStatus::Skip;
+    r.summary = why;
+    return r;
+}
+
 } // namespace traindeck::checks::nodecheck_detail

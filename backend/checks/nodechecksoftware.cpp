@@ -85,20 +85,16 @@ CheckResult NodeChecker::checkTrainer(CheckResult r, CommandRunner& runner, cons
 
 CheckResult NodeChecker::checkCuda(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    if (!m_hasGpu) {
-        r.status = CheckStatus::Skip;
-        r.summary = tr("no GPU");
-        return r;
-    }
+    if (!m_hasGpu)
+        return skipped(r, tr("no GPU"));
     const ExecResult e =
         exec(runner,
              QStringLiteral("nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*'; "
                             "(nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null) "
                             "| grep -o 'release [0-9.]*'; true"),
              cancel);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     const QString out = QString::fromUtf8(e.stdOut);
     const QString driverCuda = QRegularExpression(QStringLiteral("CUDA Version: ([0-9.]+)")).match(out).captured(1);
     const QString toolkit = QRegularExpression(QStringLiteral("release ([0-9.]+)")).match(out).captured(1);
@@ -126,11 +122,8 @@ CheckResult NodeChecker::checkCuda(CheckResult r, CommandRunner& runner, const C
 
 CheckResult NodeChecker::checkNccl(CheckResult r, CommandRunner& runner, const CancelToken& cancel)
 {
-    if (!m_hasGpu) {
-        r.status = CheckStatus::Skip;
-        r.summary = tr("no GPU (NCCL is used for GPU training)");
-        return r;
-    }
+    if (!m_hasGpu)
+        return skipped(r, tr("no GPU (NCCL is used for GPU training)"));
     const ExecResult e =
         exec(runner,
              QStringLiteral("for h in /usr/local/cuda/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h; do "
@@ -138,9 +131,8 @@ CheckResult NodeChecker::checkNccl(CheckResult r, CommandRunner& runner, const C
                             "(ldconfig -p 2>/dev/null | grep -o 'libnccl\\.so[.0-9]*' | sort -u; "
                             "ls /usr/local/cuda/lib64/libnccl.so.* 2>/dev/null); true"),
              cancel);
-    if (auto bad = ranBadly(r, e))
+    if (auto bad = ranBadlyElseEvidence(r, e))
         return *bad;
-    r.evidence = excerpt(outputOf(e));
     const QString out = QString::fromUtf8(e.stdOut);
     auto def = [&](const char* what) {
         return QRegularExpression(QStringLiteral("NCCL_%1\\s+(\\d+)").arg(QLatin1String(what))).match(out).captured(1);
