@@ -180,6 +180,65 @@ QPair<int, int> lineColumnOf(const QByteArray& text, int offset)
     return {line, column};
 }
 
+// One entry of "nodes" (an object): its keys checked and read, the rest kept as extra.
+ClusterNode readNode(Reader& r, const QJsonObject& o, int i)
+{
+    ClusterNode n;
+    r.string(o, QStringLiteral("host"), nodeKey(i, "host"), n.host);
+    n.name = n.host;
+    r.string(o, QStringLiteral("name"), nodeKey(i, "name"), n.name);
+    r.integer(o, QStringLiteral("port"), nodeKey(i, "port"), 1, 65535, n.port);
+    r.string(o, QStringLiteral("user"), nodeKey(i, "user"), n.user);
+    r.string(o, QStringLiteral("identity"), nodeKey(i, "identity"), n.identity);
+    r.integer(o, QStringLiteral("gpus"), nodeKey(i, "gpus"), 0, 1024, n.gpus);
+    bool hasSlots = false;
+    r.integer(o, QStringLiteral("slots"), nodeKey(i, "slots"), 1, ClusterProfile::MaxSlots, n.slots, &hasSlots);
+    if (!hasSlots && !o.contains(QStringLiteral("slots")) && n.gpus > 0)
+        n.slots = n.gpus;
+    if (o.contains(QStringLiteral("role"))) {
+        const QString role = o.value(QStringLiteral("role")).toString();
+        if (role == QLatin1String("head"))
+            n.role = NodeRole::Head;
+        else if (role == QLatin1String("worker"))
+            n.role = NodeRole::Worker;
+        else
+            r.error(nodeKey(i, "role"), ClusterProfile::tr("expected \"head\" or \"worker\""));
+    }
+    if (!o.contains(QStringLiteral("host")))
+        r.error(nodeKey(i, "host"), ClusterProfile::tr("missing; every node needs a host name or address"));
+    n.extra = withoutKeys(o, kNodeKeys);
+    return n;
+}
+
+// The optional "slurm" object.
+std::optional<SlurmSettings> readSlurm(Reader& r, const QJsonValue& slurm)
+{
+    if (slurm.isUndefined() || slurm.isNull())
+        return std::nullopt;
+    if (!slurm.isObject()) {
+        r.error(QStringLiteral("slurm"), ClusterProfile::tr("expected an object with at least \"partition\""));
+        return std::nullopt;
+    }
+    const QJsonObject o = slurm.toObject();
+    SlurmSettings st;
+    r.string(o, QStringLiteral("partition"), QStringLiteral("slurm.partition"), st.partition);
+    r.string(o, QStringLiteral("account"), QStringLiteral("slurm.account"), st.account);
+    r.string(o, QStringLiteral("time"), QStringLiteral("slurm.time"), st.timeLimit);
+    r.integer(o, QStringLiteral("nodes"), QStringLiteral("slurm.nodes"), 1, 100000, st.nodes);
+    r.integer(o, QStringLiteral("tasks_per_node"), QStringLiteral("slurm.tasks_per_node"), 1, ClusterProfile::MaxSlots,
+              st.tasksPerNode);
+    r.integer(o, QStringLiteral("gpus_per_node"), QStringLiteral("slurm.gpus_per_node"), 0, 1024, st.gpusPerNode);
+    r.integer(o, QStringLiteral("cpus_per_task"), QStringLiteral("slurm.cpus_per_task"), 1, 4096, st.cpusPerTask);
+    r.string(o, QStringLiteral("ranks_via"), QStringLiteral("slurm.ranks_via"), st.ranksVia);
+    r.integer(o, QStringLiteral("signal_seconds"), QStringLiteral("slurm.signal_seconds"), 0, 65535, st.signalSeconds);
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!kSlurmKeys.contains(it.key()))
+            r.error(QStringLiteral("slurm.") + it.key(),
+                    ClusterProfile::tr("unknown key; expected one of %1").arg(kSlurmKeys.join(QStringLiteral(", "))));
+    }
+    return st;
+}
+
 } // namespace
 
 ClusterProfile ClusterProfile::local(int slots)
@@ -302,58 +361,10 @@ Result<ClusterProfile> ClusterProfile::fromJson(const QByteArray& json, const QS
                 r.error(nodeKey(i), tr("expected an object with at least \"host\""));
                 continue;
             }
-            const QJsonObject o = a.at(i).toObject();
-            ClusterNode n;
-            r.string(o, QStringLiteral("host"), nodeKey(i, "host"), n.host);
-            n.name = n.host;
-            r.string(o, QStringLiteral("name"), nodeKey(i, "name"), n.name);
-            r.integer(o, QStringLiteral("port"), nodeKey(i, "port"), 1, 65535, n.port);
-            r.string(o, QStringLiteral("user"), nodeKey(i, "user"), n.user);
-            r.string(o, QStringLiteral("identity"), nodeKey(i, "identity"), n.identity);
-            r.integer(o, QStringLiteral("gpus"), nodeKey(i, "gpus"), 0, 1024, n.gpus);
-            bool hasSlots = false;
-            r.integer(o, QStringLiteral("slots"), nodeKey(i, "slots"), 1, MaxSlots, n.slots, &hasSlots);
-            if (!hasSlots && !o.contains(QStringLiteral("slots")) && n.gpus > 0)
-                n.slots = n.gpus;
-            if (o.contains(QStringLiteral("role"))) {
-                const QString role = o.value(QStringLiteral("role")).toString();
-                if (role == QLatin1String("head"))
-                    n.role = NodeRole::Head;
-                else if (role == QLatin1String("worker"))
-                    n.role = NodeRole::Worker;
-                else
-                    r.error(nodeKey(i, "role"), tr("expected \"head\" or \"worker\""));
-            }
-            if (!o.contains(QStringLiteral("host")))
-                r.error(nodeKey(i, "host"), tr("missing; every node needs a host name or address"));
-            n.extra = withoutKeys(o, kNodeKeys);
-            p.nodes.append(n);
+            p.nodes.append(readNode(r, a.at(i).toObject(), i));
         }
     }
-    const QJsonValue slurm = root.value(QStringLiteral("slurm"));
-    if (slurm.isObject()) {
-        const QJsonObject o = slurm.toObject();
-        SlurmSettings st;
-        r.string(o, QStringLiteral("partition"), QStringLiteral("slurm.partition"), st.partition);
-        r.string(o, QStringLiteral("account"), QStringLiteral("slurm.account"), st.account);
-        r.string(o, QStringLiteral("time"), QStringLiteral("slurm.time"), st.timeLimit);
-        r.integer(o, QStringLiteral("nodes"), QStringLiteral("slurm.nodes"), 1, 100000, st.nodes);
-        r.integer(o, QStringLiteral("tasks_per_node"), QStringLiteral("slurm.tasks_per_node"), 1, MaxSlots,
-                  st.tasksPerNode);
-        r.integer(o, QStringLiteral("gpus_per_node"), QStringLiteral("slurm.gpus_per_node"), 0, 1024, st.gpusPerNode);
-        r.integer(o, QStringLiteral("cpus_per_task"), QStringLiteral("slurm.cpus_per_task"), 1, 4096, st.cpusPerTask);
-        r.string(o, QStringLiteral("ranks_via"), QStringLiteral("slurm.ranks_via"), st.ranksVia);
-        r.integer(o, QStringLiteral("signal_seconds"), QStringLiteral("slurm.signal_seconds"), 0, 65535,
-                  st.signalSeconds);
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            if (!kSlurmKeys.contains(it.key()))
-                r.error(QStringLiteral("slurm.") + it.key(),
-                        tr("unknown key; expected one of %1").arg(kSlurmKeys.join(QStringLiteral(", "))));
-        }
-        p.slurm = st;
-    } else if (!slurm.isUndefined() && !slurm.isNull()) {
-        r.error(QStringLiteral("slurm"), tr("expected an object with at least \"partition\""));
-    }
+    p.slurm = readSlurm(r, root.value(QStringLiteral("slurm")));
     p.extra = withoutKeys(root, kTopKeys);
 
     // Semantic checks, skipping keys that already failed their type check.
