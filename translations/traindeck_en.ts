@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="191"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="188"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -55,7 +55,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="241"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -101,7 +101,15 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="189"/>
+        <location filename="../app/gui/checkspage.cpp" line="145"/>
+        <source>At more than %n node(s) the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</source>
+        <translation>
+            <numerusform>At more than %n node the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</numerusform>
+            <numerusform>At more than %n nodes the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="206"/>
         <source>Testing the links between %n node(s)…</source>
         <translation>
             <numerusform>Testing the link between %n node…</numerusform>
@@ -109,7 +117,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="276"/>
+        <location filename="../app/gui/checkspage.cpp" line="293"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -117,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="294"/>
+        <location filename="../app/gui/checkspage.cpp" line="311"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -125,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="332"/>
+        <location filename="../app/gui/checkspage.cpp" line="349"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -133,7 +141,16 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="506"/>
+        <location filename="../app/gui/checkspage.cpp" line="400"/>
+        <location filename="../app/gui/checkspage.cpp" line="413"/>
+        <source>%p% — %1 of %n node(s) done</source>
+        <translation>
+            <numerusform>%p% — %1 of %n node done</numerusform>
+            <numerusform>%p% — %1 of %n nodes done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="528"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>

@@ -517,78 +517,78 @@
     </message>
     <message>
         <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="292"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="314"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="316"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="332"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="187"/>
-        <location filename="../backend/checks/nodematrix.cpp" line="18"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="203"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="21"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="185"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="201"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="189"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="205"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="191"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="207"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="193"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="195"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="204"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="206"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="208"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="210"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
         <source>Slurm</source>
         <translation>Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
         <source>Check job</source>
         <translation>检查作业</translation>
     </message>
@@ -625,176 +625,176 @@
         <translation>该配置在 %2 个核心上放置了 %1 个 CPU 进程；此节点最多使用 %2 个槽位。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="79"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="78"/>
         <location filename="../backend/checks/nodechecknetwork.cpp" line="134"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="80"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="79"/>
         <source>/proc/meminfo could not be read.</source>
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="88"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="87"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="111"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="109"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="111"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="109"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="112"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="110"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="122"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="120"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="123"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="121"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="127"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="125"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="131"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="129"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="137"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="135"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="185"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="182"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="186"/>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="203"/>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="212"/>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="90"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="183"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="200"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="209"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="89"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="187"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="184"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="191"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="188"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="196"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="193"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="202"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="199"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="204"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="201"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="211"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="208"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="213"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="210"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="226"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="223"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="232"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="229"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="234"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="231"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="238"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="235"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="239"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="236"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="241"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="245"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="242"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="250"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="247"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="251"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="248"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="258"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="255"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="259"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="256"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="86"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="89"/>
         <source>; differs from %1 (%2)</source>
         <translation>；与 %1（%2）不同</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="196"/>
-        <location filename="../backend/checks/nodematrix.cpp" line="34"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="37"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
@@ -830,7 +830,7 @@
     </message>
     <message>
         <location filename="../backend/checks/nodechecksoftware.cpp" line="78"/>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="117"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="113"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
@@ -850,90 +850,90 @@
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="198"/>
-        <location filename="../backend/checks/nodematrix.cpp" line="24"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="27"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="108"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="104"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="110"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="106"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="112"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="108"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="113"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="109"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="116"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="112"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="119"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="115"/>
         <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
         <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="200"/>
-        <location filename="../backend/checks/nodematrix.cpp" line="26"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="29"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="131"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="126"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="158"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="150"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="159"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="151"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="164"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="156"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="165"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="157"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="202"/>
-        <location filename="../backend/checks/nodematrix.cpp" line="30"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="33"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="186"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="178"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="187"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="179"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="196"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="188"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
@@ -1070,107 +1070,107 @@
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="254"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="253"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="281"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="276"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="293"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="286"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="294"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="287"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="302"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="295"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="308"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="301"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="328"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="321"/>
         <source>sinfo not found on the login node</source>
         <translation>登录节点上找不到 sinfo</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="329"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="322"/>
         <source>command -v sinfo: not found</source>
         <translation>command -v sinfo：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="330"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="323"/>
         <source>Install Slurm&apos;s client commands on the login node (Debian: slurm-client) or add their directory to the profile&apos;s &quot;path_prefix&quot;.</source>
         <translation>在登录节点上安装 Slurm 的客户端命令（Debian：slurm-client），或把它们所在的目录加入配置的 &quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="337"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="330"/>
         <source>sinfo failed (%1)</source>
         <translation>sinfo 失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="339"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="332"/>
         <source>Slurm&apos;s controller did not answer: check that slurmctld runs and is reachable from the login node (scontrol ping).</source>
         <translation>Slurm 控制器没有响应：请检查 slurmctld 是否在运行、登录节点能否访问它（scontrol ping）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="19"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="22"/>
         <source>Different systems may ship different library versions.</source>
         <translation>不同的系统可能附带不同版本的库。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="20"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="23"/>
         <source>GPUs and driver</source>
         <translation>GPU 与驱动</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="21"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="24"/>
         <source>Different GPUs or drivers: the slowest node sets the pace; use the same driver everywhere.</source>
         <translation>GPU 或驱动不一致：最慢的节点决定速度；请在所有节点上使用相同的驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="25"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="28"/>
         <source>Use the same CUDA version on every node.</source>
         <translation>请在每个节点上使用相同的 CUDA 版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="27"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="30"/>
         <source>Different NCCL versions can hang or fail in collectives; install the same one everywhere.</source>
         <translation>NCCL 版本不一致可能导致集合通信挂起或失败；请在所有节点上安装同一版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="31"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="34"/>
         <source>Open MPI must be the same version on every node; install the head&apos;s version on all nodes.</source>
         <translation>每个节点的 Open MPI 版本必须相同；请在所有节点上安装与主节点相同的版本。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="35"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="38"/>
         <source>Every node must run the same traindeck-trainer version: deploy the head&apos;s binary to the nodes that differ.</source>
         <translation>每个节点必须运行相同版本的 traindeck-trainer：请把主节点的程序部署到版本不同的节点上。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="38"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="41"/>
         <source>NCCL_SOCKET_IFNAME</source>
         <translation>NCCL_SOCKET_IFNAME</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="39"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="42"/>
         <source>The interfaces have different names: set NCCL_SOCKET_IFNAME in the profile&apos;s env to a common prefix or a comma-separated list.</source>
         <translation>各节点的网络接口名称不同：请在配置的 env 中将 NCCL_SOCKET_IFNAME 设为共同前缀或逗号分隔的列表。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodematrix.cpp" line="83"/>
+        <location filename="../backend/checks/nodematrix.cpp" line="86"/>
         <source>; differs from the head (%1)</source>
         <translation>；与主节点不同（%1）</translation>
     </message>
@@ -1384,7 +1384,7 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="84"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="409"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="420"/>
         <source>profiles must not hold secrets (passwords, tokens, keys); remove it and use an SSH key or agent</source>
         <translation>配置中不得保存机密（密码、令牌、密钥）；请删除它并使用 SSH 密钥或代理</translation>
     </message>
@@ -1395,257 +1395,257 @@
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="123"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="270"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="287"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="329"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="346"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
         <location filename="../backend/cluster/clusterprofile.cpp" line="137"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="433"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="435"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="437"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="439"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="445"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="477"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="487"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="489"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="444"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="446"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="448"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="450"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="456"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="488"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="498"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="500"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="226"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="285"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="230"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="289"/>
         <source>expected a JSON object with &quot;version&quot;, &quot;name&quot; and &quot;nodes&quot;</source>
         <translation>应为包含 &quot;version&quot;、&quot;name&quot; 和 &quot;nodes&quot; 的 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="239"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="298"/>
         <source>missing; read as version %1</source>
         <translation>缺失；按版本 %1 读取</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="244"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="303"/>
         <source>expected an integer format version (%1)</source>
         <translation>应为整数格式版本（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="247"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="306"/>
         <source>format version %1 is newer than this TrainDeck reads (%2); update TrainDeck</source>
         <translation>格式版本 %1 比此版本 TrainDeck 能读取的（%2）更新；请更新 TrainDeck</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="259"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="318"/>
         <source>expected true or false</source>
         <translation>应为 true 或 false</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="275"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="334"/>
         <source>expected a directory or a list of directories</source>
         <translation>应为一个目录或目录列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="290"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="349"/>
         <source>expected an object of NAME: value strings</source>
         <translation>应为 NAME: value 字符串组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="295"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="354"/>
         <source>missing; a profile needs at least one node</source>
         <translation>缺失；配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="297"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="356"/>
         <source>expected a list of nodes</source>
         <translation>应为节点列表</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="302"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="361"/>
         <source>expected an object with at least &quot;host&quot;</source>
         <translation>应为至少包含 &quot;host&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="325"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="205"/>
         <source>expected &quot;head&quot; or &quot;worker&quot;</source>
         <translation>应为 &quot;head&quot; 或 &quot;worker&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="328"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="208"/>
         <source>missing; every node needs a host name or address</source>
         <translation>缺失；每个节点都需要主机名或地址</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="351"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="237"/>
         <source>unknown key; expected one of %1</source>
         <translation>未知的键；应为以下之一：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="355"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="219"/>
         <source>expected an object with at least &quot;partition&quot;</source>
         <translation>应为至少包含 &quot;partition&quot; 的对象</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="382"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="701"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="393"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="712"/>
         <source>&quot;local&quot; is the built-in profile; choose another name</source>
         <translation>&quot;local&quot; 是内置配置；请另选名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="385"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="468"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="396"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="479"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="387"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="411"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="470"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="398"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="422"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="481"/>
         <source>control characters (such as a newline) are not allowed</source>
         <translation>不允许控制字符（如换行）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="389"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="424"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="400"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="435"/>
         <source>must not start with &apos;-&apos;</source>
         <translation>不能以 &apos;-&apos; 开头</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="395"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="406"/>
         <source>expected a program name or path without spaces (&quot;mpirun&quot;)</source>
         <translation>应为不含空格的程序名或路径（&quot;mpirun&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="399"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="410"/>
         <source>one directory per entry; &apos;:&apos; is not allowed</source>
         <translation>每项一个目录；不允许使用 &apos;:&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="414"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="425"/>
         <source>a profile needs at least one node</source>
         <translation>配置至少需要一个节点</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="419"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="430"/>
         <source>must not be empty: name the Slurm partition to submit to (sinfo lists them)</source>
         <translation>不能为空：请指定要提交到的 Slurm 分区（sinfo 会列出）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="422"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="433"/>
         <source>expected a Slurm name (letters, digits, _ . + -), got &apos;%1&apos;</source>
         <translation>应为 Slurm 名称（字母、数字、_ . + -），实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="430"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="441"/>
         <source>expected a Slurm time limit (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got &apos;%1&apos;</source>
         <translation>应为 Slurm 时间限制（MM、MM:SS、HH:MM:SS、D-HH、D-HH:MM 或 D-HH:MM:SS），实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="443"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="454"/>
         <source>expected &quot;auto&quot;, &quot;mpirun&quot; or &quot;srun&quot;, got &apos;%1&apos;</source>
         <translation>应为 &quot;auto&quot;、&quot;mpirun&quot; 或 &quot;srun&quot;，实际为“%1”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="447"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="458"/>
         <source>the built-in local profile cannot use Slurm</source>
         <translation>内置的 local 配置不能使用 Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="453"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="464"/>
         <source>&apos;%1&apos; has %2, which a Slurm job script&apos;s #SBATCH lines cannot carry (sbatch splits them at blanks and expands %); choose a work directory without blanks, quotes, backslashes or %</source>
         <translation>“%1”含有%2，Slurm 作业脚本的 #SBATCH 行无法承载（sbatch 会在空白处拆分并展开 %）；请选择不含空白、引号、反斜杠或 % 的工作目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="455"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="466"/>
         <source>&apos;%&apos;</source>
         <translation>“%”</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="456"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="467"/>
         <source>a blank</source>
         <translation>空白</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="457"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="468"/>
         <source>a quote or backslash</source>
         <translation>引号或反斜杠</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="473"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="484"/>
         <source>&apos;%1&apos; is already the name of nodes[%2]</source>
         <translation>&apos;%1&apos; 已是 nodes[%2] 的名称</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="485"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="496"/>
         <source>expected the path of a key file, not the key itself</source>
         <translation>应为密钥文件的路径，而不是密钥本身</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="493"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="504"/>
         <source>%1 port %2 is already nodes[%3]</source>
         <translation>%1 端口 %2 已是 nodes[%3]</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="500"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="511"/>
         <source>nodes[%1] is already the head; exactly one node may be &quot;head&quot;</source>
         <translation>nodes[%1] 已是主节点；只能有一个节点为 &quot;head&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="604"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="615"/>
         <source># Open MPI hostfile from TrainDeck cluster profile &apos;%1&apos;</source>
         <translation># 由 TrainDeck 集群配置 &apos;%1&apos; 生成的 Open MPI hostfile</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="623"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="634"/>
         <source>a hostfile carries no SSH port; set &quot;Port %1&quot; for %2 in ~/.ssh/config or pass --mca plm_rsh_args &quot;-p %1&quot; to mpirun</source>
         <translation>hostfile 不包含 SSH 端口；请在 ~/.ssh/config 中为 %2 设置 &quot;Port %1&quot;，或向 mpirun 传递 --mca plm_rsh_args &quot;-p %1&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="663"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="674"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="665"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="676"/>
         <source>file is larger than 4 MiB; not a profile</source>
         <translation>文件大于 4 MiB，不是配置文件</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="679"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="690"/>
         <source>no profile &apos;%1&apos; (known: %2)</source>
         <translation>没有配置 &apos;%1&apos;（已知：%2）</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="690"/>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="693"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="701"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="704"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="706"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="717"/>
         <source>cannot create the profiles directory</source>
         <translation>无法创建配置目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="714"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="725"/>
         <source>cannot remove profile &apos;%1&apos;</source>
         <translation>无法删除配置 &apos;%1&apos;</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="717"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="728"/>
         <source>cannot remove: no such profile</source>
         <translation>无法删除：没有该配置</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="734"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="745"/>
         <source>&quot;local&quot; is the built-in profile; import it under another name</source>
         <translation>&quot;local&quot; 是内置配置；请以其他名称导入</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/clusterprofile.cpp" line="744"/>
+        <location filename="../backend/cluster/clusterprofile.cpp" line="755"/>
         <source>profile &apos;%1&apos; exists already; choose another name or overwrite it</source>
         <translation>配置 &apos;%1&apos; 已存在；请另选名称或覆盖它</translation>
     </message>
@@ -2017,32 +2017,32 @@
 <context>
     <name>traindeck::gui::CheckResultsModel</name>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="16"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="18"/>
         <source>✓ pass</source>
         <translation>✓ 通过</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="17"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="19"/>
         <source>! warn</source>
         <translation>! 警告</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="18"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="20"/>
         <source>✗ fail</source>
         <translation>✗ 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="21"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="23"/>
         <source>– skip</source>
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="150"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="152"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="151"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="153"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -2050,17 +2050,17 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="36"/>
+        <location filename="../app/gui/checkspage.cpp" line="37"/>
         <source>Host key refused</source>
         <translation>已拒绝主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="41"/>
+        <location filename="../app/gui/checkspage.cpp" line="42"/>
         <source>Unknown host key</source>
         <translation>未知的主机密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="42"/>
+        <location filename="../app/gui/checkspage.cpp" line="43"/>
         <source>First connection to %1. Compare the fingerprint with the one the node&apos;s administrator sees (ssh-keygen -lf on the node&apos;s host key).
 
 %2 key fingerprint:
@@ -2071,162 +2071,174 @@
 %3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="50"/>
+        <location filename="../app/gui/checkspage.cpp" line="51"/>
         <source>&amp;Trust and save</source>
         <translation>信任并保存(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="53"/>
+        <location filename="../app/gui/checkspage.cpp" line="54"/>
         <source>Trust &amp;once</source>
         <translation>仅本次信任(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="55"/>
+        <location filename="../app/gui/checkspage.cpp" line="56"/>
         <source>&amp;Reject</source>
         <translation>拒绝(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="77"/>
+        <location filename="../app/gui/checkspage.cpp" line="78"/>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="79"/>
+        <location filename="../app/gui/checkspage.cpp" line="80"/>
         <source>Passphrase:</source>
         <translation>口令：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="97"/>
+        <location filename="../app/gui/checkspage.cpp" line="98"/>
         <source>&amp;Run checks</source>
         <translation>运行检查(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="98"/>
+        <location filename="../app/gui/checkspage.cpp" line="99"/>
         <source>Run the environment checks on every node of the profile</source>
         <translation>在配置的每个节点上运行环境检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="99"/>
+        <location filename="../app/gui/checkspage.cpp" line="100"/>
         <source>Re-run &amp;selected</source>
         <translation>重新运行所选(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="100"/>
+        <location filename="../app/gui/checkspage.cpp" line="101"/>
         <source>Run the checks again on the nodes of the selected rows or cells only</source>
         <translation>仅在所选行或单元格的节点上再次运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="102"/>
+        <location filename="../app/gui/checkspage.cpp" line="103"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="104"/>
+        <location filename="../app/gui/checkspage.cpp" line="105"/>
         <source>Test &amp;links</source>
         <translation>测试链路(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="105"/>
+        <location filename="../app/gui/checkspage.cpp" line="106"/>
         <source>Measure latency and bandwidth between every pair of nodes (MPI point-to-point, started on the head) and name a node whose links are much slower</source>
         <translation>测量每对节点之间的延迟和带宽（MPI 点对点，从主节点启动），并指出链路明显更慢的节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="110"/>
+        <location filename="../app/gui/checkspage.cpp" line="111"/>
         <source>Check progress</source>
         <translation>检查进度</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="118"/>
+        <location filename="../app/gui/checkspage.cpp" line="119"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="125"/>
+        <location filename="../app/gui/checkspage.cpp" line="126"/>
         <source>Check results: nodes × checks</source>
         <translation>检查结果：节点 × 检查项</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="131"/>
+        <location filename="../app/gui/checkspage.cpp" line="132"/>
         <source>Check details</source>
         <translation>检查详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="132"/>
+        <location filename="../app/gui/checkspage.cpp" line="133"/>
         <source>Select a cell to see what was seen and what to do.</source>
         <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="134"/>
+        <location filename="../app/gui/checkspage.cpp" line="135"/>
         <source>Versions across nodes (cells that differ from the head are highlighted)</source>
         <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="138"/>
+        <location filename="../app/gui/checkspage.cpp" line="139"/>
         <source>Version matrix</source>
         <translation>版本矩阵</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="142"/>
+        <location filename="../app/gui/checkspage.cpp" line="144"/>
+        <source>Show &amp;every node</source>
+        <translation>显示每个节点(&amp;E)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="145"/>
+        <source>At more than %n node(s) the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</source>
+        <translation>
+            <numerusform>超过 %n 个节点时，结果一致的节点合并为一列（“62 个节点：相同”）；勾选后每个节点一列。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="159"/>
         <source>Links between nodes (bandwidth, one-way latency)</source>
         <translation>节点之间的链路（带宽、单向延迟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="144"/>
-        <location filename="../app/gui/checkspage.cpp" line="272"/>
+        <location filename="../app/gui/checkspage.cpp" line="161"/>
+        <location filename="../app/gui/checkspage.cpp" line="289"/>
         <source>Not tested yet: Test links measures every pair of nodes.</source>
         <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="147"/>
+        <location filename="../app/gui/checkspage.cpp" line="164"/>
         <source>Link matrix</source>
         <translation>链路矩阵</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="189"/>
+        <location filename="../app/gui/checkspage.cpp" line="206"/>
         <source>Testing the links between %n node(s)…</source>
         <translation>
             <numerusform>正在测试 %n 个节点之间的链路…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="214"/>
+        <location filename="../app/gui/checkspage.cpp" line="231"/>
         <source>✗ The link test could not run: %1</source>
         <translation>✗ 链路测试无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="232"/>
+        <location filename="../app/gui/checkspage.cpp" line="249"/>
         <source>%1
 %2 µs</source>
         <translation>%1
 %2 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="237"/>
+        <location filename="../app/gui/checkspage.cpp" line="254"/>
         <source>A link of the slow node</source>
         <translation>慢节点的链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="247"/>
+        <location filename="../app/gui/checkspage.cpp" line="264"/>
         <source>⚠ Slow node %1: %2</source>
         <translation>⚠ 慢节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="249"/>
+        <location filename="../app/gui/checkspage.cpp" line="266"/>
         <source>⚠ High-latency node %1: %2</source>
         <translation>⚠ 高延迟节点 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="251"/>
+        <location filename="../app/gui/checkspage.cpp" line="268"/>
         <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
         <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="252"/>
+        <location filename="../app/gui/checkspage.cpp" line="269"/>
         <source>✓ No node&apos;s links stand out.</source>
         <translation>✓ 没有节点的链路明显异常。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="253"/>
+        <location filename="../app/gui/checkspage.cpp" line="270"/>
         <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
         <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
     </message>
@@ -2235,85 +2247,93 @@
         <translation type="vanished">⚠ 未保存以供此配置的运行诊断使用：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="276"/>
+        <location filename="../app/gui/checkspage.cpp" line="293"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="289"/>
+        <location filename="../app/gui/checkspage.cpp" line="306"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="294"/>
+        <location filename="../app/gui/checkspage.cpp" line="311"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="332"/>
+        <location filename="../app/gui/checkspage.cpp" line="349"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="400"/>
+        <location filename="../app/gui/checkspage.cpp" line="413"/>
+        <source>%p% — %1 of %n node(s) done</source>
+        <translation>
+            <numerusform>%p% — 已完成 %1 / %n 个节点</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="410"/>
+        <location filename="../app/gui/checkspage.cpp" line="432"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="464"/>
+        <location filename="../app/gui/checkspage.cpp" line="486"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="465"/>
+        <location filename="../app/gui/checkspage.cpp" line="487"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="500"/>
+        <location filename="../app/gui/checkspage.cpp" line="522"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="506"/>
+        <location filename="../app/gui/checkspage.cpp" line="528"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="508"/>
+        <location filename="../app/gui/checkspage.cpp" line="530"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="517"/>
+        <location filename="../app/gui/checkspage.cpp" line="539"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="520"/>
+        <location filename="../app/gui/checkspage.cpp" line="542"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="525"/>
+        <location filename="../app/gui/checkspage.cpp" line="547"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="526"/>
+        <location filename="../app/gui/checkspage.cpp" line="548"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="528"/>
+        <location filename="../app/gui/checkspage.cpp" line="550"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -4425,32 +4445,37 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="241"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="278"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="243"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="280"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="243"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="280"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="246"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="283"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="247"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="284"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="277"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="320"/>
+        <source>%1 nodes: same</source>
+        <translation>%1 个节点：相同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/models/checksmodel.cpp" line="321"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>

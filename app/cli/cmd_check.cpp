@@ -14,7 +14,10 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <algorithm>
 #include <utility>
+
+#include <unistd.h>
 
 using namespace traindeck::checks;
 using namespace traindeck::cli;
@@ -34,12 +37,14 @@ QString usage()
 {
     return CheckCommand::tr(
         "usage: traindeck-cli check --profile FILE|NAME|local [--json] [--accept-new-host-keys] [--interconnect]\n"
-        "                           [--timeout SECONDS] [--slots N] [--links] [--job-wait SECONDS]\n"
+        "                           [--timeout SECONDS] [--slots N] [--links] [--job-wait SECONDS] [--all-nodes]\n"
         "Checks every node in parallel: reachability and login, OS, CPU cores, memory, free disk in the work\n"
         "directory, GPUs, CUDA, NCCL, Open MPI, traindeck-trainer (same version everywhere), network interfaces\n"
         "(suggested NCCL_SOCKET_IFNAME), clock offset, passwordless SSH from the head to every worker, and with\n"
         "--interconnect an allreduce test (traindeck-trainer bench-comm). Each result is pass, warn, fail or skip\n"
-        "with evidence and a remedy; versions that differ between nodes are flagged.\n"
+        "with evidence and a remedy; versions that differ between nodes are flagged. Nodes that agree (the same\n"
+        "status on every check, the same versions) are printed once, as \"N nodes: same as NODE\", so that the\n"
+        "nodes that differ stand out; --all-nodes prints every node.\n"
         "On a Slurm profile the login node is checked over SSH and with sinfo (the partition's nodes, their\n"
         "states and GPUs), and the environment checks run on the nodes of a short job (sbatch with the\n"
         "profile's resources, job steps with srun, scancel at the end); --job-wait: how long that job may wait\n"
@@ -50,7 +55,8 @@ QString usage()
         "Unknown host keys are asked about on the terminal (their SHA256 fingerprint is shown); without a\n"
         "terminal they are refused unless --accept-new-host-keys. Changed host keys are always refused.\n"
         "--json: {profile, ok, counts, nodes: [{node, host, role, status, checks: [{id, title, status, summary,\n"
-        "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}]}, with --links\n"
+        "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}], groups: [[node,\n"
+        "...], ...] (the nodes that agree, the largest group first)}, with --links\n"
         "also links: {ok, nodes, bytes, pairs: [{a, b, host_a, host_b, latency_us, bandwidth_mbps}],\n"
         "slow_bandwidth: {node, reason} | null, slow_latency, error}.\n"
         "Exit codes: 0 nothing failed (warnings and slow links allowed), 1 a check or the link test failed,\n"
@@ -130,12 +136,38 @@ void printLinks(const Result<LinkReport>& result, QTextStream& out)
         out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
 }
 
-// Each node's checks, the differences between nodes and the totals, as text.
-void printChecks(const CheckReport& report, QTextStream& out)
+// "tb-node2, tb-node3, tb-node4, … tb-node64": at most `shown` names, then the last.
+QString nodeList(const CheckReport& report, const QList<int>& nodes, int shown = 3)
 {
-    for (const NodeReport& n : report.nodes) {
-        out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
-            << QStringLiteral(")\n");
+    QStringList names;
+    for (int k = 0; k < nodes.size(); ++k) {
+        if (k < shown || k == nodes.size() - 1)
+            names << report.nodes.at(nodes.at(k)).node;
+        else if (k == shown)
+            names << QStringLiteral("…");
+    }
+    return names.join(QStringLiteral(", ")).replace(QStringLiteral("…, "), QStringLiteral("… "));
+}
+
+// Each node's checks (nodes that agree once, unless allNodes), the differences between nodes (nodes
+// grouped by value) and the totals, as text.
+void printChecks(const CheckReport& report, bool allNodes, QTextStream& out)
+{
+    QList<QList<int>> groups;
+    if (allNodes) {
+        for (int i = 0; i < report.nodes.size(); ++i)
+            groups.append(QList<int>{i});
+    } else {
+        groups = agreeingNodeGroups(report);
+    }
+    for (const QList<int>& group : groups) {
+        const NodeReport& n = report.nodes.at(group.first());
+        if (group.size() == 1)
+            out << n.node << QStringLiteral(" (") << n.host << (n.isHead ? CheckCommand::tr(", head") : QString())
+                << QStringLiteral(")\n");
+        else
+            out << CheckCommand::tr("%1 nodes: same as %2 (%3)").arg(group.size()).arg(n.node, nodeList(report, group))
+                << '\n';
         for (const CheckResult& r : n.results) {
             out << QStringLiteral("  [") << tag(r.status) << QStringLiteral("] ") << r.title.leftJustified(32)
                 << QLatin1Char(' ') << r.summary << '\n';
@@ -152,9 +184,24 @@ void printChecks(const CheckReport& report, QTextStream& out)
             header = true;
         }
         out << QStringLiteral("  [") << tag(m.severity) << QStringLiteral("] ") << m.title << '\n';
-        for (int i = 0; i < m.values.size() && i < report.nodes.size(); ++i)
-            out << QStringLiteral("         ") << report.nodes.at(i).node << QStringLiteral(": ")
-                << (m.values.at(i).isEmpty() ? QStringLiteral("-") : m.values.at(i)) << '\n';
+        // One line per value, its nodes listed (most first, unless allNodes: then one line per node).
+        QList<QPair<QString, QList<int>>> byValue;
+        for (int i = 0; i < m.values.size() && i < report.nodes.size(); ++i) {
+            const QString v = m.values.at(i).isEmpty() ? QStringLiteral("-") : m.values.at(i);
+            auto it = std::find_if(byValue.begin(), byValue.end(), [&](const auto& e) { return e.first == v; });
+            if (allNodes || it == byValue.end())
+                byValue.append({v, {i}});
+            else
+                it->second.append(i);
+        }
+        std::stable_sort(byValue.begin(), byValue.end(),
+                         [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+        for (const auto& [value, nodes] : byValue)
+            out << QStringLiteral("         ")
+                << (nodes.size() == 1
+                        ? report.nodes.at(nodes.first()).node
+                        : CheckCommand::tr("%1 nodes (%2)").arg(nodes.size()).arg(nodeList(report, nodes)))
+                << QStringLiteral(": ") << value << '\n';
         out << indent(m.remedy, QStringLiteral("         → ")) << '\n';
     }
     out << CheckCommand::tr("%1 passed, %2 warnings, %3 failed, %4 skipped in %5 s")
@@ -173,6 +220,8 @@ int run(const QStringList& args)
     const QCommandLineOption profileOption(
         QStringLiteral("profile"), CheckCommand::tr("Profile file, saved name or local."), QStringLiteral("profile"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), CheckCommand::tr("JSON output."));
+    const QCommandLineOption allNodesOption(QStringLiteral("all-nodes"),
+                                            CheckCommand::tr("Print every node, also those that agree."));
     const QCommandLineOption acceptOption = acceptNewHostKeysOption();
     const QCommandLineOption interconnectOption(QStringLiteral("interconnect"),
                                                 CheckCommand::tr("Run the allreduce test."));
@@ -184,8 +233,8 @@ int run(const QStringList& args)
     const QCommandLineOption jobWaitOption(QStringLiteral("job-wait"),
                                            CheckCommand::tr("Slurm: seconds the check job may wait in the queue."),
                                            QStringLiteral("s"));
-    parser.addOptions({profileOption, jsonOption, acceptOption, interconnectOption, timeoutOption, slotsOption,
-                       linksOption, jobWaitOption});
+    parser.addOptions({profileOption, jsonOption, allNodesOption, acceptOption, interconnectOption, timeoutOption,
+                       slotsOption, linksOption, jobWaitOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("check"), args, usage()); rc >= 0)
         return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
@@ -257,7 +306,18 @@ int run(const QStringList& args)
     // Ctrl-C or SIGTERM cancels the checks, which end what they started (the Slurm check job is
     // scancelled), and then the command exits 130 or 143.
     InterruptWatcher interrupts([&checker] { checker.cancel(); });
+    // Nodes done of N, on a terminal only (one line, rewritten).
+    if (::isatty(STDERR_FILENO)) {
+        QObject::connect(&checker, &ClusterChecker::nodeFinished, &checker,
+                         [&err, &checker, done = 0](int, const NodeReport&) mutable {
+                             err << '\r'
+                                 << CheckCommand::tr("checked %1 of %2 nodes").arg(++done).arg(checker.nodeCount());
+                             err.flush();
+                         });
+    }
     const CheckReport report = checker.runAndWait();
+    if (::isatty(STDERR_FILENO))
+        err << '\n';
     if (interrupts.signal() != 0) {
         err << CheckCommand::tr("traindeck-cli check: interrupted (signal %1); the checks were cancelled and what they "
                                 "started was ended")
@@ -279,7 +339,7 @@ int run(const QStringList& args)
             j.insert(QStringLiteral("links"), LinkTest::toJson(*links, loaded->name));
         out << QJsonDocument(j).toJson(QJsonDocument::Indented);
     } else {
-        printChecks(report, out);
+        printChecks(report, parser.isSet(allNodesOption), out);
         if (links)
             printLinks(*links, out);
     }

@@ -5,6 +5,7 @@
 #include "checksmodel.h"
 #include "ssh/promptbroker.h"
 
+#include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -138,6 +139,22 @@ ChecksPage::ChecksPage(QWidget* parent) : QWidget(parent), m_profile(cluster::Cl
     m_versionView->setAccessibleName(tr("Version matrix"));
     m_versionView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_versionView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Above VersionMatrixModel::kCollapseAbove nodes the nodes that agree share a column; the full
+    // matrix is this box away.
+    m_everyNode = new QCheckBox(tr("Show &every node"), versionBox);
+    m_everyNode->setToolTip(tr("At more than %n node(s) the nodes that agree share one column (\"62 nodes: same\"); "
+                               "check to see a column per node.",
+                               nullptr, VersionMatrixModel::kCollapseAbove));
+    m_everyNode->setEnabled(false);
+    connect(m_everyNode, &QCheckBox::toggled, m_versions, &VersionMatrixModel::setShowEveryNode);
+    connect(m_versions, &QAbstractItemModel::modelReset, this, [this] {
+        // A column per node at many nodes: as wide as their contents, scrolled.
+        const bool wide = m_versions->columnCount() > VersionMatrixModel::kCollapseAbove;
+        m_versionView->horizontalHeader()->setSectionResizeMode(wide ? QHeaderView::ResizeToContents
+                                                                     : QHeaderView::Stretch);
+        m_everyNode->setEnabled(m_versions->collapsed() || m_versions->showsEveryNode());
+    });
+    vl->addWidget(m_everyNode);
     vl->addWidget(m_versionView);
     auto* linksBox = new QGroupBox(tr("Links between nodes (bandwidth, one-way latency)"), split);
     auto* ll = new QVBoxLayout(linksBox);
@@ -378,6 +395,9 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
     // for the head → worker SSH check).
     m_progress->setRange(0, qMax(1, steps));
     m_progress->setValue(0);
+    // Nodes done of N in the bar (at many nodes the steps alone say little).
+    const int nodesTotal = nodeCount;
+    m_progress->setFormat(tr("%p% — %1 of %n node(s) done", nullptr, nodesTotal).arg(0));
     connectPromptDialogs(checker->prompts(), this);
     connect(checker, &checks::ClusterChecker::checkFinished, this, [this](int node, const checks::CheckResult& r) {
         const int row = m_rowOf.value(node, -1);
@@ -386,10 +406,12 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
         m_results->setResult(row, r);
         m_progress->setValue(qMin(m_progress->maximum(), m_progress->value() + 1));
     });
-    connect(checker, &checks::ClusterChecker::nodeFinished, this, [this](int node, const checks::NodeReport& report) {
-        if (node >= 0 && node < m_pending.size())
-            m_pending[node] = report;
-    });
+    connect(checker, &checks::ClusterChecker::nodeFinished, this,
+            [this, nodesTotal, done = 0](int node, const checks::NodeReport& report) mutable {
+                if (node >= 0 && node < m_pending.size())
+                    m_pending[node] = report;
+                m_progress->setFormat(tr("%p% — %1 of %n node(s) done", nullptr, nodesTotal).arg(++done));
+            });
     connect(checker, &checks::ClusterChecker::nodeNamesKnown, this, [this](const QStringList& names) {
         if (!m_partial)
             m_results->setNodeNames(names);

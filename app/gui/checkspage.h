@@ -14,6 +14,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -58,6 +59,7 @@ class ChecksPage : public QWidget {
     VersionMatrixModel* versionModel() const { return m_versions; }
     QTableView* resultsView() const { return m_resultsView; }
     QTableView* versionView() const { return m_versionView; }
+    QCheckBox* everyNodeBox() const { return m_everyNode; }
     QPlainTextEdit* detailsView() const { return m_details; }
     QProgressBar* progressBar() const { return m_progress; }
     QPushButton* runButton() const { return m_run; }
@@ -116,6 +118,7 @@ class ChecksPage : public QWidget {
     QProgressBar* m_progress = nullptr;
     QTableView* m_resultsView = nullptr;
     QTableView* m_versionView = nullptr;
+    QCheckBox* m_everyNode = nullptr; // the version matrix with a column per node at many nodes
     QPlainTextEdit* m_details = nullptr;
     QPushButton* m_links = nullptr;
     QTableWidget* m_linksView = nullptr;

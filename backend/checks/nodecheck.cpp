@@ -126,6 +126,21 @@ int CheckReport::count(CheckStatus s) const
     return n;
 }
 
+namespace {
+// agreeingNodeGroups() by node name.
+QJsonArray groupsJson(const CheckReport& report)
+{
+    QJsonArray groups;
+    for (const QList<int>& g : agreeingNodeGroups(report)) {
+        QJsonArray names;
+        for (int i : g)
+            names.append(report.nodes.at(i).node);
+        groups.append(names);
+    }
+    return groups;
+}
+} // namespace
+
 QJsonObject CheckReport::toJson() const
 {
     QJsonArray ns;
@@ -149,7 +164,8 @@ QJsonObject CheckReport::toJson() const
                                                    {QStringLiteral("skip"), count(CheckStatus::Skip)}}},
             {QStringLiteral("ms"), elapsedMs},
             {QStringLiteral("nodes"), ns},
-            {QStringLiteral("matrix"), rows}};
+            {QStringLiteral("matrix"), rows},
+            {QStringLiteral("groups"), groupsJson(*this)}};
 }
 
 // ---- NodeChecker -------------------------------------------------------------------------------

@@ -170,6 +170,12 @@ class NodeChecker {
 // The cross-node matrix and the failures it implies (added to the report).
 void buildMatrix(CheckReport& report);
 
+// Nodes that agree: the same checks with the same status each and the same value in every row of the
+// matrix (versions, drivers, interface names). Each group lists node indices in node order; the largest
+// group comes first (the nodes that are "the same"), then the others in the order of their first node.
+// What a person reads at many nodes: one row per group, the nodes that differ standing out.
+QList<QList<int>> agreeingNodeGroups(const CheckReport& report);
+
 } // namespace traindeck::checks
 
 Q_DECLARE_METATYPE(traindeck::checks::CheckResult)

@@ -2,7 +2,10 @@
 // matter.
 #include "checks/nodecheck.h"
 
+#include <QHash>
 #include <QSet>
+
+#include <algorithm>
 
 namespace traindeck::checks {
 
@@ -92,6 +95,34 @@ void buildMatrix(CheckReport& report)
         }
         report.matrix.append(m);
     }
+}
+
+QList<QList<int>> agreeingNodeGroups(const CheckReport& report)
+{
+    // A node's signature: every check's id and status, then its value in each matrix row.
+    QHash<QString, int> groupOf;
+    QList<QList<int>> groups;
+    for (int i = 0; i < report.nodes.size(); ++i) {
+        QStringList signature;
+        for (const CheckResult& r : report.nodes.at(i).results)
+            signature << r.id + QLatin1Char('=') + checkStatusName(r.status);
+        for (const MatrixRow& m : report.matrix)
+            signature << m.id + QLatin1Char(':') + m.values.value(i);
+        const QString key = signature.join(QChar(0x1f));
+        const auto it = groupOf.constFind(key);
+        if (it == groupOf.constEnd()) {
+            groupOf.insert(key, int(groups.size()));
+            groups.append(QList<int>{i});
+        } else {
+            groups[*it].append(i);
+        }
+    }
+    // The largest group first (the earliest of equal size), the rest in node order.
+    const auto largest = std::max_element(groups.begin(), groups.end(),
+                                          [](const QList<int>& a, const QList<int>& b) { return a.size() < b.size(); });
+    if (largest != groups.end())
+        std::rotate(groups.begin(), largest, largest + 1);
+    return groups;
 }
 
 } // namespace traindeck::checks

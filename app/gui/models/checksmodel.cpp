@@ -2,6 +2,8 @@
 
 #include <QFont>
 
+#include <algorithm>
+
 namespace traindeck::gui {
 
 using checks::CheckReport;
@@ -189,6 +191,7 @@ void VersionMatrixModel::setReport(const CheckReport& report)
             m_head = i;
     }
     m_rows = report.matrix;
+    m_groups = checks::agreeingNodeGroups(report);
     if (m_rows.isEmpty()) {
         static const char* const ids[] = {"trainer", "mpi", "cuda", "nccl", "gpu", "os", "network"};
         for (const char* id : ids) {
@@ -205,7 +208,41 @@ void VersionMatrixModel::setReport(const CheckReport& report)
                 m_rows.append(row);
         }
     }
+    layOutColumns();
     endResetModel();
+}
+
+void VersionMatrixModel::layOutColumns()
+{
+    m_columns.clear();
+    if (m_every || m_nodes.size() <= kCollapseAbove) {
+        for (int i = 0; i < m_nodes.size(); ++i)
+            m_columns.append(QList<int>{i});
+        return;
+    }
+    // The groups in node order: the head (usually a group of its own) first, as without collapsing.
+    m_columns = m_groups;
+    std::sort(m_columns.begin(), m_columns.end(),
+              [](const QList<int>& a, const QList<int>& b) { return a.first() < b.first(); });
+}
+
+void VersionMatrixModel::setShowEveryNode(bool every)
+{
+    if (every == m_every)
+        return;
+    beginResetModel();
+    m_every = every;
+    layOutColumns();
+    endResetModel();
+}
+
+int VersionMatrixModel::headColumn() const
+{
+    for (int c = 0; c < m_columns.size(); ++c) {
+        if (m_columns.at(c).contains(m_head))
+            return c;
+    }
+    return 0;
 }
 
 void VersionMatrixModel::clear()
@@ -215,10 +252,10 @@ void VersionMatrixModel::clear()
 
 bool VersionMatrixModel::differsFromHead(int row, int column) const
 {
-    if (row < 0 || row >= m_rows.size() || column < 0 || column >= m_nodes.size() || column == m_head)
+    if (row < 0 || row >= m_rows.size() || column < 0 || column >= m_columns.size() || column == headColumn())
         return false;
     const QStringList& v = m_rows.at(row).values;
-    return v.value(column) != v.value(m_head);
+    return v.value(nodeOf(column)) != v.value(m_head);
 }
 
 int VersionMatrixModel::rowCount(const QModelIndex& parent) const
@@ -227,7 +264,7 @@ int VersionMatrixModel::rowCount(const QModelIndex& parent) const
 }
 int VersionMatrixModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_nodes.size());
+    return parent.isValid() ? 0 : int(m_columns.size());
 }
 
 QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
@@ -235,7 +272,7 @@ QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const checks::MatrixRow& row = m_rows.at(index.row());
-    const QString value = row.values.value(index.column());
+    const QString value = row.values.value(nodeOf(index.column()));
     const bool differs = differsFromHead(index.row(), index.column());
     switch (role) {
     case Qt::DisplayRole: return value.isEmpty() ? tr("—") : value;
@@ -269,13 +306,22 @@ QVariant VersionMatrixModel::data(const QModelIndex& index, int role) const
 
 QVariant VersionMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && (role == Qt::DisplayRole || role == Qt::ToolTipRole)) {
+        if (section < 0 || section >= m_columns.size())
+            return {};
+        const QList<int>& nodes = m_columns.at(section);
+        if (role == Qt::ToolTipRole) { // a group's nodes by name
+            QStringList names;
+            for (int i : nodes)
+                names << m_nodes.at(i);
+            return nodes.size() > 1 ? names.join(QStringLiteral(", ")) : QVariant();
+        }
+        // A group has two nodes or more.
+        const QString name = nodes.size() > 1 ? tr("%1 nodes: same").arg(nodes.size()) : m_nodes.at(nodes.first());
+        return nodes.contains(m_head) ? tr("%1 (head)").arg(name) : name;
+    }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (orientation == Qt::Horizontal) {
-        if (section < 0 || section >= m_nodes.size())
-            return {};
-        return section == m_head ? tr("%1 (head)").arg(m_nodes.at(section)) : m_nodes.at(section);
-    }
     if (section < 0 || section >= m_rows.size())
         return {};
     return m_rows.at(section).title;

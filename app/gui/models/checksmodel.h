@@ -1,5 +1,6 @@
 // Models for the Checks page: the nodes × checks result matrix (pass/warn/fail as text and colour)
-// and the cross-node version matrix (check rows × nodes, cells that differ from the head highlighted).
+// and the cross-node version matrix (check rows × nodes, cells that differ from the head highlighted;
+// at many nodes the nodes that agree share one column, checks::agreeingNodeGroups()).
 #pragma once
 
 #include "checks/nodecheck.h"
@@ -56,10 +57,19 @@ class VersionMatrixModel : public QAbstractTableModel {
 
     explicit VersionMatrixModel(QObject* parent = nullptr);
 
+    // Above this many nodes the nodes that agree share a column ("62 nodes: same"), unless
+    // setShowEveryNode(true).
+    static constexpr int kCollapseAbove = 8;
+
     // Uses report.matrix; for a report without one (a single node) the comparable values of the nodes.
     void setReport(const checks::CheckReport& report);
     void clear();
-    int headColumn() const { return m_head; }
+    void setShowEveryNode(bool every);
+    bool showsEveryNode() const { return m_every; }
+    bool collapsed() const { return m_columns.size() < m_nodes.size(); }
+    int headColumn() const;
+    // The nodes (indices in the report) a column stands for: one, or a group that agrees.
+    QList<int> nodesOfColumn(int column) const { return m_columns.value(column); }
     bool differsFromHead(int row, int column) const;
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -68,8 +78,14 @@ class VersionMatrixModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   private:
+    void layOutColumns();
+    int nodeOf(int column) const { return m_columns.value(column).value(0, -1); }
+
     QStringList m_nodes;
     QList<checks::MatrixRow> m_rows;
+    QList<QList<int>> m_groups;  // agreeingNodeGroups() of the report
+    QList<QList<int>> m_columns; // node indices per column, in node order
+    bool m_every = false;
     int m_head = 0;
 };
 

@@ -3,6 +3,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -244,6 +245,52 @@ class TestChecksPage : public QObject {
         answer(QStringLiteral("OK"));
         QCOMPARE(askHostKeyDecision(nullptr, info), ssh::HostKeyDecision::Reject);
         QCOMPARE(shown, info.explanation());
+    }
+
+    void versionMatrixCollapsesAtManyNodes()
+    {
+        // 20 nodes, node13's Open MPI differs: the head, "18 nodes: same" and node13, in node order; the
+        // full matrix one click away.
+        checks::CheckReport report;
+        report.profile = QStringLiteral("big");
+        for (int i = 0; i < 20; ++i) {
+            checks::NodeReport n;
+            n.node = n.host = QStringLiteral("node%1").arg(i);
+            n.isHead = i == 0;
+            n.results = {result(QStringLiteral("connect"), CheckStatus::Pass),
+                         result(QStringLiteral("mpi"), CheckStatus::Pass,
+                                i == 13 ? QStringLiteral("4.1.2") : QStringLiteral("4.1.4"))};
+            if (i == 0)
+                n.results << result(QStringLiteral("head-ssh"), CheckStatus::Pass);
+            report.nodes.append(n);
+        }
+        checks::buildMatrix(report);
+        ChecksPage page;
+        QAbstractItemModelTester t(page.versionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.showReport(report);
+        auto* v = page.versionModel();
+        QVERIFY(v->collapsed());
+        QCOMPARE(v->columnCount(), 3);
+        QCOMPARE(v->headColumn(), 0);
+        QCOMPARE(v->headerData(0, Qt::Horizontal).toString(), QStringLiteral("node0 (head)"));
+        QCOMPARE(v->headerData(1, Qt::Horizontal).toString(), QStringLiteral("18 nodes: same"));
+        QVERIFY(v->headerData(1, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("node19")));
+        QCOMPARE(v->headerData(2, Qt::Horizontal).toString(), QStringLiteral("node13"));
+        QCOMPARE(v->nodesOfColumn(2), QList<int>{13});
+        int mpi = -1;
+        for (int r = 0; r < report.matrix.size(); ++r)
+            mpi = report.matrix.at(r).id == QLatin1String("mpi") ? r : mpi;
+        QVERIFY(mpi >= 0);
+        QCOMPARE(v->index(mpi, 2).data().toString(), QStringLiteral("4.1.2"));
+        QVERIFY(v->index(mpi, 2).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        QVERIFY(!v->index(mpi, 1).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        // One click: a column per node.
+        QVERIFY(page.everyNodeBox()->isEnabled());
+        page.everyNodeBox()->click();
+        QCOMPARE(v->columnCount(), 20);
+        QVERIFY(v->index(mpi, 13).data(VersionMatrixModel::DiffersFromHeadRole).toBool());
+        page.everyNodeBox()->click();
+        QCOMPARE(v->columnCount(), 3);
     }
 
     void versionMatrixHighlight()

@@ -264,6 +264,8 @@ class TestChecks : public QObject {
         QCOMPARE(j.value(QStringLiteral("ok")).toBool(), false);
         const QJsonArray nodes = j.value(QStringLiteral("nodes")).toArray();
         QCOMPARE(nodes.size(), 3);
+        // No two nodes agree: the head ran head-ssh, node 3's trainer differs.
+        QCOMPARE(j.value(QStringLiteral("groups")).toArray().size(), 3);
         QCOMPARE(nodes.at(2).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("fail"));
         bool sawTrainer = false;
         for (const QJsonValue& c : nodes.at(2).toObject().value(QStringLiteral("checks")).toArray()) {

@@ -1,0 +1,135 @@
+// The node checks on 16 testbed nodes (scripts/testbed.sh up --nodes 16), one of which differs
+// (Open MPI hidden on tb-node11): the report names it, the nodes that agree read as one group
+// ("14 nodes: same as tb-node2" in the text output, `groups` in the JSON), --all-nodes prints every
+// node, and the whole check takes at most twice the slowest node's own time (stated in the log).
+#include "cli_run.h"
+#include "test_paths.h"
+#include "testbed_fixture.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+using traindeck::testing::Testbed;
+using Outcome = traindeck::testing::CliOutcome;
+
+class TestTestbedChecks : public QObject {
+    Q_OBJECT
+
+    static constexpr int kNodes = 16;
+    static constexpr int kOdd = 11; // the node without Open MPI
+
+    Outcome cli(const QStringList& args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        p.setProcessEnvironment(env);
+        p.start(QString::fromUtf8(TRAINDECK_CLI), args);
+        p.closeWriteChannel();
+        if (!p.waitForFinished(240000)) {
+            p.kill();
+            p.waitForFinished(5000);
+            return Outcome{-1, p.readAllStandardOutput(), p.readAllStandardError() + "\n<timed out>"};
+        }
+        return Outcome{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                       p.readAllStandardError()};
+    }
+
+    Testbed m_tb;
+    QTemporaryDir m_tmp;
+    QString m_profile;
+
+  private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString why = Testbed::unavailableReason();
+        if (!why.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("testbed checks skipped: ") + why));
+        QVERIFY(m_tmp.isValid());
+        QElapsedTimer t;
+        t.start();
+        QString error;
+        QVERIFY2(m_tb.up(kNodes, &error), qPrintable(error));
+        qInfo("%d testbed nodes up in %.1f s", kNodes, t.elapsed() / 1000.0);
+        m_profile = m_tb.profilePath();
+    }
+
+    void cleanupTestCase()
+    {
+        m_tb.down();
+        QVERIFY2(m_tb.processesOn(1).isEmpty(), "the testbed left processes behind");
+    }
+
+    void nodeThatDiffersAmongSixteen()
+    {
+        QByteArray out;
+        const QString odd = QString::number(kOdd);
+        for (const char* path : {"/usr/bin/orted", "/usr/bin/mpirun"})
+            QVERIFY2(m_tb.script({QStringLiteral("mask"), odd, QString::fromLatin1(path)}, &out) == 0, out.constData());
+        auto restore = qScopeGuard([&] {
+            for (const char* path : {"/usr/bin/orted", "/usr/bin/mpirun"})
+                m_tb.script({QStringLiteral("unmask"), odd, QString::fromLatin1(path)});
+        });
+
+        QElapsedTimer t;
+        t.start();
+        const Outcome r =
+            cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
+        const qint64 wallMs = t.elapsed();
+        QCOMPARE(r.exitCode, 1); // no trainer deployed anywhere, and tb-node11 has no Open MPI
+        const QJsonObject rep = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray nodes = rep.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), kNodes);
+        qint64 slowestMs = 0;
+        for (const QJsonValue n : nodes) {
+            const QJsonObject node = n.toObject();
+            qint64 ms = 0;
+            for (const QJsonValue c : node.value(QStringLiteral("checks")).toArray()) {
+                const QJsonObject o = c.toObject();
+                ms += o.value(QStringLiteral("ms")).toInteger();
+                if (o.value(QStringLiteral("id")).toString() == QLatin1String("mpi"))
+                    QCOMPARE(o.value(QStringLiteral("status")).toString(),
+                             node.value(QStringLiteral("node")).toString() == Testbed::nodeName(kOdd)
+                                 ? QStringLiteral("fail")
+                                 : QStringLiteral("pass"));
+            }
+            slowestMs = std::max(slowestMs, ms);
+        }
+        qInfo("check of %d nodes: %.1f s; the slowest node's own checks %.1f s", kNodes, wallMs / 1000.0,
+              slowestMs / 1000.0);
+
+        // The workers that agree are one group; the head and tb-node11 stand alone.
+        const QJsonArray groups = rep.value(QStringLiteral("groups")).toArray();
+        QCOMPARE(groups.size(), 3);
+        const QJsonArray same = groups.at(0).toArray();
+        QCOMPARE(same.size(), kNodes - 2);
+        QVERIFY(!same.contains(Testbed::nodeName(1)) && !same.contains(Testbed::nodeName(kOdd)));
+        QCOMPARE(groups.at(1).toArray(), QJsonArray{Testbed::nodeName(1)});
+        QCOMPARE(groups.at(2).toArray(), QJsonArray{Testbed::nodeName(kOdd)});
+
+        // The text a person reads: the 14 once, the node that differs by name, Open MPI's versions grouped.
+        const Outcome text = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains("14 nodes: same as tb-node2 (tb-node2, tb-node3, tb-node4, … tb-node16)"),
+                 text.all().constData());
+        QVERIFY2(text.out.contains("\ntb-node11 (tb-node11)\n"), text.all().constData());
+        QVERIFY2(!text.out.contains("\ntb-node12 (tb-node12)\n"), text.all().constData());
+        // Every node with --all-nodes.
+        const Outcome all =
+            cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--all-nodes")});
+        for (int k = 1; k <= kNodes; ++k) // "tb-node1 (tb-node1, head)", "tb-node2 (tb-node2)"
+            QVERIFY2(all.out.contains(QStringLiteral("%1 (%1").arg(Testbed::nodeName(k)).toUtf8()),
+                     all.all().constData());
+        QVERIFY(!all.out.contains("nodes: same as"));
+        QVERIFY(all.out.size() > text.out.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTestbedChecks)
+#include "tst_testbed_checks.moc"
