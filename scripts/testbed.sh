@@ -31,7 +31,7 @@ readonly SUBNET_PREFIX=10.250.77
 readonly DESKTOP_ADDR=$SUBNET_PREFIX.1
 readonly SWITCH_NS=tb-switch
 readonly DESKTOP_IF=tb-desk
-readonly MAX_NODES=16
+readonly MAX_NODES=64
 
 dir_default="${TRAINDECK_TESTBED_DIR:-/run/traindeck-testbed}"
 state_link=/run/traindeck-testbed.current   # where the last `up` put its directory (for down/status)
