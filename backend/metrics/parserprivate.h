@@ -30,22 +30,23 @@ struct Failure {
     simdjson::error_code code = simdjson::SUCCESS;
 };
 
+// Arrays, not pointers to literals: each is one object in every unit, so parser.cpp can tell kMissing
+// (set in parserrecords.cpp) by its address; identical literals of two units need not share one.
 #define NOOP(s) QT_TRANSLATE_NOOP("traindeck::metrics::MetricsParser", s)
-inline constexpr const char* kExpInt = NOOP("expected an integer");
-inline constexpr const char* kExpNumber = NOOP("expected a number");
-inline constexpr const char* kExpNumberStar = NOOP("expected a number or \"NaN\", \"Infinity\", \"-Infinity\"");
-inline constexpr const char* kExpString = NOOP("expected a string");
-inline constexpr const char* kExpStringOrNull = NOOP("expected a string or null");
-inline constexpr const char* kExpObject = NOOP("expected an object");
-inline constexpr const char* kExpArray = NOOP("expected an array");
-inline constexpr const char* kExpRankArray = NOOP("expected an array of numbers (or null) per rank");
-inline constexpr const char* kOutOfRange = NOOP("value out of range");
-inline constexpr const char* kMissing = NOOP("missing required field");
-inline constexpr const char* kBadJson = NOOP("invalid JSON");
-inline constexpr const char* kBadStatus = NOOP("expected \"finished\", \"failed\" or \"cancelled\"");
-inline constexpr const char* kBadLength = NOOP("per-rank array length differs from world_size");
-inline constexpr const char* kBadRanks =
-    NOOP("ranks: each entry needs a unique rank in [0, world_size), host and device");
+inline constexpr char kExpInt[] = NOOP("expected an integer");
+inline constexpr char kExpNumber[] = NOOP("expected a number");
+inline constexpr char kExpNumberStar[] = NOOP("expected a number or \"NaN\", \"Infinity\", \"-Infinity\"");
+inline constexpr char kExpString[] = NOOP("expected a string");
+inline constexpr char kExpStringOrNull[] = NOOP("expected a string or null");
+inline constexpr char kExpObject[] = NOOP("expected an object");
+inline constexpr char kExpArray[] = NOOP("expected an array");
+inline constexpr char kExpRankArray[] = NOOP("expected an array of numbers (or null) per rank");
+inline constexpr char kOutOfRange[] = NOOP("value out of range");
+inline constexpr char kMissing[] = NOOP("missing required field");
+inline constexpr char kBadJson[] = NOOP("invalid JSON");
+inline constexpr char kBadStatus[] = NOOP("expected \"finished\", \"failed\" or \"cancelled\"");
+inline constexpr char kBadLength[] = NOOP("per-rank array length differs from world_size");
+inline constexpr char kBadRanks[] = NOOP("ranks: each entry needs a unique rank in [0, world_size), host and device");
 #undef NOOP
 
 inline QString qs(std::string_view s)
