@@ -140,13 +140,13 @@ void printLinks(const Result<LinkReport>& result, QTextStream& out)
 QString nodeList(const CheckReport& report, const QList<int>& nodes, int shown = 3)
 {
     QStringList names;
-    for (int k = 0; k < nodes.size(); ++k) {
-        if (k < shown || k == nodes.size() - 1)
-            names << report.nodes.at(nodes.at(k)).node;
-        else if (k == shown)
-            names << QStringLiteral("…");
-    }
-    return names.join(QStringLiteral(", ")).replace(QStringLiteral("…, "), QStringLiteral("… "));
+    for (int k = 0; k < nodes.size() && k < shown; ++k)
+        names << report.nodes.at(nodes.at(k)).node;
+    QString list = names.join(QStringLiteral(", "));
+    if (nodes.size() > shown)
+        list += (nodes.size() > shown + 1 ? QStringLiteral(", … ") : QStringLiteral(", ")) +
+                report.nodes.at(nodes.last()).node;
+    return list;
 }
 
 // Each node's checks (nodes that agree once, unless allNodes), the differences between nodes (nodes

@@ -6,17 +6,10 @@
 # print once). Prints a markdown table. Not run by ctest; needs root and a built tree.
 #   tests/bench/testbed/bench_testbed_checks.sh [BUILD_DIR] [SIZES]     (default SIZES "8 32 64")
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-build="${1:-$root/build}"
 sizes="${2:-8 32 64}"
-cli="$build/app/cli/traindeck-cli"
-trainer="$build/trainer/traindeck-trainer"
-tb="$root/scripts/testbed.sh"
-[ -x "$cli" ] && [ -x "$trainer" ] || { echo "bench: build first ($cli, $trainer)" >&2; exit 2; }
-work="$(mktemp -d)"
+# shellcheck source=bench_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_env.sh"
 dir=/run/traindeck-testbed-bench
-export XDG_CONFIG_HOME="$work/config"
-trap '"$tb" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 secs() { python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }

@@ -1,16 +1,8 @@
 # Sourced by the testbed benchmarks: a 2-node testbed with head -> worker SSH and the trainer deployed.
 # Expects $1 = BUILD_DIR (default build); sets root, build, cli, trainer, cache, tb, work, profile; the
 # testbed and $work go away when the script exits.
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-build="${1:-$root/build}"
-cli="$build/app/cli/traindeck-cli"
-trainer="$build/trainer/traindeck-trainer"
-cache="${TRAINDECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/traindeck}"
-tb="$root/scripts/testbed.sh"
-[ -x "$cli" ] && [ -x "$trainer" ] || { echo "bench: build first ($cli, $trainer)" >&2; exit 2; }
-work="$(mktemp -d)"
-export XDG_CONFIG_HOME="$work/config"
-trap '"$tb" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# shellcheck source=bench_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_env.sh"
 
 profile_src=$("$tb" up --nodes 2 --dir /run/traindeck-testbed-bench 2>/dev/null)
 profile="$work/profile.json"
