@@ -79,6 +79,7 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "stall-abort",
                               "inject-stall",
                               "inject-delay",
+                              "inject-slowdown",
                               "inject-exit",
                               "inject-nan",
                               "init-seed-per-rank",

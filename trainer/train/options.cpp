@@ -75,6 +75,8 @@ const std::vector<Flag>& flags()
          "seconds of stall after which the job is aborted with an error (default 0: never)"},
         {"inject-stall", Kind::String, "TEST AID: RANK:STEP:SECONDS[:PHASE] stops one rank at that step"},
         {"inject-delay", Kind::String, "TEST AID: RANK:MS[:PHASE] makes one rank a straggler"},
+        {"inject-slowdown", Kind::String,
+         "TEST AID: RANK:FACTOR makes one rank's forward and backward FACTOR times slower per sample"},
         {"inject-exit", Kind::String, "TEST AID: RANK:STEP makes a rank exit with status 3 at that step"},
         {"inject-nan", Kind::String, "TEST AID: RANK:STEP makes that rank's loss NaN at that step"},
         {"init-seed-per-rank", Kind::Bool, "TEST AID: initialise every rank with a different seed"},
@@ -369,6 +371,31 @@ std::optional<InjectDelay> parseInjectDelay(const nlohmann::json& j)
     return d;
 }
 
+// TEST AID --inject-slowdown RANK:FACTOR, if given (1 <= FACTOR <= 100).
+std::optional<std::pair<int, double>> parseInjectSlowdown(const nlohmann::json& j)
+{
+    auto it = j.find("inject-slowdown");
+    if (it == j.end())
+        return std::nullopt;
+    const std::string s = it->get<std::string>();
+    const std::string usage = "--inject-slowdown expects RANK:FACTOR (e.g. 1:1.5), got \"" + s + "\"";
+    const auto colon = s.find(':');
+    requireOption(colon != std::string::npos, usage);
+    int rank = -1;
+    double factor = 0;
+    try {
+        size_t usedRank = 0, usedFactor = 0;
+        rank = std::stoi(s.substr(0, colon), &usedRank);
+        factor = std::stod(s.substr(colon + 1), &usedFactor);
+        requireOption(usedRank == colon && usedFactor == s.size() - colon - 1, usage);
+    } catch (const std::logic_error&) {
+        throw InputError(usage);
+    }
+    requireOption(rank >= 0 && factor >= 1 && factor <= 100,
+                  "--inject-slowdown: rank must be >= 0 and the factor between 1 and 100, got \"" + s + "\"");
+    return std::make_pair(rank, factor);
+}
+
 // --balance and --balance-every, then TEST AID --balance-shares N1,N2,... into o.balanceShares.
 void checkBalanceOptions(const nlohmann::json& j, TrainOptions& o)
 {
@@ -472,6 +499,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
     checkDistributedOptions(j, o);
     checkRunOptions(o);
     o.injectDelay = parseInjectDelay(j);
+    o.injectSlowdown = parseInjectSlowdown(j);
     checkBalanceOptions(j, o);
     checkStallOptions(o);
     o.injectStall = parseInjectStall(j);

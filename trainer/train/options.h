@@ -68,6 +68,9 @@ struct TrainOptions {
     double stallWarning = 60;           // seconds at one step and phase before rank 0 names the ranks (0: off)
     double stallAbort = 0;              // seconds of stall before the job is aborted (0: never)
     std::optional<InjectDelay> injectDelay;
+    // --inject-slowdown RANK:FACTOR: that rank's forward and backward take FACTOR times as long (it sleeps
+    // (FACTOR - 1) x their measured time), so its delay grows with the samples it gets, like a slower node's.
+    std::optional<std::pair<int, double>> injectSlowdown;
     std::optional<InjectStall> injectStall;
     std::optional<std::pair<int, int64_t>> injectExit; // rank, step
     std::optional<std::pair<int, int64_t>> injectNan;  // rank, step: that rank's loss becomes NaN

@@ -37,6 +37,14 @@ void PhaseHooks::injectDelay(dist::Phase phase) const
         std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(o_.injectDelay->ms * 1000)));
 }
 
+void PhaseHooks::slowDown(Clock::time_point started) const
+{
+    if (!o_.injectSlowdown || o_.injectSlowdown->first != rank_)
+        return;
+    const auto took = Clock::now() - started;
+    std::this_thread::sleep_for(std::chrono::duration_cast<Clock::duration>(took * (o_.injectSlowdown->second - 1.0)));
+}
+
 // The rank stops once, for the planned seconds, when it reaches the planned step and phase.
 void PhaseHooks::injectStall(int64_t step, dist::Phase phase)
 {

@@ -1,6 +1,6 @@
 // What happens at the step's phase boundaries besides the training itself: the stall inspector learns
-// where this rank is, and the test aids act (--inject-delay, --inject-stall, --inject-exit, --inject-nan).
-// The step calls these hooks; it holds no test aid of its own.
+// where this rank is, and the test aids act (--inject-delay, --inject-slowdown, --inject-stall, --inject-exit,
+// --inject-nan). The step calls these hooks; it holds no test aid of its own.
 #pragma once
 
 #include "dist/communicator.h"
@@ -35,6 +35,9 @@ class PhaseHooks {
     // mark(), then the phase's clock starts and --inject-delay R:MS:PHASE sleeps inside it, so the delay
     // counts as the phase's time. delayElsewhere: an overlapped backward sleeps in onBucketReady instead.
     Clock::time_point begin(int64_t step, dist::Phase phase, bool delayElsewhere = false);
+    // At the end of a forward or backward begun at `started`: --inject-slowdown R:F sleeps (F - 1) x the
+    // time it took, inside the phase, so the rank's time per sample is F times its own.
+    void slowDown(Clock::time_point started) const;
     // At the start of a step: --inject-exit ends the rank there as if it had crashed.
     void atStepStart(int64_t step) const;
     // The micro-step's loss; --inject-nan makes it NaN on the planned rank and step.

@@ -47,6 +47,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
             loss = run.hooks.loss(thisStep, run.net->loss(inputIds, labels));
         }
         lossSum += loss.item<double>(); // waits for the forward pass on a device
+        run.hooks.slowDown(t);
         stats.fwdMs += msSince(t);
 
         // Overlapped, the last micro-step's backward hands each finished bucket to the communication
@@ -59,6 +60,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
         }
         (loss * (run.scaler.scale() * run.balancer.lossWeight() / static_cast<double>(o.gradAccum))).backward();
         synchronize(run.device);
+        run.hooks.slowDown(t);
         stats.bwdMs += msSince(t);
     }
     stats.loss = lossSum / static_cast<double>(o.gradAccum);
