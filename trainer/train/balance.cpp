@@ -14,6 +14,37 @@ double predictedStepMs(const std::vector<int64_t>& shares, const std::vector<dou
     return worst;
 }
 
+namespace {
+
+double medianOf(std::vector<double> v)
+{
+    const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), middle, v.end());
+    return *middle;
+}
+
+} // namespace
+
+double timingNoise(const std::vector<std::vector<double>>& windows)
+{
+    double worst = 0;
+    for (const auto& window : windows) {
+        if (window.size() < 3)
+            continue;
+        const double median = medianOf(window);
+        if (!(median > 0))
+            continue;
+        std::vector<double> deviations;
+        for (double t : window)
+            deviations.push_back(std::abs(t - median));
+        // sigma = 1.4826 MAD; the median's standard error is 1.2533 sigma / sqrt(n).
+        const double sigma = 1.4826 * medianOf(deviations);
+        const double error = 1.2533 * sigma / std::sqrt(static_cast<double>(window.size())) / median;
+        worst = std::max(worst, error);
+    }
+    return 3.0 * std::sqrt(2.0) * worst;
+}
+
 std::vector<int64_t> proposeShares(const std::vector<int64_t>& current, const std::vector<double>& msPerSample,
                                    double minGain)
 {

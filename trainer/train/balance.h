@@ -14,6 +14,13 @@ namespace traindeck::train {
 std::vector<int64_t> proposeShares(const std::vector<int64_t>& current, const std::vector<double>& msPerSample,
                                    double minGain = 0.05);
 
+// The least gain a new split must promise for the timings behind it to be trusted: three standard errors
+// of the difference between two ranks' medians (each rank's error from its window's median absolute
+// deviation, the noisiest rank's twice over), as a fraction of the step. 0 when every window is steady or
+// has fewer than three timings. On this shared 2-core machine a step varies by 5-10 % from one to the next,
+// and a fixed threshold let equal ranks trade samples back and forth (issue #40).
+double timingNoise(const std::vector<std::vector<double>>& msPerSampleWindows);
+
 // The predicted step time of a split: max over ranks of shares[r] x msPerSample[r].
 double predictedStepMs(const std::vector<int64_t>& shares, const std::vector<double>& msPerSample);
 

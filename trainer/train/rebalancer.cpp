@@ -10,6 +10,11 @@
 
 namespace traindeck::train {
 
+namespace {
+// A new split must promise at least this much shorter a step, whatever the noise (balance.h).
+constexpr double kMinGain = 0.05;
+} // namespace
+
 Rebalancer::Rebalancer(const TrainOptions& options, dist::Communicator& comm)
     : o_(options), comm_(comm), world_(comm.size()), rank_(comm.rank())
 {
@@ -60,10 +65,11 @@ void Rebalancer::afterStep(const std::vector<StepStats>& ranks, int64_t step, in
     if (!active() || o_.balance != "auto")
         return;
     const bool lead = rank_ == 0;
-    if (lead)
+    if (lead && !firstStepOfSplit_)
         for (size_t r = 0; r < ranks.size() && r < msPerSample_.size(); ++r)
             if (ranks[r].samples > 0)
                 msPerSample_[r].push_back((ranks[r].dataMs + ranks[r].fwdMs + ranks[r].bwdMs) / ranks[r].samples);
+    firstStepOfSplit_ = false;
     if (step % o_.balanceEvery != 0 || step >= maxSteps)
         return;
     auto proposal = torch::tensor(shares_, torch::kInt64);
@@ -73,16 +79,21 @@ void Rebalancer::afterStep(const std::vector<StepStats>& ranks, int64_t step, in
             std::nth_element(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window.size() / 2),
                              window.end());
             perSample.push_back(window.empty() ? 0.0 : window[window.size() / 2]);
-            window.clear();
         }
-        const auto next = proposeShares(shares_, perSample);
+        const double minGain = std::max(kMinGain, timingNoise(msPerSample_));
+        for (auto& window : msPerSample_)
+            window.clear();
+        const auto next = proposeShares(shares_, perSample, minGain);
         if (next != shares_) {
             std::string text;
             for (size_t r = 0; r < next.size(); ++r)
                 text += (r ? "," : "") + std::to_string(next[r]);
-            std::fprintf(stderr, "balance: samples per rank %s from step %lld (predicted step %.0f ms, was %.0f ms)\n",
-                         text.c_str(), static_cast<long long>(step + 1), predictedStepMs(next, perSample),
-                         predictedStepMs(shares_, perSample));
+            std::fprintf(
+                stderr,
+                "balance: samples per rank %s from step %lld (predicted step %.0f ms, was %.0f ms; a new split "
+                "must gain %.0f %% at this noise)\n",
+                text.c_str(), static_cast<long long>(step + 1), predictedStepMs(next, perSample),
+                predictedStepMs(shares_, perSample), 100 * minGain);
         }
         proposal = torch::tensor(next, torch::kInt64);
     }
@@ -91,6 +102,7 @@ void Rebalancer::afterStep(const std::vector<StepStats>& ranks, int64_t step, in
     if (next == shares_)
         return;
     shares_ = next;
+    firstStepOfSplit_ = true;
     loader.resplit(next, epoch, position);
 }
 

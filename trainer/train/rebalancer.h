@@ -32,7 +32,8 @@ class Rebalancer {
     double lossWeight() const;
     // After each step's report: rank 0 records each rank's time per sample (data, forward and backward:
     // the work that grows with the samples); every --balance-every steps it proposes a split from their
-    // medians, every rank takes it and the loader re-splits its stream.
+    // medians, taken when it promises more than the timings' noise (timingNoise, at least 5 %); every rank
+    // takes it and the loader re-splits its stream.
     void afterStep(const std::vector<StepStats>& ranks, int64_t step, int64_t maxSteps, data::DataLoader& loader,
                    int64_t epoch, int64_t position);
 
@@ -44,6 +45,9 @@ class Rebalancer {
     const int world_, rank_;
     std::vector<int64_t> shares_;
     std::vector<std::vector<double>> msPerSample_; // rank 0: each rank's time per sample since the last decision
+    // The first step of the run and the first at a new split are not timings of the split: a rank whose
+    // batch grew allocates and faults in its larger tensors then (2-4 s here against a 0.8 s step).
+    bool firstStepOfSplit_ = true;
 };
 
 } // namespace traindeck::train

@@ -16,6 +16,7 @@ using namespace traindeck::model;
 using testsupport::ProcessResult;
 using traindeck::train::predictedStepMs;
 using traindeck::train::proposeShares;
+using traindeck::train::timingNoise;
 
 namespace {
 
@@ -34,6 +35,7 @@ class TestBalance : public QObject {
     void noiseKeepsTheSplit();
     void everyRankKeepsOneSample();
     void unusableTimingsKeepTheSplit();
+    void noiseRaisesTheGainANewSplitNeeds();
     void anySplitGivesTheSingleProcessUpdate();
     void autoBalanceMovesSamplesFromTheSlowRank();
     void resumeWithASplitIsBitExact();
@@ -84,6 +86,27 @@ void TestBalance::unusableTimingsKeepTheSplit()
     QCOMPARE(proposeShares({4, 4}, {std::nan(""), 10}), (Shares{4, 4}));
     QCOMPARE(proposeShares({4, 4}, {0, 10}), (Shares{4, 4}));
     QCOMPARE(proposeShares({4, 4}, {10}), (Shares{4, 4}));
+}
+
+void TestBalance::noiseRaisesTheGainANewSplitNeeds()
+{
+    // Steady timings: no noise, the fixed 5 % applies.
+    QCOMPARE(timingNoise({{10, 10, 10, 10, 10}, {12, 12, 12, 12, 12}}), 0.0);
+    // Fewer than three timings say nothing about the noise.
+    QCOMPARE(timingNoise({{10, 20}, {5}}), 0.0);
+    // Equal ranks whose steps vary by ~10 %: their medians differ by 13 % in this window, and the split
+    // 17/15, which would gain 6 %, must not be taken at this noise.
+    const std::vector<std::vector<double>> windows = {{10, 11, 9, 10.5, 9.5}, {11.3, 12.3, 10.3, 11.8, 10.8}};
+    const double noise = timingNoise(windows);
+    // MAD 0.5 on a median of 10: sigma 0.74, the median's error 0.74 x 1.2533 / sqrt(5) / 10 = 4.2 %;
+    // the threshold is 3 x sqrt(2) times the worse rank's error.
+    QVERIFY2(std::abs(noise - 3 * std::sqrt(2.0) * 1.2533 * 1.4826 * 0.5 / std::sqrt(5.0) / 10) < 1e-9,
+             qPrintable(QString::number(noise)));
+    QVERIFY(noise > 0.15);
+    QCOMPARE(proposeShares({16, 16}, {10, 11.3}, std::max(0.05, noise)), (Shares{16, 16}));
+    QCOMPARE(proposeShares({16, 16}, {10, 11.3}, 0.05), (Shares{17, 15})); // what the fixed threshold did
+    // A rank 1.5x slower per sample still moves samples at that noise.
+    QCOMPARE(proposeShares({16, 16}, {10, 15}, std::max(0.05, noise)), (Shares{19, 13}));
 }
 
 void TestBalance::anySplitGivesTheSingleProcessUpdate()
