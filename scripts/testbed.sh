@@ -10,6 +10,9 @@
 #   scripts/testbed.sh status [--json]
 #   scripts/testbed.sh shape NODE --rate 100mbit [--delay 5ms] [--loss 0.1%]
 #   scripts/testbed.sh unshape NODE
+#   scripts/testbed.sh throttle NODE --cpu 60%       the node's processes together get 60 % of one CPU (a
+#                                                    cgroup's CPU quota: a node that is slower per sample)
+#   scripts/testbed.sh unthrottle NODE
 #   scripts/testbed.sh exec NODE COMMAND...          run in the node (its network, host name and mounts)
 #   scripts/testbed.sh kill NODE                     kill every process of the node (sshd included): node loss
 #   scripts/testbed.sh revive NODE                   start the node's sshd again
@@ -37,7 +40,7 @@ dir_default="${TRAINDECK_TESTBED_DIR:-/run/traindeck-testbed}"
 state_link=/run/traindeck-testbed.current   # where the last `up` put its directory (for down/status)
 
 die() { echo "testbed: $*" >&2; exit 1; }
-usage() { echo "testbed: $*" >&2; echo "usage: scripts/testbed.sh up|down|status|shape|unshape|exec|kill|revive|disconnect|reconnect|mask|unmask (see the header of this script)" >&2; exit 2; }
+usage() { echo "testbed: $*" >&2; echo "usage: scripts/testbed.sh up|down|status|shape|unshape|throttle|unthrottle|exec|kill|revive|disconnect|reconnect|mask|unmask (see the header of this script)" >&2; exit 2; }
 
 testbed_dir() {
   if [ -L "$state_link" ]; then readlink "$state_link"; else echo "$dir_default"; fi
@@ -103,9 +106,13 @@ start_sshd() {
       { [ ! -f /root/.bashrc ] || mount --bind "$2/bashrc" /root/.bashrc; } &&
       exec /usr/sbin/sshd -f "$2/sshd_config" -E "$2/sshd.log"
     ' sh "$node" "$d" "$(testbed_dir)/work" || die "$node: sshd did not start: $(cat "$d/sshd.log" 2>/dev/null)"
-  local i
+  local i pid
   for i in $(seq 1 100); do
-    if sshd_pid "$node" >/dev/null; then return 0; fi
+    if pid=$(sshd_pid "$node"); then
+      # A revived node keeps its CPU quota.
+      local cg; cg=$(node_cgroup "$node") && [ -d "$cg" ] && cgroup_add "$cg" "$pid"
+      return 0
+    fi
     sleep 0.05
   done
   die "$node: sshd did not start (see $d/sshd.log)"
@@ -171,6 +178,7 @@ cmd_down() {
     ip netns del "$ns" 2>/dev/null || true
   done
   ip link del "$DESKTOP_IF" 2>/dev/null || true
+  remove_node_cgroups
   rm -rf /etc/netns/tb-node* 2>/dev/null || true
   hosts_block_remove
   rmdir /etc/netns 2>/dev/null || true
@@ -345,6 +353,88 @@ cmd_unshape() {
   tc -n "$SWITCH_NS" qdisc del dev "port-$k" root 2>/dev/null || true
 }
 
+# A node's CPU quota: a cgroup per throttled node, holding every process of the node's namespaces; what
+# they start (sessions, orted, ranks) is born in it. cgroup v2 (cpu.max) where the cpu controller is
+# there, else v1's cpu hierarchy (cpu.cfs_quota_us), as in this machine's VM.
+readonly CGROUP_NAME=traindeck-testbed
+cgroup_root() { # the hierarchy that has the cpu controller, or nothing
+  if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then echo /sys/fs/cgroup
+  elif [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then echo /sys/fs/cgroup/cpu
+  fi
+}
+node_cgroup() { local root; root=$(cgroup_root); [ -n "$root" ] && echo "$root/$CGROUP_NAME/$1"; }
+cgroup_add() { # cgroup_add DIR PID...: moves the processes (v2 and v1 both take a PID in cgroup.procs)
+  local cg="$1" pid; shift
+  for pid in "$@"; do echo "$pid" > "$cg/cgroup.procs" 2>/dev/null || true; done
+}
+
+cmd_throttle() {
+  [ $# -ge 1 ] || usage "throttle: which node?"
+  local node; node=$(node_name "$1"); shift
+  local cpu=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --cpu) [ $# -ge 2 ] || usage "--cpu needs a value"; cpu="$2"; shift 2 ;;
+      *) usage "throttle: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$cpu" =~ ^([0-9]+)%$ ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le 1000 ] ||
+    usage "--cpu: expected a share of one CPU from 1% to 1000%, e.g. 60%; got '$cpu'"
+  local percent="${BASH_REMATCH[1]}" root cg
+  root=$(cgroup_root)
+  [ -n "$root" ] || { echo "testbed: this machine has no cgroup with the cpu controller (cgroup v2 cpu.max or v1 cpu)" >&2; exit 2; }
+  sshd_pid "$node" >/dev/null || die "$node: its sshd is not running (scripts/testbed.sh revive $node)"
+  cg=$(node_cgroup "$node")
+  if [ "$root" = /sys/fs/cgroup ]; then
+    grep -qw cpu "$root/cgroup.subtree_control" || echo +cpu > "$root/cgroup.subtree_control"
+    mkdir -p "$root/$CGROUP_NAME"
+    grep -qw cpu "$root/$CGROUP_NAME/cgroup.subtree_control" || echo +cpu > "$root/$CGROUP_NAME/cgroup.subtree_control"
+    mkdir -p "$cg"
+    echo "$((percent * 1000)) 100000" > "$cg/cpu.max"
+  else
+    mkdir -p "$cg"
+    echo 100000 > "$cg/cpu.cfs_period_us"
+    echo "$((percent * 1000))" > "$cg/cpu.cfs_quota_us"
+  fi
+  # shellcheck disable=SC2046
+  cgroup_add "$cg" $(ip netns pids "$node")
+}
+
+cmd_unthrottle() {
+  [ $# -eq 1 ] || usage "unthrottle: which node?"
+  local node; node=$(node_name "$1")
+  unthrottle_node "$node"
+}
+
+unthrottle_node() { # the node's processes back in the root cgroup, its cgroup removed
+  local cg root; cg=$(node_cgroup "$1") || return 0; root=$(cgroup_root)
+  [ -d "$cg" ] || return 0
+  # shellcheck disable=SC2046
+  cgroup_add "$root" $(cat "$cg/cgroup.procs" 2>/dev/null)
+  rmdir "$cg" 2>/dev/null || true
+  rmdir "$root/$CGROUP_NAME" 2>/dev/null || true
+}
+
+remove_node_cgroups() { # after the nodes' processes are gone (a killed process leaves its cgroup when reaped)
+  local root; root=$(cgroup_root)
+  [ -n "$root" ] && [ -d "$root/$CGROUP_NAME" ] || return 0
+  local i cg
+  for i in $(seq 1 50); do
+    for cg in "$root/$CGROUP_NAME"/tb-node*; do [ -d "$cg" ] && rmdir "$cg" 2>/dev/null; done
+    rmdir "$root/$CGROUP_NAME" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "testbed: could not remove $root/$CGROUP_NAME (processes still in it)" >&2
+}
+
+node_cpu_quota() { # the node's quota as "60%", or nothing
+  local cg; cg=$(node_cgroup "$1") || return 0
+  [ -d "$cg" ] || return 0
+  if [ -f "$cg/cpu.max" ]; then awk '{ if ($1 != "max") printf "%d%%", $1 * 100 / $2 }' "$cg/cpu.max"
+  else awk -v q="$(cat "$cg/cpu.cfs_quota_us")" '{ if (q > 0) printf "%d%%", q * 100 / $1 }' "$cg/cpu.cfs_period_us"
+  fi
+}
+
 cmd_status() {
   local json=0; [ "${1:-}" = "--json" ] && json=1
   local count d; count=$(node_count); d=$(testbed_dir)
@@ -357,17 +447,18 @@ cmd_status() {
     printf '{"up": true, "dir": "%s", "profile": "%s", "desktop": {"address": "%s", "link": "%s"}, "nodes": [' "$d" "$d/profile.json" "$DESKTOP_ADDR" "${desk:-absent}"
   else
     echo "testbed: $count node(s) in $d, profile $d/profile.json; desktop $DESKTOP_ADDR (link ${desk:-absent})"
-    printf '%-10s %-14s %-8s %s\n' NODE ADDRESS SSHD SHAPING
+    printf '%-10s %-14s %-8s %-6s %s\n' NODE ADDRESS SSHD CPU SHAPING
   fi
   local k
   for k in $(seq 1 "$count"); do
-    local node="tb-node$k" pid shaping
+    local node="tb-node$k" pid shaping quota
     pid=$(sshd_pid "$node" || echo "-")
     shaping=$(tc -n "$node" qdisc show dev eth0 2>/dev/null | grep -E 'tbf|netem' | sed -E 's/^qdisc ([a-z]+) [0-9a-f]+: root refcnt [0-9]+ /\1 /' || true)
     if [ $json -eq 1 ]; then
-      printf '%s{"name": "%s", "address": "%s", "sshd_pid": "%s", "shaping": "%s"}' "$([ "$k" -gt 1 ] && echo ', ')" "$node" "$(node_addr "$node")" "$pid" "${shaping:-}"
+      printf '%s{"name": "%s", "address": "%s", "sshd_pid": "%s", "cpu_quota": "%s", "shaping": "%s"}' "$([ "$k" -gt 1 ] && echo ', ')" "$node" "$(node_addr "$node")" "$pid" "$(node_cpu_quota "$node")" "${shaping:-}"
     else
-      printf '%-10s %-14s %-8s %s\n' "$node" "$(node_addr "$node")" "$pid" "${shaping:-none}"
+      quota=$(node_cpu_quota "$node")
+      printf '%-10s %-14s %-8s %-6s %s\n' "$node" "$(node_addr "$node")" "$pid" "${quota:-all}" "${shaping:-none}"
     fi
   done
   [ $json -eq 1 ] && echo ']}'
@@ -561,6 +652,8 @@ main() {
     down) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_down ;;
     status) cmd_status "$@" ;;
     shape) cmd_shape "$@" ;;
+    throttle) cmd_throttle "$@" ;;
+    unthrottle) cmd_unthrottle "$@" ;;
     unshape) cmd_unshape "$@" ;;
     exec) [ $# -ge 2 ] || usage "exec NODE COMMAND..."; local node; node=$(node_name "$1"); shift; in_node "$node" "$@" ;;
     kill) cmd_kill "$@" ;;
@@ -571,7 +664,7 @@ main() {
     unmask) cmd_unmask "$@" ;;
     slurm-up) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_slurm_up "$@" ;;
     slurm-down) [ "$(id -u)" -eq 0 ] || { echo "testbed: needs root" >&2; exit 2; }; cmd_slurm_down ;;
-    -h|--help|help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help|help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown command '$cmd'" ;;
   esac
 }

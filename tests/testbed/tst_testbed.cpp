@@ -7,6 +7,8 @@
 //   2. a node that differs (no Open MPI on tb-node3): check fails that node with a remedy, launch
 //      refuses before anything starts;
 //   3. a straggler planted on the rank of tb-node3: report names that rank and tb-node3;
+//   3b. a node slower per sample (tb-node3 held to 30 % of one CPU by scripts/testbed.sh throttle):
+//      --balance auto moves samples away from its rank;
 //   4. a slow link (tb-node2 at 100 mbit): the link test names tb-node2, the run is communication-bound;
 //   5. node loss (every process of tb-node3 killed mid-run): failed within 60 s naming the node and
 //      rank, nothing left on the other nodes, resume completes once the node is back;
@@ -55,6 +57,7 @@ class TestTestbed : public QObject {
     void freshCluster();
     void nodeThatDiffers();
     void straggler();
+    void throttledNodeGetsFewerSamples();
     void slowLink();
     void nodeLoss();
     void desktopDisconnect();
@@ -333,6 +336,45 @@ void TestTestbed::straggler()
     // The text report names them too.
     const Outcome text = cli({QStringLiteral("report"), run}, 60000);
     QVERIFY2(text.out.contains("tb-node3"), text.all().constData());
+}
+
+void TestTestbed::throttledNodeGetsFewerSamples()
+{
+    REQUIRE_CLUSTER();
+    QByteArray out;
+    QVERIFY2(
+        m_tb.script({QStringLiteral("throttle"), QStringLiteral("3"), QStringLiteral("--cpu"), QStringLiteral("30%")},
+                    &out) == 0,
+        out.constData());
+    auto unthrottle = qScopeGuard([&] { m_tb.script({QStringLiteral("unthrottle"), QStringLiteral("3")}); });
+    QVERIFY(m_tb.script({QStringLiteral("status")}, &out) == 0);
+    QVERIFY2(out.contains("30%"), out.constData());
+
+    // 3 ranks x 4 samples; rank 2 (tb-node3) gets at most 30 % of a core, the others a core each, so its
+    // time per sample is several times theirs and the split moves at the first decision (step 3).
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
+                           writeSpec(QStringLiteral("throttled"), {{QStringLiteral("max-steps"), 10},
+                                                                   {QStringLiteral("micro-batch"), 4},
+                                                                   {QStringLiteral("balance"), QStringLiteral("auto")},
+                                                                   {QStringLiteral("balance-every"), 3}}),
+                           QStringLiteral("--profile"), m_profile, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    // The desktop's mirror of the head's metrics.jsonl, as the trainer wrote it.
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    QList<QJsonObject> records;
+    for (const QByteArray& line :
+         readAll(m_runs + QLatin1Char('/') + run + QStringLiteral("/metrics.jsonl")).split('\n'))
+        if (!line.trimmed().isEmpty())
+            records << QJsonDocument::fromJson(line).object();
+    const QJsonObject last = lastOfType(records, QStringLiteral("step"));
+    const QJsonArray samples = last.value(QStringLiteral("samples")).toArray();
+    QCOMPARE(samples.size(), 3);
+    QCOMPARE(samples[0].toInt() + samples[1].toInt() + samples[2].toInt(), 12);
+    QVERIFY2(samples[2].toInt() < 4 && samples[2].toInt() < samples[0].toInt() &&
+                 samples[2].toInt() < samples[1].toInt(),
+             QJsonDocument(last).toJson().constData());
+    qInfo("tb-node3 at 30 %% of a CPU: samples per rank %d/%d/%d at step %d", samples[0].toInt(), samples[1].toInt(),
+          samples[2].toInt(), last.value(QStringLiteral("step")).toInt());
 }
 
 void TestTestbed::slowLink()
