@@ -1,7 +1,15 @@
-// Dynamic load balancing on this machine: 2 ranks of qwen2-tiny, rank 1 slowed by --inject-delay (a
-// share of the measured balanced step), --balance off against --balance auto. Prints tokens/s over the
-// steps after the first rebalancing window, the median step time, and the share each rank ended with.
-//   bench_balance [--steps N] [--data FILE] [--delays 0.25,0.5,1.0]
+// Dynamic load balancing on this machine: --balance off against --balance auto, interleaved, with one rank
+// slower per sample (--inject-slowdown RANK:FACTOR: its forward and backward take FACTOR times as long, so
+// its delay shrinks when it gets fewer samples, as a slower node's would) and with all ranks equal.
+// Every repetition runs each configuration once in the order (slow, off), (slow, auto), (equal, off),
+// (equal, auto), so a slower minute of this shared machine falls on both modes alike.
+//
+// Per run: the median over the measured steps (those after two balancing windows) of per-step tokens/s,
+// the median step, the step the first new split took effect, and how many times the split changed after
+// the second window (a split that oscillates changes there). Per configuration: the median of the runs
+// and their range; the verdict is auto/off per repetition (the pair ran back to back), its median and range.
+//   bench_balance [--ranks 2] [--factor 1.5] [--reps 3] [--steps 30] [--every 5] [--micro-batch 16]
+//                 [--seq-len 32] [--data FILE]
 #include "test_paths.h"
 #include <nlohmann/json.hpp>
 
@@ -10,7 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,95 +26,191 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    double tokensPerS = 0, stepMs = 0;
-    std::vector<int64_t> samples;
+struct Settings {
+    int ranks = 2, reps = 3, steps = 30, every = 5, microBatch = 16, seqLen = 32;
+    double factor = 1.5;
+    std::string data = std::string(TRAINDECK_CACHE_DIR) + "/demo/corpus.jsonl";
 };
+
+struct RunResult {
+    double tokensPerS = 0, stepMs = 0;
+    int firstRebalance = 0; // the first step with a new split (0: none)
+    int changesAfterWindows = 0;
+    std::vector<int64_t> lastShares;
+};
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 std::string quote(const std::string& s)
 {
     return "'" + s + "'";
 }
 
-// Runs the trainer; averages over the steps after `skip`.
-Result run(const std::string& work, const std::string& label, const std::string& data, int steps, int skip,
-           const std::string& extra)
+std::string joined(const std::vector<int64_t>& v)
+{
+    std::string text;
+    for (size_t i = 0; i < v.size(); ++i)
+        text += (i ? "/" : "") + std::to_string(v[i]);
+    return text;
+}
+
+RunResult readRun(const std::string& metrics, int measuredFrom, int windowsEnd)
+{
+    RunResult r;
+    std::vector<double> tokensPerS, stepMs;
+    std::vector<int64_t> previous;
+    std::ifstream in(metrics);
+    for (std::string line; std::getline(in, line);) {
+        const auto j = nlohmann::json::parse(line);
+        if (j["type"] != "step")
+            continue;
+        const int step = j["step"].get<int>();
+        const auto shares = j["samples"].get<std::vector<int64_t>>();
+        if (!previous.empty() && shares != previous) {
+            if (r.firstRebalance == 0)
+                r.firstRebalance = step;
+            if (step > windowsEnd)
+                ++r.changesAfterWindows;
+        }
+        previous = shares;
+        if (step < measuredFrom)
+            continue;
+        const double ms = j["step_ms"][0].get<double>();
+        stepMs.push_back(ms);
+        tokensPerS.push_back(j["tokens"].get<double>() / (ms / 1000.0));
+    }
+    r.tokensPerS = median(tokensPerS);
+    r.stepMs = median(stepMs);
+    r.lastShares = previous;
+    return r;
+}
+
+RunResult run(const Settings& s, const std::string& work, const std::string& label, double factor,
+              const std::string& mode)
 {
     const std::string out = work + "/" + label, metrics = out + ".jsonl";
     fs::remove_all(out);
     fs::remove(metrics);
-    const std::string cmd = "mpirun -np 2 --bind-to none --oversubscribe " + quote(TRAINDECK_TRAINER) +
-                            " train --preset qwen2-tiny --data " + quote(data) + " --max-steps " +
-                            std::to_string(steps) + " --seq-len 128 --micro-batch 4 --threads 1 --out " + quote(out) +
-                            " --metrics-out " + quote(metrics) + " --log-every 1000 " + extra + " 2>/dev/null";
+    std::string cmd = "mpirun -np " + std::to_string(s.ranks) + " --bind-to none --oversubscribe " +
+                      quote(TRAINDECK_TRAINER) + " train --preset qwen2-tiny --data " + quote(s.data) +
+                      " --max-steps " + std::to_string(s.steps) + " --seq-len " + std::to_string(s.seqLen) +
+                      " --micro-batch " + std::to_string(s.microBatch) + " --threads 1 --out " + quote(out) +
+                      " --metrics-out " + quote(metrics) + " --log-every 1000 --checkpoint-every 0 --balance " + mode +
+                      " --balance-every " + std::to_string(s.every);
+    if (factor > 1)
+        cmd += " --inject-slowdown " + std::to_string(s.ranks - 1) + ":" + std::to_string(factor);
+    cmd += " >/dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "bench_balance: trainer failed: %s\n", cmd.c_str());
+        std::fprintf(stderr, "bench_balance: the trainer failed: %s\n", cmd.c_str());
         std::exit(1);
     }
-    Result r;
-    std::vector<double> stepMs;
-    double tokens = 0, seconds = 0;
-    std::ifstream in(metrics);
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto j = nlohmann::json::parse(line);
-        if (j["type"] != "step" || j["step"].get<int>() <= skip)
-            continue;
-        const double ms = j["step_ms"][0].get<double>();
-        stepMs.push_back(ms);
-        tokens += j["tokens"].get<double>();
-        seconds += ms / 1000.0;
-        r.samples = j["samples"].get<std::vector<int64_t>>();
-    }
-    std::sort(stepMs.begin(), stepMs.end());
-    r.stepMs = stepMs.empty() ? 0 : stepMs[stepMs.size() / 2];
-    r.tokensPerS = seconds > 0 ? tokens / seconds : 0;
+    const int windowsEnd = 2 * s.every + 1; // a decision at step k takes effect at step k + 1
+    RunResult r = readRun(metrics, windowsEnd + 1, windowsEnd);
+    fs::remove_all(out);
     return r;
+}
+
+bool parse(int argc, char** argv, Settings& s)
+{
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--ranks")
+            s.ranks = std::atoi(v.c_str());
+        else if (a == "--factor")
+            s.factor = std::atof(v.c_str());
+        else if (a == "--reps")
+            s.reps = std::atoi(v.c_str());
+        else if (a == "--steps")
+            s.steps = std::atoi(v.c_str());
+        else if (a == "--every")
+            s.every = std::atoi(v.c_str());
+        else if (a == "--micro-batch")
+            s.microBatch = std::atoi(v.c_str());
+        else if (a == "--seq-len")
+            s.seqLen = std::atoi(v.c_str());
+        else if (a == "--data")
+            s.data = v;
+        else
+            return false;
+    }
+    return argc % 2 == 1 && s.ranks >= 2 && s.factor >= 1 && s.reps >= 1 && s.every >= 1 && s.steps > 2 * s.every + 2 &&
+           s.microBatch >= 1 && s.seqLen >= 2;
+}
+
+std::string range(const std::vector<double>& v, const char* format)
+{
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    char text[64];
+    std::snprintf(text, sizeof text, format, *lo, *hi);
+    return text;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    int steps = 40;
-    std::string data = std::string(TRAINDECK_CACHE_DIR) + "/demo/corpus.jsonl";
-    std::vector<double> delays = {0.25, 0.5, 1.0};
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--steps")
-            steps = std::atoi(argv[i + 1]);
-        else if (a == "--data")
-            data = argv[i + 1];
-        else if (a == "--delays") {
-            delays.clear();
-            std::stringstream ss(argv[i + 1]);
-            for (std::string part; std::getline(ss, part, ',');)
-                delays.push_back(std::stod(part));
-        }
+    Settings s;
+    if (!parse(argc, argv, s)) {
+        std::fprintf(stderr, "usage: bench_balance [--ranks N>=2] [--factor F>=1] [--reps N] [--steps N] [--every N] "
+                             "[--micro-batch N] [--seq-len N] [--data FILE]\n");
+        return 2;
     }
     const std::string work = (fs::temp_directory_path() / "traindeck-bench-balance").string();
     fs::create_directories(work);
-    const int every = 5, skip = 2 * every; // measured after two rebalancing windows
-    const Result base = run(work, "balanced", data, 20, 5, "");
-    std::printf("2 ranks x 1 thread, qwen2-tiny, micro-batch 4 per rank (8 per step), --balance-every %d, %d steps, "
-                "averaged over steps %d-%d\n",
-                every, steps, skip + 1, steps);
-    std::printf("balanced step (no delay): %.0f ms\n\n", base.stepMs);
-    std::printf("| delay on rank 1 | balance | tokens/s | median step ms | samples per rank (last step) |\n");
-    std::printf("| --- | --- | --- | --- | --- |\n");
-    for (double d : delays) {
-        const int ms = static_cast<int>(d * base.stepMs);
-        for (const char* mode : {"off", "auto"}) {
-            const Result r = run(work, std::string(mode) + std::to_string(ms), data, steps, skip,
-                                 "--inject-delay 1:" + std::to_string(ms) + ":forward --balance " + mode +
-                                     " --balance-every " + std::to_string(every));
-            std::string shares;
-            for (size_t k = 0; k < r.samples.size(); ++k)
-                shares += (k ? " / " : "") + std::to_string(r.samples[k]);
-            std::printf("| %d ms (%.0f %% of the step) | %s | %.0f | %.0f | %s |\n", ms, d * 100, mode, r.tokensPerS,
-                        r.stepMs, shares.c_str());
-            std::fflush(stdout);
+    std::printf("%d ranks x 1 thread, qwen2-tiny, seq-len %d, micro-batch %d per rank (%d per step), --balance-every "
+                "%d, %d steps, measured over steps %d-%d; rank %d slowed %.2fx per sample (--inject-slowdown); "
+                "%d repetitions, interleaved\n\n",
+                s.ranks, s.seqLen, s.microBatch, s.microBatch * s.ranks, s.every, s.steps, 2 * s.every + 2, s.steps,
+                s.ranks - 1, s.factor, s.reps);
+    std::printf(
+        "| rep | ranks | balance | tokens/s (median step) | median step ms | first new split at step | "
+        "split changes after step %d | samples per rank (last) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        2 * s.every + 1);
+    const std::vector<std::pair<std::string, double>> configs = {{"one slower", s.factor}, {"equal", 1.0}};
+    std::map<std::string, std::vector<RunResult>> results; // "config/mode"
+    for (int rep = 1; rep <= s.reps; ++rep)
+        for (const auto& [config, factor] : configs)
+            for (const std::string mode : {"off", "auto"}) {
+                const RunResult r = run(s, work, "run", factor, mode);
+                results[config + "/" + mode].push_back(r);
+                std::printf("| %d | %s | %s | %.0f | %.0f | %s | %d | %s |\n", rep, config.c_str(), mode.c_str(),
+                            r.tokensPerS, r.stepMs, r.firstRebalance ? std::to_string(r.firstRebalance).c_str() : "-",
+                            r.changesAfterWindows, joined(r.lastShares).c_str());
+                std::fflush(stdout);
+            }
+    std::printf("\n| ranks | balance | tokens/s, median of runs [range] | median step ms [range] |\n| --- | --- | --- "
+                "| --- |\n");
+    for (const auto& [config, factor] : configs)
+        for (const std::string mode : {"off", "auto"}) {
+            std::vector<double> tps, ms;
+            for (const auto& r : results[config + "/" + mode]) {
+                tps.push_back(r.tokensPerS);
+                ms.push_back(r.stepMs);
+            }
+            std::printf("| %s | %s | %.0f %s | %.0f %s |\n", config.c_str(), mode.c_str(), median(tps),
+                        range(tps, "[%.0f-%.0f]").c_str(), median(ms), range(ms, "[%.0f-%.0f]").c_str());
         }
+    std::printf("\n| ranks | auto / off tokens/s per repetition | median [range] |\n| --- | --- | --- |\n");
+    for (const auto& [config, factor] : configs) {
+        std::vector<double> ratios;
+        std::string each;
+        for (int i = 0; i < s.reps; ++i) {
+            const double ratio = results[config + "/auto"][size_t(i)].tokensPerS /
+                                 std::max(1e-9, results[config + "/off"][size_t(i)].tokensPerS);
+            ratios.push_back(ratio);
+            char text[32];
+            std::snprintf(text, sizeof text, "%s%.3f", i ? ", " : "", ratio);
+            each += text;
+        }
+        std::printf("| %s | %s | %.3f %s |\n", config.c_str(), each.c_str(), median(ratios),
+                    range(ratios, "[%.3f-%.3f]").c_str());
     }
     fs::remove_all(work);
     return 0;
