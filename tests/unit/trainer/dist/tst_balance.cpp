@@ -9,6 +9,7 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -39,6 +40,7 @@ class TestBalance : public QObject {
     void anySplitGivesTheSingleProcessUpdate();
     void autoBalanceMovesSamplesFromTheSlowRank();
     void resumeWithASplitIsBitExact();
+    void slowdownMultipliesTheRanksOwnTime();
     void badSharesAreRefused();
 
   private:
@@ -191,6 +193,39 @@ void TestBalance::resumeWithASplitIsBitExact()
         testsupport::readFile(broken + "/checkpoints/step-00000004/trainer_state.json").toStdString());
     QCOMPARE(state["balance_shares"], nlohmann::json::parse("[5,3]"));
     QCOMPARE(state["samples_consumed_in_epoch"].get<int64_t>(), state["position"].get<int64_t>());
+}
+
+void TestBalance::slowdownMultipliesTheRanksOwnTime()
+{
+    // --inject-slowdown 1:3, both ranks on 4 samples: rank 1's forward and backward take three times as
+    // long as rank 0's same work (a sleep of twice the time they took, so it grows with the rank's share).
+    // qwen2-tiny, not the micro model: its phases last tens of milliseconds, so the sleep's own latency
+    // (a millisecond or more on a busy machine) does not dominate them.
+    const QString out = dir_.path() + "/slowdown";
+    const auto r = trainMicro(2, {"--preset", "qwen2-tiny", "--data", data_, "--max-steps", "8", "--micro-batch", "4",
+                                  "--inject-slowdown", "1:3", "--out", out, "--metrics-out", out + "/metrics.jsonl"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    std::vector<double> ratios;
+    for (const auto& step : testsupport::records(out + "/metrics.jsonl", "step")) {
+        if (step["step"].get<int>() == 1) // allocations
+            continue;
+        ratios.push_back((step["fwd_ms"][1].get<double>() + step["bwd_ms"][1].get<double>()) /
+                         (step["fwd_ms"][0].get<double>() + step["bwd_ms"][0].get<double>()));
+    }
+    QVERIFY(ratios.size() >= 5);
+    std::sort(ratios.begin(), ratios.end());
+    const double median = ratios[ratios.size() / 2];
+    qInfo("rank 1's forward and backward over rank 0's, median of %zu steps: %.2f", ratios.size(), median);
+    // Without the slowdown this is about 1. Above 3 when rank 1 computes while rank 0 spins in the
+    // allreduce and a third process wants a core (3.1-3.6 measured here with other work running).
+    QVERIFY2(median > 2.2 && median < 6.0, qPrintable(QString::number(median)));
+
+    const QStringList base = {"--model", model_, "--data", data_, "--max-steps", "2"};
+    for (const char* bad : {"1", "1:x", "-1:2", "1:0.5", "1:2x"}) {
+        const auto refused = trainMicro(0, base + QStringList{"--inject-slowdown", bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--inject-slowdown"), refused.err.constData());
+    }
 }
 
 void TestBalance::badSharesAreRefused()
