@@ -3,7 +3,7 @@
 // runs/resume on a run directory built from fixtures (a failed 4-rank run), and the local records of
 // runs on a remote head node: listed offline (runs, runs --json), a finished one watched/reported
 // without SSH, an unreachable head named when a live one is cancelled; and a straggler that recovered,
-// raised and resolved in watch and report.
+// raised and resolved in watch and report; the balance history (shares, changes, gain) in report.
 #include "metrics/writer.h"
 #include "synthetic_run.h"
 #include "test_paths.h"
@@ -17,6 +17,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <utility>
+
 class TestCliRunCommands : public QObject {
     Q_OBJECT
 
@@ -28,6 +31,7 @@ class TestCliRunCommands : public QObject {
     void unreachableHeadIsNoBadInput();
     void failedRunFromFixtures();
     void recoveredStragglerRaisedAndResolved();
+    void balanceHistory();
     void remoteRecords();
     void remoteLostRecords();
 
@@ -277,6 +281,85 @@ void TestCliRunCommands::recoveredStragglerRaisedAndResolved()
         text.out.contains(QStringLiteral("raised at step %1; resolved at step %2").arg(raised).arg(resolved).toUtf8()),
         text.out.constData());
     QVERIFY2(text.out.contains("rank 2 (gpu-node-1)"), text.out.constData());
+}
+
+void TestCliRunCommands::balanceHistory()
+{
+    // (The CLI loads no translation: %n strings keep their "(s)".)
+    // Two finished 2-rank runs with `samples`: one that --balance moved (16/16, 18/14 at step 6, 19/13
+    // from step 7; 1630 ms steps before, 1310 ms after) and one that kept 16/16.
+    auto writeRun = [&](const QString& id, bool moved) {
+        const QString dir = m_runs + QLatin1Char('/') + id;
+        QDir().mkpath(dir);
+        traindeck::testing::SyntheticRun syn;
+        syn.ranks = 2;
+        QByteArray metrics = traindeck::metrics::toJsonLine(syn.hello());
+        using traindeck::metrics::RankMetric;
+        for (int n = 1; n <= 30; ++n) {
+            traindeck::metrics::StepRecord st = syn.step(n, 3.0);
+            const std::vector<float> shares = !moved || n < 6 ? std::vector<float>{16, 16}
+                                              : n < 7         ? std::vector<float>{18, 14}
+                                                              : std::vector<float>{19, 13};
+            const float ms = moved && n >= 7 ? 1310.f : 1630.f;
+            st.perRank[size_t(RankMetric::Samples)] = shares;
+            st.perRank[size_t(RankMetric::Step)] = {ms, ms - 5};
+            st.present |= traindeck::metrics::StepRecord::HasSamples;
+            metrics += traindeck::metrics::toJsonLine(st);
+        }
+        traindeck::metrics::DoneRecord done;
+        done.steps = 30;
+        metrics += traindeck::metrics::toJsonLine(done);
+        for (const auto& [name, data] :
+             {std::pair{"metrics.jsonl", metrics}, std::pair{"exit-code", QByteArray("0\n")},
+              std::pair{"pid", QByteArray("999999999\n")},
+              std::pair{"run.json", QStringLiteral(R"({"run_id":"%1","name":"bal",)"
+                                                   R"("created":"2024-06-12T10:00:00Z","attempts":1})")
+                                        .arg(id)
+                                        .toUtf8()}}) {
+            QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(data);
+        }
+    };
+    const QString moved = QStringLiteral("balanced-20240612-100000"), even = QStringLiteral("even-20240612-100000");
+    writeRun(moved, true);
+    writeRun(even, false);
+
+    const Outcome text = cli({QStringLiteral("report"), moved, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("Balancing: samples per rank 19/13 since step 7 (2 change(s): step 6, step 7); median "
+                               "step 1630 ms before the last change, 1310 ms after (-19.6 %)\n"),
+             text.out.constData());
+    const Outcome json =
+        cli({QStringLiteral("report"), moved, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(o.value(QStringLiteral("samples_per_rank")).toArray(), (QJsonArray{19, 13}));
+    const QJsonObject b = o.value(QStringLiteral("balance")).toObject();
+    QCOMPARE(b.value(QStringLiteral("samples")).toArray(), (QJsonArray{19, 13}));
+    QCOMPARE(b.value(QStringLiteral("since_step")).toInt(), 7);
+    const QJsonArray changes = b.value(QStringLiteral("changes")).toArray();
+    QCOMPARE(changes.size(), 2);
+    QCOMPARE(changes[0].toObject().value(QStringLiteral("step")).toInt(), 6);
+    QCOMPARE(changes[0].toObject().value(QStringLiteral("samples")).toArray(), (QJsonArray{18, 14}));
+    QCOMPARE(changes[1].toObject().value(QStringLiteral("step")).toInt(), 7);
+    QCOMPARE(changes[1].toObject().value(QStringLiteral("samples")).toArray(), (QJsonArray{19, 13}));
+    QCOMPARE(b.value(QStringLiteral("before_ms")).toDouble(), 1630.0);
+    QCOMPARE(b.value(QStringLiteral("after_ms")).toDouble(), 1310.0);
+    QVERIFY(std::abs(b.value(QStringLiteral("gain_pct")).toDouble() - (1310.0 / 1630.0 - 1) * 100) < 1e-9);
+
+    // Unchanged even shares: no line in the text; in --json the shares, no change, no comparison.
+    const Outcome evenText = cli({QStringLiteral("report"), even, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(evenText.exitCode, 0);
+    QVERIFY2(!evenText.out.contains("Balancing"), evenText.out.constData());
+    const Outcome evenJson =
+        cli({QStringLiteral("report"), even, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    const QJsonObject e = QJsonDocument::fromJson(evenJson.out).object().value(QStringLiteral("balance")).toObject();
+    QCOMPARE(e.value(QStringLiteral("samples")).toArray(), (QJsonArray{16, 16}));
+    QCOMPARE(e.value(QStringLiteral("since_step")).toInt(), 1);
+    QVERIFY(e.value(QStringLiteral("changes")).toArray().isEmpty());
+    for (const char* key : {"before_ms", "after_ms", "gain_pct"})
+        QVERIFY2(e.value(QString::fromLatin1(key)).isNull(), key);
 }
 
 void TestCliRunCommands::remoteRecords()
