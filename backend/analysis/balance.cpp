@@ -12,17 +12,23 @@ using metrics::RankMetric;
 
 namespace {
 
-// The row's shares; empty when any rank's is missing (a step written without `samples`).
-std::vector<int> sharesAt(const MetricStore& store, qint64 row)
+// Reads the row's shares into `shares` (world size long); false when any rank's is missing (a step
+// written without `samples`) or out of range. Whether they differ from what `shares` held before goes to `differs`.
+// In place: a long run's every row is read on each refresh.
+bool readShares(const MetricStore& store, qint64 row, std::vector<int>& shares, bool& differs)
 {
-    std::vector<int> shares(size_t(store.worldSize()));
+    // Sequences per rank and step; anything else (NaN, negative, beyond an int) is no share.
+    constexpr float kMaxShare = 1e9f;
+    for (int r = 0; r < store.worldSize(); ++r)
+        if (const float v = store.rankAt(RankMetric::Samples, r, row); !(v >= 0 && v <= kMaxShare))
+            return false;
+    differs = false;
     for (int r = 0; r < store.worldSize(); ++r) {
-        const float v = store.rankAt(RankMetric::Samples, r, row);
-        if (!std::isfinite(v))
-            return {};
-        shares[size_t(r)] = int(v);
+        const int n = int(store.rankAt(RankMetric::Samples, r, row));
+        differs |= shares[size_t(r)] != n;
+        shares[size_t(r)] = n;
     }
-    return shares;
+    return true;
 }
 
 // The job's step time: every rank waits for the slowest in the allreduce, so the slowest step_ms.
@@ -65,19 +71,19 @@ BalanceSummary balanceSummary(const MetricStore& store)
     if (store.rowCount() == 0 || store.worldSize() == 0 || !store.hasRankMetric(RankMetric::Samples))
         return b;
     qint64 lastChangeRow = -1;
+    std::vector<int> shares(size_t(store.worldSize()), -1);
     for (qint64 row = 0; row < store.rowCount(); ++row) {
-        std::vector<int> shares = sharesAt(store, row);
-        if (shares.empty())
+        bool differs = false;
+        if (!readShares(store, row, shares, differs) || !differs)
             continue;
-        if (b.samples.empty()) {
-            b.sinceStep = store.stepAt(row);
-        } else if (shares != b.samples) {
-            b.sinceStep = store.stepAt(row);
-            b.changes.push_back({b.sinceStep, shares});
+        if (b.sinceStep >= 0) {
+            b.changes.push_back({store.stepAt(row), shares});
             lastChangeRow = row;
         }
-        b.samples = std::move(shares);
+        b.sinceStep = store.stepAt(row);
     }
+    if (b.sinceStep >= 0)
+        b.samples = std::move(shares);
     if (lastChangeRow < 0)
         return b;
     b.beforeMs = medianStepMs(store, lastChangeRow - BalanceSummary::kWindowSteps, lastChangeRow);

@@ -146,6 +146,15 @@ class TestBalanceSummary : public QObject {
         QCOMPARE(b.samples, (std::vector<int>{3, 5}));
         QCOMPARE(b.sinceStep, 6);
         QVERIFY(!b.changed());
+
+        // Shares that are no count of sequences (negative, beyond an int) are skipped alike, no UB.
+        MetricStore odd;
+        odd.onStep(step(1, {3, 5}, 1000));
+        odd.onStep(step(2, {-1, 9}, 1000));
+        odd.onStep(step(3, {1e20f, 1}, 1000));
+        const BalanceSummary o = balanceSummary(odd);
+        QCOMPARE(o.samples, (std::vector<int>{3, 5}));
+        QVERIFY(!o.changed());
     }
 };
 
