@@ -286,9 +286,10 @@ void TestCliRunCommands::recoveredStragglerRaisedAndResolved()
 void TestCliRunCommands::balanceHistory()
 {
     // (The CLI loads no translation: %n strings keep their "(s)".)
-    // Two finished 2-rank runs with `samples`: one that --balance moved (16/16, 18/14 at step 6, 19/13
-    // from step 7; 1630 ms steps before, 1310 ms after) and one that kept 16/16.
-    auto writeRun = [&](const QString& id, bool moved) {
+    // Finished 2-rank runs of 30 steps with `samples`, each split from its step on; the steps take
+    // 1630 ms until the last split and 1310 ms from then on.
+    using Splits = std::vector<std::pair<int, std::vector<float>>>;
+    auto writeRun = [&](const QString& id, const Splits& splits) {
         const QString dir = m_runs + QLatin1Char('/') + id;
         QDir().mkpath(dir);
         traindeck::testing::SyntheticRun syn;
@@ -297,10 +298,11 @@ void TestCliRunCommands::balanceHistory()
         using traindeck::metrics::RankMetric;
         for (int n = 1; n <= 30; ++n) {
             traindeck::metrics::StepRecord st = syn.step(n, 3.0);
-            const std::vector<float> shares = !moved || n < 6 ? std::vector<float>{16, 16}
-                                              : n < 7         ? std::vector<float>{18, 14}
-                                                              : std::vector<float>{19, 13};
-            const float ms = moved && n >= 7 ? 1310.f : 1630.f;
+            std::vector<float> shares;
+            for (const auto& [from, split] : splits)
+                if (n >= from)
+                    shares = split;
+            const float ms = splits.size() > 1 && n >= splits.back().first ? 1310.f : 1630.f;
             st.perRank[size_t(RankMetric::Samples)] = shares;
             st.perRank[size_t(RankMetric::Step)] = {ms, ms - 5};
             st.present |= traindeck::metrics::StepRecord::HasSamples;
@@ -322,8 +324,8 @@ void TestCliRunCommands::balanceHistory()
         }
     };
     const QString moved = QStringLiteral("balanced-20240612-100000"), even = QStringLiteral("even-20240612-100000");
-    writeRun(moved, true);
-    writeRun(even, false);
+    writeRun(moved, {{1, {16, 16}}, {6, {18, 14}}, {7, {19, 13}}});
+    writeRun(even, {{1, {16, 16}}});
 
     const Outcome text = cli({QStringLiteral("report"), moved, QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(text.exitCode, 0);
@@ -360,6 +362,30 @@ void TestCliRunCommands::balanceHistory()
     QVERIFY(e.value(QStringLiteral("changes")).toArray().isEmpty());
     for (const char* key : {"before_ms", "after_ms", "gain_pct"})
         QVERIFY2(e.value(QString::fromLatin1(key)).isNull(), key);
+
+    // An uneven split that never changed: one short line. A change two steps before the end: listed,
+    // not compared. Seven changes: the last five named.
+    const QString uneven = QStringLiteral("uneven-20240612-100000"), late = QStringLiteral("late-20240612-100000"),
+                  many = QStringLiteral("many-20240612-100000");
+    writeRun(uneven, {{1, {24, 8}}});
+    writeRun(late, {{1, {16, 16}}, {29, {17, 15}}});
+    Splits seven{{1, {16, 16}}};
+    for (int k = 1; k <= 7; ++k)
+        seven.push_back({2 * k, {float(16 + k), float(16 - k)}});
+    writeRun(many, seven);
+    const auto reportLine = [&](const QString& id) {
+        const Outcome report = cli({QStringLiteral("report"), id, QStringLiteral("--runs-dir"), m_runs});
+        for (const QByteArray& l : report.out.split('\n'))
+            if (l.startsWith("Balancing"))
+                return l;
+        return QByteArray();
+    };
+    QCOMPARE(reportLine(uneven), QByteArray("Balancing: samples per rank 24/8 since step 1 (unchanged)"));
+    QCOMPARE(reportLine(late), QByteArray("Balancing: samples per rank 17/15 since step 29 (1 change(s): step 29); "
+                                          "too few steps around the last change to compare step times"));
+    QCOMPARE(reportLine(many),
+             QByteArray("Balancing: samples per rank 23/9 since step 14 (7 change(s): …, step 6, step 8, step 10, step "
+                        "12, step 14); median step 1630 ms before the last change, 1310 ms after (-19.6 %)"));
 }
 
 void TestCliRunCommands::remoteRecords()
