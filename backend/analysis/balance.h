@@ -22,11 +22,11 @@ struct BalanceSummary {
     static constexpr int kMinSteps = 3;
 
     std::vector<int> samples;         // each rank's share in the last step that has them; empty: no data
-    qint64 sinceStep = -1;            // the first step of that split (of the run's first split when unchanged)
-    std::vector<ShareChange> changes; // every step whose split differs from the step before it
+    qint64 sinceStep = -1;            // the first step of that split
+    std::vector<ShareChange> changes; // every step whose split differs from the last one before it
     // The job's step time (the slowest rank's step_ms) as medians over up to kWindowSteps steps before
-    // the last change and after it, the change step itself in neither (it may still carry the old
-    // split's prefetch); NaN with fewer than kMinSteps on a side or no change.
+    // the last change and after it, the change step itself in neither (the step the data loader
+    // re-splits in); NaN with fewer than kMinSteps on a side or no change.
     double beforeMs = std::numeric_limits<double>::quiet_NaN();
     double afterMs = std::numeric_limits<double>::quiet_NaN();
     double gainPct = std::numeric_limits<double>::quiet_NaN(); // (after / before - 1) x 100: negative is faster
