@@ -323,4 +323,31 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>traindeck::gui::monitor::BalanceTab</name>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="180"/>
+        <source>Samples per rank: %1 since step %2 — changed at step(s) %3</source>
+        <translation>
+            <numerusform>Samples per rank: %1 since step %2 — changed at step %3</numerusform>
+            <numerusform>Samples per rank: %1 since step %2 — changed at steps %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="217"/>
+        <source>%n sample(s) per step since step %1</source>
+        <translation>
+            <numerusform>%n sample per step since step %1</numerusform>
+            <numerusform>%n samples per step since step %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="238"/>
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n sample</numerusform>
+            <numerusform>%n samples</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

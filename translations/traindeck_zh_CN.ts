@@ -4483,77 +4483,123 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::monitor::BalanceTab</name>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="50"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="163"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="226"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="51"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="100"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="112"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="52"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="64"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="99"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="111"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="109"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="131"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="121"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="143"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="130"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="142"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="131"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="143"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="162"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="169"/>
+        <source>Samples per rank: %1 since step %2 (unchanged)</source>
+        <translation>各进程样本数：%1，自第 %2 步起（未变）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="180"/>
+        <source>Samples per rank: %1 since step %2 — changed at step(s) %3</source>
+        <translation>
+            <numerusform>各进程样本数：%1，自第 %2 步起 — 调整于第 %3 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="186"/>
+        <source>Median step %1 ms before the last change, %2 ms after (%3 %)</source>
+        <translation>最后一次调整前步耗时中位数 %1 ms，调整后 %2 ms（%3 %）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="211"/>
+        <source>Rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="211"/>
+        <source>Rank %1 on %2</source>
+        <translation>进程 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="213"/>
+        <source>%1 ms per step (mean of the phases)</source>
+        <translation>每步 %1 ms（各阶段平均值之和）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="217"/>
+        <source>%n sample(s) per step since step %1</source>
+        <translation>
+            <numerusform>自第 %1 步起每步 %n 个样本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="225"/>
         <source>Load balance: mean time per phase and rank, steps %1–%2</source>
         <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="238"/>
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n 个样本</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "command.h"
 
+#include "analysis/balance.h"
 #include "analysis/diagnosis.h"
 #include "analysis/phases.h"
 #include "common/format.h"
@@ -27,17 +28,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <optional>
 
 using namespace traindeck::cli;
 using namespace traindeck::launch;
 using namespace traindeck::metrics;
 using traindeck::formatNumber;
+using traindeck::analysis::balanceSummary;
+using traindeck::analysis::BalanceSummary;
 using traindeck::analysis::Diagnosis;
 using traindeck::analysis::Finding;
 using traindeck::analysis::Phase;
 using traindeck::analysis::PhaseMeans;
+using traindeck::analysis::ShareChange;
 
 namespace {
 
@@ -276,19 +279,66 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
     return true;
 }
 
-// Each rank's samples in the last step (the step record's `samples`); empty when the run has none.
-QList<qint64> lastSamples(const MetricStore& s)
+// The shares as "19/13".
+QString sharesText(const std::vector<int>& samples)
 {
-    QList<qint64> out;
-    if (s.rowCount() == 0 || !s.hasRankMetric(RankMetric::Samples))
-        return out;
-    for (int r = 0; r < s.worldSize(); ++r) {
-        const float v = s.rankAt(RankMetric::Samples, r, s.rowCount() - 1);
-        if (!std::isfinite(v))
-            return {};
-        out.append(qint64(v));
-    }
-    return out;
+    QStringList parts;
+    for (int n : samples)
+        parts.append(QString::number(n));
+    return parts.join(QLatin1Char('/'));
+}
+
+// The balance history in one line: the current shares, when they changed and what the last change
+// gained; an unchanged uneven split in a short line, an even one not at all (empty).
+QString balanceText(const BalanceSummary& b)
+{
+    if (!b.hasSamples() || (!b.changed() && b.sharesEqual()))
+        return {};
+    if (!b.changed())
+        return ReportCommand::tr("Balancing: samples per rank %1 since step %2 (unchanged)")
+            .arg(sharesText(b.samples))
+            .arg(b.sinceStep);
+    // A long history names its last changes only.
+    constexpr int kListedChanges = 5;
+    QStringList steps;
+    const int total = int(b.changes.size());
+    if (total > kListedChanges)
+        steps.append(QStringLiteral("…"));
+    for (int i = std::max(0, total - kListedChanges); i < total; ++i)
+        steps.append(ReportCommand::tr("step %1").arg(b.changes[size_t(i)].step));
+    QString line = ReportCommand::tr("Balancing: samples per rank %1 since step %2 (%n change(s): %3)", nullptr, total)
+                       .arg(sharesText(b.samples))
+                       .arg(b.sinceStep)
+                       .arg(steps.join(QStringLiteral(", ")));
+    if (b.hasGain())
+        line += ReportCommand::tr("; median step %1 ms before the last change, %2 ms after (%3 %)")
+                    .arg(QString::number(b.beforeMs, 'f', 0), QString::number(b.afterMs, 'f', 0),
+                         (b.gainPct > 0 ? QStringLiteral("+") : QString()) + QString::number(b.gainPct, 'f', 1));
+    else
+        line += ReportCommand::tr("; too few steps around the last change to compare step times");
+    return line;
+}
+
+// `balance` of --json: the shares, their changes and the step times around the last change (null
+// without enough steps).
+QJsonObject balanceJson(const BalanceSummary& b)
+{
+    auto shares = [](const std::vector<int>& samples) {
+        QJsonArray a;
+        for (int n : samples)
+            a.append(n);
+        return a;
+    };
+    auto numberOrNull = [&](double v) { return b.hasGain() ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
+    QJsonArray changes;
+    for (const ShareChange& c : b.changes)
+        changes.append(QJsonObject{{QStringLiteral("step"), c.step}, {QStringLiteral("samples"), shares(c.samples)}});
+    return QJsonObject{{QStringLiteral("samples"), shares(b.samples)},
+                       {QStringLiteral("since_step"), b.sinceStep},
+                       {QStringLiteral("changes"), changes},
+                       {QStringLiteral("before_ms"), numberOrNull(b.beforeMs)},
+                       {QStringLiteral("after_ms"), numberOrNull(b.afterMs)},
+                       {QStringLiteral("gain_pct"), numberOrNull(b.gainPct)}};
 }
 
 // The gradient allreduce per step, averaged over steps and ranks: the part on the critical path
@@ -374,11 +424,10 @@ int run(const QStringList& args)
         o.insert(QStringLiteral("hosts"), hosts);
         if (s.rowCount() > 0)
             o.insert(QStringLiteral("last_loss"), s.scalarAt(Scalar::Loss, s.rowCount() - 1));
-        if (const QList<qint64> shares = lastSamples(s); !shares.isEmpty()) {
-            QJsonArray a;
-            for (qint64 n : shares)
-                a.append(n);
-            o.insert(QStringLiteral("samples_per_rank"), a); // each rank's share of the last step's batch
+        if (const BalanceSummary b = balanceSummary(s); b.hasSamples()) {
+            const QJsonObject balance = balanceJson(b);
+            o.insert(QStringLiteral("samples_per_rank"), balance.value(QStringLiteral("samples"))); // as before
+            o.insert(QStringLiteral("balance"), balance);
         }
         if (const auto comm = commSplit(s)) {
             o.insert(QStringLiteral("comm_exposed_ms"), comm->exposedMs); // mean per step and rank
@@ -410,17 +459,10 @@ int run(const QStringList& args)
                    .arg(formatNumber(s.scalarAt(Scalar::Loss, 0), 4, 'g'),
                         formatNumber(s.scalarAt(Scalar::Loss, s.rowCount() - 1), 4, 'g'))
             << '\n';
-        // Shares moved by --balance auto (or fixed unevenly): say who took how much.
-        if (const QList<qint64> shares = lastSamples(s);
-            !shares.isEmpty() &&
-            std::adjacent_find(shares.begin(), shares.end(), std::not_equal_to<>()) != shares.end()) {
-            QStringList parts;
-            for (int r = 0; r < shares.size(); ++r)
-                parts.append(QStringLiteral("%1:%2").arg(QString::number(r), QString::number(shares[r])));
-            out << ReportCommand::tr("samples per rank in the last step (--balance): %1")
-                       .arg(parts.join(QStringLiteral(", ")))
-                << '\n';
-        }
+        // Shares moved by --balance auto (or fixed unevenly): who takes how much, since when, and what
+        // the last move gained.
+        if (const QString balance = balanceText(balanceSummary(s)); !balance.isEmpty())
+            out << balance << '\n';
         if (const auto comm = commSplit(s); comm && comm->exposedMs + comm->hiddenMs > 0)
             out << ReportCommand::tr("allreduce per step: %1 ms on the critical path, %2 ms hidden behind backward "
                                      "(%3 % overlapped)")

@@ -77,6 +77,7 @@ class MonitorPage : public QWidget {
     QCPGraph* memGraph(int rank) const { return m_devices->memGraph(rank); }
     QCPBars* phaseBars(Phase phase) const { return m_balance->phaseBars(phase); }
     QCPColorMap* heatmap() const { return m_balance->heatmap(); }
+    const monitor::BalanceTab* balanceTab() const { return m_balance; }
     FindingsPanel* findingsPanel() const { return m_findings; }
     LogsPanel* logsPanel() const { return m_logs; }
     QList<int> selectedRanks() const;

@@ -5,6 +5,8 @@
 #include "plotstyle.h"
 #include "qcp.h"
 
+#include <QLabel>
+#include <QMouseEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -35,13 +37,23 @@ BalanceTab::BalanceTab(QWidget* parent) : QWidget(parent)
 {
     auto* bg = new QVBoxLayout(this);
     bg->setContentsMargins(2, 2, 2, 2);
+    m_sharesLabel = new QLabel(this);
+    m_sharesLabel->setWordWrap(true);
+    m_sharesLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sharesLabel->hide();
     buildBars();
     buildHeatmap();
+    bg->addWidget(m_sharesLabel);
     bg->addWidget(m_barsPlot);
     bg->addWidget(m_heatPlot);
     connect(m_barsPlot, &QCustomPlot::plottableClick, this,
             [this](QCPAbstractPlottable*, int index, QMouseEvent*) { Q_EMIT ranksPicked({index}); });
     connect(m_barsPlot, &QCustomPlot::mouseDoubleClick, this, [this] { Q_EMIT ranksPicked({}); });
+    // The tooltip names the rank under the mouse (the plot's tooltip, shown when the mouse rests).
+    connect(m_barsPlot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const double x = std::round(m_barsPlot->xAxis->pixelToCoord(e->position().x()));
+        m_barsPlot->setToolTip(x >= 0 && x < m_barTips.size() ? barToolTip(int(x)) : QString());
+    });
 }
 
 // The load-balance bars: mean time per phase and rank, stacked, the legend in a row of its own.
@@ -133,8 +145,48 @@ void BalanceTab::setHeatmapMetric(HeatmapMetric metric, const QString& label)
 
 void BalanceTab::refresh(const MetricStore& store, bool following)
 {
+    m_shares = analysis::balanceSummary(store);
+    refreshShares();
     refreshBars(store);
     refreshHeatmap(store, following);
+}
+
+// The shares as the backend found them: the current split, since when, the steps it changed at and
+// what the last change did to the step time.
+void BalanceTab::refreshShares()
+{
+    const analysis::BalanceSummary& b = m_shares;
+    m_sharesLabel->setVisible(b.hasSamples());
+    if (!b.hasSamples()) {
+        m_sharesLabel->clear();
+        return;
+    }
+    QStringList shares;
+    for (int n : b.samples)
+        shares.append(QString::number(n));
+    const QString split = shares.join(QStringLiteral(" / "));
+    if (!b.changed()) {
+        m_sharesLabel->setText(tr("Samples per rank: %1 since step %2 (unchanged)").arg(split).arg(b.sinceStep));
+        return;
+    }
+    // A long history names its last changes only.
+    constexpr int kListedChanges = 8;
+    const int total = int(b.changes.size());
+    QStringList steps;
+    if (total > kListedChanges)
+        steps.append(QStringLiteral("…"));
+    for (int i = std::max(0, total - kListedChanges); i < total; ++i)
+        steps.append(QString::number(b.changes[size_t(i)].step));
+    QString text = tr("Samples per rank: %1 since step %2 — changed at step(s) %3", nullptr, total)
+                       .arg(split)
+                       .arg(b.sinceStep)
+                       .arg(steps.join(QStringLiteral(", ")));
+    if (b.hasGain())
+        text += QLatin1Char('\n') +
+                tr("Median step %1 ms before the last change, %2 ms after (%3 %)")
+                    .arg(QString::number(b.beforeMs, 'f', 0), QString::number(b.afterMs, 'f', 0),
+                         (b.gainPct > 0 ? QStringLiteral("+") : QString()) + QString::number(b.gainPct, 'f', 1));
+    m_sharesLabel->setText(text);
 }
 
 void BalanceTab::refreshBars(const MetricStore& store)
@@ -152,8 +204,19 @@ void BalanceTab::refreshBars(const MetricStore& store)
         }
         m_bars[p]->setData(keys, values, true);
     }
-    for (int r = 0; r < means.ranks; ++r)
+    m_barTips.clear();
+    for (int r = 0; r < means.ranks; ++r) {
         top = std::max(top, means.total(r));
+        const QString host = store.hostOf(r);
+        QString tip = host.isEmpty() ? tr("Rank %1").arg(r) : tr("Rank %1 on %2").arg(r).arg(host);
+        tip +=
+            QLatin1Char('\n') + tr("%1 ms per step (mean of the phases)").arg(QString::number(means.total(r), 'f', 1));
+        if (r < int(m_shares.samples.size()))
+            tip +=
+                QLatin1Char('\n') +
+                tr("%n sample(s) per step since step %1", nullptr, m_shares.samples[size_t(r)]).arg(m_shares.sinceStep);
+        m_barTips.append(tip);
+    }
     m_barsPlot->xAxis->setRange(-0.6, std::max(1, means.ranks) - 0.4);
     m_barsPlot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
     if (auto* title = qobject_cast<QCPTextElement*>(m_barsPlot->plotLayout()->element(0, 0))) {
@@ -166,10 +229,14 @@ void BalanceTab::refreshBars(const MetricStore& store)
         m_barsPlot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     } else {
         // Each rank labelled with its host, so a slow bar names the machine too.
+        // With --balance, each rank's share under it.
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         for (int r = 0; r < means.ranks; ++r) {
             const QString host = store.hostOf(r);
-            ticker->addTick(r, host.isEmpty() ? QString::number(r) : QStringLiteral("%1\n%2").arg(r).arg(host));
+            QString label = host.isEmpty() ? QString::number(r) : QStringLiteral("%1\n%2").arg(r).arg(host);
+            if (r < int(m_shares.samples.size()))
+                label += QLatin1Char('\n') + tr("%n sample(s)", nullptr, m_shares.samples[size_t(r)]);
+            ticker->addTick(r, label);
         }
         m_barsPlot->xAxis->setTicker(ticker);
     }

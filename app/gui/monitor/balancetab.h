@@ -1,7 +1,9 @@
-// The Monitor's Load balance tab: stacked bars of the mean time per phase and rank over the last
-// steps, and a rank x step heatmap of one metric; the selected ranks are highlighted in both.
+// The Monitor's Load balance tab: each rank's share of the batch and when the shares changed
+// (--balance), stacked bars of the mean time per phase and rank over the last steps, and a rank x step
+// heatmap of one metric; the selected ranks are highlighted in both.
 #pragma once
 
+#include "analysis/balance.h"
 #include "series.h"
 
 #include <QList>
@@ -11,6 +13,7 @@ class QCPBars;
 class QCPColorMap;
 class QCPColorScale;
 class QCustomPlot;
+class QLabel;
 
 namespace traindeck::gui::monitor {
 
@@ -33,6 +36,11 @@ class BalanceTab : public QWidget {
     QCustomPlot* heatmapPlot() const { return m_heatPlot; }
     QCPBars* phaseBars(Phase phase) const { return m_bars.value(int(phase)); }
     QCPColorMap* heatmap() const { return m_heat; }
+    // "Samples per rank: 19 / 13 since step 7 — changed at steps 6, 7 ..."; hidden without `samples`.
+    QLabel* sharesLabel() const { return m_sharesLabel; }
+    // What the bars plot shows as its tooltip over a rank's bar: the rank, its host, its phases' total
+    // and its share ("" for a rank not shown).
+    QString barToolTip(int rank) const { return m_barTips.value(rank); }
 
   Q_SIGNALS:
     // A bar was clicked (its rank) or the bars double-clicked (none).
@@ -41,10 +49,14 @@ class BalanceTab : public QWidget {
   private:
     void buildBars();
     void buildHeatmap();
+    void refreshShares();
     void refreshBars(const metrics::MetricStore& store);
     void refreshHeatmap(const metrics::MetricStore& store, bool following);
 
+    QLabel* m_sharesLabel = nullptr;
     QCustomPlot *m_barsPlot = nullptr, *m_heatPlot = nullptr;
+    analysis::BalanceSummary m_shares;
+    QStringList m_barTips;
     QList<QCPBars*> m_bars;
     QCPColorMap* m_heat = nullptr;
     QCPColorScale* m_heatScale = nullptr;

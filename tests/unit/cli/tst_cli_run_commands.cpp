@@ -3,7 +3,7 @@
 // runs/resume on a run directory built from fixtures (a failed 4-rank run), and the local records of
 // runs on a remote head node: listed offline (runs, runs --json), a finished one watched/reported
 // without SSH, an unreachable head named when a live one is cancelled; and a straggler that recovered,
-// raised and resolved in watch and report.
+// raised and resolved in watch and report; the balance history (shares, changes, gain) in report.
 #include "metrics/writer.h"
 #include "synthetic_run.h"
 #include "test_paths.h"
@@ -17,6 +17,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <utility>
+
 class TestCliRunCommands : public QObject {
     Q_OBJECT
 
@@ -28,6 +31,7 @@ class TestCliRunCommands : public QObject {
     void unreachableHeadIsNoBadInput();
     void failedRunFromFixtures();
     void recoveredStragglerRaisedAndResolved();
+    void balanceHistory();
     void remoteRecords();
     void remoteLostRecords();
 
@@ -277,6 +281,111 @@ void TestCliRunCommands::recoveredStragglerRaisedAndResolved()
         text.out.contains(QStringLiteral("raised at step %1; resolved at step %2").arg(raised).arg(resolved).toUtf8()),
         text.out.constData());
     QVERIFY2(text.out.contains("rank 2 (gpu-node-1)"), text.out.constData());
+}
+
+void TestCliRunCommands::balanceHistory()
+{
+    // (The CLI loads no translation: %n strings keep their "(s)".)
+    // Finished 2-rank runs of 30 steps with `samples`, each split from its step on; the steps take
+    // 1630 ms until the last split and 1310 ms from then on.
+    using Splits = std::vector<std::pair<int, std::vector<float>>>;
+    auto writeRun = [&](const QString& id, const Splits& splits) {
+        const QString dir = m_runs + QLatin1Char('/') + id;
+        QDir().mkpath(dir);
+        traindeck::testing::SyntheticRun syn;
+        syn.ranks = 2;
+        QByteArray metrics = traindeck::metrics::toJsonLine(syn.hello());
+        using traindeck::metrics::RankMetric;
+        for (int n = 1; n <= 30; ++n) {
+            traindeck::metrics::StepRecord st = syn.step(n, 3.0);
+            std::vector<float> shares;
+            for (const auto& [from, split] : splits)
+                if (n >= from)
+                    shares = split;
+            const float ms = splits.size() > 1 && n >= splits.back().first ? 1310.f : 1630.f;
+            st.perRank[size_t(RankMetric::Samples)] = shares;
+            st.perRank[size_t(RankMetric::Step)] = {ms, ms - 5};
+            st.present |= traindeck::metrics::StepRecord::HasSamples;
+            metrics += traindeck::metrics::toJsonLine(st);
+        }
+        traindeck::metrics::DoneRecord done;
+        done.steps = 30;
+        metrics += traindeck::metrics::toJsonLine(done);
+        for (const auto& [name, data] :
+             {std::pair{"metrics.jsonl", metrics}, std::pair{"exit-code", QByteArray("0\n")},
+              std::pair{"pid", QByteArray("999999999\n")},
+              std::pair{"run.json", QStringLiteral(R"({"run_id":"%1","name":"bal",)"
+                                                   R"("created":"2024-06-12T10:00:00Z","attempts":1})")
+                                        .arg(id)
+                                        .toUtf8()}}) {
+            QFile f(dir + QLatin1Char('/') + QString::fromLatin1(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(data);
+        }
+    };
+    const QString moved = QStringLiteral("balanced-20240612-100000"), even = QStringLiteral("even-20240612-100000");
+    writeRun(moved, {{1, {16, 16}}, {6, {18, 14}}, {7, {19, 13}}});
+    writeRun(even, {{1, {16, 16}}});
+
+    const Outcome text = cli({QStringLiteral("report"), moved, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("Balancing: samples per rank 19/13 since step 7 (2 change(s): step 6, step 7); median "
+                               "step 1630 ms before the last change, 1310 ms after (-19.6 %)\n"),
+             text.out.constData());
+    const Outcome json =
+        cli({QStringLiteral("report"), moved, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(o.value(QStringLiteral("samples_per_rank")).toArray(), (QJsonArray{19, 13}));
+    const QJsonObject b = o.value(QStringLiteral("balance")).toObject();
+    QCOMPARE(b.value(QStringLiteral("samples")).toArray(), (QJsonArray{19, 13}));
+    QCOMPARE(b.value(QStringLiteral("since_step")).toInt(), 7);
+    const QJsonArray changes = b.value(QStringLiteral("changes")).toArray();
+    QCOMPARE(changes.size(), 2);
+    QCOMPARE(changes[0].toObject().value(QStringLiteral("step")).toInt(), 6);
+    QCOMPARE(changes[0].toObject().value(QStringLiteral("samples")).toArray(), (QJsonArray{18, 14}));
+    QCOMPARE(changes[1].toObject().value(QStringLiteral("step")).toInt(), 7);
+    QCOMPARE(changes[1].toObject().value(QStringLiteral("samples")).toArray(), (QJsonArray{19, 13}));
+    QCOMPARE(b.value(QStringLiteral("before_ms")).toDouble(), 1630.0);
+    QCOMPARE(b.value(QStringLiteral("after_ms")).toDouble(), 1310.0);
+    QVERIFY(std::abs(b.value(QStringLiteral("gain_pct")).toDouble() - (1310.0 / 1630.0 - 1) * 100) < 1e-9);
+
+    // Unchanged even shares: no line in the text; in --json the shares, no change, no comparison.
+    const Outcome evenText = cli({QStringLiteral("report"), even, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(evenText.exitCode, 0);
+    QVERIFY2(!evenText.out.contains("Balancing"), evenText.out.constData());
+    const Outcome evenJson =
+        cli({QStringLiteral("report"), even, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
+    const QJsonObject e = QJsonDocument::fromJson(evenJson.out).object().value(QStringLiteral("balance")).toObject();
+    QCOMPARE(e.value(QStringLiteral("samples")).toArray(), (QJsonArray{16, 16}));
+    QCOMPARE(e.value(QStringLiteral("since_step")).toInt(), 1);
+    QVERIFY(e.value(QStringLiteral("changes")).toArray().isEmpty());
+    for (const char* key : {"before_ms", "after_ms", "gain_pct"})
+        QVERIFY2(e.value(QString::fromLatin1(key)).isNull(), key);
+
+    // An uneven split that never changed: one short line. A change two steps before the end: listed,
+    // not compared. Seven changes: the last five named.
+    const QString uneven = QStringLiteral("uneven-20240612-100000"), late = QStringLiteral("late-20240612-100000"),
+                  many = QStringLiteral("many-20240612-100000");
+    writeRun(uneven, {{1, {24, 8}}});
+    writeRun(late, {{1, {16, 16}}, {29, {17, 15}}});
+    Splits seven{{1, {16, 16}}};
+    for (int k = 1; k <= 7; ++k)
+        seven.push_back({2 * k, {float(16 + k), float(16 - k)}});
+    writeRun(many, seven);
+    const auto reportLine = [&](const QString& id) {
+        const Outcome report = cli({QStringLiteral("report"), id, QStringLiteral("--runs-dir"), m_runs});
+        for (const QByteArray& l : report.out.split('\n'))
+            if (l.startsWith("Balancing"))
+                return l;
+        return QByteArray();
+    };
+    QCOMPARE(reportLine(uneven), QByteArray("Balancing: samples per rank 24/8 since step 1 (unchanged)"));
+    QCOMPARE(reportLine(late), QByteArray("Balancing: samples per rank 17/15 since step 29 (1 change(s): step 29); "
+                                          "too few steps around the last change to compare step times"));
+    QCOMPARE(reportLine(many),
+             QByteArray("Balancing: samples per rank 23/9 since step 14 (7 change(s): …, step 6, step 8, step 10, step "
+                        "12, step 14); median step 1630 ms before the last change, 1310 ms after (-19.6 %)"));
 }
 
 void TestCliRunCommands::remoteRecords()

@@ -9,10 +9,12 @@
 #include "analysis/diagnosis.h"
 
 #include <QJsonDocument>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
 using namespace traindeck;
 using namespace traindeck::gui;
@@ -132,6 +134,85 @@ class TestMonitorPage : public QObject {
         QCOMPARE(cells->cell(0, 1), 4.0);
         QCOMPARE(cells->cell(9, 0), 6.0);
         QCOMPARE(cells->cell(9, 1), 2.0);
+    }
+
+    void balanceTabShowsSharesAndChanges()
+    {
+        // --balance moved samples at steps 6 and 7: the tab says the current shares, when they changed
+        // and what the last change did to the step time (in English with its plural forms), and each
+        // rank's bar carries its share.
+        QTranslator english;
+        QVERIFY(english.load(QStringLiteral("traindeck_en"), QStringLiteral(":/i18n")));
+        QCoreApplication::installTranslator(&english);
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        const monitor::BalanceTab* tab = page.balanceTab();
+        QList<metrics::Record> records{guitest::hello(2)};
+        auto sharedStep = [](int s, std::vector<float> shares, float ms) {
+            metrics::StepRecord r = guitest::step(s, 2);
+            r.perRank[size_t(RankMetric::Samples)] = std::move(shares);
+            r.perRank[size_t(RankMetric::Step)] = {ms, ms - 5};
+            r.present |= metrics::StepRecord::HasSamples;
+            return r;
+        };
+        for (int s = 1; s <= 6; ++s)
+            records.append(sharedStep(s, {16, 16}, 1630));
+        session.feed(records);
+        page.refreshNow();
+        QVERIFY(tab->sharesLabel()->isVisibleTo(&page));
+        QCOMPARE(tab->sharesLabel()->text(), QStringLiteral("Samples per rank: 16 / 16 since step 1 (unchanged)"));
+
+        records.clear();
+        records.append(sharedStep(7, {18, 14}, 1630));
+        records.append(sharedStep(8, {19, 13}, 1310));
+        session.feed(records);
+        page.refreshNow();
+        // One step after the last change: the changes, no comparison yet.
+        QCOMPARE(tab->sharesLabel()->text(),
+                 QStringLiteral("Samples per rank: 19 / 13 since step 8 — changed at steps 7, 8"));
+        records.clear();
+        for (int s = 9; s <= 20; ++s)
+            records.append(sharedStep(s, {19, 13}, 1310));
+        session.feed(records);
+        page.refreshNow();
+        QCOMPARE(tab->sharesLabel()->text(),
+                 QStringLiteral("Samples per rank: 19 / 13 since step 8 — changed at steps 7, 8\n"
+                                "Median step 1630 ms before the last change, 1310 ms after (-19.6 %)"));
+        const QString host0 = session.store().hostOf(0);
+        QCOMPARE(tab->barToolTip(0), QStringLiteral("Rank 0 on %1\n362.0 ms per step (mean of the phases)\n"
+                                                    "19 samples per step since step 8")
+                                         .arg(host0));
+        QVERIFY(tab->barToolTip(1).endsWith(QStringLiteral("13 samples per step since step 8")));
+        QVERIFY(tab->barToolTip(2).isEmpty());
+        // The mouse over rank 1's bar makes its text the plot's tooltip.
+        QCustomPlot* bars = page.barsPlot();
+        bars->replot();
+        const QPoint overRank1(int(bars->xAxis->coordToPixel(1.0)), bars->axisRect()->center().y());
+        QTest::mouseMove(bars, overRank1);
+        QTRY_COMPARE(bars->toolTip(), tab->barToolTip(1));
+        const auto ticks = page.barsPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticks);
+        QVERIFY2(ticks->ticks().value(1.0).endsWith(QStringLiteral("\n13 samples")),
+                 qPrintable(ticks->ticks().value(1.0)));
+        QCoreApplication::removeTranslator(&english);
+    }
+
+    void balanceTabHidesSharesWithoutSamples()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.show();
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 5; ++s)
+            records.append(guitest::step(s, 2));
+        session.feed(records);
+        page.refreshNow();
+        QVERIFY(!page.balanceTab()->sharesLabel()->isVisibleTo(&page));
+        QVERIFY(!page.balanceTab()->barToolTip(0).contains(QStringLiteral("sample")));
     }
 
     void stallWarningListedAsFinding()

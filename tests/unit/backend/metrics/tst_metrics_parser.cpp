@@ -47,6 +47,7 @@ class tst_MetricsParser : public QObject {
     void nonFiniteValues();
     void unknownFieldsAndOrder();
     void optionalArrays();
+    void samplesPerRank();
     void splitAtEveryByte_data();
     void splitAtEveryByte();
     void byteByByte();
@@ -162,6 +163,13 @@ void tst_MetricsParser::malformed_data()
                                        << QStringLiteral("'fwd_ms'");
     QTest::addRow("comm_bytes fraction") << replaced("\"comm_bytes\":[3554176000", "\"comm_bytes\":[1.5")
                                          << QStringLiteral("'comm_bytes'");
+    QTest::addRow("samples string") << replaced("\"samples\":[4,4,4,4]", "\"samples\":\"4,4,4,4\"")
+                                    << QStringLiteral("'samples'");
+    QTest::addRow("samples fraction") << replaced("\"samples\":[4", "\"samples\":[4.5") << QStringLiteral("'samples'");
+    QTest::addRow("samples string elem") << replaced("\"samples\":[4", "\"samples\":[\"4\"")
+                                         << QStringLiteral("'samples'");
+    QTest::addRow("samples short") << replaced("\"samples\":[4,4,4,4]", "\"samples\":[4,4,4]")
+                                   << QStringLiteral("'samples'");
     QTest::addRow("missing loss") << replaced("\"loss\":9.93,", "") << QStringLiteral("missing field 'loss'");
     QTest::addRow("missing step_ms") << replaced("\"step_ms\":", "\"xstep_ms\":")
                                      << QStringLiteral("missing field 'step_ms'");
@@ -311,6 +319,35 @@ void tst_MetricsParser::optionalArrays()
         QCOMPARE(st.series(RankMetric::Mem).size(), size_t(3));
         QVERIFY(std::isnan(st.value(RankMetric::Util, 2)));
         QVERIFY(std::isnan(st.gradNorm));
+    }
+}
+
+// `samples` (--balance): each rank's share when given; absent or null leaves it NaN and its bit clear.
+void tst_MetricsParser::samplesPerRank()
+{
+    StepRecord s = td::step(2, 1);
+    s.perRank[size_t(RankMetric::Samples)] = {19, 13};
+    const QByteArray given = toJsonLine(s);
+    QVERIFY(given.contains("\"samples\":[19,13]"));
+    s.present &= ~StepRecord::HasSamples;
+    const QByteArray absent = toJsonLine(s);
+    QVERIFY(!absent.contains("\"samples\""));
+    QByteArray null = absent;
+    null.replace("\"step_ms\"", "\"samples\":null,\"step_ms\"");
+    RecordCollector c;
+    MetricsParser p(&c);
+    p.feed(given + absent + null);
+    QCOMPARE(p.stats().malformed, 0);
+    QCOMPARE(c.records.size(), 3);
+    const auto& withShares = std::get<StepRecord>(c.records[0]);
+    QVERIFY(withShares.present & StepRecord::HasSamples);
+    QCOMPARE(withShares.value(RankMetric::Samples, 0), 19.f);
+    QCOMPARE(withShares.value(RankMetric::Samples, 1), 13.f);
+    for (int i : {1, 2}) {
+        const auto& without = std::get<StepRecord>(c.records[i]);
+        QVERIFY(!(without.present & StepRecord::HasSamples));
+        QCOMPARE(without.series(RankMetric::Samples).size(), size_t(2));
+        QVERIFY(std::isnan(without.value(RankMetric::Samples, 1)));
     }
 }
 
