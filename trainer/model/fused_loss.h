@@ -1,0 +1,27 @@
+// The output layer and the cross-entropy fused and computed in chunks of tokens (the technique of
+// Liger-Kernel's fused linear cross-entropy and Apple's Cut Cross-Entropy): the [tokens, vocab] logits
+// never exist at once. The forward pass computes each chunk's logits, its loss and its gradients with
+// respect to the hidden states and the weight; backward only scales those stored gradients.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+
+namespace traindeck::model {
+
+// Labels with this value take no part in the loss (transformers' and F::cross_entropy's convention).
+constexpr int64_t kIgnoreIndex = -100;
+
+// Tokens per chunk when none is asked for: a chunk's fp32 logits take at most 64 MiB (2^24 floats).
+int64_t automaticLossChunk(int64_t vocab);
+
+// Mean over the targets != kIgnoreIndex of the cross-entropy of logits = hidden @ weight^T (taken to
+// fp32, as the unfused loss takes its logits), computed chunkTokens tokens at a time (0: automatic).
+// hidden [N, H] (fp32, or bf16/fp16 under autocast), weight [V, H], targets [N] int64.
+// Every target ignored: the loss is 0 and the gradients are zero (the unfused mean is 0/0 = NaN there).
+// Gradients flow to hidden and to the weight passed, so a tied head's embedding gets its share.
+torch::Tensor fusedLinearCrossEntropy(const torch::Tensor& hidden, const torch::Tensor& weight,
+                                      const torch::Tensor& targets, int64_t chunkTokens = 0);
+
+} // namespace traindeck::model
