@@ -24,7 +24,7 @@ LossAndGradients chunkedLoss(const torch::Tensor& hidden, const torch::Tensor& w
     TORCH_CHECK(hidden.size(0) == targets.size(0) && hidden.size(1) == weight.size(1),
                 "fused loss: shapes do not match");
     const int64_t tokens = hidden.size(0);
-    const int64_t chunk = chunkTokens > 0 ? chunkTokens : automaticLossChunk(weight.size(0));
+    const int64_t chunk = chunkTokens > 0 ? chunkTokens : automaticLossChunk(weight.size(1));
     const auto fp32 = hidden.options().dtype(torch::kFloat32);
 
     LossAndGradients out;
@@ -100,9 +100,9 @@ struct FusedLinearCrossEntropyFunction : public torch::autograd::Function<FusedL
 
 } // namespace
 
-int64_t automaticLossChunk(int64_t vocab)
+int64_t automaticLossChunk(int64_t hidden)
 {
-    return std::max<int64_t>(1, (int64_t(1) << 24) / std::max<int64_t>(1, vocab));
+    return std::max<int64_t>(1, hidden);
 }
 
 torch::Tensor fusedLinearCrossEntropy(const torch::Tensor& hidden, const torch::Tensor& weight,

@@ -55,10 +55,10 @@ const std::vector<Flag>& flags()
         {"overlap", Kind::String,
          "on (default) | off: start each bucket's allreduce during backward, as soon as its gradients are ready"},
         {"fused-loss", Kind::String,
-         "off (default) | on: compute the output layer and the loss in chunks of tokens, never holding the "
+         "on (default) | off: compute the output layer and the loss in chunks of tokens, never holding the "
          "whole [tokens, vocab] logits"},
         {"loss-chunk", Kind::Int,
-         "tokens per chunk of --fused-loss on (default 0: automatic, a chunk's fp32 logits at most 64 MiB)"},
+         "tokens per chunk of --fused-loss on (default 0: automatic, the model's hidden size)"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
         {"checkpoint-every", Kind::Int, "steps between checkpoints, 0 = only at the end"},
         {"keep", Kind::Int, "checkpoints to keep (default 3)"},
