@@ -16,7 +16,8 @@ constexpr int64_t kIgnoreIndex = -100;
 // Tokens per chunk when none is asked for: as many as the hidden size, so that a chunk's fp32 logits
 // [chunk, vocab] are as large as the fp32 weight gradient [vocab, hidden] the fused loss holds anyway.
 // Every chunk reads the weight twice and the weight gradient once more: smaller chunks cost more passes
-// over it (on qwen2-small 110-token chunks, 64 MiB of logits, were 12 % slower than the unfused loss).
+// over them (on qwen2-small, 110-token chunks, 64 MiB of logits, took 12 % more CPU time per step than
+// the unfused loss; docs/reference/trainer.md).
 int64_t automaticLossChunk(int64_t hidden);
 
 // Mean over the targets != kIgnoreIndex of the cross-entropy of logits = hidden @ weight^T (taken to
