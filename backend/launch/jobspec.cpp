@@ -62,6 +62,8 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "collective-timeout",
                               "overlap",
                               "zero",
+                              "fused-loss",
+                              "loss-chunk",
                               "scale-lr",
                               "checkpoint-every",
                               "keep",

@@ -1,5 +1,7 @@
 #include "model/qwen2.h"
 
+#include "model/fused_loss.h"
+
 #include <cmath>
 
 namespace traindeck::model {
@@ -150,14 +152,18 @@ torch::Tensor Qwen2ForCausalLMImpl::forward(const torch::Tensor& inputIds)
     return torch::matmul(h, lmHeadWeight().t());
 }
 
-torch::Tensor Qwen2ForCausalLMImpl::loss(const torch::Tensor& inputIds, const torch::Tensor& labels)
+torch::Tensor Qwen2ForCausalLMImpl::loss(const torch::Tensor& inputIds, const torch::Tensor& labels,
+                                         const LossOptions& options)
 {
     auto h = model->forward(inputIds);
     const int64_t T = h.size(1);
     auto hidden = h.narrow(1, 0, T - 1).reshape({-1, h.size(2)});
+    if (options.fused)
+        return fusedLinearCrossEntropy(hidden, lmHeadWeight(), labels.narrow(1, 1, T - 1).reshape({-1}),
+                                       options.chunkTokens);
     auto logits = torch::matmul(hidden, lmHeadWeight().t()).to(torch::kFloat32);
     auto target = labels.narrow(1, 1, T - 1).reshape({-1});
-    return F::cross_entropy(logits, target, F::CrossEntropyFuncOptions().ignore_index(-100));
+    return F::cross_entropy(logits, target, F::CrossEntropyFuncOptions().ignore_index(kIgnoreIndex));
 }
 
 void Qwen2ForCausalLMImpl::initWeights(double std)

@@ -71,14 +71,22 @@ class Qwen2ModelImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Qwen2Model);
 
+// How Qwen2ForCausalLMImpl::loss computes the output layer and the loss: at once ([tokens, vocab] logits),
+// or fused in chunks of chunkTokens tokens (model/fused_loss.h; 0: automaticLossChunk).
+struct LossOptions {
+    bool fused = false;
+    int64_t chunkTokens = 0;
+};
+
 class Qwen2ForCausalLMImpl : public torch::nn::Module {
   public:
     explicit Qwen2ForCausalLMImpl(const Qwen2Config& config);
     // inputIds [B, T] (int64) -> logits [B, T, vocab].
     torch::Tensor forward(const torch::Tensor& inputIds);
     // Causal LM loss without materialising logits for the last position: the lm_head runs on
-    // positions 0..T-2 only, so no [B, T, vocab] slice is copied (forward or backward).
-    torch::Tensor loss(const torch::Tensor& inputIds, const torch::Tensor& labels);
+    // positions 0..T-2 only, so no [B, T, vocab] slice is copied (forward or backward). Fused
+    // (options.fused), no [B, T, vocab] logits exist at all.
+    torch::Tensor loss(const torch::Tensor& inputIds, const torch::Tensor& labels, const LossOptions& options = {});
     // Transformers' initialisation: normal(0, std) for Linear/Embedding weights, zero biases, unit norms.
     void initWeights(double std);
     const Qwen2Config& config() const { return config_; }

@@ -54,6 +54,11 @@ const std::vector<Flag>& flags()
          "error (default 600, 0: no limit)"},
         {"overlap", Kind::String,
          "on (default) | off: start each bucket's allreduce during backward, as soon as its gradients are ready"},
+        {"fused-loss", Kind::String,
+         "on (default) | off: compute the output layer and the loss in chunks of tokens, never holding the "
+         "whole [tokens, vocab] logits"},
+        {"loss-chunk", Kind::Int,
+         "tokens per chunk of --fused-loss on (default 0: automatic, the model's hidden size)"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
         {"checkpoint-every", Kind::Int, "steps between checkpoints, 0 = only at the end"},
         {"keep", Kind::Int, "checkpoints to keep (default 3)"},
@@ -261,6 +266,7 @@ void readOptimizerOptions(const nlohmann::json& j, TrainOptions& o)
     o.seed = static_cast<uint64_t>(get<int64_t>(j, "seed", static_cast<int64_t>(o.seed)));
     o.initStd = get<double>(j, "init-std", -1);
     o.precision = get<std::string>(j, "precision", o.precision);
+    o.lossChunk = get<int64_t>(j, "loss-chunk", o.lossChunk);
 }
 
 // Devices, gradient communication, load balancing and the stall inspector (--overlap is read by
@@ -311,6 +317,15 @@ void checkModelDataAndOptimizerOptions(const TrainOptions& o)
     requireOption(o.weightDecay >= 0, "--weight-decay must be >= 0");
     requireOption(o.clip >= 0, "--clip must be >= 0 (0 disables clipping)");
     requireOption(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
+}
+
+// Also sets o.fusedLoss from --fused-loss.
+void checkLossOptions(const nlohmann::json& j, TrainOptions& o)
+{
+    const auto fusedLoss = get<std::string>(j, "fused-loss", o.fusedLoss ? "on" : "off");
+    requireOption(fusedLoss == "on" || fusedLoss == "off", "--fused-loss must be on or off, got \"" + fusedLoss + "\"");
+    o.fusedLoss = fusedLoss == "on";
+    requireOption(o.lossChunk >= 0 && o.lossChunk <= 1 << 30, "--loss-chunk must be between 0 and 1073741824");
 }
 
 // Also sets o.overlap from --overlap.
@@ -496,6 +511,7 @@ TrainOptions parseTrainOptions(const std::vector<std::string>& args)
 
     // Of several faults, the first one checked below is the one reported.
     checkModelDataAndOptimizerOptions(o);
+    checkLossOptions(j, o);
     checkDistributedOptions(j, o);
     checkRunOptions(o);
     o.injectDelay = parseInjectDelay(j);
@@ -528,6 +544,8 @@ nlohmann::json TrainOptions::toJson() const
                         {"comm", comm},
                         {"overlap", overlap ? "on" : "off"},
                         {"zero", zero},
+                        {"fused_loss", fusedLoss ? "on" : "off"},
+                        {"loss_chunk", lossChunk},
                         {"scale_lr", scaleLr},
                         {"batch_mode", batchMode},
                         {"text_field", textField},

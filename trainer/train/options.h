@@ -52,6 +52,8 @@ struct TrainOptions {
     double collectiveTimeout = 600; // seconds an NCCL collective may take before the job is aborted (0: no limit)
     bool overlap = true;            // allreduce buckets during backward (on a communication thread)
     int zero = 0;                   // 1: optimizer state sharded over the ranks (ZeRO-1)
+    bool fusedLoss = true;          // output layer + cross-entropy in chunks of tokens (model/fused_loss.h)
+    int64_t lossChunk = 0;          // tokens per chunk of the fused loss (0: automatic)
     bool scaleLr = false;           // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;

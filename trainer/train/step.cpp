@@ -44,7 +44,7 @@ void forwardBackward(TrainingRun& run, int64_t thisStep, StepStats& stats)
             const auto inputIds = batch.inputIds.to(run.device, /*non_blocking=*/true);
             const auto labels = batch.labels.to(run.device, /*non_blocking=*/true);
             AutocastScope autocast(run.device, o.precision);
-            loss = run.hooks.loss(thisStep, run.net->loss(inputIds, labels));
+            loss = run.hooks.loss(thisStep, run.net->loss(inputIds, labels, {o.fusedLoss, o.lossChunk}));
         }
         lossSum += loss.item<double>(); // waits for the forward pass on a device
         run.hooks.slowDown(t);

@@ -175,6 +175,9 @@ void TestTrainerCli::badTrainFlags_data()
     QTest::addRow("bad precision") << QStringList{"--preset",    "qwen2-tiny", "--data",      "x",
                                                   "--max-steps", "1",          "--precision", "fp8"}
                                    << "--precision";
+    QTest::addRow("bad fused loss") << QStringList{"--preset",    "qwen2-tiny", "--data",       "x",
+                                                   "--max-steps", "1",          "--fused-loss", "yes"}
+                                    << "--fused-loss must be on or off";
     QTest::addRow("bad inject") << QStringList{"--preset",    "qwen2-tiny", "--data",        "x",
                                                "--max-steps", "1",          "--inject-exit", "one"}
                                 << "--inject-exit";

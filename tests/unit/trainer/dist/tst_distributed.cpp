@@ -42,6 +42,7 @@ class TestDistributed : public QObject {
     void broadcastMakesRanksEqual();
     void compressionStaysWithinItsError_data();
     void compressionStaysWithinItsError();
+    void injectedExitFailsNamingTheRank_thenResumeIsBitExact_data();
     void injectedExitFailsNamingTheRank_thenResumeIsBitExact();
     void resumeWithoutCheckpointEndsEveryRank();
     void compressionErrorOfTheWire();
@@ -175,11 +176,24 @@ void TestDistributed::resumeWithoutCheckpointEndsEveryRank()
     QVERIFY2(r.err.contains("rank 0") && r.err.contains("no checkpoint to resume from"), r.err.constData());
 }
 
+void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact_data()
+{
+    QTest::addColumn<QStringList>("lossFlags");
+    QTest::addColumn<QString>("name");
+    QTest::addRow("unfused loss") << QStringList{"--fused-loss", "off"} << "unfused";
+    // 62 predicted tokens per rank: chunks of 16, 16, 16 and 14.
+    QTest::addRow("fused loss") << QStringList{"--fused-loss", "on", "--loss-chunk", "16"} << "fused";
+}
+
 void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
 {
-    const QString full = dir_.path() + "/uninterrupted", broken = dir_.path() + "/interrupted";
-    const QStringList common = {
-        "--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2", "--checkpoint-every", "4"};
+    QFETCH(QStringList, lossFlags);
+    QFETCH(QString, name);
+    const QString full = dir_.path() + "/uninterrupted-" + name, broken = dir_.path() + "/interrupted-" + name;
+    const QStringList common =
+        QStringList{"--model", model_, "--data", data_, "--max-steps", "12", "--micro-batch", "2", "--checkpoint-every",
+                    "4"} +
+        lossFlags;
     auto r = trainMicro(2, common + QStringList{"--out", full, "--metrics-out", full + ".jsonl"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
 
@@ -204,10 +218,11 @@ void TestDistributed::injectedExitFailsNamingTheRank_thenResumeIsBitExact()
     QCOMPARE(maxRelativeDifference(full + "/checkpoints/step-00000012", broken + "/checkpoints/step-00000012"), 0.0);
 
     // Another world size resumes too (documented semantics: same global sample position).
-    const QString other = dir_.path() + "/one-rank-resume";
+    const QString other = dir_.path() + "/one-rank-resume-" + name;
     QDir().mkpath(other);
-    r = trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out", other,
-                       "--resume", broken + "/checkpoints/step-00000004"});
+    r = trainMicro(0, QStringList{"--model", model_, "--data", data_, "--max-steps", "8", "--micro-batch", "4", "--out",
+                                  other, "--resume", broken + "/checkpoints/step-00000004"} +
+                          lossFlags);
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFile::exists(other + "/checkpoints/step-00000008/model.safetensors"));
 }
