@@ -111,15 +111,22 @@ void TestTrainerTelemetry::recordsFollowTheProtocol()
     QCOMPARE(parser.stats().unknownTypes, qint64(0));
     QVERIFY(std::holds_alternative<HelloRecord>(collector.records.first()));
     QVERIFY(std::holds_alternative<DoneRecord>(collector.records.last()));
+    std::vector<double> forwardExcess; // rank 1's forward over rank 0's, per step
     for (const Record& r : collector.records) {
         if (const auto* s = std::get_if<StepRecord>(&r)) {
             QCOMPARE(s->worldSize(), 2);
-            // The planted 150 ms forward delay shows on rank 1 only.
-            QVERIFY(s->value(RankMetric::Fwd, 1) - s->value(RankMetric::Fwd, 0) > 120);
+            forwardExcess.push_back(s->value(RankMetric::Fwd, 1) - s->value(RankMetric::Fwd, 0));
             QVERIFY(s->value(RankMetric::Step, 0) >= s->value(RankMetric::Fwd, 0));
             QVERIFY(s->value(RankMetric::CommBytes, 0) > 0);
         }
     }
+    // The planted 150 ms forward delay shows on rank 1 only: in the median step, since one step's forwards
+    // can differ by more than 30 ms on their own (the fused loss computes the output layer's gradients in
+    // forward; under ASan on two busy cores one step of six came out 120 ms or less).
+    QCOMPARE(forwardExcess.size(), size_t(6));
+    std::sort(forwardExcess.begin(), forwardExcess.end());
+    const double median = (forwardExcess[2] + forwardExcess[3]) / 2;
+    QVERIFY2(median > 120, qPrintable(QString::number(median)));
 }
 
 void TestTrainerTelemetry::backwardStragglerNamedWithOverlap()
