@@ -7,7 +7,7 @@
 //   2. a node that differs (no Open MPI on tb-node3): check fails that node with a remedy, launch
 //      refuses before anything starts;
 //   3. a straggler planted on the rank of tb-node3: report names that rank and tb-node3;
-//   3b. a node slower per sample (tb-node3 held to 30 % of one CPU by scripts/testbed.sh throttle):
+//   3b. a node slower per sample (tb-node3 held to 10 % of one CPU by scripts/testbed.sh throttle):
 //      --balance auto moves samples away from its rank;
 //   4. a slow link (tb-node2 at 100 mbit): the link test names tb-node2, the run is communication-bound;
 //   5. node loss (every process of tb-node3 killed mid-run): failed within 60 s naming the node and
@@ -343,15 +343,16 @@ void TestTestbed::throttledNodeGetsFewerSamples()
     REQUIRE_CLUSTER();
     QByteArray out;
     QVERIFY2(
-        m_tb.script({QStringLiteral("throttle"), QStringLiteral("3"), QStringLiteral("--cpu"), QStringLiteral("30%")},
+        m_tb.script({QStringLiteral("throttle"), QStringLiteral("3"), QStringLiteral("--cpu"), QStringLiteral("10%")},
                     &out) == 0,
         out.constData());
     auto unthrottle = qScopeGuard([&] { m_tb.script({QStringLiteral("unthrottle"), QStringLiteral("3")}); });
     QVERIFY(m_tb.script({QStringLiteral("status")}, &out) == 0);
-    QVERIFY2(out.contains("30%"), out.constData());
+    QVERIFY2(out.contains("10%"), out.constData());
 
-    // 3 ranks x 4 samples; rank 2 (tb-node3) gets at most 30 % of a core, the others a core each, so its
-    // time per sample is several times theirs and the split moves at the first decision (step 3).
+    // 3 ranks x 4 samples; rank 2 (tb-node3) gets at most 10 % of a core. In CI this scenario runs beside
+    // the sanitizer builds, which leave the other ranks well under a core each: at 30 % the throttled
+    // rank's forward was only 1.3x theirs there, within the noise, and the split rightly stayed.
     const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"),
                            writeSpec(QStringLiteral("throttled"), {{QStringLiteral("max-steps"), 10},
                                                                    {QStringLiteral("micro-batch"), 4},
@@ -373,7 +374,7 @@ void TestTestbed::throttledNodeGetsFewerSamples()
     QVERIFY2(samples[2].toInt() < 4 && samples[2].toInt() < samples[0].toInt() &&
                  samples[2].toInt() < samples[1].toInt(),
              QJsonDocument(last).toJson().constData());
-    qInfo("tb-node3 at 30 %% of a CPU: samples per rank %d/%d/%d at step %d", samples[0].toInt(), samples[1].toInt(),
+    qInfo("tb-node3 at 10 %% of a CPU: samples per rank %d/%d/%d at step %d", samples[0].toInt(), samples[1].toInt(),
           samples[2].toInt(), last.value(QStringLiteral("step")).toInt());
 }
 
