@@ -1,6 +1,7 @@
 // traindeck-trainer: the LibTorch data-parallel trainer for Qwen2 models.
 // Exit codes: 0 success, 1 runtime failure, 2 bad input (file, flag or configuration), 3 injected exit.
 #include "dist/communicator.h"
+#include "dist/link_search.h"
 #include "dist/nccl_communicator.h"
 #include "export/gguf_export.h"
 #include "model/hf_checkpoint.h"
@@ -58,9 +59,9 @@ const char* kUsage =
     "  export-gguf  --model DIR --out FILE.gguf [--dtype f32|f16|bf16]: llama.cpp export\n"
     "  tokenize     --tokenizer FILE [--input FILE] [--special] [--decode] [--stats] [--threads N]\n"
     "  bench-comm   [--json] [--iters N] [--max-bytes B]: allreduce sweep 1 KiB..256 MiB (under mpirun)\n"
-    "  bench-links  [--bytes B] [--iters N] [--passes P]: latency and bandwidth (fastest round trip) between every "
-    "pair\n"
-    "               of ranks, as JSON\n"
+    "  bench-links  [--bytes B] [--iters N] [--all-pairs] [--seed S] [--max-rounds R]: latency and bandwidth\n"
+    "               (fastest round trip) in rounds of disjoint rank pairs measured together, a search for slow\n"
+    "               nodes (default; every pair below 6 ranks) or --all-pairs, as JSON\n"
     "               (under mpirun, one rank per node: the link test of `traindeck-cli check --links`)\n"
     "  self-check   versions, devices and threads as JSON\n"
     "  --version    print the version\n"
@@ -297,9 +298,10 @@ int cmdBenchComm(std::vector<std::string> args, int* argc, char*** argv)
 #endif
 }
 
-// Point-to-point ping-pong between every pair of ranks, one pair at a time (the others wait at a
-// barrier, so no pair shares a link with another): latency from 8-byte round trips, bandwidth from
-// round trips of --bytes. Rank 0 prints one JSON object.
+// Point-to-point ping-pong in rounds of disjoint pairs (dist::LinkSearch): rank 0 plans each round and
+// broadcasts it, every pair of the round measures at the same time (latency from 8-byte round trips,
+// bandwidth from round trips of --bytes), rank 0 gathers the results and plans the next. Rank 0 prints a
+// JSON line per round ({"round", "round_pairs", "seconds"}) and one with everything at the end.
 int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
 {
 #ifdef TRAINDECK_NO_MPI
@@ -308,7 +310,7 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
     (void)argv;
     throw InputError("bench-links needs MPI: this traindeck-trainer was built without MPI (TRAINDECK_WITH_MPI=OFF)");
 #else
-    auto f = parseFlags(args, {"bytes", "iters", "passes"});
+    auto f = parseFlags(args, {"bytes", "iters", "seed", "max-rounds"}, {"all-pairs"});
     auto number = [&](const char* name, long long fallback, long long lo, long long hi) {
         if (!f.count(name))
             return fallback;
@@ -324,15 +326,19 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
     };
     const int64_t bytes = number("bytes", 1 << 20, 1024, 1ll << 30);
     const int iterations = static_cast<int>(number("iters", 5, 1, 1000));
-    const int passes = static_cast<int>(number("passes", 2, 1, 100));
+    const int maxRounds = static_cast<int>(number("max-rounds", 4, 1, 100));
+    const auto seed = static_cast<uint64_t>(
+        number("seed", std::chrono::system_clock::now().time_since_epoch().count() & 0x7fffffff, 0, 0x7fffffff));
     auto comm = dist::makeCommunicator(argc, argv);
     const int n = comm->size();
     const int me = comm->rank();
+    if (n < 2)
+        throw InputError("bench-links needs at least two ranks (one per node), got " + std::to_string(n));
     const std::vector<std::string> hosts = comm->allgatherStrings(comm->host());
+    const auto mode = dist::LinkSearch::modeFor(n, f.count("all-pairs") > 0);
+    dist::LinkSearch search(n, mode, seed, maxRounds); // planned on rank 0 only
     auto small = torch::zeros({8}, torch::kUInt8);
     auto large = torch::ones({bytes}, torch::kUInt8);
-    // Per rank: for each peer b, latency (us) and bandwidth (Mbit/s) measured as the initiator (a < b).
-    std::vector<double> mine(static_cast<size_t>(2 * n), -1.0);
     // The fastest of `count` round trips: what the link can do. Slower ones measure whatever else the
     // hosts were busy with (a run in progress, a page fault), not the link.
     auto fastestRoundTrip = [&](torch::Tensor& t, int peer, bool initiator, int count) {
@@ -344,52 +350,85 @@ int cmdBenchLinks(std::vector<std::string> args, int* argc, char*** argv)
         }
         return best;
     };
-    // Every pair twice, the second time in the opposite order, keeping the faster result: a pair that
-    // met a busy moment once (another job's step on the same cores) is measured again later.
-    std::vector<std::pair<int, int>> pairs;
-    for (int a = 0; a < n; ++a)
-        for (int b = a + 1; b < n; ++b)
-            pairs.emplace_back(a, b);
-    for (int pass = 0; pass < passes; ++pass) {
-        for (size_t k = 0; k < pairs.size(); ++k) {
-            const auto [a, b] = pairs[pass % 2 == 0 ? k : pairs.size() - 1 - k];
-            comm->barrier();
-            if (me != a && me != b)
-                continue;
-            const int peer = me == a ? b : a;
-            const bool initiator = me == a;
+    nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+    // Per rank: its partner this round, +(peer+1) when it initiates, -(peer+1) when it answers, 0 idle.
+    auto plan = torch::zeros({n}, torch::kInt64);
+    for (;;) {
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<std::pair<int, int>> pairs;
+        if (me == 0) {
+            pairs = search.nextRound();
+            plan.zero_();
+            for (const auto& [a, b] : pairs) {
+                plan[a] = b + 1;
+                plan[b] = -(a + 1);
+            }
+        }
+        comm->broadcast(plan, 0);
+        const int64_t mine = plan[me].item<int64_t>();
+        if (plan.abs().sum().item<int64_t>() == 0)
+            break;
+        comm->barrier(); // the round's pairs start together
+        std::vector<double> result{-1.0, -1.0};
+        if (mine != 0) {
+            const int peer = static_cast<int>(std::abs(mine) - 1);
+            const bool initiator = mine > 0;
             fastestRoundTrip(small, peer, initiator, 3); // connection set-up
             const double tSmall = fastestRoundTrip(small, peer, initiator, 20);
             fastestRoundTrip(large, peer, initiator, 1); // TCP window growth
             const double tLarge = fastestRoundTrip(large, peer, initiator, iterations);
-            if (initiator) {
-                const double latencyUs = tSmall / 2 * 1e6;
-                const double mbps = static_cast<double>(bytes) * 8.0 / (tLarge / 2) / 1e6;
-                mine[2 * b] = mine[2 * b] < 0 ? latencyUs : std::min(mine[2 * b], latencyUs);
-                mine[2 * b + 1] = std::max(mine[2 * b + 1], mbps);
-            }
+            result = {tSmall / 2 * 1e6, static_cast<double>(bytes) * 8.0 / (tLarge / 2) / 1e6};
+        }
+        const std::vector<double> all = comm->gather(result, 0);
+        if (me == 0) {
+            std::vector<dist::PairMeasurement> measured;
+            for (const auto& [a, b] : pairs)
+                measured.push_back({a, b, search.roundsRun() + 1, all[static_cast<size_t>(2 * a)],
+                                    all[static_cast<size_t>(2 * a + 1)]});
+            search.record(measured);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            rounds.push_back({{"round", search.roundsRun()}, {"pairs", pairs.size()}, {"seconds", seconds}});
+            std::cout << nlohmann::ordered_json{{"round", search.roundsRun()},
+                                                {"round_pairs", pairs.size()},
+                                                {"seconds", seconds}}
+                             .dump()
+                      << std::endl;
         }
     }
-    comm->barrier();
-    const std::vector<double> all = comm->gather(mine, 0);
     if (me == 0) {
         nlohmann::ordered_json pairList = nlohmann::ordered_json::array();
-        for (int a = 0; a < n; ++a) {
-            for (int b = a + 1; b < n; ++b) {
-                const double lat = all[static_cast<size_t>(a * 2 * n + 2 * b)];
-                const double bw = all[static_cast<size_t>(a * 2 * n + 2 * b + 1)];
-                pairList.push_back({{"a", a},
-                                    {"b", b},
-                                    {"host_a", hosts[a]},
-                                    {"host_b", hosts[b]},
-                                    {"latency_us", lat},
-                                    {"bandwidth_mbps", bw}});
-            }
+        for (const dist::PairMeasurement& m : search.measurements())
+            pairList.push_back({{"a", m.a},
+                                {"b", m.b},
+                                {"round", m.round},
+                                {"host_a", hosts[static_cast<size_t>(m.a)]},
+                                {"host_b", hosts[static_cast<size_t>(m.b)]},
+                                {"latency_us", m.latencyUs},
+                                {"bandwidth_mbps", m.bandwidthMbps},
+                                {"slow", search.isSlow(m)}});
+        nlohmann::ordered_json verdicts = nlohmann::ordered_json::array();
+        for (const dist::LinkVerdict& v : search.verdicts()) {
+            nlohmann::ordered_json j{{"kind", dist::verdictKindName(v.kind)}, {"node", v.node}};
+            if (v.peer >= 0)
+                j["peer"] = v.peer;
+            j["by"] = v.byLatency ? "latency" : "bandwidth";
+            j["slow_with"] = v.slowWith;
+            j["fast_with"] = v.fastWith;
+            verdicts.push_back(j);
         }
-        std::cout << nlohmann::ordered_json{{"ranks", n},       {"mpi", comm->libraryVersion()},
-                                            {"bytes", bytes},   {"iters", iterations},
-                                            {"passes", passes}, {"hosts", hosts},
-                                            {"pairs", pairList}}
+        std::cout << nlohmann::ordered_json{{"ranks", n},
+                                            {"mpi", comm->libraryVersion()},
+                                            {"bytes", bytes},
+                                            {"iters", iterations},
+                                            {"mode", mode == dist::LinkSearch::Mode::AllPairs ? "all-pairs" : "nodes"},
+                                            {"seed", seed},
+                                            {"rounds", rounds},
+                                            {"median_bandwidth_mbps", search.medianBandwidthMbps()},
+                                            {"median_latency_us", search.medianLatencyUs()},
+                                            {"slow_below_fraction", dist::LinkSearch::kSlowBandwidthFraction},
+                                            {"hosts", hosts},
+                                            {"pairs", pairList},
+                                            {"verdicts", verdicts}}
                          .dump()
                   << "\n";
     }
