@@ -43,31 +43,124 @@ const LinkMeasurement* LinkReport::find(int a, int b) const
     return nullptr;
 }
 
+const LinkVerdict* LinkReport::verdictFor(int node) const
+{
+    for (const LinkVerdict& v : verdicts) {
+        if (v.node == node && v.kind != LinkVerdict::Kind::SlowLink)
+            return &v;
+    }
+    return nullptr;
+}
+
+QList<NodeLinkSummary> LinkReport::rankedNodes() const
+{
+    QList<NodeLinkSummary> out;
+    for (int k = 0; k < nodes.size(); ++k) {
+        NodeLinkSummary s;
+        s.node = k;
+        s.verdict = verdictFor(k);
+        for (const LinkMeasurement& m : pairs) {
+            if (m.a != k && m.b != k)
+                continue;
+            s.bestMbps = s.pairs == 0 ? m.bandwidthMbps : std::max(s.bestMbps, m.bandwidthMbps);
+            s.worstMbps = s.pairs == 0 ? m.bandwidthMbps : std::min(s.worstMbps, m.bandwidthMbps);
+            s.latencyUs = s.pairs == 0 ? m.latencyUs : std::min(s.latencyUs, m.latencyUs);
+            ++s.pairs;
+        }
+        out.append(s);
+    }
+    // Named nodes first, then by the fastest pair (unmeasured nodes last), then by the slowest pair.
+    std::stable_sort(out.begin(), out.end(), [](const NodeLinkSummary& x, const NodeLinkSummary& y) {
+        if ((x.verdict != nullptr) != (y.verdict != nullptr))
+            return x.verdict != nullptr;
+        if ((x.pairs > 0) != (y.pairs > 0))
+            return x.pairs > 0;
+        if (x.bestMbps != y.bestMbps)
+            return x.bestMbps < y.bestMbps;
+        return x.worstMbps < y.worstMbps;
+    });
+    return out;
+}
+
+QString LinkReport::verdictLabel(const LinkVerdict& v) const
+{
+    switch (v.kind) {
+    case LinkVerdict::Kind::SlowNode: return v.byLatency ? tr("high-latency node") : tr("slow node");
+    case LinkVerdict::Kind::SlowLink: return tr("slow link %1 – %2").arg(nodes.value(v.node), nodes.value(v.peer));
+    case LinkVerdict::Kind::Suspect: break;
+    }
+    return tr("suspect");
+}
+
 QJsonObject LinkReport::toJson() const
 {
     QJsonArray p;
     for (const LinkMeasurement& m : pairs) {
         p.append(QJsonObject{{QStringLiteral("a"), nodes.value(m.a)},
                              {QStringLiteral("b"), nodes.value(m.b)},
+                             {QStringLiteral("round"), m.round},
                              {QStringLiteral("host_a"), m.hostA},
                              {QStringLiteral("host_b"), m.hostB},
                              {QStringLiteral("latency_us"), m.latencyUs},
-                             {QStringLiteral("bandwidth_mbps"), m.bandwidthMbps}});
+                             {QStringLiteral("bandwidth_mbps"), m.bandwidthMbps},
+                             {QStringLiteral("slow"), m.slow}});
     }
-    auto outlier = [&](const std::optional<LinkOutlier>& o) -> QJsonValue {
-        if (!o)
-            return QJsonValue::Null;
-        return QJsonObject{{QStringLiteral("node"), nodes.value(o->node)}, {QStringLiteral("reason"), o->reason}};
+    QJsonArray r;
+    for (const LinkRound& round : rounds)
+        r.append(QJsonObject{{QStringLiteral("round"), round.round},
+                             {QStringLiteral("pairs"), round.pairs},
+                             {QStringLiteral("seconds"), round.seconds}});
+    QJsonArray v;
+    QJsonValue slowBandwidth = QJsonValue::Null, slowLatency = QJsonValue::Null;
+    auto names = [&](const QList<int>& list) {
+        QJsonArray a;
+        for (int k : list)
+            a.append(nodes.value(k));
+        return a;
     };
-    QJsonObject o{{QStringLiteral("profile"), profile},
-                  {QStringLiteral("ok"), true},
-                  {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
-                  {QStringLiteral("bytes"), bytes},
-                  {QStringLiteral("pairs"), p},
-                  {QStringLiteral("slow_bandwidth"), outlier(bandwidthOutlier)},
-                  {QStringLiteral("slow_latency"), outlier(latencyOutlier)},
-                  {QStringLiteral("ms"), elapsedMs}};
-    return o;
+    for (const LinkVerdict& verdict : verdicts) {
+        static const char* const kinds[] = {"slow_node", "slow_link", "suspect"};
+        QJsonObject o{
+            {QStringLiteral("kind"), QLatin1String(kinds[int(verdict.kind)])},
+            {QStringLiteral("node"), nodes.value(verdict.node)},
+            {QStringLiteral("by"), verdict.byLatency ? QStringLiteral("latency") : QStringLiteral("bandwidth")},
+            {QStringLiteral("slow_with"), names(verdict.slowWith)},
+            {QStringLiteral("fast_with"), names(verdict.fastWith)},
+            {QStringLiteral("reason"), verdict.reason}};
+        if (verdict.peer >= 0)
+            o.insert(QStringLiteral("peer"), nodes.value(verdict.peer));
+        v.append(o);
+        // The first slow node by each measure, as the earlier one-pair-at-a-time test reported it.
+        const QJsonObject named{{QStringLiteral("node"), nodes.value(verdict.node)},
+                                {QStringLiteral("reason"), verdict.reason}};
+        if (verdict.kind == LinkVerdict::Kind::SlowNode && !verdict.byLatency && slowBandwidth.isNull())
+            slowBandwidth = named;
+        if (verdict.kind == LinkVerdict::Kind::SlowNode && verdict.byLatency && slowLatency.isNull())
+            slowLatency = named;
+    }
+    QJsonArray ranked;
+    for (const NodeLinkSummary& s : rankedNodes())
+        ranked.append(QJsonObject{{QStringLiteral("node"), nodes.value(s.node)},
+                                  {QStringLiteral("pairs"), s.pairs},
+                                  {QStringLiteral("best_mbps"), s.bestMbps},
+                                  {QStringLiteral("worst_mbps"), s.worstMbps},
+                                  {QStringLiteral("latency_us"), s.latencyUs},
+                                  {QStringLiteral("verdict"), s.verdict ? verdictLabel(*s.verdict) : QString()}});
+    return QJsonObject{{QStringLiteral("profile"), profile},
+                       {QStringLiteral("ok"), true},
+                       {QStringLiteral("mode"), allPairs ? QStringLiteral("all-pairs") : QStringLiteral("nodes")},
+                       {QStringLiteral("seed"), seed},
+                       {QStringLiteral("nodes"), QJsonArray::fromStringList(nodes)},
+                       {QStringLiteral("bytes"), bytes},
+                       {QStringLiteral("rounds"), r},
+                       {QStringLiteral("median_bandwidth_mbps"), medianBandwidthMbps},
+                       {QStringLiteral("median_latency_us"), medianLatencyUs},
+                       {QStringLiteral("pairs"), p},
+                       {QStringLiteral("verdicts"), v},
+                       {QStringLiteral("ranked"), ranked},
+                       {QStringLiteral("slow_bandwidth"), slowBandwidth},
+                       {QStringLiteral("slow_latency"), slowLatency},
+                       {QStringLiteral("ms"), elapsedMs}};
 }
 
 QJsonObject LinkTest::toJson(const Result<LinkReport>& result, const QString& profile)
@@ -89,14 +182,17 @@ QString LinkTest::command(const cluster::ClusterProfile& profile, const LinkTest
         hosts << n.host + QStringLiteral(":1");
     const QString launcher = profile.launcher.isEmpty() ? QStringLiteral("mpirun") : profile.launcher;
     const QString cmd =
-        QStringLiteral(
-            "if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
-            "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
-            "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 </dev/null")
+        QStringLiteral("if [ \"$(id -u)\" = 0 ]; then OMPI_ALLOW_RUN_AS_ROOT=1; OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; "
+                       "export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; fi; "
+                       "exec %1 -np %2 --host %3 --map-by node --bind-to none %4 bench-links --bytes %5 --iters %6 "
+                       "--max-rounds %7%8 </dev/null")
             .arg(ssh::shellPath(launcher), QString::number(hosts.size()), shellQuote(hosts.join(QLatin1Char(','))),
                  ssh::shellPath(
                      profile.extra.value(QStringLiteral("trainer")).toString(QStringLiteral("traindeck-trainer"))),
-                 QString::number(options.bytes), QString::number(options.iterations));
+                 QString::number(options.bytes), QString::number(options.iterations),
+                 QString::number(options.maxRounds),
+                 (options.allPairs ? QStringLiteral(" --all-pairs") : QString()) +
+                     (options.seed ? QStringLiteral(" --seed %1").arg(*options.seed) : QString()));
     return NodeChecker::wrapCommand(profile, cmd);
 }
 
@@ -125,58 +221,107 @@ Result<LinkReport> LinkTest::parse(const cluster::ClusterProfile& profile, const
     if (r.bytes <= 0)
         return failed(tr("the link test's result has no message size: %1")
                           .arg(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact))));
+    const int n = int(profile.nodes.size());
     for (const QJsonValue& v : j.value(QStringLiteral("pairs")).toArray()) {
         const QJsonObject o = v.toObject();
         LinkMeasurement m;
         m.a = o.value(QStringLiteral("a")).toInt(-1);
         m.b = o.value(QStringLiteral("b")).toInt(-1);
+        m.round = o.value(QStringLiteral("round")).toInt(1);
         m.hostA = o.value(QStringLiteral("host_a")).toString();
         m.hostB = o.value(QStringLiteral("host_b")).toString();
         m.latencyUs = o.value(QStringLiteral("latency_us")).toDouble(-1);
         m.bandwidthMbps = o.value(QStringLiteral("bandwidth_mbps")).toDouble(-1);
-        if (m.a < 0 || m.b <= m.a || m.b >= profile.nodes.size() || m.latencyUs < 0 || m.bandwidthMbps <= 0)
+        m.slow = o.value(QStringLiteral("slow")).toBool();
+        if (m.a < 0 || m.b < 0 || m.a == m.b || m.a >= n || m.b >= n || m.latencyUs < 0 || m.bandwidthMbps <= 0)
             return failed(tr("the link test's result is malformed: %1")
                               .arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact))));
         r.pairs.append(m);
     }
-    findOutliers(r);
+    r.allPairs = j.value(QStringLiteral("mode")).toString() == QStringLiteral("all-pairs");
+    r.seed = j.value(QStringLiteral("seed")).toInteger();
+    r.medianBandwidthMbps = j.value(QStringLiteral("median_bandwidth_mbps")).toDouble();
+    r.medianLatencyUs = j.value(QStringLiteral("median_latency_us")).toDouble();
+    r.slowBelowFraction = j.value(QStringLiteral("slow_below_fraction")).toDouble(0.5);
+    for (const QJsonValue& v : j.value(QStringLiteral("rounds")).toArray()) {
+        const QJsonObject o = v.toObject();
+        r.rounds.append({o.value(QStringLiteral("round")).toInt(), o.value(QStringLiteral("pairs")).toInt(),
+                         o.value(QStringLiteral("seconds")).toDouble()});
+    }
+    for (const QJsonValue& v : j.value(QStringLiteral("verdicts")).toArray()) {
+        const QJsonObject o = v.toObject();
+        static const QStringList kinds{QStringLiteral("slow_node"), QStringLiteral("slow_link"),
+                                       QStringLiteral("suspect")};
+        const int kind = int(kinds.indexOf(o.value(QStringLiteral("kind")).toString()));
+        LinkVerdict verdict;
+        verdict.node = o.value(QStringLiteral("node")).toInt(-1);
+        verdict.peer = o.value(QStringLiteral("peer")).toInt(-1);
+        verdict.byLatency = o.value(QStringLiteral("by")).toString() == QStringLiteral("latency");
+        auto indexes = [&](const QString& key, bool& ok) {
+            QList<int> out;
+            for (const QJsonValue& x : o.value(key).toArray()) {
+                const int k = x.toInt(-1);
+                ok = ok && k >= 0 && k < n;
+                out.append(k);
+            }
+            return out;
+        };
+        bool ok = kind >= 0 && verdict.node >= 0 && verdict.node < n && verdict.peer < n &&
+                  (kind != int(LinkVerdict::Kind::SlowLink) || verdict.peer >= 0);
+        verdict.slowWith = indexes(QStringLiteral("slow_with"), ok);
+        verdict.fastWith = indexes(QStringLiteral("fast_with"), ok);
+        if (!ok)
+            return failed(tr("the link test's verdict is malformed: %1")
+                              .arg(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact))));
+        verdict.kind = LinkVerdict::Kind(kind);
+        r.verdicts.append(verdict);
+    }
+    for (LinkVerdict& verdict : r.verdicts)
+        verdict.reason = reason(r, verdict);
     return r;
 }
 
-void LinkTest::findOutliers(LinkReport& r)
+QString LinkTest::reason(const LinkReport& r, const LinkVerdict& v)
 {
-    r.bandwidthOutlier.reset();
-    r.latencyOutlier.reset();
-    const int n = int(r.nodes.size());
-    // With two nodes there is one link: nothing to compare it with.
-    if (n < 3 || r.pairs.isEmpty())
-        return;
-    for (int k = 0; k < n; ++k) {
-        double ownMaxBw = 0, ownMinLat = std::numeric_limits<double>::max();
-        double otherMinBw = std::numeric_limits<double>::max(), otherMaxLat = 0;
-        int own = 0, other = 0;
-        for (const LinkMeasurement& m : r.pairs) {
-            if (m.a == k || m.b == k) {
-                ownMaxBw = std::max(ownMaxBw, m.bandwidthMbps);
-                ownMinLat = std::min(ownMinLat, m.latencyUs);
-                ++own;
-            } else {
-                otherMinBw = std::min(otherMinBw, m.bandwidthMbps);
-                otherMaxLat = std::max(otherMaxLat, m.latencyUs);
-                ++other;
-            }
+    const QString node = r.nodes.value(v.node);
+    // "tb-node3 (94.1 Mbit/s), tb-node12 (95.0 Mbit/s) and 13 more"
+    auto partners = [&](int self, const QList<int>& list) {
+        QStringList shown;
+        for (int p : list.mid(0, 3)) {
+            const LinkMeasurement* m = r.find(self, p);
+            const QString value = !m            ? QString()
+                                  : v.byLatency ? tr("%1 µs").arg(m->latencyUs, 0, 'f', 0)
+                                                : formatBandwidth(m->bandwidthMbps);
+            shown << tr("%1 (%2)").arg(r.nodes.value(p), value);
         }
-        if (own == 0 || other == 0)
-            continue;
-        if (!r.bandwidthOutlier && ownMaxBw < 0.5 * otherMinBw)
-            r.bandwidthOutlier =
-                LinkOutlier{k, tr("every link of %1 is at most %2; the links between the other nodes reach at least %3")
-                                   .arg(r.nodes.at(k), formatBandwidth(ownMaxBw), formatBandwidth(otherMinBw))};
-        if (!r.latencyOutlier && ownMinLat > 2 * otherMaxLat && ownMinLat > otherMaxLat + 100)
-            r.latencyOutlier = LinkOutlier{
-                k, tr("every link of %1 has at least %2 µs latency; the others at most %3 µs")
-                       .arg(r.nodes.at(k), QString::number(ownMinLat, 'f', 0), QString::number(otherMaxLat, 'f', 0))};
+        QString text = shown.join(QStringLiteral(", "));
+        if (list.size() > 3)
+            text = tr("%1 and %n more", nullptr, int(list.size() - 3)).arg(text);
+        return text;
+    };
+    const QString reference = v.byLatency ? tr("the median latency is %1 µs").arg(r.medianLatencyUs, 0, 'f', 0)
+                                          : tr("the median is %1").arg(formatBandwidth(r.medianBandwidthMbps));
+    switch (v.kind) {
+    case LinkVerdict::Kind::SlowNode:
+        return tr("%1 was slow with every partner: %2; %3").arg(node, partners(v.node, v.slowWith), reference);
+    case LinkVerdict::Kind::SlowLink: {
+        const LinkMeasurement* m = r.find(v.node, v.peer);
+        const QString measured = !m            ? QString()
+                                 : v.byLatency ? tr("%1 µs").arg(m->latencyUs, 0, 'f', 0)
+                                               : formatBandwidth(m->bandwidthMbps);
+        QStringList fast;
+        for (int p : v.fastWith.mid(0, 4))
+            fast << r.nodes.value(p);
+        return tr("the link between %1 and %2 measured %3 (%4), while both were fast with other nodes (%5)")
+            .arg(node, r.nodes.value(v.peer), measured, reference, fast.join(QStringLiteral(", ")));
     }
+    case LinkVerdict::Kind::Suspect: break;
+    }
+    if (v.slowWith.isEmpty())
+        return tr("%1 could not be measured: no healthy partner was left for it within the rounds").arg(node);
+    return tr("%1 was slow with %2 only: the rounds ended before a second healthy partner could tell a slow node "
+              "from a slow link (%3)")
+        .arg(node, partners(v.node, v.slowWith), reference);
 }
 
 Result<LinkReport> LinkTest::run(const cluster::ClusterProfile& profile, ssh::CommandRunner& head,
@@ -190,6 +335,16 @@ Result<LinkReport> LinkTest::run(const cluster::ClusterProfile& profile, ssh::Co
     ssh::ExecOptions o;
     o.timeoutMs = options.timeoutMs;
     o.cancel = cancel;
+    if (options.onRound) {
+        // bench-links prints {"round", "round_pairs", "seconds"} after each round.
+        o.onStdoutLine = [onRound = options.onRound](const QByteArray& line) {
+            if (!line.startsWith("{\"round\""))
+                return;
+            const QJsonObject j = QJsonDocument::fromJson(line).object();
+            if (j.contains(QStringLiteral("round_pairs")))
+                onRound(j.value(QStringLiteral("round")).toInt(), j.value(QStringLiteral("round_pairs")).toInt());
+        };
+    }
     const ExecResult e = head.run(command(profile, options), o);
     Result<LinkReport> r = parse(profile, e.stdOut);
     if (!e.ok() || !r) {

@@ -1,6 +1,6 @@
-// checks::LinkTest without a network: bench-links' JSON parsed into a report, the slow-node and
-// high-latency rules (including the cases that must not name a node), the mpirun command it runs on
-// the head, and the JSON the CLI prints.
+// checks::LinkTest without a network: bench-links' JSON parsed into a report, its verdicts put into words
+// and the nodes ranked, the progress of its rounds, the mpirun command it runs on the head, and the JSON
+// the CLI prints. (The rounds and verdicts themselves: tests/unit/trainer/dist/tst_link_search.cpp.)
 #include "checks/linktest.h"
 #include "ssh/commandrunner.h"
 
@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <array>
 
 using namespace traindeck;
@@ -31,25 +32,66 @@ cluster::ClusterProfile profile(int nodes)
     return p;
 }
 
-// One bench-links line: pairs given as {a, b, latency_us, bandwidth_mbps}.
-QByteArray benchOutput(int ranks, const QList<std::array<double, 4>>& pairs)
+// bench-links' output: a progress line per round, then the result; pairs given as {a, b, latency_us,
+// bandwidth_mbps} (round 1 unless `rounds` says otherwise), verdicts as bench-links prints them.
+QByteArray benchOutput(int ranks, const QList<std::array<double, 4>>& pairs, const QJsonArray& verdicts = {},
+                       const QString& mode = QStringLiteral("all-pairs"), const QList<int>& roundOf = {})
 {
     QJsonArray rows;
     QJsonArray hosts;
     for (int r = 0; r < ranks; ++r)
         hosts.append(QStringLiteral("host-%1").arg(r + 1));
-    for (const auto& p : pairs)
+    int lastRound = 1;
+    for (int i = 0; i < pairs.size(); ++i) {
+        const auto& p = pairs[i];
+        const int round = roundOf.value(i, 1);
+        lastRound = qMax(lastRound, round);
         rows.append(QJsonObject{{QStringLiteral("a"), int(p[0])},
                                 {QStringLiteral("b"), int(p[1])},
+                                {QStringLiteral("round"), round},
                                 {QStringLiteral("host_a"), hosts.at(int(p[0]))},
                                 {QStringLiteral("host_b"), hosts.at(int(p[1]))},
                                 {QStringLiteral("latency_us"), p[2]},
-                                {QStringLiteral("bandwidth_mbps"), p[3]}});
+                                {QStringLiteral("bandwidth_mbps"), p[3]},
+                                {QStringLiteral("slow"), p[3] < 1000 || p[2] > 1000}});
+    }
+    QByteArray progress;
+    QJsonArray rounds;
+    for (int r = 1; r <= lastRound; ++r) {
+        const int n = int(std::count(roundOf.begin(), roundOf.end(), r)) + (roundOf.isEmpty() ? int(pairs.size()) : 0);
+        rounds.append(
+            QJsonObject{{QStringLiteral("round"), r}, {QStringLiteral("pairs"), n}, {QStringLiteral("seconds"), 0.5}});
+        progress += QStringLiteral("{\"round\":%1,\"round_pairs\":%2,\"seconds\":0.5}\n").arg(r).arg(n).toUtf8();
+    }
     const QJsonObject o{{QStringLiteral("ranks"), ranks},
                         {QStringLiteral("bytes"), 1048576},
+                        {QStringLiteral("mode"), mode},
+                        {QStringLiteral("seed"), 42},
+                        {QStringLiteral("rounds"), rounds},
+                        {QStringLiteral("median_bandwidth_mbps"), 14000},
+                        {QStringLiteral("median_latency_us"), 13},
                         {QStringLiteral("hosts"), hosts},
-                        {QStringLiteral("pairs"), rows}};
-    return "mpirun noise on stdout\n" + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n";
+                        {QStringLiteral("pairs"), rows},
+                        {QStringLiteral("verdicts"), verdicts}};
+    return "mpirun noise on stdout\n" + progress + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n";
+}
+
+QJsonObject verdict(const char* kind, int node, QList<int> slowWith, QList<int> fastWith = {}, int peer = -1,
+                    const char* by = "bandwidth")
+{
+    QJsonObject v{{QStringLiteral("kind"), QLatin1String(kind)},
+                  {QStringLiteral("node"), node},
+                  {QStringLiteral("by"), QLatin1String(by)}};
+    QJsonArray s, f;
+    for (int k : slowWith)
+        s.append(k);
+    for (int k : fastWith)
+        f.append(k);
+    v.insert(QStringLiteral("slow_with"), s);
+    v.insert(QStringLiteral("fast_with"), f);
+    if (peer >= 0)
+        v.insert(QStringLiteral("peer"), peer);
+    return v;
 }
 } // namespace
 
@@ -57,8 +99,11 @@ QByteArray benchOutput(int ranks, const QList<std::array<double, 4>>& pairs)
 class CannedRunner : public ssh::CommandRunner {
   public:
     explicit CannedRunner(QByteArray out) : m_out(std::move(out)) {}
-    ssh::ExecResult run(const QString&, const ssh::ExecOptions& = {}) override
+    ssh::ExecResult run(const QString&, const ssh::ExecOptions& options = {}) override
     {
+        if (options.onStdoutLine)
+            for (const QByteArray& line : m_out.split('\n'))
+                options.onStdoutLine(line);
         ssh::ExecResult r;
         r.status = ssh::ExecResult::Status::Exited;
         r.exitCode = 0;
@@ -139,49 +184,106 @@ class TestLinkTest : public QObject {
     {
         // n2's links at 100 Mbit/s, the n1-n3 link at 15 Gbit/s (the testbed with tb-node2 shaped).
         const Result<LinkReport> parsed =
-            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}}));
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 103.4}, {0, 2, 12, 15000}, {1, 2, 13, 101}},
+                                                    {verdict("slow_node", 1, {0, 2})}));
         QVERIFY2(parsed.ok(), qPrintable(parsed.errorString()));
         const LinkReport& r = parsed.value();
         QCOMPARE(r.pairs.size(), 3);
-        QVERIFY(r.bandwidthOutlier);
-        QCOMPARE(r.bandwidthOutlier->node, 1);
-        QVERIFY2(r.bandwidthOutlier->reason.contains(QStringLiteral("n2")), qPrintable(r.bandwidthOutlier->reason));
-        QVERIFY(!r.latencyOutlier);
+        QVERIFY(r.allPairs);
+        QCOMPARE(r.seed, 42);
+        QCOMPARE(r.rounds.size(), 1);
+        QCOMPARE(r.verdicts.size(), 1);
+        QCOMPARE(r.verdicts[0].kind, LinkVerdict::Kind::SlowNode);
+        const QString reason = r.verdicts[0].reason;
+        for (const char* part :
+             {"n2 was slow with every partner", "n1 (103.4 Mbit/s)", "n3 (101.0 Mbit/s)", "the median is 14.00 Gbit/s"})
+            QVERIFY2(reason.contains(QLatin1String(part)), qPrintable(reason));
+        QCOMPARE(r.verdictLabel(r.verdicts[0]), QStringLiteral("slow node"));
         QCOMPARE(r.find(2, 1)->bandwidthMbps, 101.0); // either order
+        // Ranked: the named node first, then by the fastest pair.
+        const QList<NodeLinkSummary> ranked = r.rankedNodes();
+        QCOMPARE(ranked.size(), 3);
+        QCOMPARE(ranked[0].node, 1);
+        QCOMPARE(ranked[0].bestMbps, 103.4);
+        QCOMPARE(ranked[0].worstMbps, 101.0);
+        QCOMPARE(ranked[0].pairs, 2);
+        QVERIFY(ranked[0].verdict);
+        QVERIFY(!ranked[1].verdict);
         const QJsonObject j = r.toJson();
         QCOMPARE(j.value(QStringLiteral("slow_bandwidth")).toObject().value(QStringLiteral("node")).toString(),
                  QStringLiteral("n2"));
         QVERIFY(j.value(QStringLiteral("slow_latency")).isNull());
+        QCOMPARE(j.value(QStringLiteral("mode")).toString(), QStringLiteral("all-pairs"));
         QCOMPARE(j.value(QStringLiteral("pairs")).toArray().at(0).toObject().value(QStringLiteral("a")).toString(),
                  QStringLiteral("n1"));
+        const QJsonObject v = j.value(QStringLiteral("verdicts")).toArray().at(0).toObject();
+        QCOMPARE(v.value(QStringLiteral("kind")).toString(), QStringLiteral("slow_node"));
+        QCOMPARE(v.value(QStringLiteral("slow_with")).toArray().at(1).toString(), QStringLiteral("n3"));
+        QCOMPARE(j.value(QStringLiteral("ranked")).toArray().at(0).toObject().value(QStringLiteral("node")).toString(),
+                 QStringLiteral("n2"));
     }
 
     void highLatencyNodeNamed()
     {
         const LinkReport r =
-            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}}))
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 15, 9000}, {0, 2, 2500, 8000}, {1, 2, 2600, 8500}},
+                                                    {verdict("slow_node", 2, {0, 1}, {}, -1, "latency")}))
                 .value();
-        QVERIFY(r.latencyOutlier);
-        QCOMPARE(r.latencyOutlier->node, 2);
-        QVERIFY(!r.bandwidthOutlier);
+        QCOMPARE(r.verdicts.size(), 1);
+        QVERIFY(r.verdicts[0].byLatency);
+        QCOMPARE(r.verdictLabel(r.verdicts[0]), QStringLiteral("high-latency node"));
+        QVERIFY2(r.verdicts[0].reason.contains(QStringLiteral("n1 (2500 µs)")), qPrintable(r.verdicts[0].reason));
+        const QJsonObject j = r.toJson();
+        QVERIFY(j.value(QStringLiteral("slow_bandwidth")).isNull());
+        QCOMPARE(j.value(QStringLiteral("slow_latency")).toObject().value(QStringLiteral("node")).toString(),
+                 QStringLiteral("n3"));
     }
 
-    void noOutlierWhenOnlyOneLinkIsSlow()
+    void searchVerdictsWorded()
     {
-        // One slow pair is not a slow node: both of its ends have a fast link too.
-        Result<LinkReport> r =
-            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 15000}, {0, 2, 12, 14000}, {1, 2, 4000, 400}}));
+        // Eight nodes, the search: round 1 four pairs, round 2 re-pairs n3, n6 (a slow link between them:
+        // both fast elsewhere) and n8 (slow with n4 in round 1; no second partner within the rounds).
+        const QByteArray out = benchOutput(
+            8, {{0, 1, 14, 9000}, {2, 5, 14, 90}, {3, 7, 14, 95}, {4, 6, 14, 9100}, {0, 2, 14, 9050}, {1, 5, 14, 8900}},
+            {verdict("slow_link", 2, {}, {0, 1}, 5), verdict("suspect", 7, {3})}, QStringLiteral("nodes"),
+            {1, 1, 1, 1, 2, 2});
+        const Result<LinkReport> r = LinkTest::parse(profile(8), out);
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        QVERIFY(!r->allPairs);
+        QCOMPARE(r->rounds.size(), 2);
+        QCOMPARE(r->rounds[1].pairs, 2);
+        QCOMPARE(r->verdicts.size(), 2);
+        QCOMPARE(r->verdictLabel(r->verdicts[0]), QStringLiteral("slow link n3 – n6"));
+        QVERIFY2(r->verdicts[0].reason.contains(QStringLiteral("the link between n3 and n6 measured 90.0 Mbit/s")),
+                 qPrintable(r->verdicts[0].reason));
+        QVERIFY2(r->verdicts[1].reason.contains(QStringLiteral("n8 was slow with n4 (95.0 Mbit/s) only")),
+                 qPrintable(r->verdicts[1].reason));
+        QCOMPARE(r->verdictFor(7), &r->verdicts[1]);
+        QCOMPARE(r->verdictFor(2), nullptr); // a slow link names no node
+        // The suspect first; then n3 and n6 (their fastest pairs are slow), unmeasured nodes never first.
+        const QList<NodeLinkSummary> ranked = r->rankedNodes();
+        QCOMPARE(ranked[0].node, 7);
+        QCOMPARE(ranked[1].node, 3);
+        QCOMPARE(ranked[1].bestMbps, 95.0);
+
+        // The rounds as they finish, from the command's streamed output.
+        CannedRunner head(out);
+        LinkTestOptions options;
+        QList<std::pair<int, int>> seen;
+        options.onRound = [&](int round, int pairs) { seen.append({round, pairs}); };
+        cluster::ClusterProfile p = profile(8);
+        p.isLocal = true; // not kept
+        QVERIFY(LinkTest::run(p, head, options, ssh::CancelToken{}).ok());
+        QCOMPARE(seen, (QList<std::pair<int, int>>{{1, 4}, {2, 2}}));
+    }
+
+    void noVerdictNoWarning()
+    {
+        const Result<LinkReport> r =
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 15000}, {0, 2, 12, 14000}, {1, 2, 13, 14500}}));
         QVERIFY(r.ok());
-        QVERIFY(!r->bandwidthOutlier);
-        QVERIFY(!r->latencyOutlier);
-        // Two nodes: one link, nothing to compare it with.
-        r = LinkTest::parse(profile(2), benchOutput(2, {{0, 1, 2000, 50}}));
-        QVERIFY(r.ok());
-        QVERIFY(!r->bandwidthOutlier);
-        QVERIFY(!r->latencyOutlier);
-        // Slower but not by half: no verdict.
-        r = LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 14, 7000}, {0, 2, 12, 12000}, {1, 2, 13, 6500}}));
-        QVERIFY(!r->bandwidthOutlier);
+        QVERIFY(r->verdicts.isEmpty());
+        QVERIFY(r->toJson().value(QStringLiteral("slow_bandwidth")).isNull());
     }
 
     void badOutputIsAnError()
@@ -202,6 +304,14 @@ class TestLinkTest : public QObject {
         const Result<LinkReport> noSize = LinkTest::parse(profile(3), huge);
         QVERIFY(!noSize.ok());
         QVERIFY2(noSize.errorString().contains(QStringLiteral("no message size")), qPrintable(noSize.errorString()));
+        // A verdict naming a node the profile does not have.
+        const Result<LinkReport> badVerdict =
+            LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 10, 100}}, {verdict("slow_node", 5, {0})}));
+        QVERIFY(!badVerdict.ok());
+        QVERIFY2(badVerdict.errorString().contains(QStringLiteral("verdict is malformed")),
+                 qPrintable(badVerdict.errorString()));
+        QVERIFY(!LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 10, 100}}, {verdict("slow_wire", 1, {0})})).ok());
+        QVERIFY(!LinkTest::parse(profile(3), benchOutput(3, {{0, 1, 10, 100}}, {verdict("slow_link", 1, {})})).ok());
     }
 
     void commandRunsOneRankPerNode()
@@ -213,8 +323,13 @@ class TestLinkTest : public QObject {
         const QString cmd = LinkTest::command(p, LinkTestOptions{});
         for (const char* part :
              {"-np 3", "host-1:1,host-2:1,host-3:1", "--map-by node", "bench-links --bytes 1048576 --iters 5",
-              "/opt/td/bin", "OMPI_MCA_btl_tcp_if_include", "OMPI_ALLOW_RUN_AS_ROOT"})
+              "--max-rounds 4 <", "/opt/td/bin", "OMPI_MCA_btl_tcp_if_include", "OMPI_ALLOW_RUN_AS_ROOT"})
             QVERIFY2(cmd.contains(QLatin1String(part)), qPrintable(cmd));
+        LinkTestOptions all;
+        all.allPairs = true;
+        all.seed = 7;
+        const QString allCmd = LinkTest::command(p, all);
+        QVERIFY2(allCmd.contains(QLatin1String("--max-rounds 4 --all-pairs --seed 7 <")), qPrintable(allCmd));
         // A "%2" in a path stays in the path, and the numbers still land where they belong.
         p.launcher = QStringLiteral("/opt/mpi%2/bin/mpirun");
         const QString odd = LinkTest::command(p, LinkTestOptions{});
