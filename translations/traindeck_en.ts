@@ -37,6 +37,17 @@
     </message>
 </context>
 <context>
+    <name>traindeck::checks::LinkTest</name>
+    <message numerus="yes">
+        <location filename="../backend/checks/linktest.cpp" line="302"/>
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 and %n more</numerusform>
+            <numerusform>%1 and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>traindeck::checks::NodeChecker</name>
     <message numerus="yes">
         <location filename="../backend/checks/nodecheckmachine.cpp" line="58"/>
@@ -101,7 +112,7 @@
 <context>
     <name>traindeck::gui::ChecksPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="145"/>
+        <location filename="../app/gui/checkspage.cpp" line="149"/>
         <source>At more than %n node(s) the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</source>
         <translation>
             <numerusform>At more than %n node the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</numerusform>
@@ -109,7 +120,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="206"/>
+        <location filename="../app/gui/checkspage.cpp" line="212"/>
         <source>Testing the links between %n node(s)…</source>
         <translation>
             <numerusform>Testing the link between %n node…</numerusform>
@@ -117,7 +128,23 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="293"/>
+        <location filename="../app/gui/checkspage.cpp" line="225"/>
+        <source>Testing the links between %n node(s)… round %1 done (%2 pair(s) side by side).</source>
+        <translation>
+            <numerusform>Testing the links between %n node… round %1 done (%2 pair(s) side by side).</numerusform>
+            <numerusform>Testing the links between %n nodes… round %1 done (%2 pair(s) side by side).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="338"/>
+        <source>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round(s) of pairs measured side by side, %3 s; median %4.</source>
+        <translation>
+            <numerusform>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round of pairs measured side by side, %3 s; median %4.</numerusform>
+            <numerusform>MPI point-to-point, %1 KiB messages: %2 pairs in %n rounds of pairs measured side by side, %3 s; median %4.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="365"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -125,7 +152,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="311"/>
+        <location filename="../app/gui/checkspage.cpp" line="383"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -133,7 +160,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="349"/>
+        <location filename="../app/gui/checkspage.cpp" line="421"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -141,8 +168,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="400"/>
-        <location filename="../app/gui/checkspage.cpp" line="413"/>
+        <location filename="../app/gui/checkspage.cpp" line="472"/>
+        <location filename="../app/gui/checkspage.cpp" line="485"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — %1 of %n node done</numerusform>
@@ -150,7 +177,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="528"/>
+        <location filename="../app/gui/checkspage.cpp" line="600"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>

@@ -377,6 +377,29 @@
     </message>
 </context>
 <context>
+    <name>traindeck::checks::LinkReport</name>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="89"/>
+        <source>high-latency node</source>
+        <translation>高延迟节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="89"/>
+        <source>slow node</source>
+        <translation>慢节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="91"/>
+        <source>slow link %1 – %2</source>
+        <translation>慢链路 %1 – %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="95"/>
+        <source>suspect</source>
+        <translation>可疑</translation>
+    </message>
+</context>
+<context>
     <name>traindeck::checks::LinkTest</name>
     <message>
         <location filename="../backend/checks/linktest.cpp" line="34"/>
@@ -389,57 +412,100 @@
         <translation>%1 Mbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="119"/>
+        <location filename="../backend/checks/linktest.cpp" line="218"/>
         <source>the link test printed no result</source>
         <translation>链路测试没有输出结果</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="121"/>
+        <location filename="../backend/checks/linktest.cpp" line="220"/>
         <source>the link test ran %1 rank(s) for %2 node(s)</source>
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="126"/>
+        <location filename="../backend/checks/linktest.cpp" line="225"/>
         <source>the link test&apos;s result has no message size: %1</source>
         <translation>链路测试的结果没有消息大小：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="138"/>
+        <location filename="../backend/checks/linktest.cpp" line="240"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="173"/>
-        <source>every link of %1 is at most %2; the links between the other nodes reach at least %3</source>
-        <translation>%1 的每条链路最多只有 %2；其他节点之间的链路至少达到 %3</translation>
+        <location filename="../backend/checks/linktest.cpp" line="277"/>
+        <source>the link test&apos;s verdict is malformed: %1</source>
+        <translation>链路测试的判定格式错误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="177"/>
-        <source>every link of %1 has at least %2 µs latency; the others at most %3 µs</source>
-        <translation>%1 的每条链路延迟至少 %2 µs；其他链路最多 %3 µs</translation>
+        <location filename="../backend/checks/linktest.cpp" line="296"/>
+        <location filename="../backend/checks/linktest.cpp" line="314"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="189"/>
+        <location filename="../backend/checks/linktest.cpp" line="298"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/checks/linktest.cpp" line="302"/>
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="306"/>
+        <source>the median latency is %1 µs</source>
+        <translation>延迟中位数为 %1 µs</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="307"/>
+        <source>the median is %1</source>
+        <translation>中位数为 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="310"/>
+        <source>%1 was slow with every partner: %2; %3</source>
+        <translation>%1 与每个配对节点都慢：%2；%3</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="319"/>
+        <source>the link between %1 and %2 measured %3 (%4), while both were fast with other nodes (%5)</source>
+        <translation>%1 与 %2 之间的链路测得 %3（%4），而两者与其他节点都快（%5）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="326"/>
+        <source>%1 could not be measured: no healthy partner was left for it within the rounds</source>
+        <translation>%1 无法测量：在轮次内没有剩余的健康配对节点</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="327"/>
+        <source>%1 was slow with %2 only: the rounds ended before a second healthy partner could tell a slow node from a slow link (%3)</source>
+        <translation>%1 仅与 %2 慢：轮次结束前没有第二个健康配对节点来区分慢节点与慢链路（%3）</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="339"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="199"/>
+        <location filename="../backend/checks/linktest.cpp" line="359"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="216"/>
+        <location filename="../backend/checks/linktest.cpp" line="376"/>
         <source>not kept for the diagnosis of this profile&apos;s runs: %1</source>
         <translation>未保存以供此配置的运行诊断使用：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="235"/>
+        <location filename="../backend/checks/linktest.cpp" line="395"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="242"/>
+        <location filename="../backend/checks/linktest.cpp" line="402"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2126,214 +2192,271 @@
         <translation>测试链路(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="106"/>
-        <source>Measure latency and bandwidth between every pair of nodes (MPI point-to-point, started on the head) and name a node whose links are much slower</source>
-        <translation>测量每对节点之间的延迟和带宽（MPI 点对点，从主节点启动），并指出链路明显更慢的节点</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="111"/>
+        <location filename="../app/gui/checkspage.cpp" line="114"/>
         <source>Check progress</source>
         <translation>检查进度</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="119"/>
+        <location filename="../app/gui/checkspage.cpp" line="123"/>
         <source>Not run yet.</source>
         <translation>尚未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="126"/>
+        <location filename="../app/gui/checkspage.cpp" line="130"/>
         <source>Check results: nodes × checks</source>
         <translation>检查结果：节点 × 检查项</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="132"/>
+        <location filename="../app/gui/checkspage.cpp" line="136"/>
         <source>Check details</source>
         <translation>检查详情</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="133"/>
+        <location filename="../app/gui/checkspage.cpp" line="137"/>
         <source>Select a cell to see what was seen and what to do.</source>
         <translation>选择一个单元格，查看检查到的情况和处理建议。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="135"/>
+        <location filename="../app/gui/checkspage.cpp" line="139"/>
         <source>Versions across nodes (cells that differ from the head are highlighted)</source>
         <translation>各节点版本（与头节点不同的单元格已高亮）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="139"/>
+        <location filename="../app/gui/checkspage.cpp" line="143"/>
         <source>Version matrix</source>
         <translation>版本矩阵</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="144"/>
+        <location filename="../app/gui/checkspage.cpp" line="148"/>
         <source>Show &amp;every node</source>
         <translation>显示每个节点(&amp;E)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="145"/>
+        <location filename="../app/gui/checkspage.cpp" line="149"/>
         <source>At more than %n node(s) the nodes that agree share one column (&quot;62 nodes: same&quot;); check to see a column per node.</source>
         <translation>
             <numerusform>超过 %n 个节点时，结果一致的节点合并为一列（“62 个节点：相同”）；勾选后每个节点一列。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="159"/>
+        <location filename="../app/gui/checkspage.cpp" line="163"/>
         <source>Links between nodes (bandwidth, one-way latency)</source>
         <translation>节点之间的链路（带宽、单向延迟）</translation>
     </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="161"/>
-        <location filename="../app/gui/checkspage.cpp" line="289"/>
-        <source>Not tested yet: Test links measures every pair of nodes.</source>
-        <translation>尚未测试：“测试链路”会测量每一对节点。</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="164"/>
-        <source>Link matrix</source>
-        <translation>链路矩阵</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="206"/>
+        <location filename="../app/gui/checkspage.cpp" line="212"/>
         <source>Testing the links between %n node(s)…</source>
         <translation>
             <numerusform>正在测试 %n 个节点之间的链路…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="231"/>
+        <location filename="../app/gui/checkspage.cpp" line="265"/>
         <source>✗ The link test could not run: %1</source>
         <translation>✗ 链路测试无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="249"/>
+        <location filename="../app/gui/checkspage.cpp" line="287"/>
         <source>%1
 %2 µs</source>
         <translation>%1
 %2 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="254"/>
-        <source>A link of the slow node</source>
-        <translation>慢节点的链路</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="264"/>
-        <source>⚠ Slow node %1: %2</source>
-        <translation>⚠ 慢节点 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="266"/>
-        <source>⚠ High-latency node %1: %2</source>
-        <translation>⚠ 高延迟节点 %1：%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/checkspage.cpp" line="268"/>
+        <location filename="../app/gui/checkspage.cpp" line="336"/>
         <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
         <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="269"/>
-        <source>✓ No node&apos;s links stand out.</source>
-        <translation>✓ 没有节点的链路明显异常。</translation>
+        <location filename="../app/gui/checkspage.cpp" line="106"/>
+        <source>Measure latency and bandwidth between the nodes in rounds of pairs measured side by side (MPI point-to-point, started on the head) and name slow nodes and slow links</source>
+        <translation>按轮次并行测量节点对之间的延迟和带宽（MPI 点对点，在头节点上启动），并指出慢节点和慢链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="270"/>
-        <source>MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.</source>
-        <translation>MPI 点对点，%1 KiB 消息，每次测一对节点，用时 %2 秒。</translation>
+        <location filename="../app/gui/checkspage.cpp" line="108"/>
+        <source>&amp;All pairs</source>
+        <translation>所有节点对(&amp;A)</translation>
     </message>
     <message>
-        <source>⚠ Not kept for the diagnosis of this profile&apos;s runs: %1</source>
-        <translation type="vanished">⚠ 未保存以供此配置的运行诊断使用：%1</translation>
+        <location filename="../app/gui/checkspage.cpp" line="109"/>
+        <source>Measure every pair of nodes (N-1 rounds) and show the full matrix: finds a slow link between two healthy nodes. Without it, a search for slow nodes in a few rounds.</source>
+        <translation>测量每一对节点（N-1 轮）并显示完整矩阵：可找出两个健康节点之间的慢链路。不勾选时，用几轮搜索慢节点。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="165"/>
+        <location filename="../app/gui/checkspage.cpp" line="361"/>
+        <source>Not tested yet: Test links searches the links between the nodes for slow ones.</source>
+        <translation>尚未测试：“测试链路”会在节点之间的链路中搜索慢链路。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="169"/>
+        <source>Link test results</source>
+        <translation>链路测试结果</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="293"/>
+        <location filename="../app/gui/checkspage.cpp" line="225"/>
+        <source>Testing the links between %n node(s)… round %1 done (%2 pair(s) side by side).</source>
+        <translation>
+            <numerusform>正在测试 %n 个节点之间的链路…… 第 %1 轮完成（%2 对并行）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="292"/>
+        <source>A link of a slow node</source>
+        <translation>慢节点的一条链路</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="292"/>
+        <source>A slow link</source>
+        <translation>慢链路</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <source>Fastest pair</source>
+        <translation>最快节点对</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <source>Slowest pair</source>
+        <translation>最慢节点对</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <source>Pairs</source>
+        <translation>节点对</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="315"/>
+        <location filename="../app/gui/checkspage.cpp" line="316"/>
+        <location filename="../app/gui/checkspage.cpp" line="317"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="317"/>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="334"/>
+        <source>⚠ %1: %2</source>
+        <translation>⚠ %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/checkspage.cpp" line="337"/>
+        <source>✓ No node or link stands out.</source>
+        <translation>✓ 没有突出的节点或链路。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="338"/>
+        <source>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round(s) of pairs measured side by side, %3 s; median %4.</source>
+        <translation>
+            <numerusform>MPI 点对点，%1 KiB 消息：%n 轮并行测量共 %2 对，%3 秒；中位数 %4。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/checkspage.cpp" line="365"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="306"/>
+        <location filename="../app/gui/checkspage.cpp" line="378"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="311"/>
+        <location filename="../app/gui/checkspage.cpp" line="383"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="349"/>
+        <location filename="../app/gui/checkspage.cpp" line="421"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="400"/>
-        <location filename="../app/gui/checkspage.cpp" line="413"/>
+        <location filename="../app/gui/checkspage.cpp" line="472"/>
+        <location filename="../app/gui/checkspage.cpp" line="485"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — 已完成 %1 / %n 个节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="432"/>
+        <location filename="../app/gui/checkspage.cpp" line="504"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="486"/>
+        <location filename="../app/gui/checkspage.cpp" line="558"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="487"/>
+        <location filename="../app/gui/checkspage.cpp" line="559"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="522"/>
+        <location filename="../app/gui/checkspage.cpp" line="594"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="528"/>
+        <location filename="../app/gui/checkspage.cpp" line="600"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="530"/>
+        <location filename="../app/gui/checkspage.cpp" line="602"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="539"/>
+        <location filename="../app/gui/checkspage.cpp" line="611"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="542"/>
+        <location filename="../app/gui/checkspage.cpp" line="614"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="547"/>
+        <location filename="../app/gui/checkspage.cpp" line="619"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="548"/>
+        <location filename="../app/gui/checkspage.cpp" line="620"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="550"/>
+        <location filename="../app/gui/checkspage.cpp" line="622"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2744,17 +2867,9 @@ node2 slots=8</translation>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <source>Cannot read %1: %2</source>
-        <translation type="vanished">无法读取 %1：%2</translation>
-    </message>
-    <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="333"/>
         <source>Fix the errors in the hostfile first.</source>
         <translation>请先修正 hostfile 中的错误。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation type="vanished">无法写入 %1：%2</translation>
     </message>
     <message>
         <location filename="../app/gui/hostfileeditor.cpp" line="362"/>
@@ -3492,14 +3607,6 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <location filename="../app/gui/mainwindow.cpp" line="279"/>
         <source>Connection: profile %1, head node %2</source>
         <translation>连接：配置 %1，主节点 %2</translation>
-    </message>
-    <message>
-        <source>Cannot create %1</source>
-        <translation type="vanished">无法创建 %1</translation>
-    </message>
-    <message>
-        <source>Cannot write %1</source>
-        <translation type="vanished">无法写入 %1</translation>
     </message>
     <message>
         <location filename="../app/gui/screenshots.cpp" line="34"/>
@@ -4398,10 +4505,6 @@ Fingerprint %2</source>
         <translation>头节点 → 工作节点</translation>
     </message>
     <message>
-        <source>skipped: not every node accepts the key</source>
-        <translation type="vanished">已跳过：并非所有节点都接受该密钥</translation>
-    </message>
-    <message>
         <location filename="../app/gui/sshwizard.cpp" line="360"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
@@ -4757,139 +4860,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="116"/>
+        <location filename="../backend/launch/jobspec.cpp" line="119"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="119"/>
+        <location filename="../backend/launch/jobspec.cpp" line="122"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="129"/>
+        <location filename="../backend/launch/jobspec.cpp" line="132"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="134"/>
+        <location filename="../backend/launch/jobspec.cpp" line="137"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="140"/>
+        <location filename="../backend/launch/jobspec.cpp" line="143"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="145"/>
-        <location filename="../backend/launch/jobspec.cpp" line="247"/>
+        <location filename="../backend/launch/jobspec.cpp" line="148"/>
+        <location filename="../backend/launch/jobspec.cpp" line="250"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="151"/>
+        <location filename="../backend/launch/jobspec.cpp" line="154"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="160"/>
+        <location filename="../backend/launch/jobspec.cpp" line="163"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="167"/>
+        <location filename="../backend/launch/jobspec.cpp" line="170"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="169"/>
-        <location filename="../backend/launch/jobspec.cpp" line="196"/>
+        <location filename="../backend/launch/jobspec.cpp" line="172"/>
+        <location filename="../backend/launch/jobspec.cpp" line="199"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="178"/>
+        <location filename="../backend/launch/jobspec.cpp" line="181"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="186"/>
+        <location filename="../backend/launch/jobspec.cpp" line="189"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="193"/>
+        <location filename="../backend/launch/jobspec.cpp" line="196"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="201"/>
+        <location filename="../backend/launch/jobspec.cpp" line="204"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="208"/>
+        <location filename="../backend/launch/jobspec.cpp" line="211"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="225"/>
+        <location filename="../backend/launch/jobspec.cpp" line="228"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="233"/>
+        <location filename="../backend/launch/jobspec.cpp" line="236"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="245"/>
+        <location filename="../backend/launch/jobspec.cpp" line="248"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="249"/>
+        <location filename="../backend/launch/jobspec.cpp" line="252"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="251"/>
+        <location filename="../backend/launch/jobspec.cpp" line="254"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="254"/>
+        <location filename="../backend/launch/jobspec.cpp" line="257"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="260"/>
+        <location filename="../backend/launch/jobspec.cpp" line="263"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="264"/>
+        <location filename="../backend/launch/jobspec.cpp" line="267"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="268"/>
+        <location filename="../backend/launch/jobspec.cpp" line="271"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="274"/>
+        <location filename="../backend/launch/jobspec.cpp" line="277"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="277"/>
+        <location filename="../backend/launch/jobspec.cpp" line="280"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="279"/>
+        <location filename="../backend/launch/jobspec.cpp" line="282"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -5402,14 +5505,6 @@ Fingerprint %2</source>
 </context>
 <context>
     <name>traindeck::metrics::MetricStore</name>
-    <message>
-        <source>cannot open %1: %2</source>
-        <translation type="vanished">无法打开 %1：%2</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation type="vanished">无法写入 %1：%2</translation>
-    </message>
     <message>
         <location filename="../backend/metrics/metricstore.cpp" line="446"/>
         <source>cannot open: %1</source>
@@ -6136,10 +6231,6 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <location filename="../backend/ssh/sshtransport.cpp" line="237"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
-    </message>
-    <message>
-        <source>the profile has no nodes</source>
-        <translation type="vanished">该配置没有节点</translation>
     </message>
 </context>
 </TS>

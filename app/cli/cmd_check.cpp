@@ -37,7 +37,8 @@ QString usage()
 {
     return CheckCommand::tr(
         "usage: traindeck-cli check --profile FILE|NAME|local [--json] [--accept-new-host-keys] [--interconnect]\n"
-        "                           [--timeout SECONDS] [--slots N] [--links] [--job-wait SECONDS] [--all-nodes]\n"
+        "                           [--timeout SECONDS] [--slots N] [--links|--links-only [--all-pairs] [--seed N]]\n"
+        "                           [--job-wait SECONDS] [--all-nodes]\n"
         "Checks every node in parallel: reachability and login, OS, CPU cores, memory, free disk in the work\n"
         "directory, GPUs, CUDA, NCCL, Open MPI, traindeck-trainer (same version everywhere), network interfaces\n"
         "(suggested NCCL_SOCKET_IFNAME), clock offset, passwordless SSH from the head to every worker, and with\n"
@@ -49,16 +50,25 @@ QString usage()
         "states and GPUs), and the environment checks run on the nodes of a short job (sbatch with the\n"
         "profile's resources, job steps with srun, scancel at the end); --job-wait: how long that job may wait\n"
         "in the queue (default 120 s).\n"
-        "--links then runs the link test: latency and bandwidth between every pair of nodes over MPI\n"
-        "point-to-point (mpirun on the head, traindeck-trainer bench-links, one pair at a time), shown as a\n"
-        "matrix, and names a node whose links are all much slower than the others' as the outlier.\n"
+        "--links then runs the link test over MPI point-to-point (mpirun on the head, traindeck-trainer\n"
+        "bench-links, one rank per node) in rounds of disjoint node pairs measured side by side: round 1 pairs\n"
+        "every node at random (--seed N repeats a matching); a pair below half the round's median bandwidth\n"
+        "(or above twice its median latency + 1 ms) is slow, and its nodes are paired again with the fastest\n"
+        "nodes, at most 4 rounds: slow with two healthy partners is a slow node, a slow pair whose ends are fast\n"
+        "elsewhere a slow link, undecided a suspect. The slowest nodes are listed first. --all-pairs measures\n"
+        "every pair (a round-robin tournament, N-1 rounds of N/2 pairs; also below 6 nodes) and shows the matrix\n"
+        "up to 16 nodes: it finds a slow link between two healthy nodes, which the search only finds when round\n"
+        "1 happens to pair them. --links-only runs the link test without the node checks.\n"
         "Unknown host keys are asked about on the terminal (their SHA256 fingerprint is shown); without a\n"
         "terminal they are refused unless --accept-new-host-keys. Changed host keys are always refused.\n"
         "--json: {profile, ok, counts, nodes: [{node, host, role, status, checks: [{id, title, status, summary,\n"
         "evidence, remedy, value, ms}]}], matrix: [{id, title, values, differs, status, remedy}], groups: [[node,\n"
         "...], ...] (the nodes that agree, the largest group first)}, with --links\n"
-        "also links: {ok, nodes, bytes, pairs: [{a, b, host_a, host_b, latency_us, bandwidth_mbps}],\n"
-        "slow_bandwidth: {node, reason} | null, slow_latency, error}.\n"
+        "also links: {ok, mode, seed, nodes, bytes, rounds: [{round, pairs, seconds}], median_bandwidth_mbps,\n"
+        "median_latency_us, pairs: [{a, b, round, host_a, host_b, latency_us, bandwidth_mbps, slow}], verdicts:\n"
+        "[{kind: slow_node|slow_link|suspect, node, peer, by: bandwidth|latency, slow_with, fast_with, reason}],\n"
+        "ranked: [{node, pairs, best_mbps, worst_mbps, latency_us, verdict}] (the slowest first), slow_bandwidth:\n"
+        "{node, reason} | null, slow_latency, ms, error} (with --links-only {profile, links} alone).\n"
         "Exit codes: 0 nothing failed (warnings and slow links allowed), 1 a check or the link test failed,\n"
         "2 bad usage or profile.\n");
 }
@@ -86,7 +96,7 @@ QString linkCell(const LinkMeasurement& m)
 void printLinks(const Result<LinkReport>& result, QTextStream& out)
 {
     if (!result) {
-        out << CheckCommand::tr("Links (MPI point-to-point, one pair at a time):") << '\n';
+        out << CheckCommand::tr("Links (MPI point-to-point):") << '\n';
         for (const Diagnostic& d : result.diagnostics()) {
             Diagnostic line = d;
             const QString evidence = std::exchange(line.detail, QString());
@@ -97,43 +107,78 @@ void printLinks(const Result<LinkReport>& result, QTextStream& out)
         return;
     }
     const LinkReport& links = result.value();
-    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, one pair at a time):").arg(links.bytes / 1024)
+    out << CheckCommand::tr("Links (MPI point-to-point, %1 KiB messages, %2 pair(s) in %n round(s) measured side by "
+                            "side, %3 s; median %4):",
+                            nullptr, int(links.rounds.size()))
+               .arg(links.bytes / 1024)
+               .arg(links.pairs.size())
+               .arg(links.elapsedMs / 1000.0, 0, 'f', 1)
+               .arg(LinkTest::formatBandwidth(links.medianBandwidthMbps))
         << '\n';
     int width = 6;
     for (const QString& n : links.nodes)
         width = qMax(width, int(n.size()));
-    QStringList cells;
-    for (const LinkMeasurement& m : links.pairs)
-        cells << linkCell(m);
-    int cellWidth = 3;
-    for (const QString& c : cells)
-        cellWidth = qMax(cellWidth, int(c.size()));
-    out << QStringLiteral("  ") << QString().leftJustified(width);
-    for (const QString& n : links.nodes)
-        out << QStringLiteral("  ") << n.leftJustified(cellWidth);
-    out << '\n';
-    for (int i = 0; i < links.nodes.size(); ++i) {
-        out << QStringLiteral("  ") << links.nodes.at(i).leftJustified(width);
-        for (int k = 0; k < links.nodes.size(); ++k) {
-            const LinkMeasurement* m = links.find(i, k);
-            out << QStringLiteral("  ") << (m ? linkCell(*m) : QStringLiteral("-")).leftJustified(cellWidth);
-        }
+    if (links.allPairs && links.nodes.size() <= 16) {
+        QStringList cells;
+        for (const LinkMeasurement& m : links.pairs)
+            cells << linkCell(m);
+        int cellWidth = 3;
+        for (const QString& c : cells)
+            cellWidth = qMax(cellWidth, int(c.size()));
+        out << QStringLiteral("  ") << QString().leftJustified(width);
+        for (const QString& n : links.nodes)
+            out << QStringLiteral("  ") << n.leftJustified(cellWidth);
         out << '\n';
-    }
-    if (links.bandwidthOutlier)
-        out << QStringLiteral("  [WARN] ")
-            << CheckCommand::tr("slow node %1: %2")
-                   .arg(links.nodes.at(links.bandwidthOutlier->node), links.bandwidthOutlier->reason)
+        for (int i = 0; i < links.nodes.size(); ++i) {
+            out << QStringLiteral("  ") << links.nodes.at(i).leftJustified(width);
+            for (int k = 0; k < links.nodes.size(); ++k) {
+                const LinkMeasurement* m = links.find(i, k);
+                out << QStringLiteral("  ") << (m ? linkCell(*m) : QStringLiteral("-")).leftJustified(cellWidth);
+            }
+            out << '\n';
+        }
+    } else {
+        // The slowest nodes first; the rest in one line.
+        const QList<NodeLinkSummary> ranked = links.rankedNodes();
+        constexpr int kShown = 8;
+        out << QStringLiteral("  ") << CheckCommand::tr("node").leftJustified(width) << QStringLiteral("  ")
+            << CheckCommand::tr("fastest pair").leftJustified(14) << QStringLiteral("  ")
+            << CheckCommand::tr("slowest pair").leftJustified(14) << QStringLiteral("  ")
+            << CheckCommand::tr("latency").leftJustified(9) << QStringLiteral("  ") << CheckCommand::tr("verdict")
             << '\n';
-    if (links.latencyOutlier)
+        for (const NodeLinkSummary& s : ranked.mid(0, kShown)) {
+            const bool measured = s.pairs > 0;
+            out << QStringLiteral("  ") << links.nodes.at(s.node).leftJustified(width) << QStringLiteral("  ")
+                << (measured ? LinkTest::formatBandwidth(s.bestMbps) : QStringLiteral("-")).leftJustified(14)
+                << QStringLiteral("  ")
+                << (measured ? LinkTest::formatBandwidth(s.worstMbps) : QStringLiteral("-")).leftJustified(14)
+                << QStringLiteral("  ")
+                << (measured ? CheckCommand::tr("%1 µs").arg(s.latencyUs, 0, 'f', 0) : QStringLiteral("-"))
+                       .leftJustified(9)
+                << QStringLiteral("  ") << (s.verdict ? links.verdictLabel(*s.verdict) : QString()) << '\n';
+        }
+        if (ranked.size() > kShown) {
+            double least = -1;
+            for (const NodeLinkSummary& s : ranked.mid(kShown))
+                if (s.pairs > 0)
+                    least = least < 0 ? s.bestMbps : qMin(least, s.bestMbps);
+            out << QStringLiteral("  ")
+                << CheckCommand::tr("… %n more node(s), each with a pair at %1 or faster", nullptr,
+                                    int(ranked.size() - kShown))
+                       .arg(LinkTest::formatBandwidth(qMax(least, 0.0)))
+                << '\n';
+        }
+    }
+    for (const LinkVerdict& v : links.verdicts)
         out << QStringLiteral("  [WARN] ")
-            << CheckCommand::tr("high-latency node %1: %2")
-                   .arg(links.nodes.at(links.latencyOutlier->node), links.latencyOutlier->reason)
+            << (v.kind == LinkVerdict::Kind::SlowLink
+                    ? CheckCommand::tr("%1: %2").arg(links.verdictLabel(v), v.reason)
+                    : CheckCommand::tr("%1 %2: %3").arg(links.verdictLabel(v), links.nodes.value(v.node), v.reason))
             << '\n';
     for (const Diagnostic& w : result.diagnostics())
         out << QStringLiteral("  [WARN] ") << w.message << '\n'; // not kept for the diagnosis
-    if (!links.bandwidthOutlier && !links.latencyOutlier)
-        out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node's links stand out") << '\n';
+    if (links.verdicts.isEmpty())
+        out << QStringLiteral("  [PASS] ") << CheckCommand::tr("no node or link stands out") << '\n';
 }
 
 // "tb-node2, tb-node3, tb-node4, … tb-node64": at most `shown` names, then the last.
@@ -230,16 +275,38 @@ int run(const QStringList& args)
     const QCommandLineOption slotsOption(QStringLiteral("slots"), CheckCommand::tr("Ranks of the local profile."),
                                          QStringLiteral("n"));
     const QCommandLineOption linksOption(QStringLiteral("links"), CheckCommand::tr("Run the link test."));
+    const QCommandLineOption allPairsOption(QStringLiteral("all-pairs"),
+                                            CheckCommand::tr("Link test: measure every pair of nodes."));
+    const QCommandLineOption seedOption(QStringLiteral("seed"), CheckCommand::tr("Link test: round 1's matching."),
+                                        QStringLiteral("n"));
+    const QCommandLineOption linksOnlyOption(QStringLiteral("links-only"),
+                                             CheckCommand::tr("Run the link test without the node checks."));
     const QCommandLineOption jobWaitOption(QStringLiteral("job-wait"),
                                            CheckCommand::tr("Slurm: seconds the check job may wait in the queue."),
                                            QStringLiteral("s"));
     parser.addOptions({profileOption, jsonOption, allNodesOption, acceptOption, interconnectOption, timeoutOption,
-                       slotsOption, linksOption, jobWaitOption});
+                       slotsOption, linksOption, allPairsOption, seedOption, linksOnlyOption, jobWaitOption});
     if (const int rc = parseOrExit(parser, QStringLiteral("check"), args, usage()); rc >= 0)
         return rc;
     if (!parser.isSet(profileOption) || !parser.positionalArguments().isEmpty()) {
         err << CheckCommand::tr("traindeck-cli check: --profile is required") << '\n' << usage();
         return ExitBadInput;
+    }
+    const bool linksOnly = parser.isSet(linksOnlyOption);
+    if ((parser.isSet(allPairsOption) || parser.isSet(seedOption)) && !parser.isSet(linksOption) && !linksOnly) {
+        err << CheckCommand::tr("traindeck-cli check: --all-pairs and --seed belong to the link test (--links)")
+            << '\n';
+        return ExitBadInput;
+    }
+    if (parser.isSet(seedOption)) {
+        bool ok = false;
+        const qlonglong seed = parser.value(seedOption).toLongLong(&ok);
+        if (!ok || seed < 0 || seed > 0x7fffffff) {
+            err << CheckCommand::tr("traindeck-cli check: --seed: expected an integer 0..2147483647, got \"%1\"")
+                       .arg(parser.value(seedOption))
+                << '\n';
+            return ExitBadInput;
+        }
     }
     CheckOptions options;
     if (parser.isSet(timeoutOption)) {
@@ -280,6 +347,35 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     err << formatDiagnostics(loaded.warnings());
+
+    const auto runLinks = [&] {
+        LinkTestOptions linkOptions;
+        linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
+        linkOptions.allPairs = parser.isSet(allPairsOption);
+        if (parser.isSet(seedOption))
+            linkOptions.seed = parser.value(seedOption).toLongLong();
+        if (::isatty(STDERR_FILENO))
+            linkOptions.onRound = [&err](int round, int pairs) {
+                err << '\r' << CheckCommand::tr("link test: round %1 done (%n pair(s))", nullptr, pairs).arg(round);
+                err.flush();
+            };
+        Result<LinkReport> r =
+            LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
+        if (::isatty(STDERR_FILENO))
+            err << '\n';
+        return r;
+    };
+    if (linksOnly) {
+        const Result<LinkReport> only = runLinks();
+        if (parser.isSet(jsonOption))
+            out << QJsonDocument(QJsonObject{{QStringLiteral("profile"), loaded->name},
+                                             {QStringLiteral("links"), LinkTest::toJson(only, loaded->name)}})
+                       .toJson(QJsonDocument::Indented);
+        else
+            printLinks(only, out);
+        out.flush();
+        return only.ok() ? ExitOk : ExitFailed;
+    }
 
     ClusterChecker checker(loaded.value(), options);
     checker.prompts()->setAcceptNewHostKeys(parser.isSet(acceptOption));
@@ -326,13 +422,8 @@ int run(const QStringList& args)
         return interrupts.exitCode();
     }
     std::optional<Result<LinkReport>> links;
-    if (parser.isSet(linksOption)) {
-        LinkTestOptions linkOptions;
-        linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
-        links =
-            LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
-    }
-
+    if (parser.isSet(linksOption))
+        links = runLinks();
     if (parser.isSet(jsonOption)) {
         QJsonObject j = report.toJson();
         if (links)

@@ -103,8 +103,11 @@ ChecksPage::ChecksPage(QWidget* parent) : QWidget(parent), m_profile(cluster::Cl
     m_cancel = new QPushButton(tr("&Cancel"), this);
     m_cancel->setEnabled(false);
     m_links = new QPushButton(tr("Test &links"), this);
-    m_links->setToolTip(tr("Measure latency and bandwidth between every pair of nodes (MPI point-to-point, "
-                           "started on the head) and name a node whose links are much slower"));
+    m_links->setToolTip(tr("Measure latency and bandwidth between the nodes in rounds of pairs measured side by "
+                           "side (MPI point-to-point, started on the head) and name slow nodes and slow links"));
+    m_allPairs = new QCheckBox(tr("&All pairs"), this);
+    m_allPairs->setToolTip(tr("Measure every pair of nodes (N-1 rounds) and show the full matrix: finds a slow link "
+                              "between two healthy nodes. Without it, a search for slow nodes in a few rounds."));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -114,6 +117,7 @@ ChecksPage::ChecksPage(QWidget* parent) : QWidget(parent), m_profile(cluster::Cl
     top->addWidget(m_rerunSelected);
     top->addWidget(m_cancel);
     top->addWidget(m_links);
+    top->addWidget(m_allPairs);
     top->addWidget(m_progress, 1);
     layout->addLayout(top);
     m_summary = new QLabel(tr("Not run yet."), this);
@@ -158,10 +162,11 @@ ChecksPage::ChecksPage(QWidget* parent) : QWidget(parent), m_profile(cluster::Cl
     vl->addWidget(m_versionView);
     auto* linksBox = new QGroupBox(tr("Links between nodes (bandwidth, one-way latency)"), split);
     auto* ll = new QVBoxLayout(linksBox);
-    m_linksSummary = new QLabel(tr("Not tested yet: Test links measures every pair of nodes."), linksBox);
+    m_linksSummary =
+        new QLabel(tr("Not tested yet: Test links searches the links between the nodes for slow ones."), linksBox);
     m_linksSummary->setWordWrap(true);
     m_linksView = new QTableWidget(linksBox);
-    m_linksView->setAccessibleName(tr("Link matrix"));
+    m_linksView->setAccessibleName(tr("Link test results"));
     m_linksView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_linksView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     ll->addWidget(m_linksSummary);
@@ -202,27 +207,55 @@ void ChecksPage::testLinks()
         return;
     m_linksRunning = true;
     m_links->setEnabled(false);
+    m_allPairs->setEnabled(false);
     m_linkCancel = ssh::CancelToken();
     m_linksSummary->setText(tr("Testing the links between %n node(s)…", nullptr, int(m_profile.nodes.size())));
     const cluster::ClusterProfile profile = m_profile;
     const ssh::SshPrompts prompts = m_linkPrompts->prompts(m_linkCancel);
     const ssh::CancelToken cancel = m_linkCancel;
+    checks::LinkTestOptions options;
+    options.allPairs = m_allPairs->isChecked();
+    // Rounds done, from the worker thread.
+    options.onRound = [page = QPointer<ChecksPage>(this), nodes = int(profile.nodes.size())](int round, int pairs) {
+        QMetaObject::invokeMethod(
+            page,
+            [page, nodes, round, pairs] {
+                if (page && page->m_linksRunning)
+                    page->m_linksSummary->setText(
+                        tr("Testing the links between %n node(s)… round %1 done (%2 pair(s) side by side).", nullptr,
+                           nodes)
+                            .arg(round)
+                            .arg(pairs));
+            },
+            Qt::QueuedConnection);
+    };
     background::run(
-        this,
-        [profile, prompts, cancel] {
-            return checks::LinkTest::run(profile, checks::LinkTestOptions{}, prompts, cancel);
-        },
+        this, [profile, prompts, cancel, options] { return checks::LinkTest::run(profile, options, prompts, cancel); },
         [this](Result<checks::LinkReport> result) {
             m_linksRunning = false;
             m_links->setEnabled(true);
+            m_allPairs->setEnabled(true);
             showLinks(result);
             Q_EMIT linksFinished(result);
         },
         QStringLiteral("link-test"));
 }
 
+namespace {
+// A cell that sorts by a number (bandwidth, latency) while it shows text.
+class SortKeyItem : public QTableWidgetItem {
+  public:
+    SortKeyItem(const QString& text, double key) : QTableWidgetItem(text) { setData(Qt::UserRole, key); }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+} // namespace
+
 void ChecksPage::showLinks(const Result<checks::LinkReport>& result)
 {
+    m_linksView->setSortingEnabled(false);
     m_linksView->clear();
     if (!result) {
         m_linksView->setRowCount(0);
@@ -233,43 +266,81 @@ void ChecksPage::showLinks(const Result<checks::LinkReport>& result)
     }
     const checks::LinkReport& report = result.value();
     const int n = int(report.nodes.size());
-    m_linksView->setRowCount(n);
-    m_linksView->setColumnCount(n);
-    m_linksView->setHorizontalHeaderLabels(report.nodes);
-    m_linksView->setVerticalHeaderLabels(report.nodes);
-    const int slow = report.bandwidthOutlier ? report.bandwidthOutlier->node : -1;
-    const int late = report.latencyOutlier ? report.latencyOutlier->node : -1;
-    for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < n; ++k) {
-            auto* item = new QTableWidgetItem;
-            const checks::LinkMeasurement* m = report.find(i, k);
-            if (!m) {
-                item->setText(QStringLiteral("—"));
-            } else {
-                item->setText(tr("%1\n%2 µs")
-                                  .arg(checks::LinkTest::formatBandwidth(m->bandwidthMbps))
-                                  .arg(m->latencyUs, 0, 'f', 0));
-                if (i == slow || k == slow || i == late || k == late) {
-                    item->setBackground(CheckResultsModel::statusBackground(checks::CheckStatus::Warn));
-                    item->setToolTip(tr("A link of the slow node"));
+    const auto named = [&](int node) { return report.verdictFor(node) != nullptr; };
+    if (report.allPairs) {
+        // Every pair was measured: the matrix, the cells of named nodes and links marked.
+        m_linksView->verticalHeader()->setVisible(true);
+        m_linksView->setRowCount(n);
+        m_linksView->setColumnCount(n);
+        m_linksView->setHorizontalHeaderLabels(report.nodes);
+        m_linksView->setVerticalHeaderLabels(report.nodes);
+        m_linksView->horizontalHeader()->setSectionResizeMode(n > 12 ? QHeaderView::ResizeToContents
+                                                                     : QHeaderView::Stretch);
+        for (int i = 0; i < n; ++i) {
+            for (int k = 0; k < n; ++k) {
+                auto* item = new QTableWidgetItem;
+                const checks::LinkMeasurement* m = report.find(i, k);
+                if (!m) {
+                    item->setText(QStringLiteral("—"));
+                } else {
+                    item->setText(tr("%1\n%2 µs")
+                                      .arg(checks::LinkTest::formatBandwidth(m->bandwidthMbps))
+                                      .arg(m->latencyUs, 0, 'f', 0));
+                    if (m->slow) {
+                        item->setBackground(CheckResultsModel::statusBackground(checks::CheckStatus::Warn));
+                        item->setToolTip(named(i) || named(k) ? tr("A link of a slow node") : tr("A slow link"));
+                    }
                 }
+                item->setTextAlignment(Qt::AlignCenter);
+                m_linksView->setItem(i, k, item);
             }
-            item->setTextAlignment(Qt::AlignCenter);
-            m_linksView->setItem(i, k, item);
         }
+    } else {
+        // The search measured a few pairs per node: the nodes, the slowest first, sortable by any column.
+        const QStringList headers{tr("Node"),    tr("Fastest pair"), tr("Slowest pair"),
+                                  tr("Latency"), tr("Pairs"),        tr("Verdict")};
+        const QList<checks::NodeLinkSummary> ranked = report.rankedNodes();
+        m_linksView->setColumnCount(int(headers.size()));
+        m_linksView->setHorizontalHeaderLabels(headers);
+        m_linksView->setRowCount(int(ranked.size()));
+        m_linksView->verticalHeader()->setVisible(false);
+        m_linksView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        m_linksView->horizontalHeader()->setStretchLastSection(true);
+        for (int row = 0; row < ranked.size(); ++row) {
+            const checks::NodeLinkSummary& s = ranked.at(row);
+            const bool measured = s.pairs > 0;
+            QList<QTableWidgetItem*> items{
+                new SortKeyItem(report.nodes.at(s.node), row),
+                new SortKeyItem(measured ? checks::LinkTest::formatBandwidth(s.bestMbps) : tr("—"), s.bestMbps),
+                new SortKeyItem(measured ? checks::LinkTest::formatBandwidth(s.worstMbps) : tr("—"), s.worstMbps),
+                new SortKeyItem(measured ? tr("%1 µs").arg(s.latencyUs, 0, 'f', 0) : tr("—"), s.latencyUs),
+                new SortKeyItem(QString::number(s.pairs), s.pairs),
+                new SortKeyItem(s.verdict ? report.verdictLabel(*s.verdict) : QString(), s.verdict ? 0 : 1)};
+            for (int c = 0; c < items.size(); ++c) {
+                if (s.verdict) {
+                    items[c]->setBackground(CheckResultsModel::statusBackground(checks::CheckStatus::Warn));
+                    items[c]->setToolTip(s.verdict->reason);
+                }
+                m_linksView->setItem(row, c, items[c]);
+            }
+        }
+        m_linksView->setSortingEnabled(true);
+        m_linksView->horizontalHeader()->setSortIndicator(0, Qt::AscendingOrder);
     }
     m_linksView->resizeRowsToContents();
     QStringList lines;
-    if (report.bandwidthOutlier)
-        lines << tr("⚠ Slow node %1: %2").arg(report.nodes.at(slow), report.bandwidthOutlier->reason);
-    if (report.latencyOutlier)
-        lines << tr("⚠ High-latency node %1: %2").arg(report.nodes.at(late), report.latencyOutlier->reason);
+    for (const checks::LinkVerdict& v : report.verdicts)
+        lines << tr("⚠ %1: %2").arg(report.verdictLabel(v), v.reason);
     if (lines.isEmpty())
         lines << (n < 3 ? tr("✓ Measured the link between the two nodes (with two nodes no node can be singled out).")
-                        : tr("✓ No node's links stand out."));
-    lines << tr("MPI point-to-point, %1 KiB messages, one pair at a time, in %2 s.")
+                        : tr("✓ No node or link stands out."));
+    lines << tr("MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round(s) of pairs measured side by side, "
+                "%3 s; median %4.",
+                nullptr, int(report.rounds.size()))
                  .arg(report.bytes / 1024)
-                 .arg(report.elapsedMs / 1000.0, 0, 'f', 1);
+                 .arg(report.pairs.size())
+                 .arg(report.elapsedMs / 1000.0, 0, 'f', 1)
+                 .arg(checks::LinkTest::formatBandwidth(report.medianBandwidthMbps));
     for (const Diagnostic& w : result.diagnostics())
         lines << QStringLiteral("⚠ ") + w.message; // not kept for the diagnosis (SavedLinkTest)
     m_linksSummary->setText(lines.join(QLatin1Char('\n')));
@@ -286,7 +357,7 @@ void ChecksPage::setProfile(const cluster::ClusterProfile& profile)
         m_linksView->clear();
         m_linksView->setRowCount(0);
         m_linksView->setColumnCount(0);
-        m_linksSummary->setText(tr("Not tested yet: Test links measures every pair of nodes."));
+        m_linksSummary->setText(tr("Not tested yet: Test links searches the links between the nodes for slow ones."));
     }
     m_profile = profile;
     updateRerunSelected();

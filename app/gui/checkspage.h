@@ -68,6 +68,7 @@ class ChecksPage : public QWidget {
     QList<int> selectedNodes() const;
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* linksButton() const { return m_links; }
+    QCheckBox* allPairsBox() const { return m_allPairs; }
     QTableWidget* linksView() const { return m_linksView; }
     QLabel* linksSummary() const { return m_linksSummary; }
     bool isTestingLinks() const { return m_linksRunning; }
@@ -82,8 +83,8 @@ class ChecksPage : public QWidget {
     // from the merged report.
     void runSelected();
     void cancel();
-    // The link test (checks::LinkTest) on a worker thread: latency and bandwidth between every pair of
-    // nodes over MPI, shown as a matrix with the slow node named.
+    // The link test (checks::LinkTest) on a worker thread: rounds of node pairs over MPI, shown as the
+    // nodes ranked slowest first with the verdicts (every pair and the matrix with All pairs).
     void testLinks();
 
   Q_SIGNALS:
@@ -121,6 +122,7 @@ class ChecksPage : public QWidget {
     QCheckBox* m_everyNode = nullptr; // the version matrix with a column per node at many nodes
     QPlainTextEdit* m_details = nullptr;
     QPushButton* m_links = nullptr;
+    QCheckBox* m_allPairs = nullptr;
     QTableWidget* m_linksView = nullptr;
     QLabel* m_linksSummary = nullptr;
     ssh::PromptBroker* m_linkPrompts = nullptr;

@@ -44,11 +44,18 @@ class TestChecksPage : public QObject {
         r.profile = QStringLiteral("lab");
         r.nodes = {QStringLiteral("n1"), QStringLiteral("n2"), QStringLiteral("n3")};
         r.bytes = 1 << 20;
-        r.pairs = {{0, 1, QStringLiteral("n1"), QStringLiteral("n2"), 14, 103.4},
-                   {0, 2, QStringLiteral("n1"), QStringLiteral("n3"), 12, 15000},
-                   {1, 2, QStringLiteral("n2"), QStringLiteral("n3"), 13, 101}};
-        checks::LinkTest::findOutliers(r);
-        QVERIFY(r.bandwidthOutlier);
+        r.allPairs = true;
+        r.medianBandwidthMbps = 15000;
+        r.rounds = {{1, 1, 0.4}, {2, 1, 0.4}, {3, 1, 0.4}};
+        r.pairs = {{0, 1, 1, QStringLiteral("n1"), QStringLiteral("n2"), 14, 103.4, true},
+                   {0, 2, 2, QStringLiteral("n1"), QStringLiteral("n3"), 12, 15000, false},
+                   {1, 2, 3, QStringLiteral("n2"), QStringLiteral("n3"), 13, 101, true}};
+        checks::LinkVerdict slow;
+        slow.kind = checks::LinkVerdict::Kind::SlowNode;
+        slow.node = 1;
+        slow.slowWith = {0, 2};
+        r.verdicts = {slow};
+        r.verdicts[0].reason = checks::LinkTest::reason(r, slow);
         cluster::ClusterProfile lab;
         lab.name = QStringLiteral("lab");
         for (const QString& name : r.nodes) {
@@ -67,9 +74,11 @@ class TestChecksPage : public QObject {
         QCOMPARE(m->item(2, 0)->text(), QStringLiteral("15.00 Gbit/s\n12 µs"));
         QCOMPARE(m->item(1, 1)->text(), QStringLiteral("—"));
         QVERIFY(m->item(0, 1)->background().color() != m->item(0, 2)->background().color());
-        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("Slow node n2")),
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("⚠ slow node: n2 was slow with every partner")),
                  qPrintable(page.linksSummary()->text()));
         QVERIFY(page.linksSummary()->text().contains(QStringLiteral("1024 KiB")));
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("3 pair(s) in 3 round(s)")),
+                 qPrintable(page.linksSummary()->text()));
 
         Diagnostic why =
             Diagnostic::error(QStringLiteral("lab"), QStringLiteral("mpirun on root@n1 could not run the link test"));
@@ -90,6 +99,56 @@ class TestChecksPage : public QObject {
         page.setProfile(cluster::ClusterProfile::local(2));
         QCOMPARE(m->rowCount(), 0);
         QVERIFY(page.linksSummary()->text().startsWith(QStringLiteral("Not tested yet")));
+    }
+
+    void searchRanksTheSlowestNodesFirst()
+    {
+        // 64 nodes searched in two rounds: a table of nodes (not a 64 x 64 matrix), the named node first
+        // and marked, sortable by bandwidth.
+        checks::LinkReport r;
+        r.profile = QStringLiteral("big");
+        cluster::ClusterProfile big;
+        big.name = r.profile;
+        for (int k = 0; k < 64; ++k) {
+            r.nodes << QStringLiteral("tb-node%1").arg(k + 1);
+            cluster::ClusterNode n;
+            n.name = n.host = r.nodes.last();
+            big.nodes.append(n);
+        }
+        r.bytes = 1 << 20;
+        r.medianBandwidthMbps = 2000;
+        r.rounds = {{1, 32, 3.1}, {2, 2, 0.6}};
+        for (int k = 0; k < 64; k += 2) // tb-node17 (16) is slow: its pair with tb-node18 too
+            r.pairs.append({k, k + 1, 1, {}, {}, 30, k == 16 ? 95.0 : 2000.0 + k, k == 16});
+        r.pairs.append({0, 16, 2, {}, {}, 30, 94, true});
+        r.pairs.append({2, 17, 2, {}, {}, 30, 2500, false});
+        checks::LinkVerdict slow;
+        slow.kind = checks::LinkVerdict::Kind::SlowNode;
+        slow.node = 16;
+        slow.slowWith = {17, 0};
+        r.verdicts = {slow};
+        r.verdicts[0].reason = checks::LinkTest::reason(r, slow);
+        ChecksPage page;
+        page.setProfile(big);
+        page.showLinks(r);
+        QTableWidget* t = page.linksView();
+        QCOMPARE(t->rowCount(), 64);
+        QCOMPARE(t->columnCount(), 6);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("tb-node17"));
+        QCOMPARE(t->item(0, 5)->text(), QStringLiteral("slow node"));
+        QCOMPARE(t->item(0, 1)->text(), QStringLiteral("95.0 Mbit/s"));
+        QVERIFY(t->item(0, 0)->toolTip().contains(QStringLiteral("tb-node17 was slow with every partner")));
+        QVERIFY(t->item(0, 0)->background().color() != t->item(1, 0)->background().color());
+        QVERIFY(t->isSortingEnabled());
+        // Sorted by the fastest pair, descending: numbers, not text ("995" would sort above "2.00 G").
+        t->sortItems(1, Qt::DescendingOrder);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("tb-node18")); // its round-2 pair: 2.50 Gbit/s
+        QCOMPARE(t->item(63, 0)->text(), QStringLiteral("tb-node17"));
+        QVERIFY2(page.linksSummary()->text().contains(QStringLiteral("34 pair(s) in 2 round(s)")),
+                 qPrintable(page.linksSummary()->text()));
+        // All pairs: back to the matrix, with its row headers.
+        page.allPairsBox()->setChecked(true);
+        QVERIFY(page.allPairsBox()->isEnabled());
     }
 
     void localRun()
