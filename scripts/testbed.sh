@@ -10,6 +10,9 @@
 #   scripts/testbed.sh status [--json]
 #   scripts/testbed.sh shape NODE --rate 100mbit [--delay 5ms] [--loss 0.1%]
 #   scripts/testbed.sh unshape NODE
+#   scripts/testbed.sh shape-pair NODE NODE --rate 100mbit
+#                                                    only the traffic between these two nodes, both ways (a
+#                                                    slow link between two healthy nodes); unshape either
 #   scripts/testbed.sh throttle NODE --cpu 60%       the node's processes together get 60 % of one CPU (a
 #                                                    cgroup's CPU quota: a node that is slower per sample)
 #   scripts/testbed.sh unthrottle NODE
@@ -40,7 +43,7 @@ dir_default="${TRAINDECK_TESTBED_DIR:-/run/traindeck-testbed}"
 state_link=/run/traindeck-testbed.current   # where the last `up` put its directory (for down/status)
 
 die() { echo "testbed: $*" >&2; exit 1; }
-usage() { echo "testbed: $*" >&2; echo "usage: scripts/testbed.sh up|down|status|shape|unshape|throttle|unthrottle|exec|kill|revive|disconnect|reconnect|mask|unmask (see the header of this script)" >&2; exit 2; }
+usage() { echo "testbed: $*" >&2; echo "usage: scripts/testbed.sh up|down|status|shape|shape-pair|unshape|throttle|unthrottle|exec|kill|revive|disconnect|reconnect|mask|unmask (see the header of this script)" >&2; exit 2; }
 
 testbed_dir() {
   if [ -L "$state_link" ]; then readlink "$state_link"; else echo "$dir_default"; fi
@@ -344,6 +347,31 @@ cmd_shape() {
   apply "$node" eth0
   apply "$SWITCH_NS" "port-$k"
   echo "testbed: $node shaped:${rate:+ rate $rate}${delay:+ delay $delay}${loss:+ loss $loss}" >&2
+}
+
+# A slow link between two nodes that are fine with every other node: on each node's eth0 an HTB root whose
+# default class is unlimited and whose second class, for packets to the other node's address, has the rate.
+cmd_shape_pair() {
+  [ $# -ge 2 ] || usage "shape-pair: which two nodes?"
+  local a b rate=""; a=$(node_name "$1"); b=$(node_name "$2"); shift 2
+  [ "$a" != "$b" ] || usage "shape-pair: two different nodes, got $a twice"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --rate) [ $# -ge 2 ] || usage "--rate needs a value"; rate="$2"; shift 2 ;;
+      *) usage "shape-pair: unknown option '$1'" ;;
+    esac
+  done
+  [[ "$rate" =~ ^[0-9]+(kbit|mbit|gbit)$ ]] || usage "shape-pair: --rate: expected e.g. 100mbit; got '${rate:-nothing}'"
+  local from to
+  for from in "$a" "$b"; do
+    to=$([ "$from" = "$a" ] && echo "$b" || echo "$a")
+    tc -n "$from" qdisc del dev eth0 root 2>/dev/null || true
+    tc -n "$from" qdisc add dev eth0 root handle 1: htb default 10
+    tc -n "$from" class add dev eth0 parent 1: classid 1:10 htb rate 100gbit quantum 65536
+    tc -n "$from" class add dev eth0 parent 1: classid 1:20 htb rate "$rate" ceil "$rate" burst 16k quantum 65536
+    tc -n "$from" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(node_addr "$to")/32" flowid 1:20
+  done
+  echo "testbed: $a <-> $b shaped: rate $rate" >&2
 }
 
 cmd_unshape() {
@@ -655,6 +683,7 @@ main() {
     throttle) cmd_throttle "$@" ;;
     unthrottle) cmd_unthrottle "$@" ;;
     unshape) cmd_unshape "$@" ;;
+    shape-pair) cmd_shape_pair "$@" ;;
     exec) [ $# -ge 2 ] || usage "exec NODE COMMAND..."; local node; node=$(node_name "$1"); shift; in_node "$node" "$@" ;;
     kill) cmd_kill "$@" ;;
     revive) cmd_revive "$@" ;;

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -129,7 +130,76 @@ class TestTestbedChecks : public QObject {
         QVERIFY(!all.out.contains("nodes: same as"));
         QVERIFY(all.out.size() > text.out.size());
     }
+
+    void linkSearchAmongSixteen(); // after the check above: it deploys the trainer
 };
+
+void TestTestbedChecks::linkSearchAmongSixteen()
+{
+    // mpirun on the head reaches the workers over SSH with the head's key, and runs the deployed trainer.
+    Outcome r = cli({QStringLiteral("install-key"), QStringLiteral("--profile"), m_profile, QStringLiteral("--key"),
+                     m_tb.dir() + QStringLiteral("/client/id_ed25519.pub"), QStringLiteral("--head-to-workers")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    r = cli({QStringLiteral("deploy"), QStringLiteral("--profile"), m_profile, QStringLiteral("--trainer"),
+             QString::fromUtf8(TRAINDECK_TRAINER), QStringLiteral("--dest"),
+             m_tb.workDirOnNodes() + QStringLiteral("/bin/traindeck-trainer")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+
+    // (a) one node at 100 mbit, drawn at random: the search names it, and nothing else.
+    const int slow = 1 + int(QRandomGenerator::global()->bounded(kNodes));
+    const QString slowName = Testbed::nodeName(slow);
+    QByteArray out;
+    QVERIFY2(m_tb.script(
+                 {QStringLiteral("shape"), QString::number(slow), QStringLiteral("--rate"), QStringLiteral("100mbit")},
+                 &out) == 0,
+             out.constData());
+    {
+        auto unshape = qScopeGuard([&] { m_tb.script({QStringLiteral("unshape"), QString::number(slow)}); });
+        r = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links-only"),
+                 QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.all().constData());
+        const QJsonObject links = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("links")).toObject();
+        QVERIFY2(links.value(QStringLiteral("ok")).toBool(), r.all().constData());
+        const QJsonArray verdicts = links.value(QStringLiteral("verdicts")).toArray();
+        const QJsonArray rounds = links.value(QStringLiteral("rounds")).toArray();
+        qInfo("link search, %s at 100 mbit among %d: %lld round(s), %.1f s, verdicts %s", qPrintable(slowName), kNodes,
+              qlonglong(rounds.size()), links.value(QStringLiteral("ms")).toDouble() / 1000,
+              QJsonDocument(verdicts).toJson(QJsonDocument::Compact).constData());
+        QCOMPARE(links.value(QStringLiteral("mode")).toString(), QStringLiteral("nodes"));
+        QCOMPARE(verdicts.size(), 1);
+        QCOMPARE(verdicts.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("slow_node"));
+        QCOMPARE(verdicts.at(0).toObject().value(QStringLiteral("node")).toString(), slowName);
+        QVERIFY(rounds.size() >= 2 && rounds.size() <= 3);
+        QCOMPARE(
+            links.value(QStringLiteral("ranked")).toArray().at(0).toObject().value(QStringLiteral("node")).toString(),
+            slowName);
+        // Round 1 measured every node once: 8 pairs side by side.
+        QCOMPARE(rounds.at(0).toObject().value(QStringLiteral("pairs")).toInt(), kNodes / 2);
+    }
+
+    // (b) a slow link between two healthy nodes (each fast with everyone else): --all-pairs names the link.
+    const int a = 4, b = 13;
+    QVERIFY2(m_tb.script({QStringLiteral("shape-pair"), QString::number(a), QString::number(b),
+                          QStringLiteral("--rate"), QStringLiteral("100mbit")},
+                         &out) == 0,
+             out.constData());
+    auto unshapePair = qScopeGuard([&] {
+        m_tb.script({QStringLiteral("unshape"), QString::number(a)});
+        m_tb.script({QStringLiteral("unshape"), QString::number(b)});
+    });
+    r = cli({QStringLiteral("check"), QStringLiteral("--profile"), m_profile, QStringLiteral("--links-only"),
+             QStringLiteral("--all-pairs")});
+    QVERIFY2(r.exitCode == 0, r.all().constData());
+    qInfo("link test, all pairs, tb-node4 <-> tb-node13 at 100 mbit:\n%s", r.out.constData());
+    QVERIFY2(r.out.contains("120 pair(s) in") || r.out.contains("121 pair(s) in") || r.out.contains("122 pair(s) in"),
+             r.all().constData());
+    QVERIFY2(r.out.contains("[WARN] slow link tb-node4 – tb-node13: the link between tb-node4 and tb-node13 measured"),
+             r.all().constData());
+    QVERIFY2(!r.out.contains("slow node"), r.all().constData());
+    // The matrix: a row per node.
+    for (int k = 1; k <= kNodes; ++k)
+        QVERIFY2(r.out.contains(QStringLiteral("\n  %1 ").arg(Testbed::nodeName(k)).toUtf8()), r.all().constData());
+}
 
 QTEST_GUILESS_MAIN(TestTestbedChecks)
 #include "tst_testbed_checks.moc"
