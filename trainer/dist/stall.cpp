@@ -168,23 +168,74 @@ std::string where(const RankProgress& p)
     return phaseText(p.phase) + " of step " + std::to_string(p.step);
 }
 
-// "rank 1 (node2)", "ranks 1 (node2) and 3 (node4)", "ranks 0 (a), 1 (a), ... and 12 more".
+// "3", "40–47", "1, 3, 8–9": ascending ranks with runs of consecutive ones as ranges.
+std::string rankRanges(std::vector<int> ranks)
+{
+    std::sort(ranks.begin(), ranks.end());
+    std::string s;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(ranks[i]);
+        if (j > i)
+            s += (j == i + 1 ? ", " : "\u2013") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
+// The ranks grouped by host, hosts in the order their first rank comes: {host, ranks}.
+std::vector<std::pair<std::string, std::vector<int>>> byHost(const std::vector<int>& ranks,
+                                                             const std::vector<std::string>& hosts)
+{
+    std::vector<std::pair<std::string, std::vector<int>>> groups;
+    for (int r : ranks) {
+        const std::string host = static_cast<size_t>(r) < hosts.size() ? hosts[static_cast<size_t>(r)] : std::string();
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == host; });
+        if (it == groups.end())
+            groups.push_back({host, {r}});
+        else
+            it->second.push_back(r);
+    }
+    return groups;
+}
+
+std::string joined(const std::vector<std::string>& parts)
+{
+    std::string s;
+    for (size_t i = 0; i < parts.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return s;
+}
+
+// "rank 1 (node2)", "ranks 1 (node2) and 3 (node4)"; at many ranks grouped by host, "ranks 40–47
+// (tb-node6)", "ranks 0–7 (tb-node1) and 8–15 (tb-node2)"; past four hosts counted, "1016 ranks on 127
+// hosts (0–7 (tb-node1), 8–15 (tb-node2), …)": a person reads the hosts, not a thousand numbers.
 std::string rankList(const std::vector<int>& ranks, const std::vector<std::string>& hosts)
 {
-    constexpr size_t kShown = 8;
-    std::string s = ranks.size() == 1 ? "rank " : "ranks ";
-    const size_t shown = std::min(ranks.size(), kShown);
-    for (size_t i = 0; i < shown; ++i) {
-        if (i > 0)
-            s += (i + 1 == shown && ranks.size() <= kShown) ? " and " : ", ";
-        s += std::to_string(ranks[i]);
-        const size_t r = static_cast<size_t>(ranks[i]);
-        if (r < hosts.size() && !hosts[r].empty())
-            s += " (" + hosts[r] + ")";
+    constexpr size_t kShown = 8, kHostsShown = 4;
+    const auto groups = byHost(ranks, hosts);
+    const auto group = [](const std::pair<std::string, std::vector<int>>& g) {
+        return rankRanges(g.second) + (g.first.empty() ? "" : " (" + g.first + ")");
+    };
+    std::vector<std::string> parts;
+    const bool onePerHost = groups.size() == ranks.size();
+    if (onePerHost && ranks.size() <= kShown) {
+        for (int r : ranks)
+            parts.push_back(group(byHost({r}, hosts).front()));
+    } else if (groups.size() <= kHostsShown) {
+        for (const auto& g : groups)
+            parts.push_back(group(g));
+    } else {
+        std::string s = std::to_string(ranks.size()) + " ranks on " + std::to_string(groups.size()) + " hosts (";
+        for (size_t i = 0; i < 2; ++i)
+            s += group(groups[i]) + ", ";
+        return s + "\u2026)";
     }
-    if (ranks.size() > kShown)
-        s += " and " + std::to_string(ranks.size() - kShown) + " more";
-    return s;
+    return (ranks.size() == 1 ? "rank " : "ranks ") + joined(parts);
 }
 
 std::string seconds(double s)
@@ -220,11 +271,29 @@ std::string describeStall(const StallVerdict& v, const std::vector<RankProgress>
         s = rankList(v.culprits, hosts) + (one ? " has" : " have") + " not reached " + where(at) + ", which " +
             rankList(v.waiting, hosts) + (v.waiting.size() == 1 ? " has" : " have") + " waited in for " +
             seconds(v.waitedS) + ": ";
-        for (size_t i = 0; i < v.culprits.size() && i < 8; ++i) {
-            const size_t r = static_cast<size_t>(v.culprits[i]);
-            if (i > 0)
-                s += ", ";
-            s += "rank " + std::to_string(r) + " is in " + (r < board.size() ? where(board[r]) : "an unknown phase");
+        {
+            // What the culprits are doing, the ranks that do the same on one host together.
+            std::vector<std::pair<std::string, std::vector<int>>> doing; // {where, ranks}
+            for (int r : v.culprits) {
+                const std::string w =
+                    static_cast<size_t>(r) < board.size() ? where(board[static_cast<size_t>(r)]) : "an unknown phase";
+                auto it = std::find_if(doing.begin(), doing.end(), [&](const auto& d) { return d.first == w; });
+                if (it == doing.end())
+                    doing.push_back({w, {r}});
+                else
+                    it->second.push_back(r);
+            }
+            std::vector<std::string> parts;
+            for (size_t i = 0; i < doing.size() && i < 8; ++i) {
+                const auto& [w, ranks] = doing[i];
+                const bool single = ranks.size() == 1;
+                // One host's ranks, or the first rank of each, as "rank 1" / "ranks 40–47 (tb-node6)".
+                const std::string who = single ? "rank " + std::to_string(ranks.front()) : rankList(ranks, hosts);
+                parts.push_back(who + (single ? " is in " : " are in ") + w);
+            }
+            if (doing.size() > 8)
+                parts.push_back(std::to_string(doing.size() - 8) + " more");
+            s += joined(parts);
         }
         s += " (stuck before the collective: data, compute or I/O, not communication)";
         return s;

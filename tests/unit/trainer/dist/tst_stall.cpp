@@ -211,6 +211,36 @@ void TestStall::descriptionNamesRanksHostsAndPhases()
     QVERIFY2(gone.find("no word from rank 1 (b) for 65 s (last seen in the backward pass of step 8)") !=
                  std::string::npos,
              gone.c_str());
+
+    // 1,024 ranks, 8 per host: one host's ranks never entered the allreduce. Named by host and range, what
+    // they do said once, the 1,016 waiting ranks counted, not listed.
+    std::vector<RankProgress> big(1024, rankAt(120, Phase::Allreduce, 61));
+    std::vector<std::string> hosts;
+    for (int r = 0; r < 1024; ++r)
+        hosts.push_back("tb-node" + std::to_string(r / 8 + 1));
+    for (int r = 40; r < 48; ++r)
+        big[size_t(r)] = rankAt(120, Phase::Data, 62);
+    const StallVerdict bv = judgeStall(big, 60);
+    QCOMPARE(int(bv.culprits.size()), 8);
+    const std::string many = describeStall(bv, big, hosts);
+    QVERIFY2(
+        many.find("ranks 40\u201347 (tb-node6) have not reached the gradient allreduce of step 120, which 1016 "
+                  "ranks on 127 hosts (0\u20137 (tb-node1), 8\u201315 (tb-node2), \u2026) have waited in for 61 s") !=
+            std::string::npos,
+        many.c_str());
+    QVERIFY2(many.find("ranks 40\u201347 (tb-node6) are in data loading of step 120 (stuck before") !=
+                 std::string::npos,
+             many.c_str());
+    QVERIFY2(many.size() < 400, many.c_str()); // one line a person reads
+    // Two hosts' ranks, one of them split: ranges per host.
+    for (int r : {3, 5, 6})
+        big[size_t(r)] = rankAt(120, Phase::Forward, 62);
+    const std::string two = describeStall(judgeStall(big, 60), big, hosts);
+    QVERIFY2(two.find("ranks 3, 5, 6 (tb-node1) and 40\u201347 (tb-node6) have not reached") != std::string::npos,
+             two.c_str());
+    QVERIFY2(two.find("ranks 3, 5, 6 (tb-node1) are in the forward pass of step 120 and ranks 40\u201347 (tb-node6) "
+                      "are in data loading of step 120") != std::string::npos,
+             two.c_str());
 }
 
 void TestStall::inspectorThreadReportsOnceAndAborts()
