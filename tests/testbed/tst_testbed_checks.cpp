@@ -131,7 +131,8 @@ class TestTestbedChecks : public QObject {
         QVERIFY(all.out.size() > text.out.size());
     }
 
-    void linkSearchAmongSixteen(); // after the check above: it deploys the trainer
+    void linkSearchAmongSixteen();      // after the check above: it deploys the trainer
+    void stalledRankNamedWithItsHost(); // after the link test: it uses the deployed trainer
 };
 
 void TestTestbedChecks::linkSearchAmongSixteen()
@@ -199,6 +200,56 @@ void TestTestbedChecks::linkSearchAmongSixteen()
     // The matrix: a row per node.
     for (int k = 1; k <= kNodes; ++k)
         QVERIFY2(r.out.contains(QStringLiteral("\n  %1 ").arg(Testbed::nodeName(k)).toUtf8()), r.all().constData());
+}
+
+void TestTestbedChecks::stalledRankNamedWithItsHost()
+{
+    // 16 ranks on 16 nodes (one each); rank 9 (tb-node10) stops before step 3's allreduce. The warning names
+    // that rank and its host within --stall-warning + 5 s, and --stall-abort ends every rank.
+    constexpr double kWarning = 8, kAbort = 20;
+    const QString spec =
+        traindeck::testing::writeTinySpec(m_tmp.filePath(QStringLiteral("stall16.json")), QStringLiteral("stall16"),
+                                          {{QStringLiteral("max-steps"), 6},
+                                           {QStringLiteral("micro-batch"), 1},
+                                           {QStringLiteral("inject-stall"), QStringLiteral("9:3:600")},
+                                           {QStringLiteral("stall-warning"), kWarning},
+                                           {QStringLiteral("stall-abort"), kAbort}});
+    const QString runs = m_tmp.filePath(QStringLiteral("runs"));
+    QElapsedTimer t;
+    t.start();
+    const Outcome r = cli({QStringLiteral("launch"), QStringLiteral("--spec"), spec, QStringLiteral("--profile"),
+                           m_profile, QStringLiteral("--runs-dir"), runs});
+    QCOMPARE(r.exitCode, 1); // aborted: failed
+    const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
+    QFile metrics(runs + QLatin1Char('/') + run + QStringLiteral("/metrics.jsonl"));
+    QVERIFY2(metrics.open(QIODevice::ReadOnly), qPrintable(r.all()));
+    QJsonObject warning, hello;
+    for (const QByteArray& line : metrics.readAll().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QStringLiteral("type")).toString() == QLatin1String("hello"))
+            hello = o;
+        if (o.value(QStringLiteral("code")).toString() == QLatin1String("stall") && warning.isEmpty())
+            warning = o;
+    }
+    QCOMPARE(hello.value(QStringLiteral("world_size")).toInt(), kNodes);
+    QVERIFY2(!warning.isEmpty(), r.all().constData());
+    const QString message = warning.value(QStringLiteral("message")).toString();
+    const QJsonObject stall = warning.value(QStringLiteral("stall")).toObject();
+    qInfo("stall among %d ranks on %d nodes, %.1f s after launch: %s", kNodes, kNodes, t.elapsed() / 1000.0,
+          qPrintable(message));
+    QCOMPARE(warning.value(QStringLiteral("rank")).toInt(), 9);
+    QCOMPARE(warning.value(QStringLiteral("host")).toString(), Testbed::nodeName(10));
+    QVERIFY2(message.contains(QStringLiteral("rank 9 (tb-node10) has not reached")), qPrintable(message));
+    // The 15 waiting ranks, one per host, counted by host rather than listed.
+    QVERIFY2(message.contains(QStringLiteral("15 ranks on 15 hosts")), qPrintable(message));
+    QVERIFY2(stall.value(QStringLiteral("waited_s")).toDouble() <= kWarning + 5, qPrintable(message));
+    // The abort ended every rank on every node.
+    for (int k = 1; k <= kNodes; ++k) {
+        // /proc/PID/comm keeps 15 characters: "traindeck-train".
+        const QStringList left = m_tb.processesOn(k).filter(QStringLiteral("traindeck-tr"));
+        QVERIFY2(left.isEmpty(), qPrintable(Testbed::nodeName(k) + QStringLiteral(": ") + left.join(QLatin1Char(' '))));
+    }
+    QVERIFY2(r.all().contains("stall"), r.all().constData());
 }
 
 QTEST_GUILESS_MAIN(TestTestbedChecks)
