@@ -85,9 +85,9 @@ struct LinkReport {
 };
 
 struct LinkTestOptions {
-    qint64 bytes = 1 << 20; // per bandwidth round trip
-    int iterations = 5;     // bandwidth round trips; the fastest counts
-    int timeoutMs = 180000; // with allPairs, 4 s more per node (its N-1 rounds)
+    qint64 bytes = 1 << 20;     // per bandwidth round trip
+    int iterations = 5;         // bandwidth round trips; the fastest counts
+    int timeoutMs = 180000;     // with allPairs, 4 s more per node (its N-1 rounds)
     bool allPairs = false;      // every pair (N-1 rounds), not the search for slow nodes
     std::optional<qint64> seed; // round 1's matching; by default the trainer draws one (reported)
     int maxRounds = 4;          // of the search
