@@ -494,13 +494,15 @@ void TestE2eLaunch::plantedStraggler()
 
 void TestE2eLaunch::stalledRankNamedLiveAndInReport()
 {
-    // Rank 1 stops in data loading of step 3 for 8 s; the stall inspector's warning (after 2 s) becomes a
-    // finding in launch's live output and in the report, resolved once the job moved on.
+    // Rank 1 stops in data loading of step 3 for 12 s; the stall inspector's warning (after 4 s) becomes a
+    // finding in launch's live output and in the report, resolved once the job moved on. (With a 2 s
+    // warning, beside CI's ASan build, rank 0's own backward once took that long too, and the warning
+    // named both ranks as stuck.)
     const Outcome r =
         cli({QStringLiteral("launch"), QStringLiteral("--spec"),
              writeSpec(QStringLiteral("stall"), {{QStringLiteral("max-steps"), 6},
-                                                 {QStringLiteral("stall-warning"), 2},
-                                                 {QStringLiteral("inject-stall"), QStringLiteral("1:3:8")}}),
+                                                 {QStringLiteral("stall-warning"), 4},
+                                                 {QStringLiteral("inject-stall"), QStringLiteral("1:3:12")}}),
              QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QString run = QString::fromUtf8(r.out.left(r.out.indexOf('\n')));
