@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -192,8 +193,13 @@ void TestTestbedChecks::linkSearchAmongSixteen()
              QStringLiteral("--all-pairs")});
     QVERIFY2(r.exitCode == 0, r.all().constData());
     qInfo("link test, all pairs, tb-node4 <-> tb-node13 at 100 mbit:\n%s", r.out.constData());
-    QVERIFY2(r.out.contains("120 pair(s) in") || r.out.contains("121 pair(s) in") || r.out.contains("122 pair(s) in"),
-             r.all().constData());
+    // Every one of the 120 pairs in 15 rounds, then each slow pair measured once more (at most 2 rounds of
+    // 8): beside CI's builds a few healthy pairs measured slow once and were measured again.
+    const QRegularExpressionMatch counted =
+        QRegularExpression(QStringLiteral("(\\d+) pair\\(s\\) in (\\d+) round")).match(QString::fromUtf8(r.out));
+    QVERIFY2(counted.hasMatch(), r.all().constData());
+    QVERIFY2(counted.captured(1).toInt() >= 120 && counted.captured(1).toInt() <= 136, r.all().constData());
+    QVERIFY2(counted.captured(2).toInt() >= 15 && counted.captured(2).toInt() <= 17, r.all().constData());
     QVERIFY2(r.out.contains("[WARN] slow link tb-node4 – tb-node13: the link between tb-node4 and tb-node13 measured"),
              r.all().constData());
     QVERIFY2(!r.out.contains("slow node"), r.all().constData());
