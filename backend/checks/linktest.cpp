@@ -27,6 +27,9 @@ QString lastLines(const QByteArray& out, int lines = 12)
     return l.join(QLatin1Char('\n'));
 }
 
+// bench-links' names of LinkVerdict::Kind, in its order (trainer/dist/link_search.cpp, verdictKindName).
+const QStringList kVerdictKinds{QStringLiteral("slow_node"), QStringLiteral("slow_link"), QStringLiteral("suspect")};
+
 } // namespace
 
 QString LinkTest::formatBandwidth(double mbps)
@@ -119,9 +122,8 @@ QJsonObject LinkReport::toJson() const
         return a;
     };
     for (const LinkVerdict& verdict : verdicts) {
-        static const char* const kinds[] = {"slow_node", "slow_link", "suspect"};
         QJsonObject o{
-            {QStringLiteral("kind"), QLatin1String(kinds[int(verdict.kind)])},
+            {QStringLiteral("kind"), kVerdictKinds[int(verdict.kind)]},
             {QStringLiteral("node"), nodes.value(verdict.node)},
             {QStringLiteral("by"), verdict.byLatency ? QStringLiteral("latency") : QStringLiteral("bandwidth")},
             {QStringLiteral("slow_with"), names(verdict.slowWith)},
@@ -250,9 +252,7 @@ Result<LinkReport> LinkTest::parse(const cluster::ClusterProfile& profile, const
     }
     for (const QJsonValue& v : j.value(QStringLiteral("verdicts")).toArray()) {
         const QJsonObject o = v.toObject();
-        static const QStringList kinds{QStringLiteral("slow_node"), QStringLiteral("slow_link"),
-                                       QStringLiteral("suspect")};
-        const int kind = int(kinds.indexOf(o.value(QStringLiteral("kind")).toString()));
+        const int kind = int(kVerdictKinds.indexOf(o.value(QStringLiteral("kind")).toString()));
         LinkVerdict verdict;
         verdict.node = o.value(QStringLiteral("node")).toInt(-1);
         verdict.peer = o.value(QStringLiteral("peer")).toInt(-1);
