@@ -137,6 +137,11 @@ QString pidRecordShellLine(const QString& pidPath)
 PidOwner pidOwner(Transport& t, const PidRecord& record, const QDateTime& started)
 {
     const Result<ProcessIdentity> now = t.processIdentity(record.pid);
+    return pidOwner(now ? std::optional<ProcessIdentity>(now.value()) : std::nullopt, record, started);
+}
+
+PidOwner pidOwner(const std::optional<ProcessIdentity>& now, const PidRecord& record, const QDateTime& started)
+{
     if (!now)
         return PidOwner::Unknown;
     if (!record.bootId.isEmpty() && !now->bootId.isEmpty())
@@ -159,14 +164,49 @@ PidOwner pidOwner(Transport& t, const PidRecord& record, const QDateTime& starte
 
 RunFiles readRunFiles(Transport& t, const QString& runDir)
 {
-    RunFiles f;
+    return pollRunDir(t, runDir, {}).files;
+}
+
+RunDirPoll pollRunDir(Transport& t, const QString& runDir, const QList<FileRead>& tails)
+{
+    // The reads in this order: liveness (after the pid file) before the exit code (see readRunFiles), the
+    // state before the followed files (what is read after the state is at least as new as it).
+    enum { kInfo, kSlurm, kPid, kCode, kCancel, kTails };
+    ProbeRequest request;
+    request.dir = runDir;
+    request.reads = {{runFile(runDir, runfile::kRunInfo), 0, 1 << 20},
+                     {runFile(runDir, runfile::kSlurmJob), 0, 256},
+                     {runFile(runDir, runfile::kPid), 0, 256},
+                     {runFile(runDir, runfile::kExitCode), 0, 64},
+                     {runFile(runDir, runfile::kCancel), 0, 0}};
+    request.pidRead = kPid;
+    request.reads += tails;
+    RunDirPoll poll;
+    RunFiles& f = poll.files;
+    const Result<ProbeAnswer> answer = t.probe(request);
+    if (!answer || answer->files.size() != request.reads.size()) {
+        // Nothing could be asked: whether this is a Slurm run, and whether it lives, is unknown.
+        f.slurmRecordUnreadable = true;
+        f.livenessUnknown = true;
+        for (qsizetype i = 0; i < tails.size(); ++i)
+            poll.tails.append(std::nullopt);
+        return poll;
+    }
+    const ProbeAnswer& a = answer.value();
+    auto read = [&](int i) -> std::optional<QByteArray> {
+        const ProbedFile& p = a.files.at(i);
+        return p.status == ProbedFile::Status::Read ? std::optional<QByteArray>(p.chunk.data) : std::nullopt;
+    };
     // A failed read means "missing" only when the file is not there while the run directory is seen
     // (over SSH a read also fails on a timeout or a broken session).
-    auto reallyMissing = [&](const QString& path) { return !t.exists(path) && t.exists(runDir); };
-    const std::optional<RunInfo> info = readRunInfo(t, runDir);
-    const QString pidPath = runFile(runDir, runfile::kPid);
-    const QString slurmPath = runFile(runDir, runfile::kSlurmJob);
-    if (const auto job = readSmall(t, slurmPath, 256)) {
+    auto reallyMissing = [&](int i) { return a.files.at(i).status == ProbedFile::Status::Missing && a.dirSeen; };
+    std::optional<RunInfo> info;
+    if (const auto bytes = read(kInfo)) {
+        const QJsonDocument d = QJsonDocument::fromJson(*bytes);
+        if (d.isObject())
+            info = RunInfo::fromJson(d.object());
+    }
+    if (const auto job = read(kSlurm)) {
         // A Slurm job: Slurm, not a process group on the login node, says whether it lives.
         f.slurmJob = SlurmJob::parse(*job);
         if (f.slurmJob) {
@@ -180,45 +220,50 @@ RunFiles readRunFiles(Transport& t, const QString& runDir)
             else
                 f.livenessUnknown = true;
         }
-    } else if (const auto pid = readSmall(t, pidPath, 256)) {
+    } else if (const auto pid = read(kPid)) {
         if (const std::optional<PidRecord> rec = PidRecord::parse(*pid)) {
             f.pid = rec->pid;
+            // The identity and liveness asked about this pid (the file may have been replaced in between).
+            const bool checked = a.checkedPid == rec->pid;
             // Never ask about (let alone signal) a process that is not the run's.
-            const PidOwner owner = pidOwner(t, *rec, info ? info->started : QDateTime());
+            const PidOwner owner =
+                pidOwner(checked ? a.identity : std::nullopt, *rec, info ? info->started : QDateTime());
             if (owner == PidOwner::NotOurs) {
                 f.pidReused = true;
             } else {
-                const SignalResult alive = t.signalProcessGroup(rec->pid, 0);
+                const SignalResult alive = checked ? a.group : SignalResult::Failed;
                 f.groupAlive = alive == SignalResult::Delivered;
                 // A live group behind a pid whose owner could not be checked: not known to be the run's.
                 if (alive == SignalResult::Failed || (f.groupAlive && owner == PidOwner::Unknown))
                     f.livenessUnknown = true;
             }
         }
-    } else if (!reallyMissing(slurmPath)) {
+    } else if (!reallyMissing(kSlurm)) {
         // Neither record was read, and slurm-job is there (or the run directory could not be seen): a read
         // that failed is "unknown", never "gone". A Slurm run has no pid file, so the pid rules would call
         // a running job lost after a minute (and resume would then submit a second one).
         f.slurmRecordUnreadable = true;
         f.livenessUnknown = true;
-    } else if (!reallyMissing(pidPath)) {
+    } else if (!reallyMissing(kPid)) {
         f.livenessUnknown = true;
     }
-    // After the liveness check (see header).
-    const QString codePath = runFile(runDir, runfile::kExitCode);
-    if (const auto code = readSmall(t, codePath, 64)) {
+    if (const auto code = read(kCode)) {
         bool ok = false;
         const int c = code->trimmed().toInt(&ok);
         if (ok)
             f.exitCode = c;
-    } else if (!f.slurmJob && !f.groupAlive && !f.livenessUnknown && !reallyMissing(codePath)) {
+    } else if (!f.slurmJob && !f.groupAlive && !f.livenessUnknown && !reallyMissing(kCode)) {
         // Only asked when the answer decides between "ended" and "lost".
         f.livenessUnknown = true;
     }
-    f.cancelRequested = t.exists(runFile(runDir, runfile::kCancel));
+    f.cancelRequested = a.files.at(kCancel).status != ProbedFile::Status::Missing;
     if (info && info->started.isValid())
         f.launchedSecsAgo = info->started.secsTo(QDateTime::currentDateTimeUtc());
-    return f;
+    for (qsizetype i = 0; i < tails.size(); ++i) {
+        const ProbedFile& p = a.files.at(kTails + i);
+        poll.tails.append(p.status == ProbedFile::Status::Read ? std::optional<FileChunk>(p.chunk) : std::nullopt);
+    }
+    return poll;
 }
 
 QJsonObject RunInfo::toJson() const

@@ -16,6 +16,7 @@
 
 #include "common/result.h"
 #include "launch/slurm.h"
+#include "launch/transport.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -27,8 +28,6 @@
 #include <optional>
 
 namespace traindeck::launch {
-
-class Transport;
 
 namespace runfile {
 inline constexpr char kSpec[] = "spec.json";
@@ -76,6 +75,8 @@ QString pidRecordShellLine(const QString& pidPath);
 // process group exists. Unknown: the transport could not ask.
 enum class PidOwner { Ours, NotOurs, Unknown };
 PidOwner pidOwner(Transport& transport, const PidRecord& record, const QDateTime& started);
+// The same from an identity already asked for (unset: it could not be asked).
+PidOwner pidOwner(const std::optional<ProcessIdentity>& now, const PidRecord& record, const QDateTime& started);
 
 // What the run directory's files say right now.
 struct RunFiles {
@@ -119,6 +120,14 @@ JobState deriveState(const RunFiles& files, bool sawTelemetry);
 // A failed liveness check or a failed read of pid / exit-code (the file exists, or the run directory
 // cannot be seen) sets livenessUnknown rather than looking like a dead group or a missing file.
 RunFiles readRunFiles(Transport& transport, const QString& runDir);
+
+// readRunFiles() and, in the same request (Transport::probe: one SSH command), new bytes of the files a
+// monitor follows. Slurm runs ask Slurm besides (slurm::queryJob) and read profile.json.
+struct RunDirPoll {
+    RunFiles files;
+    QList<std::optional<FileChunk>> tails; // one per requested tail; unset: not there, or not read
+};
+RunDirPoll pollRunDir(Transport& transport, const QString& runDir, const QList<FileRead>& tails);
 
 // run.json
 struct RunInfo {

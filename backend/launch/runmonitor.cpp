@@ -13,6 +13,13 @@ namespace traindeck::launch {
 using namespace traindeck::metrics;
 
 namespace {
+constexpr qint64 kStderrChunk = 4 << 20;
+
+std::optional<FileChunk> chunkOf(const Result<FileChunk>& r)
+{
+    return r ? std::optional<FileChunk>(r.value()) : std::nullopt;
+}
+
 // Feeds the store and keeps the records of this read for the signal.
 class Tee : public MetricsSink {
   public:
@@ -271,7 +278,7 @@ void RunMonitor::prefillFromMirror()
     }
 }
 
-void RunMonitor::readMetrics()
+void RunMonitor::readMetrics(const std::optional<FileChunk>* first)
 {
     const QString path = runFile(d->runDir, runfile::kMetrics);
     if (!d->mirrorPath.isEmpty() && !d->mirrorChecked) {
@@ -281,7 +288,8 @@ void RunMonitor::readMetrics()
     }
     for (int round = 0; round < 64; ++round) {
         const qint64 at = d->parser.offset() + d->parser.pendingBytes();
-        const Result<FileChunk> c = d->transport->readFile(path, at, d->maxBytes);
+        const std::optional<FileChunk> c =
+            round == 0 && first ? *first : chunkOf(d->transport->readFile(path, at, d->maxBytes));
         if (!c)
             return; // not there yet
         if (c->fileSize < d->parser.offset()) {
@@ -301,10 +309,11 @@ void RunMonitor::readMetrics()
     }
 }
 
-void RunMonitor::readStderr()
+void RunMonitor::readStderr(const std::optional<FileChunk>* first)
 {
     const QString path = runFile(d->runDir, runfile::kStderr);
-    const Result<FileChunk> c = d->transport->readFile(path, d->stderrOffset, 4 << 20);
+    const std::optional<FileChunk> c =
+        first ? *first : chunkOf(d->transport->readFile(path, d->stderrOffset, kStderrChunk));
     if (!c)
         return;
     if (c->fileSize < d->stderrOffset) { // a new attempt's log (resume)
@@ -385,8 +394,17 @@ void RunMonitor::poll()
 {
     if (d->endedEmitted)
         return;
-    // State first: what is read after it (metrics, logs) is at least as new as the state says.
-    d->files = readRunFiles(*d->transport, d->runDir);
+    // State first: what is read after it (metrics, logs) is at least as new as the state says. One request
+    // for the state files and both followed files (over SSH: one command per poll).
+    if (!d->mirrorPath.isEmpty() && !d->mirrorChecked)
+        prefillFromMirror(); // a reattach: the mirror's bytes first, so the request asks for the rest only
+    const bool followMetrics = d->mirrorPath.isEmpty() || d->mirrorChecked;
+    QList<FileRead> tails{{runFile(d->runDir, runfile::kStderr), d->stderrOffset, kStderrChunk}};
+    if (followMetrics)
+        tails.append(
+            {runFile(d->runDir, runfile::kMetrics), d->parser.offset() + d->parser.pendingBytes(), d->maxBytes});
+    const RunDirPoll polled = pollRunDir(*d->transport, d->runDir, tails);
+    d->files = polled.files;
     if (!d->statePublished) {
         // Observers hear the state before the first records.
         d->state = d->knownFinalState ? *d->knownFinalState
@@ -394,8 +412,9 @@ void RunMonitor::poll()
         d->statePublished = true;
         publishState(d->state);
     }
-    readMetrics();
-    readStderr();
+    if (followMetrics) // otherwise the head's file is not there yet: the next poll checks the mirror again
+        readMetrics(&polled.tails.at(1));
+    readStderr(&polled.tails.at(0));
     JobState s = d->knownFinalState ? *d->knownFinalState
                                     : deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);
     if (isFinal(s)) {

@@ -88,11 +88,12 @@ class RunMonitor : public QObject {
 
   private:
     void publishState(JobState state);
-    void readMetrics();
+    // first: what the poll's own request read already (pollRunDir), at the offset these would read from.
+    void readMetrics(const std::optional<FileChunk>* first = nullptr);
     void consumeMetrics(const QByteArray& data);
     void writeMirror(qint64 at, const QByteArray& data);
     void prefillFromMirror();
-    void readStderr();
+    void readStderr(const std::optional<FileChunk>* first = nullptr);
     void computeFailure();
 
     struct Private;

@@ -74,6 +74,181 @@ std::optional<qint64> startTimeFromStat(const QByteArray& stat)
     return ok ? std::optional<qint64>(start) : std::nullopt;
 }
 
+QString groupLivenessShellFunction()
+{
+    // Field 3 of /proc/PID/stat is the state, field 5 the process group ($1 and $3 after the cut).
+    return QStringLiteral("td_live() { td_g=$1; [ -r /proc/self/stat ] || return 3; "
+                          "for td_f in /proc/[0-9]*/stat; do "
+                          "read -r td_l 2>/dev/null < \"$td_f\" || continue; "
+                          "set -- ${td_l##*\") \"}; "
+                          "[ \"$3\" = \"$td_g\" ] && [ \"$1\" != Z ] && [ \"$1\" != X ] && return 0; "
+                          "done; return 1; }; ");
+}
+
+namespace {
+// The first word of a pid file, when it is a pid above 1.
+qint64 pidFromText(const QByteArray& text)
+{
+    bool ok = false;
+    const qint64 pid = text.simplified().split(' ').value(0).toLongLong(&ok);
+    return ok && pid > 1 ? pid : -1;
+}
+} // namespace
+
+Result<ProbeAnswer> Transport::probe(const ProbeRequest& request)
+{
+    ProbeAnswer a;
+    a.dirSeen = exists(request.dir);
+    for (int i = 0; i < request.reads.size(); ++i) {
+        const FileRead& r = request.reads.at(i);
+        ProbedFile f;
+        Result<FileChunk> c = readFile(r.path, r.offset, r.maxBytes);
+        if (c) {
+            f.status = ProbedFile::Status::Read;
+            f.chunk = std::move(c.value());
+        } else {
+            f.status = exists(r.path) ? ProbedFile::Status::Unreadable : ProbedFile::Status::Missing;
+        }
+        a.files.append(f);
+        if (i != request.pidRead || f.status != ProbedFile::Status::Read)
+            continue;
+        a.checkedPid = pidFromText(f.chunk.data);
+        if (a.checkedPid <= 0)
+            continue;
+        if (const Result<ProcessIdentity> id = processIdentity(a.checkedPid))
+            a.identity = id.value();
+        a.group = signalProcessGroup(a.checkedPid, 0);
+    }
+    return a;
+}
+
+QString probeScript(const ProbeRequest& request)
+{
+    // Per read: "M" (missing), "U" (there, not readable) or "R SIZE N", then N bytes, "\n", "E". The
+    // pid check: "P PID", "B BOOT_ID" ("B -": cannot tell), "T BTIME", "S START", "L 0|1|3". The first
+    // line is a marker (a login script may print before it) and the last one "Z" (nothing was cut).
+    QString s = QStringLiteral("export LC_ALL=C; echo TDPROBE; "
+                               "td_read() { "
+                               "if [ ! -e \"$1\" ]; then echo M; return 0; fi; "
+                               "if [ -d \"$1\" ] || ! td_s=$(wc -c 2>/dev/null < \"$1\"); then echo U; return 0; fi; "
+                               "td_s=$((td_s)); td_n=0; "
+                               "if [ \"$2\" -lt \"$td_s\" ]; then td_n=$((td_s - $2)); fi; "
+                               "if [ \"$td_n\" -gt \"$3\" ]; then td_n=$3; fi; "
+                               "echo \"R $td_s $td_n\"; "
+                               "if [ \"$td_n\" -gt 0 ]; then tail -c +$(($2 + 1)) \"$1\" | head -c \"$td_n\"; fi; "
+                               "echo; echo E; }; ");
+    s += groupLivenessShellFunction();
+    s += QStringLiteral("if [ -e %1 ]; then echo 'D 1'; else echo 'D 0'; fi; ").arg(shellQuote(request.dir));
+    for (int i = 0; i < request.reads.size(); ++i) {
+        const FileRead& r = request.reads.at(i);
+        const QString path = shellQuote(r.path);
+        s += QStringLiteral("td_read %1 %2 %3; ")
+                 .arg(path, QString::number(qMax<qint64>(0, r.offset)), QString::number(qMax<qint64>(0, r.maxBytes)));
+        if (i != request.pidRead)
+            continue;
+        s += QStringLiteral("td_p=; read -r td_p td_rest 2>/dev/null < %1; "
+                            "case \"$td_p\" in ''|*[!0-9]*) td_p=0 ;; esac; "
+                            "if [ \"$td_p\" -gt 1 ]; then echo \"P $td_p\"; "
+                            "if td_b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null); then echo \"B $td_b\"; "
+                            "echo \"T $(awk '$1 == \"btime\" { print $2 }' /proc/stat 2>/dev/null)\"; "
+                            "echo \"S $(%2)\"; else echo 'B -'; fi; "
+                            "if kill -0 -\"$td_p\" 2>/dev/null; then td_live \"$td_p\"; td_r=$?; "
+                            "else td_r=1; fi; echo \"L $td_r\"; fi; ")
+                 .arg(path, startTimeShellCommand(QStringLiteral("$td_p")));
+    }
+    s += QStringLiteral("echo Z");
+    return s;
+}
+
+Result<ProbeAnswer> parseProbeOutput(const ProbeRequest& request, const QByteArray& out, const QString& host)
+{
+    auto bad = [&](const QString& why) {
+        return Result<ProbeAnswer>::failure(
+            error(request.dir, Tr::tr("%1: unexpected answer while reading the run directory: %2").arg(host, why)));
+    };
+    qsizetype at = out.startsWith("TDPROBE\n") ? 0 : out.indexOf("\nTDPROBE\n");
+    if (at < 0)
+        return bad(Tr::tr("no start marker"));
+    at += out.startsWith("TDPROBE\n") ? 8 : 9;
+    auto line = [&](QByteArray* l) {
+        const qsizetype nl = out.indexOf('\n', at);
+        if (nl < 0)
+            return false;
+        *l = out.mid(at, nl - at);
+        at = nl + 1;
+        return true;
+    };
+    auto peek = [&] {
+        const qsizetype nl = out.indexOf('\n', at);
+        return nl < 0 ? QByteArray() : out.mid(at, nl - at);
+    };
+    ProbeAnswer a;
+    QByteArray l;
+    if (!line(&l) || (l != "D 0" && l != "D 1"))
+        return bad(Tr::tr("no directory line"));
+    a.dirSeen = l == "D 1";
+    for (int i = 0; i < request.reads.size(); ++i) {
+        const QString path = request.reads.at(i).path;
+        if (!line(&l))
+            return bad(Tr::tr("cut short before %1").arg(path));
+        ProbedFile f;
+        if (l == "M") {
+            f.status = ProbedFile::Status::Missing;
+        } else if (l == "U") {
+            f.status = ProbedFile::Status::Unreadable;
+        } else {
+            const QList<QByteArray> w = l.split(' ');
+            bool sizeOk = false, countOk = false;
+            const qint64 size = w.value(1).toLongLong(&sizeOk);
+            const qint64 n = w.value(2).toLongLong(&countOk);
+            if (w.size() != 3 || w.at(0) != "R" || !sizeOk || !countOk || n < 0 || at + n + 3 > out.size() ||
+                out.mid(at + n, 3) != "\nE\n")
+                return bad(
+                    Tr::tr("the bytes of %1 do not match their count (the file changed while it was read?)").arg(path));
+            f.status = ProbedFile::Status::Read;
+            f.chunk.data = out.mid(at, n);
+            // The file may have grown between wc and tail: at least what was read.
+            f.chunk.fileSize = n == 0 ? size : qMax(size, request.reads.at(i).offset + n);
+            at += n + 3;
+        }
+        a.files.append(f);
+        if (i != request.pidRead || !peek().startsWith("P "))
+            continue;
+        line(&l);
+        bool ok = false;
+        a.checkedPid = l.mid(2).toLongLong(&ok);
+        if (!ok)
+            return bad(Tr::tr("no pid"));
+        if (!line(&l) || !l.startsWith("B "))
+            return bad(Tr::tr("no boot id"));
+        if (l != "B -") {
+            ProcessIdentity id;
+            id.bootId = QString::fromLatin1(l.mid(2).trimmed());
+            if (!line(&l) || !l.startsWith("T "))
+                return bad(Tr::tr("no boot time"));
+            const qint64 bootTime = l.mid(2).trimmed().toLongLong(&ok);
+            if (ok)
+                id.bootTime = bootTime;
+            if (!line(&l) || !l.startsWith("S "))
+                return bad(Tr::tr("no start time"));
+            const qint64 start = l.mid(2).trimmed().toLongLong(&ok);
+            if (ok)
+                id.startTime = start;
+            a.identity = id;
+        }
+        if (!line(&l) || !l.startsWith("L "))
+            return bad(Tr::tr("no liveness"));
+        const QByteArray code = l.mid(2).trimmed();
+        // As signalProcessGroup(pid, 0) over SSH: without /proc, kill -0's word stands.
+        a.group = code == "0" || code == "3" ? SignalResult::Delivered
+                  : code == "1"              ? SignalResult::NoSuchProcess
+                                             : SignalResult::Failed;
+    }
+    if (!line(&l) || l != "Z")
+        return bad(Tr::tr("no end marker"));
+    return a;
+}
+
 Result<bool> Transport::createDirectory(const QString& path, int mode)
 {
     const QString d = shellQuote(path);

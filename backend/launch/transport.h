@@ -8,6 +8,7 @@
 #include "common/shell.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -41,6 +42,34 @@ struct ProcessIdentity {
     QString bootId;                  // /proc/sys/kernel/random/boot_id; empty when unknown
     qint64 bootTime = -1;            // btime of /proc/stat (Unix seconds); -1 when unknown
     std::optional<qint64> startTime; // field 22 of /proc/PID/stat (clock ticks after boot); unset: no such process
+};
+
+// Several reads and a liveness check in one request (Transport::probe): what following a run needs on
+// every poll (rundir.h, pollRunDir). Over SSH that is one command, so one round trip and one start of the
+// user's login shell, however many files it reads.
+struct FileRead {
+    QString path;
+    qint64 offset = 0;
+    qint64 maxBytes = 1 << 20;
+};
+struct ProbeRequest {
+    QString dir;           // ProbeAnswer::dirSeen tells whether it exists
+    QList<FileRead> reads; // read in this order
+    // When >= 0: right after reads[pidRead], the identity and the group liveness of the pid that file
+    // names (its first word), before the reads after it.
+    int pidRead = -1;
+};
+struct ProbedFile {
+    enum class Status { Read, Missing, Unreadable };
+    Status status = Status::Unreadable; // Unreadable: the file exists (or could not be looked for) but was not read
+    FileChunk chunk;                    // when Read
+};
+struct ProbeAnswer {
+    bool dirSeen = false;
+    QList<ProbedFile> files;                 // one per read, in the request's order
+    qint64 checkedPid = -1;                  // the pid the identity and the liveness are about; -1: none was checked
+    std::optional<ProcessIdentity> identity; // unset: could not ask
+    SignalResult group = SignalResult::Failed;
 };
 
 class Transport {
@@ -87,6 +116,11 @@ class Transport {
     // `ps -eo pgid=,stat= | awk '$1==PGID && $2!~/^Z/'`).
     virtual SignalResult signalProcessGroup(qint64 pgid, int signal) = 0;
 
+    // The reads of `request` and its pid's liveness. The default implementation makes them one call at a
+    // time (readFile, exists, processIdentity, signalProcessGroup); a remote transport answers them in
+    // one command (probeScript). Fails only when nothing could be asked.
+    virtual Result<ProbeAnswer> probe(const ProbeRequest& request);
+
     // Drops what the transport keeps for the calling thread (SSH: that thread's session, which is
     // disconnected). For a worker thread that is about to end while the transport lives on elsewhere.
     virtual void releaseCallingThread() {}
@@ -97,6 +131,13 @@ class Transport {
 QString startTimeShellCommand(const QString& pidWord);
 // Parses the text of /proc/PID/stat: its field 22, the start time.
 std::optional<qint64> startTimeFromStat(const QByteArray& stat);
+// A shell function `td_live PGID`: returns 0 when a process of the group that is not a zombie exists,
+// 1 when none does, 3 when it cannot tell (no /proc).
+QString groupLivenessShellFunction();
+// The /bin/sh command that answers a ProbeRequest on the transport's machine, and the parser of its
+// output (an error naming `host` and the directory when the answer is cut short or is not one).
+QString probeScript(const ProbeRequest& request);
+Result<ProbeAnswer> parseProbeOutput(const ProbeRequest& request, const QByteArray& out, const QString& host);
 
 // This machine: QProcess and POSIX calls.
 class LocalTransport : public Transport {

@@ -252,19 +252,14 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
         return launch::SignalResult::Failed;
     // `kill -SIG -PGID` (dash's kill takes no "--"). Exit 0: a process of the group that is not a zombie exists; 1:
     // none; 3: cannot tell (no /proc).
-    const QString live = QStringLiteral("live() { [ -r /proc/self/stat ] || return 3; "
-                                        "for f in /proc/[0-9]*/stat; do "
-                                        "read -r l < \"$f\" 2>/dev/null || continue; "
-                                        "set -- ${l##*\") \"}; "
-                                        "[ \"$3\" = %1 ] && [ \"$1\" != Z ] && [ \"$1\" != X ] && return 0; "
-                                        "done; return 1; }; ")
-                             .arg(pgid);
+    const QString live = launch::groupLivenessShellFunction();
     QString cmd;
     if (signal == 0)
-        cmd = live +
-              QStringLiteral("kill -0 -%1 2>/dev/null || exit 1; live; r=$?; [ $r = 3 ] && exit 0; exit $r").arg(pgid);
+        cmd =
+            live + QStringLiteral("kill -0 -%1 2>/dev/null || exit 1; td_live %1; r=$?; [ $r = 3 ] && exit 0; exit $r")
+                       .arg(pgid);
     else
-        cmd = live + QStringLiteral("export LC_ALL=C; kill -%1 -%2 && exit 0; live; [ $? = 1 ] && exit 1; exit 4")
+        cmd = live + QStringLiteral("export LC_ALL=C; kill -%1 -%2 && exit 0; td_live %2; [ $? = 1 ] && exit 1; exit 4")
                          .arg(signal)
                          .arg(pgid);
     const Result<ExecResult> r = exec(cmd, ExecOptions::withTimeout(30000));
@@ -275,6 +270,27 @@ launch::SignalResult SshTransport::signalProcessGroup(qint64 pgid, int signal)
     case 1: return launch::SignalResult::NoSuchProcess;
     default: return launch::SignalResult::Failed;
     }
+}
+
+Result<launch::ProbeAnswer> SshTransport::probe(const launch::ProbeRequest& request)
+{
+    // One command for every read: one round trip, one start of the login shell (a ~/.bashrc that takes a
+    // second costs one second per poll, not one per file).
+    ExecOptions o;
+    o.timeoutMs = 60000;
+    o.maxCaptureBytes = 4096;
+    for (const launch::FileRead& r : request.reads)
+        o.maxCaptureBytes += qBound<qint64>(0, r.maxBytes, qint64(1) << 30) + 64;
+    const Result<ExecResult> ran = exec(launch::probeScript(request), o);
+    if (!ran)
+        return Result<launch::ProbeAnswer>::failure(about(ran.diagnostics(), request.dir));
+    if (!ran->ok())
+        return Result<launch::ProbeAnswer>::failure(Diagnostic::error(
+            request.dir, 0, 0,
+            tr("%1: cannot read the run directory: %2")
+                .arg(displayName(), ran->stdErr.trimmed().isEmpty() ? ran->describe()
+                                                                    : QString::fromLocal8Bit(ran->stdErr).trimmed())));
+    return launch::parseProbeOutput(request, ran->stdOut, displayName());
 }
 
 launch::RemoteTransportFactory sshTransportFactory(SshTransportOptions options)

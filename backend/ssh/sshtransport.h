@@ -51,6 +51,7 @@ class SshTransport : public launch::Transport {
     Status writeFile(const QString& path, const QByteArray& data, int mode = 0644) override;
     bool exists(const QString& path) override;
     launch::SignalResult signalProcessGroup(qint64 pgid, int signal) override;
+    Result<launch::ProbeAnswer> probe(const launch::ProbeRequest& request) override; // one command
     void releaseCallingThread() override; // disconnects and forgets this thread's session
 
   private:

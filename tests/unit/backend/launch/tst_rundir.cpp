@@ -11,6 +11,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QThread>
+
+#include <csignal>
+#include <unistd.h>
+
 using namespace traindeck::launch;
 using traindeck::Result;
 
@@ -27,7 +32,78 @@ class TestRunDir : public QObject {
     void livenessUnknown();
     void readRunFilesWhenAskingFails();
     void syncedRemoteRecordKeepsItsState();
+    void probeScriptAgreesWithCalls();
+    void probeScriptGivesTheSameRunFiles();
+    void probeAnswerCutShortIsAnError();
 };
+
+namespace {
+// Answers probe() as the SSH transport does, with probeScript() run by /bin/sh here.
+class ScriptProbeTransport : public LocalTransport {
+  public:
+    int probes = 0;
+    Result<ProbeAnswer> probe(const ProbeRequest& request) override
+    {
+        ++probes;
+        const Result<ExecResult> r = run(probeScript(request), 30000);
+        if (!r || r->exitCode != 0)
+            return Result<ProbeAnswer>::failure(traindeck::Diagnostic::error(request.dir, QStringLiteral("sh failed")));
+        return parseProbeOutput(request, r->out, displayName());
+    }
+};
+
+QString describe(const ProbeAnswer& a)
+{
+    QStringList out{QStringLiteral("dir %1").arg(a.dirSeen)};
+    for (const ProbedFile& f : a.files)
+        out << QStringLiteral("%1 %2 %3 %4")
+                   .arg(int(f.status))
+                   .arg(f.chunk.fileSize)
+                   .arg(QString::fromLatin1(f.chunk.data.toHex()))
+                   .arg(f.chunk.data.size());
+    out << QStringLiteral("pid %1 group %2").arg(a.checkedPid).arg(int(a.group));
+    if (a.identity)
+        out << QStringLiteral("boot %1 btime %2 start %3")
+                   .arg(a.identity->bootId)
+                   .arg(a.identity->bootTime)
+                   .arg(a.identity->startTime ? QString::number(*a.identity->startTime) : QStringLiteral("-"));
+    return out.join(QLatin1Char('\n'));
+}
+
+// A process group of its own (setsid), alive until the object goes: stands for a run's wrapper.
+class Sleeper {
+  public:
+    qint64 pgid = -1;
+    explicit Sleeper(const QString& dir)
+    {
+        const QString pidFile = dir + QStringLiteral("/sleeper.pid");
+        const QString script = dir + QStringLiteral("/sleeper.sh");
+        LocalTransport t;
+        if (!t.writeFile(script, QStringLiteral("echo $$ > '%1'\nexec sleep 120\n").arg(pidFile).toUtf8(), 0755).ok() ||
+            !t.startDetached(script).ok())
+            return;
+        for (int i = 0; i < 200 && pgid <= 0; ++i) {
+            QFile f(pidFile);
+            if (f.open(QIODevice::ReadOnly))
+                pgid = f.readAll().trimmed().toLongLong();
+            if (pgid <= 0)
+                QThread::msleep(25);
+        }
+    }
+    ~Sleeper()
+    {
+        if (pgid > 1)
+            ::kill(pid_t(-pgid), SIGKILL);
+    }
+};
+
+void writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+} // namespace
 
 Q_DECLARE_METATYPE(JobState)
 
@@ -291,6 +367,196 @@ void TestRunDir::syncedRemoteRecordKeepsItsState()
     QCOMPARE(jobStateName(byId[QStringLiteral("failed")].state), QStringLiteral("failed"));
     QCOMPARE(byId[QStringLiteral("failed")].exitCode.value_or(0), 3);
     QCOMPARE(jobStateName(byId[QStringLiteral("cancelled")].state), QStringLiteral("cancelled"));
+}
+
+// The one-command probe (what SshTransport sends) answers exactly what the calls one at a time answer:
+// every file state, byte ranges at offsets (binary bytes that look like the answer's own markers
+// included), and the pid's identity and liveness.
+void TestRunDir::probeScriptAgreesWithCalls()
+{
+    QTemporaryDir tmp;
+    const QString dir = tmp.filePath(QStringLiteral("run dir 'quoted' $x"));
+    QVERIFY(QDir().mkpath(dir));
+    QByteArray binary("TDPROBE\nR 1 1\n\nE\nZ\n");
+    for (int i = 0; i < 256; ++i)
+        binary.append(char(i));
+    binary += "\nE\n";
+    writeBytes(dir + QStringLiteral("/metrics.jsonl"), binary);
+    writeBytes(dir + QStringLiteral("/empty"), QByteArray());
+    QVERIFY(QDir().mkpath(dir + QStringLiteral("/a-directory")));
+    writeBytes(dir + QStringLiteral("/garbage-pid"), "12ab 7\n");
+    writeBytes(dir + QStringLiteral("/gone-pid"), "999999999 5 -\n");
+    const Sleeper sleeper(tmp.path());
+    QVERIFY(sleeper.pgid > 1);
+    writeBytes(dir + QStringLiteral("/live-pid"), QByteArray::number(sleeper.pgid) + " 1 x\n");
+
+    LocalTransport calls;
+    ScriptProbeTransport script;
+    auto compare = [&](const ProbeRequest& request) {
+        const Result<ProbeAnswer> a = calls.probe(request);
+        const Result<ProbeAnswer> b = script.probe(request);
+        QVERIFY2(a.ok(), qPrintable(a.errorString()));
+        QVERIFY2(b.ok(), qPrintable(b.errorString()));
+        // Line by line: a difference names the read it is in.
+        const QStringList one = describe(b.value()).split(QLatin1Char('\n'));
+        const QStringList each = describe(a.value()).split(QLatin1Char('\n'));
+        QCOMPARE(one.size(), each.size());
+        for (qsizetype i = 0; i < one.size(); ++i)
+            QCOMPARE(one.at(i).right(160), each.at(i).right(160));
+    };
+    const QString m = dir + QStringLiteral("/metrics.jsonl");
+    ProbeRequest r;
+    r.dir = dir;
+    r.reads = {{m, 0, 1 << 20},
+               {m, 5, 7},
+               {m, 250, 1 << 20},
+               {m, qint64(binary.size()), 100},
+               {m, 10000, 100},
+               {m, 3, 0},
+               {dir + QStringLiteral("/empty"), 0, 10},
+               {dir + QStringLiteral("/missing"), 0, 10},
+               {dir + QStringLiteral("/a-directory"), 0, 10}};
+    compare(r);
+    const Result<ProbeAnswer> whole = script.probe(r);
+    QCOMPARE(whole->files.at(0).chunk.data, binary);
+    QCOMPARE(whole->files.at(1).chunk.data, binary.mid(5, 7));
+    QCOMPARE(int(whole->files.at(7).status), int(ProbedFile::Status::Missing));
+    QCOMPARE(int(whole->files.at(8).status), int(ProbedFile::Status::Unreadable));
+
+    // The pid checks: this test's own live group, a pid with no process, a file that names no pid.
+    for (const char* pidFile : {"live-pid", "gone-pid", "garbage-pid", "missing"}) {
+        ProbeRequest p;
+        p.dir = dir;
+        p.reads = {{dir + QLatin1Char('/') + QLatin1String(pidFile), 0, 256}, {m, 0, 4}};
+        p.pidRead = 0;
+        compare(p);
+    }
+    ProbeRequest live;
+    live.dir = dir;
+    live.reads = {{dir + QStringLiteral("/live-pid"), 0, 256}};
+    live.pidRead = 0;
+    const Result<ProbeAnswer> l = script.probe(live);
+    QCOMPARE(l->checkedPid, sleeper.pgid);
+    QCOMPARE(int(l->group), int(SignalResult::Delivered));
+    QVERIFY(l->identity && l->identity->startTime && !l->identity->bootId.isEmpty());
+
+    // A directory that is not there.
+    ProbeRequest gone;
+    gone.dir = dir + QStringLiteral("/nope");
+    gone.reads = {{gone.dir + QStringLiteral("/pid"), 0, 256}};
+    gone.pidRead = 0;
+    compare(gone);
+}
+
+// readRunFiles() through the one-command probe gives the RunFiles of the calls one at a time, in each
+// state of a run directory, and asks once.
+void TestRunDir::probeScriptGivesTheSameRunFiles()
+{
+    QTemporaryDir tmp;
+    const QString dir = tmp.path();
+    LocalTransport calls;
+    ScriptProbeTransport script;
+    auto same = [&](const char* what) {
+        const int before = script.probes;
+        const RunFiles a = readRunFiles(calls, dir);
+        const RunFiles b = readRunFiles(script, dir);
+        QCOMPARE(script.probes, before + 1);
+        const QString sa = QStringLiteral("pid %1 alive %2 reused %3 unknown %4 exit %5 cancel %6 age %7 slurm %8 %9")
+                               .arg(a.pid)
+                               .arg(a.groupAlive)
+                               .arg(a.pidReused)
+                               .arg(a.livenessUnknown)
+                               .arg(a.exitCode.value_or(-1000))
+                               .arg(a.cancelRequested)
+                               .arg(a.launchedSecsAgo / 10)
+                               .arg(a.slurmRecordUnreadable)
+                               .arg(a.slurmJob ? a.slurmJob->jobId : QString());
+        const QString sb = QStringLiteral("pid %1 alive %2 reused %3 unknown %4 exit %5 cancel %6 age %7 slurm %8 %9")
+                               .arg(b.pid)
+                               .arg(b.groupAlive)
+                               .arg(b.pidReused)
+                               .arg(b.livenessUnknown)
+                               .arg(b.exitCode.value_or(-1000))
+                               .arg(b.cancelRequested)
+                               .arg(b.launchedSecsAgo / 10)
+                               .arg(b.slurmRecordUnreadable)
+                               .arg(b.slurmJob ? b.slurmJob->jobId : QString());
+        QVERIFY2(sa == sb,
+                 qPrintable(QStringLiteral("%1: calls: %2; one command: %3").arg(QLatin1String(what), sa, sb)));
+    };
+    same("empty directory");
+    RunInfo i;
+    i.runId = QStringLiteral("r");
+    i.created = i.started = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    writeBytes(runFile(dir, runfile::kRunInfo), QJsonDocument(i.toJson()).toJson());
+    same("run.json only");
+    // A live group stands for the run's; the pid record names its start time and boot.
+    QTemporaryDir sleeperDir;
+    const Sleeper sleeper(sleeperDir.path());
+    QVERIFY(sleeper.pgid > 1);
+    const Result<ProcessIdentity> id = LocalTransport().processIdentity(sleeper.pgid);
+    QVERIFY(id && id->startTime);
+    const QByteArray pid = QByteArray::number(sleeper.pgid);
+    writeBytes(runFile(dir, runfile::kPid),
+               pid + " " + QByteArray::number(*id->startTime) + " " + id->bootId.toLatin1());
+    same("alive");
+    QVERIFY(readRunFiles(script, dir).groupAlive);
+    writeBytes(runFile(dir, runfile::kPid), pid + " 1 " + id->bootId.toLatin1() + "\n"); // another start time
+    same("pid reused");
+    QVERIFY(readRunFiles(script, dir).pidReused);
+    writeBytes(runFile(dir, runfile::kPid), "999999999 1\n");
+    same("gone");
+    writeBytes(runFile(dir, runfile::kExitCode), "3\n");
+    writeBytes(runFile(dir, runfile::kCancel), "");
+    same("exit code and cancel");
+    QCOMPARE(readRunFiles(script, dir).exitCode.value_or(-1), 3);
+    QFile::remove(runFile(dir, runfile::kExitCode));
+    QVERIFY(QDir().mkpath(runFile(dir, runfile::kExitCode))); // there, but not readable
+    same("unreadable exit code");
+    QVERIFY(readRunFiles(script, dir).livenessUnknown);
+    QVERIFY(QDir().mkpath(runFile(dir, runfile::kSlurmJob)));
+    QFile::remove(runFile(dir, runfile::kPid));
+    same("unreadable slurm-job");
+    QVERIFY(readRunFiles(script, dir).slurmRecordUnreadable);
+
+    // The followed files come in the same request.
+    writeBytes(runFile(dir, runfile::kStderr), "one\ntwo\n");
+    const RunDirPoll p =
+        pollRunDir(script, dir, {{runFile(dir, runfile::kStderr), 4, 100}, {runFile(dir, runfile::kMetrics), 0, 100}});
+    QCOMPARE(p.tails.size(), qsizetype(2));
+    QVERIFY(p.tails.at(0));
+    QCOMPARE(p.tails.at(0)->data, QByteArray("two\n"));
+    QCOMPARE(p.tails.at(0)->fileSize, qint64(8));
+    QVERIFY(!p.tails.at(1)); // not there yet
+}
+
+// An answer cut short (a dropped connection, a file truncated while read) is an error, never a
+// shorter file or a missing one: readRunFiles then says "unknown".
+void TestRunDir::probeAnswerCutShortIsAnError()
+{
+    QTemporaryDir tmp;
+    writeBytes(tmp.filePath(QStringLiteral("f")), "0123456789");
+    ProbeRequest r;
+    r.dir = tmp.path();
+    r.reads = {{tmp.filePath(QStringLiteral("f")), 0, 100}, {tmp.filePath(QStringLiteral("g")), 0, 100}};
+    LocalTransport t;
+    const Result<ExecResult> ran = t.run(probeScript(r), 30000);
+    QVERIFY(ran && ran->exitCode == 0);
+    const QByteArray out = ran->out;
+    // A login script's greeting before the answer is skipped.
+    const Result<ProbeAnswer> greeted = parseProbeOutput(r, "welcome to the cluster\n" + out, QStringLiteral("h"));
+    QVERIFY2(greeted.ok(), qPrintable(greeted.errorString()));
+    QCOMPARE(greeted->files.at(0).chunk.data, QByteArray("0123456789"));
+    QCOMPARE(int(greeted->files.at(1).status), int(ProbedFile::Status::Missing));
+    for (qsizetype cut = 1; cut < out.size(); ++cut) {
+        const Result<ProbeAnswer> a = parseProbeOutput(r, out.left(out.size() - cut), QStringLiteral("h"));
+        QVERIFY2(!a.ok(), qPrintable(QStringLiteral("cut %1 bytes: parsed").arg(cut)));
+    }
+    // Fewer bytes than announced (the file shrank between wc and tail).
+    QByteArray shrunk = out;
+    shrunk.replace("R 10 10\n0123456789", "R 10 10\n01234");
+    QVERIFY(!parseProbeOutput(r, shrunk, QStringLiteral("h")).ok());
+    QVERIFY(parseProbeOutput(r, QByteArray(), QStringLiteral("h")).errorString().contains(QStringLiteral("h:")));
 }
 
 QTEST_GUILESS_MAIN(TestRunDir)

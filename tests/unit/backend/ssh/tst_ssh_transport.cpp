@@ -8,6 +8,7 @@
 
 #include "cluster/clusterprofile.h"
 #include "launch/launcher.h"
+#include "launch/rundir.h"
 #include "launch/runmonitor.h"
 #include "ssh/sshtransport.h"
 
@@ -326,6 +327,94 @@ class TestSshTransport : public QObject {
         QCOMPARE(monitor.metricsOffset(), QFileInfo(launch::runFile(r->runDir, launch::runfile::kMetrics)).size());
         QVERIFY(
             m_t->readFile(launch::runFile(r->runDir, launch::runfile::kStdout), 0, 4096)->data.contains("fake mpirun"));
+    }
+
+    // Following a run costs one command per poll, one start of the user's login shell, however many
+    // files it reads (it was 9: run.json, slurm-job, pid, the pid's identity, its group's liveness,
+    // exit-code, cancel-requested, metrics, stderr). A ~/.bashrc that notes every command counts them.
+    void pollIsOneCommand()
+    {
+        SshdInstance counted(QStringLiteral("counted"));
+        QString error;
+        QVERIFY2(counted.start(&error), qPrintable(error));
+        const QString countFile = path(QStringLiteral("commands"));
+        if (!counted.setSessionBashrc(QStringLiteral("echo x >> '%1'\n").arg(countFile).toUtf8()))
+            QSKIP("the fixture's sessions have no ~/.bashrc of their own here (needs root, ~/.bashrc, unshare)");
+        counted.authorize(m_client->publicKeyLine());
+        SshTarget target = m_client->target(counted);
+        {
+            QFile known(target.knownHosts);
+            QVERIFY(known.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            known.write((counted.knownHostsLine() + QLatin1Char('\n')).toUtf8());
+        }
+        auto t = std::make_shared<SshTransport>(target);
+        const traindeck::Status c = t->connect();
+        QVERIFY2(c.ok(), qPrintable(c.errorString()));
+        auto commands = [&] {
+            QFile f(countFile);
+            return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : qsizetype(0);
+        };
+
+        // A run that stays up: a fake mpirun that writes three metrics lines, then waits.
+        const QString mpirun = path(QStringLiteral("fake-mpirun-waits"));
+        const QByteArray body =
+            QByteArray("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
+                       "echo 'rank 0 up' >&2\nhead -n 3 '") +
+            TRAINDECK_SOURCE_DIR + "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexec sleep 60\n";
+        QVERIFY(t->writeFile(mpirun, body, 0755).ok());
+        cluster::ClusterProfile profile;
+        profile.name = QStringLiteral("counted");
+        cluster::ClusterNode head;
+        head.name = head.host = QStringLiteral("127.0.0.1");
+        head.port = counted.port();
+        head.role = cluster::NodeRole::Head;
+        head.slots = 2;
+        profile.nodes = {head};
+        profile.launcher = mpirun;
+        profile.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
+        launch::JobSpec spec;
+        spec.name = QStringLiteral("counted run");
+        spec.ranks = 2;
+        spec.trainer.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
+        const auto r = launch::Launcher::launch(*t, spec, profile, path(QStringLiteral("counted-runs")));
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        const QString metrics = launch::runFile(r->runDir, launch::runfile::kMetrics);
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(metrics).size() > 0, 20000);
+        launch::LocalTransport local;
+        const auto pidRecord =
+            launch::PidRecord::parse(local.readFile(launch::runFile(r->runDir, launch::runfile::kPid), 0, 256)->data);
+        QVERIFY(pidRecord);
+        struct KillGroup {
+            qint64 pgid;
+            ~KillGroup() { ::kill(pid_t(-pgid), SIGKILL); }
+        } killAtEnd{pidRecord->pid};
+
+        launch::RunMonitor monitor(t, r->runDir);
+        qsizetype records = 0;
+        QStringList lines;
+        connect(&monitor, &launch::RunMonitor::recordsReady, this,
+                [&](const QList<metrics::Record>& rs, qint64) { records += rs.size(); });
+        connect(&monitor, &launch::RunMonitor::stderrLines, this, [&](const QStringList& l) { lines += l; });
+        for (int poll = 0; poll < 3; ++poll) {
+            const qsizetype before = commands();
+            monitor.poll();
+            QCOMPARE(commands() - before, qsizetype(1));
+        }
+        QCOMPARE(launch::jobStateName(monitor.state()), QStringLiteral("running"));
+        QCOMPARE(records, qsizetype(3));
+        QCOMPARE(monitor.metricsOffset(), QFileInfo(metrics).size());
+        QVERIFY2(lines.contains(QStringLiteral("rank 0 up")), qPrintable(lines.join(QLatin1Char('|'))));
+        QVERIFY(monitor.files().groupAlive);
+
+        // The whole group (its wrapper too) is killed: no exit code, so the run is lost.
+        ::kill(pid_t(-pidRecord->pid), SIGKILL);
+        QElapsedTimer timer;
+        timer.start();
+        while (!launch::isFinal(monitor.state()) && timer.elapsed() < 20000) {
+            monitor.poll();
+            QTest::qWait(100);
+        }
+        QCOMPARE(launch::jobStateName(monitor.state()), QStringLiteral("lost"));
     }
 
     void sshFactory()
