@@ -7,6 +7,7 @@
 // Every command is counted by the ~/.bashrc (it appends a line to a file). Needs root (sshd, unshare).
 // Usage: bench_remote_poll [polls per case = 5]
 #include "sshd_fixture.h"
+#include "test_paths.h"
 
 #include "launch/rundir.h"
 #include "launch/runmonitor.h"
@@ -107,7 +108,8 @@ int main(int argc, char** argv)
     const QString pidFile = launch::runFile(runDir, launch::runfile::kPid);
     const QString script = tmp.filePath(QStringLiteral("wrapper.sh"));
     launch::LocalTransport local;
-    QFile example(QStringLiteral(TRAINDECK_SOURCE_DIR "/tests/fixtures/metrics/example-4ranks.jsonl"));
+    QFile example(QString::fromUtf8(TRAINDECK_SOURCE_DIR) +
+                  QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl"));
     if (!example.open(QIODevice::ReadOnly) ||
         !writeFile(launch::runFile(runDir, launch::runfile::kMetrics), example.readAll()) ||
         !writeFile(launch::runFile(runDir, launch::runfile::kStderr), "rank 0 up\nrank 1 up\n") ||
