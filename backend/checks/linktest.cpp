@@ -244,7 +244,7 @@ Result<LinkReport> LinkTest::parse(const cluster::ClusterProfile& profile, const
     r.seed = j.value(QStringLiteral("seed")).toInteger();
     r.medianBandwidthMbps = j.value(QStringLiteral("median_bandwidth_mbps")).toDouble();
     r.medianLatencyUs = j.value(QStringLiteral("median_latency_us")).toDouble();
-    r.slowBelowFraction = j.value(QStringLiteral("slow_below_fraction")).toDouble(0.5);
+    r.slowBelowFraction = j.value(QStringLiteral("slow_below_fraction")).toDouble(0.25);
     for (const QJsonValue& v : j.value(QStringLiteral("rounds")).toArray()) {
         const QJsonObject o = v.toObject();
         r.rounds.append({o.value(QStringLiteral("round")).toInt(), o.value(QStringLiteral("pairs")).toInt(),
