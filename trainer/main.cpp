@@ -153,7 +153,9 @@ int cmdSelfCheck()
                  {"core", blas.coreName},
                  {"cpu_best_core", blas.cpuBestCore},
                  {"coretype_env", blas.coretypeEnv},
-                 {"threads", blas.numThreads}};
+                 {"threads", blas.numThreads},
+                 // After a re-execution for the BLAS core: still the program's name (ps, pkill).
+                 {"process_name", util::readProcessName()}};
     j["threads"] = {{"torch_intra_op", torch::get_num_threads()}, {"hardware", std::thread::hardware_concurrency()}};
     nlohmann::ordered_json devices = nlohmann::ordered_json::array();
     devices.push_back({{"type", "cpu"}, {"cores", std::thread::hardware_concurrency()}});

@@ -20,6 +20,8 @@ BlasInfo blasInfo();
 // Re-executes the current process with OPENBLAS_CORETYPE set when OpenBLAS picked a core older than
 // the CPU supports. Never changes a value already set; does nothing on a second pass. Returns only
 // when no re-exec happened.
+// This process's name as ps shows it (/proc/self/comm; 15 characters at most), empty when unknown.
+std::string readProcessName();
 void fixBlasCoreTypeOrReexec(int argc, char** argv);
 
 } // namespace traindeck::util

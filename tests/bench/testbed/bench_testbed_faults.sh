@@ -35,11 +35,11 @@ json.dump({"version": 1, "name": name, "env": {"OMP_NUM_THREADS": "1"}, "trainer
 PY
   echo "$work/$1.json"
 }
-# The trainer processes in node K's network namespace (/proc/PID/comm keeps 15 characters).
+# The trainer processes in node K's network namespace: by the program they run, not by name.
 trainers_on() {
   local p
   for p in $(ip netns pids "tb-node$1" 2>/dev/null); do
-    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = traindeck-train ] && echo "$p"
+    [ "$(basename "$(readlink "/proc/$p/exe" 2>/dev/null)")" = traindeck-trainer ] && echo "$p"
   done
   return 0
 }
@@ -62,7 +62,7 @@ for n in $sizes; do
     s=$(spec "stall$n-$t" 6 "{\"inject-stall\": \"$r:3:600\", \"stall-warning\": $warn, \"stall-abort\": $abort}")
     start=$(now)
     # launch follows the run to its end (the abort), keeping the local copy of its metrics.
-    "$cli" launch --spec "$s" --profile "$profile" --runs-dir "$runs" > "$work/launch.out" 2>/dev/null || true
+    timeout 300 "$cli" launch --spec "$s" --profile "$profile" --runs-dir "$runs" > "$work/launch.out" 2>/dev/null || true
     run=$(head -n 1 "$work/launch.out")
     sleep 2
     python3 - "$runs/$run/metrics.jsonl" "$n" "$r" "$start" "$(left_on_nodes "$n")" >> "$results" <<'PY'
@@ -100,7 +100,7 @@ PY
       else
         "$tb" kill "$k" >/dev/null
       fi
-      "$cli" watch "$run" --runs-dir "$runs" --json > "$work/watch.json" 2>/dev/null || true
+      timeout 300 "$cli" watch "$run" --runs-dir "$runs" --json > "$work/watch.json" 2>/dev/null || true
       end=$(now)
       [ "$fault" = node ] && "$tb" revive "$k" >/dev/null
       python3 - "$work/watch.json" "$n" "$fault" "tb-node$k" "$((k - 1))" "$start" "$end" "$(left_on_nodes "$n")" >> "$results" <<'PY'

@@ -149,6 +149,8 @@ void TestTrainerCli::blasCoreTypeCorrection()
     auto j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
     QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("SKYLAKEX"));
     QCOMPARE(QString::fromStdString(j["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+    // Re-executed under its own name ("exe" when it ran /proc/self/exe: ranks hid from ps and pkill).
+    QCOMPARE(QString::fromStdString(j["process_name"].get<std::string>()), QStringLiteral("traindeck-train"));
     // A value already set is never changed.
     env.insert("OPENBLAS_CORETYPE", "Haswell");
     j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
