@@ -132,8 +132,8 @@ rows = [l.split() for l in open(sys.argv[1])]
 def stats(xs):
     xs = [float(x) for x in xs if x not in ("-", "?")]
     return "%.1f / %.1f / %.1f" % (min(xs), statistics.median(xs), max(xs)) if xs else "-"
-print("| nodes (ranks) | fault | trials | named the rank and its host | seconds to the warning or the end (min / median / max) | trainer processes left |")
-print("|---:|---|---:|---:|---|---:|")
+print("| nodes (ranks) | fault | trials | named the rank and its host | seconds from the launch (stall) or the fault to the warning or the end (min / median / max) | stall: waited before the warning (s) | trainer processes left |")
+print("|---:|---|---:|---:|---|---|---:|")
 labels = {"stall": "a rank stalled before an allreduce (warning)", "kill": "a rank killed with SIGKILL mid-run",
           "node": "a whole node lost (every process, sshd too)"}
 for n in dict.fromkeys(r[0] for r in rows):
@@ -142,8 +142,9 @@ for n in dict.fromkeys(r[0] for r in rows):
         if not rs:
             continue
         good = sum(1 for r in rs if r[2] == r[3])
-        print("| %s | %s | %d | %d | %s | %d |" % (n, labels[fault], len(rs), good, stats(r[4] for r in rs),
-                                                 sum(int(r[6]) for r in rs)))
+        waited = stats(r[5] for r in rs) if fault == "stall" else "-"
+        print("| %s | %s | %d | %d | %s | %s | %d |" % (n, labels[fault], len(rs), good, stats(r[4] for r in rs),
+                                                      waited, sum(int(r[6]) for r in rs)))
 print()
 print("Every run (nodes, fault, planted, named, seconds, waited_s or state, left, message):")
 for r in rows:
