@@ -39,7 +39,7 @@
 <context>
     <name>traindeck::checks::LinkTest</name>
     <message numerus="yes">
-        <location filename="../backend/checks/linktest.cpp" line="302"/>
+        <location filename="../backend/checks/linktest.cpp" line="299"/>
         <source>%1 and %n more</source>
         <translation>
             <numerusform>%1 and %n more</numerusform>
@@ -136,7 +136,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="338"/>
+        <location filename="../app/gui/checkspage.cpp" line="337"/>
         <source>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round(s) of pairs measured side by side, %3 s; median %4.</source>
         <translation>
             <numerusform>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round of pairs measured side by side, %3 s; median %4.</numerusform>
@@ -144,7 +144,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="365"/>
+        <location filename="../app/gui/checkspage.cpp" line="364"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>Profile: %1 (%n node)</numerusform>
@@ -152,7 +152,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="383"/>
+        <location filename="../app/gui/checkspage.cpp" line="382"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>Checking %n node…</numerusform>
@@ -160,7 +160,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="421"/>
+        <location filename="../app/gui/checkspage.cpp" line="420"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>Checking %n selected node…</numerusform>
@@ -168,8 +168,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="472"/>
-        <location filename="../app/gui/checkspage.cpp" line="485"/>
+        <location filename="../app/gui/checkspage.cpp" line="471"/>
+        <location filename="../app/gui/checkspage.cpp" line="484"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — %1 of %n node done</numerusform>
@@ -177,7 +177,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="600"/>
+        <location filename="../app/gui/checkspage.cpp" line="599"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>
@@ -374,6 +374,25 @@
         <translation>
             <numerusform>%n sample</numerusform>
             <numerusform>%n samples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::launch::Launcher</name>
+    <message numerus="yes">
+        <location filename="../backend/launch/launcher.cpp" line="387"/>
+        <source>%n more</source>
+        <translation>
+            <numerusform>%n more</numerusform>
+            <numerusform>%n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/launch/launcher.cpp" line="392"/>
+        <source>the worker check on the head did not answer for %n worker(s) of %1 (%2): %3</source>
+        <translation>
+            <numerusform>the worker check on the head did not answer for %n worker of %1 (%2): %3</numerusform>
+            <numerusform>the worker check on the head did not answer for %n workers of %1 (%2): %3</numerusform>
         </translation>
     </message>
 </context>

@@ -12,7 +12,7 @@
 <context>
     <name>SshTransport</name>
     <message>
-        <location filename="../backend/ssh/sshtransport.cpp" line="285"/>
+        <location filename="../backend/ssh/sshtransport.cpp" line="301"/>
         <source>the profile has no nodes</source>
         <translation>该配置没有节点</translation>
     </message>
@@ -379,17 +379,17 @@
 <context>
     <name>traindeck::checks::LinkReport</name>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="89"/>
+        <location filename="../backend/checks/linktest.cpp" line="91"/>
         <source>high-latency node</source>
         <translation>高延迟节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="89"/>
+        <location filename="../backend/checks/linktest.cpp" line="91"/>
         <source>slow node</source>
         <translation>慢节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="91"/>
+        <location filename="../backend/checks/linktest.cpp" line="92"/>
         <source>slow link %1 – %2</source>
         <translation>慢链路 %1 – %2</translation>
     </message>
@@ -402,110 +402,110 @@
 <context>
     <name>traindeck::checks::LinkTest</name>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="34"/>
+        <location filename="../backend/checks/linktest.cpp" line="37"/>
         <source>%1 Gbit/s</source>
         <translation>%1 Gbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="34"/>
+        <location filename="../backend/checks/linktest.cpp" line="37"/>
         <source>%1 Mbit/s</source>
         <translation>%1 Mbit/s</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="218"/>
+        <location filename="../backend/checks/linktest.cpp" line="217"/>
         <source>the link test printed no result</source>
         <translation>链路测试没有输出结果</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="220"/>
+        <location filename="../backend/checks/linktest.cpp" line="219"/>
         <source>the link test ran %1 rank(s) for %2 node(s)</source>
         <translation>链路测试为 %2 个节点运行了 %1 个进程</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="225"/>
+        <location filename="../backend/checks/linktest.cpp" line="224"/>
         <source>the link test&apos;s result has no message size: %1</source>
         <translation>链路测试的结果没有消息大小：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="240"/>
+        <location filename="../backend/checks/linktest.cpp" line="239"/>
         <source>the link test&apos;s result is malformed: %1</source>
         <translation>链路测试的结果格式有误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="277"/>
+        <location filename="../backend/checks/linktest.cpp" line="274"/>
         <source>the link test&apos;s verdict is malformed: %1</source>
         <translation>链路测试的判定格式错误：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="296"/>
-        <location filename="../backend/checks/linktest.cpp" line="314"/>
+        <location filename="../backend/checks/linktest.cpp" line="293"/>
+        <location filename="../backend/checks/linktest.cpp" line="310"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="298"/>
+        <location filename="../backend/checks/linktest.cpp" line="295"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/linktest.cpp" line="302"/>
+        <location filename="../backend/checks/linktest.cpp" line="299"/>
         <source>%1 and %n more</source>
         <translation>
             <numerusform>%1 及另外 %n 个</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="306"/>
+        <location filename="../backend/checks/linktest.cpp" line="302"/>
         <source>the median latency is %1 µs</source>
         <translation>延迟中位数为 %1 µs</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="307"/>
+        <location filename="../backend/checks/linktest.cpp" line="303"/>
         <source>the median is %1</source>
         <translation>中位数为 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="310"/>
+        <location filename="../backend/checks/linktest.cpp" line="306"/>
         <source>%1 was slow with every partner: %2; %3</source>
         <translation>%1 与每个配对节点都慢：%2；%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="319"/>
+        <location filename="../backend/checks/linktest.cpp" line="315"/>
         <source>the link between %1 and %2 measured %3 (%4), while both were fast with other nodes (%5)</source>
         <translation>%1 与 %2 之间的链路测得 %3（%4），而两者与其他节点都快（%5）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="326"/>
+        <location filename="../backend/checks/linktest.cpp" line="321"/>
         <source>%1 could not be measured: no healthy partner was left for it within the rounds</source>
         <translation>%1 无法测量：在轮次内没有剩余的健康配对节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="327"/>
+        <location filename="../backend/checks/linktest.cpp" line="322"/>
         <source>%1 was slow with %2 only: the rounds ended before a second healthy partner could tell a slow node from a slow link (%3)</source>
         <translation>%1 仅与 %2 慢：轮次结束前没有第二个健康配对节点来区分慢节点与慢链路（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="339"/>
+        <location filename="../backend/checks/linktest.cpp" line="334"/>
         <source>the link test needs at least two nodes</source>
         <translation>链路测试至少需要两个节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="359"/>
+        <location filename="../backend/checks/linktest.cpp" line="356"/>
         <source>mpirun on %1 could not run the link test (%2): check head → worker SSH (traindeck-cli install-key --head-to-workers), that Open MPI and traindeck-trainer are on every node, and btl_tcp_if_include</source>
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="376"/>
+        <location filename="../backend/checks/linktest.cpp" line="373"/>
         <source>not kept for the diagnosis of this profile&apos;s runs: %1</source>
         <translation>未保存以供此配置的运行诊断使用：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="395"/>
+        <location filename="../backend/checks/linktest.cpp" line="392"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="402"/>
+        <location filename="../backend/checks/linktest.cpp" line="399"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2251,19 +2251,19 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="265"/>
+        <location filename="../app/gui/checkspage.cpp" line="264"/>
         <source>✗ The link test could not run: %1</source>
         <translation>✗ 链路测试无法运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="287"/>
+        <location filename="../app/gui/checkspage.cpp" line="286"/>
         <source>%1
 %2 µs</source>
         <translation>%1
 %2 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="336"/>
+        <location filename="../app/gui/checkspage.cpp" line="335"/>
         <source>✓ Measured the link between the two nodes (with two nodes no node can be singled out).</source>
         <translation>✓ 已测量两个节点之间的链路（只有两个节点时无法单独指出某个节点）。</translation>
     </message>
@@ -2283,8 +2283,8 @@
         <translation>测量每一对节点（N-1 轮）并显示完整矩阵：可找出两个健康节点之间的慢链路。不勾选时，用几轮搜索慢节点。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="165"/>
-        <location filename="../app/gui/checkspage.cpp" line="361"/>
+        <location filename="../app/gui/checkspage.cpp" line="166"/>
+        <location filename="../app/gui/checkspage.cpp" line="360"/>
         <source>Not tested yet: Test links searches the links between the nodes for slow ones.</source>
         <translation>尚未测试：“测试链路”会在节点之间的链路中搜索慢链路。</translation>
     </message>
@@ -2301,162 +2301,162 @@
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="292"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>A link of a slow node</source>
         <translation>慢节点的一条链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="292"/>
+        <location filename="../app/gui/checkspage.cpp" line="291"/>
         <source>A slow link</source>
         <translation>慢链路</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <location filename="../app/gui/checkspage.cpp" line="300"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <location filename="../app/gui/checkspage.cpp" line="300"/>
         <source>Fastest pair</source>
         <translation>最快节点对</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="301"/>
+        <location filename="../app/gui/checkspage.cpp" line="300"/>
         <source>Slowest pair</source>
         <translation>最慢节点对</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
         <source>Latency</source>
         <translation>延迟</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
         <source>Pairs</source>
         <translation>节点对</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="302"/>
+        <location filename="../app/gui/checkspage.cpp" line="301"/>
         <source>Verdict</source>
         <translation>判定</translation>
     </message>
     <message>
+        <location filename="../app/gui/checkspage.cpp" line="314"/>
         <location filename="../app/gui/checkspage.cpp" line="315"/>
         <location filename="../app/gui/checkspage.cpp" line="316"/>
-        <location filename="../app/gui/checkspage.cpp" line="317"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="317"/>
+        <location filename="../app/gui/checkspage.cpp" line="316"/>
         <source>%1 µs</source>
         <translation>%1 µs</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="334"/>
+        <location filename="../app/gui/checkspage.cpp" line="333"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="337"/>
+        <location filename="../app/gui/checkspage.cpp" line="336"/>
         <source>✓ No node or link stands out.</source>
         <translation>✓ 没有突出的节点或链路。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="338"/>
+        <location filename="../app/gui/checkspage.cpp" line="337"/>
         <source>MPI point-to-point, %1 KiB messages: %2 pair(s) in %n round(s) of pairs measured side by side, %3 s; median %4.</source>
         <translation>
             <numerusform>MPI 点对点，%1 KiB 消息：%n 轮并行测量共 %2 对，%3 秒；中位数 %4。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="365"/>
+        <location filename="../app/gui/checkspage.cpp" line="364"/>
         <source>Profile: %1 (%n node(s))</source>
         <translation>
             <numerusform>配置：%1（%n 个节点）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="378"/>
+        <location filename="../app/gui/checkspage.cpp" line="377"/>
         <source>The profile has no nodes: add nodes on the Cluster page.</source>
         <translation>该配置没有节点：请在“集群”页面添加节点。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="383"/>
+        <location filename="../app/gui/checkspage.cpp" line="382"/>
         <source>Checking %n node(s)…</source>
         <translation>
             <numerusform>正在检查 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="421"/>
+        <location filename="../app/gui/checkspage.cpp" line="420"/>
         <source>Checking %n selected node(s)…</source>
         <translation>
             <numerusform>正在检查所选的 %n 个节点…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="472"/>
-        <location filename="../app/gui/checkspage.cpp" line="485"/>
+        <location filename="../app/gui/checkspage.cpp" line="471"/>
+        <location filename="../app/gui/checkspage.cpp" line="484"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — 已完成 %1 / %n 个节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="504"/>
+        <location filename="../app/gui/checkspage.cpp" line="503"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="558"/>
+        <location filename="../app/gui/checkspage.cpp" line="557"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="559"/>
+        <location filename="../app/gui/checkspage.cpp" line="558"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="594"/>
+        <location filename="../app/gui/checkspage.cpp" line="593"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="600"/>
+        <location filename="../app/gui/checkspage.cpp" line="599"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="602"/>
+        <location filename="../app/gui/checkspage.cpp" line="601"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="611"/>
+        <location filename="../app/gui/checkspage.cpp" line="610"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="614"/>
+        <location filename="../app/gui/checkspage.cpp" line="613"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="619"/>
+        <location filename="../app/gui/checkspage.cpp" line="618"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="620"/>
+        <location filename="../app/gui/checkspage.cpp" line="619"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="622"/>
+        <location filename="../app/gui/checkspage.cpp" line="621"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -5102,103 +5102,117 @@ Fingerprint %2</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="347"/>
+        <location filename="../backend/launch/launcher.cpp" line="352"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="352"/>
+        <location filename="../backend/launch/launcher.cpp" line="357"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="356"/>
+        <location filename="../backend/launch/launcher.cpp" line="361"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="360"/>
+        <location filename="../backend/launch/launcher.cpp" line="365"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="367"/>
+        <location filename="../backend/launch/launcher.cpp" line="372"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="371"/>
+        <location filename="../backend/launch/launcher.cpp" line="376"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
-    <message>
-        <location filename="../backend/launch/launcher.cpp" line="375"/>
-        <source>the worker check on the head did not answer for every worker: %1</source>
-        <translation>主节点上的工作节点检查没有对每个工作节点给出应答：%1</translation>
+    <message numerus="yes">
+        <location filename="../backend/launch/launcher.cpp" line="387"/>
+        <source>%n more</source>
+        <translation>
+            <numerusform>另外 %n 个</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="399"/>
+        <location filename="../backend/launch/launcher.cpp" line="389"/>
+        <source>the check timed out after %1 s</source>
+        <translation>检查在 %1 秒后超时</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/launch/launcher.cpp" line="392"/>
+        <source>the worker check on the head did not answer for %n worker(s) of %1 (%2): %3</source>
+        <translation>
+            <numerusform>头节点上的工作节点检查有 %n 个工作节点（共 %1 个）没有回应（%2）：%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/launcher.cpp" line="419"/>
         <location filename="../backend/launch/remoterun.cpp" line="219"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="414"/>
+        <location filename="../backend/launch/launcher.cpp" line="434"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="442"/>
+        <location filename="../backend/launch/launcher.cpp" line="462"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="447"/>
+        <location filename="../backend/launch/launcher.cpp" line="467"/>
         <source>cannot read the run&apos;s Slurm job record: whether its job still runs is unknown; nothing was submitted, try again</source>
         <translation>无法读取该运行的 Slurm 作业记录：不知道其作业是否仍在运行；未提交任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="452"/>
+        <location filename="../backend/launch/launcher.cpp" line="472"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="454"/>
+        <location filename="../backend/launch/launcher.cpp" line="474"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="459"/>
+        <location filename="../backend/launch/launcher.cpp" line="479"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="498"/>
+        <location filename="../backend/launch/launcher.cpp" line="518"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="515"/>
+        <location filename="../backend/launch/launcher.cpp" line="535"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="548"/>
+        <location filename="../backend/launch/launcher.cpp" line="568"/>
         <source>nothing was started and the run is as it was before this resume: resume it again once the cause is fixed</source>
         <translation>未启动任何内容，运行保持本次恢复之前的状态：排除原因后请再次恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="552"/>
+        <location filename="../backend/launch/launcher.cpp" line="572"/>
         <source>nothing was started, but the run could not be put back as it was (%1): move the files of %2 back into the run directory, remove it and restore run.json&apos;s attempts to %3</source>
         <translation>未启动任何内容，但无法将运行还原（%1）：请把 %2 中的文件移回运行目录，删除它，并将 run.json 的 attempts 恢复为 %3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="567"/>
+        <location filename="../backend/launch/launcher.cpp" line="587"/>
         <source>cannot read the run&apos;s Slurm job record, so there is no job to scancel; nothing was cancelled, try again</source>
         <translation>无法读取该运行的 Slurm 作业记录，因此没有可 scancel 的作业；未取消任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="613"/>
+        <location filename="../backend/launch/launcher.cpp" line="633"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -5322,12 +5336,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="299"/>
+        <location filename="../backend/launch/rundir.cpp" line="344"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="309"/>
+        <location filename="../backend/launch/rundir.cpp" line="354"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>
@@ -5335,12 +5349,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunMonitor</name>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="217"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="224"/>
         <source>cannot write the metrics mirror %1: %2</source>
         <translation>无法写入指标镜像 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/runmonitor.cpp" line="288"/>
+        <location filename="../backend/launch/runmonitor.cpp" line="296"/>
         <source>%1 became shorter than what was read; it was replaced or truncated</source>
         <translation>%1 比已读取的部分短；文件已被替换或截断</translation>
     </message>
@@ -5446,59 +5460,114 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="92"/>
+        <location filename="../backend/launch/transport.cpp" line="167"/>
+        <source>%1: unexpected answer while reading the run directory: %2</source>
+        <translation>%1：读取运行目录时得到意外的回答：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="171"/>
+        <source>no start marker</source>
+        <translation>没有开始标记</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="188"/>
+        <source>no directory line</source>
+        <translation>没有目录行</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="193"/>
+        <source>cut short before %1</source>
+        <translation>在 %1 之前被截断</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="207"/>
+        <source>the bytes of %1 do not match their count (the file changed while it was read?)</source>
+        <translation>%1 的字节数与声明的数量不符（文件在读取时被修改？）</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="221"/>
+        <source>no pid</source>
+        <translation>没有 pid</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="223"/>
+        <source>no boot id</source>
+        <translation>没有启动 ID</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="228"/>
+        <source>no boot time</source>
+        <translation>没有启动时间</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="233"/>
+        <source>no start time</source>
+        <translation>没有进程开始时间</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="240"/>
+        <source>no liveness</source>
+        <translation>没有存活检查结果</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="248"/>
+        <source>no end marker</source>
+        <translation>没有结束标记</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/transport.cpp" line="267"/>
         <source>%1: cannot create the directory: %2</source>
         <translation>%1：无法创建目录：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="107"/>
+        <location filename="../backend/launch/transport.cpp" line="282"/>
         <source>%1: cannot read the boot id (exit %2): %3</source>
         <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="142"/>
+        <location filename="../backend/launch/transport.cpp" line="317"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="176"/>
+        <location filename="../backend/launch/transport.cpp" line="351"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="185"/>
+        <location filename="../backend/launch/transport.cpp" line="360"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="193"/>
-        <location filename="../backend/launch/transport.cpp" line="263"/>
+        <location filename="../backend/launch/transport.cpp" line="368"/>
+        <location filename="../backend/launch/transport.cpp" line="438"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="199"/>
+        <location filename="../backend/launch/transport.cpp" line="374"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="211"/>
-        <location filename="../backend/launch/transport.cpp" line="247"/>
+        <location filename="../backend/launch/transport.cpp" line="386"/>
+        <location filename="../backend/launch/transport.cpp" line="422"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="214"/>
+        <location filename="../backend/launch/transport.cpp" line="389"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="252"/>
+        <location filename="../backend/launch/transport.cpp" line="427"/>
         <source>cannot create the directory: %1</source>
         <translation>无法创建目录：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="340"/>
+        <location filename="../backend/launch/transport.cpp" line="515"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>
@@ -6231,6 +6300,11 @@ Check the permissions of ~/.ssh (0700) and ~/.ssh/authorized_keys (0600) on the 
         <location filename="../backend/ssh/sshtransport.cpp" line="237"/>
         <source>%1: cannot write: %2</source>
         <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <location filename="../backend/ssh/sshtransport.cpp" line="290"/>
+        <source>%1: cannot read the run directory: %2</source>
+        <translation>%1：无法读取运行目录：%2</translation>
     </message>
 </context>
 </TS>
