@@ -11,3 +11,14 @@ tb="$root/scripts/testbed.sh"
 work="$(mktemp -d)"
 export XDG_CONFIG_HOME="$work/config"
 trap '"$tb" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+# cluster_up N DIR: a testbed of N nodes in DIR, set up as a user would: head → worker trust and the
+# trainer deployed to every node. Sets profile (a copy of the testbed's profile in $work).
+cluster_up() {
+  local src
+  src=$("$tb" up --nodes "$1" --dir "$2" 2>/dev/null)
+  profile="$work/profile.json"
+  cp "$src" "$profile"
+  "$cli" install-key --profile "$profile" --key "$2/client/id_ed25519.pub" --head-to-workers >/dev/null
+  "$cli" deploy --profile "$profile" --trainer "$trainer" --dest "$2/work/bin/traindeck-trainer" >/dev/null
+}

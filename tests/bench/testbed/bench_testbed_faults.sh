@@ -51,11 +51,7 @@ now() { date +%s.%N; }
 results="$work/results"
 : > "$results"
 for n in $sizes; do
-  "$tb" up --nodes "$n" --dir "$dir" > "$work/profile.path" 2>/dev/null
-  profile="$work/profile.json"
-  cp "$(cat "$work/profile.path")" "$profile"
-  "$cli" install-key --profile "$profile" --key "$dir/client/id_ed25519.pub" --head-to-workers >/dev/null
-  "$cli" deploy --profile "$profile" --trainer "$trainer" --dest "$dir/work/bin/traindeck-trainer" >/dev/null
+  cluster_up "$n" "$dir"
   for t in $(seq 1 "$trials"); do
     # stall
     r=$((RANDOM % n))

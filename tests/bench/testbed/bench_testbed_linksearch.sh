@@ -27,11 +27,7 @@ print(v, len(l["rounds"]), "%.1f" % (l["ms"] / 1000))' "$1"
 results="$work/results"
 : > "$results"
 for n in $sizes; do
-  "$tb" up --nodes "$n" --dir "$dir" > "$work/profile.path" 2>/dev/null
-  profile="$work/profile.json"
-  cp "$(cat "$work/profile.path")" "$profile"
-  "$cli" install-key --profile "$profile" --key "$dir/client/id_ed25519.pub" --head-to-workers >/dev/null
-  "$cli" deploy --profile "$profile" --trainer "$trainer" --dest "$dir/work/bin/traindeck-trainer" >/dev/null
+  cluster_up "$n" "$dir"
   for t in $(seq 1 "$trials"); do
     k=$((RANDOM % n + 1))
     "$tb" shape "$k" --rate 100mbit >/dev/null 2>&1

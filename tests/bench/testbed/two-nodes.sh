@@ -4,8 +4,4 @@
 # shellcheck source=bench_env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/bench_env.sh"
 
-profile_src=$("$tb" up --nodes 2 --dir /run/traindeck-testbed-bench 2>/dev/null)
-profile="$work/profile.json"
-cp "$profile_src" "$profile"
-"$cli" install-key --profile "$profile" --key /run/traindeck-testbed-bench/client/id_ed25519.pub --head-to-workers >/dev/null
-"$cli" deploy --profile "$profile" --trainer "$trainer" --dest /run/traindeck-testbed-bench/work/bin/traindeck-trainer >/dev/null
+cluster_up 2 /run/traindeck-testbed-bench

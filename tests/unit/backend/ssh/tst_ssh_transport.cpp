@@ -44,6 +44,36 @@ class TestSshTransport : public QObject {
     }
     QString path(const QString& name) const { return m_tmp.filePath(name); }
 
+    // Launches a run through `t` on the sshd at `port` whose mpirun is a fake: it runs `before`, writes the
+    // first three lines of a 4-rank metrics fixture where --metrics-out says, then runs `after`.
+    traindeck::Result<launch::LaunchOutcome> launchFakeRun(launch::Transport& t, int port, const QString& name,
+                                                           const QByteArray& before, const QByteArray& after)
+    {
+        const QString mpirun = path(name + QStringLiteral("-mpirun"));
+        const QByteArray body =
+            QByteArray(
+                "#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n") +
+            before + "\nhead -n 3 '" + TRAINDECK_SOURCE_DIR +
+            "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\n" + after + "\n";
+        if (const traindeck::Status w = t.writeFile(mpirun, body, 0755); !w)
+            return traindeck::Result<launch::LaunchOutcome>::failure(w.diagnostics());
+        cluster::ClusterProfile profile;
+        profile.name = name;
+        cluster::ClusterNode head;
+        head.name = head.host = QStringLiteral("127.0.0.1");
+        head.port = port;
+        head.role = cluster::NodeRole::Head;
+        head.slots = 2;
+        profile.nodes = {head};
+        profile.launcher = mpirun;
+        profile.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
+        launch::JobSpec spec;
+        spec.name = name + QStringLiteral(" run");
+        spec.ranks = 2;
+        spec.trainer.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
+        return launch::Launcher::launch(t, spec, profile, path(name + QStringLiteral("-runs")));
+    }
+
   private Q_SLOTS:
     void initTestCase()
     {
@@ -281,28 +311,7 @@ class TestSshTransport : public QObject {
     void launchAndMonitorOverSsh()
     {
         // A fake mpirun on the "head": writes three metrics lines where --metrics-out says, exits 0.
-        const QString mpirun = path(QStringLiteral("fake-mpirun"));
-        const QByteArray body =
-            QByteArray("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-                       "echo \"fake mpirun $*\"\nhead -n 3 '") +
-            TRAINDECK_SOURCE_DIR + "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexit 0\n";
-        QVERIFY(m_t->writeFile(mpirun, body, 0755).ok());
-        cluster::ClusterProfile profile;
-        profile.name = QStringLiteral("remote");
-        cluster::ClusterNode head;
-        head.name = head.host = QStringLiteral("127.0.0.1");
-        head.port = m_server.port();
-        head.role = cluster::NodeRole::Head;
-        head.slots = 2;
-        profile.nodes = {head};
-        profile.launcher = mpirun;
-        profile.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
-        launch::JobSpec spec;
-        spec.name = QStringLiteral("ssh run");
-        spec.ranks = 2;
-        spec.trainer.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
-
-        const auto r = launch::Launcher::launch(*m_t, spec, profile, path(QStringLiteral("runs")));
+        const auto r = launchFakeRun(*m_t, m_server.port(), QStringLiteral("ssh"), "echo \"fake mpirun $*\"", "exit 0");
         QVERIFY2(r.ok(), qPrintable(r.errorString()));
 
         launch::RunMonitor monitor(m_t, r->runDir);
@@ -356,27 +365,8 @@ class TestSshTransport : public QObject {
         };
 
         // A run that stays up: a fake mpirun that writes three metrics lines, then waits.
-        const QString mpirun = path(QStringLiteral("fake-mpirun-waits"));
-        const QByteArray body =
-            QByteArray("#!/bin/sh\nfor a in \"$@\"; do case $a in --metrics-out=*) m=${a#--metrics-out=};; esac; done\n"
-                       "echo 'rank 0 up' >&2\nhead -n 3 '") +
-            TRAINDECK_SOURCE_DIR + "/tests/fixtures/metrics/example-4ranks.jsonl' > \"$m\"\nexec sleep 60\n";
-        QVERIFY(t->writeFile(mpirun, body, 0755).ok());
-        cluster::ClusterProfile profile;
-        profile.name = QStringLiteral("counted");
-        cluster::ClusterNode head;
-        head.name = head.host = QStringLiteral("127.0.0.1");
-        head.port = counted.port();
-        head.role = cluster::NodeRole::Head;
-        head.slots = 2;
-        profile.nodes = {head};
-        profile.launcher = mpirun;
-        profile.extra.insert(QStringLiteral("trainer"), QStringLiteral("/bin/true"));
-        launch::JobSpec spec;
-        spec.name = QStringLiteral("counted run");
-        spec.ranks = 2;
-        spec.trainer.insert(QStringLiteral("preset"), QStringLiteral("qwen2-tiny"));
-        const auto r = launch::Launcher::launch(*t, spec, profile, path(QStringLiteral("counted-runs")));
+        const auto r =
+            launchFakeRun(*t, counted.port(), QStringLiteral("counted"), "echo 'rank 0 up' >&2", "exec sleep 60");
         QVERIFY2(r.ok(), qPrintable(r.errorString()));
         const QString metrics = launch::runFile(r->runDir, launch::runfile::kMetrics);
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(metrics).size() > 0, 20000);
