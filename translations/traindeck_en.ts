@@ -380,7 +380,7 @@
 <context>
     <name>traindeck::launch::Launcher</name>
     <message numerus="yes">
-        <location filename="../backend/launch/launcher.cpp" line="387"/>
+        <location filename="../backend/launch/launcher.cpp" line="390"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n more</numerusform>
@@ -388,7 +388,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/launch/launcher.cpp" line="392"/>
+        <location filename="../backend/launch/launcher.cpp" line="395"/>
         <source>the worker check on the head did not answer for %n worker(s) of %1 (%2): %3</source>
         <translation>
             <numerusform>the worker check on the head did not answer for %n worker of %1 (%2): %3</numerusform>

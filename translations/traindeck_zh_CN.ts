@@ -5102,117 +5102,117 @@ Fingerprint %2</source>
         <translation>%1 上未找到：请安装 Open MPI（Debian：openmpi-bin），或在配置中设置 &quot;launcher&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="352"/>
+        <location filename="../backend/launch/launcher.cpp" line="353"/>
         <source>the head %1 cannot log in to %2 with `ssh -o BatchMode=yes %3` as mpirun will (%4); set up head → worker trust: traindeck-cli install-key --head-to-workers --profile FILE</source>
         <translation>主节点 %1 无法像 mpirun 那样用 `ssh -o BatchMode=yes %3` 登录 %2（%4）；请设置主节点 → 工作节点的信任：traindeck-cli install-key --head-to-workers --profile FILE</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="357"/>
+        <location filename="../backend/launch/launcher.cpp" line="358"/>
         <source>Open MPI&apos;s daemon (orted) is not on the PATH of a non-interactive SSH login on %1; install Open MPI there (Debian: openmpi-bin), the same version as on the head</source>
         <translation>在 %1 上，非交互式 SSH 登录的 PATH 中没有 Open MPI 守护进程（orted）；请在该节点安装与主节点相同版本的 Open MPI（Debian：openmpi-bin）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="361"/>
+        <location filename="../backend/launch/launcher.cpp" line="362"/>
         <source>%1 is not on %2: copy it with traindeck-cli deploy --profile FILE --node %2</source>
         <translation>%2 上没有 %1：请用 traindeck-cli deploy --profile FILE --node %2 复制过去</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="365"/>
+        <location filename="../backend/launch/launcher.cpp" line="366"/>
         <source>%1 does not exist on %2, and every rank reads it: put it on a shared file system or copy it to the same path on every node</source>
         <translation>%2 上不存在 %1，而每个进程都要读取它：请把它放到共享文件系统上，或复制到每个节点的相同路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="372"/>
+        <location filename="../backend/launch/launcher.cpp" line="373"/>
         <source>%1 reports &quot;%2&quot; but the head&apos;s reports &quot;%3&quot;: every node must run the same build; copy the head&apos;s with traindeck-cli deploy --profile FILE --node %1</source>
         <translation>%1 报告的版本为“%2”，而主节点的为“%3”：每个节点必须运行同一构建；请用 traindeck-cli deploy --profile FILE --node %1 复制主节点的版本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="376"/>
+        <location filename="../backend/launch/launcher.cpp" line="377"/>
         <source>unexpected answer from %1: %2</source>
         <translation>来自 %1 的意外应答：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/launch/launcher.cpp" line="387"/>
+        <location filename="../backend/launch/launcher.cpp" line="390"/>
         <source>%n more</source>
         <translation>
             <numerusform>另外 %n 个</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="389"/>
+        <location filename="../backend/launch/launcher.cpp" line="392"/>
         <source>the check timed out after %1 s</source>
         <translation>检查在 %1 秒后超时</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/launch/launcher.cpp" line="392"/>
+        <location filename="../backend/launch/launcher.cpp" line="395"/>
         <source>the worker check on the head did not answer for %n worker(s) of %1 (%2): %3</source>
         <translation>
             <numerusform>头节点上的工作节点检查有 %n 个工作节点（共 %1 个）没有回应（%2）：%3</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="419"/>
+        <location filename="../backend/launch/launcher.cpp" line="423"/>
         <location filename="../backend/launch/remoterun.cpp" line="219"/>
         <source>the runs directory must be an absolute path</source>
         <translation>运行目录必须是绝对路径</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="434"/>
+        <location filename="../backend/launch/launcher.cpp" line="438"/>
         <source>no free run id for %1</source>
         <translation>找不到可用于 %1 的空闲运行 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="462"/>
+        <location filename="../backend/launch/launcher.cpp" line="466"/>
         <source>cannot read the run record</source>
         <translation>无法读取运行记录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="467"/>
+        <location filename="../backend/launch/launcher.cpp" line="471"/>
         <source>cannot read the run&apos;s Slurm job record: whether its job still runs is unknown; nothing was submitted, try again</source>
         <translation>无法读取该运行的 Slurm 作业记录：不知道其作业是否仍在运行；未提交任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="472"/>
+        <location filename="../backend/launch/launcher.cpp" line="476"/>
         <source>the run is still %1; cancel it first or wait for it to end</source>
         <translation>该运行仍处于%1状态；请先取消，或等待其结束</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="474"/>
+        <location filename="../backend/launch/launcher.cpp" line="478"/>
         <source>the run finished; there is nothing to resume</source>
         <translation>该运行已完成，无需恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="479"/>
+        <location filename="../backend/launch/launcher.cpp" line="483"/>
         <source>no checkpoint to resume from (set trainer.checkpoint-every in the spec); launch it again instead</source>
         <translation>没有可用于恢复的检查点（请在配置中设置 trainer.checkpoint-every）；请重新启动它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="518"/>
+        <location filename="../backend/launch/launcher.cpp" line="522"/>
         <source>another resume of this run is under way or has already started attempt %1 (%2 exists); follow it with traindeck-cli watch</source>
         <translation>该运行的另一次恢复正在进行，或已开始第 %1 次尝试（%2 已存在）；请用 traindeck-cli watch 跟踪它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="535"/>
+        <location filename="../backend/launch/launcher.cpp" line="539"/>
         <source>cannot move the previous attempt&apos;s files: %1</source>
         <translation>无法移动上一次尝试的文件：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="568"/>
+        <location filename="../backend/launch/launcher.cpp" line="572"/>
         <source>nothing was started and the run is as it was before this resume: resume it again once the cause is fixed</source>
         <translation>未启动任何内容，运行保持本次恢复之前的状态：排除原因后请再次恢复</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="572"/>
+        <location filename="../backend/launch/launcher.cpp" line="576"/>
         <source>nothing was started, but the run could not be put back as it was (%1): move the files of %2 back into the run directory, remove it and restore run.json&apos;s attempts to %3</source>
         <translation>未启动任何内容，但无法将运行还原（%1）：请把 %2 中的文件移回运行目录，删除它，并将 run.json 的 attempts 恢复为 %3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="587"/>
+        <location filename="../backend/launch/launcher.cpp" line="591"/>
         <source>cannot read the run&apos;s Slurm job record, so there is no job to scancel; nothing was cancelled, try again</source>
         <translation>无法读取该运行的 Slurm 作业记录，因此没有可 scancel 的作业；未取消任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../backend/launch/launcher.cpp" line="633"/>
+        <location filename="../backend/launch/launcher.cpp" line="637"/>
         <source>cannot tell whether process group %1 on %2 is still the run&apos;s; nothing was signalled, try again</source>
         <translation>无法确定 %2 上的进程组 %1 是否仍属于该运行；未发送任何信号，请重试</translation>
     </message>
@@ -5460,114 +5460,114 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::Transport</name>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="167"/>
+        <location filename="../backend/launch/transport.cpp" line="175"/>
         <source>%1: unexpected answer while reading the run directory: %2</source>
         <translation>%1：读取运行目录时得到意外的回答：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="171"/>
+        <location filename="../backend/launch/transport.cpp" line="179"/>
         <source>no start marker</source>
         <translation>没有开始标记</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="188"/>
+        <location filename="../backend/launch/transport.cpp" line="253"/>
         <source>no directory line</source>
         <translation>没有目录行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="193"/>
+        <location filename="../backend/launch/transport.cpp" line="198"/>
         <source>cut short before %1</source>
         <translation>在 %1 之前被截断</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="207"/>
+        <location filename="../backend/launch/transport.cpp" line="212"/>
         <source>the bytes of %1 do not match their count (the file changed while it was read?)</source>
         <translation>%1 的字节数与声明的数量不符（文件在读取时被修改？）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="221"/>
+        <location filename="../backend/launch/transport.cpp" line="226"/>
         <source>no pid</source>
         <translation>没有 pid</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="223"/>
+        <location filename="../backend/launch/transport.cpp" line="228"/>
         <source>no boot id</source>
         <translation>没有启动 ID</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="228"/>
+        <location filename="../backend/launch/transport.cpp" line="233"/>
         <source>no boot time</source>
         <translation>没有启动时间</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="233"/>
+        <location filename="../backend/launch/transport.cpp" line="238"/>
         <source>no start time</source>
         <translation>没有进程开始时间</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="240"/>
+        <location filename="../backend/launch/transport.cpp" line="245"/>
         <source>no liveness</source>
         <translation>没有存活检查结果</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="248"/>
+        <location filename="../backend/launch/transport.cpp" line="256"/>
         <source>no end marker</source>
         <translation>没有结束标记</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="267"/>
+        <location filename="../backend/launch/transport.cpp" line="275"/>
         <source>%1: cannot create the directory: %2</source>
         <translation>%1：无法创建目录：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="282"/>
+        <location filename="../backend/launch/transport.cpp" line="290"/>
         <source>%1: cannot read the boot id (exit %2): %3</source>
         <translation>%1：无法读取 boot id（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="317"/>
+        <location filename="../backend/launch/transport.cpp" line="325"/>
         <source>cannot start: %1</source>
         <translation>无法启动：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="351"/>
+        <location filename="../backend/launch/transport.cpp" line="359"/>
         <source>no such script</source>
         <translation>没有该脚本</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="360"/>
+        <location filename="../backend/launch/transport.cpp" line="368"/>
         <source>setsid failed (exit %1): %2</source>
         <translation>setsid 失败（退出码 %1）：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="368"/>
-        <location filename="../backend/launch/transport.cpp" line="438"/>
+        <location filename="../backend/launch/transport.cpp" line="376"/>
+        <location filename="../backend/launch/transport.cpp" line="446"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="374"/>
+        <location filename="../backend/launch/transport.cpp" line="382"/>
         <source>cannot seek to %1: %2</source>
         <translation>无法定位到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="386"/>
-        <location filename="../backend/launch/transport.cpp" line="422"/>
+        <location filename="../backend/launch/transport.cpp" line="394"/>
+        <location filename="../backend/launch/transport.cpp" line="430"/>
         <source>cannot create directory</source>
         <translation>无法创建目录</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="389"/>
+        <location filename="../backend/launch/transport.cpp" line="397"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="427"/>
+        <location filename="../backend/launch/transport.cpp" line="435"/>
         <source>cannot create the directory: %1</source>
         <translation>无法创建目录：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/transport.cpp" line="515"/>
+        <location filename="../backend/launch/transport.cpp" line="523"/>
         <source>the head node %1 is remote and this build has no SSH transport yet; run traindeck-cli on the head node itself</source>
         <translation>主节点 %1 是远程主机，而此构建尚无 SSH 传输；请直接在主节点上运行 traindeck-cli</translation>
     </message>

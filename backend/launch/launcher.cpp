@@ -323,7 +323,8 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
     script += QStringLiteral("wait");
     // Every worker at once, each loading the trainer for --version: on a cluster that is one node's time, but
     // where the nodes share CPUs (the testbed's 64 nodes on 2 cores) it grows with their number.
-    const int timeoutMs = 60000 + 1000 * int(nameOfHost.size());
+    const int workers = int(profile.nodes.size()) - 1;
+    const int timeoutMs = 60000 + 1000 * workers;
     const Result<ExecResult> r = t.run(QStringLiteral("sh -c %1").arg(shellQuote(script)), timeoutMs);
     if (!r)
         return Status::failure(r.diagnostics());
@@ -376,7 +377,9 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
             problems.append(err(node, tr("unexpected answer from %1: %2").arg(node, rest)));
         }
     }
-    if ((answered < profile.nodes.size() - 1 || !silent.isEmpty()) && problems.isEmpty()) {
+    // Workers are told apart by host name; two on one host (other ports) answer under one name.
+    const int missing = qMax(int(silent.size()), workers - answered);
+    if (missing > 0 && problems.isEmpty()) {
         QStringList names;
         for (const QString& host : std::as_const(silent))
             names.append(nameOfHost.value(host, host));
@@ -391,8 +394,9 @@ Status Launcher::preflightWorkers(Transport& t, const ClusterProfile& profile, c
         problems.append(
             err(profile.name, tr("the worker check on the head did not answer for %n worker(s) of %1 "
                                  "(%2): %3",
-                                 nullptr, int(silent.size()))
-                                  .arg(QString::number(nameOfHost.size()), names.join(QStringLiteral(", ")), why)));
+                                 nullptr, missing)
+                                  .arg(QString::number(workers),
+                                       names.isEmpty() ? QStringLiteral("?") : names.join(QStringLiteral(", ")), why)));
     }
     if (!problems.isEmpty())
         return Status::failure(problems);

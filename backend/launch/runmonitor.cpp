@@ -396,8 +396,8 @@ void RunMonitor::poll()
         return;
     // State first: what is read after it (metrics, logs) is at least as new as the state says. One request
     // for the state files and both followed files (over SSH: one command per poll).
-    if (!d->mirrorPath.isEmpty() && !d->mirrorChecked)
-        prefillFromMirror(); // a reattach: the mirror's bytes first, so the request asks for the rest only
+    // Until the mirror was checked against the head's file (a reattach, or a run whose metrics are not
+    // there yet), readMetrics() below does that first, after the state is published, in calls of its own.
     const bool followMetrics = d->mirrorPath.isEmpty() || d->mirrorChecked;
     QList<FileRead> tails{{runFile(d->runDir, runfile::kStderr), d->stderrOffset, kStderrChunk}};
     if (followMetrics)
@@ -412,8 +412,10 @@ void RunMonitor::poll()
         d->statePublished = true;
         publishState(d->state);
     }
-    if (followMetrics) // otherwise the head's file is not there yet: the next poll checks the mirror again
+    if (followMetrics)
         readMetrics(&polled.tails.at(1));
+    else
+        readMetrics(); // the mirror's bytes first, then the rest from the head
     readStderr(&polled.tails.at(0));
     JobState s = d->knownFinalState ? *d->knownFinalState
                                     : deriveState(d->files, d->tee.sawTelemetry || d->store.rowCount() > 0);

@@ -98,7 +98,6 @@ qint64 pidFromText(const QByteArray& text)
 Result<ProbeAnswer> Transport::probe(const ProbeRequest& request)
 {
     ProbeAnswer a;
-    a.dirSeen = exists(request.dir);
     for (int i = 0; i < request.reads.size(); ++i) {
         const FileRead& r = request.reads.at(i);
         ProbedFile f;
@@ -119,26 +118,32 @@ Result<ProbeAnswer> Transport::probe(const ProbeRequest& request)
             a.identity = id.value();
         a.group = signalProcessGroup(a.checkedPid, 0);
     }
+    a.dirSeen = exists(request.dir); // after the reads (see probeScript)
     return a;
 }
 
 QString probeScript(const ProbeRequest& request)
 {
     // Per read: "M" (missing), "U" (there, not readable) or "R SIZE N", then N bytes, "\n", "E". The
-    // pid check: "P PID", "B BOOT_ID" ("B -": cannot tell), "T BTIME", "S START", "L 0|1|3". The first
-    // line is a marker (a login script may print before it) and the last one "Z" (nothing was cut).
-    QString s = QStringLiteral("export LC_ALL=C; echo TDPROBE; "
-                               "td_read() { "
-                               "if [ ! -e \"$1\" ]; then echo M; return 0; fi; "
-                               "if [ -d \"$1\" ] || ! td_s=$(wc -c 2>/dev/null < \"$1\"); then echo U; return 0; fi; "
-                               "td_s=$((td_s)); td_n=0; "
-                               "if [ \"$2\" -lt \"$td_s\" ]; then td_n=$((td_s - $2)); fi; "
-                               "if [ \"$td_n\" -gt \"$3\" ]; then td_n=$3; fi; "
-                               "echo \"R $td_s $td_n\"; "
-                               "if [ \"$td_n\" -gt 0 ]; then tail -c +$(($2 + 1)) \"$1\" | head -c \"$td_n\"; fi; "
-                               "echo; echo E; }; ");
+    // pid check: "P PID", "B BOOT_ID" ("B -": cannot tell), "T BTIME", "S START", "L 0|1|3"; after the
+    // reads "D 0|1" (the directory). The first line is a marker (a login script may print before it) and
+    // the last one "Z" (nothing was cut).
+    QString s = QStringLiteral(
+        "export LC_ALL=C; echo TDPROBE; "
+        "td_t=$(mktemp 2>/dev/null) || { echo 'cannot create a temporary file' >&2; exit 3; }; "
+        "trap 'rm -f \"$td_t\"' EXIT; "
+        // The bytes go through a file of their own: one open of the file read, so a
+        // file replaced meanwhile (tmp + mv) gives the new file's bytes, never a mix
+        // cut to the old one's length; their count is known before they are sent.
+        "td_read() { "
+        "if [ ! -e \"$1\" ]; then echo M; return 0; fi; "
+        "if [ -d \"$1\" ] || ! td_s=$(wc -c 2>/dev/null < \"$1\"); then echo U; return 0; fi; "
+        ": > \"$td_t\"; "
+        "if [ \"$3\" -gt 0 ]; then tail -c +$(($2 + 1)) \"$1\" 2>/dev/null | head -c \"$3\" > \"$td_t\"; fi; "
+        "td_n=$(wc -c < \"$td_t\"); "
+        "echo \"R $((td_s)) $((td_n))\"; cat \"$td_t\"; "
+        "echo; echo E; }; ");
     s += groupLivenessShellFunction();
-    s += QStringLiteral("if [ -e %1 ]; then echo 'D 1'; else echo 'D 0'; fi; ").arg(shellQuote(request.dir));
     for (int i = 0; i < request.reads.size(); ++i) {
         const FileRead& r = request.reads.at(i);
         const QString path = shellQuote(r.path);
@@ -156,6 +161,9 @@ QString probeScript(const ProbeRequest& request)
                             "else td_r=1; fi; echo \"L $td_r\"; fi; ")
                  .arg(path, startTimeShellCommand(QStringLiteral("$td_p")));
     }
+    // After the reads, as a failed read was followed by a look at the directory: one that went away
+    // meanwhile makes the files "unknown", not "missing".
+    s += QStringLiteral("if [ -e %1 ]; then echo 'D 1'; else echo 'D 0'; fi; ").arg(shellQuote(request.dir));
     s += QStringLiteral("echo Z");
     return s;
 }
@@ -184,9 +192,6 @@ Result<ProbeAnswer> parseProbeOutput(const ProbeRequest& request, const QByteArr
     };
     ProbeAnswer a;
     QByteArray l;
-    if (!line(&l) || (l != "D 0" && l != "D 1"))
-        return bad(Tr::tr("no directory line"));
-    a.dirSeen = l == "D 1";
     for (int i = 0; i < request.reads.size(); ++i) {
         const QString path = request.reads.at(i).path;
         if (!line(&l))
@@ -244,6 +249,9 @@ Result<ProbeAnswer> parseProbeOutput(const ProbeRequest& request, const QByteArr
                   : code == "1"              ? SignalResult::NoSuchProcess
                                              : SignalResult::Failed;
     }
+    if (!line(&l) || (l != "D 0" && l != "D 1"))
+        return bad(Tr::tr("no directory line"));
+    a.dirSeen = l == "D 1";
     if (!line(&l) || l != "Z")
         return bad(Tr::tr("no end marker"));
     return a;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -79,9 +80,18 @@ std::string readProcessName()
     return name;
 }
 
-void fixBlasCoreTypeOrReexec(int, char** argv)
+void fixBlasCoreTypeOrReexec(int argc, char** argv)
 {
-    if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("TRAINDECK_BLAS_REEXEC"))
+    if (std::getenv("TRAINDECK_BLAS_REEXEC")) {
+        // Re-executed through /proc/self/exe, which named the process "exe": ps, pkill and the testbed's
+        // checks for leftover ranks look for the program's name.
+        if (argc > 0 && argv[0]) {
+            const char* slash = std::strrchr(argv[0], '/');
+            ::prctl(PR_SET_NAME, slash ? slash + 1 : argv[0], 0, 0, 0);
+        }
+        return;
+    }
+    if (std::getenv("OPENBLAS_CORETYPE"))
         return;
     BlasInfo info = blasInfo();
     if (info.library != "openblas" || info.cpuBestCore.empty())
@@ -93,14 +103,8 @@ void fixBlasCoreTypeOrReexec(int, char** argv)
         return;
     ::setenv("OPENBLAS_CORETYPE", info.cpuBestCore.c_str(), 1);
     ::setenv("TRAINDECK_BLAS_REEXEC", "1", 1);
-    // The program's own path, not /proc/self/exe: the process name (comm) comes from the path executed,
-    // and "exe" hid the ranks from ps, pkill and the testbed's checks for leftover ranks.
-    char self[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        ::execv(self, argv);
-    }
+    // /proc/self/exe: the very binary that runs (a deploy may have replaced the file at its path since).
+    // The new process is then named "exe"; it takes its own name back below.
     ::execv("/proc/self/exe", argv);
     // execv failed: carry on with the slower core rather than not at all.
 }

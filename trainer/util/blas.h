@@ -17,11 +17,12 @@ struct BlasInfo {
 
 BlasInfo blasInfo();
 
-// Re-executes the current process with OPENBLAS_CORETYPE set when OpenBLAS picked a core older than
-// the CPU supports. Never changes a value already set; does nothing on a second pass. Returns only
-// when no re-exec happened.
 // This process's name as ps shows it (/proc/self/comm; 15 characters at most), empty when unknown.
 std::string readProcessName();
+
+// Re-executes the current process with OPENBLAS_CORETYPE set when OpenBLAS picked a core older than
+// the CPU supports. Never changes a value already set; on the second pass it only gives the process its
+// program's name back. Returns only when no re-exec happened.
 void fixBlasCoreTypeOrReexec(int argc, char** argv);
 
 } // namespace traindeck::util

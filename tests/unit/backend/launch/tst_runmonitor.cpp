@@ -35,6 +35,7 @@ class TestRunMonitor : public QObject {
     void knownFinalState();
     void mirrorWriteFailureStopsMirroring();
     void mirrorGrowingDuringPrefillIsKept();
+    void reattachWithMirrorPublishesTheStateFirst();
 
   private:
     void append(const QByteArray& bytes);
@@ -342,6 +343,33 @@ void TestRunMonitor::mirrorGrowingDuringPrefillIsKept()
     QFile f(mirror);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), all);
+}
+
+// A reattach with a mirror: observers hear the state before the records the mirror and the head give,
+// and every record once.
+void TestRunMonitor::reattachWithMirrorPublishesTheStateFirst()
+{
+    QByteArray all;
+    for (const QByteArray& l : fixtureLines())
+        all += l + '\n';
+    append(all);
+    const QString mirror = m_dir->filePath(QStringLiteral("mirror.jsonl"));
+    QVERIFY(m_t->writeFile(mirror, all.left(all.indexOf("\"step\":4"))).ok());
+    write(runfile::kExitCode, "0\n");
+    RunMonitor m(std::make_shared<FakeTransport>(), m_dir->path());
+    m.setMirrorPath(mirror);
+    QStringList events;
+    qsizetype records = 0;
+    connect(&m, &RunMonitor::stateChanged, this, [&](JobState s) { events << jobStateName(s); });
+    connect(&m, &RunMonitor::recordsReady, this, [&](const QList<traindeck::metrics::Record>& r, qint64) {
+        events << QStringLiteral("records");
+        records += r.size();
+    });
+    m.poll();
+    QVERIFY2(!events.isEmpty() && events.first() != QLatin1String("records"),
+             qPrintable(events.join(QLatin1Char(' '))));
+    QCOMPARE(m.store().rowCount(), qint64(10));
+    QCOMPARE(records, qsizetype(fixtureLines().size()));
 }
 
 QTEST_GUILESS_MAIN(TestRunMonitor)
