@@ -200,6 +200,7 @@ RunDirPoll pollRunDir(Transport& t, const QString& runDir, const QList<FileRead>
     // A failed read means "missing" only when the file is not there while the run directory is seen
     // (over SSH a read also fails on a timeout or a broken session).
     auto reallyMissing = [&](int i) { return a.files.at(i).status == ProbedFile::Status::Missing && a.dirSeen; };
+    std::optional<QByteArray> code = read(kCode);
     std::optional<RunInfo> info;
     if (const auto bytes = read(kInfo)) {
         const QJsonDocument d = QJsonDocument::fromJson(*bytes);
@@ -219,6 +220,11 @@ RunDirPoll pollRunDir(Transport& t, const QString& runDir, const QList<FileRead>
                 f.slurm = st.value();
             else
                 f.livenessUnknown = true;
+            // Slurm's word first, then the exit code, as the pid rules check liveness first: the batch
+            // script writes exit-code before it ends, so a code missing from the request (read before
+            // Slurm was asked) and a final state read after it would make a stopped run "failed".
+            if (!code)
+                code = readSmall(t, runFile(runDir, runfile::kExitCode), 64);
         }
     } else if (const auto pid = read(kPid)) {
         if (const std::optional<PidRecord> rec = PidRecord::parse(*pid)) {
@@ -247,7 +253,7 @@ RunDirPoll pollRunDir(Transport& t, const QString& runDir, const QList<FileRead>
     } else if (!reallyMissing(kPid)) {
         f.livenessUnknown = true;
     }
-    if (const auto code = read(kCode)) {
+    if (code) {
         bool ok = false;
         const int c = code->trimmed().toInt(&ok);
         if (ok)
