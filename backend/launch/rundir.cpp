@@ -26,6 +26,16 @@ std::optional<QByteArray> readSmall(Transport& t, const QString& path, qint64 ma
         return std::nullopt;
     return c->data;
 }
+// run.json's record from its bytes (unset: not read, or not a JSON object).
+std::optional<RunInfo> runInfoFrom(const std::optional<QByteArray>& bytes)
+{
+    if (!bytes)
+        return std::nullopt;
+    const QJsonDocument d = QJsonDocument::fromJson(*bytes);
+    if (!d.isObject())
+        return std::nullopt;
+    return RunInfo::fromJson(d.object());
+}
 } // namespace
 
 QString runFile(const QString& runDir, const char* name)
@@ -201,12 +211,7 @@ RunDirPoll pollRunDir(Transport& t, const QString& runDir, const QList<FileRead>
     // (over SSH a read also fails on a timeout or a broken session).
     auto reallyMissing = [&](int i) { return a.files.at(i).status == ProbedFile::Status::Missing && a.dirSeen; };
     std::optional<QByteArray> code = read(kCode);
-    std::optional<RunInfo> info;
-    if (const auto bytes = read(kInfo)) {
-        const QJsonDocument d = QJsonDocument::fromJson(*bytes);
-        if (d.isObject())
-            info = RunInfo::fromJson(d.object());
-    }
+    const std::optional<RunInfo> info = runInfoFrom(read(kInfo));
     if (const auto job = read(kSlurm)) {
         // A Slurm job: Slurm, not a process group on the login node, says whether it lives.
         f.slurmJob = SlurmJob::parse(*job);
@@ -306,13 +311,7 @@ RunInfo RunInfo::fromJson(const QJsonObject& o)
 
 std::optional<RunInfo> readRunInfo(Transport& t, const QString& runDir)
 {
-    const auto bytes = readSmall(t, runFile(runDir, runfile::kRunInfo));
-    if (!bytes)
-        return std::nullopt;
-    const QJsonDocument d = QJsonDocument::fromJson(*bytes);
-    if (!d.isObject())
-        return std::nullopt;
-    return RunInfo::fromJson(d.object());
+    return runInfoFrom(readSmall(t, runFile(runDir, runfile::kRunInfo)));
 }
 
 QString makeRunId(const QString& name, const QDateTime& now, const std::function<bool(const QString&)>& taken)
