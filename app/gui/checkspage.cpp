@@ -481,6 +481,7 @@ void ChecksPage::startChecker(const cluster::ClusterProfile& profile, const QLis
             [this, nodesTotal, done = 0](int node, const checks::NodeReport& report) mutable {
                 if (node >= 0 && node < m_pending.size())
                     m_pending[node] = report;
+                m_results->setNodeDone(m_rowOf.value(node, -1));
                 m_progress->setFormat(tr("%p% — %1 of %n node(s) done", nullptr, nodesTotal).arg(++done));
             });
     connect(checker, &checks::ClusterChecker::nodeNamesKnown, this, [this](const QStringList& names) {
@@ -542,6 +543,8 @@ void ChecksPage::onFinished(const CheckReport& report)
     merged.elapsedMs = report.elapsedMs;
     m_report = merged;
     m_versions->setReport(merged);
+    for (const int row : std::as_const(m_rowOf))
+        m_results->setNodeDone(row);
     // Results that arrived only with the report (e.g. after cancelling) or that the matrix changed
     // ("differs from the head") update their cells; the others stay as they are.
     for (int row = 0; row < merged.nodes.size() && row < m_results->rowCount(); ++row) {

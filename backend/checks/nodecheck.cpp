@@ -284,10 +284,11 @@ CheckResult NodeChecker::resultFor(const QString& id)
     return r;
 }
 
-ExecResult NodeChecker::exec(CommandRunner& runner, const QString& command, const CancelToken& cancel) const
+ExecResult NodeChecker::exec(CommandRunner& runner, const QString& command, const CancelToken& cancel,
+                             int timeoutSteps) const
 {
     ssh::ExecOptions o;
-    o.timeoutMs = m_options.stepTimeoutMs;
+    o.timeoutMs = m_options.stepTimeoutMs * timeoutSteps;
     o.cancel = cancel;
     o.maxCaptureBytes = 1024 * 1024;
     return runner.run(wrapCommand(m_profile, command), o);

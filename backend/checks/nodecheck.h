@@ -69,6 +69,9 @@ struct CheckReport {
 
 struct CheckOptions {
     int stepTimeoutMs = 20000; // per command
+    // The trainer's self-check gets this many step time-outs: it loads LibTorch (over 1 GB of libraries),
+    // which a cold page cache, a shared file system or many nodes on few cores (the testbed) make slow.
+    static constexpr int kTrainerTimeoutSteps = 3;
     int connectTimeoutMs = 10000;
     bool interconnect = false;  // run `traindeck-trainer bench-comm` (optional)
     double minMemoryGb = 64;    // warn below
@@ -141,7 +144,8 @@ class NodeChecker {
     static const Check* findCheck(const QString& id);
     bool appliesHere(const Check& check) const;
 
-    ssh::ExecResult exec(ssh::CommandRunner& runner, const QString& command, const ssh::CancelToken& cancel) const;
+    ssh::ExecResult exec(ssh::CommandRunner& runner, const QString& command, const ssh::CancelToken& cancel,
+                         int timeoutSteps = 1) const;
 
     CheckResult checkOs(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkCpu(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);

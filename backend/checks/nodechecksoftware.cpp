@@ -23,7 +23,7 @@ CheckResult NodeChecker::checkTrainer(CheckResult r, CommandRunner& runner, cons
         exec(runner,
              QStringLiteral("p=$(command -v traindeck-trainer) || { echo TRAINDECK_NOT_FOUND; exit 0; }; "
                             "echo \"TRAINDECK_PATH $p\"; \"$p\" self-check"),
-             cancel);
+             cancel, CheckOptions::kTrainerTimeoutSteps);
     if (auto bad = ranBadly(r, e))
         return *bad;
     const QString deployRemedy =

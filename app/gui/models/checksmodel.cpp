@@ -52,6 +52,7 @@ void CheckResultsModel::setLayout(const QStringList& nodes, const QStringList& c
     m_ids = checkIds;
     m_results.clear();
     m_has.clear();
+    m_done = QList<bool>(m_nodes.size(), false);
     for (int i = 0; i < m_nodes.size(); ++i) {
         m_results.append(QList<CheckResult>(m_ids.size()));
         m_has.append(QList<bool>(m_ids.size(), false));
@@ -88,10 +89,24 @@ void CheckResultsModel::setResult(int node, const CheckResult& result)
     Q_EMIT dataChanged(idx, idx);
 }
 
+void CheckResultsModel::setNodeDone(int node)
+{
+    if (node < 0 || node >= m_nodes.size() || m_done.at(node))
+        return;
+    m_done[node] = true;
+    if (!m_ids.isEmpty())
+        Q_EMIT dataChanged(index(node, 0), index(node, int(m_ids.size()) - 1));
+}
+
 void CheckResultsModel::clearResults(int node, const QStringList& checkIds)
 {
     if (node < 0 || node >= m_nodes.size())
         return;
+    if (m_done.at(node)) {
+        m_done[node] = false;
+        if (!m_ids.isEmpty())
+            Q_EMIT dataChanged(index(node, 0), index(node, int(m_ids.size()) - 1));
+    }
     for (const QString& id : checkIds) {
         const int col = int(m_ids.indexOf(id));
         if (col < 0 || !m_has.at(node).at(col))
@@ -118,6 +133,7 @@ void CheckResultsModel::setReport(const CheckReport& report)
     for (int i = 0; i < report.nodes.size(); ++i) {
         for (const auto& r : report.nodes.at(i).results)
             setResult(i, r);
+        setNodeDone(i);
     }
 }
 
@@ -147,11 +163,15 @@ QVariant CheckResultsModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const CheckResult* r = result(index);
+    const bool done = m_done.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::AccessibleTextRole: return r ? statusText(r->status) : tr("…");
-    case Qt::ToolTipRole: return r ? (r->summary.isEmpty() ? r->title : r->summary) : tr("Not checked yet");
-    case Qt::ForegroundRole: return r ? statusColor(r->status) : QVariant();
+    case Qt::AccessibleTextRole: return r ? statusText(r->status) : done ? tr("—") : tr("…");
+    case Qt::ToolTipRole:
+        return r      ? (r->summary.isEmpty() ? r->title : r->summary)
+               : done ? tr("Not run on this node")
+                      : tr("Not checked yet");
+    case Qt::ForegroundRole: return r ? statusColor(r->status) : done ? statusColor(CheckStatus::Skip) : QVariant();
     case Qt::BackgroundRole: return r ? statusBackground(r->status) : QVariant();
     case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
     case StatusRole: return r ? int(r->status) : QVariant();
@@ -191,6 +211,8 @@ void VersionMatrixModel::setReport(const CheckReport& report)
             m_head = i;
     }
     m_rows = report.matrix;
+    // What differs first: at many nodes it is what a person looks for, and it would sit below the fold.
+    std::stable_partition(m_rows.begin(), m_rows.end(), [](const checks::MatrixRow& r) { return r.differs; });
     m_groups = checks::agreeingNodeGroups(report);
     if (m_rows.isEmpty()) {
         static const char* const ids[] = {"trainer", "mpi", "cuda", "nccl", "gpu", "os", "network"};

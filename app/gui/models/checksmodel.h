@@ -25,6 +25,9 @@ class CheckResultsModel : public QAbstractTableModel {
     void setResult(int node, const checks::CheckResult& result);
     // Forgets the results of `checkIds` on one node (cells read "not checked yet" until set again).
     void clearResults(int node, const QStringList& checkIds);
+    // A node whose checks ended: its cells without a result read "not run on this node" (a check for
+    // the head only, or one a cancel skipped) instead of "not checked yet".
+    void setNodeDone(int node);
     // Rebuilds the table from a finished report.
     void setReport(const checks::CheckReport& report);
     void clear();
@@ -47,6 +50,7 @@ class CheckResultsModel : public QAbstractTableModel {
     QStringList m_ids;
     QList<QList<checks::CheckResult>> m_results; // [node][column]
     QList<QList<bool>> m_has;
+    QList<bool> m_done; // [node]
 };
 
 class VersionMatrixModel : public QAbstractTableModel {
