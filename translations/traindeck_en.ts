@@ -169,7 +169,7 @@
     </message>
     <message numerus="yes">
         <location filename="../app/gui/checkspage.cpp" line="471"/>
-        <location filename="../app/gui/checkspage.cpp" line="484"/>
+        <location filename="../app/gui/checkspage.cpp" line="485"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — %1 of %n node done</numerusform>
@@ -177,7 +177,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="599"/>
+        <location filename="../app/gui/checkspage.cpp" line="602"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>%n version differs between nodes.</numerusform>

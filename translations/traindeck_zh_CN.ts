@@ -583,17 +583,17 @@
     </message>
     <message>
         <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="308"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="330"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="331"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="332"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
@@ -2103,12 +2103,22 @@
         <translation>– 跳过</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="152"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="169"/>
         <source>…</source>
         <translation>…</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="153"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="169"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/models/checksmodel.cpp" line="172"/>
+        <source>Not run on this node</source>
+        <translation>未在此节点上运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/models/checksmodel.cpp" line="173"/>
         <source>Not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -2397,66 +2407,66 @@
     </message>
     <message numerus="yes">
         <location filename="../app/gui/checkspage.cpp" line="471"/>
-        <location filename="../app/gui/checkspage.cpp" line="484"/>
+        <location filename="../app/gui/checkspage.cpp" line="485"/>
         <source>%p% — %1 of %n node(s) done</source>
         <translation>
             <numerusform>%p% — 已完成 %1 / %n 个节点</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="503"/>
+        <location filename="../app/gui/checkspage.cpp" line="504"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="557"/>
+        <location filename="../app/gui/checkspage.cpp" line="560"/>
         <source>&amp;Re-run</source>
         <translation>重新运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="558"/>
+        <location filename="../app/gui/checkspage.cpp" line="561"/>
         <source>Run the checks again on every node</source>
         <translation>在每个节点上重新运行检查</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="593"/>
+        <location filename="../app/gui/checkspage.cpp" line="596"/>
         <source>%1 passed, %2 warnings, %3 failed in %4 s.</source>
         <translation>%1 项通过，%2 项警告，%3 项失败，用时 %4 秒。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/checkspage.cpp" line="599"/>
+        <location filename="../app/gui/checkspage.cpp" line="602"/>
         <source>%n version(s) differ between nodes.</source>
         <translation>
             <numerusform>有 %n 个版本在节点之间不一致。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="601"/>
+        <location filename="../app/gui/checkspage.cpp" line="604"/>
         <source>Cancelled: some checks did not run.</source>
         <translation>已取消：部分检查未运行。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="610"/>
+        <location filename="../app/gui/checkspage.cpp" line="613"/>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="613"/>
+        <location filename="../app/gui/checkspage.cpp" line="616"/>
         <source>%1 on %2: %3</source>
         <translation>%2 上的%1：%3</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="618"/>
+        <location filename="../app/gui/checkspage.cpp" line="621"/>
         <source>Evidence:</source>
         <translation>检查依据：</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="619"/>
+        <location filename="../app/gui/checkspage.cpp" line="622"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../app/gui/checkspage.cpp" line="621"/>
+        <location filename="../app/gui/checkspage.cpp" line="624"/>
         <source>Remedy:</source>
         <translation>处理建议：</translation>
     </message>
@@ -4548,37 +4558,37 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::VersionMatrixModel</name>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="278"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="300"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="280"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="302"/>
         <source>%1 (differs from the head)</source>
         <translation>%1（与头节点不同）</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="280"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="302"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="283"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="305"/>
         <source>Differs from the head node</source>
         <translation>与头节点不同</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="284"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="306"/>
         <source>Differs from the head node. %1</source>
         <translation>与头节点不同。%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="320"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="342"/>
         <source>%1 nodes: same</source>
         <translation>%1 个节点：相同</translation>
     </message>
     <message>
-        <location filename="../app/gui/models/checksmodel.cpp" line="321"/>
+        <location filename="../app/gui/models/checksmodel.cpp" line="343"/>
         <source>%1 (head)</source>
         <translation>%1（头节点）</translation>
     </message>
@@ -5336,12 +5346,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::RunDir</name>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="344"/>
+        <location filename="../backend/launch/rundir.cpp" line="349"/>
         <source>no run given</source>
         <translation>未指定运行</translation>
     </message>
     <message>
-        <location filename="../backend/launch/rundir.cpp" line="354"/>
+        <location filename="../backend/launch/rundir.cpp" line="359"/>
         <source>no such run (neither a run id under %1 nor a run directory); see traindeck-cli runs</source>
         <translation>没有该运行（既不是 %1 下的运行 ID，也不是运行目录）；参见 traindeck-cli runs</translation>
     </message>

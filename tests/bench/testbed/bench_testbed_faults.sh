@@ -52,13 +52,15 @@ results="$work/results"
 : > "$results"
 for n in $sizes; do
   cluster_up "$n" "$dir"
+  # n ranks share this machine's two cores: a step at 64 takes minutes, so the waits grow with n.
+  limit=$((300 + 10 * n))
   for t in $(seq 1 "$trials"); do
     # stall
     r=$((RANDOM % n))
     s=$(spec "stall$n-$t" 6 "{\"inject-stall\": \"$r:3:600\", \"stall-warning\": $warn, \"stall-abort\": $abort}")
     start=$(now)
     # launch follows the run to its end (the abort), keeping the local copy of its metrics.
-    timeout 300 "$cli" launch --spec "$s" --profile "$profile" --runs-dir "$runs" > "$work/launch.out" 2>/dev/null || true
+    timeout "$limit" "$cli" launch --spec "$s" --profile "$profile" --runs-dir "$runs" > "$work/launch.out" 2>/dev/null || true
     run=$(head -n 1 "$work/launch.out")
     sleep 2
     python3 - "$runs/$run/metrics.jsonl" "$n" "$r" "$start" "$(left_on_nodes "$n")" >> "$results" <<'PY'
@@ -89,14 +91,14 @@ PY
       s=$(spec "$fault$n-$t" 400 '{"checkpoint-every": 1000}')
       run=$("$cli" launch --detach --spec "$s" --profile "$profile" --runs-dir "$runs" 2>/dev/null | head -n 1)
       head_metrics="$dir/tb-node1/work/runs/$run/metrics.jsonl"
-      for _ in $(seq 1 600); do has_step "$head_metrics" 2 && break; sleep 0.2; done
+      for _ in $(seq 1 $((5 * limit))); do has_step "$head_metrics" 2 && break; sleep 0.2; done
       start=$(now)
       if [ "$fault" = kill ]; then
         for p in $(trainers_on "$k"); do kill -KILL "$p"; done
       else
         "$tb" kill "$k" >/dev/null
       fi
-      timeout 300 "$cli" watch "$run" --runs-dir "$runs" --json > "$work/watch.json" 2>/dev/null || true
+      timeout "$limit" "$cli" watch "$run" --runs-dir "$runs" --json > "$work/watch.json" 2>/dev/null || true
       end=$(now)
       [ "$fault" = node ] && "$tb" revive "$k" >/dev/null
       python3 - "$work/watch.json" "$n" "$fault" "tb-node$k" "$((k - 1))" "$start" "$end" "$(left_on_nodes "$n")" >> "$results" <<'PY'
