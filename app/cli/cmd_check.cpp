@@ -10,11 +10,15 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <QThread>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include <unistd.h>
@@ -348,6 +352,14 @@ int run(const QStringList& args)
     }
     err << formatDiagnostics(loaded.warnings());
 
+    int linksInterrupt = 0; // the signal that cancelled the link test, or 0
+    const auto interruptedLinks = [&] {
+        err << CheckCommand::tr("traindeck-cli check: interrupted (signal %1); the link test was cancelled and what "
+                                "it started was ended")
+                   .arg(linksInterrupt)
+            << '\n';
+        return 128 + linksInterrupt;
+    };
     const auto runLinks = [&] {
         LinkTestOptions linkOptions;
         linkOptions.timeoutMs = qMax(options.stepTimeoutMs, linkOptions.timeoutMs);
@@ -359,14 +371,29 @@ int run(const QStringList& args)
                 err << '\r' << CheckCommand::tr("link test: round %1 done (%n pair(s))", nullptr, pairs).arg(round);
                 err.flush();
             };
-        Result<LinkReport> r =
-            LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), CancelToken{});
+        // On a thread of its own, so that Ctrl-C or SIGTERM (InterruptWatcher, on this thread's event loop)
+        // cancels it: the cancel ends mpirun on the head, which ends the ranks. A killed command left them
+        // running.
+        CancelToken cancel;
+        InterruptWatcher interrupts([&cancel] { cancel.cancel(); });
+        std::optional<Result<LinkReport>> r;
+        QEventLoop loop;
+        std::unique_ptr<QThread> worker(QThread::create([&] {
+            r = LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), cancel);
+        }));
+        QObject::connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
+        worker->start();
+        loop.exec();
+        worker->wait();
         if (::isatty(STDERR_FILENO))
             err << '\n';
-        return r;
+        linksInterrupt = interrupts.signal();
+        return std::move(*r);
     };
     if (linksOnly) {
         const Result<LinkReport> only = runLinks();
+        if (linksInterrupt != 0)
+            return interruptedLinks();
         if (parser.isSet(jsonOption))
             out << QJsonDocument(QJsonObject{{QStringLiteral("profile"), loaded->name},
                                              {QStringLiteral("links"), LinkTest::toJson(only, loaded->name)}})
@@ -422,8 +449,11 @@ int run(const QStringList& args)
         return interrupts.exitCode();
     }
     std::optional<Result<LinkReport>> links;
-    if (parser.isSet(linksOption))
+    if (parser.isSet(linksOption)) {
         links = runLinks();
+        if (linksInterrupt != 0)
+            return interruptedLinks();
+    }
     if (parser.isSet(jsonOption)) {
         QJsonObject j = report.toJson();
         if (links)

@@ -15,12 +15,15 @@
 #include <QJsonObject>
 #include <QMutex>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <csignal>
 
 using namespace traindeck::checks;
 using namespace traindeck::cluster;
@@ -520,6 +523,49 @@ class TestChecks : public QObject {
                      &out),
                  0);
         QVERIFY2(QJsonDocument::fromJson(out).object().value(QStringLiteral("ok")).toBool(), out.constData());
+    }
+
+    // SIGTERM (or Ctrl-C) during `check --links-only` cancels the link test, and the cancel ends the mpirun
+    // it started on the head: a killed command left the ranks running on the cluster. A fake mpirun on
+    // the head (first on path_prefix) writes its pid and waits.
+    void cliInterruptEndsTheLinkTest()
+    {
+        trustAll();
+        const QString linkBin = m_tmp.path() + QStringLiteral("/linkbin");
+        QVERIFY(QDir().mkpath(linkBin));
+        const QString pidFile = m_tmp.path() + QStringLiteral("/mpirun.pid");
+        QFile::remove(pidFile);
+        writeExecutable(
+            linkBin + QStringLiteral("/mpirun"),
+            QStringLiteral("#!/bin/sh\necho $$ > %1.tmp && mv %1.tmp %1\nexec sleep 600\n").arg(pidFile).toUtf8());
+        ClusterProfile p = threeNodeProfile();
+        p.nodes.removeLast();
+        p.pathPrefix.prepend(linkBin);
+        const QString file = m_tmp.path() + QStringLiteral("/links.json");
+        QVERIFY(p.save(file).ok());
+        QProcess proc;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.path() + QStringLiteral("/xdg-data"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.path() + QStringLiteral("/xdg-config"));
+        proc.setProcessEnvironment(env);
+        proc.start(QString::fromUtf8(TRAINDECK_CLI),
+                   {QStringLiteral("check"), QStringLiteral("--profile"), file, QStringLiteral("--links-only")});
+        proc.closeWriteChannel();
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidFile), 60000);
+        QFile f(pidFile);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const pid_t mpirun = pid_t(f.readAll().trimmed().toLongLong());
+        QVERIFY(mpirun > 0);
+        const auto reap = qScopeGuard([mpirun] { ::kill(mpirun, SIGKILL); }); // also when a check below fails
+        QCOMPARE(::kill(mpirun, 0), 0);
+        ::kill(pid_t(proc.processId()), SIGTERM);
+        QVERIFY(proc.waitForFinished(30000));
+        QCOMPARE(proc.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(proc.exitCode(), 128 + SIGTERM);
+        QVERIFY(proc.readAllStandardError().contains("interrupted (signal 15)"));
+        // The head's sshd delivered the cancel's SIGTERM to the fake mpirun (same machine here).
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(mpirun, 0) != 0, 15000);
     }
 };
 
