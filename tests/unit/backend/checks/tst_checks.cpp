@@ -88,6 +88,15 @@ class TestChecks : public QObject {
         o.stepTimeoutMs = 15000;
         return o;
     }
+    // traindeck-cli's environment: no agent, its data and settings in this test's folder.
+    QProcessEnvironment cliEnvironment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.path() + QStringLiteral("/xdg-data"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.path() + QStringLiteral("/xdg-config"));
+        return env;
+    }
     void trustAll()
     {
         QFile f(m_client->knownHosts());
@@ -465,11 +474,7 @@ class TestChecks : public QObject {
         }
         auto run = [&](const QStringList& args, QByteArray* out = nullptr) {
             QProcess proc;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-            env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.path() + QStringLiteral("/xdg-data"));
-            env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.path() + QStringLiteral("/xdg-config"));
-            proc.setProcessEnvironment(env);
+            proc.setProcessEnvironment(cliEnvironment());
             proc.start(QString::fromUtf8(TRAINDECK_CLI), QStringList{QStringLiteral("check")} + args);
             proc.closeWriteChannel();
             if (!proc.waitForFinished(90000))
@@ -544,11 +549,7 @@ class TestChecks : public QObject {
         const QString file = m_tmp.path() + QStringLiteral("/links.json");
         QVERIFY(p.save(file).ok());
         QProcess proc;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.path() + QStringLiteral("/xdg-data"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.path() + QStringLiteral("/xdg-config"));
-        proc.setProcessEnvironment(env);
+        proc.setProcessEnvironment(cliEnvironment());
         proc.start(QString::fromUtf8(TRAINDECK_CLI),
                    {QStringLiteral("check"), QStringLiteral("--profile"), file, QStringLiteral("--links-only")});
         proc.closeWriteChannel();
