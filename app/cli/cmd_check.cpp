@@ -378,15 +378,33 @@ int run(const QStringList& args)
         InterruptWatcher interrupts([&cancel] { cancel.cancel(); });
         std::optional<Result<LinkReport>> r;
         QEventLoop loop;
-        std::unique_ptr<QThread> worker(QThread::create([&] {
-            r = LinkTest::run(loaded.value(), linkOptions, terminalPrompts(parser.isSet(acceptOption), err), cancel);
-        }));
+        // The questions (a new host key, a passphrase) are asked on this thread, the one Ctrl-C interrupts:
+        // a read of the terminal on the worker would wait for Enter whatever the user pressed.
+        const SshPrompts onTerminal = terminalPrompts(parser.isSet(acceptOption), err);
+        SshPrompts onThisThread;
+        if (onTerminal.hostKey)
+            onThisThread.hostKey = [&loop, ask = onTerminal.hostKey](const HostKeyInfo& info) {
+                HostKeyDecision d = HostKeyDecision::Reject;
+                QMetaObject::invokeMethod(
+                    &loop, [&] { d = ask(info); }, Qt::BlockingQueuedConnection);
+                return d;
+            };
+        if (onTerminal.secret)
+            onThisThread.secret = [&loop, ask = onTerminal.secret](const SecretRequest& request) {
+                std::optional<QByteArray> secret;
+                QMetaObject::invokeMethod(
+                    &loop, [&] { secret = ask(request); }, Qt::BlockingQueuedConnection);
+                return secret;
+            };
+        std::unique_ptr<QThread> worker(
+            QThread::create([&] { r = LinkTest::run(loaded.value(), linkOptions, onThisThread, cancel); }));
         QObject::connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
         worker->start();
         loop.exec();
         worker->wait();
         if (::isatty(STDERR_FILENO))
             err << '\n';
+        // A signal after the test ended but before the loop quit still counts: the command was asked to stop.
         linksInterrupt = interrupts.signal();
         return std::move(*r);
     };
@@ -428,7 +446,8 @@ int run(const QStringList& args)
     }
     // Ctrl-C or SIGTERM cancels the checks, which end what they started (the Slurm check job is
     // scancelled), and then the command exits 130 or 143.
-    InterruptWatcher interrupts([&checker] { checker.cancel(); });
+    std::optional<InterruptWatcher> interrupts;
+    interrupts.emplace([&checker] { checker.cancel(); });
     // Nodes done of N, on a terminal only (one line, rewritten).
     if (::isatty(STDERR_FILENO)) {
         QObject::connect(&checker, &ClusterChecker::nodeFinished, &checker,
@@ -441,13 +460,15 @@ int run(const QStringList& args)
     const CheckReport report = checker.runAndWait();
     if (::isatty(STDERR_FILENO))
         err << '\n';
-    if (interrupts.signal() != 0) {
+    if (interrupts->signal() != 0) {
         err << CheckCommand::tr("traindeck-cli check: interrupted (signal %1); the checks were cancelled and what they "
                                 "started was ended")
-                   .arg(interrupts.signal())
+                   .arg(interrupts->signal())
             << '\n';
-        return interrupts.exitCode();
+        return interrupts->exitCode();
     }
+    // The link test installs a watcher of its own; two at once would share the signal handler's pipe.
+    interrupts.reset();
     std::optional<Result<LinkReport>> links;
     if (parser.isSet(linksOption)) {
         links = runLinks();

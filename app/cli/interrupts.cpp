@@ -24,6 +24,8 @@ void onSignal(int sig)
 
 InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt) : m_onInterrupt(std::move(onInterrupt))
 {
+    if (g_pipe[0] >= 0)
+        return; // another watcher lives (see the header): taking its handlers would break both
     if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return; // without a pipe the default handlers stay: Ctrl-C still ends the command
     m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
@@ -50,8 +52,8 @@ InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt) : m_onInte
 
 InterruptWatcher::~InterruptWatcher()
 {
-    if (g_pipe[0] < 0)
-        return;
+    if (!m_notifier)
+        return; // this one never took the handlers
     sigaction(SIGINT, &g_previousInt, nullptr);
     sigaction(SIGTERM, &g_previousTerm, nullptr);
     delete m_notifier;

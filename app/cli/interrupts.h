@@ -1,6 +1,8 @@
 // Ctrl-C and SIGTERM for a command that started something it must take back (the checks' Slurm job):
 // while an InterruptWatcher lives, SIGINT and SIGTERM call onInterrupt on the Qt event loop instead of
-// killing the process, and the command exits 128 + signal() once it has cleaned up.
+// killing the process, and the command exits 128 + signal() once it has cleaned up. One at a time: the
+// signal handlers and their pipe belong to the process, so a second watcher made while one lives is ignored
+// (it never fires) until the first is gone.
 #pragma once
 
 #include <QObject>

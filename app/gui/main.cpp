@@ -118,10 +118,17 @@ int main(int argc, char** argv)
             // The link test after the node checks, as `traindeck-cli check --links` runs them: side by side
             // they would measure each other's load.
             QTimer::singleShot(0, &app, [&] {
+                ChecksPage* page = window->checksPage();
+                page->run();
+                if (!page->isRunning())
+                    return; // nothing was started (no nodes): no link test either
                 QObject::connect(
-                    window->checksPage(), &ChecksPage::finished, &app, [&] { window->checksPage()->testLinks(); },
+                    page, &ChecksPage::finished, &app,
+                    [page](const traindeck::checks::CheckReport& report) {
+                        if (!report.cancelled) // a cancel stops what --check started, the link test too
+                            page->testLinks();
+                    },
                     Qt::SingleShotConnection);
-                window->checksPage()->run();
             });
         }
     }
