@@ -58,6 +58,26 @@ SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err)
     return prompts;
 }
 
+SshPrompts promptsOnThreadOf(QObject* context, const SshPrompts& prompts)
+{
+    SshPrompts moved;
+    if (prompts.hostKey)
+        moved.hostKey = [context, ask = prompts.hostKey](const HostKeyInfo& info) {
+            HostKeyDecision d = HostKeyDecision::Reject;
+            QMetaObject::invokeMethod(
+                context, [&] { d = ask(info); }, Qt::BlockingQueuedConnection);
+            return d;
+        };
+    if (prompts.secret)
+        moved.secret = [context, ask = prompts.secret](const SecretRequest& request) {
+            std::optional<QByteArray> secret;
+            QMetaObject::invokeMethod(
+                context, [&] { secret = ask(request); }, Qt::BlockingQueuedConnection);
+            return secret;
+        };
+    return moved;
+}
+
 QCommandLineOption profileFileOption()
 {
     return QCommandLineOption(QStringLiteral("profile"), NodesCommand::tr("Profile file."), QStringLiteral("file"));

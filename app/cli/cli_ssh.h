@@ -5,6 +5,7 @@
 #include "ssh/sshtypes.h"
 
 #include <QCommandLineOption>
+#include <QObject>
 #include <QStringList>
 #include <QTextStream>
 
@@ -21,6 +22,10 @@ std::optional<cluster::ClusterProfile> loadNodesProfile(const QString& file, con
 // Unknown host keys: shown with their fingerprint, accepted with acceptNewHostKeys, else asked on the
 // terminal (refused without one). Key passphrases are asked on the terminal.
 ssh::SshPrompts terminalPrompts(bool acceptNewHostKeys, QTextStream& err);
+
+// `prompts` for a core running on another thread: each question is asked on context's thread (blocking the
+// asker until answered), the one where Ctrl-C interrupts a read of the terminal.
+ssh::SshPrompts promptsOnThreadOf(QObject* context, const ssh::SshPrompts& prompts);
 
 // The options these subcommands share: --profile FILE, --node NAME (repeatable), --accept-new-host-keys.
 QCommandLineOption profileFileOption();

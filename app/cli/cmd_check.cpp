@@ -380,24 +380,9 @@ int run(const QStringList& args)
         QEventLoop loop;
         // The questions (a new host key, a passphrase) are asked on this thread, the one Ctrl-C interrupts:
         // a read of the terminal on the worker would wait for Enter whatever the user pressed.
-        const SshPrompts onTerminal = terminalPrompts(parser.isSet(acceptOption), err);
-        SshPrompts onThisThread;
-        if (onTerminal.hostKey)
-            onThisThread.hostKey = [&loop, ask = onTerminal.hostKey](const HostKeyInfo& info) {
-                HostKeyDecision d = HostKeyDecision::Reject;
-                QMetaObject::invokeMethod(
-                    &loop, [&] { d = ask(info); }, Qt::BlockingQueuedConnection);
-                return d;
-            };
-        if (onTerminal.secret)
-            onThisThread.secret = [&loop, ask = onTerminal.secret](const SecretRequest& request) {
-                std::optional<QByteArray> secret;
-                QMetaObject::invokeMethod(
-                    &loop, [&] { secret = ask(request); }, Qt::BlockingQueuedConnection);
-                return secret;
-            };
+        const SshPrompts prompts = promptsOnThreadOf(&loop, terminalPrompts(parser.isSet(acceptOption), err));
         std::unique_ptr<QThread> worker(
-            QThread::create([&] { r = LinkTest::run(loaded.value(), linkOptions, onThisThread, cancel); }));
+            QThread::create([&] { r = LinkTest::run(loaded.value(), linkOptions, prompts, cancel); }));
         QObject::connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
         worker->start();
         loop.exec();
