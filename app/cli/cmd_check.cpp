@@ -14,11 +14,10 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
-#include <QThread>
 
 #include <algorithm>
-#include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include <unistd.h>
@@ -381,12 +380,15 @@ int run(const QStringList& args)
         // The questions (a new host key, a passphrase) are asked on this thread, the one Ctrl-C interrupts:
         // a read of the terminal on the worker would wait for Enter whatever the user pressed.
         const SshPrompts prompts = promptsOnThreadOf(&loop, terminalPrompts(parser.isSet(acceptOption), err));
-        std::unique_ptr<QThread> worker(
-            QThread::create([&] { r = LinkTest::run(loaded.value(), linkOptions, prompts, cancel); }));
-        QObject::connect(worker.get(), &QThread::finished, &loop, &QEventLoop::quit);
-        worker->start();
+        // A std::thread, joined: QThread::wait() returns before the thread's thread-local destructors have
+        // run (Qt's threads are detached), and OpenSSL frees its per-thread random generators in one. A
+        // command that exits right after a cancel then raced them, and LeakSanitizer reported them.
+        std::thread worker([&] {
+            r = LinkTest::run(loaded.value(), linkOptions, prompts, cancel);
+            QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+        });
         loop.exec();
-        worker->wait();
+        worker.join();
         if (::isatty(STDERR_FILENO))
             err << '\n';
         // A signal after the test ended but before the loop quit still counts: the command was asked to stop.

@@ -573,9 +573,10 @@ class TestChecks : public QObject {
         QCOMPARE(::kill(mpirun, 0), 0);
         ::kill(pid_t(proc.processId()), SIGTERM);
         QVERIFY(proc.waitForFinished(30000));
-        QCOMPARE(proc.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(proc.exitCode(), 128 + SIGTERM);
-        QVERIFY(proc.readAllStandardError().contains("the link test was cancelled"));
+        const QByteArray stderrText = proc.readAllStandardError();
+        QVERIFY2(proc.exitStatus() == QProcess::NormalExit, stderrText.constData());
+        QVERIFY2(proc.exitCode() == 128 + SIGTERM, stderrText.constData());
+        QVERIFY2(stderrText.contains("the link test was cancelled"), stderrText.constData());
         // The head's sshd delivered the cancel's SIGTERM to the fake mpirun (same machine here).
         QTRY_VERIFY_WITH_TIMEOUT(::kill(mpirun, 0) != 0, 15000);
     }
