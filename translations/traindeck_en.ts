@@ -74,7 +74,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="240"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="269"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>passwordless SSH to the %n worker</numerusform>

@@ -692,7 +692,7 @@
     </message>
     <message>
         <location filename="../backend/checks/nodecheckmachine.cpp" line="78"/>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="134"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="163"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1004,129 +1004,139 @@
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="77"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="85"/>
         <source>`ip` not found</source>
         <translation>未找到 `ip`</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="78"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="86"/>
         <source>Install iproute2 to list the interfaces, then set NCCL_SOCKET_IFNAME in the profile&apos;s env.</source>
         <translation>请安装 iproute2 以列出网络接口，然后在配置的 env 中设置 NCCL_SOCKET_IFNAME。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="97"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="105"/>
         <source>NCCL_SOCKET_IFNAME=%1 is set</source>
         <translation>已设置 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="100"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="108"/>
         <source>; no matching interface</source>
         <translation>；没有匹配的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="102"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="110"/>
         <source>No interface on %1 matches NCCL_SOCKET_IFNAME=%2; NCCL would fail to start. Use %3.</source>
         <translation>%1 上没有与 NCCL_SOCKET_IFNAME=%2 匹配的接口，NCCL 将无法启动。请使用 %3。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="103"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="111"/>
         <source>an existing interface</source>
         <translation>一个已存在的接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="111"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="119"/>
         <source>only loopback</source>
         <translation>只有回环接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="113"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="121"/>
         <source>No network interface besides loopback: other nodes cannot reach this one.</source>
         <translation>除回环接口外没有其他网络接口：其他节点无法访问此节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="118"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="126"/>
         <source>suggested NCCL_SOCKET_IFNAME=%1</source>
         <translation>建议 NCCL_SOCKET_IFNAME=%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="118"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="126"/>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="135"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="136"/>
+        <source>; neighbour table capped at %1 entries</source>
+        <translation>；邻居表上限为 %1 条</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="138"/>
+        <source>The kernel of %1 keeps at most %2 neighbour (ARP) entries, and traffic among the profile&apos;s %3 nodes needs about %4: once the table is full, connections to new peers fail (&quot;neighbor table overflow!&quot; in dmesg) and MPI or NCCL hangs at start-up. Raise net.ipv4.neigh.default.gc_thresh1, gc_thresh2 and gc_thresh3 (e.g. to %5, %6 and %4 with sysctl -w).</source>
+        <translation>%1 的内核最多保留 %2 条邻居（ARP）表项，而配置文件中 %3 个节点之间的通信大约需要 %4 条：表满之后，连向新对端的连接会失败（dmesg 中出现“neighbor table overflow!”），MPI 或 NCCL 会在启动时挂起。请调高 net.ipv4.neigh.default.gc_thresh1、gc_thresh2 和 gc_thresh3（例如用 sysctl -w 设为 %5、%6 和 %4）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="164"/>
         <source>`date +%s.%N` gave no time.</source>
         <translation>`date +%s.%N` 没有返回时间。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="142"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="171"/>
         <source>offset %1 s (± %2 s) from this machine</source>
         <translation>与本机相差 %1 秒（± %2 秒）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="145"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="174"/>
         <source>The clock differs by %1 s: timestamps in metrics and logs will not line up. Enable time synchronisation (systemd-timesyncd, chrony or ntpd) on every node.</source>
         <translation>时钟相差 %1 秒：指标和日志中的时间戳将对不上。请在每个节点上启用时间同步（systemd-timesyncd、chrony 或 ntpd）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="200"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="229"/>
         <source>%1: ok%2</source>
         <translation>%1：正常%2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="202"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="231"/>
         <source> (getent cannot resolve %1, ssh could)</source>
         <translation>（getent 无法解析 %1，但 ssh 可以）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="206"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="235"/>
         <source>%1: exit %2: %3</source>
         <translation>%1：退出码 %2：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="210"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="239"/>
         <source>%1 cannot resolve %2: add it to /etc/hosts on the head or to DNS, or use its IP address in the profile.</source>
         <translation>%1 无法解析 %2：请将其加入主节点的 /etc/hosts 或 DNS，或在配置中使用其 IP 地址。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="215"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="244"/>
         <source>The head does not know the host key of %1 (or it changed). Let TrainDeck set up head → worker SSH (it copies the key this machine verified), or on the head run `ssh%2 %3` once and compare the fingerprint.</source>
         <translation>主节点不认识 %1 的主机密钥（或密钥已变更）。请让 TrainDeck 设置主节点到工作节点的 SSH（它会复制本机已核验的密钥），或在主节点上运行一次 `ssh%2 %3` 并核对指纹。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="221"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="250"/>
         <source>The head has no key authorized on %1. Let TrainDeck set up head → worker SSH, or on the head run: ssh-keygen -t ed25519 (if it has no key) and ssh-copy-id%2 %3</source>
         <translation>主节点在 %1 上没有已授权的密钥。请让 TrainDeck 设置主节点到工作节点的 SSH，或在主节点上运行：ssh-keygen -t ed25519（若尚无密钥）和 ssh-copy-id%2 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="225"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="254"/>
         <source>ssh is not installed on the head: apt install openssh-client.</source>
         <translation>主节点未安装 ssh：apt install openssh-client。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="227"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="256"/>
         <source>Check that %1 is reachable from the head on port %2 (firewall, routing).</source>
         <translation>请检查主节点能否通过端口 %2 访问 %1（防火墙、路由）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="233"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="262"/>
         <source>the test did not complete</source>
         <translation>测试未完成</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="235"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="264"/>
         <source>Run `ssh -o BatchMode=yes WORKER true` on the head by hand to see what fails.</source>
         <translation>请在主节点上手动运行 `ssh -o BatchMode=yes WORKER true` 查看失败原因。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="240"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="269"/>
         <source>passwordless SSH to all %n worker(s)</source>
         <translation>
             <numerusform>到全部 %n 个工作节点均可免密 SSH</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="243"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="272"/>
         <source>no passwordless SSH to %1</source>
         <translation>无法免密 SSH 到 %1</translation>
     </message>
@@ -1136,57 +1146,57 @@
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="253"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="282"/>
         <source>single node</source>
         <translation>单节点</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="276"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="305"/>
         <source>traindeck-trainer has no bench-comm (older version)</source>
         <translation>traindeck-trainer 没有 bench-comm（版本较旧）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="286"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="315"/>
         <source>allreduce test failed (%1)</source>
         <translation>allreduce 测试失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="287"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="316"/>
         <source>mpirun could not run across the nodes: check head → worker SSH, that Open MPI and the trainer are the same on every node, and NCCL_SOCKET_IFNAME / btl_tcp_if_include.</source>
         <translation>mpirun 无法跨节点运行：请检查主节点到工作节点的 SSH、各节点的 Open MPI 与训练程序是否一致，以及 NCCL_SOCKET_IFNAME / btl_tcp_if_include。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="295"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="324"/>
         <source>allreduce bus bandwidth %1 GB/s at %2 MiB over %3 ranks</source>
         <translation>allreduce 总线带宽 %1 GB/s（%2 MiB，%3 个进程）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="301"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="330"/>
         <source>Below 1 GB/s: gradient allreduce will dominate each step. Use a faster link (25 GbE or InfiniBand) and make sure NCCL/MPI use it (NCCL_SOCKET_IFNAME, NCCL_IB_HCA).</source>
         <translation>低于 1 GB/s：梯度 allreduce 将主导每一步。请使用更快的链路（25 GbE 或 InfiniBand），并确保 NCCL/MPI 使用它（NCCL_SOCKET_IFNAME、NCCL_IB_HCA）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="321"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="350"/>
         <source>sinfo not found on the login node</source>
         <translation>登录节点上找不到 sinfo</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="322"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="351"/>
         <source>command -v sinfo: not found</source>
         <translation>command -v sinfo：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="323"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="352"/>
         <source>Install Slurm&apos;s client commands on the login node (Debian: slurm-client) or add their directory to the profile&apos;s &quot;path_prefix&quot;.</source>
         <translation>在登录节点上安装 Slurm 的客户端命令（Debian：slurm-client），或把它们所在的目录加入配置的 &quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="330"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="359"/>
         <source>sinfo failed (%1)</source>
         <translation>sinfo 失败（%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecknetwork.cpp" line="332"/>
+        <location filename="../backend/checks/nodechecknetwork.cpp" line="361"/>
         <source>Slurm&apos;s controller did not answer: check that slurmctld runs and is reachable from the login node (scontrol ping).</source>
         <translation>Slurm 控制器没有响应：请检查 slurmctld 是否在运行、登录节点能否访问它（scontrol ping）。</translation>
     </message>

@@ -127,6 +127,9 @@ class NodeChecker {
     // Suggested NCCL_SOCKET_IFNAME from `ip -o -4 addr` output: the interface holding preferAddress,
     // else the first that is not loopback/docker/virtual bridge. Empty when none.
     static QString suggestSocketIfname(const QString& ipOutput, const QString& preferAddress = QString());
+    // The neighbour (ARP) entries a node of an N-node cluster needs: one per peer, plus room for the rest of
+    // its network (storage, gateways). Below it the network check warns.
+    static constexpr int neighbourEntriesNeeded(int nodes) { return nodes - 1 + 256; }
 
   private:
     // One check: id, title, the function that runs it and the nodes it applies to, declared once in
@@ -159,6 +162,7 @@ class NodeChecker {
     CheckResult checkHeadSsh(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkClock(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkNetwork(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
+    CheckResult warnOnSmallNeighbourTable(CheckResult r, int neighbourCap) const;
     CheckResult checkInterconnect(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
     CheckResult checkSlurm(CheckResult r, ssh::CommandRunner&, const ssh::CancelToken&);
 

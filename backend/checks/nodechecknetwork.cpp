@@ -59,15 +59,23 @@ CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, cons
             ? QStringLiteral("echo TRAINDECK_ADDR %1").arg(shellQuote(m_node.host))
             : QStringLiteral("echo TRAINDECK_ADDR $(getent ahostsv4 %1 2>/dev/null | awk 'NR==1{print $1}')")
                   .arg(shellQuote(m_node.host));
-    const ExecResult e = exec(runner, QStringLiteral("ip -o -4 addr show 2>&1; ") + resolve, cancel);
+    // The kernel's hard cap on neighbour (ARP) entries: all-to-all traffic needs one per peer.
+    const ExecResult e = exec(runner,
+                              QStringLiteral("ip -o -4 addr show 2>&1; ") + resolve +
+                                  QStringLiteral("; echo TRAINDECK_NEIGH $(cat "
+                                                 "/proc/sys/net/ipv4/neigh/default/gc_thresh3 2>/dev/null)"),
+                              cancel);
     if (auto bad = ranBadly(r, e))
         return *bad;
     const QString out = QString::fromUtf8(e.stdOut);
     QString addr;
     QStringList ifLines;
+    int neighbourCap = 0; // 0: not known
     for (const QString& l : out.split(QLatin1Char('\n'))) {
         if (l.startsWith(QLatin1String("TRAINDECK_ADDR")))
             addr = l.mid(14).trimmed();
+        else if (l.startsWith(QLatin1String("TRAINDECK_NEIGH")))
+            neighbourCap = l.mid(15).trimmed().toInt();
         else if (!l.trimmed().isEmpty())
             ifLines << l.simplified().section(QLatin1Char(' '), 0, 3);
     }
@@ -104,7 +112,7 @@ CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, cons
         } else {
             r.status = CheckStatus::Pass;
         }
-        return r;
+        return warnOnSmallNeighbourTable(r, neighbourCap);
     }
     if (suggestion.isEmpty()) {
         r.status = m_profile.nodes.size() > 1 ? CheckStatus::Warn : CheckStatus::Pass;
@@ -116,6 +124,27 @@ CheckResult NodeChecker::checkNetwork(CheckResult r, CommandRunner& runner, cons
     r.status = CheckStatus::Pass;
     r.summary =
         tr("suggested NCCL_SOCKET_IFNAME=%1").arg(suggestion) + (addr.isEmpty() ? QString() : tr(" (%1)").arg(addr));
+    return warnOnSmallNeighbourTable(r, neighbourCap);
+}
+
+CheckResult NodeChecker::warnOnSmallNeighbourTable(CheckResult r, int neighbourCap) const
+{
+    const int needed = neighbourEntriesNeeded(int(m_profile.nodes.size()));
+    if (neighbourCap <= 0 || neighbourCap >= needed || r.status == CheckStatus::Fail)
+        return r;
+    r.status = CheckStatus::Warn;
+    r.summary += tr("; neighbour table capped at %1 entries").arg(neighbourCap);
+    r.evidence += QStringLiteral("\nnet.ipv4.neigh.default.gc_thresh3 = %1").arg(neighbourCap);
+    r.remedy = tr("The kernel of %1 keeps at most %2 neighbour (ARP) entries, and traffic among the profile's %3 "
+                  "nodes needs about %4: once the table is full, connections to new peers fail (\"neighbor table "
+                  "overflow!\" in dmesg) and MPI or NCCL hangs at start-up. Raise net.ipv4.neigh.default.gc_thresh1, "
+                  "gc_thresh2 and gc_thresh3 (e.g. to %5, %6 and %4 with sysctl -w).")
+                   .arg(m_node.name)
+                   .arg(neighbourCap)
+                   .arg(m_profile.nodes.size())
+                   .arg(needed)
+                   .arg(needed / 8)
+                   .arg(needed * 3 / 4);
     return r;
 }
 
