@@ -495,17 +495,22 @@
         <translation>%1 上的 mpirun 无法运行链路测试（%2）：请检查主节点 → 工作节点的 SSH（traindeck-cli install-key --head-to-workers）、每个节点上是否都有 Open MPI 和 traindeck-trainer，以及 btl_tcp_if_include</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="373"/>
+        <location filename="../backend/checks/linktest.cpp" line="364"/>
+        <source> — Open MPI could not open a TCP connection between two ranks (its warning below). Common causes: a full neighbour (ARP) table on a node (&quot;neighbor table overflow!&quot; in dmesg; the network check warns when the table is too small for the cluster), a firewall between the nodes, or btl_tcp_if_include naming an interface the nodes cannot reach each other on</source>
+        <translation> — Open MPI 无法在两个进程之间建立 TCP 连接（其警告见下）。常见原因：某个节点的邻居（ARP）表已满（dmesg 中出现“neighbor table overflow!”；当邻居表对集群来说太小时，网络检查会发出警告）、节点之间有防火墙，或 btl_tcp_if_include 指定了节点之间无法互通的接口</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/linktest.cpp" line="381"/>
         <source>not kept for the diagnosis of this profile&apos;s runs: %1</source>
         <translation>未保存以供此配置的运行诊断使用：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="392"/>
+        <location filename="../backend/checks/linktest.cpp" line="400"/>
         <source>the link test needs a cluster profile with a head and at least one more node</source>
         <translation>链路测试需要一个有主节点且至少还有一个节点的集群配置</translation>
     </message>
     <message>
-        <location filename="../backend/checks/linktest.cpp" line="399"/>
+        <location filename="../backend/checks/linktest.cpp" line="407"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>

@@ -358,6 +358,14 @@ Result<LinkReport> LinkTest::run(const cluster::ClusterProfile& profile, ssh::Co
                                           "traindeck-trainer are on every node, and btl_tcp_if_include")
                                            .arg(head.name(), e.describe()));
         why.detail = lastLines(e.stdErr.isEmpty() ? e.stdOut : e.stdErr);
+        // Open MPI 4.1 prints the errno of its connect() call here, not the connection's error, so its own
+        // message does not say why; a job then usually hangs until the time-out (open-mpi/ompi#85).
+        if (e.stdErr.contains("failed to TCP connect to a peer MPI process"))
+            why.message += tr(" — Open MPI could not open a TCP connection between two ranks (its warning below). "
+                              "Common causes: a full neighbour (ARP) table on a node (\"neighbor table overflow!\" "
+                              "in dmesg; the network check warns when the table is too small for the cluster), a "
+                              "firewall between the nodes, or btl_tcp_if_include naming an interface the nodes "
+                              "cannot reach each other on");
         return Result<LinkReport>::failure(why);
     }
     LinkReport report = r.value();

@@ -98,22 +98,28 @@ QJsonObject verdict(const char* kind, int node, QList<int> slowWith, QList<int> 
 // The head node's answer to the link test's command, without a network.
 class CannedRunner : public ssh::CommandRunner {
   public:
-    explicit CannedRunner(QByteArray out) : m_out(std::move(out)) {}
+    explicit CannedRunner(QByteArray out, QByteArray err = {},
+                          ssh::ExecResult::Status status = ssh::ExecResult::Status::Exited)
+        : m_out(std::move(out)), m_err(std::move(err)), m_status(status)
+    {
+    }
     ssh::ExecResult run(const QString&, const ssh::ExecOptions& options = {}) override
     {
         if (options.onStdoutLine)
             for (const QByteArray& line : m_out.split('\n'))
                 options.onStdoutLine(line);
         ssh::ExecResult r;
-        r.status = ssh::ExecResult::Status::Exited;
-        r.exitCode = 0;
+        r.status = m_status;
+        r.exitCode = m_status == ssh::ExecResult::Status::Exited ? 0 : -1;
         r.stdOut = m_out;
+        r.stdErr = m_err;
         return r;
     }
     QString name() const override { return QStringLiteral("root@host-1:22"); }
 
   private:
-    QByteArray m_out;
+    QByteArray m_out, m_err;
+    ssh::ExecResult::Status m_status;
 };
 
 class TestLinkTest : public QObject {
@@ -159,6 +165,30 @@ class TestLinkTest : public QObject {
         QVERIFY(j.value(QStringLiteral("error")).toString().contains(QStringLiteral("printed no result")));
         QVERIFY(j.value(QStringLiteral("evidence")).toString().contains(QStringLiteral("ORTE was unable")));
         QCOMPARE(cluster::SavedLinkTest::load(QStringLiteral("lab"))->links.size(), 3);
+    }
+
+    // A job that hung on Open MPI's failed TCP connect (its warning on stderr, then the time-out): the error
+    // names the likely causes, since Open MPI 4.1's own message prints an errno that is not the cause.
+    void tcpConnectFailureExplained()
+    {
+        CannedRunner head(QByteArray("{\"round\":1,\"round_pairs\":1,\"seconds\":0.5}\n"),
+                          QByteArray("WARNING: Open MPI failed to TCP connect to a peer MPI process.  This\n"
+                                     "should not happen.\n\n  Local host: host-2\n"
+                                     "  Message:    connect() to 10.0.0.3:1024 failed\n"
+                                     "  Error:      Operation now in progress (115)\n"),
+                          ssh::ExecResult::Status::TimedOut);
+        const Result<LinkReport> r = LinkTest::run(profile(3), head, LinkTestOptions{}, ssh::CancelToken{});
+        QVERIFY(!r.ok());
+        const Diagnostic& why = r.diagnostics().first();
+        QVERIFY2(why.message.contains(QStringLiteral("neighbour (ARP) table")), qPrintable(why.message));
+        QVERIFY2(why.detail.contains(QStringLiteral("connect() to 10.0.0.3:1024 failed")), qPrintable(why.detail));
+
+        // Another failure gets no such hint.
+        CannedRunner other(QByteArray(), QByteArray("ORTE was unable to reliably start one or more daemons.\n"),
+                           ssh::ExecResult::Status::TimedOut);
+        const Result<LinkReport> r2 = LinkTest::run(profile(3), other, LinkTestOptions{}, ssh::CancelToken{});
+        QVERIFY(!r2.ok());
+        QVERIFY(!r2.diagnostics().first().message.contains(QStringLiteral("neighbour")));
     }
 
     void damagedKeptTestNamesTheFile()
