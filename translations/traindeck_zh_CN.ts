@@ -1065,8 +1065,8 @@
     </message>
     <message>
         <location filename="../backend/checks/nodechecknetwork.cpp" line="138"/>
-        <source>The kernel of %1 keeps at most %2 neighbour (ARP) entries, and traffic among the profile&apos;s %3 nodes needs about %4: once the table is full, connections to new peers fail (&quot;neighbor table overflow!&quot; in dmesg) and MPI or NCCL hangs at start-up. Raise net.ipv4.neigh.default.gc_thresh1, gc_thresh2 and gc_thresh3 (e.g. to %5, %6 and %4 with sysctl -w).</source>
-        <translation>%1 的内核最多保留 %2 条邻居（ARP）表项，而配置文件中 %3 个节点之间的通信大约需要 %4 条：表满之后，连向新对端的连接会失败（dmesg 中出现“neighbor table overflow!”），MPI 或 NCCL 会在启动时挂起。请调高 net.ipv4.neigh.default.gc_thresh1、gc_thresh2 和 gc_thresh3（例如用 sysctl -w 设为 %5、%6 和 %4）。</translation>
+        <source>The kernel of %1 keeps at most %2 neighbour (ARP) entries, and traffic among the profile&apos;s %3 nodes needs about %4: once the table is full, connections to new peers fail (&quot;neighbor table overflow!&quot; in dmesg) and MPI or NCCL hangs. Raise net.ipv4.neigh.default.gc_thresh1, gc_thresh2 and gc_thresh3 (e.g. to %5, %6 and %4 with sysctl -w).</source>
+        <translation>%1 的内核最多保留 %2 条邻居（ARP）表项，而配置文件中 %3 个节点之间的通信大约需要 %4 条：表满之后，连向新对端的连接会失败（dmesg 中出现“neighbor table overflow!”），MPI 或 NCCL 会挂起。请调高 net.ipv4.neigh.default.gc_thresh1、gc_thresh2 和 gc_thresh3（例如用 sysctl -w 设为 %5、%6 和 %4）。</translation>
     </message>
     <message>
         <location filename="../backend/checks/nodechecknetwork.cpp" line="164"/>

@@ -137,7 +137,7 @@ CheckResult NodeChecker::warnOnSmallNeighbourTable(CheckResult r, int neighbourC
     r.evidence += QStringLiteral("\nnet.ipv4.neigh.default.gc_thresh3 = %1").arg(neighbourCap);
     r.remedy = tr("The kernel of %1 keeps at most %2 neighbour (ARP) entries, and traffic among the profile's %3 "
                   "nodes needs about %4: once the table is full, connections to new peers fail (\"neighbor table "
-                  "overflow!\" in dmesg) and MPI or NCCL hangs at start-up. Raise net.ipv4.neigh.default.gc_thresh1, "
+                  "overflow!\" in dmesg) and MPI or NCCL hangs. Raise net.ipv4.neigh.default.gc_thresh1, "
                   "gc_thresh2 and gc_thresh3 (e.g. to %5, %6 and %4 with sysctl -w).")
                    .arg(m_node.name)
                    .arg(neighbourCap)
