@@ -12,7 +12,8 @@
 #   scripts/testbed.sh unshape NODE
 #   scripts/testbed.sh shape-pair NODE NODE --rate 100mbit
 #                                                    only the traffic between these two nodes, both ways (a
-#                                                    slow link between two healthy nodes); unshape either
+#                                                    slow link between two healthy nodes; one pair per node);
+#                                                    unshape of either node clears both ways
 #   scripts/testbed.sh throttle NODE --cpu 60%       the node's processes together get 60 % of one CPU (a
 #                                                    cgroup's CPU quota: a node that is slower per sample)
 #   scripts/testbed.sh unthrottle NODE
@@ -78,6 +79,39 @@ check_machine() {
     echo "testbed: this machine does not allow network namespaces (ip netns add failed)" >&2; exit 2
   fi
   ip netns del tb-probe
+}
+
+# The kernel keeps one neighbour (ARP/NDP) table for all network namespaces, 1,024 entries at most by
+# default (gc_thresh3). Every node that talks to every other fills N*N entries: at 64 nodes the link
+# test's all-pairs tournament overflowed it ("neighbor table overflow!" in dmesg), a connect() failed in
+# Open MPI's TCP transport and the job hung. A cluster of real hosts has a table per host. `up` raises
+# the limits for N nodes and keeps the old values in DIR/neigh-thresholds; `down` puts them back.
+readonly NEIGH_SYSCTLS="/proc/sys/net/ipv4/neigh/default/gc_thresh1 /proc/sys/net/ipv4/neigh/default/gc_thresh2 /proc/sys/net/ipv4/neigh/default/gc_thresh3 /proc/sys/net/ipv6/neigh/default/gc_thresh1 /proc/sys/net/ipv6/neigh/default/gc_thresh2 /proc/sys/net/ipv6/neigh/default/gc_thresh3"
+
+neigh_want() { # neigh_want KEY NEED: the value KEY should have for NEED entries
+  case "$1" in *thresh1) echo $(( $2 / 8 )) ;; *thresh2) echo $(( $2 * 3 / 4 )) ;; *) echo "$2" ;; esac
+}
+
+neigh_raise() { # neigh_raise NODES DIR
+  local nodes="$1" d="$2" need key cur want
+  need=$(( (nodes + 1) * (nodes + 1) + 256 ))
+  for key in $NEIGH_SYSCTLS; do
+    cur=$(cat "$key" 2>/dev/null) || continue
+    want=$(neigh_want "$key" "$need")
+    [ "$cur" -lt "$want" ] || continue
+    echo "$key $cur" >> "$d/neigh-thresholds"
+    { echo "$want" > "$key"; } 2>/dev/null ||
+      echo "testbed: could not raise $key to $want; all-pairs traffic among $nodes nodes may overflow the kernel's neighbour table" >&2
+  done
+}
+
+neigh_restore() { # neigh_restore DIR
+  local f="$1/neigh-thresholds" key value
+  [ -f "$f" ] || return 0
+  while read -r key value; do
+    case "$key" in /proc/sys/net/ipv[46]/neigh/default/gc_thresh[123]) { echo "$value" > "$key"; } 2>/dev/null || true ;; esac
+  done < "$f"
+  rm -f "$f"
 }
 
 sshd_pid() {
@@ -185,6 +219,7 @@ cmd_down() {
   rm -rf /etc/netns/tb-node* 2>/dev/null || true
   hosts_block_remove
   rmdir /etc/netns 2>/dev/null || true
+  neigh_restore "$d"
   if [ -f "$d/created-root-ssh" ]; then rmdir /root/.ssh 2>/dev/null || true; fi
   if [ -d "$d" ] && [ -f "$d/.traindeck-testbed" ]; then rm -rf "$d"; fi
   rm -f "$state_link"
@@ -214,6 +249,7 @@ cmd_up() {
   echo "$nodes" > "$d/nodes"
   trap 'echo "testbed: up failed; removing what it made" >&2; cmd_down' ERR
   if [ ! -d /root/.ssh ]; then mkdir -m 700 /root/.ssh; touch "$d/created-root-ssh"; fi
+  neigh_raise "$nodes" "$d"
   mkdir -p "$d/work" "$d/client"
 
   # The switch and the desktop's port.
@@ -362,7 +398,8 @@ cmd_shape_pair() {
     esac
   done
   [[ "$rate" =~ ^[0-9]+(kbit|mbit|gbit)$ ]] || usage "shape-pair: --rate: expected e.g. 100mbit; got '${rate:-nothing}'"
-  local from to
+  cmd_unshape "$a"; cmd_unshape "$b"   # one pair per node: its root qdisc holds the pair's filter
+  local from to d; d=$(testbed_dir)
   for from in "$a" "$b"; do
     to=$([ "$from" = "$a" ] && echo "$b" || echo "$a")
     tc -n "$from" qdisc del dev eth0 root 2>/dev/null || true
@@ -370,15 +407,25 @@ cmd_shape_pair() {
     tc -n "$from" class add dev eth0 parent 1: classid 1:10 htb rate 100gbit quantum 65536
     tc -n "$from" class add dev eth0 parent 1: classid 1:20 htb rate "$rate" ceil "$rate" burst 16k quantum 65536
     tc -n "$from" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(node_addr "$to")/32" flowid 1:20
+    echo "$to" > "$d/$from/shaped-pair"   # so that unshape of either node clears both directions
   done
   echo "testbed: $a <-> $b shaped: rate $rate" >&2
 }
 
 cmd_unshape() {
   [ $# -eq 1 ] || usage "unshape: which node?"
-  local node k; node=$(node_name "$1"); k=$(node_index "$node")
+  local node k d partner; node=$(node_name "$1"); k=$(node_index "$node"); d=$(testbed_dir)
   tc -n "$node" qdisc del dev eth0 root 2>/dev/null || true
   tc -n "$SWITCH_NS" qdisc del dev "port-$k" root 2>/dev/null || true
+  # The other end of a shaped pair slows its own direction: it goes too.
+  if [ -f "$d/$node/shaped-pair" ]; then
+    partner=$(cat "$d/$node/shaped-pair")
+    rm -f "$d/$node/shaped-pair"
+    if [ -f "$d/$partner/shaped-pair" ]; then
+      tc -n "$partner" qdisc del dev eth0 root 2>/dev/null || true
+      rm -f "$d/$partner/shaped-pair"
+    fi
+  fi
 }
 
 # A node's CPU quota: a cgroup per throttled node, holding every process of the node's namespaces; what
