@@ -97,9 +97,22 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
         return f;
     }
 
+    // A rank killed by a signal (the OOM killer, kill -9) cannot say so itself, and the ranks that talked to
+    // it report failed MPI calls, sometimes before mpirun's word on the signal (seen at 64 testbed ranks on
+    // one machine, where the OOM killer ended one). Such a report by another rank is the death's
+    // consequence: mpirun's line names the cause.
+    static const QRegularExpression signalRe(QStringLiteral(
+        "process rank (\\d+) with PID (\\d+) on node (\\S+?) exited on signal (\\d+)(?: \\(([^)]*)\\))?"));
+    static const QRegularExpression peerCallFailedRe(QStringLiteral("\\bMPI_[A-Za-z_]+ failed\\b|\\bMPI_ERR_[A-Z_]+"));
+    const QRegularExpressionMatch signalled = signalRe.match(flat);
+    const auto consequenceOfSignal = [&](int rank, const QString& message) {
+        return signalled.hasMatch() && rank != rankFromText(signalled.capturedView(1)) &&
+               peerCallFailedRe.match(message).hasMatch();
+    };
+
     // 1. The trainer's own error records (rank 0 writes them for any rank it learns about).
     for (const metrics::ErrorRecord& e : errors) {
-        if (e.rank < 0)
+        if (e.rank < 0 || consequenceOfSignal(e.rank, e.message))
             continue;
         use(e.rank, e.host, QStringLiteral("metrics"));
         if (e.rank == f.rank) {
@@ -118,22 +131,24 @@ FailureInfo attributeFailure(const QList<metrics::ErrorRecord>& errors, const QB
     static const QRegularExpression trainerLine(
         QStringLiteral("^(?:\\[\\d+,\\d+\\]<std\\w+>:|\\s*\\d+: )?traindeck-trainer: rank (\\d+) on ([^:\\s]+): (.*)$"),
         QRegularExpression::MultilineOption);
-    if (const QRegularExpressionMatch m = trainerLine.match(all); m.hasMatch()) {
+    for (auto it = trainerLine.globalMatch(all); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
         const int r = rankFromText(m.capturedView(1));
+        if (consequenceOfSignal(r, m.captured(3)))
+            continue;
         use(r, m.captured(2), QStringLiteral("trainer"));
         if (r == f.rank && f.message.isEmpty())
             f.message = m.captured(3).trimmed();
+        break;
     }
 
     // 3. mpirun.
     static const QRegularExpression abortRe(
         QStringLiteral("MPI_ABORT was invoked on rank (\\d+) in communicator \\S+ with errorcode (-?\\d+)"));
-    static const QRegularExpression signalRe(QStringLiteral(
-        "process rank (\\d+) with PID (\\d+) on node (\\S+?) exited on signal (\\d+)(?: \\(([^)]*)\\))?"));
     static const QRegularExpression exitRe(
         QStringLiteral("Process name: \\[\\[\\d+,\\d+\\],(\\d+)\\] Exit code: (-?\\d+)"));
     static const QRegularExpression nodeRe(QStringLiteral("Local host: (\\S+)"));
-    if (const auto m = signalRe.match(flat); m.hasMatch()) {
+    if (const QRegularExpressionMatch& m = signalled; m.hasMatch()) {
         const int r = rankFromText(m.capturedView(1));
         use(r, m.captured(3).remove(QRegularExpression(QStringLiteral("[.,;]$"))), QStringLiteral("mpirun"));
         if (r == f.rank && f.signal == 0) {

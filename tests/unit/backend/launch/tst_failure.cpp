@@ -21,6 +21,7 @@ class TestFailure : public QObject {
     void ranksBeyondAnyRunAreNotNamed();
     void lastLines();
     void lostDaemonNamesNode();
+    void signalledRankOverPeersFailedCalls();
 };
 
 static QByteArray fixture(const QString& name)
@@ -179,6 +180,46 @@ void TestFailure::ranksBeyondAnyRunAreNotNamed()
         const FailureInfo f = attributeFailure({}, QByteArray(text), 1);
         QVERIFY2(!f.known && f.rank == -1, text);
     }
+}
+
+// A rank killed by the OOM killer: a peer's failed MPI call came first in the output (as at 64 testbed ranks on
+// one machine), and mpirun's line names the rank that died. Its own report of anything else still wins.
+void TestFailure::signalledRankOverPeersFailedCalls()
+{
+    QStringList hosts;
+    for (int r = 0; r < 64; ++r)
+        hosts.append(QStringLiteral("tb-node%1").arg(r + 1));
+    const QByteArray peerLine =
+        "[1,60]<stderr>:traindeck-trainer: rank 60 on tb-node61: the stall inspector stopped reporting: rank 60 on "
+        "tb-node61: MPI_Send failed (trainer/dist/communicator.cpp:314): MPI_ERR_INTERN: internal error\n";
+    const QByteArray mpirunLine =
+        "--------------------------------------------------------------------------\n"
+        "mpirun noticed that process rank 18 with PID 18902 on node tb-node19 exited on signal 9 (Killed).\n"
+        "--------------------------------------------------------------------------\n";
+    const FailureInfo f = attributeFailure({}, peerLine + mpirunLine, 137, hosts);
+    QCOMPARE(f.rank, 18);
+    QCOMPARE(f.host, QStringLiteral("tb-node19"));
+    QCOMPARE(f.signal, 9);
+    QCOMPARE(f.summary(), QStringLiteral("rank 18 on tb-node19 was killed by signal 9 (Killed)"));
+
+    // The same peer report as an error record: not the cause either.
+    ErrorRecord e;
+    e.rank = 60;
+    e.host = QStringLiteral("tb-node61");
+    e.message = QStringLiteral("MPI_Allreduce failed: MPI_ERR_OTHER");
+    QCOMPARE(attributeFailure({e}, peerLine + mpirunLine, 137, hosts).rank, 18);
+
+    // Without mpirun's word on a signal the peer's line is all there is.
+    QCOMPARE(attributeFailure({}, peerLine, 137, hosts).rank, 60);
+    // A line that is not a failed MPI call (the rank's own error) still names its rank.
+    const QByteArray ownLine = "[1,60]<stderr>:traindeck-trainer: rank 60 on tb-node61: CUDA error: out of memory\n";
+    QCOMPARE(attributeFailure({}, ownLine + mpirunLine, 137, hosts).rank, 60);
+    // The signalled rank's own line is kept.
+    const QByteArray killedOwn =
+        "[1,18]<stderr>:traindeck-trainer: rank 18 on tb-node19: MPI_Recv failed: MPI_ERR_TRUNCATE\n";
+    const FailureInfo g = attributeFailure({}, peerLine + killedOwn + mpirunLine, 137, hosts);
+    QCOMPARE(g.rank, 18);
+    QCOMPARE(g.message, QStringLiteral("MPI_Recv failed: MPI_ERR_TRUNCATE"));
 }
 
 QTEST_GUILESS_MAIN(TestFailure)
