@@ -7,7 +7,6 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QThread>
 
 #include <algorithm>
 
@@ -55,10 +54,8 @@ ClusterChecker::~ClusterChecker()
 {
     cancel();
     m_prompts->shutdown();
-    for (QThread* t : m_threads) {
-        t->wait();
-        delete t;
-    }
+    for (std::thread& t : m_threads)
+        t.join();
 }
 
 bool ClusterChecker::isSlurm() const
@@ -106,10 +103,8 @@ void ClusterChecker::start()
 {
     if (m_running)
         return;
-    for (QThread* t : m_threads) {
-        t->wait();
-        delete t;
-    }
+    for (std::thread& t : m_threads)
+        t.join();
     m_threads.clear();
     m_cancel.reset();
     m_running = true;
@@ -139,10 +134,7 @@ void ClusterChecker::start()
     }
     if (isSlurm()) {
         // One driver: the login node, the job, then the compute nodes (runSlurm starts helpers).
-        QThread* t = QThread::create([this] { runSlurm(); });
-        t->setObjectName(QStringLiteral("check-slurm"));
-        m_threads.push_back(t);
-        t->start();
+        m_threads.emplace_back([this] { runSlurm(); });
         return;
     }
     // Every node is taken by some worker, also after a cancel (it is then reported skipped at once),
@@ -151,13 +143,10 @@ void ClusterChecker::start()
     const int workers = qBound(1, m_options.maxParallelNodes, nodes);
     m_nextNode = 0;
     for (int w = 0; w < workers; ++w) {
-        QThread* t = QThread::create([this, nodes] {
+        m_threads.emplace_back([this, nodes] {
             for (int i = m_nextNode++; i < nodes; i = m_nextNode++)
                 runNode(i);
         });
-        t->setObjectName(QStringLiteral("check-worker-%1").arg(w));
-        m_threads.push_back(t);
-        t->start();
     }
 }
 
@@ -345,24 +334,19 @@ void ClusterChecker::runSlurm()
                 runJobNode(i, rowsNow, running ? loginRunner : nullptr, jobId, notRun);
         }
     };
-    std::vector<QThread*> helpers;
+    std::vector<std::thread> helpers;
     const int workers = running ? qBound(1, m_options.maxParallelNodes, count - 1) : 1;
     for (int w = 1; w < workers; ++w) {
-        QThread* t = QThread::create([&] {
+        helpers.emplace_back([&] {
             // A helper without a session (the login node limits sessions) leaves its share to the others.
             Opened own = open(rowsNow.nodes.at(login));
             if (own.runner)
                 work(own.runner.get());
         });
-        t->setObjectName(QStringLiteral("check-slurm-%1").arg(w));
-        helpers.push_back(t);
-        t->start();
     }
     work(o.runner.get());
-    for (QThread* t : helpers) {
-        t->wait();
-        delete t;
-    }
+    for (std::thread& t : helpers)
+        t.join();
     if (checkJob) {
         // The login session answers the checks' cancel token by refusing every command; scancel must
         // still go through after a cancel (Ctrl-C, the GUI's Cancel), or the job holds its nodes until its

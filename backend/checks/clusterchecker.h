@@ -15,9 +15,8 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 #include <vector>
-
-class QThread;
 
 namespace traindeck::checks {
 
@@ -82,7 +81,10 @@ class ClusterChecker : public QObject {
     CheckOptions m_options;
     ssh::PromptBroker* m_prompts;
     ssh::CancelToken m_cancel;
-    std::vector<QThread*> m_threads;
+    // Joined std::threads, not QThreads: QThread::wait() returns before a thread's thread-local destructors
+    // run, and OpenSSL frees per-thread state (libssh's random generator) in one; a command that exits
+    // right after a cancel would race it (LeakSanitizer reported it for the link test's worker).
+    std::vector<std::thread> m_threads;
     std::atomic<int> m_nextNode{0}; // the next node a free worker takes
     mutable QMutex m_mutex;
     CheckReport m_report;
