@@ -51,8 +51,8 @@ void commBound(const Context& c, QList<Finding>& out)
         transfer.push_back(t);
         steps.push_back(st);
         double w = 0;
-        for (int k = 0; k < c.n; ++k)
-            w += Diagnosis::waitMs(c.s, row, k);
+        for (int k = 0; k < c.n; ++k) // the wait is comm - transfer; the transfer once per row, not per rank
+            w += c.rank(RankMetric::Comm, k, row) - t;
         wait.push_back(w / c.n);
         static constexpr RankMetric kBytes = RankMetric::CommBytes;
         const double b = c.medianOverRanks(row, &kBytes);

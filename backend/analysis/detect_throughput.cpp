@@ -65,10 +65,11 @@ void scaling(const Context& c, QList<Finding>& out)
         eff.push_back(std::min(1.0, co / st));
         compute.push_back(co);
         step.push_back(st);
-        transfer.push_back(Diagnosis::transferMs(c.s, row));
+        const double t = Diagnosis::transferMs(c.s, row);
+        transfer.push_back(t);
         double w = 0;
-        for (int k = 0; k < c.n; ++k)
-            w += Diagnosis::waitMs(c.s, row, k);
+        for (int k = 0; k < c.n; ++k) // comm - transfer, the transfer once per row
+            w += c.rank(RankMetric::Comm, k, row) - t;
         wait.push_back(w / c.n);
         data.push_back(c.medianOverRanks(row, &kData));
         tps.push_back(c.s.scalarAt(Scalar::TokensPerS, row));

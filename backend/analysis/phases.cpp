@@ -40,7 +40,7 @@ PhaseMeans meansOverRows(const MetricStore& store, qint64 r0, qint64 r1)
             add(Phase::Forward, k, store.rankAt(RankMetric::Fwd, k, r));
             add(Phase::Backward, k, store.rankAt(RankMetric::Bwd, k, r));
             add(Phase::CommTransfer, k, transfer);
-            add(Phase::CommWait, k, Diagnosis::waitMs(store, r, k));
+            add(Phase::CommWait, k, double(store.rankAt(RankMetric::Comm, k, r)) - transfer); // Diagnosis::waitMs
             add(Phase::Optimizer, k, store.rankAt(RankMetric::Opt, k, r));
         }
     }
