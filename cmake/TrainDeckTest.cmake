@@ -27,6 +27,7 @@ endfunction()
 _traindeck_test_path_of(traindeck-trainer TARGET_FILE _trainer)
 _traindeck_test_path_of(traindeck-cli TARGET_FILE _cli)
 _traindeck_test_path_of(traindeck TARGET_FILE _app)
+_traindeck_test_path_of(traindeck-telemetry-gen TARGET_FILE _telemetry_gen)
 _traindeck_test_path_of(fake_nvml TARGET_FILE _fake_nvml)
 _traindeck_test_path_of(fake_nvml_legacy TARGET_FILE _fake_nvml_legacy)
 _traindeck_test_path_of(fake_nvml_r535 TARGET_FILE _fake_nvml_r535)
@@ -39,6 +40,7 @@ const char* sourceDir() { return \"${PROJECT_SOURCE_DIR}\"; }
 const char* trainer() { return \"${_trainer}\"; }
 const char* cli() { return \"${_cli}\"; }
 const char* app() { return \"${_app}\"; }
+const char* telemetryGen() { return \"${_telemetry_gen}\"; }
 const char* fakeNvmlLibrary() { return \"${_fake_nvml}\"; }
 const char* fakeNvmlLegacyLibrary() { return \"${_fake_nvml_legacy}\"; }
 const char* fakeNvmlR535Library() { return \"${_fake_nvml_r535}\"; }

@@ -10,7 +10,12 @@
 #include "test_paths.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,9 +26,10 @@ using namespace traindeck::metrics;
 
 namespace {
 
-// The real trainer under `mpirun -np 2` on qwen2-tiny (seq 16, micro-batch 1, one thread) with `args`
+// The real trainer under `mpirun -np <ranks>` on qwen2-tiny (seq 16, micro-batch 1, one thread) with `args`
 // after those and `extraEnv` in its environment; its metrics file, or "" after a failed QVERIFY.
-QString trainTiny(const QTemporaryDir& dir, const QStringList& args, const QProcessEnvironment& extraEnv = {})
+QString trainTiny(const QTemporaryDir& dir, const QStringList& args, const QProcessEnvironment& extraEnv = {},
+                  int ranks = 2)
 {
     QFile corpus(dir.filePath(QStringLiteral("c.jsonl")));
     if (!corpus.open(QIODevice::WriteOnly))
@@ -38,7 +44,7 @@ QString trainTiny(const QTemporaryDir& dir, const QStringList& args, const QProc
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(QStringLiteral("mpirun"), QStringList{QStringLiteral("-np"),
-                                                  QStringLiteral("2"),
+                                                  QString::number(ranks),
                                                   QStringLiteral("--bind-to"),
                                                   QStringLiteral("none"),
                                                   QStringLiteral("--oversubscribe"),
@@ -66,6 +72,52 @@ QString trainTiny(const QTemporaryDir& dir, const QStringList& args, const QProc
     return metrics;
 }
 
+// The shape of a metrics file: per record type, the keys that carry a value (a top-level null counts as
+// absent, as the protocol reads it), with the hello's nested objects and rank entries; and the order of record types
+// with repeats collapsed (hello, step, checkpoint, step, ...). Per-rank arrays must have world_size elements.
+struct Shape {
+    QMap<QString, QSet<QString>> keys;
+    QStringList types;
+};
+
+// Nested objects keep their null-valued keys: a GPU run's `versions.blas_core` is null where a CPU run's
+// `nccl` is, and both name the key.
+void addKeys(QSet<QString>& into, const QString& prefix, const QJsonObject& o)
+{
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!it.value().isNull() || !prefix.isEmpty())
+            into.insert(prefix + it.key());
+}
+
+Shape shapeOf(const QString& path, int worldSize)
+{
+    Shape shape;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return shape;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (const QByteArray& line : lines) {
+        if (line.isEmpty())
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        const QString type = o.value(QStringLiteral("type")).toString();
+        QSet<QString>& keys = shape.keys[type];
+        addKeys(keys, {}, o);
+        if (type == QStringLiteral("hello")) {
+            for (const char* nested : {"versions", "model", "hparams"})
+                addKeys(keys, QLatin1String(nested) + QLatin1Char('.'), o.value(QLatin1String(nested)).toObject());
+            for (const QJsonValue& r : o.value(QStringLiteral("ranks")).toArray())
+                addKeys(keys, QStringLiteral("ranks[]."), r.toObject());
+        }
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (type == QStringLiteral("step") && it.value().isArray() && it.value().toArray().size() != worldSize)
+                keys.insert(it.key() + QStringLiteral(" has the wrong length"));
+        if (shape.types.isEmpty() || shape.types.last() != type)
+            shape.types.append(type);
+    }
+    return shape;
+}
+
 } // namespace
 
 class TestTrainerTelemetry : public QObject {
@@ -74,6 +126,7 @@ class TestTrainerTelemetry : public QObject {
     void recordsFollowTheProtocol();
     void backwardStragglerNamedWithOverlap();
     void waitingRanksYieldUnlessTheUserSaysOtherwise();
+    void generatedRunHasTheTrainersShape();
 };
 
 void TestTrainerTelemetry::recordsFollowTheProtocol()
@@ -194,6 +247,39 @@ void TestTrainerTelemetry::waitingRanksYieldUnlessTheUserSaysOtherwise()
     QVERIFY(store.loadFile(metrics).ok());
     QVERIFY(store.hello().has_value());
     QCOMPARE(store.hello()->hparams.value(QStringLiteral("comm_wait")).toString(), QStringLiteral("spin"));
+}
+
+// The generator that stands in for a 1,024-rank job (tests/tools/telemetry) writes what the real trainer writes:
+// a 4-rank real run and a 4-rank generated run have the same records with the same fields.
+void TestTrainerTelemetry::generatedRunHasTheTrainersShape()
+{
+    QTemporaryDir dir;
+    const QString real = trainTiny(
+        dir,
+        {QStringLiteral("--max-steps"), QStringLiteral("4"), QStringLiteral("--checkpoint-every"), QStringLiteral("2")},
+        {}, 4);
+    QVERIFY(!real.isEmpty());
+    const QString generated = dir.filePath(QStringLiteral("generated.jsonl"));
+    QProcess gen;
+    gen.start(QString::fromUtf8(TRAINDECK_TELEMETRY_GEN),
+              {QStringLiteral("--out"), generated, QStringLiteral("--ranks"), QStringLiteral("4"),
+               QStringLiteral("--hosts"), QStringLiteral("2"), QStringLiteral("--steps"), QStringLiteral("4"),
+               QStringLiteral("--checkpoint-every"), QStringLiteral("2")});
+    QVERIFY(gen.waitForFinished(60000));
+    QCOMPARE(gen.exitCode(), 0);
+    const Shape a = shapeOf(real, 4), b = shapeOf(generated, 4);
+    QCOMPARE(b.types, a.types);
+    QCOMPARE(a.types, (QStringList{QStringLiteral("hello"), QStringLiteral("step"), QStringLiteral("checkpoint"),
+                                   QStringLiteral("step"), QStringLiteral("checkpoint"), QStringLiteral("done")}));
+    for (auto it = a.keys.begin(); it != a.keys.end(); ++it) {
+        QStringList missing = (it.value() - b.keys.value(it.key())).values(),
+                    extra = (b.keys.value(it.key()) - it.value()).values();
+        missing.sort();
+        extra.sort();
+        QVERIFY2(missing.isEmpty() && extra.isEmpty(),
+                 qPrintable(QStringLiteral("%1: the generator lacks [%2] and adds [%3]")
+                                .arg(it.key(), missing.join(QLatin1Char(' ')), extra.join(QLatin1Char(' ')))));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTrainerTelemetry)
