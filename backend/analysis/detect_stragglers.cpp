@@ -8,11 +8,13 @@ namespace traindeck::analysis::detectors {
 
 // ---- stragglers -----------------------------------------------------------------------------
 //
-// Paired per step: each rank's excess over the median of the other ranks, as a share of the step
-// (so a delay costs the same wherever it sits, and every step is its own control for the load of the
-// machine). Over a trailing window: location = the rank's winsorized mean excess (steps beyond
-// kClip robust sigmas of its median clipped there, so a spike counts as a big step, not as ten);
-// noise = the pooled standard deviation of every rank's clipped excess around its own mean, so a
+// Paired per step: each rank's excess over the median of the other ranks, as a share of the typical
+// rank's own step (so a delay costs the same wherever it sits, and every step is its own control for the
+// load of the machine). The own step (data + compute + transfer, no waiting) and not the step itself:
+// with many ranks the step is the slowest of them, and one-step spikes somewhere among 1,024 ranks made
+// it three times a rank's compute, so a rank 10 % slower showed as 3 % of it. Over a trailing window: location = the
+// rank's winsorized mean excess (steps beyond kClip robust sigmas of its median clipped there, so a spike counts as a
+// big step, not as ten); noise = the pooled standard deviation of every rank's clipped excess around its own mean, so a
 // slow rank does not inflate it; the mean's standard error = sigma / sqrt(effective steps). A rank
 // is raised when its location is at least the minimum effect and its z = location / standard error
 // passes the threshold; it is resolved when the location of its last few steps falls under half the
@@ -29,29 +31,40 @@ struct Excess {
     std::vector<std::vector<double>> own, others;
 };
 
-Excess excessOf(const Context& c, bool data)
+// The units compared: every rank on its own (groups empty), or the ranks of each host together, a unit's
+// value then being the median of its ranks' (so one slow rank among three or more does not move it).
+Excess excessOf(const Context& c, bool data, const std::vector<std::vector<int>>& groups = {})
 {
     const size_t rows = size_t(c.r1 - c.r0);
+    const int units = groups.empty() ? c.n : int(groups.size());
     Excess e;
-    e.share.assign(size_t(c.n), std::vector<double>(rows, kNaN));
+    e.share.assign(size_t(units), std::vector<double>(rows, kNaN));
     e.own = e.others = e.share;
-    std::vector<double> v(size_t(c.n)), sorted(size_t(c.n));
+    std::vector<double> v(static_cast<size_t>(units)), sorted(static_cast<size_t>(units)), members;
     for (size_t i = 0; i < rows; ++i) {
         const qint64 row = c.r0 + qint64(i);
-        const double stepMs = c.stepMs(row);
+        const double stepMs = c.ownStepMs(row);
         bool ok = stepMs > 0;
-        for (int k = 0; k < c.n; ++k) {
-            v[size_t(k)] = data ? c.rank(RankMetric::Data, k, row) : c.compute(row, k);
+        for (int k = 0; k < units; ++k) {
+            auto valueOf = [&](int rank) { return data ? c.rank(RankMetric::Data, rank, row) : c.compute(row, rank); };
+            if (groups.empty()) {
+                v[size_t(k)] = valueOf(k);
+            } else {
+                members.clear();
+                for (int rank : groups[size_t(k)])
+                    members.push_back(valueOf(rank));
+                v[size_t(k)] = median(members);
+            }
             ok = ok && std::isfinite(v[size_t(k)]);
         }
         if (!ok)
             continue;
         sorted = v;
         std::sort(sorted.begin(), sorted.end());
-        for (int k = 0; k < c.n; ++k) {
+        for (int k = 0; k < units; ++k) {
             // Median of the others: the sorted values without one copy of v[k].
             const size_t p = size_t(std::lower_bound(sorted.begin(), sorted.end(), v[size_t(k)]) - sorted.begin());
-            const size_t m = size_t(c.n - 1);
+            const size_t m = size_t(units - 1);
             auto at = [&](size_t j) { return sorted[j < p ? j : j + 1]; };
             const double med = m % 2 ? at(m / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
             e.share[size_t(k)][i] = (v[size_t(k)] - med) / stepMs;
@@ -331,6 +344,102 @@ void tentativeFindings(const Context& c, const Tracking& t, bool data, double zR
     }
 }
 
+// The ranks of each host, in host order of first rank, when the hosts can be told apart from their ranks: at
+// least two hosts, each with three or more ranks (with two, one slow rank would move its host's median as
+// much as a slow host). Empty otherwise.
+std::vector<std::vector<int>> hostGroups(const Context& c, QStringList& names)
+{
+    std::vector<std::vector<int>> groups;
+    names.clear();
+    for (int k = 0; k < c.n; ++k) {
+        const QString host = c.s.hostOf(k);
+        if (host.isEmpty())
+            return {};
+        const qsizetype at = names.indexOf(host);
+        if (at < 0) {
+            names.append(host);
+            groups.push_back({k});
+        } else {
+            groups[size_t(at)].push_back(k);
+        }
+    }
+    for (const auto& g : groups)
+        if (g.size() < 3)
+            return {};
+    return groups.size() >= 2 ? groups : std::vector<std::vector<int>>{};
+}
+
+// The finding of a host whose ranks are all slower (unit u of the host-level excess): one finding that names
+// the host and all its ranks, instead of one per rank.
+Finding hostFinding(const Context& c, const Excess& e, const Episode& ep, size_t u, const std::vector<int>& ranks,
+                    const QString& host, int hosts, bool data, size_t minSteps)
+{
+    const DiagnosisOptions& o = c.o;
+    const size_t to = ep.lastRow + 1, from = to - std::min(to, std::max(ep.window, minSteps));
+    std::vector<double> mine, others, excessMs, steps;
+    int above = 0;
+    for (size_t j = from; j < to; ++j) {
+        mine.push_back(e.own[u][j]);
+        others.push_back(e.others[u][j]);
+        excessMs.push_back(e.own[u][j] - e.others[u][j]);
+        steps.push_back(c.stepMs(c.r0 + qint64(j)));
+        above += e.share[u][j] > 0;
+    }
+    const double mineMed = median(mine), othersMed = median(others), waitMs = median(excessMs);
+    const double excessFrac = othersMed > 0 ? waitMs / othersMed : kNaN;
+    const double stepMs = median(steps);
+    const double slowdown = stepMs > waitMs && waitMs > 0 ? waitMs / (stepMs - waitMs) : kNaN;
+    const double confidence = confidenceOf(ep.z, hosts);
+
+    Finding f = c.make(FindingKind::Straggler, QList<int>(ranks.begin(), ranks.end()));
+    f.severity = slowdown >= o.stragglerCritical ? Severity::Critical : Severity::Warning;
+    f.state = ep.active ? FindingState::Active : FindingState::Resolved;
+    f.firstStep = qint64(c.step(c.r0 + qint64(ep.startRow)));
+    f.lastStep = qint64(c.step(c.r0 + qint64(ep.lastRow)));
+    f.raisedStep = qint64(c.step(c.r0 + qint64(ep.raisedRow)));
+    if (!ep.active)
+        f.resolvedStep = qint64(c.step(c.r0 + qint64(ep.resolvedRow)));
+    f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
+    f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
+    f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
+    f.addEvidence(QStringLiteral("step_share_pct"), ep.location * 100.0);
+    f.addEvidence(QStringLiteral("job_slowdown_pct"), slowdown * 100.0);
+    f.addEvidence(QStringLiteral("others_wait_ms"), waitMs);
+    f.addEvidence(QStringLiteral("steps_above"), above);
+    f.addEvidence(QStringLiteral("window"), double(to - from));
+    f.addEvidence(QStringLiteral("z"), ep.z);
+    f.addEvidence(QStringLiteral("confidence_pct"), confidence * 100.0);
+    f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+    f.addEvidence(QStringLiteral("host_ranks"), double(ranks.size()));
+    const QString stats =
+        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(to - from).arg(confidenceText(confidence));
+    if (data) {
+        f.summary = tr("Host %1 is slow: the data loading of its %2 ranks takes %3% longer than the other hosts' "
+                       "(%4 ms vs %5 ms; %6)")
+                        .arg(host)
+                        .arg(ranks.size())
+                        .arg(pct(excessFrac), ms(mineMed), ms(othersMed), stats);
+        f.recommendation = tr("Every rank on %1 waits longer for its data, so the cause is the host, not one rank: "
+                              "its local disk or network file system, CPU load from other processes, or too few "
+                              "data loader threads for its ranks.")
+                               .arg(host);
+    } else {
+        f.summary = tr("Host %1 is slow: the compute of its %2 ranks takes %3% longer than the other hosts' (%4 ms "
+                       "vs %5 ms; %6)")
+                        .arg(host)
+                        .arg(ranks.size())
+                        .arg(pct(excessFrac), ms(mineMed), ms(othersMed), stats);
+        f.recommendation = tr("Every rank on %1 is slower, so the cause is the host, not one device: power or "
+                              "thermal limits, clocks, CPU threads oversubscribed, other jobs on the node. "
+                              "Check it, give it a smaller share of each batch (--balance auto), or exclude it "
+                              "from the hostfile.")
+                               .arg(host);
+    }
+    if (f.state == FindingState::Resolved)
+        f.summary = tr("Resolved at step %1: %2").arg(f.resolvedStep).arg(f.summary);
+    return f;
+}
+
 } // namespace
 
 void stragglers(const Context& whole, QList<Finding>& out)
@@ -348,11 +457,45 @@ void stragglers(const Context& whole, QList<Finding>& out)
     test.minSteps = size_t(std::max(2, o.stragglerMinSteps));
     test.resolveSteps = size_t(std::max(1, o.stragglerResolveSteps));
 
+    // Hosts are tested too, each one's ranks together (their median against the other hosts'): a host whose
+    // ranks are all slower is named once, as the host, and its ranks' own episodes then are not repeated.
+    QStringList hostNames;
+    const std::vector<std::vector<int>> groups = hostGroups(c, hostNames);
+    std::vector<int> hostOfRank(size_t(c.n), -1);
+    for (size_t g = 0; g < groups.size(); ++g)
+        for (int k : groups[g])
+            hostOfRank[size_t(k)] = int(g);
+    StragglerTest hostTest = test;
+    hostTest.zRaise = Diagnosis::stragglerZ(o, int(groups.size()));
+
     for (const bool data : {false, true}) {
         const Excess e = excessOf(c, data);
         const Tracking t = track(c, e, test);
+        Tracking hostTracking;
+        Excess hostExcess;
+        if (!groups.empty()) {
+            Context byHost = c;
+            byHost.n = int(groups.size());
+            hostExcess = excessOf(c, data, groups);
+            hostTracking = track(byHost, hostExcess, hostTest);
+            for (size_t d = 0; d < hostTracking.done.size(); ++d) {
+                const size_t g = size_t(hostTracking.doneRank[d]);
+                out.append(hostFinding(c, hostExcess, hostTracking.done[d], g, groups[g], hostNames[qsizetype(g)],
+                                       int(groups.size()), data, hostTest.minSteps));
+            }
+        }
+        auto coveredByHost = [&](const Episode& ep, int k) {
+            for (size_t d = 0; d < hostTracking.done.size(); ++d) {
+                const Episode& h = hostTracking.done[d];
+                if (hostTracking.doneRank[d] == hostOfRank[size_t(k)] && ep.startRow <= h.lastRow &&
+                    h.startRow <= ep.lastRow)
+                    return true;
+            }
+            return false;
+        };
         for (size_t d = 0; d < t.done.size(); ++d)
-            out.append(episodeFinding(c, e, t.done[d], t.doneRank[d], data, test.minSteps));
+            if (!coveredByHost(t.done[d], t.doneRank[d]))
+                out.append(episodeFinding(c, e, t.done[d], t.doneRank[d], data, test.minSteps));
         if (t.lastW > 0)
             tentativeFindings(c, t, data, test.zRaise, out);
     }

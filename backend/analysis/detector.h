@@ -46,6 +46,20 @@ struct Context {
         static constexpr RankMetric m = RankMetric::Step;
         return medianOverRanks(row, &m);
     }
+    // What the median rank's step would take without waiting for the others: its data and compute time
+    // plus the transfer (the least comm time of the step). NaN where not measured.
+    double ownStepMs(qint64 row) const
+    {
+        std::vector<double> v(static_cast<size_t>(n));
+        double transfer = kNaN;
+        for (int k = 0; k < n; ++k) {
+            v[size_t(k)] = rank(RankMetric::Data, k, row) + compute(row, k);
+            const double comm = rank(RankMetric::Comm, k, row);
+            if (std::isfinite(comm) && !(comm >= transfer))
+                transfer = comm;
+        }
+        return median(std::move(v)) + transfer;
+    }
     Finding make(FindingKind kind, const QList<int>& ranks = {}) const
     {
         Finding f;
