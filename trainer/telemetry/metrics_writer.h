@@ -33,8 +33,10 @@ class MetricsWriter {
     // A float* value of the protocol: a number, or "NaN" / "Infinity" / "-Infinity".
     static nlohmann::ordered_json number(double value);
 
-  private:
+    // The line write() writes, '\n' included (tests/bench/analysis/bench_scale times it at 1,024 ranks).
     static std::string line(const std::string& type, const nlohmann::ordered_json& fields);
+
+  private:
     // Writes all of `text` to the file; false (and errno) when it could not. Sets cut_ after a partial write.
     bool writeFile(const std::string& text);
     void writeStdout(const std::string& text);
