@@ -234,7 +234,7 @@ RankLog::Change RankLog::add(const QList<LogLine>& lines)
             const auto found = m_lastByText.constFind(key);
             if (found != m_lastByText.cend()) {
                 LogGroup& g = m_groups[*found];
-                if (!g.ranks.contains(l.rank) && index - g.firstLine < kJoinWindow) {
+                if (!g.ranks.contains(l.rank) && index - g.firstLine < joinWindow()) {
                     g.ranks.insert(std::lower_bound(g.ranks.begin(), g.ranks.end(), l.rank), l.rank);
                     if (*found < c.firstNewGroup && !c.changedGroups.contains(*found))
                         c.changedGroups.append(*found);
@@ -309,7 +309,27 @@ QString RankLog::label(const LogGroup& g) const
         return host.isEmpty() ? tr("rank %1").arg(g.ranks.first())
                               : QStringLiteral("%1:%2").arg(host, QString::number(g.ranks.first()));
     }
-    return tr("ranks %1").arg(rankRanges(g.ranks));
+    // Most of a large job with gaps inside: "ranks 0–1023 except 517" reads better than the ranges
+    // around the gaps ("0–516,518–1023"); "ranks 1–7" stays as it is.
+    const QString ranges = rankRanges(g.ranks);
+    const int world = int(m_hosts.size());
+    if (world >= 8 && ranges.contains(QLatin1Char(',')) && g.ranks.size() >= world - kMaxExceptions &&
+        g.ranks.last() < world) {
+        QList<int> missing;
+        for (int r = 0, i = 0; r < world; ++r) {
+            if (i < g.ranks.size() && g.ranks[i] == r)
+                ++i;
+            else
+                missing.append(r);
+        }
+        return tr("ranks %1 except %2").arg(QStringLiteral("0\u2013%1").arg(world - 1), rankRanges(missing));
+    }
+    return tr("ranks %1").arg(ranges);
+}
+
+qint64 RankLog::joinWindow() const
+{
+    return std::max<qint64>(kJoinWindow, 2 * qint64(m_hosts.size()));
 }
 
 QStringList RankLog::hostsOf(const LogGroup& g) const

@@ -99,7 +99,12 @@ class RankLog {
   public:
     // Lines of other ranks that join a group of identical lines must come within this many lines of
     // its first one (a line repeated much later is a new event).
+    // A job of more ranks widens it to twice its ranks (joinWindow()): 1,024 ranks printing the same line
+    // write 1,024 lines, and with a fixed window the last ones began groups of their own.
     static constexpr qint64 kJoinWindow = 256;
+    qint64 joinWindow() const;
+    // A group missing at most this many of the job's ranks is labelled "ranks 0–1023 except 517".
+    static constexpr int kMaxExceptions = 8;
 
     // rank -> host, from the run's hello record. Hosts named by the trainer's lines fill gaps.
     void setHostsByRank(const QStringList& hosts);
@@ -135,7 +140,8 @@ class RankLog {
     // What wrote the untagged lines of a tagged log: "srun" (after kSrunLabelMarker) or "mpirun".
     QString launcherName() const;
 
-    // "node2:1", "ranks 1–7", "mpirun" or "srun" (untagged in a tagged log), "?" (untagged in an old log).
+    // "node2:1", "ranks 1–7", "ranks 0–1023 except 517" (most of the job's ranks, as the hello counts them),
+    // "mpirun" or "srun" (untagged in a tagged log), "?" (untagged in an old log).
     QString label(const LogGroup& g) const;
     QStringList hostsOf(const LogGroup& g) const;
     bool matches(const LogGroup& g, const LogFilter& f) const;

@@ -31,6 +31,7 @@ class TestRankLogs : public QObject {
     void errorText_data();
     void errorText();
     void collapse();
+    void collapseAt1024Ranks();
     void srunLabels();
     void ranksBeyondAnyRunStayText();
     void lineWithoutNewlineIsCut();
@@ -213,6 +214,46 @@ void TestRankLogs::lineWithoutNewlineIsCut()
 // Ranks started with srun --label: after the batch script's marker, "RANK: text" lines are ranks'
 // lines (fed in odd chunks), srun's own lines stay untagged and are labelled srun. Before the marker
 // (and without one) a line that merely starts with a number is no rank's.
+// 1,024 ranks on 128 hosts print the same line, each between lines of its own; rank 517 does not: one group,
+// "ranks 0–1023 except 517", on every host; the host filter keeps it and the lines of that host.
+void TestRankLogs::collapseAt1024Ranks()
+{
+    RankLog log;
+    QStringList hosts;
+    for (int r = 0; r < 1024; ++r)
+        hosts << QStringLiteral("node%1").arg(r / 8 + 1, 3, 10, QLatin1Char('0'));
+    log.setHostsByRank(hosts);
+    QByteArray text;
+    for (int r = 0; r < 1024; ++r) {
+        text += "[1," + QByteArray::number(r) + "]<stderr>:rank " + QByteArray::number(r) + " loaded its shard\n";
+        if (r != 517)
+            text += "[1," + QByteArray::number(r) + "]<stderr>:NCCL INFO Connected all rings\n";
+    }
+    log.addText(text, LogStream::Stderr);
+    log.finish();
+    QCOMPARE(log.lineCount(), qint64(2047));
+    QCOMPARE(log.groups().size(), 1024 + 1);
+    const LogGroup& ready = log.groups()[1];
+    QCOMPARE(ready.text, QStringLiteral("NCCL INFO Connected all rings"));
+    QCOMPARE(ready.ranks.size(), 1023);
+    QCOMPARE(log.label(ready), QStringLiteral("ranks 0\u20131023 except 517"));
+    QCOMPARE(log.hostsOf(ready).size(), 128);
+    // Two ranks missing, and a group that is not most of the job, keep their ranges.
+    LogGroup two = ready;
+    two.ranks.removeOne(3);
+    QCOMPARE(log.label(two), QStringLiteral("ranks 0\u20131023 except 3,517"));
+    LogGroup half = ready;
+    half.ranks = half.ranks.mid(0, 600);
+    QCOMPARE(log.label(half), QStringLiteral("ranks 0\u2013516,518\u2013600"));
+
+    LogFilter onHost;
+    onHost.host = QStringLiteral("node065"); // ranks 512-519
+    int shown = 0;
+    for (const LogGroup& g : log.groups())
+        shown += log.matches(g, onHost);
+    QCOMPARE(shown, 1 + 8); // the collapsed line and each of that host's own lines
+}
+
 void TestRankLogs::srunLabels()
 {
     const QByteArray text = QByteArray("12: not a rank, no marker yet\n") + kSrunLabelMarker +
