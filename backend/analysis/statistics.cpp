@@ -9,18 +9,32 @@ namespace traindeck::analysis::detectors {
 // Steps beyond kClip robust sigmas of a rank's median count as kClip sigmas (detect_stragglers.cpp says why).
 constexpr double kClip = 2.5;
 
+namespace {
+// The median of the finite values in [first, last), which it reorders.
+double medianInPlace(double* first, double* last)
+{
+    last = std::remove_if(first, last, [](double x) { return !std::isfinite(x); });
+    if (first == last)
+        return kNaN;
+    const size_t n = size_t(last - first), m = n / 2;
+    std::nth_element(first, first + m, last);
+    const double hi = first[m];
+    if (n % 2)
+        return hi;
+    return (*std::max_element(first, first + m) + hi) / 2;
+}
+
+// Scratch space for the window medians, which run a million times an analysis at 1,024 ranks.
+std::vector<double>& scratch()
+{
+    thread_local std::vector<double> buffer;
+    return buffer;
+}
+} // namespace
+
 double median(std::vector<double> v)
 {
-    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-    if (v.empty())
-        return kNaN;
-    const size_t m = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(m), v.end());
-    double hi = v[m];
-    if (v.size() % 2)
-        return hi;
-    const double lo = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(m));
-    return (lo + hi) / 2;
+    return medianInPlace(v.data(), v.data() + v.size());
 }
 
 double confidenceOf(double z, int ranks)
@@ -31,13 +45,20 @@ double confidenceOf(double z, int ranks)
 
 double medianOf(const std::vector<double>& v, size_t from, size_t to)
 {
-    return median(std::vector<double>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to)));
+    std::vector<double>& b = scratch();
+    b.assign(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to));
+    return medianInPlace(b.data(), b.data() + b.size());
 }
 
 std::vector<double> winsorized(const std::vector<double>& v, size_t from, size_t to, double sigma)
 {
-    const double centre = medianOf(v, from, to);
+    return winsorizedAround(v, from, to, sigma, medianOf(v, from, to));
+}
+
+std::vector<double> winsorizedAround(const std::vector<double>& v, size_t from, size_t to, double sigma, double centre)
+{
     std::vector<double> out;
+    out.reserve(to - from);
     for (size_t j = from; j < to; ++j)
         if (std::isfinite(v[j]))
             out.push_back(std::clamp(v[j], centre - kClip * sigma, centre + kClip * sigma));
@@ -51,7 +72,18 @@ double meanOf(const std::vector<double>& v)
 
 double winsorizedMean(const std::vector<double>& v, size_t from, size_t to, double sigma)
 {
-    return meanOf(winsorized(v, from, to, sigma));
+    return winsorizedMeanAround(v, from, to, sigma, medianOf(v, from, to));
+}
+
+double winsorizedMeanAround(const std::vector<double>& v, size_t from, size_t to, double sigma, double centre)
+{
+    const double lo = centre - kClip * sigma, hi = centre + kClip * sigma;
+    double sum = 0;
+    size_t n = 0;
+    for (size_t j = from; j < to; ++j)
+        if (std::isfinite(v[j]))
+            sum += std::clamp(v[j], lo, hi), ++n;
+    return n ? sum / double(n) : kNaN;
 }
 
 void Signs::add(const double* d, size_t n)

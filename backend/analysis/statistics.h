@@ -18,8 +18,11 @@ double median(std::vector<double> v);
 double medianOf(const std::vector<double>& v, size_t from, size_t to);
 // v[from, to) without its NaNs, every value clipped to the median +- kClip (2.5) * sigma.
 std::vector<double> winsorized(const std::vector<double>& v, size_t from, size_t to, double sigma);
+// The same around a median already known.
+std::vector<double> winsorizedAround(const std::vector<double>& v, size_t from, size_t to, double sigma, double centre);
 double meanOf(const std::vector<double>& v); // NaN when empty
 double winsorizedMean(const std::vector<double>& v, size_t from, size_t to, double sigma);
+double winsorizedMeanAround(const std::vector<double>& v, size_t from, size_t to, double sigma, double centre);
 // One-sided confidence that a z-score is not chance, Bonferroni-corrected over `ranks` comparisons.
 double confidenceOf(double z, int ranks);
 
