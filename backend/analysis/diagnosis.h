@@ -91,7 +91,8 @@ class Diagnosis {
     static double transferMs(const metrics::MetricStore& store, qint64 row);          // min comm over ranks
     static double waitMs(const metrics::MetricStore& store, qint64 row, int rank);    // comm - transfer
     static double computeMs(const metrics::MetricStore& store, qint64 row, int rank); // fwd+bwd+opt
-    // The z a rank's mean excess (winsorized) must reach to raise a straggler among `ranks` ranks.
+    // The z a rank's mean excess (winsorized) must reach to raise a straggler among `ranks` ranks: the normal
+    // quantile of 1 - alpha / ranks, and beyond 8 ranks of 1 - alpha / ranks x (8 / ranks)^2 (diagnosis.cpp).
     static double stragglerZ(const DiagnosisOptions& options, int ranks);
 };
 
