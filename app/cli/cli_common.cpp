@@ -283,7 +283,10 @@ class RunFollower {
         if (!force && !m_cadence.due(m_monitor.store()))
             return;
         m_cadence.ran(m_monitor.store());
+        QElapsedTimer took;
+        took.start();
         const auto changes = m_live.update(m_monitor.store());
+        m_cadence.took(took.elapsed());
         m_findings = m_live.findings();
         for (const auto& change : changes) {
             const Finding& f = change.finding;

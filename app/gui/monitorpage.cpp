@@ -14,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -183,6 +184,7 @@ void MonitorPage::connectBehaviour()
         connect(plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
     }
     connect(m_balance, &monitor::BalanceTab::ranksPicked, this, &MonitorPage::setSelectedRanks);
+    connect(m_balance, &monitor::BalanceTab::viewChanged, this, [this] { schedule(DirtyData); });
 }
 
 MonitorPage::~MonitorPage() = default;
@@ -411,15 +413,50 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
             QStringLiteral("Findings"), QThread::LowPriority);
         return;
     }
-    // Live: the last steps analysed on the GUI thread (a few ms); findings that stop holding stay
-    // listed, resolved.
+    // Live: the last steps analysed; findings that stop holding stay listed, resolved.
     if (m_liveGeneration != m_session->generation()) {
         m_liveDiagnosis.clear();
         m_liveDiagnosis.setOptions(runs::Operations::diagnosisOptions(sessionRunDir())); // small local files
         m_liveGeneration = m_session->generation();
     }
-    m_liveDiagnosis.update(store);
-    m_findings->setFindings(m_liveDiagnosis.findings());
+    if (store.worldSize() <= analysis::LiveDiagnosis::kLargeJobRanks) {
+        // A few ms: on the GUI thread.
+        QElapsedTimer took;
+        took.start();
+        m_liveDiagnosis.update(store);
+        m_findingsCadence.took(took.elapsed());
+        m_findings->setFindings(m_liveDiagnosis.findings());
+        return;
+    }
+    // A large job's analysis takes up to a second: on a worker thread, over a copy of the analysed steps
+    // (the store grows meanwhile), one at a time; the cadence spaces them by their cost.
+    if (m_liveAnalysing) {
+        m_dirty |= DirtyFindings;
+        return;
+    }
+    m_liveAnalysing = true;
+    const analysis::DiagnosisOptions options = m_liveDiagnosis.optionsFor(store);
+    std::shared_ptr<const MetricStore> copy = store.copyTail(store.lastStep() - options.fromStep + 1);
+    const quint64 generation = m_session->generation();
+    QPointer<MonitorPage> self(this);
+    background::start(
+        [self, copy, options, generation] {
+            QElapsedTimer took;
+            took.start();
+            const QList<analysis::Finding> findings = analysis::Diagnosis::analyze(*copy, options);
+            const qint64 ms = took.elapsed(), lastStep = copy->lastStep();
+            background::post([self, findings, generation, ms, lastStep] {
+                if (!self)
+                    return;
+                self->m_liveAnalysing = false;
+                self->m_findingsCadence.took(ms);
+                if (self->m_session->generation() != generation)
+                    return;
+                self->m_liveDiagnosis.merge(findings, lastStep);
+                self->m_findings->setFindings(self->m_liveDiagnosis.findings());
+            });
+        },
+        QStringLiteral("Findings"), QThread::LowPriority);
 }
 
 void MonitorPage::updateStatus()

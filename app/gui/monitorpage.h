@@ -77,7 +77,7 @@ class MonitorPage : public QWidget {
     QCPGraph* memGraph(int rank) const { return m_devices->memGraph(rank); }
     QCPBars* phaseBars(Phase phase) const { return m_balance->phaseBars(phase); }
     QCPColorMap* heatmap() const { return m_balance->heatmap(); }
-    const monitor::BalanceTab* balanceTab() const { return m_balance; }
+    monitor::BalanceTab* balanceTab() const { return m_balance; }
     FindingsPanel* findingsPanel() const { return m_findings; }
     LogsPanel* logsPanel() const { return m_logs; }
     QList<int> selectedRanks() const;
@@ -126,6 +126,7 @@ class MonitorPage : public QWidget {
     LogsPanel* m_logs = nullptr;             // every rank's stderr (the Logs tab)
     analysis::LiveDiagnosis m_liveDiagnosis; // live runs: what the panel has shown so far
     quint64 m_liveGeneration = 0;
+    bool m_liveAnalysing = false; // a large job's live analysis runs on a worker thread
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QSlider* m_smoothSlider = nullptr;

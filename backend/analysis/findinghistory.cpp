@@ -123,15 +123,25 @@ QList<Finding> FindingHistory::findings() const
     return out;
 }
 
+DiagnosisOptions LiveDiagnosis::optionsFor(const metrics::MetricStore& store) const
+{
+    DiagnosisOptions options = m_options;
+    options.stragglerSteps = store.worldSize() > kLargeJobRanks ? kStragglerStepsLarge : kStragglerSteps;
+    if (store.lastStep() - store.firstStep() > m_window)
+        options.fromStep = store.lastStep() - m_window;
+    return options;
+}
+
+QList<FindingHistory::Change> LiveDiagnosis::merge(const QList<Finding>& findings, qint64 lastStep)
+{
+    return m_history.update(findings, lastStep);
+}
+
 QList<FindingHistory::Change> LiveDiagnosis::update(const metrics::MetricStore& store)
 {
     if (store.rowCount() == 0)
         return {};
-    DiagnosisOptions options = m_options;
-    options.stragglerSteps = kStragglerSteps;
-    if (store.lastStep() - store.firstStep() > m_window)
-        options.fromStep = store.lastStep() - m_window;
-    return m_history.update(Diagnosis::analyze(store, options), store.lastStep());
+    return merge(Diagnosis::analyze(store, optionsFor(store)), store.lastStep());
 }
 
 DiagnosisCadence::DiagnosisCadence(Clock now) : m_now(std::move(now))
@@ -159,7 +169,7 @@ qint64 DiagnosisCadence::msUntilAllowed() const
 {
     if (m_lastAt < 0)
         return 0;
-    return std::max<qint64>(0, m_lastAt + kIntervalMs - m_now());
+    return std::max<qint64>(0, m_lastAt + m_intervalMs - m_now());
 }
 
 void DiagnosisCadence::ran(const metrics::MetricStore& store)
@@ -168,10 +178,17 @@ void DiagnosisCadence::ran(const metrics::MetricStore& store)
     m_lastRecords = recordsIn(store);
 }
 
+void DiagnosisCadence::took(qint64 ms)
+{
+    m_lastAt = m_now();
+    m_intervalMs = std::max(kIntervalMs, kCostFactor * ms);
+}
+
 void DiagnosisCadence::reset()
 {
     m_lastAt = -1;
     m_lastRecords = -1;
+    m_intervalMs = kIntervalMs;
 }
 
 } // namespace traindeck::analysis

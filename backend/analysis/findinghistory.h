@@ -47,11 +47,19 @@ class LiveDiagnosis {
     // Stragglers need only the recent steps (the history keeps earlier episodes); the per-step test
     // over every rank is the analysis' costliest part.
     static constexpr qint64 kStragglerSteps = 300;
+    // ... and of a job of more than 64 ranks, 120 (four windows: a raise, its resolution and where an episode
+    // began within them; the history keeps an earlier start): at 1,024 ranks 300 steps took seconds.
+    static constexpr qint64 kStragglerStepsLarge = 120;
+    static constexpr int kLargeJobRanks = 64;
     explicit LiveDiagnosis(qint64 window = kDefaultWindow) : m_window(window) {}
 
     // The run's options (runs::Operations::diagnosisOptions); the window and step range are set here.
     void setOptions(const DiagnosisOptions& options) { m_options = options; }
     QList<FindingHistory::Change> update(const metrics::MetricStore& store);
+    // update() in two parts, for an analysis on another thread: the options of the analysis of `store`,
+    // and merging its findings, which reached `lastStep`, into the history.
+    DiagnosisOptions optionsFor(const metrics::MetricStore& store) const;
+    QList<FindingHistory::Change> merge(const QList<Finding>& findings, qint64 lastStep);
     QList<Finding> findings() const { return m_history.findings(); }
     void clear() { m_history.clear(); }
 
@@ -68,6 +76,9 @@ class LiveDiagnosis {
 class DiagnosisCadence {
   public:
     static constexpr qint64 kIntervalMs = 2000;
+    // The next analysis waits at least this many times as long as the last one took, so that analysing
+    // takes at most a tenth of a core however large the job (a 1,024-rank analysis takes most of a second).
+    static constexpr qint64 kCostFactor = 10;
     using Clock = std::function<qint64()>; // monotonic milliseconds; a steady clock by default
 
     explicit DiagnosisCadence(Clock now = {});
@@ -77,8 +88,11 @@ class DiagnosisCadence {
     qint64 msUntilAllowed() const;
     // Both of the above: an analysis is due now.
     bool due(const metrics::MetricStore& store) const { return hasNewRecords(store) && msUntilAllowed() == 0; }
-    // An analysis of `store` ran now.
+    // An analysis of `store` ran (started) now.
     void ran(const metrics::MetricStore& store);
+    // ... and took this long: the next one waits kCostFactor times that, from now.
+    void took(qint64 ms);
+    qint64 intervalMs() const { return m_intervalMs; }
     void reset();
 
   private:
@@ -87,6 +101,7 @@ class DiagnosisCadence {
     Clock m_now;
     qint64 m_lastAt = -1;
     qint64 m_lastRecords = -1;
+    qint64 m_intervalMs = kIntervalMs;
 };
 
 } // namespace traindeck::analysis

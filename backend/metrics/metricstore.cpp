@@ -94,6 +94,34 @@ void MetricStore::clear()
     d = std::make_unique<Private>();
 }
 
+std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
+{
+    auto out = std::make_unique<MetricStore>();
+    Private& o = *out->d;
+    const qint64 to = d->steps.size(), from = std::max<qint64>(0, to - std::max<qint64>(0, rows));
+    o.steps.appendFrom(d->steps, from, to);
+    o.time.appendFrom(d->time, from, to);
+    o.epoch.appendFrom(d->epoch, from, to);
+    o.tokens.appendFrom(d->tokens, from, to);
+    for (size_t i = 0; i < d->scalars.size(); ++i)
+        o.scalars[i].appendFrom(d->scalars[i], from, to);
+    for (size_t m = 0; m < d->rank.size(); ++m) {
+        o.rank[m].resize(d->rank[m].size());
+        for (size_t r = 0; r < d->rank[m].size(); ++r)
+            o.rank[m][r].appendFrom(d->rank[m][r], from, to);
+    }
+    o.presentUnion = d->presentUnion;
+    o.hellos = d->hellos;
+    o.evals = d->evals;
+    o.checkpoints = d->checkpoints;
+    o.warnings = d->warnings;
+    o.errors = d->errors;
+    o.done = d->done;
+    o.issueCount = d->issueCount;
+    o.issues = d->issues;
+    return out;
+}
+
 qint64 MetricStore::rowCount() const
 {
     return d->steps.size();

@@ -22,6 +22,13 @@ template <typename T> class ChunkedColumn {
     static constexpr qint64 kChunk = qint64(1) << kShift;
 
     qint64 size() const { return size_; }
+    void appendFrom(const ChunkedColumn& other, qint64 from, qint64 to)
+    {
+        other.forEachSpan(from, to, [this](const T* data, qint64 n, qint64) {
+            for (qint64 i = 0; i < n; ++i)
+                append(data[i]);
+        });
+    }
     void append(T v)
     {
         if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
@@ -152,6 +159,11 @@ class MetricStore : public MetricsSink {
     std::optional<DoneRecord> done() const;
     qint64 issueCount() const;               // malformed lines seen through onIssue
     const QList<ParseIssue>& issues() const; // the first 1000
+
+    // A copy holding the last `rows` steps and every other record (hellos, evals, checkpoints, warnings,
+    // errors, done): what a live analysis on another thread reads while this store grows. Column copies,
+    // ~20 ms for 2,000 steps of 1,024 ranks.
+    std::unique_ptr<MetricStore> copyTail(qint64 rows) const;
 
     // Bytes held by the store's columns (capacity, not just size).
     qint64 memoryBytes() const;

@@ -9,11 +9,12 @@
 //              analysed after --horizon steps as the live view does: named (with its host) or not
 //   false      --balanced-steps job steps without a fault, in runs of --balanced-run steps: straggler
 //              findings (warning or above)
+//   live       one live analysis (LiveDiagnosis, as the Monitor and `follow` run it) after 1,200 steps
 //   wire       bytes of one step line at that size, as the trainer writes it (its own writer) and as the
 //              generator does; the bytes rank 0 gathers per step; rank 0's time to write the line
 //   bench_scale [--ranks 1024] [--hosts 128] [--ingest-seconds 600] [--rate 2] [--memory-steps 86400]
 //               [--trials 40] [--horizon 20] [--balanced-steps 10000] [--balanced-run 500] [--seed 1]
-//               [--skip ingest,memory,detection,false,wire]
+//               [--skip ingest,memory,detection,false,wire,live]
 #include "analysis/diagnosis.h"
 #include "analysis/findinghistory.h"
 #include "launch/runmonitor.h"
@@ -125,6 +126,7 @@ void ingest(int ranks, int hosts, double seconds, double rate, quint32 seed)
         QElapsedTimer t;
         t.start();
         findings += live.update(monitor.store()).size();
+        cadence.took(t.elapsed());
         analysisMs.push_back(double(t.nsecsElapsed()) / 1e6);
     });
     QObject::connect(&gen, &QProcess::finished, &loop, [&] { QTimer::singleShot(1000, &loop, &QEventLoop::quit); });
@@ -299,6 +301,24 @@ void falseFindings(int ranks, int hosts, qint64 steps, qint64 perRun, quint32 se
             .arg(1e4 * found / double(done), 0, 'f', 2));
 }
 
+// ---- one live analysis ---------------------------------------------------------------------------------
+void liveAnalysis(int ranks, int hosts, qint64 steps, quint32 seed)
+{
+    ScaleRun run;
+    run.ranks = ranks, run.hosts = hosts, run.seed = seed;
+    const auto store = generate(run, steps);
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+        analysis::LiveDiagnosis live;
+        QElapsedTimer t;
+        t.start();
+        live.update(*store);
+        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    add(QStringLiteral("one live analysis after %1 steps").arg(steps), QStringLiteral("(what the ingest pays)"),
+        QStringLiteral("median %1 ms of 5").arg(percentile(ms, 0.5), 0, 'f', 0));
+}
+
 // ---- wire ---------------------------------------------------------------------------------------------
 void wire(int ranks, int hosts, quint32 seed)
 {
@@ -393,6 +413,8 @@ int main(int argc, char** argv)
     if (!skip.contains(QStringLiteral("false")))
         falseFindings(ranks, hosts, cli.value(QStringLiteral("balanced-steps")).toLongLong(),
                       cli.value(QStringLiteral("balanced-run")).toLongLong(), seed);
+    if (!skip.contains(QStringLiteral("live")))
+        liveAnalysis(ranks, hosts, 1200, seed);
     if (!skip.contains(QStringLiteral("memory")))
         memory(ranks, hosts, cli.value(QStringLiteral("memory-steps")).toLongLong(), seed);
     if (!skip.contains(QStringLiteral("ingest")))
