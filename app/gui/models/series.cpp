@@ -173,35 +173,67 @@ double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, 
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std::vector<float>& out)
+{
+    const int n = store.worldSize();
+    out.resize(size_t(n));
+    if (metric == HeatmapMetric::CommWait) {
+        const double transfer = analysis::Diagnosis::transferMs(store, row);
+        for (int k = 0; k < n; ++k)
+            out[size_t(k)] = float(double(store.rankAt(RankMetric::Comm, k, row)) - transfer);
+        return;
+    }
+    for (int k = 0; k < n; ++k)
+        out[size_t(k)] = float(heatmapValue(store, metric, row, k));
+}
+
 HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow, int maxColumns,
-                        int samplesPerBucket)
+                        int samplesPerBucket, const std::vector<std::vector<int>>& groups)
 {
     HeatmapGrid g;
     fromRow = std::max<qint64>(0, fromRow);
     toRow = std::min(toRow < 0 ? store.rowCount() : toRow, store.rowCount());
     const qint64 rows = toRow - fromRow;
-    g.ranks = store.worldSize();
-    if (rows <= 0 || g.ranks <= 0 || maxColumns <= 0)
+    g.ranks = groups.empty() ? store.worldSize() : int(groups.size());
+    if (rows <= 0 || g.ranks <= 0 || store.worldSize() <= 0 || maxColumns <= 0)
         return g;
     g.columns = int(std::min<qint64>(rows, maxColumns));
     g.cells.assign(size_t(g.columns) * size_t(g.ranks), std::numeric_limits<float>::quiet_NaN());
     float mn = std::numeric_limits<float>::infinity(), mx = -mn;
+    std::vector<float> values, members, best(size_t(g.ranks));
     for (int c = 0; c < g.columns; ++c) {
         const qint64 a = fromRow + rows * c / g.columns;
         const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
         const qint64 n = e - a;
         const qint64 stride = std::max<qint64>(1, n / std::max(1, samplesPerBucket));
-        for (int k = 0; k < g.ranks; ++k) {
-            float best = std::numeric_limits<float>::quiet_NaN();
-            for (qint64 r = a; r < e; r += stride) {
-                const float v = float(heatmapValue(store, metric, r, k));
-                if (std::isfinite(v) && !(v <= best))
-                    best = std::isfinite(best) ? std::max(best, v) : v;
+        std::fill(best.begin(), best.end(), std::numeric_limits<float>::quiet_NaN());
+        for (qint64 r = a; r < e; r += stride) {
+            heatmapRow(store, metric, r, values);
+            for (int k = 0; k < g.ranks; ++k) {
+                float v = std::numeric_limits<float>::quiet_NaN();
+                if (groups.empty()) {
+                    v = values[size_t(k)];
+                } else {
+                    members.clear();
+                    for (int rank : groups[size_t(k)])
+                        if (std::isfinite(values[size_t(rank)]))
+                            members.push_back(values[size_t(rank)]);
+                    if (!members.empty()) {
+                        const auto mid = members.begin() + qsizetype(members.size() / 2);
+                        std::nth_element(members.begin(), mid, members.end());
+                        v = *mid;
+                    }
+                }
+                float& b = best[size_t(k)];
+                if (std::isfinite(v) && !(v <= b))
+                    b = std::isfinite(b) ? std::max(b, v) : v;
             }
-            g.cells[size_t(c) * size_t(g.ranks) + size_t(k)] = best;
-            if (std::isfinite(best)) {
-                mn = std::min(mn, best);
-                mx = std::max(mx, best);
+        }
+        for (int k = 0; k < g.ranks; ++k) {
+            g.cells[size_t(c) * size_t(g.ranks) + size_t(k)] = best[size_t(k)];
+            if (std::isfinite(best[size_t(k)])) {
+                mn = std::min(mn, best[size_t(k)]);
+                mx = std::max(mx, best[size_t(k)]);
             }
         }
     }

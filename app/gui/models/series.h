@@ -66,7 +66,9 @@ enum class HeatmapMetric {
 };
 
 // A rank x step grid over rows [fromRow, toRow): one column per row when they fit in maxColumns,
-// otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each).
+// otherwise the maximum over each bucket of rows (sampled, at most samplesPerBucket rows each). With
+// `groups` (e.g. the ranks of each host, analysis::ranksByHost), one row per group instead, holding the
+// median of its ranks' values; `ranks` then counts the groups.
 struct HeatmapGrid {
     int columns = 0, ranks = 0;
     double firstStep = 0, lastStep = 0; // step at the centre of the first and last column
@@ -76,6 +78,8 @@ struct HeatmapGrid {
 };
 double heatmapValue(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, int rank);
 HeatmapGrid heatmapGrid(const metrics::MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
-                        int maxColumns, int samplesPerBucket = 8);
+                        int maxColumns, int samplesPerBucket = 8, const std::vector<std::vector<int>>& groups = {});
+// Every rank's value of one row (CommWait: the row's transfer taken once, not once per rank).
+void heatmapRow(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, std::vector<float>& out);
 
 } // namespace traindeck::gui

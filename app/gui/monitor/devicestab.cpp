@@ -1,5 +1,7 @@
 #include "monitor/devicestab.h"
 
+#include "analysis/hostbalance.h"
+
 #include "plotstyle.h"
 #include "qcp.h"
 
@@ -7,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace traindeck::gui::monitor {
@@ -30,15 +33,29 @@ DevicesTab::DevicesTab(QWidget* parent) : QWidget(parent)
 bool DevicesTab::ensureRankGraphs(const MetricStore& store)
 {
     const int world = store.worldSize();
-    if (m_util.size() == world)
+    const bool byHost = analysis::groupByHost(store);
+    std::vector<std::vector<int>> hostRanks;
+    QStringList names;
+    if (byHost) {
+        for (analysis::HostRanks& h : analysis::ranksByHost(store)) {
+            names.append(h.host);
+            hostRanks.push_back(std::move(h.ranks));
+        }
+    } else {
+        for (int r = 0; r < world; ++r) {
+            const QString host = store.hostOf(r);
+            names.append(host.isEmpty() ? tr("rank %1").arg(r) : tr("rank %1 (%2)").arg(r).arg(host));
+        }
+    }
+    if (m_util.size() == names.size() && byHost == m_byHost && hostRanks == m_hostRanks)
         return false;
+    m_byHost = byHost;
+    m_hostRanks = std::move(hostRanks);
     m_utilPlot->clearGraphs();
     m_memPlot->clearGraphs();
     m_util.clear();
     m_mem.clear();
-    for (int r = 0; r < world; ++r) {
-        const QString host = store.hostOf(r);
-        const QString name = host.isEmpty() ? tr("rank %1").arg(r) : tr("rank %1 (%2)").arg(r).arg(host);
+    for (const QString& name : std::as_const(names)) {
         auto* u = m_utilPlot->addGraph();
         u->setName(name);
         auto* m = m_memPlot->addGraph();
@@ -46,7 +63,10 @@ bool DevicesTab::ensureRankGraphs(const MetricStore& store)
         m_util.append(u);
         m_mem.append(m);
     }
-    const bool legend = world > 0 && world <= 8;
+    setPlotTitle(m_utilPlot, byHost ? tr("Device utilisation per host (the median of its ranks)")
+                                    : tr("Device utilisation per rank"));
+    setPlotTitle(m_memPlot, byHost ? tr("Peak memory per host (its largest rank)") : tr("Peak memory per rank"));
+    const bool legend = !names.isEmpty() && names.size() <= 8;
     m_utilPlot->legend->setVisible(legend);
     m_memPlot->legend->setVisible(legend);
     m_utilPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
@@ -56,12 +76,59 @@ bool DevicesTab::ensureRankGraphs(const MetricStore& store)
     return true;
 }
 
+// Grouped by host: each host's line over the visible steps, one sampled row per point (at most a few hundred
+// per host): the median utilisation of its ranks and the largest memory.
+void DevicesTab::refreshByHost(const MetricStore& store)
+{
+    const QCPRange range = m_utilPlot->xAxis->range();
+    const qint64 rows = store.rowCount();
+    qint64 r0 = 0, r1 = rows;
+    if (rows > 0 && range.size() > 0 && m_deviceRows > 0) {
+        r0 = store.lowerBoundRow(qint64(std::floor(range.lower)));
+        r1 = std::min(rows, store.lowerBoundRow(qint64(std::ceil(range.upper)) + 1));
+    }
+    const int points = std::max(100, m_utilPlot->width() / 3);
+    const qint64 stride = std::max<qint64>(1, (r1 - r0) / points);
+    QVector<double> keys, util, mem;
+    std::vector<float> v;
+    for (size_t h = 0; h < m_hostRanks.size(); ++h) {
+        keys.clear(), util.clear(), mem.clear();
+        for (qint64 row = r0; row < r1; row += stride) {
+            v.clear();
+            float most = std::numeric_limits<float>::quiet_NaN();
+            for (int r : m_hostRanks[h]) {
+                const float u = store.rankAt(RankMetric::Util, r, row), m = store.rankAt(RankMetric::Mem, r, row);
+                if (std::isfinite(u))
+                    v.push_back(u);
+                if (std::isfinite(m) && !(m <= most))
+                    most = std::isfinite(most) ? std::max(most, m) : m;
+            }
+            if (v.empty() && !std::isfinite(most))
+                continue;
+            keys.append(double(store.stepAt(row)));
+            if (!v.empty()) {
+                std::nth_element(v.begin(), v.begin() + qsizetype(v.size() / 2), v.end());
+                util.append(v[v.size() / 2]);
+            } else {
+                util.append(std::numeric_limits<double>::quiet_NaN());
+            }
+            mem.append(std::isfinite(most) ? most : std::numeric_limits<double>::quiet_NaN());
+        }
+        m_util[qsizetype(h)]->setData(keys, util, true);
+        m_mem[qsizetype(h)]->setData(keys, mem, true);
+    }
+    m_deviceRows = rows;
+    m_deviceDecimated = true;
+}
+
 void DevicesTab::refresh(const MetricStore& store, quint64 generation, bool rebuild)
 {
     ensureRankGraphs(store);
     const qint64 rows = store.rowCount();
     const int world = store.worldSize();
-    if (qint64(rows) * std::max(1, world) > kRawLimit * 4LL)
+    if (m_byHost)
+        refreshByHost(store);
+    else if (qint64(rows) * std::max(1, world) > kRawLimit * 4LL)
         refreshDecimated(store, generation);
     else
         appendRows(store, rebuild);
@@ -151,7 +218,10 @@ void DevicesTab::applySelectionStyle()
     const bool any = !m_selected.isEmpty();
     for (int r = 0; r < world; ++r) {
         QColor c = rankColor(r, world);
-        const bool sel = m_selected.contains(r);
+        bool sel = !m_byHost && m_selected.contains(r);
+        if (m_byHost) // a host's line is selected with any of its ranks
+            for (int k : m_hostRanks[size_t(r)])
+                sel = sel || m_selected.contains(k);
         if (any && !sel)
             c.setAlphaF(0.18f);
         const QPen pen(c, sel ? 2.5 : 1.2);

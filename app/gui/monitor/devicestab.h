@@ -1,11 +1,14 @@
 // The Monitor's Devices tab: device utilisation and peak memory, one line per rank; the selected
-// ranks are drawn wide and on top, the others faded.
+// ranks are drawn wide and on top, the others faded. A job grouped by host (analysis::groupByHost) gets
+// one line per host instead: the median utilisation of its ranks and the memory of its largest.
 #pragma once
 
 #include "monitor/monitorplot.h"
 
 #include <QList>
 #include <QWidget>
+
+#include <vector>
 
 class QCPGraph;
 class QCustomPlot;
@@ -18,8 +21,10 @@ class DevicesTab : public QWidget {
   public:
     explicit DevicesTab(QWidget* parent = nullptr);
 
-    // One graph per rank of the store (named after its host); returns true when they were recreated.
+    // One graph per rank of the store (named after its host), or per host when grouped; returns true when
+    // they were recreated.
     bool ensureRankGraphs(const metrics::MetricStore& store);
+    bool groupedByHost() const { return m_byHost; }
     // Updates the plots' data and value axes for the current x range (the caller sets it).
     void refresh(const metrics::MetricStore& store, quint64 generation, bool rebuild);
     void setSelectedRanks(const QList<int>& ranks); // restyles the lines
@@ -34,10 +39,13 @@ class DevicesTab : public QWidget {
     void applySelectionStyle();
     void refreshDecimated(const metrics::MetricStore& store, quint64 generation);
     void appendRows(const metrics::MetricStore& store, bool rebuild);
+    void refreshByHost(const metrics::MetricStore& store);
 
     QCustomPlot *m_utilPlot = nullptr, *m_memPlot = nullptr;
     QList<QCPGraph*> m_util, m_mem;
     QList<int> m_selected;
+    bool m_byHost = false;
+    std::vector<std::vector<int>> m_hostRanks; // grouped: the ranks of each graph
     qint64 m_deviceRows = 0;
     qint64 m_deviceLastStep = -1;
     bool m_deviceDecimated = false;

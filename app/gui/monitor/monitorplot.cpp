@@ -28,6 +28,34 @@ QCustomPlot* makePlot(QWidget* parent, const QString& title)
     return plot;
 }
 
+void setPlotTitle(QCustomPlot* plot, const QString& title)
+{
+    if (auto* text = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)))
+        text->setText(title);
+    plot->setAccessibleName(title);
+}
+
+void fitValueAxis(QCPAxis* axis, const QList<QCPGraph*>& graphs)
+{
+    QCPRange all;
+    bool any = false;
+    for (QCPGraph* g : graphs) {
+        bool found = false;
+        const QCPRange r = g->getValueRange(found);
+        if (!found)
+            continue;
+        all = any ? QCPRange(std::min(all.lower, r.lower), std::max(all.upper, r.upper)) : r;
+        any = true;
+    }
+    if (!any)
+        return;
+    // Headroom so flat lines do not sit on the frame; a flat series gets 5 % of its own size around it (a
+    // learning rate of 2e-5 held flat on 1.9e-5 to 2.1e-5, not on QCustomPlot's +-3 default for a zero range).
+    const double size = all.upper - all.lower;
+    const double pad = size > 0 ? size * 0.05 : std::max(std::abs(all.upper) * 0.05, 1e-12);
+    axis->setRange(all.lower - pad, all.upper + pad);
+}
+
 void setGraphData(QCPGraph* graph, const XYSeries& series)
 {
     graph->setData(series.keys, series.values, true);

@@ -6,10 +6,12 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QList>
 #include <QString>
 
 #include <functional>
 
+class QCPAxis;
 class QCPGraph;
 class QCustomPlot;
 class QWidget;
@@ -20,6 +22,9 @@ inline constexpr int kRawLimit = 50000; // rows drawn point by point; above: dec
 
 // A plot with a bold title row, "step" on the x axis, the shared style and horizontal drag and zoom.
 QCustomPlot* makePlot(QWidget* parent, const QString& title);
+void setPlotTitle(QCustomPlot* plot, const QString& title);
+// The value axis over the data of `graphs` with 5 % headroom; a flat series on a range of its own scale.
+void fitValueAxis(QCPAxis* axis, const QList<QCPGraph*>& graphs);
 void setGraphData(QCPGraph* graph, const XYSeries& series);
 int plotPoints(QCustomPlot* plot); // points worth drawing across the plot's width
 

@@ -189,23 +189,13 @@ void TrainingTab::appendRows(const MetricStore& store, bool rebuild)
 void TrainingTab::rescaleAxes()
 {
     for (QCustomPlot* p : {m_lossPlot, m_lrPlot, m_gradPlot}) {
-        bool first = true;
-        for (int i = 0; i < p->graphCount(); ++i) {
-            if (p->graph(i)->dataCount() == 0)
-                continue;
-            p->graph(i)->rescaleValueAxis(!first, true);
-            first = false;
-        }
+        QList<QCPGraph*> graphs;
+        for (int i = 0; i < p->graphCount(); ++i)
+            graphs.append(p->graph(i));
+        fitValueAxis(p->yAxis, graphs);
     }
-    m_tokens->rescaleValueAxis(false, true);
-    m_mfu->rescaleValueAxis(false, true);
-    // Headroom so flat lines do not sit on the frame.
-    for (QCPAxis* axis :
-         {m_lossPlot->yAxis, m_lrPlot->yAxis, m_gradPlot->yAxis, m_tputPlot->yAxis, m_tputPlot->yAxis2}) {
-        const QCPRange r = axis->range();
-        const double pad = r.size() > 0 ? r.size() * 0.05 : std::max(1e-12, std::abs(r.upper) * 0.05);
-        axis->setRange(r.lower - pad, r.upper + pad);
-    }
+    fitValueAxis(m_tputPlot->yAxis, {m_tokens});
+    fitValueAxis(m_tputPlot->yAxis2, {m_mfu});
     if (m_tokens->dataCount() > 0 && m_tputPlot->yAxis->range().lower > 0)
         m_tputPlot->yAxis->setRangeLower(0);
     if (m_mfu->dataCount() > 0)

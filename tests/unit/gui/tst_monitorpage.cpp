@@ -4,14 +4,17 @@
 #include "qcp.h"
 #include "runs/operations.h"
 #include "runsession.h"
+#include "scale_run.h"
 #include "test_paths.h"
 
 #include "analysis/diagnosis.h"
 
+#include <QCheckBox>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -110,6 +113,93 @@ class TestMonitorPage : public QObject {
         for (int c : {0, 4, 9})
             for (int r = 0; r < 4; ++r)
                 QCOMPARE(cells->cell(c, r), double(store.rankAt(RankMetric::Fwd, r, c)));
+    }
+
+    // 1,024 ranks on 128 hosts (generated): the load balance by host, slowest first, with the spread of each;
+    // the slowest ranks; a host opened to its ranks; the heatmap hosts x steps, ranks on demand; the Devices
+    // tab a line per host.
+    void groupedByHostAt1024Ranks()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1400, 900);
+        page.show();
+        testing::ScaleRun run;
+        run.spikeProb = 0;
+        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
+        run.faults.push_back({testing::ScaleFault::Kind::SlowRank, 300, 0.40, 1});
+        metrics::HelloRecord hello;
+        hello.worldSize = run.ranks;
+        for (int r = 0; r < run.ranks; ++r) {
+            metrics::RankInfo info;
+            info.rank = r;
+            info.host = testing::ScaleRun::hostName(run.hostOf(r));
+            hello.ranks.append(info);
+        }
+        QList<metrics::Record> records{hello};
+        for (int n = 1; n <= 30; ++n)
+            records.append(run.step(n, 1.8e9 + n));
+        session.feed(records);
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        page.refreshNow();
+        monitor::BalanceTab* tab = page.balanceTab();
+        QVERIFY(tab->groupedByHost());
+        QCOMPARE(tab->barHosts().size(), 128);
+        QCOMPARE(tab->barHosts().first(), QStringLiteral("node078"));
+        QCOMPARE(page.phaseBars(Phase::Forward)->dataCount(), 128);
+        QVERIFY(tab->spreadBars()->visible());
+        QCOMPARE(tab->spreadBars()->dataCount(), 128);
+        // The slowest ranks: rank 300 first, then the slow host's eight.
+        QTableWidget* slow = tab->slowestRanksTable();
+        QVERIFY(slow->isVisible());
+        QCOMPARE(slow->rowCount(), 10);
+        QCOMPARE(slow->item(0, 0)->text(), QStringLiteral("300"));
+        QCOMPARE(slow->item(0, 1)->text(), QStringLiteral("node038"));
+        // The heatmap: a row per host.
+        QCOMPARE(page.heatmap()->data()->valueSize(), 128);
+        QCOMPARE(tab->heatmapRowHosts().first(), QStringLiteral("node001"));
+        // Selecting rank 300 in the table opens its host: its eight ranks' bars.
+        slow->selectRow(0);
+        QCOMPARE(tab->openHost(), QStringLiteral("node038"));
+        page.refreshNow();
+        QCOMPARE(tab->barRanks(), (QList<int>{296, 297, 298, 299, 300, 301, 302, 303}));
+        QCOMPARE(page.phaseBars(Phase::Forward)->dataCount(), 8);
+        QVERIFY(!tab->spreadBars()->visible());
+        QCOMPARE(page.phaseBars(Phase::Forward)->selection().dataRange().begin(), 4); // rank 300 selected
+        // Every rank in the heatmap on demand.
+        tab->heatmapRanksBox()->setChecked(true);
+        page.refreshNow();
+        QCOMPARE(page.heatmap()->data()->valueSize(), 1024);
+        // Back to the hosts.
+        tab->setOpenHost({});
+        page.refreshNow();
+        QCOMPARE(page.phaseBars(Phase::Forward)->dataCount(), 128);
+        // The Devices tab: a line per host.
+        page.setCurrentTab(MonitorPage::DevicesTab);
+        page.refreshNow();
+        QCOMPARE(page.utilPlot()->graphCount(), 128);
+        QCOMPARE(page.utilPlot()->graph(0)->name(), QStringLiteral("node001"));
+        QCOMPARE(page.utilGraph(0)->dataCount(), 30);
+    }
+
+    // A flat learning rate of 2e-5 is drawn on an axis of its own scale, not QCustomPlot's -3..3.
+    void flatSeriesKeepsItsScale()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        QList<metrics::Record> records{guitest::hello(2)};
+        for (int s = 1; s <= 20; ++s) {
+            metrics::StepRecord r = guitest::step(s, 2);
+            r.lr = 2e-5;
+            records.append(r);
+        }
+        session.feed(records);
+        page.refreshNow();
+        const QCPRange y = page.lrPlot()->yAxis->range();
+        QVERIFY2(y.lower > 1.8e-5 && y.upper < 2.2e-5 && y.lower < 2e-5 && y.upper > 2e-5,
+                 qPrintable(QStringLiteral("%1 %2").arg(y.lower).arg(y.upper)));
     }
 
     void heatmapShowsEachRanksShare()
