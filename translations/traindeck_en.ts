@@ -82,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="377"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="361"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>The check job could not be cancelled; it ends at its time limit (%n minute), or cancel it on the login node with scancel %1.</numerusform>
@@ -215,7 +215,23 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="151"/>
+        <location filename="../app/gui/findingspanel.cpp" line="131"/>
+        <source>host %1 (%n rank(s))</source>
+        <translation>
+            <numerusform>host %1 (%n rank)</numerusform>
+            <numerusform>host %1 (%n ranks)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/findingspanel.cpp" line="141"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/findingspanel.cpp" line="156"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>Findings (%n)</numerusform>
@@ -315,7 +331,7 @@
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="439"/>
+        <location filename="../app/gui/monitorpage.cpp" line="476"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -323,7 +339,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="450"/>
+        <location filename="../app/gui/monitorpage.cpp" line="487"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>%n malformed line skipped</numerusform>
@@ -353,7 +369,23 @@
 <context>
     <name>traindeck::gui::monitor::BalanceTab</name>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="180"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="265"/>
+        <source>%1 each (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 each (%n rank)</numerusform>
+            <numerusform>%1 each (%n ranks)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="266"/>
+        <source>%1 to %2 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 to %2 (%n rank)</numerusform>
+            <numerusform>%1 to %2 (%n ranks)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="280"/>
         <source>Samples per rank: %1 since step %2 — changed at step(s) %3</source>
         <translation>
             <numerusform>Samples per rank: %1 since step %2 — changed at step %3</numerusform>
@@ -361,7 +393,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="217"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="321"/>
+        <source>%1: %n rank(s)</source>
+        <translation>
+            <numerusform>%1: %n rank</numerusform>
+            <numerusform>%1: %n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="346"/>
         <source>%n sample(s) per step since step %1</source>
         <translation>
             <numerusform>%n sample per step since step %1</numerusform>
@@ -369,7 +409,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="238"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="370"/>
+        <source>Load balance by host: mean time per phase, %n host(s), slowest first</source>
+        <translation>
+            <numerusform>Load balance by host: mean time per phase, %n host, slowest first</numerusform>
+            <numerusform>Load balance by host: mean time per phase, %n hosts, slowest first</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="399"/>
         <source>%n sample(s)</source>
         <translation>
             <numerusform>%n sample</numerusform>

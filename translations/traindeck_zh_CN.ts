@@ -4,7 +4,7 @@
 <context>
     <name>NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="28"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="27"/>
         <source>compute %1</source>
         <translation>计算节点 %1</translation>
     </message>
@@ -81,17 +81,17 @@
 <context>
     <name>traindeck::analysis::Finding</name>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="50"/>
+        <location filename="../backend/analysis/finding.cpp" line="56"/>
         <source>raised at step %1</source>
         <translation>于第 %1 步发现</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="52"/>
+        <location filename="../backend/analysis/finding.cpp" line="58"/>
         <source>resolved at step %1</source>
         <translation>于第 %1 步解决</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/finding.cpp" line="54"/>
+        <location filename="../backend/analysis/finding.cpp" line="60"/>
         <source>not enough evidence yet</source>
         <translation>证据尚不充分</translation>
     </message>
@@ -121,7 +121,7 @@
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="276"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="304"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
@@ -141,38 +141,60 @@
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="271"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="299"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="430"/>
         <source>%1 of the last %2 steps slower, %3% confidence</source>
         <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="273"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="301"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="280"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="308"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="284"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="312"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
         <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 &quot;balance&quot;: &quot;auto&quot;，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
     </message>
     <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="432"/>
+        <source>Host %1 is slow: the data loading of its %2 ranks takes %3% longer than the other hosts&apos; (%4 ms vs %5 ms; %6)</source>
+        <translation>主机 %1 较慢：其 %2 个进程的数据加载耗时比其他主机长 %3%（%4 ms 对比 %5 ms；%6）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="437"/>
+        <source>Every rank on %1 waits longer for its data, so the cause is the host, not one rank: its local disk or network file system, CPU load from other processes, or too few data loader threads for its ranks.</source>
+        <translation>%1 上的每个进程等待数据的时间都更长，因此原因在主机而不在某个进程：它的本地磁盘或网络文件系统、其他进程造成的 CPU 负载，或数据加载线程不足以供其进程使用。</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="442"/>
+        <source>Host %1 is slow: the compute of its %2 ranks takes %3% longer than the other hosts&apos; (%4 ms vs %5 ms; %6)</source>
+        <translation>主机 %1 较慢：其 %2 个进程的计算耗时比其他主机长 %3%（%4 ms 对比 %5 ms；%6）</translation>
+    </message>
+    <message>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="447"/>
+        <source>Every rank on %1 is slower, so the cause is the host, not one device: power or thermal limits, clocks, CPU threads oversubscribed, other jobs on the node. Check it, give it a smaller share of each batch (--balance auto), or exclude it from the hostfile.</source>
+        <translation>%1 上的每个进程都更慢，因此原因在主机而不在某个设备：功耗或温度限制、时钟频率、CPU 线程超额订阅、该节点上的其他作业。请检查该主机，给它分配更小的批次份额（--balance auto），或将其从 hostfile 中排除。</translation>
+    </message>
+    <message>
         <location filename="../backend/analysis/detect_stalls.cpp" line="131"/>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="292"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="320"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="454"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="325"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="353"/>
         <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
         <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="328"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="356"/>
         <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
         <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
     </message>
@@ -351,27 +373,27 @@
         <translation>步/秒</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="107"/>
         <source>gradient transfer</source>
         <translation>梯度传输</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="107"/>
         <source>waiting for slower ranks</source>
         <translation>等待较慢的进程</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_throughput.cpp" line="106"/>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="107"/>
         <source>data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_throughput.cpp" line="107"/>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="108"/>
         <source>%1 ranks do the work of %2 (%3% scaling efficiency)</source>
         <translation>%1 个进程只完成了 %2 个进程的工作量（扩展效率 %3%）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_throughput.cpp" line="108"/>
+        <location filename="../backend/analysis/detect_throughput.cpp" line="109"/>
         <source>The largest loss is %1 (%2 ms of a %3 ms step). Address it first; see the other findings for the details.</source>
         <translation>最大的损耗是%1（每步 %3 ms 中占 %2 ms）。请先解决它，详情见其他诊断结果。</translation>
     </message>
@@ -518,66 +540,66 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="206"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="195"/>
         <source>this machine (no SSH)</source>
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="215"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="204"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="219"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="208"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="230"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="219"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="274"/>
-        <location filename="../backend/checks/clusterchecker.cpp" line="298"/>
-        <location filename="../backend/checks/clusterchecker.cpp" line="299"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="263"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="287"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="288"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="310"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="299"/>
         <source>not submitted: the partition cannot run it (see Slurm)</source>
         <translation>未提交：该分区无法运行它（见 Slurm）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="339"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="328"/>
         <source>the check job did not run</source>
         <translation>检查作业没有运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="377"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="361"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>无法取消检查作业；它会在时间限制（%n 分钟）到达时结束，也可以在登录节点上用 scancel %1 取消它。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="414"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="398"/>
         <source>job step of job %1 on %2 (host name %3)</source>
         <translation>作业 %1 在 %2 上的作业步（主机名 %3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="417"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="401"/>
         <source>srun in job %1 on %2: %3</source>
         <translation>作业 %1 中 %2 上的 srun：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="418"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="402"/>
         <source>Slurm did not start a job step on this node (its words are in the evidence); `srun --jobid=%1 --overlap -w %2 hostname` on the login node shows the same.</source>
         <translation>Slurm 没有在此节点上启动作业步（其输出见证据）；在登录节点上运行 `srun --jobid=%1 --overlap -w %2 hostname` 会看到同样的结果。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="428"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="412"/>
         <source>no job step</source>
         <translation>没有作业步</translation>
     </message>
@@ -587,7 +609,7 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="308"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="297"/>
         <location filename="../backend/checks/nodecheck.cpp" line="309"/>
         <source>cancelled</source>
         <translation>已取消</translation>
@@ -2733,40 +2755,54 @@
         <source>not enough evidence yet</source>
         <translation>证据尚不充分</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/findingspanel.cpp" line="131"/>
+        <source>host %1 (%n rank(s))</source>
+        <translation>
+            <numerusform>主机 %1（%n 个进程）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="134"/>
+        <location filename="../app/gui/findingspanel.cpp" line="137"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="135"/>
+        <location filename="../app/gui/findingspanel.cpp" line="138"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/findingspanel.cpp" line="141"/>
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="151"/>
+        <location filename="../app/gui/findingspanel.cpp" line="156"/>
         <source>Findings: none</source>
         <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="151"/>
+        <location filename="../app/gui/findingspanel.cpp" line="156"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="183"/>
+        <location filename="../app/gui/findingspanel.cpp" line="188"/>
         <source>Steps %1 to %2</source>
         <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="188"/>
+        <location filename="../app/gui/findingspanel.cpp" line="193"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="198"/>
+        <location filename="../app/gui/findingspanel.cpp" line="203"/>
         <source>What to do:</source>
         <translation>处理建议：</translation>
     </message>
@@ -3648,147 +3684,147 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
 <context>
     <name>traindeck::gui::MonitorPage</name>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="80"/>
+        <location filename="../app/gui/monitorpage.cpp" line="81"/>
         <source>No run</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="88"/>
+        <location filename="../app/gui/monitorpage.cpp" line="89"/>
         <source>&amp;Smoothing:</source>
         <translation>平滑(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="93"/>
+        <location filename="../app/gui/monitorpage.cpp" line="94"/>
         <source>Weight of the exponential moving average of the loss (debiased)</source>
         <translation>损失指数移动平均的权重（已去偏）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="101"/>
+        <location filename="../app/gui/monitorpage.cpp" line="102"/>
         <source>&amp;Bars over last:</source>
         <translation>柱状图统计最近(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="105"/>
+        <location filename="../app/gui/monitorpage.cpp" line="106"/>
         <source> steps</source>
         <translation> 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="106"/>
+        <location filename="../app/gui/monitorpage.cpp" line="107"/>
         <source>The load-balance bars show the mean of each phase over these last steps</source>
         <translation>负载均衡柱状图显示最近这些步中各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="111"/>
+        <location filename="../app/gui/monitorpage.cpp" line="112"/>
         <source>&amp;Heatmap:</source>
         <translation>热力图(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="113"/>
+        <location filename="../app/gui/monitorpage.cpp" line="114"/>
         <source>Step time</source>
         <translation>步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="114"/>
+        <location filename="../app/gui/monitorpage.cpp" line="115"/>
         <source>Data loading</source>
         <translation>数据加载</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="115"/>
+        <location filename="../app/gui/monitorpage.cpp" line="116"/>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="116"/>
+        <location filename="../app/gui/monitorpage.cpp" line="117"/>
         <source>Backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="117"/>
+        <location filename="../app/gui/monitorpage.cpp" line="118"/>
         <source>Communication (critical path)</source>
         <translation>通信（关键路径）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="118"/>
+        <location filename="../app/gui/monitorpage.cpp" line="119"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="119"/>
+        <location filename="../app/gui/monitorpage.cpp" line="120"/>
         <source>Communication hidden by backward</source>
         <translation>被反向传播隐藏的通信</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="120"/>
+        <location filename="../app/gui/monitorpage.cpp" line="121"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="121"/>
+        <location filename="../app/gui/monitorpage.cpp" line="122"/>
         <source>Compute (fwd+bwd+opt)</source>
         <translation>计算（前向+反向+优化器）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="122"/>
+        <location filename="../app/gui/monitorpage.cpp" line="123"/>
         <source>Samples (share of the batch)</source>
         <translation>样本数（批次份额）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="127"/>
+        <location filename="../app/gui/monitorpage.cpp" line="128"/>
         <source>&amp;Follow latest</source>
         <translation>跟随最新(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="129"/>
+        <location filename="../app/gui/monitorpage.cpp" line="130"/>
         <source>Keep the newest step in view; zooming or panning turns this off</source>
         <translation>始终显示最新的一步；缩放或平移会关闭此项</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="133"/>
+        <location filename="../app/gui/monitorpage.cpp" line="134"/>
         <source>Reset &amp;zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="134"/>
+        <location filename="../app/gui/monitorpage.cpp" line="135"/>
         <source>Show the whole run again (also: double-click a plot)</source>
         <translation>重新显示整个运行（也可双击图表）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="136"/>
+        <location filename="../app/gui/monitorpage.cpp" line="137"/>
         <source>Export &amp;PNG…</source>
         <translation>导出 PNG(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="137"/>
+        <location filename="../app/gui/monitorpage.cpp" line="138"/>
         <source>Save the plots of the current tab as an image</source>
         <translation>将当前标签页的图表保存为图片</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="139"/>
+        <location filename="../app/gui/monitorpage.cpp" line="140"/>
         <source>Export &amp;CSV…</source>
         <translation>导出 CSV(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="140"/>
+        <location filename="../app/gui/monitorpage.cpp" line="141"/>
         <source>Save the run&apos;s series (scalars and per-rank step times) as CSV</source>
         <translation>将运行的序列（标量和各进程步耗时）保存为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="54"/>
+        <location filename="../app/gui/monitorpage.cpp" line="55"/>
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="55"/>
+        <location filename="../app/gui/monitorpage.cpp" line="56"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="56"/>
+        <location filename="../app/gui/monitorpage.cpp" line="57"/>
         <source>&amp;Load balance</source>
         <translation>负载均衡(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="58"/>
+        <location filename="../app/gui/monitorpage.cpp" line="59"/>
         <source>L&amp;ogs</source>
         <translation>日志(&amp;O)</translation>
     </message>
@@ -3798,119 +3834,119 @@ Data-parallel LLM training on a small cluster: launch, monitor, diagnose, resume
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="430"/>
+        <location filename="../app/gui/monitorpage.cpp" line="467"/>
         <source>No run — open one on the Runs page or launch one</source>
         <translation>无运行 —— 可在“运行”页面打开，或启动一次新的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="431"/>
+        <location filename="../app/gui/monitorpage.cpp" line="468"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="432"/>
+        <location filename="../app/gui/monitorpage.cpp" line="469"/>
         <source>Run %1 (live)</source>
         <translation>运行 %1（实时）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="433"/>
+        <location filename="../app/gui/monitorpage.cpp" line="470"/>
         <source>Run %1 (finished, offline)</source>
         <translation>运行 %1（已结束，离线）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="438"/>
+        <location filename="../app/gui/monitorpage.cpp" line="475"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="439"/>
+        <location filename="../app/gui/monitorpage.cpp" line="476"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="441"/>
+        <location filename="../app/gui/monitorpage.cpp" line="478"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="444"/>
+        <location filename="../app/gui/monitorpage.cpp" line="481"/>
         <source>%1 tokens/s</source>
         <translation>%1 tokens/s</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="447"/>
+        <location filename="../app/gui/monitorpage.cpp" line="484"/>
         <source>MFU %1%</source>
         <translation>MFU %1%</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitorpage.cpp" line="450"/>
+        <location filename="../app/gui/monitorpage.cpp" line="487"/>
         <source>%n malformed line(s) skipped</source>
         <translation>
             <numerusform>已跳过 %n 行格式错误的数据</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="455"/>
+        <location filename="../app/gui/monitorpage.cpp" line="492"/>
         <source>selected ranks: %1</source>
         <translation>已选进程：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="477"/>
+        <location filename="../app/gui/monitorpage.cpp" line="514"/>
         <source>Export plots as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="478"/>
+        <location filename="../app/gui/monitorpage.cpp" line="515"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="482"/>
-        <location filename="../app/gui/monitorpage.cpp" line="501"/>
-        <location filename="../app/gui/monitorpage.cpp" line="533"/>
+        <location filename="../app/gui/monitorpage.cpp" line="519"/>
+        <location filename="../app/gui/monitorpage.cpp" line="538"/>
+        <location filename="../app/gui/monitorpage.cpp" line="570"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="482"/>
+        <location filename="../app/gui/monitorpage.cpp" line="519"/>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="488"/>
+        <location filename="../app/gui/monitorpage.cpp" line="525"/>
         <source>Export CSV</source>
         <translation>导出 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="488"/>
+        <location filename="../app/gui/monitorpage.cpp" line="525"/>
         <source>There is no data to export yet.</source>
         <translation>还没有可导出的数据。</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="493"/>
+        <location filename="../app/gui/monitorpage.cpp" line="530"/>
         <source>Export series as CSV</source>
         <translation>将序列导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="494"/>
+        <location filename="../app/gui/monitorpage.cpp" line="531"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="501"/>
-        <location filename="../app/gui/monitorpage.cpp" line="534"/>
+        <location filename="../app/gui/monitorpage.cpp" line="538"/>
+        <location filename="../app/gui/monitorpage.cpp" line="571"/>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="506"/>
+        <location filename="../app/gui/monitorpage.cpp" line="543"/>
         <source>Exporting %1…</source>
         <translation>正在导出 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitorpage.cpp" line="506"/>
+        <location filename="../app/gui/monitorpage.cpp" line="543"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4611,156 +4647,304 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::gui::monitor::BalanceTab</name>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="62"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="226"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="144"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="375"/>
         <source>Load balance: mean time per phase and rank</source>
         <translation>负载均衡：各进程各阶段的平均耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="63"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="112"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="145"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="205"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="377"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="470"/>
         <source>rank and host</source>
         <translation>进程与主机</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="64"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="146"/>
         <source>ms per step</source>
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="44"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="45"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="74"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="46"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="47"/>
         <source>comm transfer</source>
         <translation>通信传输</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="48"/>
         <source>comm wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="49"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="111"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="64"/>
+        <source>← All hosts</source>
+        <translation>← 所有主机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="65"/>
+        <source>Back to one bar per host (Backspace)</source>
+        <translation>返回每台主机一根柱（Backspace）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <source>Rank</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <source>Slower by</source>
+        <translation>慢出</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="75"/>
+        <source>Since step</source>
+        <translation>起始步</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="81"/>
+        <source>The slowest ranks over the bars&apos; steps: their own time (every phase but the wait for the others) over the median rank&apos;s. Select one to open its host.</source>
+        <translation>柱状图所覆盖步数中最慢的进程：其自身耗时（除等待其他进程外的所有阶段）相对中位进程的超出。选中一行可打开其主机。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="97"/>
+        <source>Heatmap: every &amp;rank</source>
+        <translation>热力图：每个进程(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="98"/>
+        <source>Show a row per rank instead of a row per host (the median of its ranks)</source>
+        <translation>每个进程一行，而不是每台主机一行（其进程的中位数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="181"/>
+        <source>median rank&apos;s own time</source>
+        <translation>中位进程的自身耗时</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="184"/>
+        <source>its ranks: fastest to slowest</source>
+        <translation>其进程：最快到最慢</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="204"/>
         <source>Step time per rank and step</source>
         <translation>各进程每步的步耗时</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="121"/>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="143"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="214"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="237"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="142"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="236"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="469"/>
         <source>%1 per rank and step</source>
         <translation>各进程每步的%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="143"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="237"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="265"/>
+        <source>%1 each (%n rank(s))</source>
+        <translation>
+            <numerusform>每个 %1（%n 个进程）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="266"/>
+        <source>%1 to %2 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 到 %2（%n 个进程）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="169"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="269"/>
         <source>Samples per rank: %1 since step %2 (unchanged)</source>
         <translation>各进程样本数：%1，自第 %2 步起（未变）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="180"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="280"/>
         <source>Samples per rank: %1 since step %2 — changed at step(s) %3</source>
         <translation>
             <numerusform>各进程样本数：%1，自第 %2 步起 — 调整于第 %3 步</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="186"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="286"/>
         <source>Median step %1 ms before the last change, %2 ms after (%3 %)</source>
         <translation>最后一次调整前步耗时中位数 %1 ms，调整后 %2 ms（%3 %）</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="321"/>
+        <source>%1: %n rank(s)</source>
+        <translation>
+            <numerusform>%1：%n 个进程</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="211"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="322"/>
+        <source>own time per step: median %1 ms, fastest %2 ms, slowest %3 ms (rank %4)</source>
+        <translation>每步自身耗时：中位数 %1 ms，最快 %2 ms，最慢 %3 ms（进程 %4）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="326"/>
+        <source>Click to show its ranks</source>
+        <translation>点击显示其进程</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="341"/>
         <source>Rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="211"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="341"/>
         <source>Rank %1 on %2</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="213"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="343"/>
         <source>%1 ms per step (mean of the phases)</source>
         <translation>每步 %1 ms（各阶段平均值之和）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="217"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="346"/>
         <source>%n sample(s) per step since step %1</source>
         <translation>
             <numerusform>自第 %1 步起每步 %n 个样本</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/balancetab.cpp" line="225"/>
-        <source>Load balance: mean time per phase and rank, steps %1–%2</source>
-        <translation>负载均衡：各进程各阶段的平均耗时，第 %1–%2 步</translation>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="368"/>
+        <source>, steps %1–%2</source>
+        <translation>，第 %1–%2 步</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/monitor/balancetab.cpp" line="238"/>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="370"/>
+        <source>Load balance by host: mean time per phase, %n host(s), slowest first</source>
+        <translation>
+            <numerusform>按主机的负载均衡：各阶段平均耗时，%n 台主机，最慢的在前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="373"/>
+        <source>Load balance on %1: mean time per phase and rank</source>
+        <translation>%1 上的负载均衡：各阶段和进程的平均耗时</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="377"/>
+        <source>host, slowest first</source>
+        <translation>主机，最慢的在前</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="422"/>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="425"/>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="468"/>
+        <source>%1 per host and step (the median of its ranks)</source>
+        <translation>每台主机每步的%1（其进程的中位数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.cpp" line="470"/>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/monitor/balancetab.cpp" line="399"/>
         <source>%n sample(s)</source>
         <translation>
             <numerusform>%n 个样本</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../app/gui/monitor/balancetab.h" line="105"/>
+        <source>Step time</source>
+        <translation>步耗时</translation>
+    </message>
 </context>
 <context>
     <name>traindeck::gui::monitor::DevicesTab</name>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="22"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="25"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="67"/>
         <source>Device utilisation per rank</source>
         <translation>各进程的设备利用率</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="23"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="26"/>
         <source>utilisation (%)</source>
         <translation>利用率（%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="24"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="27"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="68"/>
         <source>Peak memory per rank</source>
         <translation>各进程的峰值显存</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="25"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="28"/>
         <source>memory (MiB)</source>
         <translation>显存（MiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="41"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="47"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/monitor/devicestab.cpp" line="41"/>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="47"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="66"/>
+        <source>Device utilisation per host (the median of its ranks)</source>
+        <translation>每台主机的设备利用率（其进程的中位数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/monitor/devicestab.cpp" line="68"/>
+        <source>Peak memory per host (its largest rank)</source>
+        <translation>每台主机的峰值内存（其最大的进程）</translation>
     </message>
 </context>
 <context>
@@ -4837,47 +5021,47 @@ Fingerprint %2</source>
         <translation>mpirun 与 %1 失去联系（节点宕机、其 Open MPI 守护进程被终止，或到它的链路被切断）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="179"/>
+        <location filename="../backend/launch/failure.cpp" line="194"/>
         <source>the job on %1</source>
         <translation>%1 上的作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="181"/>
+        <location filename="../backend/launch/failure.cpp" line="196"/>
         <source>the job</source>
         <translation>作业</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="183"/>
+        <location filename="../backend/launch/failure.cpp" line="198"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="185"/>
+        <location filename="../backend/launch/failure.cpp" line="200"/>
         <source>rank %1 on %2</source>
         <translation>%2 上的进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="188"/>
+        <location filename="../backend/launch/failure.cpp" line="203"/>
         <source>was killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="189"/>
+        <location filename="../backend/launch/failure.cpp" line="204"/>
         <source>was killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="191"/>
+        <location filename="../backend/launch/failure.cpp" line="206"/>
         <source>exited with code %1</source>
         <translation>以退出码 %1 退出</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="193"/>
+        <location filename="../backend/launch/failure.cpp" line="208"/>
         <source>failed (mpirun exit code %1)</source>
         <translation>失败（mpirun 退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/failure.cpp" line="195"/>
+        <location filename="../backend/launch/failure.cpp" line="210"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -5250,7 +5434,12 @@ Fingerprint %2</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/ranklogs.cpp" line="312"/>
+        <location filename="../backend/launch/ranklogs.cpp" line="325"/>
+        <source>ranks %1 except %2</source>
+        <translation>进程 %1，%2 除外</translation>
+    </message>
+    <message>
+        <location filename="../backend/launch/ranklogs.cpp" line="327"/>
         <source>ranks %1</source>
         <translation>进程 %1</translation>
     </message>
@@ -5600,12 +5789,12 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricStore</name>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="446"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="474"/>
         <source>cannot open: %1</source>
         <translation>无法打开：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="464"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="492"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>

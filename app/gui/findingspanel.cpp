@@ -127,13 +127,19 @@ void FindingsPanel::setFindings(const QList<Finding>& findings)
     for (int i = 0; i < findings.size(); ++i) {
         const Finding& f = findings.at(i);
         QString ranks;
-        if (!f.ranks.isEmpty()) {
+        if (f.isHostWide()) {
+            ranks =
+                QStringLiteral(" — ") + tr("host %1 (%n rank(s))", nullptr, int(f.ranks.size())).arg(f.hosts.value(0));
+        } else if (!f.ranks.isEmpty()) {
+            constexpr int kNamed = 4; // then "and N more"
             QStringList parts;
-            for (int k = 0; k < f.ranks.size(); ++k) {
+            for (int k = 0; k < f.ranks.size() && k < kNamed; ++k) {
                 const QString host = k < f.hosts.size() ? f.hosts.at(k) : QString();
                 parts << (host.isEmpty() ? tr("rank %1").arg(f.ranks.at(k))
                                          : tr("rank %1 (%2)").arg(f.ranks.at(k)).arg(host));
             }
+            if (f.ranks.size() > kNamed)
+                parts << tr("and %n more", nullptr, int(f.ranks.size()) - kNamed);
             ranks = QStringLiteral(" — ") + parts.join(QStringLiteral(", "));
         }
         const QString state =

@@ -42,6 +42,12 @@ QString Finding::severityName(Severity s)
     return {};
 }
 
+bool Finding::isHostWide() const
+{
+    return std::isfinite(evidenceValue(QStringLiteral("host_ranks"))) && !hosts.isEmpty() &&
+           hosts.count(hosts.first()) == hosts.size();
+}
+
 QString Finding::timeline() const
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("traindeck::analysis::Finding", text); };

@@ -47,6 +47,8 @@ struct Finding {
 
     double evidenceValue(const QString& name, double fallback = std::numeric_limits<double>::quiet_NaN()) const;
     void addEvidence(const QString& name, double value) { evidence.append({name, value}); }
+    // About a whole host (its ranks together; evidence host_ranks), not about each of its ranks.
+    bool isHostWide() const;
 
     // When it was raised and resolved, translated ("raised at step 14; resolved at step 80"); "" when
     // not tracked.

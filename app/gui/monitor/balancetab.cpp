@@ -80,7 +80,8 @@ BalanceTab::BalanceTab(QWidget* parent) : QWidget(parent)
     m_slowest->setSelectionMode(QAbstractItemView::SingleSelection);
     m_slowest->setToolTip(tr("The slowest ranks over the bars' steps: their own time (every phase but the wait "
                              "for the others) over the median rank's. Select one to open its host."));
-    m_slowest->setMaximumHeight(6 * m_slowest->fontMetrics().height() + 40);
+    m_slowest->verticalHeader()->setDefaultSectionSize(m_slowest->fontMetrics().height() + 6);
+    m_slowest->setMaximumHeight(6 * (m_slowest->fontMetrics().height() + 6) + m_slowest->fontMetrics().height() + 12);
     m_slowest->hide();
     connect(m_slowest, &QTableWidget::itemSelectionChanged, this, [this] {
         const auto rows = m_slowest->selectionModel()->selectedRows();
@@ -257,7 +258,13 @@ void BalanceTab::refreshShares()
     QStringList shares;
     for (int n : b.samples)
         shares.append(QString::number(n));
-    const QString split = shares.join(QStringLiteral(" / "));
+    QString split = shares.join(QStringLiteral(" / "));
+    // Many ranks: the range of the shares, not a thousand numbers.
+    if (b.samples.size() > 16) {
+        const auto [lo, hi] = std::minmax_element(b.samples.begin(), b.samples.end());
+        split = *lo == *hi ? tr("%1 each (%n rank(s))", nullptr, int(b.samples.size())).arg(*lo)
+                           : tr("%1 to %2 (%n rank(s))", nullptr, int(b.samples.size())).arg(*lo).arg(*hi);
+    }
     if (!b.changed()) {
         m_sharesLabel->setText(tr("Samples per rank: %1 since step %2 (unchanged)").arg(split).arg(b.sinceStep));
         return;
