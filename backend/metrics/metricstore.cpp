@@ -1,14 +1,22 @@
 #include "metrics/metricstore.h"
 
+#include "common/paths.h"
 #include "metrics/parser.h"
 #include "metrics/writer.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace traindeck::metrics {
@@ -39,6 +47,78 @@ int floatIndex(Scalar s)
     }
 }
 constexpr int kFloatScalars = 7;
+
+using RankColumn = ChunkedColumn<float, 10>;
+static_assert(RankColumn::kChunk == MetricStore::kRankColumnRows);
+
+// An unlinked file that chunks of per-rank columns are written to and mapped back from (read-only): it
+// disappears with the process, also after a crash.
+class SpillFile {
+  public:
+    ~SpillFile()
+    {
+        for (const auto& [at, bytes] : m_maps)
+            ::munmap(at, bytes);
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    static std::unique_ptr<SpillFile> create(const QString& directory, QString* error)
+    {
+        if (!QDir().mkpath(directory)) {
+            *error = QCoreApplication::translate("traindeck::metrics::MetricStore", "cannot create %1").arg(directory);
+            return {};
+        }
+        QByteArray name = QFile::encodeName(directory + QStringLiteral("/metrics-spill-XXXXXX"));
+        const int fd = ::mkstemp(name.data());
+        if (fd < 0) {
+            *error = QStringLiteral("%1: %2").arg(QFile::decodeName(name), QString::fromLocal8Bit(strerror(errno)));
+            return {};
+        }
+        ::unlink(name.constData());
+        auto f = std::make_unique<SpillFile>();
+        f->m_fd = fd;
+        return f;
+    }
+    // Writes the blocks one after the other and maps them; the mapping's start, or nullptr (error set).
+    const char* append(const std::vector<std::pair<const void*, size_t>>& blocks, QString* error)
+    {
+        size_t total = 0;
+        for (const auto& b : blocks)
+            total += b.second;
+        const off_t start = m_size;
+        off_t at = start;
+        for (const auto& [data, bytes] : blocks) {
+            size_t done = 0;
+            while (done < bytes) {
+                const ssize_t n = ::pwrite(m_fd, static_cast<const char*>(data) + done, bytes - done, at + off_t(done));
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0) {
+                    *error = QString::fromLocal8Bit(strerror(n < 0 ? errno : ENOSPC));
+                    return nullptr;
+                }
+                done += size_t(n);
+            }
+            at += off_t(bytes);
+        }
+        void* map = ::mmap(nullptr, total, PROT_READ, MAP_SHARED, m_fd, start);
+        if (map == MAP_FAILED) {
+            *error = QString::fromLocal8Bit(strerror(errno));
+            return nullptr;
+        }
+        m_maps.emplace_back(map, total);
+        // The next block starts on a page (mmap offsets must); chunks are whole pages anyway.
+        const off_t page = off_t(::sysconf(_SC_PAGESIZE));
+        m_size = (at + page - 1) / page * page;
+        return static_cast<const char*>(map);
+    }
+    qint64 size() const { return qint64(m_size); }
+
+  private:
+    int m_fd = -1;
+    off_t m_size = 0;
+    std::vector<std::pair<void*, size_t>> m_maps;
+};
 } // namespace
 
 struct MetricStore::Private {
@@ -48,7 +128,45 @@ struct MetricStore::Private {
     ChunkedColumn<qint64> tokens;
     std::array<ChunkedColumn<float>, kFloatScalars> scalars;
     // rank[m][r]
-    std::array<std::vector<ChunkedColumn<float>>, kRankMetricCount> rank;
+    std::array<std::vector<RankColumn>, kRankMetricCount> rank;
+    // The spill of a large job's older per-rank chunks (MetricStore::setSpillPolicy).
+    qint64 residentRows = MetricStore::kResidentRows;
+    qint64 spillAboveBytes = MetricStore::kSpillAboveBytes;
+    QString spillDirectory;
+    std::unique_ptr<SpillFile> spill;
+    size_t spilledChunks = 0; // chunks [0, spilledChunks) of every rank column are in the file
+    QString spillError;
+
+    void maybeSpill()
+    {
+        const qint64 rows = steps.size();
+        const qint64 columns = qint64(rank[0].size()) * kRankMetricCount;
+        if (!spillError.isEmpty() || columns == 0 || columns * rows * qint64(sizeof(float)) < spillAboveBytes)
+            return;
+        while (qint64(spilledChunks + 1) * RankColumn::kChunk + residentRows <= rows) {
+            if (!spill) {
+                spill = SpillFile::create(spillDirectory.isEmpty() ? paths::cacheDir() : spillDirectory, &spillError);
+                if (!spill)
+                    return;
+            }
+            std::vector<std::pair<const void*, size_t>> blocks;
+            for (const auto& cols : rank)
+                for (const auto& c : cols)
+                    blocks.emplace_back(c.chunkData(spilledChunks), sizeof(float) * size_t(RankColumn::kChunk));
+            const char* at = spill->append(blocks, &spillError);
+            if (!at) {
+                qWarning("traindeck: metrics stay in memory: the spill file cannot be written: %s",
+                         qPrintable(spillError));
+                return;
+            }
+            for (auto& cols : rank)
+                for (auto& c : cols) {
+                    c.spillChunk(spilledChunks, reinterpret_cast<const float*>(at));
+                    at += sizeof(float) * size_t(RankColumn::kChunk);
+                }
+            ++spilledChunks;
+        }
+    }
     quint32 presentUnion = 0;
 
     QList<HelloRecord> hellos;
@@ -82,6 +200,9 @@ struct MetricStore::Private {
         for (auto& cols : rank)
             for (auto& c : cols)
                 c.truncate(rows);
+        // The chunk the rows now end in is back in memory (RankColumn::truncate); those before stay spilled.
+        const size_t keep = size_t((rows + RankColumn::kChunk - 1) / RankColumn::kChunk);
+        spilledChunks = std::min(spilledChunks, keep > 0 ? keep - 1 : 0);
     }
 };
 
@@ -91,7 +212,11 @@ MetricStore::~MetricStore() = default;
 
 void MetricStore::clear()
 {
-    d = std::make_unique<Private>();
+    auto fresh = std::make_unique<Private>();
+    fresh->residentRows = d->residentRows;
+    fresh->spillAboveBytes = d->spillAboveBytes;
+    fresh->spillDirectory = d->spillDirectory;
+    d = std::move(fresh);
 }
 
 std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
@@ -427,6 +552,25 @@ void MetricStore::onStep(const StepRecord& r)
             cols[k].append(k < vec.size() ? vec[k] : kNaNf);
     }
     Q_UNUSED(kFloatScalarFirst);
+    d->maybeSpill();
+}
+
+void MetricStore::setSpillPolicy(qint64 residentRows, qint64 spillAboveBytes, const QString& directory)
+{
+    d->residentRows = std::max<qint64>(0, residentRows);
+    d->spillAboveBytes = spillAboveBytes;
+    d->spillDirectory = directory;
+}
+
+qint64 MetricStore::spilledBytes() const
+{
+    return qint64(d->spilledChunks) * RankColumn::kChunk * qint64(sizeof(float)) * kRankMetricCount *
+           qint64(d->rank[0].size());
+}
+
+QString MetricStore::spillError() const
+{
+    return d->spillError;
 }
 
 void MetricStore::onEval(const EvalRecord& r)

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -15,10 +16,11 @@
 namespace traindeck::metrics {
 
 // A growable column in fixed chunks of kChunk elements; only the last chunk grows like a vector, so
-// the memory overhead is bounded by one chunk and appends never copy the whole series.
-template <typename T> class ChunkedColumn {
+// the memory overhead is bounded by one chunk and appends never copy the whole series. A full chunk can be
+// handed to a spill file (spillChunk): its elements are then read from that file's read-only mapping.
+template <typename T, int Shift = 14> class ChunkedColumn {
   public:
-    static constexpr int kShift = 14;
+    static constexpr int kShift = Shift;
     static constexpr qint64 kChunk = qint64(1) << kShift;
 
     qint64 size() const { return size_; }
@@ -39,7 +41,7 @@ template <typename T> class ChunkedColumn {
         chunks_.back().push_back(v);
         ++size_;
     }
-    T operator[](qint64 i) const { return chunks_[size_t(i >> kShift)][size_t(i & (kChunk - 1))]; }
+    T operator[](qint64 i) const { return chunkData(size_t(i >> kShift))[size_t(i & (kChunk - 1))]; }
     void truncate(qint64 n)
     {
         if (n >= size_)
@@ -47,7 +49,15 @@ template <typename T> class ChunkedColumn {
         if (n < 0)
             n = 0;
         const size_t keepChunks = size_t((n + kChunk - 1) >> kShift);
+        if (keepChunks > 0 && keepChunks <= spilled_.size() && spilled_[keepChunks - 1]) {
+            // The last chunk kept grows again: back into memory.
+            const T* p = spilled_[keepChunks - 1];
+            chunks_[keepChunks - 1].assign(p, p + kChunk);
+            spilled_[keepChunks - 1] = nullptr;
+        }
         chunks_.resize(keepChunks);
+        if (spilled_.size() > keepChunks)
+            spilled_.resize(keepChunks);
         if (keepChunks > 0)
             chunks_.back().resize(size_t(n - qint64(keepChunks - 1) * kChunk));
         size_ = n;
@@ -55,14 +65,27 @@ template <typename T> class ChunkedColumn {
     void clear()
     {
         chunks_.clear();
+        spilled_.clear();
         size_ = 0;
     }
+    // Bytes in memory (spilled chunks not counted).
     qint64 memoryBytes() const
     {
-        qint64 b = qint64(chunks_.capacity() * sizeof(std::vector<T>));
+        qint64 b = qint64(chunks_.capacity() * sizeof(std::vector<T>) + spilled_.capacity() * sizeof(const T*));
         for (const auto& c : chunks_)
             b += qint64(c.capacity() * sizeof(T));
         return b;
+    }
+    size_t chunkCount() const { return chunks_.size(); }
+    const T* chunkData(size_t c) const { return c < spilled_.size() && spilled_[c] ? spilled_[c] : chunks_[c].data(); }
+    // Full chunk c is now read from `at` (kChunk elements that stay valid as long as the column): its memory
+    // is freed.
+    void spillChunk(size_t c, const T* at)
+    {
+        if (spilled_.size() <= c)
+            spilled_.resize(c + 1, nullptr);
+        spilled_[c] = at;
+        std::vector<T>().swap(chunks_[c]);
     }
     // Calls f(const T *data, qint64 count, qint64 firstIndex) for contiguous spans covering [from, to).
     template <typename F> void forEachSpan(qint64 from, qint64 to, F&& f) const
@@ -72,13 +95,14 @@ template <typename T> class ChunkedColumn {
             const size_t c = size_t(from >> kShift);
             const qint64 within = from & (kChunk - 1);
             const qint64 n = std::min(to - from, kChunk - within);
-            f(chunks_[c].data() + within, n, from);
+            f(chunkData(c) + within, n, from);
             from += n;
         }
     }
 
   private:
     std::vector<std::vector<T>> chunks_;
+    std::vector<const T*> spilled_; // by chunk: its mapping, or nullptr while in memory
     qint64 size_ = 0;
 };
 
@@ -165,7 +189,19 @@ class MetricStore : public MetricsSink {
     // ~20 ms for 2,000 steps of 1,024 ranks.
     std::unique_ptr<MetricStore> copyTail(qint64 rows) const;
 
-    // Bytes held by the store's columns (capacity, not just size).
+    // A large job's per-rank history: once its per-rank columns would hold more than spillAboveBytes, the
+    // steps before the last residentRows (whole chunks of RankColumnRows) move to an unlinked file in the
+    // cache directory and are read back through a read-only mapping (the page cache, not this process'
+    // memory): 1,024 ranks for 24 h at 1 step/s held 4.2 GB in memory. Every value stays readable. When the
+    // file cannot be written, everything stays in memory (spillError() says why).
+    static constexpr qint64 kResidentRows = 10000;
+    static constexpr qint64 kSpillAboveBytes = qint64(256) << 20;
+    static constexpr qint64 kRankColumnRows = 1024;
+    void setSpillPolicy(qint64 residentRows, qint64 spillAboveBytes, const QString& directory = {});
+    qint64 spilledBytes() const; // per-rank values in the spill file
+    QString spillError() const;
+
+    // Bytes held by the store's columns (capacity, not just size; spilled chunks not counted).
     qint64 memoryBytes() const;
 
     // --- files. The run's metrics.jsonl is the saved form: load it (fast, ~0.5 GB/s) ...

@@ -25,6 +25,8 @@ class tst_MetricStore : public QObject {
     void decimate();
     void decimateNaN();
     void memoryBound();
+    void largeJobSpillsOlderSteps();
+    void spillFailureKeepsEverything();
     void loadFixture();
     void saveAndReload();
     void loadMissingFile();
@@ -195,6 +197,86 @@ void tst_MetricStore::memoryBound()
     qInfo("store: %.1f bytes per step per rank", perStepRank);
     QVERIFY(perStepRank <= 100.0);
     QVERIFY(perStepRank >= 36.0); // sanity: 9 float32 columns per rank at least
+}
+
+// A large job's per-rank history beyond the resident steps moves to the spill file: memory stays bounded,
+// every value reads back as it was, and the resume rule, decimation and copies work across the boundary.
+void tst_MetricStore::largeJobSpillsOlderSteps()
+{
+    QTemporaryDir dir;
+    MetricStore store;
+    store.setSpillPolicy(2000, 0, dir.path()); // spill whatever is older than 2000 steps
+    constexpr int ranks = 64;
+    auto value = [](qint64 step, int m, int rank) {
+        return float(step % 997) + float(m) * 1000.f + float(rank) / 128.f;
+    };
+    auto stepOf = [&](qint64 n) {
+        StepRecord r;
+        r.step = n;
+        r.t = double(n);
+        for (int m = 0; m < kRankMetricCount; ++m) {
+            r.perRank[size_t(m)].resize(ranks);
+            for (int k = 0; k < ranks; ++k)
+                r.perRank[size_t(m)][size_t(k)] = value(n, m, k);
+        }
+        return r;
+    };
+    for (qint64 n = 1; n <= 10000; ++n)
+        store.onStep(stepOf(n));
+    QVERIFY2(store.spillError().isEmpty(), qPrintable(store.spillError()));
+    // 10,000 steps: chunks of 1,024 steps before the last 2,000 (at least) are spilled: 7 of them.
+    const qint64 chunkBytes = MetricStore::kRankColumnRows * 4 * kRankMetricCount * ranks;
+    QCOMPARE(store.spilledBytes(), 7 * chunkBytes);
+    const qint64 resident = 10000 - 7 * MetricStore::kRankColumnRows;
+    QVERIFY2(store.memoryBytes() < (resident + MetricStore::kRankColumnRows) * 4 * kRankMetricCount * ranks + (4 << 20),
+             qPrintable(QString::number(store.memoryBytes())));
+    for (qint64 row : {0LL, 1LL, 1023LL, 1024LL, 5000LL, 7167LL, 7168LL, 9999LL})
+        for (int m : {0, 5, 10})
+            for (int k : {0, 33, 63})
+                QCOMPARE(store.rankAt(RankMetric(m), k, row), value(row + 1, m, k));
+    // Decimation across spilled and resident chunks sees every step.
+    const auto buckets = store.decimate(SeriesId::of(RankMetric::Fwd, 7), 1, 10000, 10);
+    QCOMPARE(buckets.size(), size_t(10));
+    QCOMPARE(buckets.front().firstStep, qint64(1));
+    QCOMPARE(buckets.back().lastStep, qint64(10000));
+    // A copy of the last steps.
+    const auto tail = store.copyTail(3000);
+    QCOMPARE(tail->rowCount(), qint64(3000));
+    QCOMPARE(tail->rankAt(RankMetric::Bwd, 5, 0), value(7001, int(RankMetric::Bwd), 5));
+    // A resume from step 3001 replaces everything after it: the chunk it ends in is back in memory.
+    store.onStep(stepOf(3001));
+    QCOMPARE(store.rowCount(), qint64(3001));
+    QCOMPARE(store.spilledBytes(), 2 * chunkBytes);
+    for (qint64 row : {0LL, 2047LL, 2048LL, 3000LL})
+        QCOMPARE(store.rankAt(RankMetric::Opt, 9, row), value(row + 1, int(RankMetric::Opt), 9));
+    for (qint64 n = 3002; n <= 8000; ++n)
+        store.onStep(stepOf(n));
+    QCOMPARE(store.rankAt(RankMetric::Step, 63, 7999), value(8000, int(RankMetric::Step), 63));
+    QCOMPARE(store.rankAt(RankMetric::Step, 63, 4000), value(4001, int(RankMetric::Step), 63));
+    QCOMPARE(store.spilledBytes(), 5 * chunkBytes);
+    // A small job stays in memory under the default policy.
+    MetricStore small;
+    for (qint64 n = 1; n <= 12000; ++n)
+        small.onStep(stepOf(n));
+    QCOMPARE(small.spilledBytes(), qint64(0));
+}
+
+// No spill file can be made: everything stays in memory, readable, and the store says why.
+void tst_MetricStore::spillFailureKeepsEverything()
+{
+    MetricStore store;
+    store.setSpillPolicy(100, 0, QStringLiteral("/proc/no-such-dir"));
+    StepRecord r;
+    for (qint64 n = 1; n <= 3000; ++n) {
+        r.step = n;
+        for (auto& v : r.perRank)
+            v.assign(4, float(n));
+        store.onStep(r);
+    }
+    QVERIFY(!store.spillError().isEmpty());
+    QCOMPARE(store.spilledBytes(), qint64(0));
+    QCOMPARE(store.rankAt(RankMetric::Data, 3, 0), 1.f);
+    QCOMPARE(store.rankAt(RankMetric::Data, 3, 2999), 3000.f);
 }
 
 void tst_MetricStore::loadFixture()
