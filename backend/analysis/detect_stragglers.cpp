@@ -252,30 +252,40 @@ Tracking track(const Context& c, const Excess& e, const StragglerTest& t)
     return result;
 }
 
-// The finding of one episode of rank k, with the evidence of the last window in which it held.
-Finding episodeFinding(const Context& c, const Excess& e, const Episode& ep, int k, bool data, size_t minSteps)
+// What an episode's finding states, from the last window in which it held: the medians of the unit's
+// (a rank's or a host's) and the others' time, the excess, what it costs the job, the test's numbers.
+struct EpisodeNumbers {
+    double mine = kNaN, others = kNaN, waitMs = kNaN, excessFrac = kNaN, confidence = 0;
+    int above = 0;
+    size_t window = 0;
+};
+
+// The finding of unit u's episode (kind, severity, state, steps, evidence) for `ranks`; `units` is the
+// number of units tested (for the confidence). The caller writes the texts.
+Finding episodeBase(const Context& c, const Excess& e, const Episode& ep, size_t u, const QList<int>& ranks, int units,
+                    bool data, size_t minSteps, EpisodeNumbers& n)
 {
     const DiagnosisOptions& o = c.o;
     const size_t to = ep.lastRow + 1, from = to - std::min(to, std::max(ep.window, minSteps));
-    std::vector<double> mine, others, excessMs;
-    int above = 0;
+    std::vector<double> mine, others, excessMs, steps;
     for (size_t j = from; j < to; ++j) {
-        mine.push_back(e.own[size_t(k)][j]);
-        others.push_back(e.others[size_t(k)][j]);
-        excessMs.push_back(e.own[size_t(k)][j] - e.others[size_t(k)][j]);
-        above += e.share[size_t(k)][j] > 0;
-    }
-    const double mineMed = median(mine), othersMed = median(others), waitMs = median(excessMs);
-    const double excessFrac = othersMed > 0 ? waitMs / othersMed : kNaN;
-    std::vector<double> steps;
-    for (size_t j = from; j < to; ++j)
+        mine.push_back(e.own[u][j]);
+        others.push_back(e.others[u][j]);
+        excessMs.push_back(e.own[u][j] - e.others[u][j]);
         steps.push_back(c.stepMs(c.r0 + qint64(j)));
+        n.above += e.share[u][j] > 0;
+    }
+    n.window = to - from;
+    n.mine = median(mine);
+    n.others = median(others);
+    n.waitMs = median(excessMs);
+    n.excessFrac = n.others > 0 ? n.waitMs / n.others : kNaN;
     const double stepMs = median(steps);
-    // How much faster the job would run without this rank's excess.
-    const double slowdown = stepMs > waitMs && waitMs > 0 ? waitMs / (stepMs - waitMs) : kNaN;
-    const double confidence = confidenceOf(ep.z, c.n);
+    // How much faster the job would run without this excess.
+    const double slowdown = stepMs > n.waitMs && n.waitMs > 0 ? n.waitMs / (stepMs - n.waitMs) : kNaN;
+    n.confidence = confidenceOf(ep.z, units);
 
-    Finding f = c.make(FindingKind::Straggler, {k});
+    Finding f = c.make(FindingKind::Straggler, ranks);
     f.severity = slowdown >= o.stragglerCritical ? Severity::Critical : Severity::Warning;
     f.state = ep.active ? FindingState::Active : FindingState::Resolved;
     f.firstStep = qint64(c.step(c.r0 + qint64(ep.startRow)));
@@ -283,20 +293,31 @@ Finding episodeFinding(const Context& c, const Excess& e, const Episode& ep, int
     f.raisedStep = qint64(c.step(c.r0 + qint64(ep.raisedRow)));
     if (!ep.active)
         f.resolvedStep = qint64(c.step(c.r0 + qint64(ep.resolvedRow)));
-    f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
-    f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
-    f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
+    f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), n.mine);
+    f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), n.others);
+    f.addEvidence(QStringLiteral("excess_pct"), n.excessFrac * 100.0);
     f.addEvidence(QStringLiteral("step_share_pct"), ep.location * 100.0);
     f.addEvidence(QStringLiteral("job_slowdown_pct"), slowdown * 100.0);
-    f.addEvidence(QStringLiteral("others_wait_ms"), waitMs); // what every other rank waits per step
-    f.addEvidence(QStringLiteral("steps_above"), above);
-    f.addEvidence(QStringLiteral("window"), double(to - from));
+    f.addEvidence(QStringLiteral("others_wait_ms"), n.waitMs); // what every other rank waits per step
+    f.addEvidence(QStringLiteral("steps_above"), n.above);
+    f.addEvidence(QStringLiteral("window"), double(n.window));
     f.addEvidence(QStringLiteral("z"), ep.z);
-    f.addEvidence(QStringLiteral("confidence_pct"), confidence * 100.0);
+    f.addEvidence(QStringLiteral("confidence_pct"), n.confidence * 100.0);
     f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+    return f;
+}
+
+// The finding of one episode of rank k, with the evidence of the last window in which it held.
+Finding episodeFinding(const Context& c, const Excess& e, const Episode& ep, int k, bool data, size_t minSteps)
+{
+    EpisodeNumbers n;
+    Finding f = episodeBase(c, e, ep, size_t(k), {k}, c.n, data, minSteps, n);
+    const double mineMed = n.mine, othersMed = n.others, waitMs = n.waitMs, excessFrac = n.excessFrac;
+    const double confidence = n.confidence;
+    const int above = n.above;
     const QString who = rankLabel(c, k);
     const QString stats =
-        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(to - from).arg(confidenceText(confidence));
+        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(n.window).arg(confidenceText(confidence));
     if (data) {
         f.summary = tr("%1 is a straggler: its data loading takes %2% longer than the other ranks' (%3 ms vs "
                        "%4 ms; %5)")
@@ -389,45 +410,13 @@ std::vector<std::vector<int>> hostGroups(const Context& c, QStringList& names)
 Finding hostFinding(const Context& c, const Excess& e, const Episode& ep, size_t u, const std::vector<int>& ranks,
                     const QString& host, int hosts, bool data, size_t minSteps)
 {
-    const DiagnosisOptions& o = c.o;
-    const size_t to = ep.lastRow + 1, from = to - std::min(to, std::max(ep.window, minSteps));
-    std::vector<double> mine, others, excessMs, steps;
-    int above = 0;
-    for (size_t j = from; j < to; ++j) {
-        mine.push_back(e.own[u][j]);
-        others.push_back(e.others[u][j]);
-        excessMs.push_back(e.own[u][j] - e.others[u][j]);
-        steps.push_back(c.stepMs(c.r0 + qint64(j)));
-        above += e.share[u][j] > 0;
-    }
-    const double mineMed = median(mine), othersMed = median(others), waitMs = median(excessMs);
-    const double excessFrac = othersMed > 0 ? waitMs / othersMed : kNaN;
-    const double stepMs = median(steps);
-    const double slowdown = stepMs > waitMs && waitMs > 0 ? waitMs / (stepMs - waitMs) : kNaN;
-    const double confidence = confidenceOf(ep.z, hosts);
-
-    Finding f = c.make(FindingKind::Straggler, QList<int>(ranks.begin(), ranks.end()));
-    f.severity = slowdown >= o.stragglerCritical ? Severity::Critical : Severity::Warning;
-    f.state = ep.active ? FindingState::Active : FindingState::Resolved;
-    f.firstStep = qint64(c.step(c.r0 + qint64(ep.startRow)));
-    f.lastStep = qint64(c.step(c.r0 + qint64(ep.lastRow)));
-    f.raisedStep = qint64(c.step(c.r0 + qint64(ep.raisedRow)));
-    if (!ep.active)
-        f.resolvedStep = qint64(c.step(c.r0 + qint64(ep.resolvedRow)));
-    f.addEvidence(data ? QStringLiteral("data_ms") : QStringLiteral("compute_ms"), mineMed);
-    f.addEvidence(data ? QStringLiteral("others_data_ms") : QStringLiteral("others_compute_ms"), othersMed);
-    f.addEvidence(QStringLiteral("excess_pct"), excessFrac * 100.0);
-    f.addEvidence(QStringLiteral("step_share_pct"), ep.location * 100.0);
-    f.addEvidence(QStringLiteral("job_slowdown_pct"), slowdown * 100.0);
-    f.addEvidence(QStringLiteral("others_wait_ms"), waitMs);
-    f.addEvidence(QStringLiteral("steps_above"), above);
-    f.addEvidence(QStringLiteral("window"), double(to - from));
-    f.addEvidence(QStringLiteral("z"), ep.z);
-    f.addEvidence(QStringLiteral("confidence_pct"), confidence * 100.0);
-    f.addEvidence(QStringLiteral("data_cause"), data ? 1 : 0);
+    EpisodeNumbers n;
+    Finding f = episodeBase(c, e, ep, u, QList<int>(ranks.begin(), ranks.end()), hosts, data, minSteps, n);
+    const double mineMed = n.mine, othersMed = n.others, excessFrac = n.excessFrac, confidence = n.confidence;
+    const int above = n.above;
     f.addEvidence(QStringLiteral("host_ranks"), double(ranks.size()));
     const QString stats =
-        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(to - from).arg(confidenceText(confidence));
+        tr("%1 of the last %2 steps slower, %3% confidence").arg(above).arg(n.window).arg(confidenceText(confidence));
     if (data) {
         f.summary = tr("Host %1 is slow: the data loading of its %2 ranks takes %3% longer than the other hosts' "
                        "(%4 ms vs %5 ms; %6)")

@@ -159,17 +159,7 @@ void memory(int ranks, int hosts, qint64 steps, quint32 seed)
     run.ranks = ranks, run.hosts = hosts, run.seed = seed;
     const double rss0 = rssMb();
     MetricStore store;
-    metrics::HelloRecord h;
-    h.worldSize = ranks;
-    for (int r = 0; r < ranks; ++r) {
-        metrics::RankInfo info;
-        info.rank = r;
-        info.host = ScaleRun::hostName(run.hostOf(r));
-        h.ranks.append(info);
-    }
-    store.onHello(h);
-    for (qint64 n = 1; n <= steps; ++n)
-        store.onStep(run.step(n, 1.8e9 + double(n)));
+    run.feed(store, steps);
     add(QStringLiteral("desktop memory, %1 steps at %2 ranks").arg(steps).arg(ranks),
         QStringLiteral("<= 1 GiB for 86,400 steps (24 h at 1 step/s)"),
         QStringLiteral("store %1 MiB in memory (%2 bytes per rank-step), %3 MiB spilled to disk%4; process RSS grew "
@@ -206,17 +196,7 @@ analysis::DiagnosisOptions liveOptions()
 std::unique_ptr<MetricStore> generate(ScaleRun run, qint64 steps)
 {
     auto store = std::make_unique<MetricStore>();
-    metrics::HelloRecord h;
-    h.worldSize = run.ranks;
-    for (int r = 0; r < run.ranks; ++r) {
-        metrics::RankInfo info;
-        info.rank = r;
-        info.host = ScaleRun::hostName(run.hostOf(r));
-        h.ranks.append(info);
-    }
-    store->onHello(h);
-    for (qint64 n = 1; n <= steps; ++n)
-        store->onStep(run.step(n, 1.8e9 + double(n) / 2));
+    run.feed(*store, steps, 0.5);
     return store;
 }
 

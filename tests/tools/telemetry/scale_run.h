@@ -213,6 +213,29 @@ struct ScaleRun {
         return s;
     }
 
+    // The hello a store needs (ranks and hosts), and `steps` steps fed to a sink such as a MetricStore, a step
+    // every `period` seconds.
+    metrics::HelloRecord helloRecord() const
+    {
+        metrics::HelloRecord h;
+        h.runId = QStringLiteral("generated");
+        h.worldSize = ranks;
+        for (int r = 0; r < ranks; ++r) {
+            metrics::RankInfo info;
+            info.rank = r;
+            info.host = hostName(hostOf(r));
+            info.device = QStringLiteral("cuda:%1").arg(r - hostOf(r) * ranksPerHost());
+            h.ranks.append(info);
+        }
+        return h;
+    }
+    void feed(metrics::MetricsSink& sink, qint64 steps, double period = 1.0)
+    {
+        sink.onHello(helloRecord());
+        for (qint64 n = 1; n <= steps; ++n)
+            sink.onStep(step(n, 1.8e9 + double(n) * period));
+    }
+
     // The stall inspector's warning for a rank that never reached step n's allreduce, `waited` seconds on.
     metrics::WarningRecord stallWarning(const ScaleFault& f, double t, double waited) const
     {

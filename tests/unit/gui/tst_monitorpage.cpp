@@ -128,15 +128,7 @@ class TestMonitorPage : public QObject {
         run.spikeProb = 0;
         run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
         run.faults.push_back({testing::ScaleFault::Kind::SlowRank, 300, 0.40, 1});
-        metrics::HelloRecord hello;
-        hello.worldSize = run.ranks;
-        for (int r = 0; r < run.ranks; ++r) {
-            metrics::RankInfo info;
-            info.rank = r;
-            info.host = testing::ScaleRun::hostName(run.hostOf(r));
-            hello.ranks.append(info);
-        }
-        QList<metrics::Record> records{hello};
+        QList<metrics::Record> records{run.helloRecord()};
         for (int n = 1; n <= 30; ++n)
             records.append(run.step(n, 1.8e9 + n));
         session.feed(records);

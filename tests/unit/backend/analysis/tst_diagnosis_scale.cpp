@@ -15,21 +15,6 @@ using traindeck::testing::ScaleRun;
 
 namespace {
 
-void fill(MetricStore& store, ScaleRun& run, qint64 steps)
-{
-    HelloRecord h;
-    h.worldSize = run.ranks;
-    for (int r = 0; r < run.ranks; ++r) {
-        RankInfo info;
-        info.rank = r;
-        info.host = ScaleRun::hostName(run.hostOf(r));
-        h.ranks.append(info);
-    }
-    store.onHello(h);
-    for (qint64 n = 1; n <= steps; ++n)
-        store.onStep(run.step(n, 1.8e9 + double(n)));
-}
-
 // Straggler findings a person is told about (warning or above, not tentative).
 QList<Finding> stragglers(const MetricStore& store)
 {
@@ -79,7 +64,7 @@ void tst_DiagnosisScale::slowHostNamedAsTheHost()
     run.seed = seed;
     run.faults.push_back({ScaleFault::Kind::SlowHost, host, 0.15, 1});
     MetricStore store;
-    fill(store, run, 20);
+    run.feed(store, 20);
     const QList<Finding> found = stragglers(store);
     // One finding for the host, and none of its ranks named on its own (the false findings of other ranks
     // that this noise gives at 1,024 ranks are measured by tests/bench/analysis/bench_scale, not here).
@@ -104,7 +89,7 @@ void tst_DiagnosisScale::slowRankAmongHostsStaysARank()
     run.seed = 5;
     run.faults.push_back({ScaleFault::Kind::SlowRank, 517, 0.25, 1});
     MetricStore store;
-    fill(store, run, 20);
+    run.feed(store, 20);
     const QList<Finding> found = stragglers(store);
     bool named = false;
     for (const Finding& f : found) {
@@ -122,7 +107,7 @@ void tst_DiagnosisScale::hostsOfTwoRanksAreNotTestedAsHosts()
     run.seed = 7;
     run.faults.push_back({ScaleFault::Kind::SlowHost, 9, 0.30, 1});
     MetricStore store;
-    fill(store, run, 30);
+    run.feed(store, 30);
     const QList<Finding> found = stragglers(store);
     QList<int> ranks;
     for (const Finding& f : found) {

@@ -12,25 +12,6 @@ using namespace traindeck::metrics;
 using traindeck::testing::ScaleFault;
 using traindeck::testing::ScaleRun;
 
-namespace {
-
-void fill(MetricStore& store, ScaleRun& run, qint64 steps)
-{
-    HelloRecord h;
-    h.worldSize = run.ranks;
-    for (int r = 0; r < run.ranks; ++r) {
-        RankInfo info;
-        info.rank = r;
-        info.host = ScaleRun::hostName(run.hostOf(r));
-        h.ranks.append(info);
-    }
-    store.onHello(h);
-    for (qint64 n = 1; n <= steps; ++n)
-        store.onStep(run.step(n, 1.8e9 + double(n)));
-}
-
-} // namespace
-
 class tst_HostBalance : public QObject {
     Q_OBJECT
 
@@ -47,7 +28,7 @@ void tst_HostBalance::hostsSlowestFirstWithTheirSpread()
     run.faults.push_back({ScaleFault::Kind::SlowHost, 77, 0.20, 1});
     run.faults.push_back({ScaleFault::Kind::SlowRank, 300, 0.40, 1});
     MetricStore store;
-    fill(store, run, 50);
+    run.feed(store, 50);
     const PhaseMeans means = phaseMeans(store, 50);
     const std::vector<HostBalance> hosts = hostBalance(store, means);
     QCOMPARE(hosts.size(), size_t(128));
@@ -72,7 +53,7 @@ void tst_HostBalance::slowestRanks()
     run.faults.push_back({ScaleFault::Kind::SlowRank, 300, 0.40, 21});
     run.faults.push_back({ScaleFault::Kind::SlowHost, 77, 0.15, 1});
     MetricStore store;
-    fill(store, run, 60);
+    run.feed(store, 60);
     const PhaseMeans means = phaseMeans(store, 60);
     const std::vector<SlowRank> slow = traindeck::analysis::slowestRanks(store, means, 9);
     QCOMPARE(slow.size(), size_t(9));
@@ -95,7 +76,7 @@ void tst_HostBalance::whenToGroup()
         auto s = std::make_unique<MetricStore>();
         ScaleRun run;
         run.ranks = ranks, run.hosts = hosts;
-        fill(*s, run, 2);
+        run.feed(*s, 2);
         return s;
     };
     QVERIFY(groupByHost(*store(1024, 128)));
