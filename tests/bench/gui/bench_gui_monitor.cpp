@@ -1,13 +1,17 @@
 // Monitor page redraw time (target: <= 16 ms per frame) with a 1M-point loss series and a
 // 64-rank x 10k-step heatmap, offscreen at 1200x700, and the process memory after a 1M-step run is
-// loaded. Run: build-gui/tests/bench/gui/bench_gui_monitor [steps=1000000] [ranks=8]
+// loaded; and a generated 1,024-rank job on 128 hosts (tests/tools/telemetry) of [big-steps=2000] steps: each
+// tab's first frame after switching to it, then its frames, the heatmap by host and by rank.
+// Run: build-gui/tests/bench/gui/bench_gui_monitor [steps=1000000] [ranks=8] [big-steps=2000]
 #include "gui_testdata.h"
 #include "monitorpage.h"
 #include "qcp.h"
 #include "runs/operations.h"
 #include "runsession.h"
+#include "scale_run.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTextStream>
@@ -124,6 +128,38 @@ int main(int argc, char** argv)
         t.start();
         page.heatmapPlot()->replot(QCustomPlot::rpImmediateRefresh);
         out << "heatmap replot alone: " << t.nsecsElapsed() / 1e6 << " ms\n";
+    }
+    // --- 1,024 ranks on 128 hosts (generated): every tab, grouped by host
+    {
+        const qint64 bigSteps = argc > 3 ? QByteArray(argv[3]).toLongLong() : 2000;
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        testing::ScaleRun run;
+        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.2, 1});
+        run.feed(session.store(), bigSteps, 0.5);
+        session.feed({});
+        page.setFollowLatest(false);
+        const MonitorPage::Tab tabs[] = {MonitorPage::TrainingTab, MonitorPage::DevicesTab, MonitorPage::BalanceTab};
+        const char* names[] = {"training", "devices", "load-balance"};
+        for (int round = 0; round < 2; ++round) {
+            for (int i = 0; i < 3; ++i) {
+                page.setCurrentTab(tabs[i]);
+                const Frames first = timeFrames(page, session, 1, false);
+                const Frames f = timeFrames(page, session, 20, false);
+                out << "1024 ranks x " << bigSteps << " steps, " << names[i] << " tab"
+                    << (round ? " (switched to again)" : "") << ": first frame " << first.max << " ms; then median "
+                    << f.median << " ms, p95 " << f.p95 << " ms, max " << f.max << " ms\n";
+            }
+        }
+        const Frames pan = timeFrames(page, session, 20, true);
+        out << "1024 ranks, panning (load-balance tab): median " << pan.median << " ms, p95 " << pan.p95 << " ms, max "
+            << pan.max << " ms\n";
+        page.balanceTab()->heatmapRanksBox()->setChecked(true);
+        const Frames ranks1024 = timeFrames(page, session, 10, false);
+        out << "1024 ranks, heatmap of every rank: median " << ranks1024.median << " ms, max " << ranks1024.max
+            << " ms\n";
     }
     out << "target: <= 16 ms per frame\n";
     return 0;
