@@ -241,6 +241,10 @@ void detection(int ranks, int hosts, int trials, int horizon, quint32 seed)
                     rankSteps.push_back(double(f.raisedStep));
                 }
                 wrong += !onHost;
+                if (!onHost && verbose) {
+                    std::printf("    elsewhere (%s %d planted): %s\n", host ? "host" : "rank", target,
+                                qPrintable(f.summary));
+                }
             }
             (host ? hostNamed : rankNamed) += named && !split;
             hostSplit += host && split;
