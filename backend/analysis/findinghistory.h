@@ -92,7 +92,6 @@ class DiagnosisCadence {
     void ran(const metrics::MetricStore& store);
     // ... and took this long: the next one waits kCostFactor times that, from now.
     void took(qint64 ms);
-    qint64 intervalMs() const { return m_intervalMs; }
     void reset();
 
   private:

@@ -76,7 +76,6 @@ template <typename T, int Shift = 14> class ChunkedColumn {
             b += qint64(c.capacity() * sizeof(T));
         return b;
     }
-    size_t chunkCount() const { return chunks_.size(); }
     const T* chunkData(size_t c) const { return c < spilled_.size() && spilled_[c] ? spilled_[c] : chunks_[c].data(); }
     // Full chunk c is now read from `at` (kChunk elements that stay valid as long as the column): its memory
     // is freed.
