@@ -1,6 +1,7 @@
 #include "model/qwen2.h"
 
 #include "model/fused_loss.h"
+#include "model/recompute.h"
 
 #include <cmath>
 
@@ -127,8 +128,10 @@ torch::Tensor Qwen2ModelImpl::forward(const torch::Tensor& inputIds)
 {
     auto h = embed_tokens->forward(inputIds);
     auto rope = ropeTables(inputIds.size(1), config_.headDim(), config_.rope_theta, h.device());
-    for (const auto& layer : *layers)
-        h = layer->as<Qwen2DecoderLayer>()->forward(h, rope);
+    for (const auto& layer : *layers) {
+        auto* decoderLayer = layer->as<Qwen2DecoderLayer>();
+        h = recomputeLayers_ ? recomputedLayer(*decoderLayer, h, rope) : decoderLayer->forward(h, rope);
+    }
     return norm->forward(h);
 }
 

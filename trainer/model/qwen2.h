@@ -62,12 +62,16 @@ class Qwen2ModelImpl : public torch::nn::Module {
   public:
     explicit Qwen2ModelImpl(const Qwen2Config& config);
     torch::Tensor forward(const torch::Tensor& inputIds); // -> last hidden state [B, T, H]
+    // --recompute layers: each decoder layer keeps only its input for backward (model/recompute.h).
+    void setRecomputeLayers(bool on) { recomputeLayers_ = on; }
+    bool recomputeLayers() const { return recomputeLayers_; }
     torch::nn::Embedding embed_tokens{nullptr};
     torch::nn::ModuleList layers{nullptr};
     RMSNorm norm{nullptr};
 
   private:
     Qwen2Config config_;
+    bool recomputeLayers_ = false;
 };
 TORCH_MODULE(Qwen2Model);
 

@@ -59,6 +59,9 @@ const std::vector<Flag>& flags()
          "whole [tokens, vocab] logits"},
         {"loss-chunk", Kind::Int,
          "tokens per chunk of --fused-loss on (default 0: automatic, the model's hidden size)"},
+        {"recompute", Kind::String,
+         "off (default) | layers: keep only each decoder layer's input in forward and recompute its "
+         "activations in backward (less memory, one more forward pass)"},
         {"scale-lr", Kind::Bool, "multiply the learning rate by the world size"},
         {"checkpoint-every", Kind::Int, "steps between checkpoints, 0 = only at the end"},
         {"keep", Kind::Int, "checkpoints to keep (default 3)"},
@@ -319,9 +322,13 @@ void checkModelDataAndOptimizerOptions(const TrainOptions& o)
     requireOption(o.initStd == -1 || o.initStd > 0, "--init-std must be positive");
 }
 
-// Also sets o.fusedLoss from --fused-loss.
+// Also sets o.fusedLoss from --fused-loss and o.recomputeLayers from --recompute.
 void checkLossOptions(const nlohmann::json& j, TrainOptions& o)
 {
+    const auto recompute = get<std::string>(j, "recompute", o.recomputeLayers ? "layers" : "off");
+    requireOption(recompute == "off" || recompute == "layers",
+                  "--recompute must be off or layers, got \"" + recompute + "\"");
+    o.recomputeLayers = recompute == "layers";
     const auto fusedLoss = get<std::string>(j, "fused-loss", o.fusedLoss ? "on" : "off");
     requireOption(fusedLoss == "on" || fusedLoss == "off", "--fused-loss must be on or off, got \"" + fusedLoss + "\"");
     o.fusedLoss = fusedLoss == "on";
@@ -546,6 +553,7 @@ nlohmann::json TrainOptions::toJson() const
                         {"zero", zero},
                         {"fused_loss", fusedLoss ? "on" : "off"},
                         {"loss_chunk", lossChunk},
+                        {"recompute", recomputeLayers ? "layers" : "off"},
                         {"scale_lr", scaleLr},
                         {"batch_mode", batchMode},
                         {"text_field", textField},

@@ -54,6 +54,7 @@ struct TrainOptions {
     int zero = 0;                   // 1: optimizer state sharded over the ranks (ZeRO-1)
     bool fusedLoss = true;          // output layer + cross-entropy in chunks of tokens (model/fused_loss.h)
     int64_t lossChunk = 0;          // tokens per chunk of the fused loss (0: automatic)
+    bool recomputeLayers = false;   // --recompute layers: decoder layers recompute activations in backward
     bool scaleLr = false;           // multiply lr by the world size (Horovod's linear scaling)
     int64_t checkpointEvery = 0;
     int64_t keep = 3;

@@ -94,6 +94,7 @@ void setupModel(TrainingRun& run)
                          " ids but the model's vocab_size is " + std::to_string(config.vocab_size));
     run.net->to(run.device);
     run.net->train();
+    run.net->model->setRecomputeLayers(run.o.recomputeLayers);
 
     std::vector<std::pair<std::string, torch::Tensor>> named;
     for (const auto& item : run.net->named_parameters())

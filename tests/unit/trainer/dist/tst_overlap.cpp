@@ -1,7 +1,8 @@
 // --overlap on: the gradient allreduce runs during backward on a communication thread. Under a real
 // mpirun: the same bits as the reductions after backward (2 and 3 ranks, several buckets, gradient
 // accumulation, fp16 wire compression), the allreduce time split into the part on the critical path
-// (comm_ms) and the part hidden behind backward (comm_hidden_ms), and a bad value refused.
+// (comm_ms) and the part hidden behind backward (comm_hidden_ms), and a bad value refused. With
+// --recompute layers (and ZeRO-1, gradient accumulation, overlap on) the same bits as without.
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -18,6 +19,7 @@ class TestOverlap : public QObject {
     void sameBitsAsReducingAfterBackward_data();
     void sameBitsAsReducingAfterBackward();
     void hiddenTimeIsReported();
+    void recomputedLayersSameBits();
     void badValueIsRefused();
 
   private:
@@ -125,8 +127,41 @@ void TestOverlap::hiddenTimeIsReported()
             QCOMPARE(s["comm_hidden_ms"][k].get<double>(), 0.0);
 }
 
+// The layers' gradients leave through the recomputation's node: the buckets' hooks still fire during
+// backward (time hidden), and ZeRO-1 over 2 ranks with 2 micro-steps ends on the same bits.
+void TestOverlap::recomputedLayersSameBits()
+{
+    const QString plain = dir_.path() + "/zero-plain", recomputed = dir_.path() + "/zero-recomputed";
+    auto r = train(plain, 2, "on", {"--zero", "1"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    r = train(recomputed, 2, "on", {"--zero", "1", "--recompute", "layers"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    for (const char* file : {"model.safetensors", "optimizer.safetensors"}) {
+        const QByteArray a = testsupport::readFile(plain + "/checkpoints/step-00000008/" + file);
+        QVERIFY(!a.isEmpty());
+        QVERIFY2(a == testsupport::readFile(recomputed + "/checkpoints/step-00000008/" + file), file);
+    }
+    const auto a = testsupport::records(plain + "/metrics.jsonl", "step"),
+               b = testsupport::records(recomputed + "/metrics.jsonl", "step");
+    QCOMPARE(b.size(), size_t(8));
+    double hidden = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(b[i]["loss"].get<double>(), a[i]["loss"].get<double>());
+        QCOMPARE(b[i]["grad_norm"].get<double>(), a[i]["grad_norm"].get<double>());
+        hidden += b[i]["comm_hidden_ms"][0].get<double>() + b[i]["comm_hidden_ms"][1].get<double>();
+    }
+    QVERIFY2(hidden > 0, "no allreduce ran during the recomputing backward");
+    const auto hello = testsupport::records(recomputed + "/metrics.jsonl", "hello").at(0);
+    QCOMPARE(QString::fromStdString(hello["hparams"]["recompute"].get<std::string>()), QStringLiteral("layers"));
+}
+
 void TestOverlap::badValueIsRefused()
 {
+    const auto bad = trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "1", "--recompute", "all",
+                                    "--out", dir_.path() + "/bad-recompute"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("--recompute must be off or layers"), bad.err.constData());
+
     const auto r = trainMicro(0, {"--model", model_, "--data", data_, "--max-steps", "1", "--overlap", "maybe", "--out",
                                   dir_.path() + "/bad"});
     QCOMPARE(r.exitCode, 2);
