@@ -11,6 +11,7 @@
 #include "tokenizer/tokenizer.h"
 #include "train/device.h"
 #include "train/options.h"
+#include "train/plan_command.h"
 #include "train/trainer.h"
 #include "util/blas.h"
 #include "util/errors.h"
@@ -53,6 +54,7 @@ const char* kUsage =
     "commands:\n"
     "  train        data-parallel training (run under mpirun for several ranks); see train --help\n"
     "  info         --preset NAME | --model DIR: parameter count and config as JSON; validates weights\n"
+    "  plan         [train flags] [--world-size N] [--available-mb MIB] [--json]: memory per rank, per part\n"
     "  init         --preset NAME --seed S [--init-std X] [--tokenizer FILE] --out DIR: random model\n"
     "  eval-logits  --model DIR --ids \"i1 i2 ...\" --out FILE [--device cpu|cuda|cuda:N]: log-probabilities, float32 "
     "T x V\n"
@@ -501,6 +503,8 @@ int main(int argc, char** argv)
         }
         if (command == "info")
             return cmdInfo(args);
+        if (command == "plan")
+            return train::runPlanCommand(args);
         if (command == "self-check")
             return cmdSelfCheck();
         if (command == "init")

@@ -22,6 +22,9 @@ class TestTrainerCli : public QObject {
     void blasCoreTypeCorrection();
     void badTrainFlags_data();
     void badTrainFlags();
+    void memoryPlan();
+    void badPlanFlags_data();
+    void badPlanFlags();
     void trainTinyPreset();
     void evalLogitsDevice();
 };
@@ -208,6 +211,64 @@ void TestTrainerCli::badTrainFlags()
     QFETCH(QString, message);
     QTemporaryDir dir;
     auto r = run(trainerExe(), QStringList{"train", "--out", dir.path() + "/out"} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+}
+
+// `plan`: the train flags without --data and --max-steps; JSON with every part; a model directory's
+// config; --available-mb says whether it fits and what would.
+void TestTrainerCli::memoryPlan()
+{
+    auto r = run(trainerExe(), {"plan", "--preset", "qwen2-small", "--seq-len", "1024", "--device", "cpu", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["plan"]["bytes"]["parameters"].get<double>(), 4.0 * 41849088);
+    for (const char* part : {"gradients", "optimizer", "activations", "logits", "workspace", "total"})
+        QVERIFY2(j["plan"]["bytes"][part].get<double>() > 0, part);
+    QCOMPARE(QString::fromStdString(j["recompute"].get<std::string>()), QStringLiteral("off"));
+    r = run(trainerExe(), {"plan", "--preset", "qwen2-small", "--seq-len", "1024", "--device", "cpu", "--recompute",
+                           "layers", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto recomputed = nlohmann::json::parse(r.out.toStdString());
+    QVERIFY(recomputed["plan"]["bytes"]["activations"].get<double>() <
+            0.5 * j["plan"]["bytes"]["activations"].get<double>());
+
+    QTemporaryDir dir;
+    r = run(trainerExe(), {"init", "--preset", "qwen2-tiny", "--seed", "3", "--out", dir.path() + "/m"});
+    QCOMPARE(r.exitCode, 0);
+    r = run(trainerExe(), {"plan", "--model", dir.path() + "/m", "--device", "cuda", "--precision", "bf16",
+                           "--world-size", "2", "--zero", "1", "--available-mb", "100"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("does NOT fit") && r.out.contains("cuda") && r.out.contains("never measured"),
+             r.out.constData());
+    r = run(trainerExe(), {"plan", "--preset", "deepseek-r1-distill-qwen-1.5b", "--device", "cuda", "--precision",
+                           "bf16", "--seq-len", "2048", "--micro-batch", "4", "--fused-loss", "off", "--world-size",
+                           "8", "--available-mb", "81920", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["fits"].get<bool>(), false);
+    QVERIFY2(!j["suggestions"].empty(), r.out.constData());
+}
+
+void TestTrainerCli::badPlanFlags_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::addRow("no model") << QStringList{} << "--model DIR or --preset NAME";
+    QTest::addRow("world size 0") << QStringList{"--preset", "qwen2-tiny", "--world-size", "0"} << "--world-size";
+    QTest::addRow("world size 1.5") << QStringList{"--preset", "qwen2-tiny", "--world-size", "1.5"} << "--world-size";
+    QTest::addRow("available not a number") << QStringList{"--preset", "qwen2-tiny", "--available-mb", "lots"}
+                                            << "--available-mb must be a positive number";
+    QTest::addRow("bad recompute") << QStringList{"--preset", "qwen2-tiny", "--recompute", "all"}
+                                   << "--recompute must be off or layers";
+    QTest::addRow("missing value") << QStringList{"--preset", "qwen2-tiny", "--world-size"} << "--world-size needs";
+}
+
+void TestTrainerCli::badPlanFlags()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    auto r = run(trainerExe(), QStringList{"plan"} + args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
 }
