@@ -23,10 +23,14 @@ if(TRAINDECK_TRAINER_ONLY)
   if(NOT TRAINDECK_UTF8PROC_INCLUDE_DIR OR NOT TRAINDECK_UTF8PROC_LIBRARY)
     message(FATAL_ERROR "utf8proc not found: install libutf8proc-dev or add its prefix to CMAKE_PREFIX_PATH")
   endif()
+  # UTF8PROC_EXPORTS as libutf8proc.pc's Cflags give the full build (it means something on Windows only):
+  # the trainer's compile lines are then the full build's, and ccache serves a trainer-only build
+  # (scripts/build-trainer.sh) the full build's objects.
   add_library(PkgConfig::UTF8PROC UNKNOWN IMPORTED)
   set_target_properties(PkgConfig::UTF8PROC PROPERTIES
     IMPORTED_LOCATION "${TRAINDECK_UTF8PROC_LIBRARY}"
-    INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_UTF8PROC_INCLUDE_DIR}")
+    INTERFACE_INCLUDE_DIRECTORIES "${TRAINDECK_UTF8PROC_INCLUDE_DIR}"
+    INTERFACE_COMPILE_OPTIONS -DUTF8PROC_EXPORTS)
   set(UTF8PROC_FOUND TRUE)
   message(STATUS "utf8proc: ${TRAINDECK_UTF8PROC_LIBRARY}")
 

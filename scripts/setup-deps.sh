@@ -16,6 +16,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   qt6-translations-l10n libqcustomplot-dev libgl-dev
   libtorch-dev libopenblas0-openmp libjemalloc-dev
+  python3-torch # Python's torch on that LibTorch: what scripts/build-trainer.sh looks for (its test)
   openmpi-bin libopenmpi-dev
   libssh-dev nlohmann-json3-dev libutf8proc-dev libsimdjson-dev
   openssh-server openssh-client xvfb xauth python3 iproute2 passwd

@@ -1,10 +1,12 @@
 // traindeck-cli deploy: copy this machine's traindeck-trainer to the nodes of a profile (the remedy the
 // node checks offer when a node lacks the trainer or runs another version), verified by checksum and by
-// running its self-check there.
+// running its self-check there; a GPU node whose copy cannot use its GPUs is told how to build one that
+// can (cluster::GpuTrainer).
 #include "cli_ssh.h"
 #include "command.h"
 
 #include "cluster/clusterprofile.h"
+#include "cluster/gputrainer.h"
 #include "runs/operations.h"
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
@@ -30,13 +32,14 @@ struct DeployCommand {
 
 QString usage()
 {
-    return DeployCommand::tr(
+    const QString text = DeployCommand::tr(
         "usage: traindeck-cli deploy --profile FILE [--trainer PATH] [--dest PATH] [--node NAME]...\n"
         "                            [--accept-new-host-keys]\n"
         "Copies traindeck-trainer (default: the one traindeck-cli would launch) to every node of the profile\n"
         "(or the named ones) at --dest (default ~/.local/bin/traindeck-trainer; put its directory in the\n"
         "profile's path_prefix), checks the copy by SHA-256 and runs its self-check there.\n"
         "Exit codes: 0 deployed and verified on every node, 1 a node failed, 2 bad usage or profile.\n");
+    return text + GpuTrainer::advice() + QLatin1Char('\n');
 }
 
 int run(const QStringList& args)
@@ -112,11 +115,15 @@ int run(const QStringList& args)
             ++failures;
             continue;
         }
-        const QString version =
-            QJsonDocument::fromJson(check.stdOut).object().value(QStringLiteral("trainer")).toString();
+        const QJsonObject selfCheck = QJsonDocument::fromJson(check.stdOut).object();
+        const QString version = selfCheck.value(QStringLiteral("trainer")).toString();
         out << DeployCommand::tr("%1: deployed %2 (traindeck-trainer %3, self-check passed)")
                    .arg(node.name, dest, version)
             << '\n';
+        // A GPU node that got a trainer without CUDA (this machine's, e.g. against Debian's LibTorch): say
+        // how to build one there. Deployed all the same: it still trains on the CPU.
+        if (const int gpus = GpuTrainer::unusableGpus(selfCheck, node.gpus); gpus > 0)
+            out << node.name << QStringLiteral(": ") << GpuTrainer::unusableGpusWarning(gpus) << '\n';
     }
     return failures == 0 ? ExitOk : ExitFailed;
 }

@@ -1,6 +1,7 @@
 #include "sshwizard.h"
 
 #include "checkspage.h"
+#include "cluster/gputrainer.h"
 #include "ssh/promptbroker.h"
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
@@ -375,6 +376,9 @@ QString SshWizard::summaryText() const
                   : tr("%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.")
                         .arg(ok)
                         .arg(m_profile.nodes.size()));
+    // Next on GPU nodes: a trainer that can use their GPUs (the profile's "gpus").
+    if (const QString gpu = cluster::GpuTrainer::profileAdvice(m_profile); !gpu.isEmpty())
+        lines << QString() << gpu;
     return lines.join(QLatin1Char('\n'));
 }
 

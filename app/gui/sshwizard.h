@@ -1,6 +1,7 @@
 // SSH setup wizard (Cluster page, "SSH setup…"): choose or generate an ED25519 key, enter a password
 // per node (used once, never stored), install the public key on every node and prove that key login
-// works, let the head node log in to the workers (setupHeadToWorkers), then a summary per node.
+// works, let the head node log in to the workers (setupHeadToWorkers), then a summary per node (and, for
+// a profile with GPU nodes, how to get a trainer that uses their GPUs: cluster::GpuTrainer).
 // The SSH work runs in a worker thread; host keys seen for the first time are confirmed in a dialog
 // showing the SHA256 fingerprint, changed keys are refused with HostKeyInfo::explanation().
 #pragma once

@@ -2,6 +2,7 @@
 #include "checks/nodecheck.h"
 
 #include "checks/nodecheckprivate.h"
+#include "cluster/gputrainer.h"
 #include "ssh/commandrunner.h"
 #include "ssh/sshsession.h"
 
@@ -112,8 +113,8 @@ CheckResult NodeChecker::checkCuda(CheckResult r, CommandRunner& runner, const C
         r.remedy = tr("nvidia-smi shows no CUDA version; update the NVIDIA driver.");
     } else if (m_selfCheckCuda == tr("not available")) {
         r.status = CheckStatus::Warn;
-        r.remedy = tr("The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built "
-                      "against a CUDA LibTorch to use the GPUs.");
+        r.remedy = tr("The trainer on this node cannot use CUDA (a CPU-only LibTorch?).") + QLatin1Char(' ') +
+                   cluster::GpuTrainer::advice();
     } else {
         r.status = CheckStatus::Pass;
     }

@@ -6,8 +6,9 @@
 #   dry run:     TRAINDECK_DEVICE_DRYRUN=cpu bash tests/device/check-gpu.sh   (this machine, CPU, small sizes)
 #
 # Stages (each prints one "check-gpu: PASS|FAIL|SKIP <stage>" line; the script exits 1 if any failed):
-#   env, deps (dpkg -x .devcarry/deb/*.deb into /tmp/devdeps), configure (trainer-only, no MPI, against
-#   the LibTorch inside python3's PyTorch), build (traindeck-trainer only), self-check (CUDA, GPU, NVML),
+#   env, deps (dpkg -x .devcarry/deb/*.deb into /tmp/devdeps), configure and build (scripts/build-trainer.sh,
+#   the user's command for GPU nodes: traindeck-trainer alone against the LibTorch inside python3's PyTorch,
+#   --cuda on; MPI where there is one), self-check (CUDA, GPU, NVML),
 #   train-fp32/-bf16/-fp16 (qwen2-tiny, 30 steps: loss falls, telemetry from NVML, MFU, fp16 loss scale),
 #   step-parity (first two steps on cuda:0 vs the CPU), hf-parity (transformers' Qwen2ForCausalLM vs our
 #   eval-logits on cuda:0, on a checkpoint the trainer wrote), resume (10 steps with a checkpoint at 5, interrupted at 6,
@@ -174,66 +175,42 @@ st_deps() {
   return 0
 }
 
-# MPI where the machine has it (world size 2 of the nccl stage), else a single-process trainer.
+# The trainer is built by scripts/build-trainer.sh, the command a user runs on a GPU node: against the
+# LibTorch inside python3's PyTorch with the CUDA toolkit (--cuda on: a CPU-only LibTorch fails the
+# configure stage), MPI where the machine has it (world size 2 of the nccl stage), else single-process.
+# The dry run keeps its CPU build: the system's LibTorch (or Debian's python3-torch, the same), no MPI.
+# with_mpi is what the configure stage found (the self-check stage expects it).
 with_mpi=OFF
-command -v mpicc >/dev/null 2>&1 && [ -z "${TRAINDECK_DEVICE_DRYRUN:-}" ] && with_mpi=ON
+build_args=(--build-dir "$build_dir" --build-type Release --jobs "$(nproc)")
+if [ -n "$dryrun" ]; then
+  build_args+=(--cuda auto --with-mpi off)
+else
+  build_args+=(--cuda on --with-mpi auto)
+fi
+build_args+=(-- -DCMAKE_PREFIX_PATH="$deps/usr")
+
+# The reason scripts/build-trainer.sh gave for stopping, for the stage's note.
+build_error() { grep -E "^build-trainer: error: " "$1" | tail -n 1 | cut -c1-400; }
 
 st_configure() {
-  local name=$1 logf="$out/configure.log" args=()
+  local name=$1 logf="$out/configure.log"
   : >"$logf"
-  args=(-S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_TRAINER_ONLY=ON
-    -DTRAINDECK_WITH_MPI="$with_mpi" -DCMAKE_PREFIX_PATH="$deps/usr")
-  if [ -z "$dryrun" ]; then
-    local torch_prefix cuda nvcc cudnn abi
-    torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" || return 1
-    export TRAINDECK_TORCH_PREFIX="$torch_prefix"
-    nvcc="$(command -v nvcc || true)"
-    for cuda in "${CUDA_HOME:-}" /usr/local/cuda "${nvcc%/bin/nvcc}" ""; do
-      [ -n "$cuda" ] && [ -x "$cuda/bin/nvcc" ] && break
-    done
-    if [ -z "$cuda" ]; then
-      note "$name" "no nvcc (CUDA_HOME, /usr/local/cuda, PATH): PyTorch's CMake config enables the CUDA language"
-      blocked="configure failed"
-      return 1
-    fi
-    export CUDA_HOME="$cuda" CUDACXX="$cuda/bin/nvcc" PATH="$cuda/bin:$PATH" TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
-    args+=(-DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc" -DCUDAToolkit_ROOT="$cuda" -DCUDA_TOOLKIT_ROOT_DIR="$cuda"
-      -DCMAKE_CUDA_ARCHITECTURES=90)
-    # cuDNN from the nvidia-cudnn wheel PyTorch uses: its lib/ has only libcudnn.so.9, which find_library
-    # misses, and PyTorch's exported targets may name cuDNN's.
-    local cudnn_lib="" cudnn_inc=""
-    { read -r cudnn_lib; read -r cudnn_inc; } < <(python3 - <<'PY' 2>/dev/null
-import glob, os, torch
-sp = os.path.dirname(os.path.dirname(torch.__file__))
-libs = sorted(glob.glob(os.path.join(sp, "nvidia", "**", "libcudnn.so*"), recursive=True))
-hdrs = sorted(glob.glob(os.path.join(sp, "nvidia", "**", "cudnn.h"), recursive=True))
-print(libs[0] if libs else "")
-print(os.path.dirname(hdrs[0]) if hdrs else "")
-PY
-    )
-    if [ -n "$cudnn_lib" ] && [ -n "$cudnn_inc" ]; then
-      args+=(-DCUDNN_INCLUDE_PATH="$cudnn_inc" -DCUDNN_INCLUDE_DIR="$cudnn_inc" -DCUDNN_LIBRARY_PATH="$cudnn_lib"
-        -DCUDNN_LIBRARY="$cudnn_lib")
-    fi
-    cudnn="${cudnn_lib:-none (system or not needed)}"
-    # PyTorch's TorchConfig adds its -D_GLIBCXX_USE_CXX11_ABI to the torch target; our libraries without
-    # LibTorch must agree with it.
-    abi="$(python3 -c 'import torch; print(int(torch.compiled_with_cxx11_abi()))')"
-    [ "$abi" = 0 ] && args+=(-DCMAKE_CXX_FLAGS=-D_GLIBCXX_USE_CXX11_ABI=0)
-    echo "torch prefix $torch_prefix, CUDA $cuda, cuDNN ${cudnn:-none}, cxx11 abi $abi" | tee -a "$logf"
-  fi
-  run 180 "$logf" cmake "${args[@]}"
+  run 180 "$logf" bash "$root/scripts/build-trainer.sh" --configure-only "${build_args[@]}"
   local rc=$?
-  grep -E "^-- (LibTorch|utf8proc|jemalloc|Trainer-only|Caffe2: CUDA|Found CUDA|NCCL|MPI)" "$logf"
+  grep -E "^build-trainer: |^-- (LibTorch|utf8proc|jemalloc|Trainer-only|Caffe2: CUDA|Found CUDA|NCCL|MPI)" "$logf"
   local torch_version
   torch_version="$(sed -n 's/^-- LibTorch //p' "$logf" | tail -n 1)"
-  printf '{"libtorch": "%s", "utf8proc": "%s", "jemalloc": "%s"}\n' "$torch_version" \
+  with_mpi="$(sed -n 's/^-- Trainer-only build (MPI: \(ON\|OFF\)).*/\1/p' "$logf" | tail -n 1)"
+  with_mpi="${with_mpi:-OFF}"
+  printf '{"libtorch": "%s", "utf8proc": "%s", "jemalloc": "%s", "mpi": "%s"}\n' "$torch_version" \
     "$(sed -n 's/^-- utf8proc: //p' "$logf" | tail -n 1)" "$(sed -n 's/^-- jemalloc: //p' "$logf" | tail -n 1)" \
-    >"$work/$name.json"
+    "$with_mpi" >"$work/$name.json"
   if [ $rc -ne 0 ]; then
     tail -n 40 "$logf"
     [ -f "$build_dir/CMakeFiles/CMakeError.log" ] && tail -n 30 "$build_dir/CMakeFiles/CMakeError.log"
-    note "$name" "cmake failed (rc $rc); see configure.log"
+    local why
+    why="$(build_error "$logf")"
+    note "$name" "scripts/build-trainer.sh --configure-only failed (rc $rc)${why:+: ${why#build-trainer: error: }}; see configure.log"
     blocked="configure failed"
     return 1
   fi
@@ -243,23 +220,26 @@ PY
   return 0
 }
 
+# The same script again (its configure step finds the build folder configured) builds traindeck-trainer
+# alone and prints what it linked from its self-check.
 st_build() {
   local name=$1 logf="$out/build.log"
   : >"$logf"
-  command -v ccache >/dev/null && export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
   local start=$SECONDS
   rm -f "$bin"  # relinked: later stages must run this build, not an earlier one
-  run 420 "$logf" cmake --build "$build_dir" -j "$(nproc)" --target traindeck-trainer
+  run 420 "$logf" bash "$root/scripts/build-trainer.sh" "${build_args[@]}"
   local rc=$?
   printf '{"seconds": %s, "jobs": %s}\n' $((SECONDS - start)) "$(nproc)" >"$work/$name.json"
   if [ $rc -ne 0 ] || [ ! -x "$bin" ]; then
     grep -m 40 -E "error|Error" "$logf"
     tail -n 15 "$logf"
-    note "$name" "build failed (rc $rc); see build.log"
+    local why
+    why="$(build_error "$logf")"
+    note "$name" "scripts/build-trainer.sh failed (rc $rc)${why:+: ${why#build-trainer: error: }}; see build.log"
     blocked="build failed"
     return 1
   fi
-  tail -n 2 "$logf"
+  grep -E "^build-trainer: |^  [A-Za-z]" "$logf" | tail -n 12
   return 0
 }
 

@@ -1,8 +1,10 @@
 // The SSH setup wizard against a real OpenSSH server (tests/fixtures/ssh): generate a key, enter the
-// test user's password, install and verify that key login works; a changed host key is refused.
+// test user's password, install and verify that key login works; a changed host key is refused; the
+// summary's advice for GPU nodes.
 #include "sshd_fixture.h"
 #include "sshwizard.h"
 
+#include "cluster/gputrainer.h"
 #include "ssh/sshkeys.h"
 #include "ssh/sshsession.h"
 
@@ -176,6 +178,21 @@ class TestSshWizard : public QObject {
         QVERIFY(head.exec(probe).ok());
         w.next();
         QVERIFY(w.summaryText().contains(QStringLiteral("✓ Head → workers")));
+    }
+
+    // The summary of a profile with GPU nodes says how to build a trainer that uses their GPUs; a CPU
+    // profile's says nothing of it.
+    void summaryAdvisesGpuNodes()
+    {
+        SshWizard cpu(profile());
+        QVERIFY(!cpu.summaryText().contains(QLatin1String("build-trainer.sh")));
+        cluster::ClusterProfile p = profile();
+        p.nodes[0].gpus = 8;
+        p.nodes[0].slots = 8;
+        SshWizard gpu(p);
+        const QString summary = gpu.summaryText();
+        QVERIFY2(summary.endsWith(QLatin1String("\n\n") + cluster::GpuTrainer::profileAdvice(p)), qPrintable(summary));
+        QVERIFY(summary.contains(QLatin1String("scripts/build-trainer.sh")));
     }
 
     void changedHostKeyRefused()

@@ -234,6 +234,36 @@ class TestChecks : public QObject {
         QVERIFY2(!report.hasFailures(), QJsonDocument(report.toJson()).toJson().constData());
     }
 
+    // A GPU node (a fake nvidia-smi) whose trainer's LibTorch sees no CUDA device: the CUDA check warns
+    // and says how to build a trainer that can use the GPUs (cluster::GpuTrainer).
+    void gpuNodeWithCpuTrainer()
+    {
+        const QString gpuBin = m_tmp.path() + QStringLiteral("/gpubin");
+        QDir().mkpath(gpuBin);
+        writeExecutable(gpuBin + QStringLiteral("/nvidia-smi"),
+                        "#!/bin/sh\n"
+                        "case \"$*\" in\n"
+                        "  *--query-gpu*) echo 'NVIDIA H200, 143771 MiB, 550.54.15';;\n"
+                        "  *) echo '| NVIDIA-SMI 550.54.15    Driver Version: 550.54.15    CUDA Version: 12.4 |';;\n"
+                        "esac\n");
+        ClusterProfile p = ClusterProfile::local(1);
+        p.workdir = m_tmp.path() + QStringLiteral("/localwork");
+        p.pathPrefix = {gpuBin, fakeBin()};
+        p.nodes[0].gpus = 1; // trains on its one GPU
+        ClusterChecker checker(p, testOptions());
+        const CheckReport report = checker.runAndWait();
+        const NodeReport& n = report.nodes.first();
+        QCOMPARE(n.find(QStringLiteral("gpu"))->status, CheckStatus::Pass);
+        const CheckResult* cuda = n.find(QStringLiteral("cuda"));
+        QVERIFY(cuda);
+        QCOMPARE(cuda->status, CheckStatus::Warn);
+        QVERIFY2(cuda->summary.contains(QLatin1String("trainer: CUDA not available")), qPrintable(cuda->summary));
+        QVERIFY2(cuda->remedy.startsWith(QLatin1String("The trainer on this node cannot use CUDA")),
+                 qPrintable(cuda->remedy));
+        QVERIFY(cuda->remedy.contains(QLatin1String("scripts/build-trainer.sh")));
+        QVERIFY(cuda->remedy.contains(QLatin1String("docs/reference/trainer.md#gpu-nodes")));
+    }
+
     void threeNodesMatrix()
     {
         trustAll();
@@ -456,11 +486,30 @@ class TestChecks : public QObject {
                     QStringLiteral("--dest"), dest, QStringLiteral("--node"), threeNodeProfile().nodes.at(1).name},
                    &out, &errOut);
         QVERIFY2(code == 0 && out.contains("deployed"), errOut.constData());
+        QVERIFY2(!out.contains("build-trainer.sh"), out.constData()); // a CPU node: nothing to say
         const QString copy = dest;
         QFile a(local), b(copy);
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         QCOMPARE(b.readAll(), a.readAll());
         QVERIFY(QFileInfo(copy).permissions() & QFileDevice::ExeOwner);
+        QFile::remove(copy);
+
+        // A trainer without CUDA on a node whose driver lists a GPU: deployed all the same (it trains on
+        // the CPU), with how to build one that uses the GPU.
+        const QString cpuOnly = m_tmp.path() + QStringLiteral("/cpu-only-trainer");
+        writeExecutable(cpuOnly,
+                        "#!/bin/sh\n"
+                        "printf '{\"trainer\": \"0.1.0\", \"libtorch\": \"1.13.0\", \"cuda\": {\"available\": false, "
+                        "\"devices\": 0}, \"gpus\": [{\"index\": 0, \"name\": \"NVIDIA H200\"}]}\\n'\n");
+        out.clear();
+        errOut.clear();
+        const int gpuCode =
+            deploy({QStringLiteral("--profile"), profileFile, QStringLiteral("--trainer"), cpuOnly,
+                    QStringLiteral("--dest"), dest, QStringLiteral("--node"), threeNodeProfile().nodes.at(1).name},
+                   &out, &errOut);
+        QVERIFY2(gpuCode == 0 && out.contains("deployed"), errOut.constData());
+        QVERIFY2(out.contains("n2: This traindeck-trainer cannot use the node's 1 GPU(s)"), out.constData());
+        QVERIFY2(out.contains("scripts/build-trainer.sh"), out.constData());
         QFile::remove(copy);
     }
 

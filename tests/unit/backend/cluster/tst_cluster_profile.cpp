@@ -1,6 +1,8 @@
 // Cluster profiles: JSON format, defaults, key-path errors, secrets, head rule, local profile,
-// hostfile generation, storage under $XDG_CONFIG_HOME, import and export.
+// hostfile generation, storage under $XDG_CONFIG_HOME, import and export; the advice for GPU nodes
+// (cluster::GpuTrainer).
 #include "cluster/clusterprofile.h"
+#include "cluster/gputrainer.h"
 #include "common/paths.h"
 
 #include <QJsonArray>
@@ -32,6 +34,7 @@ class TestClusterProfile : public QObject {
     void fromHostfile();
     void storage();
     void importExport();
+    void gpuTrainerAdvice();
 
   private:
     QTemporaryDir m_config;
@@ -405,6 +408,38 @@ void TestClusterProfile::importExport()
     QVERIFY2(localBack.ok(), qPrintable(localBack.errorString()));
     QVERIFY(localBack->isLocal);
     QVERIFY(!ClusterProfile::exportNamed(QStringLiteral("missing"), tmp.filePath(QStringLiteral("m.json"))).ok());
+}
+
+// Which self-checks mean a GPU node's trainer cannot use its GPUs, and the one text every front end shows.
+void TestClusterProfile::gpuTrainerAdvice()
+{
+    auto selfCheck = [](const char* json) { return QJsonDocument::fromJson(json).object(); };
+    // Debian's CPU-only LibTorch on a node whose driver lists two GPUs.
+    QCOMPARE(GpuTrainer::unusableGpus(
+                 selfCheck(R"({"cuda": {"available": false, "devices": 0}, "gpus": [{"name": "A"}, {"name": "B"}]})")),
+             2);
+    // A CUDA LibTorch that sees them.
+    QCOMPARE(GpuTrainer::unusableGpus(selfCheck(R"({"cuda": {"available": true, "devices": 2}, "gpus": [{}, {}]})"), 8),
+             0);
+    // No GPU listed (no driver here), but the profile trains on 4 of this node's.
+    QCOMPARE(GpuTrainer::unusableGpus(selfCheck(R"({"cuda": {"available": false, "devices": 0}, "gpus": []})"), 4), 4);
+    // A CPU node.
+    QCOMPARE(GpuTrainer::unusableGpus(selfCheck(R"({"cuda": {"available": false, "devices": 0}, "gpus": []})")), 0);
+    QCOMPARE(GpuTrainer::unusableGpus(QJsonObject()), 0);
+
+    const QString advice = GpuTrainer::advice();
+    QVERIFY(advice.contains(QLatin1String("scripts/build-trainer.sh")));
+    QVERIFY(advice.contains(QLatin1String("docs/reference/trainer.md#gpu-nodes")));
+    QVERIFY(advice.contains(QLatin1String("traindeck-cli deploy --trainer")));
+    const QString warning = GpuTrainer::unusableGpusWarning(2);
+    QVERIFY2(warning.startsWith(QLatin1String("This traindeck-trainer cannot use the node's 2 GPU(s)")),
+             qPrintable(warning));
+    QVERIFY(warning.endsWith(advice));
+
+    ClusterProfile p = ClusterProfile::local(2);
+    QVERIFY(GpuTrainer::profileAdvice(p).isEmpty());
+    p.nodes[0].gpus = 8;
+    QCOMPARE(GpuTrainer::profileAdvice(p), QStringLiteral("1 node(s) of this profile train on GPUs. ") + advice);
 }
 
 QTEST_GUILESS_MAIN(TestClusterProfile)
