@@ -58,7 +58,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="188"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="189"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>The profile uses %n GPU on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</numerusform>
@@ -66,7 +66,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="241"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>the profile does not use the %n GPU of this node</numerusform>
@@ -82,7 +82,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="361"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="362"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>The check job could not be cancelled; it ends at its time limit (%n minute), or cancel it on the login node with scancel %1.</numerusform>
@@ -106,6 +106,25 @@
         <translation>
             <numerusform>, %n with %1 or more GPUs</numerusform>
             <numerusform>, %n with %1 or more GPUs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::cluster::GpuTrainer</name>
+    <message numerus="yes">
+        <location filename="../backend/cluster/gputrainer.cpp" line="40"/>
+        <source>This traindeck-trainer cannot use the node&apos;s %n GPU(s): its LibTorch sees no CUDA device (a CPU-only LibTorch, or one whose CUDA does not match the driver).</source>
+        <translation>
+            <numerusform>This traindeck-trainer cannot use the node&apos;s GPU: its LibTorch sees no CUDA device (a CPU-only LibTorch, or one whose CUDA does not match the driver).</numerusform>
+            <numerusform>This traindeck-trainer cannot use the node&apos;s %n GPUs: its LibTorch sees no CUDA device (a CPU-only LibTorch, or one whose CUDA does not match the driver).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/cluster/gputrainer.cpp" line="52"/>
+        <source>%n node(s) of this profile train on GPUs.</source>
+        <translation>
+            <numerusform>%n node of this profile trains on GPUs.</numerusform>
+            <numerusform>%n nodes of this profile train on GPUs.</numerusform>
         </translation>
     </message>
 </context>
@@ -215,7 +234,7 @@
 <context>
     <name>traindeck::gui::FindingsPanel</name>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="131"/>
+        <location filename="../app/gui/findingspanel.cpp" line="132"/>
         <source>host %1 (%n rank(s))</source>
         <translation>
             <numerusform>host %1 (%n rank)</numerusform>
@@ -223,7 +242,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="141"/>
+        <location filename="../app/gui/findingspanel.cpp" line="142"/>
         <source>and %n more</source>
         <translation>
             <numerusform>and %n more</numerusform>
@@ -231,7 +250,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="156"/>
+        <location filename="../app/gui/findingspanel.cpp" line="157"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>Findings (%n)</numerusform>
@@ -278,8 +297,8 @@
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="503"/>
-        <location filename="../app/gui/launchpage.cpp" line="506"/>
+        <location filename="../app/gui/launchpage.cpp" line="522"/>
+        <location filename="../app/gui/launchpage.cpp" line="525"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>
@@ -287,7 +306,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="504"/>
+        <location filename="../app/gui/launchpage.cpp" line="523"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n slot</numerusform>
@@ -295,8 +314,8 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="496"/>
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="515"/>
+        <location filename="../app/gui/launchpage.cpp" line="524"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n rank</numerusform>
@@ -304,7 +323,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="494"/>
+        <location filename="../app/gui/launchpage.cpp" line="513"/>
         <source>Slurm: %n node(s)</source>
         <translation>
             <numerusform>Slurm: %n node</numerusform>
@@ -312,7 +331,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="495"/>
+        <location filename="../app/gui/launchpage.cpp" line="514"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n task</numerusform>
@@ -320,7 +339,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="506"/>
+        <location filename="../app/gui/launchpage.cpp" line="525"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>%n rank in all</numerusform>
@@ -441,6 +460,25 @@
         <translation>
             <numerusform>the worker check on the head did not answer for %n worker of %1 (%2): %3</numerusform>
             <numerusform>the worker check on the head did not answer for %n workers of %1 (%2): %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::runs::MemoryFit</name>
+    <message numerus="yes">
+        <location filename="../backend/runs/memoryfit.cpp" line="69"/>
+        <source>RAM of %1 (%2) / %n rank(s)</source>
+        <translation>
+            <numerusform>RAM of %1 (%2) / %n rank</numerusform>
+            <numerusform>RAM of %1 (%2) / %n ranks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/runs/memoryfit.cpp" line="123"/>
+        <source>Memory per rank (%n rank(s), traindeck-trainer plan):</source>
+        <translation>
+            <numerusform>Memory per rank (%n rank, traindeck-trainer plan):</numerusform>
+            <numerusform>Memory per rank (%n ranks, traindeck-trainer plan):</numerusform>
         </translation>
     </message>
 </context>

@@ -4,7 +4,7 @@
 <context>
     <name>NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="27"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="28"/>
         <source>compute %1</source>
         <translation>计算节点 %1</translation>
     </message>
@@ -121,7 +121,7 @@
         <translation>进程 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="304"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="325"/>
         <source>Check the input pipeline on %1: local disk or network file system speed, data loader workers, CPU load from other processes; pre-shard or cache the data set on local disk.</source>
         <translation>检查 %1 上的输入管线：本地磁盘或网络文件系统的速度、数据加载线程数、其他进程造成的 CPU 负载；可预先分片或把数据集缓存到本地磁盘。</translation>
     </message>
@@ -141,60 +141,60 @@
         <translation>训练因等待输入暂停了 %1 次。请增大数据加载器的预取深度或线程数，并检查是否存在周期性的慢读（分片边界、网络文件系统、页缓存被换出）。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="299"/>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="430"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="320"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="419"/>
         <source>%1 of the last %2 steps slower, %3% confidence</source>
         <translation>最近 %2 步中有 %1 步较慢，置信度 %3%</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="301"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="322"/>
         <source>%1 is a straggler: its data loading takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其数据加载耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="308"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="329"/>
         <source>%1 is a straggler: its compute takes %2% longer than the other ranks&apos; (%3 ms vs %4 ms; %5)</source>
         <translation>%1 是掉队进程：其计算耗时比其他进程长 %2%（%3 ms 对比 %4 ms；%5）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="312"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="333"/>
         <source>Every other rank waits about %1 ms per step for %2. Check that device for thermal or power throttling, a slower model or clock, other jobs sharing it, or CPU threads oversubscribed on its host. If it persists, let the trainer give it a smaller share of each batch (&quot;balance&quot;: &quot;auto&quot; in the job spec, --balance auto), or exclude that host from the hostfile.</source>
         <translation>其他每个 rank 每步都要等待 %2 约 %1 毫秒。请检查该设备是否存在过热或功耗限制、型号或时钟较慢、有其他作业共享，或其主机上的 CPU 线程超额订阅。如果问题持续，可以让训练器给它分配更小的批次份额（作业规格中的 &quot;balance&quot;: &quot;auto&quot;，即 --balance auto），或将该主机从 hostfile 中排除。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="432"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="421"/>
         <source>Host %1 is slow: the data loading of its %2 ranks takes %3% longer than the other hosts&apos; (%4 ms vs %5 ms; %6)</source>
         <translation>主机 %1 较慢：其 %2 个进程的数据加载耗时比其他主机长 %3%（%4 ms 对比 %5 ms；%6）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="437"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="426"/>
         <source>Every rank on %1 waits longer for its data, so the cause is the host, not one rank: its local disk or network file system, CPU load from other processes, or too few data loader threads for its ranks.</source>
         <translation>%1 上的每个进程等待数据的时间都更长，因此原因在主机而不在某个进程：它的本地磁盘或网络文件系统、其他进程造成的 CPU 负载，或数据加载线程不足以供其进程使用。</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="442"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="431"/>
         <source>Host %1 is slow: the compute of its %2 ranks takes %3% longer than the other hosts&apos; (%4 ms vs %5 ms; %6)</source>
         <translation>主机 %1 较慢：其 %2 个进程的计算耗时比其他主机长 %3%（%4 ms 对比 %5 ms；%6）</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="447"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="436"/>
         <source>Every rank on %1 is slower, so the cause is the host, not one device: power or thermal limits, clocks, CPU threads oversubscribed, other jobs on the node. Check it, give it a smaller share of each batch (--balance auto), or exclude it from the hostfile.</source>
         <translation>%1 上的每个进程都更慢，因此原因在主机而不在某个设备：功耗或温度限制、时钟频率、CPU 线程超额订阅、该节点上的其他作业。请检查该主机，给它分配更小的批次份额（--balance auto），或将其从 hostfile 中排除。</translation>
     </message>
     <message>
         <location filename="../backend/analysis/detect_stalls.cpp" line="131"/>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="320"/>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="454"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="341"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="443"/>
         <source>Resolved at step %1: %2</source>
         <translation>已于第 %1 步解决：%2</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="353"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="374"/>
         <source>%1 may be slower (%2 % of the step over the last %3 steps): not enough evidence yet</source>
         <translation>%1 可能较慢（最近 %3 步中占每步的 %2 %）：证据尚不充分</translation>
     </message>
     <message>
-        <location filename="../backend/analysis/detect_stragglers.cpp" line="356"/>
+        <location filename="../backend/analysis/detect_stragglers.cpp" line="377"/>
         <source>Nothing to do yet: TrainDeck keeps measuring and raises a straggler finding once the difference is clear of the noise.</source>
         <translation>暂时无需处理：TrainDeck 会继续测量，一旦差异明显超出噪声，就会给出掉队进程的诊断结果。</translation>
     </message>
@@ -540,66 +540,66 @@
 <context>
     <name>traindeck::checks::NodeChecker</name>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="195"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="196"/>
         <source>this machine (no SSH)</source>
         <translation>本机（不使用 SSH）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="204"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="205"/>
         <source>%1@%2:%3 (%4)</source>
         <translation>%1@%2:%3（%4）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="208"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="209"/>
         <source>host key %1 %2</source>
         <translation>主机密钥 %1 %2</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="219"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="220"/>
         <source>To accept it: answer the question in TrainDeck, or run `traindeck-cli check --accept-new-host-keys` after verifying the fingerprint.</source>
         <translation>如需接受：请在 TrainDeck 中回答确认问题，或在核对指纹后运行 `traindeck-cli check --accept-new-host-keys`。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="263"/>
-        <location filename="../backend/checks/clusterchecker.cpp" line="287"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="264"/>
         <location filename="../backend/checks/clusterchecker.cpp" line="288"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="289"/>
         <source>not reachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="299"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="300"/>
         <source>not submitted: the partition cannot run it (see Slurm)</source>
         <translation>未提交：该分区无法运行它（见 Slurm）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="328"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="329"/>
         <source>the check job did not run</source>
         <translation>检查作业没有运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/clusterchecker.cpp" line="361"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="362"/>
         <source>The check job could not be cancelled; it ends at its time limit (%n minute(s)), or cancel it on the login node with scancel %1.</source>
         <translation>
             <numerusform>无法取消检查作业；它会在时间限制（%n 分钟）到达时结束，也可以在登录节点上用 scancel %1 取消它。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="398"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="399"/>
         <source>job step of job %1 on %2 (host name %3)</source>
         <translation>作业 %1 在 %2 上的作业步（主机名 %3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="401"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="402"/>
         <source>srun in job %1 on %2: %3</source>
         <translation>作业 %1 中 %2 上的 srun：%3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="402"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="403"/>
         <source>Slurm did not start a job step on this node (its words are in the evidence); `srun --jobid=%1 --overlap -w %2 hostname` on the login node shows the same.</source>
         <translation>Slurm 没有在此节点上启动作业步（其输出见证据）；在登录节点上运行 `srun --jobid=%1 --overlap -w %2 hostname` 会看到同样的结果。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="412"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="413"/>
         <source>no job step</source>
         <translation>没有作业步</translation>
     </message>
@@ -609,79 +609,79 @@
         <translation>…（另有 %1 行）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/clusterchecker.cpp" line="297"/>
-        <location filename="../backend/checks/nodecheck.cpp" line="309"/>
+        <location filename="../backend/checks/clusterchecker.cpp" line="298"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="313"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="331"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="335"/>
         <source>The command did not answer in time; the node may be overloaded or a file system hangs.</source>
         <translation>命令未在规定时间内响应；节点可能负载过高，或某个文件系统挂起。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="333"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="337"/>
         <source>Check the connection to the node.</source>
         <translation>请检查到该节点的连接。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="203"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="207"/>
         <location filename="../backend/checks/nodematrix.cpp" line="21"/>
         <source>Operating system</source>
         <translation>操作系统</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="201"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="205"/>
         <source>Reachable and logged in</source>
         <translation>可以连接并已登录</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="205"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
         <source>CPU cores</source>
         <translation>CPU 核心</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="207"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="209"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="213"/>
         <source>Free disk in the work directory</source>
         <translation>工作目录可用磁盘空间</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="211"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="215"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
         <source>Network interfaces</source>
         <translation>网络接口</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
         <source>Clock</source>
         <translation>时钟</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="224"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
         <source>Head → workers SSH</source>
         <translation>主节点 → 工作节点 SSH</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="226"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="230"/>
         <source>Interconnect (allreduce)</source>
         <translation>互连（allreduce）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="228"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="232"/>
         <source>Slurm</source>
         <translation>Slurm</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="231"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="235"/>
         <source>Check job</source>
         <translation>检查作业</translation>
     </message>
@@ -729,154 +729,154 @@
         <translation>无法读取 /proc/meminfo。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="87"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="88"/>
         <source>%1 of RAM; at least %2 GB is recommended for the 1.5B model (weights, optimizer state and data loading per rank). Use fewer ranks per node or a node with more memory.</source>
         <translation>内存 %1；1.5B 模型建议至少 %2 GB（每个进程的权重、优化器状态和数据加载）。请减少每节点的进程数，或使用内存更大的节点。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="109"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="110"/>
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="109"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="110"/>
         <source>%1 is not writable</source>
         <translation>%1 不可写</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="110"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="111"/>
         <source>Create the work directory %1 on the node with write access for the login user, or change &quot;workdir&quot; in the profile.</source>
         <translation>请在节点上创建工作目录 %1 并赋予登录用户写权限，或修改配置中的 &quot;workdir&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="120"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="121"/>
         <source>free space unknown</source>
         <translation>可用空间未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="121"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="122"/>
         <source>`df -Pk` gave unexpected output.</source>
         <translation>`df -Pk` 的输出不符合预期。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="125"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="126"/>
         <source>%1 free in %2 (%3)</source>
         <translation>%2 可用 %1（%3）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="129"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="130"/>
         <source>Only %1 free: a checkpoint of the 1.5B model with optimizer state needs about 30 GB. Free space or point &quot;workdir&quot; at a larger file system.</source>
         <translation>仅剩 %1 可用：1.5B 模型连同优化器状态的一个检查点约需 30 GB。请释放空间，或将 &quot;workdir&quot; 指向更大的文件系统。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="135"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="136"/>
         <source>%1 free; %2 GB or more is recommended to keep a few checkpoints (about 30 GB each with optimizer state).</source>
         <translation>可用 %1；建议至少 %2 GB，以便保留几个检查点（连同优化器状态每个约 30 GB）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="182"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="183"/>
         <source>nvidia-smi not found on PATH</source>
         <translation>PATH 中找不到 nvidia-smi</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="183"/>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="200"/>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="209"/>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="89"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="184"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="201"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="210"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="90"/>
         <source>no GPU</source>
         <translation>无 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="184"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="185"/>
         <source>no GPU (nvidia-smi not found)</source>
         <translation>无 GPU（找不到 nvidia-smi）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="188"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="189"/>
         <source>The profile uses %n GPU(s) on this node but nvidia-smi is missing: install the NVIDIA driver (and reboot), or set &quot;gpus&quot;: 0 to train on the CPU.</source>
         <translation>
             <numerusform>配置在此节点上使用 %n 块 GPU，但缺少 nvidia-smi：请安装 NVIDIA 驱动（并重启），或设置 &quot;gpus&quot;: 0 改用 CPU 训练。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="193"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="194"/>
         <source>No NVIDIA GPU found; CPU training is still possible but much slower.</source>
         <translation>未发现 NVIDIA GPU；仍可使用 CPU 训练，但会慢得多。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="199"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="200"/>
         <source>nvidia-smi failed (exit code %1)</source>
         <translation>nvidia-smi 运行失败（退出码 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="201"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="202"/>
         <source>nvidia-smi cannot talk to the driver: check that the NVIDIA kernel module is loaded (lsmod | grep nvidia) and matches the installed driver, or reboot after a driver update.</source>
         <translation>nvidia-smi 无法与驱动通信：请确认 NVIDIA 内核模块已加载（lsmod | grep nvidia）且与已安装的驱动版本一致，或在更新驱动后重启。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="208"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="209"/>
         <source>nvidia-smi lists no GPU</source>
         <translation>nvidia-smi 未列出任何 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="210"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="211"/>
         <source>No GPU is visible (CUDA_VISIBLE_DEVICES, a container without GPUs, or a failed device).</source>
         <translation>看不到任何 GPU（CUDA_VISIBLE_DEVICES 设置、容器未挂载 GPU，或设备故障）。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="223"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="226"/>
         <source>%1 × %2 (%3 GiB), driver %4</source>
         <translation>%1 × %2（%3 GiB），驱动 %4</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="229"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="232"/>
         <source>the profile uses %1 GPUs but %2 are present</source>
         <translation>配置使用 %1 块 GPU，但实际有 %2 块</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="231"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="234"/>
         <source>Set &quot;gpus&quot; to %1 for this node, or check CUDA_VISIBLE_DEVICES and the driver.</source>
         <translation>请将此节点的 &quot;gpus&quot; 设为 %1，或检查 CUDA_VISIBLE_DEVICES 和驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="235"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="238"/>
         <source>%1 ranks but %2 GPUs</source>
         <translation>%1 个进程但只有 %2 块 GPU</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="236"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="239"/>
         <source>Use one rank per GPU: set &quot;slots&quot; to at most %1.</source>
         <translation>每块 GPU 一个进程：请将 &quot;slots&quot; 设为不超过 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="241"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="244"/>
         <source>the profile does not use the %n GPU(s) of this node</source>
         <translation>
             <numerusform>配置没有使用此节点的 %n 块 GPU</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="242"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="245"/>
         <source>Set &quot;gpus&quot;: %1 for this node to train on them.</source>
         <translation>为此节点设置 &quot;gpus&quot;: %1 即可在 GPU 上训练。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="247"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="250"/>
         <source>%1 GiB per GPU</source>
         <translation>每块 GPU %1 GiB</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="248"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="251"/>
         <source>At least %1 GB per GPU is recommended for the 1.5B model; use a smaller micro-batch, activation checkpointing or bf16 if memory runs out.</source>
         <translation>1.5B 模型建议每块 GPU 至少 %1 GB；如显存不足，请减小微批大小、启用激活检查点或使用 bf16。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="255"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="258"/>
         <source>mixed models: %1</source>
         <translation>混合型号：%1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheckmachine.cpp" line="256"/>
+        <location filename="../backend/checks/nodecheckmachine.cpp" line="259"/>
         <source>Mixed GPU models make the slowest one set the pace of every step.</source>
         <translation>GPU 型号不一致时，最慢的那块决定每一步的速度。</translation>
     </message>
@@ -886,147 +886,147 @@
         <translation>；与 %1（%2）不同</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="212"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
         <location filename="../backend/checks/nodematrix.cpp" line="37"/>
         <source>traindeck-trainer</source>
         <translation>traindeck-trainer</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="36"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="37"/>
         <source>not found on PATH</source>
         <translation>PATH 中未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="37"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="38"/>
         <source>command -v traindeck-trainer: not found</source>
         <translation>command -v traindeck-trainer：未找到</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="48"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="49"/>
         <source>%1 self-check failed (%2)</source>
         <translation>%1 自检失败（%2）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="50"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="51"/>
         <source>A library is missing (see the evidence): install LibTorch/Open MPI on the node or deploy a trainer built for it.</source>
         <translation>缺少某个库（见证据）：请在节点上安装 LibTorch/Open MPI，或部署为该节点构建的训练程序。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="59"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="60"/>
         <source>%1 self-check printed no JSON</source>
         <translation>%1 自检没有输出 JSON</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="78"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
         <source>available</source>
         <translation>可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="78"/>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="113"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="114"/>
         <source>not available</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="80"/>
         <source>%1 (LibTorch %2) at %3</source>
         <translation>%1（LibTorch %2），位于 %3</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="79"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="80"/>
         <source>unknown version</source>
         <translation>版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="82"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="83"/>
         <source>The self-check has no &quot;trainer&quot; version; deploy a current traindeck-trainer.</source>
         <translation>自检结果中没有 &quot;trainer&quot; 版本；请部署最新的 traindeck-trainer。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="214"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="116"/>
+        <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?).</source>
+        <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
         <location filename="../backend/checks/nodematrix.cpp" line="27"/>
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="104"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="105"/>
         <source>driver supports CUDA %1</source>
         <translation>驱动支持 CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="106"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="107"/>
         <source>toolkit %1</source>
         <translation>工具包 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="108"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="109"/>
         <source>trainer: CUDA %1</source>
         <translation>训练程序：CUDA %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="109"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="110"/>
         <source>CUDA version unknown</source>
         <translation>CUDA 版本未知</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="112"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="113"/>
         <source>nvidia-smi shows no CUDA version; update the NVIDIA driver.</source>
         <translation>nvidia-smi 未显示 CUDA 版本；请更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="115"/>
-        <source>The trainer on this node cannot use CUDA (a CPU-only LibTorch?). Deploy a trainer built against a CUDA LibTorch to use the GPUs.</source>
-        <translation>此节点上的训练程序无法使用 CUDA（可能是仅 CPU 版 LibTorch）。请部署基于 CUDA 版 LibTorch 构建的训练程序以使用 GPU。</translation>
-    </message>
-    <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="216"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="220"/>
         <location filename="../backend/checks/nodematrix.cpp" line="29"/>
         <source>NCCL</source>
         <translation>NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="126"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="127"/>
         <source>no GPU (NCCL is used for GPU training)</source>
         <translation>无 GPU（NCCL 用于 GPU 训练）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="150"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="151"/>
         <source>NCCL not found</source>
         <translation>未找到 NCCL</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="151"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="152"/>
         <source>Install NCCL (libnccl2 from NVIDIA&apos;s repository, or the CUDA toolkit&apos;s copy under /usr/local/cuda); multi-GPU training needs it.</source>
         <translation>请安装 NCCL（NVIDIA 软件源中的 libnccl2，或 /usr/local/cuda 下 CUDA 工具包自带的版本）；多 GPU 训练需要它。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="156"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="157"/>
         <source>NCCL %1</source>
         <translation>NCCL %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="157"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="158"/>
         <source> (trainer: %1)</source>
         <translation>（训练程序：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodecheck.cpp" line="218"/>
+        <location filename="../backend/checks/nodecheck.cpp" line="222"/>
         <location filename="../backend/checks/nodematrix.cpp" line="33"/>
         <source>Open MPI</source>
         <translation>Open MPI</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="178"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="179"/>
         <source>%1 not found</source>
         <translation>未找到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="179"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="180"/>
         <source>Install Open MPI on every node (Debian/Ubuntu: apt install openmpi-bin libopenmpi-dev), the same version everywhere, or set &quot;launcher&quot;/&quot;path_prefix&quot; in the profile.</source>
         <translation>请在每个节点上安装相同版本的 Open MPI（Debian/Ubuntu：apt install openmpi-bin libopenmpi-dev），或在配置中设置 &quot;launcher&quot;/&quot;path_prefix&quot;。</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="188"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="189"/>
         <source>TrainDeck launches with Open MPI&apos;s mpirun; another MPI may need different options.</source>
         <translation>TrainDeck 使用 Open MPI 的 mpirun 启动；其他 MPI 实现可能需要不同的选项。</translation>
     </message>
@@ -1168,7 +1168,7 @@
         <translation>无法免密 SSH 到 %1</translation>
     </message>
     <message>
-        <location filename="../backend/checks/nodechecksoftware.cpp" line="30"/>
+        <location filename="../backend/checks/nodechecksoftware.cpp" line="31"/>
         <source>Install traindeck-trainer on %1 in a directory on PATH or in the profile&apos;s &quot;path_prefix&quot; (for example ~/.local/bin), in the same version as on the other nodes. TrainDeck copies this machine&apos;s binary there with: traindeck-cli deploy --profile FILE --node %1</source>
         <translation>请在 %1 上把 traindeck-trainer 安装到 PATH 中的目录或配置文件的 &quot;path_prefix&quot; 目录（例如 ~/.local/bin），版本须与其他节点一致。TrainDeck 可用以下命令把本机的程序复制过去：traindeck-cli deploy --profile FILE --node %1</translation>
     </message>
@@ -1754,6 +1754,28 @@
     </message>
 </context>
 <context>
+    <name>traindeck::cluster::GpuTrainer</name>
+    <message>
+        <location filename="../backend/cluster/gputrainer.cpp" line="23"/>
+        <source>To train on GPUs, traindeck-trainer must be built against a CUDA LibTorch (Debian&apos;s LibTorch is CPU-only). On a GPU node, in a TrainDeck checkout, run %1: it builds the trainer against the LibTorch of the node&apos;s PyTorch (or --libtorch DIR) and prints whether it can use CUDA. Put that binary on PATH on the GPU nodes, or copy it to them with traindeck-cli deploy --trainer PATH. See %2.</source>
+        <translation>要在 GPU 上训练，traindeck-trainer 必须基于 CUDA 版 LibTorch 构建（Debian 的 LibTorch 仅支持 CPU）。请在一台 GPU 节点上的 TrainDeck 源码目录中运行 %1：它会基于该节点 PyTorch 中的 LibTorch（或 --libtorch DIR）构建训练程序，并显示它能否使用 CUDA。然后把该程序放到各 GPU 节点的 PATH 中，或用 traindeck-cli deploy --trainer PATH 复制到这些节点。详见 %2。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/cluster/gputrainer.cpp" line="40"/>
+        <source>This traindeck-trainer cannot use the node&apos;s %n GPU(s): its LibTorch sees no CUDA device (a CPU-only LibTorch, or one whose CUDA does not match the driver).</source>
+        <translation>
+            <numerusform>此 traindeck-trainer 无法使用该节点的 %n 块 GPU：它的 LibTorch 看不到任何 CUDA 设备（仅 CPU 版 LibTorch，或其 CUDA 与驱动不匹配）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/cluster/gputrainer.cpp" line="52"/>
+        <source>%n node(s) of this profile train on GPUs.</source>
+        <translation>
+            <numerusform>此配置中有 %n 个节点在 GPU 上训练。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>traindeck::cluster::Hostfile</name>
     <message>
         <location filename="../backend/cluster/hostfile.cpp" line="93"/>
@@ -2115,6 +2137,49 @@
         <location filename="../backend/cluster/savedlinktest.cpp" line="84"/>
         <source>needs host_a, host_b and a bandwidth_mbps of 0 or more</source>
         <translation>需要 host_a、host_b 以及不小于 0 的 bandwidth_mbps</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::cluster::SavedNodeMemory</name>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="41"/>
+        <source>cannot create the directory</source>
+        <translation>无法创建该目录</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="54"/>
+        <source>cannot write: %1</source>
+        <translation>无法写入：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="65"/>
+        <source>not a profile name</source>
+        <translation>不是配置文件名</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="68"/>
+        <source>the nodes&apos; memory was not checked for this profile: %1</source>
+        <translation>尚未检查此配置的节点内存：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="70"/>
+        <source>file is larger than 16 MiB; not a memory record</source>
+        <translation>文件大于 16 MiB；不是内存记录</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="74"/>
+        <source>not a JSON object: %1</source>
+        <translation>不是 JSON 对象：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="80"/>
+        <source>&quot;profile&quot; or &quot;measured_at&quot; is missing or wrong</source>
+        <translation>“profile” 或 “measured_at” 缺失或有误</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savednodememory.cpp" line="93"/>
+        <source>needs a host, and ram_mib, gpus and gpu_mib of 0 or more</source>
+        <translation>需要 host，以及不小于 0 的 ram_mib、gpus 和 gpu_mib</translation>
     </message>
 </context>
 <context>
@@ -2756,53 +2821,53 @@
         <translation>证据尚不充分</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="131"/>
+        <location filename="../app/gui/findingspanel.cpp" line="132"/>
         <source>host %1 (%n rank(s))</source>
         <translation>
             <numerusform>主机 %1（%n 个进程）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="137"/>
+        <location filename="../app/gui/findingspanel.cpp" line="138"/>
         <source>rank %1</source>
         <translation>进程 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="138"/>
+        <location filename="../app/gui/findingspanel.cpp" line="139"/>
         <source>rank %1 (%2)</source>
         <translation>进程 %1（%2）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="141"/>
+        <location filename="../app/gui/findingspanel.cpp" line="142"/>
         <source>and %n more</source>
         <translation>
             <numerusform>以及另外 %n 个</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="156"/>
+        <location filename="../app/gui/findingspanel.cpp" line="157"/>
         <source>Findings: none</source>
         <translation>诊断结果：无</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/findingspanel.cpp" line="156"/>
+        <location filename="../app/gui/findingspanel.cpp" line="157"/>
         <source>Findings (%n)</source>
         <translation>
             <numerusform>诊断结果（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="188"/>
+        <location filename="../app/gui/findingspanel.cpp" line="189"/>
         <source>Steps %1 to %2</source>
         <translation>第 %1 步至第 %2 步</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="193"/>
+        <location filename="../app/gui/findingspanel.cpp" line="194"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../app/gui/findingspanel.cpp" line="203"/>
+        <location filename="../app/gui/findingspanel.cpp" line="204"/>
         <source>What to do:</source>
         <translation>处理建议：</translation>
     </message>
@@ -2961,446 +3026,476 @@ node2 slots=8</translation>
 <context>
     <name>traindeck::gui::LaunchPage</name>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="46"/>
+        <location filename="../app/gui/launchpage.cpp" line="48"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="51"/>
+        <location filename="../app/gui/launchpage.cpp" line="53"/>
         <source>Choose a directory</source>
         <translation>选择目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="54"/>
+        <location filename="../app/gui/launchpage.cpp" line="56"/>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="55"/>
+        <location filename="../app/gui/launchpage.cpp" line="57"/>
         <source>Text or JSON Lines (*.jsonl *.json *.txt);;All files (*)</source>
         <translation>文本或 JSON Lines (*.jsonl *.json *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="93"/>
+        <location filename="../app/gui/launchpage.cpp" line="95"/>
         <source>Model and data</source>
         <translation>模型与数据</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="96"/>
+        <location filename="../app/gui/launchpage.cpp" line="98"/>
         <source>Tiny demo (qwen2-tiny, random init, CPU)</source>
         <translation>微型演示（qwen2-tiny，随机初始化，CPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="97"/>
+        <location filename="../app/gui/launchpage.cpp" line="99"/>
         <source>DeepSeek-R1-Distill-Qwen-1.5B (from a model directory)</source>
         <translation>DeepSeek-R1-Distill-Qwen-1.5B（来自模型目录）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="98"/>
+        <location filename="../app/gui/launchpage.cpp" line="100"/>
         <source>&amp;Preset:</source>
         <translation>预设(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="100"/>
+        <location filename="../app/gui/launchpage.cpp" line="102"/>
         <source>Run name; the run id adds the date and time</source>
         <translation>运行名称；运行 ID 会附加日期和时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="101"/>
+        <location filename="../app/gui/launchpage.cpp" line="103"/>
         <source>Run &amp;name:</source>
         <translation>运行名称(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="103"/>
+        <location filename="../app/gui/launchpage.cpp" line="105"/>
         <source>directory with config.json, *.safetensors, tokenizer.json</source>
         <translation>包含 config.json、*.safetensors、tokenizer.json 的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="104"/>
+        <location filename="../app/gui/launchpage.cpp" line="106"/>
         <source>&amp;Model directory:</source>
         <translation>模型目录(&amp;M)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="106"/>
+        <location filename="../app/gui/launchpage.cpp" line="108"/>
         <source>JSONL file, text file or a directory of them</source>
         <translation>JSONL 文件、文本文件或包含它们的目录</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="107"/>
+        <location filename="../app/gui/launchpage.cpp" line="109"/>
         <source>&amp;Dataset:</source>
         <translation>数据集(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="109"/>
+        <location filename="../app/gui/launchpage.cpp" line="111"/>
         <source>tokenizer.json (empty: the model directory&apos;s)</source>
         <translation>tokenizer.json（留空：使用模型目录中的）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="110"/>
+        <location filename="../app/gui/launchpage.cpp" line="112"/>
         <source>&amp;Tokenizer:</source>
         <translation>分词器(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="117"/>
+        <location filename="../app/gui/launchpage.cpp" line="119"/>
         <source>World layout</source>
         <translation>进程布局</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="120"/>
+        <location filename="../app/gui/launchpage.cpp" line="122"/>
         <source>Cluster p&amp;rofile:</source>
         <translation>集群配置(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="125"/>
+        <location filename="../app/gui/launchpage.cpp" line="127"/>
         <source>Ranks on this machine (local profile only; a cluster profile&apos;s hostfile gives the layout)</source>
         <translation>本机上的进程数（仅限 local 配置；集群配置由其 hostfile 决定布局）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="126"/>
+        <location filename="../app/gui/launchpage.cpp" line="128"/>
         <source>Ran&amp;ks (local):</source>
         <translation>进程数(&amp;K)（本地）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="128"/>
+        <location filename="../app/gui/launchpage.cpp" line="130"/>
         <source>Layout:</source>
         <translation>布局：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="135"/>
+        <location filename="../app/gui/launchpage.cpp" line="137"/>
         <source>Hyper-parameters</source>
         <translation>超参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="145"/>
+        <location filename="../app/gui/launchpage.cpp" line="147"/>
         <source>Optimizer steps to run</source>
         <translation>要运行的优化器步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="146"/>
+        <location filename="../app/gui/launchpage.cpp" line="148"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="147"/>
+        <location filename="../app/gui/launchpage.cpp" line="149"/>
         <source>Sequences per rank per micro-step</source>
         <translation>每个进程每个微步的序列数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="148"/>
+        <location filename="../app/gui/launchpage.cpp" line="150"/>
         <source>Micro-steps per optimizer step</source>
         <translation>每个优化器步包含的微步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="149"/>
+        <location filename="../app/gui/launchpage.cpp" line="151"/>
         <source>Linear warmup steps of the cosine schedule</source>
         <translation>余弦调度的线性预热步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="150"/>
+        <location filename="../app/gui/launchpage.cpp" line="152"/>
         <source>Steps between checkpoints (0: only at the end); needed to resume</source>
         <translation>两次检查点之间的步数（0：仅在结束时保存）；恢复训练需要检查点</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="151"/>
+        <location filename="../app/gui/launchpage.cpp" line="153"/>
         <source>Seed for initialisation and shuffling</source>
         <translation>用于初始化和打乱数据的随机种子</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="152"/>
+        <location filename="../app/gui/launchpage.cpp" line="154"/>
         <source>Intra-op threads per rank (0: LibTorch&apos;s default)</source>
         <translation>每个进程的算子内线程数（0：使用 LibTorch 默认值）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="158"/>
+        <location filename="../app/gui/launchpage.cpp" line="160"/>
         <source>Peak learning rate, e.g. 3e-4</source>
         <translation>峰值学习率，例如 3e-4</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="168"/>
+        <location filename="../app/gui/launchpage.cpp" line="170"/>
         <source>Global gradient-norm clip; 0 disables clipping</source>
         <translation>全局梯度范数裁剪阈值；0 表示不裁剪</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="173"/>
+        <location filename="../app/gui/launchpage.cpp" line="175"/>
         <source>Max &amp;steps:</source>
         <translation>最大步数(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="174"/>
+        <location filename="../app/gui/launchpage.cpp" line="176"/>
         <source>Se&amp;quence length:</source>
         <translation>序列长度(&amp;Q)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="175"/>
+        <location filename="../app/gui/launchpage.cpp" line="177"/>
         <source>Micro-&amp;batch:</source>
         <translation>微批大小(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="176"/>
+        <location filename="../app/gui/launchpage.cpp" line="178"/>
         <source>Gradient &amp;accumulation:</source>
         <translation>梯度累积(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="177"/>
+        <location filename="../app/gui/launchpage.cpp" line="179"/>
         <source>&amp;Learning rate:</source>
         <translation>学习率(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="178"/>
+        <location filename="../app/gui/launchpage.cpp" line="180"/>
         <source>&amp;Warmup steps:</source>
         <translation>预热步数(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="179"/>
+        <location filename="../app/gui/launchpage.cpp" line="181"/>
         <source>Weight d&amp;ecay:</source>
         <translation>权重衰减(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="180"/>
+        <location filename="../app/gui/launchpage.cpp" line="182"/>
         <source>Gradient c&amp;lip:</source>
         <translation>梯度裁剪(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="181"/>
+        <location filename="../app/gui/launchpage.cpp" line="183"/>
         <source>Pre&amp;cision:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="182"/>
+        <location filename="../app/gui/launchpage.cpp" line="184"/>
         <source>Checkpoint e&amp;very:</source>
         <translation>检查点间隔(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="183"/>
+        <location filename="../app/gui/launchpage.cpp" line="185"/>
         <source>S&amp;eed:</source>
         <translation>随机种子(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="184"/>
+        <location filename="../app/gui/launchpage.cpp" line="186"/>
         <source>T&amp;hreads per rank:</source>
         <translation>每进程线程数(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="185"/>
+        <location filename="../app/gui/launchpage.cpp" line="187"/>
         <source>Give faster ranks more of each batch</source>
         <translation>给较快的 rank 分配更多批次样本</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="186"/>
+        <location filename="../app/gui/launchpage.cpp" line="188"/>
         <source>--balance auto: every 10 steps the trainer moves samples from slower to faster ranks; the update stays the same</source>
         <translation>--balance auto：训练器每 10 步把样本从较慢的 rank 移到较快的 rank；参数更新保持不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="188"/>
+        <location filename="../app/gui/launchpage.cpp" line="190"/>
         <source>Load &amp;balance:</source>
         <translation>负载均衡(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="189"/>
+        <location filename="../app/gui/launchpage.cpp" line="191"/>
         <source>Overlap the gradient allreduce with backward</source>
         <translation>梯度 allreduce 与反向传播重叠</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="191"/>
+        <location filename="../app/gui/launchpage.cpp" line="193"/>
         <source>--overlap on: each gradient bucket is sent as soon as backward has produced it; the results are the same bit for bit</source>
         <translation>--overlap on：反向传播一产生某个梯度桶就立即发送；结果逐位相同</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="193"/>
+        <location filename="../app/gui/launchpage.cpp" line="195"/>
         <source>&amp;Overlap:</source>
         <translation>重叠(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="194"/>
+        <location filename="../app/gui/launchpage.cpp" line="196"/>
         <source>Shard the optimizer state over the ranks</source>
         <translation>在各 rank 之间分片优化器状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="195"/>
+        <location filename="../app/gui/launchpage.cpp" line="197"/>
         <source>--zero 1 (ZeRO stage 1): each rank keeps AdamW&apos;s state for its share of the parameters only; the update stays the same</source>
         <translation>--zero 1（ZeRO 第 1 阶段）：每个 rank 只保存其所负责参数部分的 AdamW 状态；更新结果不变</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="197"/>
+        <location filename="../app/gui/launchpage.cpp" line="199"/>
         <source>&amp;ZeRO-1:</source>
         <translation>&amp;ZeRO-1：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="202"/>
+        <location filename="../app/gui/launchpage.cpp" line="200"/>
+        <source>Recompute each layer&apos;s activations in backward</source>
+        <translation>在反向传播中重新计算每层的激活</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="201"/>
+        <source>--recompute layers: each decoder layer keeps only its input for backward and runs its forward again there; much less memory, one more forward pass, the same results</source>
+        <translation>--recompute layers：每个解码层只为反向传播保留其输入，并在反向时重新执行前向；内存少得多，多一次前向计算，结果相同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="203"/>
+        <source>&amp;Recompute:</source>
+        <translation>重新计算(&amp;R)：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="208"/>
         <source>--comm: the library of the gradient collectives. auto takes NCCL when every rank trains on a GPU and the trainer was built with NCCL, MPI otherwise</source>
         <translation>--comm：梯度集合通信所用的库。auto 在每个 rank 都在 GPU 上训练且训练器带 NCCL 构建时使用 NCCL，否则使用 MPI</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="204"/>
+        <location filename="../app/gui/launchpage.cpp" line="210"/>
         <source>Co&amp;llectives:</source>
         <translation>集合通信(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="206"/>
+        <location filename="../app/gui/launchpage.cpp" line="212"/>
         <source>Seconds ranks may stand still before the trainer names the ranks the job waits for (0: off)</source>
         <translation>rank 停滞多少秒后，训练器指出作业正在等待的 rank（0：关闭）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="208"/>
-        <location filename="../app/gui/launchpage.cpp" line="211"/>
+        <location filename="../app/gui/launchpage.cpp" line="214"/>
+        <location filename="../app/gui/launchpage.cpp" line="217"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="209"/>
+        <location filename="../app/gui/launchpage.cpp" line="215"/>
         <source>Stall &amp;warning after:</source>
         <translation>停滞警告时间(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="210"/>
+        <location filename="../app/gui/launchpage.cpp" line="216"/>
         <source>Seconds of stall after which the job is aborted (0: never)</source>
         <translation>停滞多少秒后中止作业（0：从不）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="212"/>
+        <location filename="../app/gui/launchpage.cpp" line="218"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="213"/>
+        <location filename="../app/gui/launchpage.cpp" line="219"/>
         <source>Abort a stall a&amp;fter:</source>
         <translation>停滞中止时间(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="221"/>
+        <location filename="../app/gui/launchpage.cpp" line="227"/>
         <source>Environment variables (exported to every rank)</source>
         <translation>环境变量（导出到每个进程）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="224"/>
+        <location filename="../app/gui/launchpage.cpp" line="230"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="224"/>
+        <location filename="../app/gui/launchpage.cpp" line="230"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="228"/>
+        <location filename="../app/gui/launchpage.cpp" line="234"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="231"/>
+        <location filename="../app/gui/launchpage.cpp" line="237"/>
         <source>Add &amp;variable</source>
         <translation>添加变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="232"/>
+        <location filename="../app/gui/launchpage.cpp" line="238"/>
         <source>Remo&amp;ve variable</source>
         <translation>移除变量(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="240"/>
+        <location filename="../app/gui/launchpage.cpp" line="246"/>
         <source>Problems</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="242"/>
+        <location filename="../app/gui/launchpage.cpp" line="248"/>
         <source>Problems:</source>
         <translation>问题：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="245"/>
-        <location filename="../app/gui/launchpage.cpp" line="545"/>
+        <location filename="../app/gui/launchpage.cpp" line="253"/>
+        <source>Memory plan</source>
+        <translation>内存规划</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="256"/>
+        <location filename="../app/gui/launchpage.cpp" line="564"/>
         <source>mpirun command (preview):</source>
         <translation>mpirun 命令（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="249"/>
-        <location filename="../app/gui/launchpage.cpp" line="546"/>
+        <location filename="../app/gui/launchpage.cpp" line="260"/>
+        <location filename="../app/gui/launchpage.cpp" line="565"/>
         <source>mpirun command preview</source>
         <translation>mpirun 命令预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="253"/>
-        <location filename="../app/gui/launchpage.cpp" line="577"/>
+        <location filename="../app/gui/launchpage.cpp" line="264"/>
+        <location filename="../app/gui/launchpage.cpp" line="640"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="484"/>
-        <location filename="../app/gui/launchpage.cpp" line="571"/>
+        <location filename="../app/gui/launchpage.cpp" line="503"/>
+        <location filename="../app/gui/launchpage.cpp" line="634"/>
         <source>form</source>
         <translation>表单</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="494"/>
+        <location filename="../app/gui/launchpage.cpp" line="513"/>
         <source>Slurm: %n node(s)</source>
         <translation>
             <numerusform>Slurm：%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="495"/>
+        <location filename="../app/gui/launchpage.cpp" line="514"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="497"/>
+        <location filename="../app/gui/launchpage.cpp" line="516"/>
         <source>partition %1</source>
         <translation>分区 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="503"/>
-        <location filename="../app/gui/launchpage.cpp" line="506"/>
+        <location filename="../app/gui/launchpage.cpp" line="522"/>
+        <location filename="../app/gui/launchpage.cpp" line="525"/>
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n 个节点</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="504"/>
+        <location filename="../app/gui/launchpage.cpp" line="523"/>
         <source>%n slot(s)</source>
         <translation>
             <numerusform>%n 个槽位</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="496"/>
-        <location filename="../app/gui/launchpage.cpp" line="505"/>
+        <location filename="../app/gui/launchpage.cpp" line="515"/>
+        <location filename="../app/gui/launchpage.cpp" line="524"/>
         <source>%n rank(s)</source>
         <translation>
             <numerusform>%n 个进程</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/launchpage.cpp" line="506"/>
+        <location filename="../app/gui/launchpage.cpp" line="525"/>
         <source>%n rank(s) in all</source>
         <translation>
             <numerusform>共 %n 个进程</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="542"/>
+        <location filename="../app/gui/launchpage.cpp" line="561"/>
         <source>None: ready to launch.</source>
         <translation>无：可以启动。</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="545"/>
+        <location filename="../app/gui/launchpage.cpp" line="564"/>
         <source>Batch script job.sbatch (preview):</source>
         <translation>批处理脚本 job.sbatch（预览）：</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="546"/>
+        <location filename="../app/gui/launchpage.cpp" line="565"/>
         <source>Batch script preview</source>
         <translation>批处理脚本预览</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="548"/>
+        <location filename="../app/gui/launchpage.cpp" line="567"/>
         <source>(fix the problems above to see the command)</source>
         <translation>（修正上面的问题后即可看到命令）</translation>
     </message>
     <message>
-        <location filename="../app/gui/launchpage.cpp" line="565"/>
+        <location filename="../app/gui/launchpage.cpp" line="586"/>
+        <source>Memory plan: no traindeck-trainer on this machine to plan with.</source>
+        <translation>内存规划：本机没有可用于规划的 traindeck-trainer。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="590"/>
+        <source>Memory plan: computing…</source>
+        <translation>内存规划：计算中…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/launchpage.cpp" line="628"/>
         <source>Launching…</source>
         <translation>正在启动…</translation>
     </message>
@@ -4403,205 +4498,205 @@ Local record and metrics mirror: %3</source>
 <context>
     <name>traindeck::gui::SshWizard</name>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="34"/>
+        <location filename="../app/gui/sshwizard.cpp" line="35"/>
         <source>SSH key</source>
         <translation>SSH 密钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="35"/>
+        <location filename="../app/gui/sshwizard.cpp" line="36"/>
         <source>TrainDeck logs in to the nodes with an ED25519 key. Generate a new one or use a key you already have.</source>
         <translation>TrainDeck 使用 ED25519 密钥登录各节点。请生成新密钥，或使用已有的密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="45"/>
+        <location filename="../app/gui/sshwizard.cpp" line="46"/>
         <source>optional</source>
         <translation>可选</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="48"/>
+        <location filename="../app/gui/sshwizard.cpp" line="49"/>
         <source>&amp;Passphrase:</source>
         <translation>口令(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="49"/>
+        <location filename="../app/gui/sshwizard.cpp" line="50"/>
         <source>Re&amp;peat passphrase:</source>
         <translation>重复口令(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="51"/>
+        <location filename="../app/gui/sshwizard.cpp" line="52"/>
         <source>Use an &amp;existing private key:</source>
         <translation>使用已有私钥(&amp;E)：</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="56"/>
+        <location filename="../app/gui/sshwizard.cpp" line="57"/>
         <source>Private key file</source>
         <translation>私钥文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="57"/>
+        <location filename="../app/gui/sshwizard.cpp" line="58"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="78"/>
+        <location filename="../app/gui/sshwizard.cpp" line="79"/>
         <source>Choose a private key</source>
         <translation>选择私钥</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="106"/>
+        <location filename="../app/gui/sshwizard.cpp" line="107"/>
         <source>Passwords</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="107"/>
+        <location filename="../app/gui/sshwizard.cpp" line="108"/>
         <source>The password of each node is used once to install the key and is never stored. Leave it empty for nodes where the key already works.</source>
         <translation>每个节点的密码仅用于安装密钥一次，绝不保存。对于密钥已可登录的节点，请留空。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="113"/>
+        <location filename="../app/gui/sshwizard.cpp" line="114"/>
         <source>Password for %1</source>
         <translation>%1 的密码</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="114"/>
+        <location filename="../app/gui/sshwizard.cpp" line="115"/>
         <source>%1:</source>
         <translation>%1：</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="118"/>
+        <location filename="../app/gui/sshwizard.cpp" line="119"/>
         <source>Let the &amp;head node log in to the workers (needed by mpirun)</source>
         <translation>允许头节点(&amp;H)登录各工作节点（mpirun 需要）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="129"/>
+        <location filename="../app/gui/sshwizard.cpp" line="130"/>
         <source>Install and verify</source>
         <translation>安装并验证</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="130"/>
+        <location filename="../app/gui/sshwizard.cpp" line="131"/>
         <source>The key is added to ~/.ssh/authorized_keys on every node, then a fresh login with the key alone is tried.</source>
         <translation>将密钥添加到每个节点的 ~/.ssh/authorized_keys，然后仅用该密钥尝试重新登录。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="134"/>
+        <location filename="../app/gui/sshwizard.cpp" line="135"/>
         <source>Installation progress</source>
         <translation>安装进度</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="137"/>
+        <location filename="../app/gui/sshwizard.cpp" line="138"/>
         <source>Node</source>
         <translation>节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="137"/>
+        <location filename="../app/gui/sshwizard.cpp" line="138"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="141"/>
+        <location filename="../app/gui/sshwizard.cpp" line="142"/>
         <source>Status per node</source>
         <translation>各节点状态</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="156"/>
+        <location filename="../app/gui/sshwizard.cpp" line="157"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="176"/>
+        <location filename="../app/gui/sshwizard.cpp" line="177"/>
         <source>SSH setup: %1</source>
         <translation>SSH 设置：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="207"/>
+        <location filename="../app/gui/sshwizard.cpp" line="208"/>
         <source>&amp;Use the TrainDeck key %1 (it exists)</source>
         <translation>使用 TrainDeck 密钥 %1（已存在）(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="208"/>
+        <location filename="../app/gui/sshwizard.cpp" line="209"/>
         <source>&amp;Generate a new ED25519 key as %1</source>
         <translation>生成新的 ED25519 密钥 %1(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="226"/>
+        <location filename="../app/gui/sshwizard.cpp" line="227"/>
         <source>The passphrases do not match.</source>
         <translation>两次输入的口令不一致。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="241"/>
+        <location filename="../app/gui/sshwizard.cpp" line="242"/>
         <source>Choose an existing private key file.</source>
         <translation>请选择一个已有的私钥文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="249"/>
+        <location filename="../app/gui/sshwizard.cpp" line="250"/>
         <source>Key %1
 Fingerprint %2</source>
         <translation>密钥 %1
 指纹 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="263"/>
-        <location filename="../app/gui/sshwizard.cpp" line="296"/>
+        <location filename="../app/gui/sshwizard.cpp" line="264"/>
+        <location filename="../app/gui/sshwizard.cpp" line="297"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="264"/>
+        <location filename="../app/gui/sshwizard.cpp" line="265"/>
         <source>working…</source>
         <translation>处理中…</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="265"/>
+        <location filename="../app/gui/sshwizard.cpp" line="266"/>
         <source>✓ %1</source>
         <translation>✓ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="266"/>
+        <location filename="../app/gui/sshwizard.cpp" line="267"/>
         <source>✗ %1</source>
         <translation>✗ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="294"/>
+        <location filename="../app/gui/sshwizard.cpp" line="295"/>
         <source>Head → workers</source>
         <translation>头节点 → 工作节点</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="360"/>
+        <location filename="../app/gui/sshwizard.cpp" line="361"/>
         <source>Key: %1 (%2)</source>
         <translation>密钥：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="365"/>
+        <location filename="../app/gui/sshwizard.cpp" line="366"/>
         <source>✓ %1: %2</source>
         <translation>✓ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="365"/>
+        <location filename="../app/gui/sshwizard.cpp" line="366"/>
         <source>✗ %1: %2</source>
         <translation>✗ %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="366"/>
+        <location filename="../app/gui/sshwizard.cpp" line="367"/>
         <source>not done</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="369"/>
+        <location filename="../app/gui/sshwizard.cpp" line="370"/>
         <source>✓ Head → workers: %1</source>
         <translation>✓ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="369"/>
+        <location filename="../app/gui/sshwizard.cpp" line="370"/>
         <source>✗ Head → workers: %1</source>
         <translation>✗ 头节点 → 工作节点：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="373"/>
+        <location filename="../app/gui/sshwizard.cpp" line="374"/>
         <source>Every node accepts the key. Set it as the nodes&apos; identity in the profile if it is not one of the SSH defaults.</source>
         <translation>所有节点都接受该密钥。如果它不是 SSH 默认密钥之一，请在配置中将其设为各节点的身份密钥。</translation>
     </message>
     <message>
-        <location filename="../app/gui/sshwizard.cpp" line="375"/>
+        <location filename="../app/gui/sshwizard.cpp" line="376"/>
         <source>%1 of %2 nodes accept the key. Fix the failures above and run the wizard again.</source>
         <translation>%2 个节点中有 %1 个接受该密钥。请修复上述失败后重新运行向导。</translation>
     </message>
@@ -5069,139 +5164,139 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::launch::JobSpec</name>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="119"/>
+        <location filename="../backend/launch/jobspec.cpp" line="120"/>
         <source>invalid JSON: %1</source>
         <translation>JSON 无效：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="122"/>
+        <location filename="../backend/launch/jobspec.cpp" line="123"/>
         <source>expected a JSON object</source>
         <translation>应为 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="132"/>
+        <location filename="../backend/launch/jobspec.cpp" line="133"/>
         <source>unknown key (expected one of %1)</source>
         <translation>未知键（应为以下之一：%1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="137"/>
+        <location filename="../backend/launch/jobspec.cpp" line="138"/>
         <source>expected an integer %1..%2</source>
         <translation>应为 %1..%2 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="143"/>
+        <location filename="../backend/launch/jobspec.cpp" line="144"/>
         <source>missing (expected %1)</source>
         <translation>缺失（应为 %1）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="148"/>
-        <location filename="../backend/launch/jobspec.cpp" line="250"/>
+        <location filename="../backend/launch/jobspec.cpp" line="149"/>
+        <location filename="../backend/launch/jobspec.cpp" line="251"/>
         <source>expected a non-empty string</source>
         <translation>应为非空字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="154"/>
+        <location filename="../backend/launch/jobspec.cpp" line="155"/>
         <source>expected a profile name or file</source>
         <translation>应为配置名称或文件</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="163"/>
+        <location filename="../backend/launch/jobspec.cpp" line="164"/>
         <source>expected an object of NAME: &quot;value&quot;</source>
         <translation>应为 NAME: &quot;value&quot; 组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="170"/>
+        <location filename="../backend/launch/jobspec.cpp" line="171"/>
         <source>not a valid environment variable name (letters, digits, _; not starting with a digit)</source>
         <translation>不是有效的环境变量名（字母、数字、_，且不以数字开头）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="172"/>
-        <location filename="../backend/launch/jobspec.cpp" line="199"/>
+        <location filename="../backend/launch/jobspec.cpp" line="173"/>
+        <location filename="../backend/launch/jobspec.cpp" line="200"/>
         <source>expected a string</source>
         <translation>应为字符串</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="181"/>
+        <location filename="../backend/launch/jobspec.cpp" line="182"/>
         <source>expected an object</source>
         <translation>应为对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="189"/>
+        <location filename="../backend/launch/jobspec.cpp" line="190"/>
         <source>expected an interface name or subnet list, e.g. &quot;eth0&quot; or &quot;10.0.0.0/24&quot;</source>
         <translation>应为接口名或子网列表，例如 &quot;eth0&quot; 或 &quot;10.0.0.0/24&quot;</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="196"/>
+        <location filename="../backend/launch/jobspec.cpp" line="197"/>
         <source>expected an array of strings</source>
         <translation>应为字符串数组</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="204"/>
+        <location filename="../backend/launch/jobspec.cpp" line="205"/>
         <source>unknown key (expected btl_tcp_if_include, oob_tcp_if_include or args)</source>
         <translation>未知键（应为 btl_tcp_if_include、oob_tcp_if_include 或 args）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="211"/>
+        <location filename="../backend/launch/jobspec.cpp" line="212"/>
         <source>expected an object of trainer flags without dashes</source>
         <translation>应为不带短横线的训练程序参数组成的对象</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="228"/>
+        <location filename="../backend/launch/jobspec.cpp" line="229"/>
         <source>cannot read: %1</source>
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="236"/>
+        <location filename="../backend/launch/jobspec.cpp" line="237"/>
         <source>no built-in job spec of this name</source>
         <translation>没有此名称的内置作业配置</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="248"/>
+        <location filename="../backend/launch/jobspec.cpp" line="249"/>
         <source>unsupported version %1 (expected %2)</source>
         <translation>不支持的版本 %1（应为 %2）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="252"/>
+        <location filename="../backend/launch/jobspec.cpp" line="253"/>
         <source>longer than 200 characters</source>
         <translation>超过 200 个字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="254"/>
+        <location filename="../backend/launch/jobspec.cpp" line="255"/>
         <source>expected an integer 1..%1</source>
         <translation>应为 1..%1 之间的整数</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="257"/>
+        <location filename="../backend/launch/jobspec.cpp" line="258"/>
         <source>not a valid environment variable name</source>
         <translation>不是有效的环境变量名</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="263"/>
+        <location filename="../backend/launch/jobspec.cpp" line="264"/>
         <source>not a trainer flag name (write flags without the leading dashes, e.g. &quot;max-steps&quot;)</source>
         <translation>不是训练程序的参数名（请去掉开头的短横线，例如 &quot;max-steps&quot;）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="267"/>
+        <location filename="../backend/launch/jobspec.cpp" line="268"/>
         <source>set by the launcher (the run directory&apos;s out/, metrics.jsonl and run id); remove it</source>
         <translation>由启动器设置（运行目录下的 out/、metrics.jsonl 和运行 ID）；请删除它</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="271"/>
+        <location filename="../backend/launch/jobspec.cpp" line="272"/>
         <source>unknown trainer flag (see traindeck-trainer train --help)</source>
         <translation>未知的训练程序参数（参见 traindeck-trainer train --help）</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="277"/>
+        <location filename="../backend/launch/jobspec.cpp" line="278"/>
         <source>expected a finite number</source>
         <translation>应为有限数值</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="280"/>
+        <location filename="../backend/launch/jobspec.cpp" line="281"/>
         <source>contains a NUL character</source>
         <translation>包含 NUL 字符</translation>
     </message>
     <message>
-        <location filename="../backend/launch/jobspec.cpp" line="282"/>
+        <location filename="../backend/launch/jobspec.cpp" line="283"/>
         <source>expected a string, number or boolean</source>
         <translation>应为字符串、数字或布尔值</translation>
     </message>
@@ -5789,12 +5884,17 @@ Fingerprint %2</source>
 <context>
     <name>traindeck::metrics::MetricStore</name>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="474"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="68"/>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location filename="../backend/metrics/metricstore.cpp" line="618"/>
         <source>cannot open: %1</source>
         <translation>无法打开：%1</translation>
     </message>
     <message>
-        <location filename="../backend/metrics/metricstore.cpp" line="492"/>
+        <location filename="../backend/metrics/metricstore.cpp" line="636"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
@@ -5871,6 +5971,73 @@ Fingerprint %2</source>
         <location filename="../backend/metrics/records.cpp" line="28"/>
         <source>line %1 (byte offset %2): %3</source>
         <translation>第 %1 行（字节偏移 %2）：%3</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::runs::MemoryFit</name>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="25"/>
+        <source>Memory plan: %1 per rank; the nodes&apos; memory is not known yet (run the checks to compare).</source>
+        <translation>内存规划：每个 rank %1；节点内存尚未知（运行检查以进行比较）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="28"/>
+        <source>Memory plan: %1 per rank fits in %2 (%3, checked %4).</source>
+        <translation>内存规划：每个 rank %1，可放入 %2（%3，检查于 %4）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="30"/>
+        <source>Memory plan: %1 per rank does NOT fit in %2 (%3, checked %4).</source>
+        <translation>内存规划：每个 rank %1，放不进 %2（%3，检查于 %4）。</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="34"/>
+        <source>No combination of --fused-loss, --recompute, --zero and a smaller --micro-batch fits: use more nodes or a smaller model.</source>
+        <translation>--fused-loss、--recompute、--zero 与更小的 --micro-batch 的任何组合都放不下：请使用更多节点或更小的模型。</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="36"/>
+        <source>It would fit with: %1.</source>
+        <translation>以下设置可以放下：%1。</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="66"/>
+        <source>the smallest GPU of %1 (%2)</source>
+        <translation>%1 上最小的 GPU（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/runs/memoryfit.cpp" line="69"/>
+        <source>RAM of %1 (%2) / %n rank(s)</source>
+        <translation>
+            <numerusform>%1 的内存（%2）/ %n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="107"/>
+        <source>the memory plan did not finish: %1</source>
+        <translation>内存规划未完成：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="112"/>
+        <source>cannot plan the memory: %1</source>
+        <translation>无法规划内存：%1</translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="121"/>
+        <source>the memory plan&apos;s output is not understood: %1</source>
+        <translation>无法理解内存规划的输出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backend/runs/memoryfit.cpp" line="123"/>
+        <source>Memory per rank (%n rank(s), traindeck-trainer plan):</source>
+        <translation>
+            <numerusform>每个 rank 的内存（%n 个 rank，traindeck-trainer plan）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backend/runs/memoryfit.cpp" line="135"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>

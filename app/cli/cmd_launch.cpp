@@ -1,11 +1,13 @@
-// traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]:
-// starts a run detached (it survives this program), prints its run id, then follows it to the end
-// unless --detach. On a remote profile the run directory is <workdir>/runs/<id> on the head node and
-// the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h). Exit: 0 finished (or
-// started, with --detach), 1 failed/cancelled/lost or could not start, 2 bad input.
+// traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir DIR]
+// [--dry-run]: starts a run detached (it survives this program), prints its run id, then follows it to the end
+// unless --detach. --dry-run starts nothing: it prints the memory plan per rank against the nodes' memory
+// as the last checks measured it (runs/memoryfit.h). On a remote profile the run directory is <workdir>/runs/<id> on
+// the head node and the runs directory gets the run's local record (remote.json, the metrics mirror; remoterun.h).
+// Exit: 0 finished (or started, with --detach), 1 failed/cancelled/lost or could not start, 2 bad input.
 #include "cli_common.h"
 #include "command.h"
 
+#include "runs/memoryfit.h"
 #include "runs/operations.h"
 
 #include <QDir>
@@ -26,13 +28,40 @@ QString usage()
 {
     return LaunchCommand::tr(
         "usage: traindeck-cli launch --spec FILE|--demo [--profile FILE|NAME|local] [--detach] [--json] [--runs-dir "
-        "DIR]\n"
+        "DIR] [--dry-run]\n"
         "Starts the job of a spec (docs/reference/cli.md) detached under mpirun and prints its run id.\n"
+        "--dry-run: starts nothing; prints the memory one rank needs (traindeck-trainer plan) against the\n"
+        "nodes' memory as the last checks measured it, and the flags that would make it fit\n"
+        "(exit 0 fits or nothing to compare with, 1 does not fit or cannot be planned, 2 bad input).\n"
         "--demo: the built-in demo spec (qwen2-tiny on the demo corpus, 2 ranks), as the app's Tiny demo preset.\n"
         "Without --detach it then follows the run like `watch` until it ends.\n"
         "A remote profile runs it in <workdir>/runs/<run id> on the head node; --runs-dir keeps its local\n"
         "record and metrics mirror.\n"
         "exit: 0 finished (--detach: started), 1 failed, cancelled or lost, 2 bad input.\n");
+}
+
+int dryRun(JobSpec spec, const cluster::ClusterProfile& profile, const QString& baseDir, const QString& specFile)
+{
+    QTextStream out(stdout), err(stderr);
+    const traindeck::Diagnostics problems = spec.validate(specFile);
+    for (const auto& d : problems)
+        err << d.toString() << '\n';
+    if (traindeck::hasErrors(problems))
+        return ExitBadInput;
+    if (isLocalProfile(profile))
+        spec.resolvePaths(baseDir);
+    const auto trainer = traindeck::runs::Operations::localTrainer();
+    if (!trainer) {
+        err << trainer.errorString() << '\n';
+        return ExitFailed;
+    }
+    const auto fit = traindeck::runs::planMemoryFit(spec, profile, trainer.value());
+    if (!fit) {
+        err << fit.errorString() << '\n';
+        return ExitFailed;
+    }
+    out << fit->planText << '\n' << fit->verdict() << '\n';
+    return fit->fits ? ExitOk : ExitFailed;
 }
 
 int run(const QStringList& args)
@@ -47,8 +76,10 @@ int run(const QStringList& args)
     const QCommandLineOption demoOpt(QStringLiteral("demo"), LaunchCommand::tr("The built-in demo spec."));
     const QCommandLineOption detachOpt(QStringLiteral("detach"), LaunchCommand::tr("Print the run id and return."));
     const QCommandLineOption jsonOpt(QStringLiteral("json"), LaunchCommand::tr("Follow as JSON lines."));
+    const QCommandLineOption dryRunOpt(QStringLiteral("dry-run"),
+                                       LaunchCommand::tr("Start nothing: the memory plan against the nodes."));
     const QCommandLineOption runsDir = runsDirOption();
-    parser.addOptions({specOpt, demoOpt, profileOpt, detachOpt, jsonOpt, runsDir});
+    parser.addOptions({specOpt, demoOpt, profileOpt, detachOpt, jsonOpt, runsDir, dryRunOpt});
     if (const int rc = parseOrExit(parser, QStringLiteral("launch"), args, usage()); rc >= 0)
         return rc;
     if (parser.isSet(specOpt) == parser.isSet(demoOpt) || !parser.positionalArguments().isEmpty()) {
@@ -74,6 +105,8 @@ int run(const QStringList& args)
         return ExitBadInput;
     }
     spec.profile = profileName;
+    if (parser.isSet(dryRunOpt))
+        return dryRun(spec, profile.value(), baseDir, parser.isSet(demoOpt) ? QStringLiteral("demo") : specPath);
     const auto launched = operations().launch({spec, profile.value(), baseDir, runsDirFrom(parser, runsDir),
                                                parser.isSet(demoOpt) ? QStringLiteral("demo") : specPath});
     if (!launched) {

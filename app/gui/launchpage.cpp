@@ -4,6 +4,7 @@
 #include "launch/launchplan.h"
 #include "launch/transport.h"
 #include "plotstyle.h"
+#include "runs/memoryfit.h"
 #include "runs/operations.h"
 #include "settings.h"
 
@@ -16,6 +17,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -195,6 +197,10 @@ QGroupBox* LaunchPage::buildHyperparameterBox(QWidget* parent)
     m_zero->setToolTip(tr("--zero 1 (ZeRO stage 1): each rank keeps AdamW's state for its share of the parameters "
                           "only; the update stays the same"));
     hp->addRow(tr("&ZeRO-1:"), m_zero);
+    m_recompute = new QCheckBox(tr("Recompute each layer's activations in backward"), hpBox);
+    m_recompute->setToolTip(tr("--recompute layers: each decoder layer keeps only its input for backward and runs "
+                               "its forward again there; much less memory, one more forward pass, the same results"));
+    hp->addRow(tr("&Recompute:"), m_recompute);
     m_comm = new QComboBox(hpBox);
     m_comm->addItem(QStringLiteral("auto"));
     m_comm->addItem(QStringLiteral("mpi"));
@@ -241,6 +247,11 @@ QVBoxLayout* LaunchPage::buildSidePanel()
     m_problems->setMaximumHeight(110);
     right->addWidget(new QLabel(tr("Problems:"), this));
     right->addWidget(m_problems, 1);
+    m_memory = new QLabel(this);
+    m_memory->setWordWrap(true);
+    m_memory->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_memory->setAccessibleName(tr("Memory plan"));
+    right->addWidget(m_memory);
 
     auto* previewLabel = m_previewLabel = new QLabel(tr("mpirun command (preview):"), this);
     m_preview = new QPlainTextEdit(this);
@@ -280,6 +291,10 @@ void LaunchPage::connectPreview()
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(150);
     connect(m_previewTimer, &QTimer::timeout, this, &LaunchPage::updatePreview);
+    m_memoryTimer = new QTimer(this);
+    m_memoryTimer->setSingleShot(true);
+    m_memoryTimer->setInterval(600);
+    connect(m_memoryTimer, &QTimer::timeout, this, &LaunchPage::updateMemoryPlan);
     connect(m_preset, &QComboBox::activated, this, [this] { applyPreset(preset()); });
     for (QLineEdit* e : {m_name, m_modelDir, m_data, m_tokenizer, m_lr})
         connect(e, &QLineEdit::textChanged, this, &LaunchPage::schedulePreview);
@@ -292,6 +307,7 @@ void LaunchPage::connectPreview()
     connect(m_balance, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_overlap, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_zero, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
+    connect(m_recompute, &QCheckBox::toggled, this, &LaunchPage::schedulePreview);
     connect(m_comm, &QComboBox::currentTextChanged, this, &LaunchPage::schedulePreview);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &LaunchPage::schedulePreview);
     connect(m_env, &QTableWidget::itemChanged, this, &LaunchPage::schedulePreview);
@@ -362,6 +378,7 @@ void LaunchPage::applySpec(const launch::JobSpec& s)
     m_balance->setChecked(t.value(QStringLiteral("balance")).toString() == QLatin1String("auto"));
     m_overlap->setChecked(t.value(QStringLiteral("overlap")).toString() != QLatin1String("off"));
     m_zero->setChecked(t.value(QStringLiteral("zero")).toInt() == 1);
+    m_recompute->setChecked(t.value(QStringLiteral("recompute")).toString() == QLatin1String("layers"));
     m_comm->setCurrentText(t.value(QStringLiteral("comm")).toString(QStringLiteral("auto")));
     m_stallWarning->setValue(int(number("stall-warning", 60)));
     m_stallAbort->setValue(int(number("stall-abort", 0)));
@@ -461,6 +478,8 @@ launch::JobSpec LaunchPage::spec() const
         t.insert(QStringLiteral("overlap"), QStringLiteral("off"));
     if (m_zero->isChecked())
         t.insert(QStringLiteral("zero"), 1);
+    if (m_recompute->isChecked())
+        t.insert(QStringLiteral("recompute"), QStringLiteral("layers"));
     if (m_comm->currentText() != QLatin1String("auto"))
         t.insert(QStringLiteral("comm"), m_comm->currentText());
     if (m_stallWarning->value() != 60)
@@ -547,6 +566,50 @@ void LaunchPage::updatePreview()
     const QString cmd = commandPreview();
     m_preview->setPlainText(cmd.isEmpty() ? tr("(fix the problems above to see the command)") : cmd);
     m_launch->setEnabled(!hasErrors(d) && !m_launching);
+    if (hasErrors(d)) {
+        ++m_memoryRequest; // an answer for the fields as they were is no longer wanted
+        m_memory->clear();
+        m_memoryTimer->stop();
+    } else {
+        m_memoryTimer->start();
+    }
+}
+
+// The memory one rank needs against what the profile's nodes had at their last checks, on a worker
+// thread (it runs the local trainer's `plan`); the verdict's colour says whether it fits.
+void LaunchPage::updateMemoryPlan()
+{
+    const auto prof = profile();
+    if (!prof.ok())
+        return;
+    if (m_trainerPath.isEmpty()) {
+        m_memory->setText(tr("Memory plan: no traindeck-trainer on this machine to plan with."));
+        return;
+    }
+    const int request = ++m_memoryRequest;
+    m_memory->setText(tr("Memory plan: computing…"));
+    background::run(
+        this,
+        [spec = spec(), profile = prof.value(), trainer = m_trainerPath] {
+            return runs::planMemoryFit(spec, profile, trainer);
+        },
+        [this, request](Result<runs::MemoryFit> fit) {
+            if (request != m_memoryRequest)
+                return;
+            QPalette palette = m_memory->palette();
+            if (!fit.ok()) {
+                m_memory->setText(fit.errorString());
+                m_memory->setToolTip(QString());
+                palette.setColor(QPalette::WindowText, warnColor().darker(130));
+            } else {
+                m_memory->setText(fit->verdict());
+                m_memory->setToolTip(fit->planText);
+                palette.setColor(QPalette::WindowText,
+                                 fit->fits ? QGuiApplication::palette().color(QPalette::WindowText) : failColor());
+            }
+            m_memory->setPalette(palette);
+        },
+        QStringLiteral("memory-plan"));
 }
 
 void LaunchPage::launchNow()

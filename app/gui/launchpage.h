@@ -78,6 +78,7 @@ class LaunchPage : public QWidget {
     QVBoxLayout* buildSidePanel();
     void connectPreview();
     void schedulePreview();
+    void updateMemoryPlan();
     void applySpec(const launch::JobSpec& spec);
 
     QComboBox* m_preset = nullptr;
@@ -95,6 +96,7 @@ class LaunchPage : public QWidget {
     QComboBox* m_precision = nullptr;
     QCheckBox* m_balance = nullptr;                              // --balance auto
     QCheckBox* m_zero = nullptr;                                 // --zero 1
+    QCheckBox* m_recompute = nullptr;                            // --recompute layers
     QComboBox* m_comm = nullptr;                                 // --comm auto | mpi | nccl
     QCheckBox* m_overlap = nullptr;                              // --overlap on (default) | off
     QSpinBox *m_stallWarning = nullptr, *m_stallAbort = nullptr; // the stall inspector, seconds
@@ -102,6 +104,9 @@ class LaunchPage : public QWidget {
     QLabel* m_previewLabel = nullptr;
     QPlainTextEdit* m_preview = nullptr;
     QListWidget* m_problems = nullptr;
+    QLabel* m_memory = nullptr;      // the memory plan against the nodes (runs/memoryfit.h)
+    QTimer* m_memoryTimer = nullptr; // the plan runs the trainer: after the fields rest a while
+    int m_memoryRequest = 0;         // the latest request; older answers are dropped
     QPushButton* m_launch = nullptr;
     QTimer* m_previewTimer = nullptr;
     QString m_trainerPath;

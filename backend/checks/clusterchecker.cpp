@@ -1,6 +1,7 @@
 #include "checks/clusterchecker.h"
 
 #include "checks/slurmcheck.h"
+#include "cluster/savednodememory.h"
 #include "ssh/commandrunner.h"
 #include "ssh/sshsession.h"
 
@@ -433,8 +434,31 @@ void ClusterChecker::nodeDone(int node, const NodeReport& report)
         m_report.elapsedMs = QDateTime::currentMSecsSinceEpoch() - m_startMs;
         final = m_report;
     }
+    saveNodeMemory(final);
     m_running = false;
     Q_EMIT finished(final);
+}
+
+// Kept for launches to compare their memory plan with (cluster/savednodememory.h). A cancelled run, or one
+// that measured no node's memory, leaves the last record as it was.
+void ClusterChecker::saveNodeMemory(const CheckReport& report) const
+{
+    if (report.cancelled)
+        return;
+    cluster::SavedNodeMemory saved;
+    saved.profile = m_profile.name;
+    saved.measuredAt = QDateTime::currentDateTimeUtc();
+    for (const NodeReport& n : report.nodes) {
+        const CheckResult* ram = n.find(QStringLiteral("memory"));
+        if (!ram || ram->memoryMiB <= 0)
+            continue;
+        const CheckResult* gpu = n.find(QStringLiteral("gpu"));
+        saved.nodes.append({n.host, ram->memoryMiB, gpu ? gpu->gpus : 0, gpu ? gpu->memoryMiB : 0});
+    }
+    if (saved.nodes.isEmpty())
+        return;
+    if (const Status written = saved.save(); !written)
+        qWarning("%s", qPrintable(written.errorString()));
 }
 
 } // namespace traindeck::checks

@@ -75,6 +75,7 @@ class ClusterChecker : public QObject {
     void finishNode(int node, const NodeReport& report);
     void nodeDone(int node, const NodeReport& report);
     void stepDone(int node, const CheckResult& result);
+    void saveNodeMemory(const CheckReport& report) const;
 
     cluster::ClusterProfile m_profile;
     cluster::ClusterProfile m_rows; // guarded by m_mutex: the Slurm job's node names arrive while running

@@ -65,6 +65,10 @@ QJsonObject CheckResult::toJson() const
                   {QStringLiteral("ms"), elapsedMs}};
     if (!value.isEmpty())
         o.insert(QStringLiteral("value"), value);
+    if (memoryMiB > 0)
+        o.insert(QStringLiteral("memory_mib"), memoryMiB);
+    if (gpus > 0)
+        o.insert(QStringLiteral("gpus"), gpus);
     return o;
 }
 

@@ -33,6 +33,10 @@ struct CheckResult {
     QString evidence; // what was seen (command output excerpts), may be several lines
     QString remedy;   // what to do (empty for pass)
     QString value;    // the comparable value for the cross-node matrix (a version, a model), may be empty
+    // What a launch compares its memory plan with: "memory" the node's RAM, "gpu" the smallest GPU's
+    // memory (MiB) and the GPUs listed. 0 when not measured.
+    double memoryMiB = 0;
+    int gpus = 0;
     qint64 elapsedMs = 0;
     QJsonObject toJson() const;
 };

@@ -81,6 +81,7 @@ CheckResult NodeChecker::checkMemory(CheckResult r, CommandRunner& runner, const
     }
     const double bytes = m.captured(1).toDouble() * 1024.0;
     r.summary = gb(bytes);
+    r.memoryMiB = bytes / (1024.0 * 1024.0);
     const double gib = bytes / (1024.0 * 1024 * 1024);
     if (gib + 0.5 < m_options.minMemoryGb) {
         r.status = CheckStatus::Warn;
@@ -218,6 +219,8 @@ CheckResult NodeChecker::checkGpu(CheckResult r, CommandRunner& runner, const Ca
         minMem = qMin(minMem, g.memoryMiB);
     }
     const QString model = gpus.first().name;
+    r.memoryMiB = minMem;
+    r.gpus = static_cast<int>(gpus.size());
     r.value = QStringLiteral("%1 × %2, driver %3").arg(gpus.size()).arg(model, gpus.first().driver);
     r.summary =
         tr("%1 × %2 (%3 GiB), driver %4")

@@ -64,6 +64,7 @@ const QStringList& JobSpec::knownTrainerFlags()
                               "zero",
                               "fused-loss",
                               "loss-chunk",
+                              "recompute",
                               "scale-lr",
                               "checkpoint-every",
                               "keep",

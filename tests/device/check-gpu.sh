@@ -15,7 +15,8 @@
 #   resumed: losses 6-10 vs the uninterrupted run), nccl (--comm nccl at world size 1 with fp16/bf16 wire
 #   compression against the single-process communicator; world size 2 where two GPUs and MPI exist),
 #   throughput-small (qwen2-small bf16 seq 1024 x 8) and,
-#   when time is left, throughput-1.5b (deepseek-r1-distill-qwen-1.5b bf16 seq 1024 x 4).
+#   when time is left, throughput-1.5b (deepseek-r1-distill-qwen-1.5b bf16 seq 1024 x 4) and memory-plan
+#   (the 1.5B at seq 2048 with --fused-loss on --recompute layers: the device memory against `plan`).
 # Every command runs under `timeout`, and the whole check keeps to TRAINDECK_CHECK_BUDGET_S (default 450 s
 # on the GPU) so that results.json is always written. Output under $OUT: check-gpu.log, results.json,
 # configure.log, build.log, self-check.json, metrics.tar.gz.
@@ -407,6 +408,33 @@ st_throughput_15b() {
   throughput "$1" deepseek-r1-distill-qwen-1.5b 1024 4 10 200 3
 }
 
+# The memory plan (`traindeck-trainer plan`) against the device: DeepSeek-R1-Distill-Qwen-1.5B at seq 2048
+# with the fused loss and recomputation (bf16), a few steps; the device's memory in use at each step end
+# (NVML: the CUDA context and the caching allocator's pool included, as the plan's workspace assumes)
+# against the plan's total. Reported, not judged: the plan's GPU workspace has never been measured.
+# Dry run: qwen2-small at 1024 tokens on the CPU, the resident memory against the plan.
+st_memory_plan() {
+  local name=$1 preset=deepseek-r1-distill-qwen-1.5b seq=2048 precision=bf16 steps=4
+  [ -n "$dryrun" ] && preset=qwen2-small seq=1024 precision=fp32 steps=3
+  local flags=(--preset "$preset" --precision "$precision" --device "$device" --seq-len "$seq" --micro-batch 1
+    --fused-loss on --recompute layers)
+  "$bin" plan "${flags[@]}" --json >"$work/$name.plan" 2>>"$work/$name.log" ||
+    { note "$name" "traindeck-trainer plan failed"; return 1; }
+  # shellcheck disable=SC2046
+  run 200 "$work/$name.log" "$bin" train $(train_flags) "${flags[@]}" --lr 3e-4 --warmup 2 --max-steps "$steps" \
+    --out "$work/$name" --metrics-out "$work/$name.jsonl" ||
+    { tail -n 20 "$work/$name.log"; note "$name" "train failed"; return 1; }
+  python3 - "$work/$name.plan" "$work/$name.jsonl" >"$work/$name.json" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))["plan"]["mib"]
+steps = [r for r in map(json.loads, open(sys.argv[2])) if r.get("type") == "step"]
+measured = max(max(s["mem_mb"]) for s in steps)
+print(json.dumps({"plan_total_mib": plan["total"], "measured_mem_mb_max": measured,
+                  "plan_error": plan["total"] / measured - 1, "plan": plan, "steps": len(steps)}))
+PY
+  tail -n 1 "$work/$name.json"
+}
+
 # NCCL (--comm nccl). World size 1: wire compression sends every gradient bucket through ncclAllReduce
 # (fp16 also through its max allreduce); the losses must match the same run with the single-process
 # communicator's identical numerics. World size 2: two GPUs and MPI on this machine (mpirun, and a build
@@ -473,6 +501,7 @@ main() {
   stage nccl yes 30 st_nccl
   stage throughput-small yes 30 st_throughput_small
   stage throughput-1.5b no 100 st_throughput_15b
+  stage memory-plan no 100 st_memory_plan
   (cd "$work" && tar -czf "$out/metrics.tar.gz" ./*.jsonl 2>/dev/null)
   "${helper[@]}" stage "$results" summary "$([ $failed -eq 0 ] && echo PASS || echo FAIL)" \
     "{\"failed_stages\": $failed, \"seconds\": $SECONDS}" --set "mode=${dryrun:-gpu}" >/dev/null

@@ -350,6 +350,7 @@ def cmd_headline(a):
         "resume": ["max_abs_loss_diff", "bit_exact"],
         "throughput-small": ["tokens_per_s_median", "step_ms_median", "mfu_median", "mem_mb_max"],
         "throughput-1.5b": ["tokens_per_s_median", "step_ms_median", "mfu_median", "mem_mb_max"],
+        "memory-plan": ["plan_total_mib", "measured_mem_mb_max", "plan_error"],
     }
     for name, st in stages.items():
         if name == "summary":

@@ -11,7 +11,6 @@
 #   e.g. tests/bench/trainer/bench_flag.sh build-ci recompute off,layers 6 3 --preset qwen2-small --seq-len 1024 --micro-batch 1
 # The training flags default to --preset qwen2-small --seq-len 128 --micro-batch 4; those given replace them.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 if [ $# -lt 5 ]; then
   sed -n 's/^#   //p' "${BASH_SOURCE[0]}" >&2
   exit 2

@@ -5,6 +5,7 @@
 #include "test_paths.h"
 
 #include "checks/clusterchecker.h"
+#include "cluster/savednodememory.h"
 #include "ssh/sshsession.h"
 
 #include <QDir>
@@ -109,6 +110,8 @@ class TestChecks : public QObject {
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
+        // The checks keep the nodes' memory for launches (cluster/savednodememory.h): here, not in ~/.config.
+        qputenv("XDG_CONFIG_HOME", (m_tmp.path() + QStringLiteral("/xdg-config")).toUtf8());
         m_client = std::make_unique<SshClientEnv>();
         QVERIFY(m_client->ok());
         QDir().mkpath(fakeBin());
@@ -198,6 +201,7 @@ class TestChecks : public QObject {
         ClusterProfile p = ClusterProfile::local(2);
         p.workdir = m_tmp.path() + QStringLiteral("/localwork");
         p.pathPrefix = {fakeBin()};
+        QFile::remove(traindeck::cluster::SavedNodeMemory::pathFor(QStringLiteral("local")));
         ClusterChecker checker(p, testOptions());
         QSignalSpy steps(&checker, &ClusterChecker::checkFinished);
         QSignalSpy progress(&checker, &ClusterChecker::progress);
@@ -211,6 +215,12 @@ class TestChecks : public QObject {
         QCOMPARE(n.find(QStringLiteral("os"))->status, CheckStatus::Pass);
         QCOMPARE(n.find(QStringLiteral("cpu"))->status, CheckStatus::Pass);
         QVERIFY(n.find(QStringLiteral("memory"))->summary.endsWith(QLatin1String(" GB")));
+        const auto saved = traindeck::cluster::SavedNodeMemory::load(QStringLiteral("local"));
+        QVERIFY2(saved.ok(), qPrintable(saved.errorString()));
+        QCOMPARE(saved->nodes.size(), 1);
+        QCOMPARE(saved->nodes.first().host, n.host);
+        QVERIFY(saved->nodes.first().ramMiB > 100);
+        QCOMPARE(saved->nodes.first().ramMiB, n.find(QStringLiteral("memory"))->memoryMiB);
         QVERIFY(n.find(QStringLiteral("disk"))->status != CheckStatus::Skip);
         QCOMPARE(n.find(QStringLiteral("trainer"))->status, CheckStatus::Pass);
         QCOMPARE(n.find(QStringLiteral("trainer"))->value, QStringLiteral("0.1.0"));

@@ -7,8 +7,10 @@
 
 #include "cluster/names.h"
 #include "cluster/savedlinktest.h"
+#include "cluster/savednodememory.h"
 #include "launch/runmonitor.h"
 #include "launch/transport.h"
+#include "runs/memoryfit.h"
 #include "runs/operations.h"
 
 #include <QDir>
@@ -101,6 +103,68 @@ class TestOperations : public QObject {
         f.write(QJsonDocument(info.toJson()).toJson());
         f.close();
         QVERIFY(Operations::diagnosisOptions(runDir).measuredLinks.isEmpty());
+    }
+
+    // Before a launch: the trainer's plan against the memory the checks measured, the smallest per rank.
+    void memoryPlanAgainstTheCheckedNodes()
+    {
+        cluster::ClusterProfile lab;
+        lab.name = QStringLiteral("memlab");
+        for (const char* name : {"n1", "n2"}) {
+            cluster::ClusterNode node;
+            node.name = QString::fromLatin1(name);
+            node.host = node.name + QStringLiteral(".lab");
+            node.slots = 4;
+            lab.nodes.append(node);
+        }
+        launch::JobSpec spec = tinySpec(QStringLiteral("memory"), {});
+        spec.ranks = 0; // the profile's 8 slots
+        QCOMPARE(runs::ranksOf(spec, lab), 8);
+
+        // Not checked yet: the plan alone.
+        auto fit = runs::planMemoryFit(spec, lab, QString::fromUtf8(TRAINDECK_TRAINER));
+        QVERIFY2(fit.ok(), qPrintable(fit.errorString()));
+        QVERIFY(!fit->memory && fit->fits);
+        QVERIFY2(fit->totalMiB > 300 && fit->totalMiB < 1500, qPrintable(QString::number(fit->totalMiB)));
+        QVERIFY(fit->planText.contains(QLatin1String("optimizer")));
+        QVERIFY2(fit->verdict().contains(QLatin1String("not known yet")), qPrintable(fit->verdict()));
+
+        // n2 has the least RAM per rank; 8 ranks with --zero 1 hold 7/8 less optimizer state and fit.
+        cluster::SavedNodeMemory saved;
+        saved.profile = lab.name;
+        saved.measuredAt = QDateTime::currentDateTimeUtc();
+        const double tight = 4 * (fit->totalMiB - 20);
+        saved.nodes = {{QStringLiteral("n1.lab"), 65536, 0, 0}, {QStringLiteral("n2.lab"), tight, 0, 0}};
+        QVERIFY(saved.save().ok());
+        fit = runs::planMemoryFit(spec, lab, QString::fromUtf8(TRAINDECK_TRAINER));
+        QVERIFY2(fit.ok(), qPrintable(fit->verdict()));
+        QVERIFY(fit->memory);
+        QCOMPARE(fit->memory->node, QStringLiteral("n2"));
+        QCOMPARE(fit->memory->availableMiB, tight / 4);
+        QVERIFY(!fit->fits);
+        QVERIFY2(fit->suggestions.join(QLatin1Char(' ')).contains(QLatin1String("--zero 1")),
+                 qPrintable(fit->verdict()));
+        QVERIFY2(fit->verdict().contains(QLatin1String("does NOT fit")) && fit->verdict().contains(QLatin1String("n2")),
+                 qPrintable(fit->verdict()));
+
+        // GPU nodes: a rank has a GPU's memory, the smallest one.
+        lab.nodes[0].gpus = lab.nodes[1].gpus = 4;
+        saved.nodes = {{QStringLiteral("n1.lab"), 65536, 4, 81559}, {QStringLiteral("n2.lab"), 65536, 4, 40960}};
+        QVERIFY(saved.save().ok());
+        fit = runs::planMemoryFit(spec, lab, QString::fromUtf8(TRAINDECK_TRAINER));
+        QVERIFY2(fit.ok(), qPrintable(fit.errorString()));
+        QVERIFY(fit->memory && fit->memory->gpu && fit->fits);
+        QCOMPARE(fit->memory->availableMiB, 40960.0);
+        QVERIFY2(fit->planText.contains(QLatin1String("CUDA")), qPrintable(fit->planText)); // planned for cuda
+
+        // A damaged record is an error naming the file, not a comparison.
+        QFile damaged(cluster::SavedNodeMemory::pathFor(lab.name));
+        QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        damaged.write(
+            "{\"profile\": \"memlab\", \"measured_at\": \"2026-12-01T00:00:00Z\", \"nodes\": [{\"host\": 3}]}");
+        damaged.close();
+        const auto bad = cluster::SavedNodeMemory::load(lab.name);
+        QVERIFY(!bad.ok() && bad.errorString().contains(QLatin1String("nodes[0]")));
     }
 
     void validationIsTheSameForEveryFrontEnd()
