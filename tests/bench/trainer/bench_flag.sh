@@ -3,9 +3,9 @@
 # REPS times, so that a change of the machine's load hits all of them. Per run: the median over steps
 # 2..STEPS of step_ms, fwd_ms, bwd_ms, tokens/s and of the step's CPU time (util x step_ms: less
 # sensitive than wall time to other work on a shared machine); the process's peak resident memory (GNU
-# time's %M); the resident memory at the end of a step (median of the step records' mem_mb: parameters,
-# gradients, optimizer state, what the allocator keeps); and their difference, the step's transient peak
-# (activations, logits, temporaries). Then per value the median and the range over the runs. Not run by
+# time's %M) and the resident memory at the end of a step (median of the step records' mem_mb; the
+# trainer's jemalloc keeps freed pages, so this stays near the peak). Then per value the median and the
+# range over the runs, and per repetition the ratio of each value to the first. Not run by
 # ctest; docs/reference/trainer.md has results.
 #   tests/bench/trainer/bench_flag.sh BUILD_DIR FLAG VALUES STEPS REPS [TRAIN FLAGS...]
 #   e.g. tests/bench/trainer/bench_flag.sh build-ci recompute off,layers 6 3 --preset qwen2-small --seq-len 1024 --micro-batch 1
@@ -45,8 +45,8 @@ python3 - "$work" "$reps" "$flag" "$values" <<'PY'
 import json, statistics, sys
 work, reps, flag, values = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split(",")
 runs = {v: [] for v in values}
-cols = "step ms | tokens/s | fwd ms | bwd ms | step CPU ms | peak RSS MiB | RSS after step MiB | transient peak MiB"
-print(f"| run | --{flag} | {cols} |\n|---|---|" + "---|" * 8)
+cols = "step ms | tokens/s | fwd ms | bwd ms | step CPU ms | peak RSS MiB | RSS after step MiB"
+print(f"| run | --{flag} | {cols} |\n|---|---|" + "---|" * 7)
 for rep in range(1, reps + 1):
     for v in values:
         base = f"{work}/{v}-{rep}"
@@ -56,16 +56,15 @@ for rep in range(1, reps + 1):
         med["cpu_ms"] = statistics.median(s["util"][0] / 100 * s["step_ms"][0] for s in steps)
         rss = open(base + ".rss").read().split()[-3]
         med["rss"] = int(rss) / 1024
-        med["transient"] = med["rss"] - med["mem_mb"]
         runs[v].append(med)
         print(f"| {rep} | {v} | {med['step_ms']:.0f} | {med['tps']:.0f} | {med['fwd_ms']:.0f} | {med['bwd_ms']:.0f} "
-              f"| {med['cpu_ms']:.0f} | {med['rss']:.0f} | {med['mem_mb']:.0f} | {med['transient']:.0f} |")
-print(f"\n| --{flag} | step ms median (range) | tokens/s | step CPU ms | peak RSS MiB | RSS after step MiB | transient peak MiB |\n|---|---|---|---|---|---|---|")
+              f"| {med['cpu_ms']:.0f} | {med['rss']:.0f} | {med['mem_mb']:.0f} |")
+print(f"\n| --{flag} | step ms median (range) | tokens/s | step CPU ms | peak RSS MiB | RSS after step MiB |\n|---|---|---|---|---|---|")
 for v, rows in runs.items():
     def cell(k):
         x = [r[k] for r in rows]
         return f"{statistics.median(x):.0f} ({min(x):.0f}–{max(x):.0f})"
-    print(f"| {v} | {cell('step_ms')} | {cell('tps')} | {cell('cpu_ms')} | {cell('rss')} | {cell('mem_mb')} | {cell('transient')} |")
+    print(f"| {v} | {cell('step_ms')} | {cell('tps')} | {cell('cpu_ms')} | {cell('rss')} | {cell('mem_mb')} |")
 # Ratios against the first value, per repetition (runs of one repetition ran next to each other).
 first = values[0]
 for v in values[1:]:
@@ -73,5 +72,5 @@ for v in values[1:]:
         x = [b[k] / a[k] for a, b in zip(runs[first], runs[v])]
         return f"{statistics.median(x):.3f} ({min(x):.3f}–{max(x):.3f})"
     print(f"\n{v} / {first}, per repetition, median (range): tokens/s {ratio('tps')}, step CPU {ratio('cpu_ms')}, "
-          f"peak RSS {ratio('rss')}, transient peak {ratio('transient')}")
+          f"peak RSS {ratio('rss')}")
 PY
