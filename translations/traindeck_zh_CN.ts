@@ -2097,44 +2097,52 @@
     </message>
 </context>
 <context>
-    <name>traindeck::cluster::SavedLinkTest</name>
+    <name>traindeck::cluster::ProfileRecord</name>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="33"/>
+        <location filename="../backend/cluster/profilerecord.cpp" line="30"/>
         <source>cannot create the directory</source>
         <translation>无法创建该目录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="46"/>
+        <location filename="../backend/cluster/profilerecord.cpp" line="36"/>
         <source>cannot write: %1</source>
         <translation>无法写入：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="57"/>
+        <location filename="../backend/cluster/profilerecord.cpp" line="48"/>
         <source>not a profile name</source>
-        <translation>不是有效的配置名称</translation>
+        <translation>不是配置文件名</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="60"/>
-        <source>no link test saved for this profile: %1</source>
-        <translation>此配置没有保存的链路测试：%1</translation>
+        <location filename="../backend/cluster/profilerecord.cpp" line="53"/>
+        <source>file is larger than 16 MiB; not %1</source>
+        <translation>文件大于 16 MiB；不是%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="62"/>
-        <source>file is larger than 16 MiB; not a link test</source>
-        <translation>文件大于 16 MiB；不是链路测试</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="66"/>
+        <location filename="../backend/cluster/profilerecord.cpp" line="57"/>
         <source>not a JSON object: %1</source>
         <translation>不是 JSON 对象：%1</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="72"/>
+        <location filename="../backend/cluster/profilerecord.cpp" line="62"/>
         <source>&quot;profile&quot; or &quot;measured_at&quot; is missing or wrong</source>
-        <translation>“profile”或“measured_at”缺失或有误</translation>
+        <translation>“profile” 或 “measured_at” 缺失或有误</translation>
+    </message>
+</context>
+<context>
+    <name>traindeck::cluster::SavedLinkTest</name>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="30"/>
+        <source>no link test saved for this profile</source>
+        <translation>此配置没有保存的链路测试</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savedlinktest.cpp" line="84"/>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="31"/>
+        <source>a link test</source>
+        <translation>链路测试</translation>
+    </message>
+    <message>
+        <location filename="../backend/cluster/savedlinktest.cpp" line="48"/>
         <source>needs host_a, host_b and a bandwidth_mbps of 0 or more</source>
         <translation>需要 host_a、host_b 以及不小于 0 的 bandwidth_mbps</translation>
     </message>
@@ -2142,42 +2150,17 @@
 <context>
     <name>traindeck::cluster::SavedNodeMemory</name>
     <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="41"/>
-        <source>cannot create the directory</source>
-        <translation>无法创建该目录</translation>
+        <location filename="../backend/cluster/savednodememory.cpp" line="39"/>
+        <source>the nodes&apos; memory was not checked for this profile</source>
+        <translation>尚未检查此配置的节点内存</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="54"/>
-        <source>cannot write: %1</source>
-        <translation>无法写入：%1</translation>
+        <location filename="../backend/cluster/savednodememory.cpp" line="40"/>
+        <source>a memory record</source>
+        <translation>内存记录</translation>
     </message>
     <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="65"/>
-        <source>not a profile name</source>
-        <translation>不是配置文件名</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="68"/>
-        <source>the nodes&apos; memory was not checked for this profile: %1</source>
-        <translation>尚未检查此配置的节点内存：%1</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="70"/>
-        <source>file is larger than 16 MiB; not a memory record</source>
-        <translation>文件大于 16 MiB；不是内存记录</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="74"/>
-        <source>not a JSON object: %1</source>
-        <translation>不是 JSON 对象：%1</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="80"/>
-        <source>&quot;profile&quot; or &quot;measured_at&quot; is missing or wrong</source>
-        <translation>“profile” 或 “measured_at” 缺失或有误</translation>
-    </message>
-    <message>
-        <location filename="../backend/cluster/savednodememory.cpp" line="93"/>
+        <location filename="../backend/cluster/savednodememory.cpp" line="58"/>
         <source>needs a host, and ram_mib, gpus and gpu_mib of 0 or more</source>
         <translation>需要 host，以及不小于 0 的 ram_mib、gpus 和 gpu_mib</translation>
     </message>

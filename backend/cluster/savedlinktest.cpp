@@ -1,76 +1,40 @@
 #include "cluster/savedlinktest.h"
 
-#include "cluster/names.h"
-#include "common/paths.h"
+#include "cluster/profilerecord.h"
 
-#include <QDir>
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cmath>
 
 namespace traindeck::cluster {
 
-namespace {
-constexpr qint64 kMaxBytes = 16 * 1024 * 1024; // 1000 nodes' pairs fit many times over
-}
-
 QString SavedLinkTest::pathFor(const QString& profile)
 {
-    return traindeck::paths::configDir() + QStringLiteral("/links/") + profile + QStringLiteral(".json");
+    return ProfileRecord::pathFor(QStringLiteral("links"), profile);
 }
 
 Status SavedLinkTest::save() const
 {
-    const NameCheck check = Names::checkProfileName(profile);
-    if (!check.ok)
-        return Status::failure(Diagnostic::keyError(QString(), QStringLiteral("profile"), check.message));
-    const QString path = pathFor(profile);
-    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-        return Status::failure(Diagnostic::error(QFileInfo(path).absolutePath(), tr("cannot create the directory")));
     QJsonArray pairs;
     for (const SavedLink& l : links)
         pairs.append(QJsonObject{{QStringLiteral("host_a"), l.hostA},
                                  {QStringLiteral("host_b"), l.hostB},
                                  {QStringLiteral("bandwidth_mbps"), l.bandwidthMbps},
                                  {QStringLiteral("latency_us"), l.latencyUs}});
-    const QJsonObject o{{QStringLiteral("profile"), profile},
-                        {QStringLiteral("measured_at"), measuredAt.toUTC().toString(Qt::ISODate)},
-                        {QStringLiteral("links"), pairs}};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
-        file.write(QJsonDocument(o).toJson()) < 0 || !file.commit())
-        return Status::failure(Diagnostic::error(path, tr("cannot write: %1").arg(file.errorString())));
-    return Done{};
+    return ProfileRecord::save(QStringLiteral("links"), profile, measuredAt, {{QStringLiteral("links"), pairs}});
 }
 
 Result<SavedLinkTest> SavedLinkTest::load(const QString& profile)
 {
-    const QString path = pathFor(profile);
-    auto fail = [&](const QString& message) {
-        return Result<SavedLinkTest>::failure(Diagnostic::error(path, message));
-    };
-    if (!Names::checkProfileName(profile).ok)
-        return fail(tr("not a profile name"));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(tr("no link test saved for this profile: %1").arg(file.errorString()));
-    if (file.size() > kMaxBytes)
-        return fail(tr("file is larger than 16 MiB; not a link test"));
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (!doc.isObject())
-        return fail(tr("not a JSON object: %1").arg(parseError.errorString()));
-    const QJsonObject o = doc.object();
+    const auto record = ProfileRecord::load(QStringLiteral("links"), profile, tr("no link test saved for this profile"),
+                                            tr("a link test"));
+    if (!record)
+        return Result<SavedLinkTest>::failure(record.diagnostics());
     SavedLinkTest t;
-    t.profile = o.value(QStringLiteral("profile")).toString();
-    t.measuredAt = QDateTime::fromString(o.value(QStringLiteral("measured_at")).toString(), Qt::ISODate);
-    if (t.profile != profile || !t.measuredAt.isValid())
-        return fail(tr("\"profile\" or \"measured_at\" is missing or wrong"));
-    const QJsonArray pairs = o.value(QStringLiteral("links")).toArray();
+    t.profile = profile;
+    t.measuredAt = record->measuredAt;
+    const QJsonArray pairs = record->body.value(QStringLiteral("links")).toArray();
     for (qsizetype i = 0; i < pairs.size(); ++i) {
         const QJsonObject p = pairs[i].toObject();
         SavedLink l;
@@ -80,7 +44,7 @@ Result<SavedLinkTest> SavedLinkTest::load(const QString& profile)
         l.latencyUs = p.value(QStringLiteral("latency_us")).toDouble(-1);
         if (l.hostA.isEmpty() || l.hostB.isEmpty() || !(l.bandwidthMbps >= 0) || !std::isfinite(l.bandwidthMbps))
             return Result<SavedLinkTest>::failure(
-                Diagnostic::keyError(path, QStringLiteral("links[%1]").arg(i),
+                Diagnostic::keyError(pathFor(profile), QStringLiteral("links[%1]").arg(i),
                                      tr("needs host_a, host_b and a bandwidth_mbps of 0 or more")));
         t.links.append(l);
     }
