@@ -93,6 +93,7 @@ struct ScaleRun {
                                   {QStringLiteral("fused_loss"), QStringLiteral("on")},
                                   {QStringLiteral("grad_accum"), 1},
                                   {QStringLiteral("loss_chunk"), 0},
+                                  {QStringLiteral("recompute"), QStringLiteral("off")},
                                   {QStringLiteral("lr"), 2e-5},
                                   {QStringLiteral("max_steps"), maxSteps},
                                   {QStringLiteral("micro_batch"), 4},
