@@ -51,13 +51,29 @@ int ranksOf(const launch::JobSpec& spec, const cluster::ClusterProfile& profile)
 std::optional<RankMemory> rankMemory(const cluster::ClusterProfile& profile, const cluster::SavedNodeMemory& saved,
                                      int ranks, bool wantGpu)
 {
+    // The nodes that run ranks, with the ranks each runs: a Slurm profile's compute nodes are known from
+    // the checks' job only (every node in the record but the login node), with --ntasks-per-node ranks;
+    // the local profile's one node runs every rank; a cluster node at most its slots.
+    struct Runner {
+        QString name;
+        const cluster::NodeMemory* memory;
+        int ranks;
+    };
+    QList<Runner> runners;
+    if (profile.slurm) {
+        const int head = profile.headIndex();
+        const QString login = head >= 0 ? profile.nodes.at(head).host : QString();
+        for (const cluster::NodeMemory& m : saved.nodes)
+            if (m.host != login)
+                runners.append({m.host, &m, std::max(1, std::min(ranks, profile.slurm->tasksPerNode))});
+    } else {
+        for (const auto& node : profile.nodes)
+            if (const cluster::NodeMemory* m = saved.find(node.host))
+                runners.append({node.name, m, std::max(1, profile.isLocal ? ranks : std::min(ranks, node.slots))});
+    }
     std::optional<RankMemory> best;
-    for (const auto& node : profile.nodes) {
-        const cluster::NodeMemory* m = saved.find(node.host);
-        if (!m)
-            continue;
-        // The local profile's one node runs every rank; a cluster node at most its slots.
-        const int onNode = std::max(1, profile.isLocal ? ranks : std::min(ranks, node.slots));
+    for (const Runner& node : runners) {
+        const cluster::NodeMemory* m = node.memory;
         RankMemory r;
         r.node = node.name;
         if (wantGpu && m->gpus > 0 && m->gpuMiB > 0) {
@@ -65,8 +81,8 @@ std::optional<RankMemory> rankMemory(const cluster::ClusterProfile& profile, con
             r.availableMiB = m->gpuMiB;
             r.basis = MemoryFit::tr("the smallest GPU of %1 (%2)").arg(node.name, gib(m->gpuMiB));
         } else {
-            r.availableMiB = m->ramMiB / onNode;
-            r.basis = MemoryFit::tr("RAM of %1 (%2) / %n rank(s)", nullptr, onNode).arg(node.name, gib(m->ramMiB));
+            r.availableMiB = m->ramMiB / node.ranks;
+            r.basis = MemoryFit::tr("RAM of %1 (%2) / %n rank(s)", nullptr, node.ranks).arg(node.name, gib(m->ramMiB));
         }
         if (!best || r.availableMiB < best->availableMiB)
             best = r;

@@ -157,6 +157,24 @@ class TestOperations : public QObject {
         QCOMPARE(fit->memory->availableMiB, 40960.0);
         QVERIFY2(fit->planText.contains(QLatin1String("CUDA")), qPrintable(fit->planText)); // planned for cuda
 
+        // A Slurm profile's compute nodes are those the checks' job reported (all but the login node), each
+        // with --ntasks-per-node ranks.
+        cluster::SavedNodeMemory slurmNodes;
+        slurmNodes.profile = lab.name;
+        slurmNodes.measuredAt = QDateTime::currentDateTimeUtc();
+        slurmNodes.nodes = {{QStringLiteral("n1.lab"), 1024, 0, 0}, // the login node: runs no rank
+                            {QStringLiteral("c1"), 65536, 0, 0},
+                            {QStringLiteral("c2"), 32768, 0, 0}};
+        cluster::ClusterProfile hpc = lab;
+        hpc.nodes[0].gpus = hpc.nodes[1].gpus = 0;
+        hpc.slurm = cluster::SlurmSettings{};
+        hpc.slurm->nodes = 2;
+        hpc.slurm->tasksPerNode = 4;
+        const auto onSlurm = runs::rankMemory(hpc, slurmNodes, runs::ranksOf(spec, hpc), false);
+        QVERIFY(onSlurm);
+        QCOMPARE(onSlurm->node, QStringLiteral("c2"));
+        QCOMPARE(onSlurm->availableMiB, 32768.0 / 4);
+
         // A damaged record is an error naming the file, not a comparison.
         QFile damaged(cluster::SavedNodeMemory::pathFor(lab.name));
         QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
