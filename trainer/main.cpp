@@ -155,6 +155,9 @@ int cmdSelfCheck()
                  {"core", blas.coreName},
                  {"cpu_best_core", blas.cpuBestCore},
                  {"coretype_env", blas.coretypeEnv},
+                 {"corrected", blas.correction == util::BlasCorrection::InPlace      ? "in_place"
+                               : blas.correction == util::BlasCorrection::Reexecuted ? "reexecuted"
+                                                                                     : "no"},
                  {"threads", blas.numThreads},
                  // After a re-execution for the BLAS core: still the program's name (ps, pkill).
                  {"process_name", util::readProcessName()}};

@@ -147,18 +147,28 @@ void TestTrainerCli::blasCoreTypeCorrection()
     auto probe = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
     if (probe["library"] != "openblas" || probe["cpu_best_core"] != "SKYLAKEX")
         QSKIP("needs OpenBLAS on an AVX-512 CPU");
-    // OpenBLAS "detects" an old core (simulated): the trainer re-executes itself with the CPU's best core.
+    // OpenBLAS "detects" an old core (simulated): the trainer has it choose again, in the same process.
     env.insert("TRAINDECK_TEST_BLAS_DETECTED", "Prescott");
     auto j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
     QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("SKYLAKEX"));
     QCOMPARE(QString::fromStdString(j["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
-    // Re-executed under its own name ("exe" when it ran /proc/self/exe: ranks hid from ps and pkill).
+    QCOMPARE(QString::fromStdString(j["corrected"].get<std::string>()), QStringLiteral("in_place"));
+    QCOMPARE(QString::fromStdString(j["process_name"].get<std::string>()), QStringLiteral("traindeck-train"));
+    // Where OpenBLAS cannot choose again (simulated), it re-executes itself with the CPU's best core,
+    // under its own name ("exe" when it ran /proc/self/exe: ranks hid from ps and pkill).
+    auto noSwitch = env;
+    noSwitch.insert("TRAINDECK_TEST_BLAS_NO_SWITCH", "1");
+    j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, noSwitch).out.toStdString())["blas"];
+    QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("SKYLAKEX"));
+    QCOMPARE(QString::fromStdString(j["core"].get<std::string>()).toUpper(), QStringLiteral("SKYLAKEX"));
+    QCOMPARE(QString::fromStdString(j["corrected"].get<std::string>()), QStringLiteral("reexecuted"));
     QCOMPARE(QString::fromStdString(j["process_name"].get<std::string>()), QStringLiteral("traindeck-train"));
     // A value already set is never changed.
     env.insert("OPENBLAS_CORETYPE", "Haswell");
     j = nlohmann::json::parse(run(trainerExe(), {"self-check"}, 60000, env).out.toStdString())["blas"];
     QCOMPARE(QString::fromStdString(j["coretype_env"].get<std::string>()), QStringLiteral("Haswell"));
     QCOMPARE(QString::fromStdString(j["core"].get<std::string>()), QStringLiteral("Haswell"));
+    QCOMPARE(QString::fromStdString(j["corrected"].get<std::string>()), QStringLiteral("no"));
 }
 
 void TestTrainerCli::badTrainFlags_data()
