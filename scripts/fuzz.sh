@@ -6,7 +6,7 @@
 # per core (each is one process on one core, so each still gets its FUZZ_SECONDS of fuzzing).
 #   scripts/fuzz.sh [--build-only|--no-build] [harness...]
 #     default: build, then run every harness; e.g. scripts/fuzz.sh fuzz_hostfile
-#     --build-only / --no-build: one half (scripts/test.sh builds while the system tier runs)
+#     --build-only / --no-build: one half (scripts/test.sh builds while the integration tier runs)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_SECONDS, TRAINDECK_JOBS.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -21,7 +21,7 @@
 #    suppressed.
 # Any sanitizer report fails the suite that caused it.
 #   scripts/sanitize.sh [--build-only|--no-build] [ctest arguments...]   e.g. scripts/sanitize.sh -R tst_launcher
-#     --build-only / --no-build: one half (scripts/test.sh builds while the system tier runs)
+#     --build-only / --no-build: one half (scripts/test.sh builds while the integration tier runs)
 # Environment: ASAN_BUILD_DIR (default build-asan), TSAN_BUILD_DIR (default build-tsan), TRAINDECK_JOBS,
 # TRAINDECK_SANITIZERS (default "asan tsan").
 set -euo pipefail

@@ -37,7 +37,7 @@ run_ctest() {
 }
 
 # steps_from_flag ARG: --build-only or --no-build (scripts/test.sh builds fuzz.sh's and sanitize.sh's trees
-# while the system tier runs, and uses them after): sets do_build and do_use to 1 or 0; returns 1 (both
+# while the integration tier runs, and uses them after): sets do_build and do_use to 1 or 0; returns 1 (both
 # left 1) when ARG is neither, so that the caller shifts only a flag it took.
 # shellcheck disable=SC2034 # do_build and do_use are read by the caller
 steps_from_flag() {
