@@ -113,47 +113,77 @@ fi
 
 fuzz_seconds="${TRAINDECK_FUZZ_SECONDS:-10}"
 sanitize="${TRAINDECK_SANITIZE:-1}"
+sanitizers="${TRAINDECK_SANITIZERS:-asan tsan}"
 # Three stages share the two cores by what they wait on:
-# 1. The integration tier (sshd, mpirun's start, the trainer as a process) beside the fuzzers' and
-#    sanitizers' builds at nice 19: the kernel gives the suites the CPU whenever they want it, the
-#    compilers the rest. (The unit tier ran alone: tst_gui_latency times frames.)
-# 2. The system tier waits most of its time (Slurm's daemons, the testbed's links and timeouts: tst_slurm
-#    used 10 s of CPU in 200 s), so the fuzzers and the sanitized suites run meanwhile, at nice 10: the
-#    testbed's timed scenarios (a throttled node, node loss within 60 s, link bandwidth) get the CPU first.
-# Output of what ran in the background follows the stage's.
+# 1. The integration tier (sshd, mpirun's start, the trainer as a process) beside the sanitizers' and the
+#    fuzzers' builds at nice 19: the kernel gives the suites the CPU whenever they want it, the compilers
+#    the rest. (The unit tier ran alone: tst_gui_latency times frames.)
+# 2. The system tier needs none of those builds and waits most of its time (Slurm's daemons, the testbed's
+#    links and timeouts: tst_slurm used 10 s of CPU in 200 s), so it starts next, beside what is left of
+#    the builds (with an empty compiler cache they outlast the integration tier by many minutes).
+# 3. Meanwhile each sanitizer's suites run as soon as its build is done (at nice 10, the builds still
+#    left at nice 19), then the fuzzers: the testbed's timed scenarios (a throttled node, node loss within
+#    60 s, link bandwidth) get the CPU first.
+# Output of what ran in the background follows the foreground's.
+built="$(mktemp -d)" # one file per finished build (asan, tsan, fuzz), and "all" when the builds ended
 builds_log="$(mktemp)"
 (
+  trap 'touch "$built/all"' EXIT
   rc=0
-  if [ "$fuzz_seconds" != 0 ]; then nice -n 19 scripts/fuzz.sh --build-only || rc=1; fi
-  if [ "$sanitize" != 0 ]; then nice -n 19 scripts/sanitize.sh --build-only || rc=1; fi
+  if [ "$sanitize" != 0 ]; then
+    for sanitizer in $sanitizers; do
+      if TRAINDECK_SANITIZERS="$sanitizer" nice -n 19 scripts/sanitize.sh --build-only; then
+        touch "$built/$sanitizer"
+      else
+        rc=1
+      fi
+    done
+  fi
+  if [ "$fuzz_seconds" != 0 ]; then
+    if nice -n 19 scripts/fuzz.sh --build-only; then touch "$built/fuzz"; else rc=1; fi
+  fi
   exit "$rc"
 ) >"$builds_log" 2>&1 &
 builds_pid=$!
+# built_yet NAME: waits until the build NAME is done (true) or the builds ended without it (false).
+built_yet() {
+  while [ ! -e "$built/$1" ] && [ ! -e "$built/all" ]; do sleep 2; done
+  [ -e "$built/$1" ]
+}
+
 run_ctest "tests: integration (beside the builds)" --test-dir "$build" --output-on-failure -j "$test_jobs" \
   -L '^integration$' || failed_tiers+=("integration")
-builds_rc=0
-wait "$builds_pid" || builds_rc=$?
-echo "test.sh: the fuzzers' and sanitizers' builds:"
-cat "$builds_log"
-rm -f "$builds_log"
-[ "$builds_rc" -eq 0 ] || failed_tiers+=("fuzz/sanitizer build")
 
 system_log="$(mktemp)"
-run_ctest "tests: system (beside fuzzers, sanitizers)" --test-dir "$build" --output-on-failure -j "$test_jobs" \
-  -L '^system$' >"$system_log" 2>&1 &
+run_ctest "tests: system (beside builds, sanitizers, fuzzers)" --test-dir "$build" --output-on-failure \
+  -j "$test_jobs" -L '^system$' >"$system_log" 2>&1 &
 system_pid=$!
-if [ "$builds_rc" -eq 0 ]; then
-  # The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own):
-  # TRAINDECK_FUZZ_SECONDS per harness (default 10, 0 skips; scripts/fuzz.sh alone runs 20).
-  if [ "$fuzz_seconds" != 0 ]; then
+
+# Suites again under sanitizers: ASan + UBSan in one GCC build (the backend's, the tokenizer's and the
+# trainer's suites), ThreadSanitizer in another (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
+if [ "$sanitize" != 0 ]; then
+  for sanitizer in $sanitizers; do
+    if built_yet "$sanitizer"; then
+      TRAINDECK_SANITIZERS="$sanitizer" nice -n 10 scripts/sanitize.sh --no-build ||
+        failed_tiers+=("$sanitizer suites")
+    else
+      failed_tiers+=("$sanitizer build")
+    fi
+  done
+fi
+# The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own):
+# TRAINDECK_FUZZ_SECONDS per harness (default 10, 0 skips; scripts/fuzz.sh alone runs 20).
+if [ "$fuzz_seconds" != 0 ]; then
+  if built_yet fuzz; then
     FUZZ_SECONDS="$fuzz_seconds" nice -n 10 scripts/fuzz.sh --no-build || failed_tiers+=("fuzz")
-  fi
-  # Suites again under sanitizers: ASan + UBSan in one GCC build (the backend's, the tokenizer's and the
-  # trainer's suites), ThreadSanitizer in another (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
-  if [ "$sanitize" != 0 ]; then
-    nice -n 10 scripts/sanitize.sh --no-build || failed_tiers+=("sanitized suites")
+  else
+    failed_tiers+=("fuzz build")
   fi
 fi
+wait "$builds_pid" || true # each build's failure is counted above
+echo "test.sh: the sanitizers' and fuzzers' builds:"
+cat "$builds_log"
+rm -rf "$builds_log" "$built"
 system_rc=0
 wait "$system_pid" || system_rc=$?
 echo "test.sh: the system tier:"
