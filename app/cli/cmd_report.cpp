@@ -204,6 +204,9 @@ QString esc(const QString& s)
     return s.toHtmlEscaped();
 }
 
+QString sharesText(const std::vector<int>& samples);
+QString balanceText(const BalanceSummary& b);
+
 bool writeHtml(const QString& dir, const QString& runId, JobState state, const RunMonitor& m,
                const QList<Finding>& findings, QTextStream& err)
 {
@@ -255,6 +258,29 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
             h += QStringLiteral("<h3>%1</h3><img src=\"%2\" alt=\"%1\"><p>%3</p>\n")
                      .arg(esc(p.title), QString::fromLatin1(p.file),
                           esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4")
+                                  .arg(r.xMin)
+                                  .arg(r.xMax)
+                                  .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));
+        }
+        // Shares moved by --balance auto (or fixed unevenly), as in the text report, with every change
+        // and a plot of each rank's share; an even split that never moved says nothing.
+        if (const BalanceSummary b = balanceSummary(s); b.hasSamples() && (b.changed() || !b.sharesEqual())) {
+            h += QStringLiteral("<h3>%1</h3><p>%2</p>\n").arg(esc(ReportCommand::tr("Balancing")), esc(balanceText(b)));
+            if (b.changed()) {
+                h += QStringLiteral("<table><tr><th>%1</th><th>%2</th></tr>\n")
+                         .arg(esc(ReportCommand::tr("step")), esc(ReportCommand::tr("samples per rank")));
+                for (const ShareChange& c : b.changes)
+                    h += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>\n").arg(c.step).arg(sharesText(c.samples));
+                h += QStringLiteral("</table>\n");
+            }
+            QList<SeriesId> samples;
+            for (int r = 0; r < s.worldSize(); ++r)
+                samples.append(SeriesId::of(RankMetric::Samples, r));
+            const PlotRange r = plot(s, samples, dir + QStringLiteral("/samples.png"));
+            h += QStringLiteral("<img src=\"samples.png\" alt=\"%1\"><p>%2</p>\n")
+                     .arg(esc(ReportCommand::tr("Samples per rank")),
+                          esc(ReportCommand::tr("samples per rank and step, one line per rank; steps %1 to %2; y "
+                                                "from %3 to %4")
                                   .arg(r.xMin)
                                   .arg(r.xMax)
                                   .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));

@@ -350,6 +350,23 @@ void TestCliRunCommands::balanceHistory()
     QCOMPARE(b.value(QStringLiteral("after_ms")).toDouble(), 1310.0);
     QVERIFY(std::abs(b.value(QStringLiteral("gain_pct")).toDouble() - (1310.0 / 1630.0 - 1) * 100) < 1e-9);
 
+    // --html: the same line, every change in a table, and a plot of each rank's share.
+    const QString html = m_runs + QStringLiteral("/html-moved");
+    const Outcome htmlOut =
+        cli({QStringLiteral("report"), moved, QStringLiteral("--html"), html, QStringLiteral("--runs-dir"), m_runs});
+    QCOMPARE(htmlOut.exitCode, 0);
+    QFile index(html + QStringLiteral("/index.html"));
+    QVERIFY(index.open(QIODevice::ReadOnly));
+    const QByteArray page = index.readAll();
+    QVERIFY2(page.contains("<h3>Balancing</h3><p>Balancing: samples per rank 19/13 since step 7 (2 change(s): step 6, "
+                           "step 7); median step 1630 ms before the last change, 1310 ms after (-19.6 %)</p>"),
+             page.constData());
+    QVERIFY2(page.contains("<tr><td>6</td><td>18/14</td></tr>\n<tr><td>7</td><td>19/13</td></tr>"), page.constData());
+    QVERIFY2(page.contains("<img src=\"samples.png\""), page.constData());
+    QFile png(html + QStringLiteral("/samples.png"));
+    QVERIFY(png.open(QIODevice::ReadOnly));
+    QVERIFY(png.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
+
     // Unchanged even shares: no line in the text; in --json the shares, no change, no comparison.
     const Outcome evenText = cli({QStringLiteral("report"), even, QStringLiteral("--runs-dir"), m_runs});
     QCOMPARE(evenText.exitCode, 0);
@@ -358,6 +375,16 @@ void TestCliRunCommands::balanceHistory()
         cli({QStringLiteral("report"), even, QStringLiteral("--json"), QStringLiteral("--runs-dir"), m_runs});
     const QJsonObject e = QJsonDocument::fromJson(evenJson.out).object().value(QStringLiteral("balance")).toObject();
     QCOMPARE(e.value(QStringLiteral("samples")).toArray(), (QJsonArray{16, 16}));
+    const QString evenHtml = m_runs + QStringLiteral("/html-even");
+    QCOMPARE(
+        cli({QStringLiteral("report"), even, QStringLiteral("--html"), evenHtml, QStringLiteral("--runs-dir"), m_runs})
+            .exitCode,
+        0);
+    QFile evenIndex(evenHtml + QStringLiteral("/index.html"));
+    QVERIFY(evenIndex.open(QIODevice::ReadOnly));
+    const QByteArray evenPage = evenIndex.readAll();
+    QVERIFY2(!evenPage.contains("Balancing") && !QFile::exists(evenHtml + QStringLiteral("/samples.png")),
+             evenPage.constData());
     QCOMPARE(e.value(QStringLiteral("since_step")).toInt(), 1);
     QVERIFY(e.value(QStringLiteral("changes")).toArray().isEmpty());
     for (const char* key : {"before_ms", "after_ms", "gain_pct"})
