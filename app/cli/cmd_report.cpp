@@ -207,6 +207,20 @@ QString esc(const QString& s)
 QString sharesText(const std::vector<int>& samples);
 QString balanceText(const BalanceSummary& b);
 
+// One plot for the HTML report: the PNG written to DIR/FILE, and its image with a caption of the
+// ranges drawn (after `captionLead`).
+QString plotFigure(const MetricStore& s, const QList<SeriesId>& series, const QString& dir, const QString& file,
+                   const QString& alt, const QString& captionLead = {})
+{
+    const PlotRange r = plot(s, series, dir + QLatin1Char('/') + file);
+    return QStringLiteral("<img src=\"%1\" alt=\"%2\"><p>%3%4</p>\n")
+        .arg(file, esc(alt), esc(captionLead),
+             esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4")
+                     .arg(r.xMin)
+                     .arg(r.xMax)
+                     .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));
+}
+
 bool writeHtml(const QString& dir, const QString& runId, JobState state, const RunMonitor& m,
                const QList<Finding>& findings, QTextStream& err)
 {
@@ -253,15 +267,9 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
             {"throughput.png", ReportCommand::tr("Throughput (tokens/s)"), {SeriesId::of(Scalar::TokensPerS)}},
             {"step_ms.png", ReportCommand::tr("Step time per rank (ms)"), stepMs}};
         h += QStringLiteral("<h2>%1</h2>\n").arg(esc(ReportCommand::tr("Plots")));
-        for (const P& p : plots) {
-            const PlotRange r = plot(s, p.series, dir + QLatin1Char('/') + QString::fromLatin1(p.file));
-            h += QStringLiteral("<h3>%1</h3><img src=\"%2\" alt=\"%1\"><p>%3</p>\n")
-                     .arg(esc(p.title), QString::fromLatin1(p.file),
-                          esc(ReportCommand::tr("steps %1 to %2; y from %3 to %4")
-                                  .arg(r.xMin)
-                                  .arg(r.xMax)
-                                  .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));
-        }
+        for (const P& p : plots)
+            h += QStringLiteral("<h3>%1</h3>").arg(esc(p.title)) +
+                 plotFigure(s, p.series, dir, QString::fromLatin1(p.file), p.title);
         // Shares moved by --balance auto (or fixed unevenly), as in the text report, with every change
         // and a plot of each rank's share; an even split that never moved says nothing.
         if (const BalanceSummary b = balanceSummary(s); b.hasSamples() && (b.changed() || !b.sharesEqual())) {
@@ -276,14 +284,8 @@ bool writeHtml(const QString& dir, const QString& runId, JobState state, const R
             QList<SeriesId> samples;
             for (int r = 0; r < s.worldSize(); ++r)
                 samples.append(SeriesId::of(RankMetric::Samples, r));
-            const PlotRange r = plot(s, samples, dir + QStringLiteral("/samples.png"));
-            h += QStringLiteral("<img src=\"samples.png\" alt=\"%1\"><p>%2</p>\n")
-                     .arg(esc(ReportCommand::tr("Samples per rank")),
-                          esc(ReportCommand::tr("samples per rank and step, one line per rank; steps %1 to %2; y "
-                                                "from %3 to %4")
-                                  .arg(r.xMin)
-                                  .arg(r.xMax)
-                                  .arg(formatNumber(r.yMin, 4, 'g'), formatNumber(r.yMax, 4, 'g'))));
+            h += plotFigure(s, samples, dir, QStringLiteral("samples.png"), ReportCommand::tr("Samples per rank"),
+                            ReportCommand::tr("samples per rank and step, one line per rank; "));
         }
         phasePlot(s, dir + QStringLiteral("/phases.png"));
         QStringList hostList;
