@@ -76,6 +76,14 @@ function(_traindeck_tier_target tier target)
   set_property(GLOBAL APPEND PROPERTY TRAINDECK_TIER_${tier}_TARGETS ${target})
 endfunction()
 
+# Every suite's timeout is multiplied by this. The sanitizer presets raise it: their suites run several
+# times slower, and scripts/test.sh runs them at nice 10 beside the integration and system tiers, where
+# a suite that takes 5 s alone took 53 s (CI, 2026-12-06) and one that took 35 s ran past its 180 s.
+set(TRAINDECK_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor for every suite's CTest timeout (sanitizer builds: 5)")
+if(NOT TRAINDECK_TEST_TIMEOUT_SCALE MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "TRAINDECK_TEST_TIMEOUT_SCALE must be a positive whole number, not '${TRAINDECK_TEST_TIMEOUT_SCALE}'")
+endif()
+
 # One Qt Test executable per tst_<name>.cpp, registered with CTest.
 #   traindeck_add_test(tst_name TIER unit|integration|system SOURCES a.cpp LIBS lib... [LABELS l...]
 #                      [TIMEOUT s] [PROCESSORS n])
@@ -93,11 +101,17 @@ function(traindeck_add_test name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${TRAINDECK_TEST_TIMEOUT_SCALE}")
   # TRAINDECK_SUITE_LABELS: labels a directory gives all its suites (e.g. `asan`, tests/unit/backend).
   list(APPEND T_LABELS ${TRAINDECK_SUITE_LABELS})
   list(REMOVE_DUPLICATES T_LABELS)
-  set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  set(environment "QT_QPA_PLATFORM=offscreen;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  if(TRAINDECK_TEST_TIMEOUT_SCALE GREATER 1)
+    # Qt Test's own limit per test function (5 minutes) would otherwise cut a scaled suite short.
+    math(EXPR function_timeout_ms "${T_TIMEOUT} * 1000")
+    list(APPEND environment "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}")
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" ENVIRONMENT "${environment}")
   if(T_PROCESSORS)
     traindeck_set_tier(${name} ${T_TIER} PROCESSORS ${T_PROCESSORS})
   else()
