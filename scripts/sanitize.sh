@@ -78,14 +78,14 @@ for sanitizer in ${TRAINDECK_SANITIZERS:-asan tsan}; do
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/sanitizers/lsan.supp}"
     # ctest exits 8 when no suite of a label matches the caller's -R
-    run_ctest "asan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" \
+    run_ctest "asan: suites${*:+ ($*)}" --test-dir "$build" --output-on-failure -j "$test_jobs" \
       -L '^asan(-mpi)?$' --no-tests=ignore "$@"
   else
     # die_after_fork=0: QProcess forks a multi-threaded process and the child only sets its process group
     # and execs. OMP_NUM_THREADS=1: LibTorch's OpenMP pool is not instrumented, so its work stays on the
     # calling thread, where TSan sees it.
     TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:die_after_fork=0:suppressions=$root/tests/sanitizers/tsan.supp}" \
-      OMP_NUM_THREADS=1 run_ctest "tsan: suites" --test-dir "$build" --output-on-failure -j "$test_jobs" -L threaded "$@"
+      OMP_NUM_THREADS=1 run_ctest "tsan: suites${*:+ ($*)}" --test-dir "$build" --output-on-failure -j "$test_jobs" -L threaded "$@"
   fi
 done
 if [ "$ran" = 0 ]; then

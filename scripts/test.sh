@@ -121,9 +121,13 @@ sanitizers="${TRAINDECK_SANITIZERS:-asan tsan}"
 # 2. The system tier needs none of those builds and waits most of its time (Slurm's daemons, the testbed's
 #    links and timeouts: tst_slurm used 10 s of CPU in 200 s), so it starts next, beside what is left of
 #    the builds (with an empty compiler cache they outlast the integration tier by many minutes).
-# 3. Meanwhile each sanitizer's suites run as soon as its build is done (at nice 10, the builds still
-#    left at nice 19), then the fuzzers: the testbed's timed scenarios (a throttled node, node loss within
-#    60 s, link bandwidth) get the CPU first.
+# 3. The sanitized suites and the fuzzers run at nice 10 (the builds still left at nice 19), beside whichever
+#    tier is running, so the tiers get the CPU first and they what the tiers leave while waiting; the
+#    sanitizer presets scale their timeouts for that. ASan's in-process and sshd suites (label asan) start
+#    as soon as their build is done, beside the integration tier. Those that run the sanitized trainer
+#    (asan-mpi: ranks under mpirun, with deadlines of their own) wait for that tier to end and run beside
+#    the system tier and its timed scenarios (a throttled node, node loss within 60 s, link bandwidth),
+#    then ThreadSanitizer's suites, then the fuzzers.
 # Output of what ran in the background follows the foreground's.
 built="$(mktemp -d)" # one file per finished build (asan, tsan, fuzz), and "all" when the builds ended
 builds_log="$(mktemp)"
@@ -146,50 +150,72 @@ builds_log="$(mktemp)"
 ) >"$builds_log" 2>&1 &
 builds_pid=$!
 # built_yet NAME: waits until the build NAME is done (true) or the builds ended without it (false).
+# Background waits end with this script.
 built_yet() {
-  while [ ! -e "$built/$1" ] && [ ! -e "$built/all" ]; do sleep 2; done
+  while [ ! -e "$built/$1" ] && [ ! -e "$built/all" ] && kill -0 $$ 2>/dev/null; do sleep 2; done
   [ -e "$built/$1" ]
 }
-
-run_ctest "tests: integration (beside the builds)" --test-dir "$build" --output-on-failure -j "$test_jobs" \
-  -L '^integration$' || failed_tiers+=("integration")
-
-system_log="$(mktemp)"
-run_ctest "tests: system (beside builds, sanitizers, fuzzers)" --test-dir "$build" --output-on-failure \
-  -j "$test_jobs" -L '^system$' >"$system_log" 2>&1 &
-system_pid=$!
+integration_ended() {
+  while [ ! -e "$built/integration" ] && kill -0 $$ 2>/dev/null; do sleep 2; done
+  [ -e "$built/integration" ]
+}
 
 # Suites again under sanitizers: ASan + UBSan in one GCC build (the backend's, the tokenizer's and the
 # trainer's suites), ThreadSanitizer in another (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
-if [ "$sanitize" != 0 ]; then
-  for sanitizer in $sanitizers; do
-    if built_yet "$sanitizer"; then
-      TRAINDECK_SANITIZERS="$sanitizer" nice -n 10 scripts/sanitize.sh --no-build ||
-        failed_tiers+=("$sanitizer suites")
-    else
-      failed_tiers+=("$sanitizer build")
-    fi
-  done
-fi
-# The libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own):
+# Then the libFuzzer harnesses, a bounded time each (tests/fuzz, a clang build of their own):
 # TRAINDECK_FUZZ_SECONDS per harness (default 10, 0 skips; scripts/fuzz.sh alone runs 20).
-if [ "$fuzz_seconds" != 0 ]; then
-  if built_yet fuzz; then
-    FUZZ_SECONDS="$fuzz_seconds" nice -n 10 scripts/fuzz.sh --no-build || failed_tiers+=("fuzz")
-  else
-    failed_tiers+=("fuzz build")
+# Each failure is one line in $sanitized_failed.
+sanitized_log="$(mktemp)"
+sanitized_failed="$(mktemp)"
+(
+  # sanitized NAME [sanitize.sh's ctest arguments...]: NAME's suites, when its build is done.
+  sanitized() {
+    local sanitizer="$1"
+    shift
+    if built_yet "$sanitizer"; then
+      TRAINDECK_SANITIZERS="$sanitizer" nice -n 10 scripts/sanitize.sh --no-build "$@" ||
+        echo "$sanitizer suites${*:+ ($*)}" >>"$sanitized_failed"
+    else
+      echo "$sanitizer build" >>"$sanitized_failed"
+    fi
+  }
+  if [ "$sanitize" != 0 ]; then
+    ordered="$sanitizers"
+    case " $sanitizers " in
+    *" asan "*)
+      sanitized asan -L '^asan$'
+      ordered="$(echo " $sanitizers " | sed 's/ asan / /')"
+      integration_ended || exit 1
+      sanitized asan -L '^asan-mpi$'
+      ;;
+    *) integration_ended || exit 1 ;;
+    esac
+    for sanitizer in $ordered; do sanitized "$sanitizer"; done
   fi
-fi
-wait "$builds_pid" || true # each build's failure is counted above
+  if [ "$fuzz_seconds" != 0 ]; then
+    if built_yet fuzz; then
+      FUZZ_SECONDS="$fuzz_seconds" nice -n 10 scripts/fuzz.sh --no-build || echo "fuzz" >>"$sanitized_failed"
+    else
+      echo "fuzz build" >>"$sanitized_failed"
+    fi
+  fi
+) >"$sanitized_log" 2>&1 &
+sanitized_pid=$!
+
+run_ctest "tests: integration (beside builds, sanitizers, fuzzers)" --test-dir "$build" --output-on-failure \
+  -j "$test_jobs" -L '^integration$' || failed_tiers+=("integration")
+touch "$built/integration"
+run_ctest "tests: system (beside builds, sanitizers, fuzzers)" --test-dir "$build" --output-on-failure \
+  -j "$test_jobs" -L '^system$' || failed_tiers+=("system")
+
+wait "$sanitized_pid" || true # each failure is in $sanitized_failed
+wait "$builds_pid" || true    # each build's failure is counted there too
 echo "test.sh: the sanitizers' and fuzzers' builds:"
 cat "$builds_log"
-rm -rf "$builds_log" "$built"
-system_rc=0
-wait "$system_pid" || system_rc=$?
-echo "test.sh: the system tier:"
-cat "$system_log"
-rm -f "$system_log"
-[ "$system_rc" -eq 0 ] || failed_tiers+=("system")
+echo "test.sh: the sanitized suites and the fuzzers:"
+cat "$sanitized_log"
+while IFS= read -r failure; do failed_tiers+=("$failure"); done <"$sanitized_failed"
+rm -rf "$builds_log" "$built" "$sanitized_log" "$sanitized_failed"
 if [ "${#failed_tiers[@]}" -gt 0 ]; then
   echo "test.sh: failed: ${failed_tiers[*]}" >&2
   exit 1
