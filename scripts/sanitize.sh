@@ -3,12 +3,14 @@
 # 1. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), built with GCC (`asan` preset,
 #    build-asan). Label `asan`: the in-process suites of the backend's areas that need no sshd (common,
 #    metrics, analysis, cluster, launch, checks), the tokenizer's, the trainer's LibTorch suites (model,
-#    safetensors, sampler, data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer) and the
-#    backend's suites against real sshd servers (ssh session, keys, transport; node checks). Label
-#    `asan-mpi`: the suites that run the sanitized traindeck-trainer, mostly as ranks under mpirun (stop
-#    signal, trainer CLI, distributed, stall, balance, overlap, ZeRO, NCCL fallback, telemetry; the
-#    operations layer; runs on a remote head). tests/sanitizers/lsan.supp names Open MPI's own leaks. Both
-#    labels run in one CTest with -j: the suites of two ranks declare PROCESSORS 2, so CTest runs them alone.
+#    safetensors, sampler, data pipeline, checkpoint, loss scaler, metrics writer, GGUF writer), the
+#    backend's suites against real sshd servers (ssh session, keys, transport; node checks) and the
+#    trainer CLI's suite (one sanitized trainer process at a time). Label `asan-mpi`: the suites that run
+#    the sanitized traindeck-trainer as ranks under mpirun or with deadlines (stop signal, distributed,
+#    stall, balance, overlap, ZeRO, NCCL fallback, telemetry; the operations layer; runs on a remote
+#    head). tests/sanitizers/lsan.supp names Open MPI's own leaks. Both labels run in one CTest with -j
+#    (scripts/test.sh runs them one label at a time): the suites of two ranks declare PROCESSORS 2, so
+#    CTest runs them alone.
 #    (The fuzzers' clang build, scripts/fuzz.sh, carries ASan + UBSan too, for the harnesses only: one
 #    instrumented backend for the suites, not two.)
 # 2. ThreadSanitizer: every suite labelled `threaded` (the SSH connections, the launcher, the checks'
