@@ -123,11 +123,11 @@ sanitizers="${TRAINDECK_SANITIZERS:-asan tsan}"
 #    the builds (with an empty compiler cache they outlast the integration tier by many minutes).
 # 3. The sanitized suites and the fuzzers run at nice 10 (the builds still left at nice 19), beside whichever
 #    tier is running, so the tiers get the CPU first and they what the tiers leave while waiting; the
-#    sanitizer presets scale their timeouts for that. ASan's in-process and sshd suites (label asan) start
-#    as soon as their build is done, beside the integration tier. Those that run the sanitized trainer
-#    (asan-mpi: ranks under mpirun, with deadlines of their own) wait for that tier to end and run beside
-#    the system tier and its timed scenarios (a throttled node, node loss within 60 s, link bandwidth),
-#    then ThreadSanitizer's suites, then the fuzzers.
+#    sanitizer presets scale their timeouts for that. The in-process and sshd suites of ASan, then of
+#    TSan, start as soon as their build is done, beside the integration tier. Those that run the
+#    sanitized trainer as ranks under mpirun or with deadlines of their own (label asan-mpi) wait for that
+#    tier to end and run beside the system tier and its timed scenarios (a throttled node, node loss
+#    within 60 s, link bandwidth), ASan's then TSan's; then the fuzzers.
 # Output of what ran in the background follows the foreground's.
 built="$(mktemp -d)" # one file per finished build (asan, tsan, fuzz), and "all" when the builds ended
 builds_log="$(mktemp)"
@@ -180,17 +180,11 @@ sanitized_failed="$(mktemp)"
     fi
   }
   if [ "$sanitize" != 0 ]; then
-    ordered="$sanitizers"
-    case " $sanitizers " in
-    *" asan "*)
-      sanitized asan -L '^asan$'
-      ordered="$(echo " $sanitizers " | sed 's/ asan / /')"
-      integration_ended || exit 1
-      sanitized asan -L '^asan-mpi$'
-      ;;
-    *) integration_ended || exit 1 ;;
-    esac
-    for sanitizer in $ordered; do sanitized "$sanitizer"; done
+    # sanitize.sh picks each sanitizer's suites by label (asan, asan-mpi; threaded); these split them by
+    # whether they run the trainer as ranks or with deadlines (asan-mpi, whichever the sanitizer).
+    for sanitizer in $sanitizers; do sanitized "$sanitizer" -LE '^asan-mpi$'; done
+    integration_ended || exit 1
+    for sanitizer in $sanitizers; do sanitized "$sanitizer" -L '^asan-mpi$'; done
   fi
   if [ "$fuzz_seconds" != 0 ]; then
     if built_yet fuzz; then
