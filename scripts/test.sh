@@ -118,9 +118,9 @@ sanitizers="${TRAINDECK_SANITIZERS:-asan tsan}"
 # 1. The integration tier (sshd, mpirun's start, the trainer as a process) beside the sanitizers' and the
 #    fuzzers' builds at nice 19: the kernel gives the suites the CPU whenever they want it, the compilers
 #    the rest. (The unit tier ran alone: tst_gui_latency times frames.)
-# 2. The system tier needs none of those builds and waits most of its time (Slurm's daemons, the testbed's
-#    links and timeouts: tst_slurm used 10 s of CPU in 200 s), so it starts next, beside what is left of
-#    the builds (with an empty compiler cache they outlast the integration tier by many minutes).
+# 2. The system tier needs none of those builds, so it starts next, beside what is left of them (with an
+#    empty compiler cache they outlast the integration tier by many minutes). It computes too: alone it
+#    kept 1.6 of the 2 cores busy (the testbed's ranks, Slurm's jobs).
 # 3. The sanitized suites and the fuzzers run at nice 10 (the builds still left at nice 19), beside whichever
 #    tier is running, so the tiers get the CPU first and they what the tiers leave while waiting; the
 #    sanitizer presets scale their timeouts for that. The in-process and sshd suites of ASan, then of
