@@ -129,7 +129,8 @@ sanitizers="${TRAINDECK_SANITIZERS:-asan tsan}"
 #    tier to end and run beside the system tier and its timed scenarios (a throttled node, node loss
 #    within 60 s, link bandwidth), ASan's then TSan's; then the fuzzers.
 # Output of what ran in the background follows the foreground's.
-built="$(mktemp -d)" # one file per finished build (asan, tsan, fuzz), and "all" when the builds ended
+built="$(mktemp -d)" # markers: one file per finished build (asan, tsan, fuzz), "all" when the builds ended,
+# "integration" when that tier did
 builds_log="$(mktemp)"
 (
   trap 'touch "$built/all"' EXIT
@@ -149,16 +150,16 @@ builds_log="$(mktemp)"
   exit "$rc"
 ) >"$builds_log" 2>&1 &
 builds_pid=$!
-# built_yet NAME: waits until the build NAME is done (true) or the builds ended without it (false).
-# Background waits end with this script.
-built_yet() {
-  while [ ! -e "$built/$1" ] && [ ! -e "$built/all" ] && kill -0 $$ 2>/dev/null; do sleep 2; done
+# marked NAME [GIVE_UP]: waits until the marker $built/NAME is there (true), or GIVE_UP is, or this script
+# ended (false).
+marked() {
+  while [ ! -e "$built/$1" ] && { [ -z "${2:-}" ] || [ ! -e "$built/$2" ]; } && kill -0 $$ 2>/dev/null; do
+    sleep 2
+  done
   [ -e "$built/$1" ]
 }
-integration_ended() {
-  while [ ! -e "$built/integration" ] && kill -0 $$ 2>/dev/null; do sleep 2; done
-  [ -e "$built/integration" ]
-}
+# built_yet NAME: waits until the build NAME is done (true) or the builds ended without it (false).
+built_yet() { marked "$1" all; }
 
 # Suites again under sanitizers: ASan + UBSan in one GCC build (the backend's, the tokenizer's and the
 # trainer's suites), ThreadSanitizer in another (scripts/sanitize.sh; TRAINDECK_SANITIZE=0 skips them).
@@ -183,7 +184,7 @@ sanitized_failed="$(mktemp)"
     # sanitize.sh picks each sanitizer's suites by label (asan, asan-mpi; threaded); these split them by
     # whether they run the trainer as ranks or with deadlines (asan-mpi, whichever the sanitizer).
     for sanitizer in $sanitizers; do sanitized "$sanitizer" -LE '^asan-mpi$'; done
-    integration_ended || exit 1
+    marked integration || exit 1
     for sanitizer in $sanitizers; do sanitized "$sanitizer" -L '^asan-mpi$'; done
   fi
   if [ "$fuzz_seconds" != 0 ]; then
