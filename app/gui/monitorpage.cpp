@@ -320,7 +320,7 @@ void MonitorPage::refreshCurrentTab()
     else if (tab == DevicesTab && td)
         m_devices->refresh(store, m_session->generation(), td & DirtyRebuild);
     else if (tab == BalanceTab && td)
-        m_balance->refresh(store, m_follow);
+        m_balance->refresh(store, m_session->generation(), m_follow, td == DirtyRange);
     if (td & (DirtySelection | DirtyRebuild))
         applySelectionStyle();
 }

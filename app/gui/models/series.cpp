@@ -187,8 +187,35 @@ void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std:
         out[size_t(k)] = float(heatmapValue(store, metric, row, k));
 }
 
+void HeatmapRowCache::use(quint64 generation, HeatmapMetric metric, const std::vector<std::vector<int>>& groups)
+{
+    if (generation == m_generation && metric == m_metric && groups == m_groups)
+        return;
+    m_generation = generation;
+    m_metric = metric;
+    m_groups = groups;
+    m_rows.clear();
+    m_values = 0;
+}
+
+const std::vector<float>* HeatmapRowCache::find(qint64 row) const
+{
+    const auto it = m_rows.find(row);
+    return it == m_rows.end() ? nullptr : &it->second;
+}
+
+void HeatmapRowCache::keep(qint64 row, const std::vector<float>& values)
+{
+    if (m_values + values.size() > kMaxValues) {
+        m_rows.clear();
+        m_values = 0;
+    }
+    m_values += values.size();
+    m_rows[row] = values;
+}
+
 HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow, int maxColumns,
-                        int samplesPerBucket, const std::vector<std::vector<int>>& groups)
+                        int samplesPerBucket, const std::vector<std::vector<int>>& groups, HeatmapRowCache* cache)
 {
     HeatmapGrid g;
     fromRow = std::max<qint64>(0, fromRow);
@@ -200,33 +227,46 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
     g.columns = int(std::min<qint64>(rows, maxColumns));
     g.cells.assign(size_t(g.columns) * size_t(g.ranks), std::numeric_limits<float>::quiet_NaN());
     float mn = std::numeric_limits<float>::infinity(), mx = -mn;
-    std::vector<float> values, members, best(size_t(g.ranks));
+    // Every bucket holds at least rows / columns rows, so it holds a multiple of this stride.
+    const qint64 stride = std::max<qint64>(1, rows / g.columns / std::max(1, samplesPerBucket));
+    if (groups.empty())
+        cache = nullptr;
+    std::vector<float> values, members, grouped(size_t(g.ranks)), best(size_t(g.ranks));
+    // The values of row r by column of the grid: each rank's, or each group's median of its ranks'.
+    auto rowValues = [&](qint64 r) -> const std::vector<float>& {
+        if (cache)
+            if (const std::vector<float>* kept = cache->find(r))
+                return *kept;
+        heatmapRow(store, metric, r, values);
+        if (groups.empty())
+            return values;
+        for (int k = 0; k < g.ranks; ++k) {
+            members.clear();
+            for (int rank : groups[size_t(k)])
+                if (std::isfinite(values[size_t(rank)]))
+                    members.push_back(values[size_t(rank)]);
+            float v = std::numeric_limits<float>::quiet_NaN();
+            if (!members.empty()) {
+                const auto mid = members.begin() + qsizetype(members.size() / 2);
+                std::nth_element(members.begin(), mid, members.end());
+                v = *mid;
+            }
+            grouped[size_t(k)] = v;
+        }
+        if (cache && r + 1 < store.rowCount())
+            cache->keep(r, grouped);
+        return grouped;
+    };
     for (int c = 0; c < g.columns; ++c) {
         const qint64 a = fromRow + rows * c / g.columns;
         const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
-        const qint64 n = e - a;
-        const qint64 stride = std::max<qint64>(1, n / std::max(1, samplesPerBucket));
         std::fill(best.begin(), best.end(), std::numeric_limits<float>::quiet_NaN());
-        for (qint64 r = a; r < e; r += stride) {
-            heatmapRow(store, metric, r, values);
+        for (qint64 r = (a + stride - 1) / stride * stride; r < e; r += stride) {
+            const std::vector<float>& v = rowValues(r);
             for (int k = 0; k < g.ranks; ++k) {
-                float v = std::numeric_limits<float>::quiet_NaN();
-                if (groups.empty()) {
-                    v = values[size_t(k)];
-                } else {
-                    members.clear();
-                    for (int rank : groups[size_t(k)])
-                        if (std::isfinite(values[size_t(rank)]))
-                            members.push_back(values[size_t(rank)]);
-                    if (!members.empty()) {
-                        const auto mid = members.begin() + qsizetype(members.size() / 2);
-                        std::nth_element(members.begin(), mid, members.end());
-                        v = *mid;
-                    }
-                }
                 float& b = best[size_t(k)];
-                if (std::isfinite(v) && !(v <= b))
-                    b = std::isfinite(b) ? std::max(b, v) : v;
+                if (std::isfinite(v[size_t(k)]) && !(v[size_t(k)] <= b))
+                    b = std::isfinite(b) ? std::max(b, v[size_t(k)]) : v[size_t(k)];
             }
         }
         for (int k = 0; k < g.ranks; ++k) {

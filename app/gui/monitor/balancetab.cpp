@@ -237,12 +237,14 @@ void BalanceTab::setHeatmapMetric(HeatmapMetric metric, const QString& label)
     m_heatScale->axis()->setLabel(m_metric == HeatmapMetric::Samples ? tr("samples") : tr("ms"));
 }
 
-void BalanceTab::refresh(const MetricStore& store, bool following)
+void BalanceTab::refresh(const MetricStore& store, quint64 generation, bool following, bool rangeOnly)
 {
-    m_shares = analysis::balanceSummary(store);
-    refreshShares();
-    refreshBars(store);
-    refreshHeatmap(store, following);
+    if (!rangeOnly) {
+        m_shares = analysis::balanceSummary(store);
+        refreshShares();
+        refreshBars(store);
+    }
+    refreshHeatmap(store, generation, following);
 }
 
 // The shares as the backend found them: the current split, since when, the steps it changed at and
@@ -427,7 +429,7 @@ void BalanceTab::refreshSlowest(const MetricStore& store, const analysis::PhaseM
     m_slowest->resizeColumnsToContents();
 }
 
-void BalanceTab::refreshHeatmap(const MetricStore& store, bool following)
+void BalanceTab::refreshHeatmap(const MetricStore& store, quint64 generation, bool following)
 {
     const QCPRange range = m_heatPlot->xAxis->range();
     qint64 r0 = 0, r1 = store.rowCount();
@@ -446,7 +448,8 @@ void BalanceTab::refreshHeatmap(const MetricStore& store, bool following)
         }
     }
     const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
-    const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups);
+    m_heatCache.use(generation, m_metric, m_heatGroups);
+    const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups, &m_heatCache);
     QCPColorMapData* cells = m_heat->data();
     if (g.columns == 0) {
         cells->clear();

@@ -36,8 +36,10 @@ class BalanceTab : public QWidget {
     // The heatmap's metric; label names it in the plot's title.
     void setHeatmapMetric(HeatmapMetric metric, const QString& label);
     // Updates the bars and the heatmap; following: the heatmap covers the whole run, otherwise the
-    // heatmap plot's x range (the caller sets it).
-    void refresh(const metrics::MetricStore& store, bool following);
+    // heatmap plot's x range (the caller sets it). generation: the store's run (a new one forgets the
+    // heatmap's kept rows). rangeOnly: only the x range changed (panning, zooming), so only the heatmap,
+    // the one view that follows it, is computed again.
+    void refresh(const metrics::MetricStore& store, quint64 generation, bool following, bool rangeOnly = false);
     void setSelectedRanks(const QList<int>& ranks); // sorted
     QList<QCustomPlot*> plots() const { return {m_barsPlot, m_heatPlot}; }
 
@@ -74,7 +76,7 @@ class BalanceTab : public QWidget {
     void buildHeatmap();
     void refreshShares();
     void refreshBars(const metrics::MetricStore& store);
-    void refreshHeatmap(const metrics::MetricStore& store, bool following);
+    void refreshHeatmap(const metrics::MetricStore& store, quint64 generation, bool following);
     void refreshSlowest(const metrics::MetricStore& store, const analysis::PhaseMeans& means);
     void markHeatmapRows();
 
@@ -93,6 +95,7 @@ class BalanceTab : public QWidget {
     QList<QList<int>> m_barHostRanks; // the ranks of each host bar
     QList<int> m_barRanks;
     std::vector<std::vector<int>> m_heatGroups; // the ranks of each heatmap row when grouped by host
+    HeatmapRowCache m_heatCache;                // their medians by row, for the next refresh
     QStringList m_heatHosts;
     int m_heatRows = 0;
     QToolButton* m_back = nullptr;

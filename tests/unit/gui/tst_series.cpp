@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace traindeck;
 using namespace traindeck::gui;
 
@@ -78,6 +81,44 @@ class TestSeries : public QObject {
         QCOMPARE(coarse.at(4, 1), 140.f);
         QCOMPARE(coarse.at(3, 1), 100.f);
         QCOMPARE(coarse.max, 140.f);
+    }
+    // By host with a row cache: the same grid as without it, for the first view and a panned one; the panned
+    // view samples the rows the first one kept (multiples of one stride), so it computes only its new ones.
+    void heatmapByHostCacheMatchesAndIsReused()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(12));
+        for (int s = 1; s <= 4000; ++s)
+            store.onStep(guitest::step(s, 12, s % 37 == 0 ? (s / 37) % 12 : -1));
+        const std::vector<std::vector<int>> hosts = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+        auto same = [](const HeatmapGrid& a, const HeatmapGrid& b) {
+            return a.columns == b.columns && a.ranks == b.ranks && a.firstStep == b.firstStep &&
+                   a.lastStep == b.lastStep && a.min == b.min && a.max == b.max &&
+                   std::equal(a.cells.begin(), a.cells.end(), b.cells.begin(), b.cells.end(),
+                              [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); });
+        };
+        HeatmapRowCache cache;
+        cache.use(1, HeatmapMetric::Comm, hosts);
+        // 3,000 rows in 100 columns, 8 samples each: a stride of 3 rows, 1,000 rows sampled.
+        const HeatmapGrid plain = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts);
+        QCOMPARE(plain.columns, 100);
+        QCOMPARE(plain.ranks, 3);
+        QVERIFY(same(heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, &cache), plain));
+        QCOMPARE(cache.rows(), size_t(1000));
+        QVERIFY(same(heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, &cache), plain));
+        QCOMPARE(cache.rows(), size_t(1000));
+        const HeatmapGrid panned = heatmapGrid(store, HeatmapMetric::Comm, 30, 3030, 100, 8, hosts);
+        QVERIFY(same(heatmapGrid(store, HeatmapMetric::Comm, 30, 3030, 100, 8, hosts, &cache), panned));
+        QCOMPARE(cache.rows(), size_t(1010)); // rows 3000 to 3027
+        // A step with a straggler: its host's median comm is the others' wait (174 ms), 50 ms otherwise.
+        QCOMPARE(plain.min, 50.f);
+        QCOMPARE(plain.max, 174.f);
+        // Another metric or grouping forgets the kept rows.
+        cache.use(1, HeatmapMetric::Forward, hosts);
+        QCOMPARE(cache.rows(), size_t(0));
+        heatmapGrid(store, HeatmapMetric::Forward, 0, 3000, 100, 8, hosts, &cache);
+        cache.use(2, HeatmapMetric::Forward, hosts);
+        QCOMPARE(cache.rows(), size_t(0));
     }
     void decimatedSeriesKeepsExtremes()
     {
