@@ -98,6 +98,10 @@ LogsPanel::LogsPanel(RunSession* session, QWidget* parent) : QWidget(parent), m_
         if (atEnd)
             m_view->scrollToBottom();
     });
+    connect(m_session, &RunSession::logRead, this, [this](const std::shared_ptr<const launch::RankLog>& log) {
+        m_model->setLog(*log);
+        updateHosts();
+    });
     connect(m_session, &RunSession::jobEnded, this, [this](launch::JobState state, const QString&) {
         updateHosts();
         m_model->finish();

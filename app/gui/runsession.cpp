@@ -262,8 +262,24 @@ void RunSession::startLoad(const QString& path, bool followAfter)
             const Result<metrics::LoadReport> loaded = store->loadFile(path);
             const metrics::LoadReport report = loaded ? loaded.value() : metrics::LoadReport{};
             const QString error = loaded ? QString() : loaded.firstError().toString();
+            // A finished run's logs beside it (a followed run's come from its monitor as they grow).
+            std::shared_ptr<launch::RankLog> log;
+            if (!followAfter && loaded) {
+                launch::LocalTransport local;
+                const QString dir = QFileInfo(path).absolutePath();
+                auto read = std::make_shared<launch::RankLog>();
+                QStringList hosts;
+                for (int k = 0; k < store->worldSize(); ++k)
+                    hosts.append(store->hostOf(k));
+                read->setHostsByRank(hosts);
+                const bool ok = read->readFile(local, dir, launch::runfile::kStderr) &&
+                                read->readFile(local, dir, launch::runfile::kStdout);
+                read->finish();
+                if (ok && read->lineCount() > 0)
+                    log = std::move(read);
+            }
             // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
-            background::post([self, store, report, error, path, followAfter, ticket]() mutable {
+            background::post([self, store, report, error, path, followAfter, ticket, log]() mutable {
                 if (!self || self->m_loadTicket != ticket)
                     return;
                 if (!error.isEmpty() && !followAfter) {
@@ -285,6 +301,8 @@ void RunSession::startLoad(const QString& path, bool followAfter)
                     self->setMode(Mode::Offline);
                 }
                 Q_EMIT self->reset();
+                if (log)
+                    Q_EMIT self->logRead(log);
                 Q_EMIT self->loaded(path);
             });
         },

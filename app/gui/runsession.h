@@ -4,6 +4,7 @@
 #pragma once
 
 #include "launch/failure.h"
+#include "launch/ranklogs.h"
 #include "launch/rundir.h"
 #include "metrics/metricstore.h"
 #include "metrics/tailer.h"
@@ -98,6 +99,9 @@ class RunSession : public QObject {
     void jobEnded(traindeck::launch::JobState state, const QString& failureSummary);
     // New lines of the followed run's stderr.log (from its start; the Monitor's Logs tab).
     void logLines(const QStringList& lines);
+    // A file opened offline: the logs of its folder (stderr.log, stdout.log; their last 16 MiB each), read
+    // and grouped on a worker thread. Emitted after reset(), and only where the folder has a log.
+    void logRead(std::shared_ptr<const traindeck::launch::RankLog> log);
 
   private:
     std::shared_ptr<const runs::Operations> m_operations;

@@ -24,6 +24,12 @@ void RankLogModel::finish()
     apply(m_log.finish());
 }
 
+void RankLogModel::setLog(RankLog log)
+{
+    m_log = std::move(log);
+    rebuild();
+}
+
 void RankLogModel::setHostsByRank(const QStringList& hosts)
 {
     if (hosts == m_log.hostsByRank().mid(0, hosts.size()))

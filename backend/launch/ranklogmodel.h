@@ -31,6 +31,8 @@ class RankLogModel : public QAbstractTableModel {
     void appendLines(const QStringList& lines, LogStream stream = LogStream::Stderr);
     // The end of the log: lines still cut off by other ranks' output are added.
     void finish();
+    // Shows `log` instead (a finished run's logs, read and grouped off the GUI thread).
+    void setLog(RankLog log);
     void setHostsByRank(const QStringList& hosts);
     void setFailure(const FailureInfo& failure);
     void clear();

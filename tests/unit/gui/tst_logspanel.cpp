@@ -122,6 +122,32 @@ class TestLogsPanel : public QObject {
         session.close();
     }
 
+    // The same run opened offline (its metrics.jsonl): the logs beside it show, grouped as when followed.
+    void offlineRunShowsItsLogs()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        LogsPanel* panel = page.logsPanel();
+        page.setCurrentTab(MonitorPage::LogsTab);
+        RankLogModel* m = panel->model();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&session, &RunSession::loaded);
+        session.openOffline(m_run + QStringLiteral("/metrics.jsonl"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 15000);
+        QCOMPARE(m->log().lineCount(), qint64(23));
+        QCOMPARE(m->rowCount(), 20);
+        QCOMPARE(m->data(m->index(0, RankLogModel::SourceColumn)).toString(), QStringLiteral("node1:0"));
+        QCOMPARE(m->data(m->index(1, RankLogModel::SourceColumn)).toString(), QStringLiteral("ranks 0\u20133"));
+        QCOMPARE(panel->rankFilter()->count(), 5);
+
+        // A file without logs beside it: the tab is empty, not the last run's.
+        QTemporaryDir other;
+        QVERIFY(QFile::copy(m_run + QStringLiteral("/metrics.jsonl"), other.filePath(QStringLiteral("metrics.jsonl"))));
+        session.openOffline(other.filePath(QStringLiteral("metrics.jsonl")));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 2, 15000);
+        QCOMPARE(m->rowCount(), 0);
+    }
+
   private:
     void write(const char* name, const QByteArray& data)
     {
