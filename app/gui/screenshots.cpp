@@ -47,8 +47,8 @@ Result<QStringList> writeScreenshots(MainWindow* window, const QString& dir)
         window->showPage(MainWindow::Page(p));
         if (p == MainWindow::MonitorPageIndex) {
             MonitorPage* monitor = window->monitorPage();
-            const char* tabs[] = {"training", "devices", "balance"};
-            for (int t = 0; t < 3; ++t) {
+            const char* tabs[] = {"training", "devices", "balance", "logs"};
+            for (int t = 0; t < 4; ++t) {
                 monitor->setCurrentTab(MonitorPage::Tab(t));
                 monitor->refreshNow();
                 shoot(QStringLiteral("%1-monitor-%2").arg(n++, 2, 10, QLatin1Char('0')).arg(QLatin1String(tabs[t])));

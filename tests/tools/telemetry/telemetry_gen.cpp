@@ -4,10 +4,14 @@
 // its output through the same backend and GUI code as a real run's (tests/tools/telemetry/scale_run.h).
 //
 //   traindeck-telemetry-gen --out FILE [--ranks 1024] [--hosts 128] [--steps 100] [--rate 0] [--seed 1]
-//                           [--checkpoint-every 0] [--fault SPEC]...
+//                           [--checkpoint-every 0] [--fault SPEC]... [--log FILE]
 //   SPEC: slow-rank:RANK:PCT[:FROM]   slow-host:HOST:PCT[:FROM]   slow-link:HOST:PCT[:FROM]
 //         data-stall:EVERY:MS[:FROM]  stalled-rank:RANK:STEP[:WARN_S[:ABORT_S]]
 //   HOST is a 0-based host index; PCT the slowdown in percent (10 = +10 %).
+// --log FILE: the job's stderr.log as mpirun --tag-output writes it ("[1,RANK]<stderr>:text"): every rank's
+// copy of one library warning (identical lines of 1,024 ranks, for the Logs tab to collapse), rank 0's start
+// line and progress lines (every 10 steps) as traindeck-trainer writes them, and a stall's message. Put it
+// beside the metrics file as stderr.log and the desktop shows it with the run opened offline.
 // Exit codes: 0 written, 2 bad arguments (named), 1 the file could not be written.
 #include "metrics/writer.h"
 #include "scale_run.h"
@@ -34,7 +38,7 @@ namespace {
 
 struct Options {
     ScaleRun run;
-    QString out;
+    QString out, log;
     qint64 steps = 100;
     double rate = 0;
     qint64 checkpointEvery = 0;
@@ -123,12 +127,15 @@ Options parse(const QCoreApplication& app)
          {QStringLiteral("checkpoint-every"), QStringLiteral("a checkpoint record every N steps (default 0: none)"),
           QStringLiteral("n"), QStringLiteral("0")},
          {QStringLiteral("fault"), QStringLiteral("a planted fault (repeatable), see the source's header"),
-          QStringLiteral("spec")}});
+          QStringLiteral("spec")},
+         {QStringLiteral("log"), QStringLiteral("also write the job's stderr.log (tagged as mpirun's) to this file"),
+          QStringLiteral("file")}});
     cli.process(app);
     Options o;
     if (!cli.isSet(QStringLiteral("out")))
         usageError(QStringLiteral("--out is required"));
     o.out = cli.value(QStringLiteral("out"));
+    o.log = cli.value(QStringLiteral("log"));
     auto integer = [&](const char* name, qint64 lo, qint64 hi) {
         bool ok = false;
         const qint64 v = cli.value(QLatin1String(name)).toLongLong(&ok);
@@ -194,6 +201,13 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     Options o = parse(app);
     Output out(o.out, o.rate > 0);
+    std::optional<Output> log;
+    if (!o.log.isEmpty())
+        log.emplace(o.log, o.rate > 0);
+    auto logLine = [&](int rank, const QString& text) {
+        if (log)
+            log->line("[1," + QByteArray::number(rank) + "]<stderr>:" + text.toUtf8() + '\n');
+    };
     const auto start = std::chrono::steady_clock::now();
     const double t0 = double(std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::system_clock::now().time_since_epoch())
@@ -212,6 +226,14 @@ int main(int argc, char** argv)
     for (const char* key : {"v", "type", "t"})
         hello.remove(QLatin1String(key));
     out.line(first + QJsonDocument(hello).toJson(QJsonDocument::Compact).mid(1) + '\n');
+    for (int r = 0; r < o.run.ranks; ++r)
+        logLine(r, QStringLiteral("[W CUDAAllocatorConfig.h:28] Warning: expandable_segments not supported on this "
+                                  "platform (function operator())"));
+    logLine(0, QStringLiteral("training %1 (1777088000 parameters) on %2 rank(s) x 1 thread(s), cuda, BLAS core "
+                              "unknown, %3 steps")
+                   .arg(QStringLiteral("/models/DeepSeek-R1-Distill-Qwen-1.5B"))
+                   .arg(o.run.ranks)
+                   .arg(o.steps));
     const ScaleFault* stall = o.run.stall();
     QByteArray line;
     qint64 step = 1;
@@ -220,8 +242,21 @@ int main(int argc, char** argv)
             break;
         const double t = at(double(step) * period);
         line.clear();
-        metrics::appendStepLine(line, o.run.step(step, t));
+        const metrics::StepRecord record = o.run.step(step, t);
+        metrics::appendStepLine(line, record);
         out.line(line);
+        if (step % 10 == 0 || step == o.steps) {
+            const double stepMs = double(record.tokens) / record.tokensPerS * 1000.0;
+            logLine(0, QStringLiteral("step %1/%2  loss %3  lr %4  grad-norm %5  %6 tok/s  %7 ms/step  mfu %8%")
+                           .arg(step)
+                           .arg(o.steps)
+                           .arg(record.loss, 0, 'f', 4)
+                           .arg(record.lr, 0, 'e', 2)
+                           .arg(record.gradNorm, 0, 'f', 3)
+                           .arg(record.tokensPerS, 0, 'f', 0)
+                           .arg(stepMs, 0, 'f', 0)
+                           .arg(100 * record.mfu, 0, 'f', 1));
+        }
         if (o.checkpointEvery > 0 && step % o.checkpointEvery == 0) {
             metrics::CheckpointRecord c;
             c.t = t + 0.1 * period;
@@ -235,7 +270,9 @@ int main(int argc, char** argv)
     const double end = double(step - 1) * period;
     if (stall && step >= stall->fromStep) {
         // The trainer's stall inspector: a warning after --stall-warn, the abort after --stall-abort.
-        out.line(metrics::toJsonLine(o.run.stallWarning(*stall, at(end + o.stallWarnS), o.stallWarnS)));
+        const auto warning = o.run.stallWarning(*stall, at(end + o.stallWarnS), o.stallWarnS);
+        out.line(metrics::toJsonLine(warning));
+        logLine(0, QStringLiteral("traindeck-trainer: stall: ") + warning.message);
         metrics::ErrorRecord e;
         e.t = at(end + o.stallAbortS);
         e.rank = stall->target;
@@ -253,5 +290,7 @@ int main(int argc, char** argv)
     d.seconds = d.t - t0;
     out.line(metrics::toJsonLine(d));
     out.flush();
+    if (log)
+        log->flush();
     return 0;
 }
