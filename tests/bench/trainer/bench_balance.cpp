@@ -4,12 +4,19 @@
 // Every repetition runs each configuration once in the order (slow, off), (slow, auto), (equal, off),
 // (equal, auto), so a slower minute of this shared machine falls on both modes alike.
 //
+// --quota PCT: every rank runs in a CPU cgroup of its own (cgroup v2 cpu.max, else v1's cpu.cfs_quota_us)
+// with PCT % of one CPU, the slower one with PCT / FACTOR % instead of --inject-slowdown: a node that is
+// slower per sample because it has less CPU, as `scripts/testbed.sh throttle` makes one. With the quotas
+// adding up to less than the machine, a rank's speed is its quota's and not what the others leave it: the
+// MPI ranks that poll while they wait for an allreduce burn their own quota, not a neighbour's core.
+// Needs root (it writes under /sys/fs/cgroup); the cgroups are removed after each run.
+//
 // Per run: the median over the measured steps (those after two balancing windows) of per-step tokens/s,
 // the median step, the step the first new split took effect, and how many times the split changed after
 // the second window (a split that oscillates changes there). Per configuration: the median of the runs
 // and their range; the verdict is auto/off per repetition (the pair ran back to back), its median and range.
 //   bench_balance [--ranks 2] [--factor 1.5] [--reps 3] [--steps 30] [--every 5] [--micro-batch 16]
-//                 [--seq-len 32] [--data FILE]
+//                 [--seq-len 32] [--quota PCT] [--data FILE]
 #include "test_paths.h"
 #include <nlohmann/json.hpp>
 
@@ -19,8 +26,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -29,6 +39,7 @@ namespace {
 struct Settings {
     int ranks = 2, reps = 3, steps = 30, every = 5, microBatch = 16, seqLen = 32;
     double factor = 1.5;
+    double quota = 0; // % of one CPU per rank (0: no cgroups, --inject-slowdown)
     std::string data = std::string(TRAINDECK_CACHE_DIR) + "/demo/corpus.jsonl";
 };
 
@@ -92,23 +103,102 @@ RunResult readRun(const std::string& metrics, int measuredFrom, int windowsEnd)
     return r;
 }
 
+// The CPU cgroups of one run: `rankK` under a folder of the hierarchy that has the cpu controller.
+class RankCgroups {
+  public:
+    // Quotas in % of one CPU, by rank. Exits with 2 where this machine has no writable cpu controller.
+    explicit RankCgroups(const std::vector<double>& quotas)
+    {
+        if (std::ifstream controllers("/sys/fs/cgroup/cgroup.controllers"); controllers) {
+            std::string list;
+            std::getline(controllers, list);
+            v2_ = (" " + list + " ").find(" cpu ") != std::string::npos;
+        }
+        const fs::path root = v2_ ? "/sys/fs/cgroup" : "/sys/fs/cgroup/cpu";
+        if (!v2_ && !fs::exists(root / "cpu.cfs_quota_us"))
+            fail("this machine has no cgroup with the cpu controller (v2 cpu.max or v1 cpu)");
+        dir_ = root / "traindeck-bench-balance";
+        if (v2_)
+            write(root / "cgroup.subtree_control", "+cpu");
+        fs::create_directories(dir_);
+        if (v2_)
+            write(dir_ / "cgroup.subtree_control", "+cpu");
+        constexpr long kPeriodUs = 10000; // 10 ms: a step of a second is throttled in a hundred slices
+        for (size_t k = 0; k < quotas.size(); ++k) {
+            const fs::path cg = dir_ / ("rank" + std::to_string(k));
+            fs::create_directories(cg);
+            const long quotaUs = std::lround(quotas[k] / 100.0 * kPeriodUs);
+            if (v2_) {
+                write(cg / "cpu.max", std::to_string(quotaUs) + " " + std::to_string(kPeriodUs));
+            } else {
+                write(cg / "cpu.cfs_period_us", std::to_string(kPeriodUs));
+                write(cg / "cpu.cfs_quota_us", std::to_string(quotaUs));
+            }
+        }
+    }
+    ~RankCgroups()
+    {
+        // The ranks have ended; an empty cgroup is removed with rmdir (its files go with it).
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(dir_, ec))
+            if (entry.is_directory())
+                ::rmdir(entry.path().c_str());
+        ::rmdir(dir_.c_str());
+    }
+    RankCgroups(const RankCgroups&) = delete;
+    RankCgroups& operator=(const RankCgroups&) = delete;
+
+    // A command that puts the process into its rank's cgroup, then runs the rest of its arguments.
+    std::string enter() const
+    {
+        return "sh -c " +
+               quote("echo $$ > " + dir_.string() + "/rank$OMPI_COMM_WORLD_RANK/cgroup.procs && exec \"$@\"") +
+               " rank-in-cgroup ";
+    }
+
+  private:
+    static void fail(const std::string& why)
+    {
+        std::fprintf(stderr, "bench_balance: --quota: %s\n", why.c_str());
+        std::exit(2);
+    }
+    static void write(const fs::path& file, const std::string& value)
+    {
+        std::ofstream out(file);
+        out << value << std::flush;
+        if (!out)
+            fail("cannot write '" + value + "' to " + file.string() + " (root needed)");
+    }
+
+    bool v2_ = false;
+    fs::path dir_;
+};
+
 RunResult run(const Settings& s, const std::string& work, const std::string& label, double factor,
               const std::string& mode)
 {
     const std::string out = work + "/" + label, metrics = out + ".jsonl";
     fs::remove_all(out);
     fs::remove(metrics);
+    std::unique_ptr<RankCgroups> cgroups;
+    if (s.quota > 0) {
+        std::vector<double> quotas(size_t(s.ranks), s.quota);
+        quotas.back() = s.quota / factor;
+        cgroups = std::make_unique<RankCgroups>(quotas);
+    }
     std::string cmd = "mpirun -np " + std::to_string(s.ranks) + " --bind-to none --oversubscribe " +
-                      quote(TRAINDECK_TRAINER) + " train --preset qwen2-tiny --data " + quote(s.data) +
-                      " --max-steps " + std::to_string(s.steps) + " --seq-len " + std::to_string(s.seqLen) +
-                      " --micro-batch " + std::to_string(s.microBatch) + " --threads 1 --out " + quote(out) +
-                      " --metrics-out " + quote(metrics) + " --log-every 1000 --checkpoint-every 0 --balance " + mode +
-                      " --balance-every " + std::to_string(s.every);
-    if (factor > 1)
+                      (cgroups ? cgroups->enter() : std::string()) + quote(TRAINDECK_TRAINER) +
+                      " train --preset qwen2-tiny --data " + quote(s.data) + " --max-steps " + std::to_string(s.steps) +
+                      " --seq-len " + std::to_string(s.seqLen) + " --micro-batch " + std::to_string(s.microBatch) +
+                      " --threads 1 --out " + quote(out) + " --metrics-out " + quote(metrics) +
+                      " --log-every 1000 --checkpoint-every 0 --balance " + mode + " --balance-every " +
+                      std::to_string(s.every);
+    if (factor > 1 && !cgroups)
         cmd += " --inject-slowdown " + std::to_string(s.ranks - 1) + ":" + std::to_string(factor);
     cmd += " >/dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) {
         std::fprintf(stderr, "bench_balance: the trainer failed: %s\n", cmd.c_str());
+        cgroups.reset(); // std::exit does not unwind: remove the cgroups first
         std::exit(1);
     }
     const int windowsEnd = 2 * s.every + 1; // a decision at step k takes effect at step k + 1
@@ -135,13 +225,15 @@ bool parse(int argc, char** argv, Settings& s)
             s.microBatch = std::atoi(v.c_str());
         else if (a == "--seq-len")
             s.seqLen = std::atoi(v.c_str());
+        else if (a == "--quota")
+            s.quota = std::atof(v.c_str());
         else if (a == "--data")
             s.data = v;
         else
             return false;
     }
     return argc % 2 == 1 && s.ranks >= 2 && s.factor >= 1 && s.reps >= 1 && s.every >= 1 && s.steps > 2 * s.every + 2 &&
-           s.microBatch >= 1 && s.seqLen >= 2;
+           s.quota >= 0 && s.quota <= 100 && s.microBatch >= 1 && s.seqLen >= 2;
 }
 
 std::string range(const std::vector<double>& v, const char* format)
@@ -159,16 +251,27 @@ int main(int argc, char** argv)
     Settings s;
     if (!parse(argc, argv, s)) {
         std::fprintf(stderr, "usage: bench_balance [--ranks N>=2] [--factor F>=1] [--reps N] [--steps N] [--every N] "
-                             "[--micro-batch N] [--seq-len N] [--data FILE]\n");
+                             "[--micro-batch N] [--seq-len N] [--quota PCT<=100] [--data FILE]\n");
         return 2;
+    }
+    // mpirun refuses root unless told (the tests set the same in their environment).
+    if (::geteuid() == 0) {
+        ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+        ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
     const std::string work = (fs::temp_directory_path() / "traindeck-bench-balance").string();
     fs::create_directories(work);
+    char how[128];
+    if (s.quota > 0)
+        std::snprintf(how, sizeof how, "a CPU quota of %.1f %% against the others' %.1f %% of one CPU",
+                      s.quota / s.factor, s.quota);
+    else
+        std::snprintf(how, sizeof how, "--inject-slowdown");
     std::printf("%d ranks x 1 thread, qwen2-tiny, seq-len %d, micro-batch %d per rank (%d per step), --balance-every "
-                "%d, %d steps, measured over steps %d-%d; rank %d slowed %.2fx per sample (--inject-slowdown); "
+                "%d, %d steps, measured over steps %d-%d; rank %d slowed %.2fx per sample (%s); "
                 "%d repetitions, interleaved\n\n",
                 s.ranks, s.seqLen, s.microBatch, s.microBatch * s.ranks, s.every, s.steps, 2 * s.every + 2, s.steps,
-                s.ranks - 1, s.factor, s.reps);
+                s.ranks - 1, s.factor, how, s.reps);
     std::printf(
         "| rep | ranks | balance | tokens/s (median step) | median step ms | first new split at step | "
         "split changes after step %d | samples per rank (last) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
