@@ -436,7 +436,15 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
     }
     m_liveAnalysing = true;
     const analysis::DiagnosisOptions options = m_liveDiagnosis.optionsFor(store);
-    std::shared_ptr<const MetricStore> copy = store.copyTail(store.lastStep() - options.fromStep + 1);
+    // The worker's last copy is not read by it any more (m_liveAnalysing was false): extend it, or copy anew
+    // once it holds half a window more than the window (memory: 1.5 windows, 160 MB at 1,024 ranks).
+    const qint64 rows = store.lastStep() - options.fromStep + 1;
+    if (!m_liveCopy || m_liveCopyGeneration != m_session->generation() ||
+        !m_liveCopy->appendNewRowsOf(store, rows + rows / 2)) {
+        m_liveCopy = store.copyTail(rows);
+        m_liveCopyGeneration = m_session->generation();
+    }
+    std::shared_ptr<const MetricStore> copy = m_liveCopy;
     const quint64 generation = m_session->generation();
     QPointer<MonitorPage> self(this);
     background::start(

@@ -127,6 +127,10 @@ class MonitorPage : public QWidget {
     analysis::LiveDiagnosis m_liveDiagnosis; // live runs: what the panel has shown so far
     quint64 m_liveGeneration = 0;
     bool m_liveAnalysing = false; // a large job's live analysis runs on a worker thread
+    // What it reads: a copy of the analysed steps, brought up to date by the rows added since the last analysis
+    // (copying 2,000 steps of 1,024 ranks again took 56 ms of the GUI thread at every analysis).
+    std::shared_ptr<metrics::MetricStore> m_liveCopy;
+    quint64 m_liveCopyGeneration = 0;
     QLabel* m_title = nullptr;
     QLabel* m_status = nullptr;
     QSlider* m_smoothSlider = nullptr;

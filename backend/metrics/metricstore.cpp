@@ -247,6 +247,42 @@ std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
     return out;
 }
 
+bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows)
+{
+    const Private& s = *source.d;
+    Private& o = *d;
+    const qint64 mine = o.steps.size(), theirs = s.steps.size();
+    if (mine == 0 || worldSize() != source.worldSize())
+        return false;
+    // This store's last row must be a row of source, with the same step before it.
+    const qint64 last = o.steps[mine - 1];
+    const qint64 at = source.lowerBoundRow(last);
+    if (at >= theirs || s.steps[at] != last || at + 1 < mine || s.steps[at + 1 - mine] != o.steps[0])
+        return false;
+    const qint64 from = at + 1;
+    if (mine + (theirs - from) > maxRows)
+        return false;
+    o.steps.appendFrom(s.steps, from, theirs);
+    o.time.appendFrom(s.time, from, theirs);
+    o.epoch.appendFrom(s.epoch, from, theirs);
+    o.tokens.appendFrom(s.tokens, from, theirs);
+    for (size_t i = 0; i < s.scalars.size(); ++i)
+        o.scalars[i].appendFrom(s.scalars[i], from, theirs);
+    for (size_t m = 0; m < s.rank.size(); ++m)
+        for (size_t r = 0; r < s.rank[m].size(); ++r)
+            o.rank[m][r].appendFrom(s.rank[m][r], from, theirs);
+    o.presentUnion = s.presentUnion;
+    o.hellos = s.hellos;
+    o.evals = s.evals;
+    o.checkpoints = s.checkpoints;
+    o.warnings = s.warnings;
+    o.errors = s.errors;
+    o.done = s.done;
+    o.issueCount = s.issueCount;
+    o.issues = s.issues;
+    return true;
+}
+
 qint64 MetricStore::rowCount() const
 {
     return d->steps.size();

@@ -243,9 +243,26 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
     const auto tail = store.copyTail(3000);
     QCOMPARE(tail->rowCount(), qint64(3000));
     QCOMPARE(tail->rankAt(RankMetric::Bwd, 5, 0), value(7001, int(RankMetric::Bwd), 5));
+    // ... brought up to date with the rows added since (only those copied), up to a limit of rows.
+    std::unique_ptr<MetricStore> live = store.copyTail(3000);
+    QVERIFY(live->appendNewRowsOf(store, 4500));
+    QCOMPARE(live->rowCount(), qint64(3000));
+    for (qint64 n = 10001; n <= 10500; ++n)
+        store.onStep(stepOf(n));
+    QVERIFY(live->appendNewRowsOf(store, 4500));
+    QCOMPARE(live->rowCount(), qint64(3500));
+    QCOMPARE(live->stepAt(3499), qint64(10500));
+    QCOMPARE(live->rankAt(RankMetric::Bwd, 5, 3499), value(10500, int(RankMetric::Bwd), 5));
+    QCOMPARE(live->rankAt(RankMetric::Bwd, 5, 2999), value(10000, int(RankMetric::Bwd), 5));
+    for (qint64 n = 10501; n <= 11500; ++n)
+        store.onStep(stepOf(n));
+    QVERIFY(!live->appendNewRowsOf(store, 4000)); // 4,500 rows: over the limit, unchanged
+    QCOMPARE(live->rowCount(), qint64(3500));
+    QVERIFY(!MetricStore().appendNewRowsOf(store, 100000)); // not a copy of it
     // A resume from step 3001 replaces everything after it: the chunk it ends in is back in memory.
     store.onStep(stepOf(3001));
     QCOMPARE(store.rowCount(), qint64(3001));
+    QVERIFY(!live->appendNewRowsOf(store, 100000)); // its steps are not the store's any more
     QCOMPARE(store.spilledBytes(), 2 * chunkBytes);
     for (qint64 row : {0LL, 2047LL, 2048LL, 3000LL})
         QCOMPARE(store.rankAt(RankMetric::Opt, 9, row), value(row + 1, int(RankMetric::Opt), 9));
