@@ -9,7 +9,8 @@
 // slower per sample because it has less CPU, as `scripts/testbed.sh throttle` makes one. With the quotas
 // adding up to less than the machine, a rank's speed is its quota's and not what the others leave it: the
 // MPI ranks that poll while they wait for an allreduce burn their own quota, not a neighbour's core.
-// Needs root (it writes under /sys/fs/cgroup); the cgroups are removed after each run.
+// Needs root (it writes under /sys/fs/cgroup); the cgroups are removed after each run (a benchmark killed
+// midway leaves them, empty once its ranks are gone: the next run takes them over and removes them).
 //
 // Per run: the median over the measured steps (those after two balancing windows) of per-step tokens/s,
 // the median step, the step the first new split took effect, and how many times the split changed after
