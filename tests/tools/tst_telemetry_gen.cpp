@@ -1,6 +1,7 @@
 // traindeck-telemetry-gen (tests/tools/telemetry): what it writes is the trainer's protocol, read by the
 // backend's parser without a malformed line, for 1,024 ranks on 128 hosts; each planted fault shows where it
 // was planted; it writes in real time when asked; bad arguments are named, with exit code 2.
+#include "launch/ranklogs.h"
 #include "metrics/metricstore.h"
 #include "metrics/parser.h"
 #include "test_paths.h"
@@ -74,6 +75,7 @@ class tst_TelemetryGen : public QObject {
 
   private Q_SLOTS:
     void protocolAt1024Ranks();
+    void logCollapsesAt1024Ranks();
     void faultsShowWherePlanted();
     void stalledRankEndsLikeTheTrainer();
     void realTime();
@@ -124,6 +126,33 @@ void tst_TelemetryGen::protocolAt1024Ranks()
     // One line per step, as the trainer's; the first bytes are the keys the protocol puts first.
     f.seek(0);
     QVERIFY(f.readLine().startsWith("{\"v\":1,\"type\":\"hello\",\"t\":"));
+}
+
+// --log: the job's stderr.log as mpirun tags it; read as the Logs tab and `traindeck-cli logs` read a run's,
+// the 1,024 copies of one warning are one line of "ranks 0–1023", rank 0's lines are node000:0's.
+void tst_TelemetryGen::logCollapsesAt1024Ranks()
+{
+    QTemporaryDir dir;
+    const QString log = dir.filePath(QStringLiteral("stderr.log"));
+    const Run r = generate({QStringLiteral("--out"), dir.filePath(QStringLiteral("metrics.jsonl")),
+                            QStringLiteral("--log"), log, QStringLiteral("--steps"), QStringLiteral("20")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+    QFile f(log);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    traindeck::launch::RankLog rankLog;
+    QStringList hosts;
+    for (int k = 0; k < 1024; ++k)
+        hosts.append(QStringLiteral("node%1").arg(k / 8, 3, 10, QLatin1Char('0')));
+    rankLog.setHostsByRank(hosts);
+    rankLog.addText(f.readAll(), traindeck::launch::LogStream::Stderr);
+    rankLog.finish();
+    QCOMPARE(rankLog.lineCount(), qint64(1024 + 1 + 2)); // the warning, the start line, steps 10 and 20
+    QCOMPARE(rankLog.groups().size(), qsizetype(4));
+    QCOMPARE(rankLog.label(rankLog.groups()[0]), QStringLiteral("ranks 0\u20131023"));
+    QVERIFY(rankLog.groups()[0].text.contains(QStringLiteral("expandable_segments")));
+    QCOMPARE(rankLog.label(rankLog.groups()[1]), QStringLiteral("node000:0"));
+    QVERIFY(rankLog.groups()[1].text.startsWith(QStringLiteral("training ")));
+    QVERIFY(rankLog.groups()[3].text.startsWith(QStringLiteral("step 20/20  loss ")));
 }
 
 void tst_TelemetryGen::faultsShowWherePlanted()
