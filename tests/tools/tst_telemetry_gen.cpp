@@ -129,7 +129,7 @@ void tst_TelemetryGen::protocolAt1024Ranks()
 }
 
 // --log: the job's stderr.log as mpirun tags it; read as the Logs tab and `traindeck-cli logs` read a run's,
-// the 1,024 copies of one warning are one line of "ranks 0–1023", rank 0's lines are node000:0's.
+// the 1,024 copies of one warning are one line of "ranks 0–1023", rank 0's lines are node001:0's.
 void tst_TelemetryGen::logCollapsesAt1024Ranks()
 {
     QTemporaryDir dir;
@@ -142,7 +142,7 @@ void tst_TelemetryGen::logCollapsesAt1024Ranks()
     traindeck::launch::RankLog rankLog;
     QStringList hosts;
     for (int k = 0; k < 1024; ++k)
-        hosts.append(QStringLiteral("node%1").arg(k / 8, 3, 10, QLatin1Char('0')));
+        hosts.append(QStringLiteral("node%1").arg(k / 8 + 1, 3, 10, QLatin1Char('0'))); // as the hello names them
     rankLog.setHostsByRank(hosts);
     rankLog.addText(f.readAll(), traindeck::launch::LogStream::Stderr);
     rankLog.finish();
@@ -150,7 +150,7 @@ void tst_TelemetryGen::logCollapsesAt1024Ranks()
     QCOMPARE(rankLog.groups().size(), qsizetype(4));
     QCOMPARE(rankLog.label(rankLog.groups()[0]), QStringLiteral("ranks 0\u20131023"));
     QVERIFY(rankLog.groups()[0].text.contains(QStringLiteral("expandable_segments")));
-    QCOMPARE(rankLog.label(rankLog.groups()[1]), QStringLiteral("node000:0"));
+    QCOMPARE(rankLog.label(rankLog.groups()[1]), QStringLiteral("node001:0"));
     QVERIFY(rankLog.groups()[1].text.startsWith(QStringLiteral("training ")));
     QVERIFY(rankLog.groups()[3].text.startsWith(QStringLiteral("step 20/20  loss ")));
 }
