@@ -179,10 +179,7 @@ std::optional<int> checkFilterAgainstRun(const LogFilter& filter, const QStringL
 // The logs as they are now, read whole (their last 16 MiB); false when stderr.log cannot be read.
 bool readWholeLogs(RankLog& log, const RunLocation& loc, bool& truncated, QTextStream& err)
 {
-    log.clear();
-    if (const traindeck::Status s =
-            log.readFile(*loc.transport, loc.runDir, runfile::kStderr, kMaxLogBytes, &truncated);
-        !s) {
+    if (const traindeck::Status s = log.readRunLogs(*loc.transport, loc.runDir, kMaxLogBytes, &truncated); !s) {
         err << LogsCommand::tr("traindeck-cli logs: %1").arg(s.errorString()) << '\n';
         return false;
     }
@@ -190,8 +187,6 @@ bool readWholeLogs(RankLog& log, const RunLocation& loc, bool& truncated, QTextS
         err << LogsCommand::tr("traindeck-cli logs: stderr.log is long: showing its last %1 MiB")
                    .arg(kMaxLogBytes >> 20)
             << '\n';
-    (void)log.readFile(*loc.transport, loc.runDir, runfile::kStdout, kMaxLogBytes);
-    log.finish();
     return true;
 }
 

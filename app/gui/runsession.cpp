@@ -268,15 +268,13 @@ void RunSession::startLoad(const QString& path, bool followAfter)
                 launch::LocalTransport local;
                 const QString dir = QFileInfo(path).absolutePath();
                 auto read = std::make_shared<launch::RankLog>();
-                QStringList hosts;
-                for (int k = 0; k < store->worldSize(); ++k)
-                    hosts.append(store->hostOf(k));
-                read->setHostsByRank(hosts);
-                const bool ok = read->readFile(local, dir, launch::runfile::kStderr) &&
-                                read->readFile(local, dir, launch::runfile::kStdout);
-                read->finish();
-                if (ok && read->lineCount() > 0)
+                if (read->readRunLogs(local, dir) && read->lineCount() > 0) {
+                    QStringList hosts;
+                    for (int k = 0; k < store->worldSize(); ++k)
+                        hosts.append(store->hostOf(k));
+                    read->setHostsByRank(hosts);
                     log = std::move(read);
+                }
             }
             // Back to the GUI thread with the result; dropped when the session moved on meanwhile.
             background::post([self, store, report, error, path, followAfter, ticket, log]() mutable {

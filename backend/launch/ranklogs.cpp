@@ -295,6 +295,16 @@ Status RankLog::readFile(Transport& transport, const QString& runDir, const char
     return Done{};
 }
 
+Status RankLog::readRunLogs(Transport& transport, const QString& runDir, qint64 maxBytes, bool* truncated)
+{
+    clear();
+    if (const Status s = readFile(transport, runDir, runfile::kStderr, maxBytes, truncated); !s)
+        return s;
+    (void)readFile(transport, runDir, runfile::kStdout, maxBytes); // mpirun writes little there, if anything
+    finish();
+    return Done{};
+}
+
 QString RankLog::launcherName() const
 {
     return m_srun ? QStringLiteral("srun") : QStringLiteral("mpirun");

@@ -132,6 +132,11 @@ class RankLog {
     // missing file adds nothing and is no error.
     Status readFile(Transport& transport, const QString& runDir, const char* name, qint64 maxBytes = 16 << 20,
                     bool* truncated = nullptr);
+    // A run's logs as they are now, from the start: clear(), then stderr.log (its failure is returned;
+    // *truncated says whether its start was cut), stdout.log (read where it can be), then finish(). What
+    // `traindeck-cli logs` and the Monitor's Logs tab of a run opened offline show.
+    Status readRunLogs(Transport& transport, const QString& runDir, qint64 maxBytes = 16 << 20,
+                       bool* truncated = nullptr);
 
     const QList<LogGroup>& groups() const { return m_groups; }
     qint64 lineCount() const { return m_lines; }
