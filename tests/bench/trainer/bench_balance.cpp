@@ -12,12 +12,16 @@
 // Needs root (it writes under /sys/fs/cgroup); the cgroups are removed after each run (a benchmark killed
 // midway leaves them, empty once its ranks are gone: the next run takes them over and removes them).
 //
+// --together on (with --quota): the off and auto runs of a configuration run at the same time, each rank in a
+// cgroup of its own (give each rank half the quota you would give it alone), so that both see the same
+// minutes of this shared machine: identical runs minutes apart differ by up to 12 % here.
+//
 // Per run: the median over the measured steps (those after two balancing windows) of per-step tokens/s,
 // the median step, the step the first new split took effect, and how many times the split changed after
 // the second window (a split that oscillates changes there). Per configuration: the median of the runs
 // and their range; the verdict is auto/off per repetition (the pair ran back to back), its median and range.
 //   bench_balance [--ranks 2] [--factor 1.5] [--reps 3] [--steps 30] [--every 5] [--micro-batch 16]
-//                 [--seq-len 32] [--quota PCT] [--data FILE]
+//                 [--seq-len 32] [--quota PCT] [--together on] [--data FILE]
 #include "test_paths.h"
 #include <nlohmann/json.hpp>
 
@@ -40,7 +44,8 @@ namespace {
 struct Settings {
     int ranks = 2, reps = 3, steps = 30, every = 5, microBatch = 16, seqLen = 32;
     double factor = 1.5;
-    double quota = 0; // % of one CPU per rank (0: no cgroups, --inject-slowdown)
+    double quota = 0;      // % of one CPU per rank (0: no cgroups, --inject-slowdown)
+    bool together = false; // off and auto at the same time (--together)
     std::string data = std::string(TRAINDECK_CACHE_DIR) + "/demo/corpus.jsonl";
 };
 
@@ -107,8 +112,9 @@ RunResult readRun(const std::string& metrics, int measuredFrom, int windowsEnd)
 // The CPU cgroups of one run: `rankK` under a folder of the hierarchy that has the cpu controller.
 class RankCgroups {
   public:
-    // Quotas in % of one CPU, by rank. Exits with 2 where this machine has no writable cpu controller.
-    explicit RankCgroups(const std::vector<double>& quotas)
+    // Quotas in % of one CPU, by rank, for the job `job` (a folder of its own: two jobs can run at once).
+    // Exits with 2 where this machine has no writable cpu controller.
+    RankCgroups(const std::vector<double>& quotas, const std::string& job)
     {
         if (std::ifstream controllers("/sys/fs/cgroup/cgroup.controllers"); controllers) {
             std::string list;
@@ -118,12 +124,15 @@ class RankCgroups {
         const fs::path root = v2_ ? "/sys/fs/cgroup" : "/sys/fs/cgroup/cpu";
         if (!v2_ && !fs::exists(root / "cpu.cfs_quota_us"))
             fail("this machine has no cgroup with the cpu controller (v2 cpu.max or v1 cpu)");
-        dir_ = root / "traindeck-bench-balance";
+        parent_ = root / "traindeck-bench-balance";
+        dir_ = parent_ / job;
         if (v2_)
             write(root / "cgroup.subtree_control", "+cpu");
         fs::create_directories(dir_);
-        if (v2_)
+        if (v2_) {
+            write(parent_ / "cgroup.subtree_control", "+cpu");
             write(dir_ / "cgroup.subtree_control", "+cpu");
+        }
         constexpr long kPeriodUs = 10000; // 10 ms: a step of a second is throttled in a hundred slices
         for (size_t k = 0; k < quotas.size(); ++k) {
             const fs::path cg = dir_ / ("rank" + std::to_string(k));
@@ -145,6 +154,7 @@ class RankCgroups {
             if (entry.is_directory())
                 ::rmdir(entry.path().c_str());
         ::rmdir(dir_.c_str());
+        ::rmdir(parent_.c_str()); // fails while the other job's folder is there
     }
     RankCgroups(const RankCgroups&) = delete;
     RankCgroups& operator=(const RankCgroups&) = delete;
@@ -172,40 +182,62 @@ class RankCgroups {
     }
 
     bool v2_ = false;
-    fs::path dir_;
+    fs::path parent_, dir_;
 };
 
-RunResult run(const Settings& s, const std::string& work, const std::string& label, double factor,
-              const std::string& mode)
-{
-    const std::string out = work + "/" + label, metrics = out + ".jsonl";
-    fs::remove_all(out);
-    fs::remove(metrics);
+// One training job of the benchmark: its command line (with its cgroups under --quota) and its metrics.
+struct Job {
+    std::string out, metrics, cmd;
     std::unique_ptr<RankCgroups> cgroups;
+};
+
+Job job(const Settings& s, const std::string& work, const std::string& label, double factor, const std::string& mode)
+{
+    Job j;
+    j.out = work + "/" + label;
+    j.metrics = j.out + ".jsonl";
+    fs::remove_all(j.out);
+    fs::remove(j.metrics);
     if (s.quota > 0) {
         std::vector<double> quotas(size_t(s.ranks), s.quota);
         quotas.back() = s.quota / factor;
-        cgroups = std::make_unique<RankCgroups>(quotas);
+        j.cgroups = std::make_unique<RankCgroups>(quotas, label);
     }
-    std::string cmd = "mpirun -np " + std::to_string(s.ranks) + " --bind-to none --oversubscribe " +
-                      (cgroups ? cgroups->enter() : std::string()) + quote(TRAINDECK_TRAINER) +
-                      " train --preset qwen2-tiny --data " + quote(s.data) + " --max-steps " + std::to_string(s.steps) +
-                      " --seq-len " + std::to_string(s.seqLen) + " --micro-batch " + std::to_string(s.microBatch) +
-                      " --threads 1 --out " + quote(out) + " --metrics-out " + quote(metrics) +
-                      " --log-every 1000 --checkpoint-every 0 --balance " + mode + " --balance-every " +
-                      std::to_string(s.every);
-    if (factor > 1 && !cgroups)
-        cmd += " --inject-slowdown " + std::to_string(s.ranks - 1) + ":" + std::to_string(factor);
-    cmd += " >/dev/null 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "bench_balance: the trainer failed: %s\n", cmd.c_str());
-        cgroups.reset(); // std::exit does not unwind: remove the cgroups first
+    j.cmd = "mpirun -np " + std::to_string(s.ranks) + " --bind-to none --oversubscribe " +
+            (j.cgroups ? j.cgroups->enter() : std::string()) + quote(TRAINDECK_TRAINER) +
+            " train --preset qwen2-tiny --data " + quote(s.data) + " --max-steps " + std::to_string(s.steps) +
+            " --seq-len " + std::to_string(s.seqLen) + " --micro-batch " + std::to_string(s.microBatch) +
+            " --threads 1 --out " + quote(j.out) + " --metrics-out " + quote(j.metrics) +
+            " --log-every 1000 --checkpoint-every 0 --balance " + mode + " --balance-every " + std::to_string(s.every);
+    if (factor > 1 && !j.cgroups)
+        j.cmd += " --inject-slowdown " + std::to_string(s.ranks - 1) + ":" + std::to_string(factor);
+    j.cmd += " >/dev/null 2>&1";
+    return j;
+}
+
+// Runs the jobs at the same time (one: alone) and reads their results.
+std::vector<RunResult> run(const Settings& s, std::vector<Job>& jobs)
+{
+    std::string script;
+    for (size_t i = 0; i < jobs.size(); ++i)
+        script += "{ " + jobs[i].cmd + "; } & p" + std::to_string(i) + "=$!; ";
+    script += "ok=0; ";
+    for (size_t i = 0; i < jobs.size(); ++i)
+        script += "wait $p" + std::to_string(i) + " || ok=1; ";
+    script += "exit $ok";
+    if (std::system(script.c_str()) != 0) {
+        std::fprintf(stderr, "bench_balance: the trainer failed: %s\n", script.c_str());
+        jobs.clear(); // std::exit does not unwind: remove the cgroups first
         std::exit(1);
     }
     const int windowsEnd = 2 * s.every + 1; // a decision at step k takes effect at step k + 1
-    RunResult r = readRun(metrics, windowsEnd + 1, windowsEnd);
-    fs::remove_all(out);
-    return r;
+    std::vector<RunResult> results;
+    for (Job& j : jobs) {
+        results.push_back(readRun(j.metrics, windowsEnd + 1, windowsEnd));
+        fs::remove_all(j.out);
+        j.cgroups.reset();
+    }
+    return results;
 }
 
 bool parse(int argc, char** argv, Settings& s)
@@ -228,13 +260,16 @@ bool parse(int argc, char** argv, Settings& s)
             s.seqLen = std::atoi(v.c_str());
         else if (a == "--quota")
             s.quota = std::atof(v.c_str());
+        else if (a == "--together")
+            s.together = v == "on";
         else if (a == "--data")
             s.data = v;
         else
             return false;
     }
-    return argc % 2 == 1 && s.ranks >= 2 && s.factor >= 1 && s.reps >= 1 && s.every >= 1 && s.steps > 2 * s.every + 2 &&
-           s.quota >= 0 && s.quota <= 100 && s.microBatch >= 1 && s.seqLen >= 2;
+    return argc % 2 == 1 && (!s.together || s.quota > 0) && s.ranks >= 2 && s.factor >= 1 && s.reps >= 1 &&
+           s.every >= 1 && s.steps > 2 * s.every + 2 && s.quota >= 0 && s.quota <= 100 && s.microBatch >= 1 &&
+           s.seqLen >= 2;
 }
 
 std::string range(const std::vector<double>& v, const char* format)
@@ -252,7 +287,7 @@ int main(int argc, char** argv)
     Settings s;
     if (!parse(argc, argv, s)) {
         std::fprintf(stderr, "usage: bench_balance [--ranks N>=2] [--factor F>=1] [--reps N] [--steps N] [--every N] "
-                             "[--micro-batch N] [--seq-len N] [--quota PCT<=100] [--data FILE]\n");
+                             "[--micro-batch N] [--seq-len N] [--quota PCT<=100] [--together on|off] [--data FILE]\n");
         return 2;
     }
     // mpirun refuses root unless told (the tests set the same in their environment).
@@ -270,25 +305,40 @@ int main(int argc, char** argv)
         std::snprintf(how, sizeof how, "--inject-slowdown");
     std::printf("%d ranks x 1 thread, qwen2-tiny, seq-len %d, micro-batch %d per rank (%d per step), --balance-every "
                 "%d, %d steps, measured over steps %d-%d; rank %d slowed %.2fx per sample (%s); "
-                "%d repetitions, interleaved\n\n",
+                "%d repetitions, %s\n\n",
                 s.ranks, s.seqLen, s.microBatch, s.microBatch * s.ranks, s.every, s.steps, 2 * s.every + 2, s.steps,
-                s.ranks - 1, s.factor, how, s.reps);
+                s.ranks - 1, s.factor, how, s.reps,
+                s.together ? "off and auto of each configuration at the same time" : "interleaved");
     std::printf(
         "| rep | ranks | balance | tokens/s (median step) | median step ms | first new split at step | "
         "split changes after step %d | samples per rank (last) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
         2 * s.every + 1);
     const std::vector<std::pair<std::string, double>> configs = {{"one slower", s.factor}, {"equal", 1.0}};
     std::map<std::string, std::vector<RunResult>> results; // "config/mode"
+    auto report = [&](int rep, const std::string& config, const std::string& mode, const RunResult& r) {
+        results[config + "/" + mode].push_back(r);
+        std::printf("| %d | %s | %s | %.0f | %.0f | %s | %d | %s |\n", rep, config.c_str(), mode.c_str(), r.tokensPerS,
+                    r.stepMs, r.firstRebalance ? std::to_string(r.firstRebalance).c_str() : "-", r.changesAfterWindows,
+                    joined(r.lastShares).c_str());
+        std::fflush(stdout);
+    };
     for (int rep = 1; rep <= s.reps; ++rep)
-        for (const auto& [config, factor] : configs)
-            for (const std::string mode : {"off", "auto"}) {
-                const RunResult r = run(s, work, "run", factor, mode);
-                results[config + "/" + mode].push_back(r);
-                std::printf("| %d | %s | %s | %.0f | %.0f | %s | %d | %s |\n", rep, config.c_str(), mode.c_str(),
-                            r.tokensPerS, r.stepMs, r.firstRebalance ? std::to_string(r.firstRebalance).c_str() : "-",
-                            r.changesAfterWindows, joined(r.lastShares).c_str());
-                std::fflush(stdout);
+        for (const auto& [config, factor] : configs) {
+            if (s.together) {
+                std::vector<Job> jobs;
+                jobs.push_back(job(s, work, "off", factor, "off"));
+                jobs.push_back(job(s, work, "auto", factor, "auto"));
+                const std::vector<RunResult> r = run(s, jobs);
+                report(rep, config, "off", r[0]);
+                report(rep, config, "auto", r[1]);
+                continue;
             }
+            for (const std::string mode : {"off", "auto"}) {
+                std::vector<Job> jobs;
+                jobs.push_back(job(s, work, mode, factor, mode));
+                report(rep, config, mode, run(s, jobs)[0]);
+            }
+        }
     std::printf("\n| ranks | balance | tokens/s, median of runs [range] | median step ms [range] |\n| --- | --- | --- "
                 "| --- |\n");
     for (const auto& [config, factor] : configs)
