@@ -176,6 +176,7 @@ struct MetricStore::Private {
     QList<ErrorRecord> errors;
     std::optional<DoneRecord> done;
     qint64 issueCount = 0;
+    qint64 rewinds = 0; // step records that replaced held steps (MetricStore::rewinds)
     QList<ParseIssue> issues;
 
     void ensureRanks(int n)
@@ -216,6 +217,7 @@ void MetricStore::clear()
     fresh->residentRows = d->residentRows;
     fresh->spillAboveBytes = d->spillAboveBytes;
     fresh->spillDirectory = d->spillDirectory;
+    fresh->rewinds = d->rewinds + 1; // every row read before is gone
     d = std::move(fresh);
 }
 
@@ -243,6 +245,7 @@ std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
     o.errors = d->errors;
     o.done = d->done;
     o.issueCount = d->issueCount;
+    o.rewinds = d->rewinds; // appendNewRowsOf: a copy taken before a rewind of its source is stale
     o.issues = d->issues;
     return out;
 }
@@ -252,7 +255,7 @@ bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows)
     const Private& s = *source.d;
     Private& o = *d;
     const qint64 mine = o.steps.size(), theirs = s.steps.size();
-    if (mine == 0 || worldSize() != source.worldSize())
+    if (mine == 0 || worldSize() != source.worldSize() || o.rewinds != s.rewinds)
         return false;
     // This store's last row must be a row of source, with the same step before it.
     const qint64 last = o.steps[mine - 1];
@@ -533,6 +536,11 @@ std::optional<DoneRecord> MetricStore::done() const
     return d->done;
 }
 
+qint64 MetricStore::rewinds() const
+{
+    return d->rewinds;
+}
+
 qint64 MetricStore::issueCount() const
 {
     return d->issueCount;
@@ -566,6 +574,7 @@ void MetricStore::onStep(const StepRecord& r)
     // Resume rule: a step <= the last one held replaces it and everything after it.
     if (d->steps.size() && r.step <= d->steps[d->steps.size() - 1]) {
         d->truncate(lowerBoundRow(r.step));
+        ++d->rewinds;
     }
     const int n = r.worldSize();
     d->ensureRanks(n);

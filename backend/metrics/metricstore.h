@@ -170,6 +170,9 @@ class MetricStore : public MetricsSink {
     qint64 lowerBoundRow(qint64 step) const;
     // Row holding exactly this step, or -1.
     qint64 rowOfStep(qint64 step) const;
+    // How many times a step record replaced steps already held (a resumed run's, a rewritten file's): rows
+    // read before then may hold other values now. What keeps values of rows (a copy, a view's cache) checks it.
+    qint64 rewinds() const;
 
     // --- values
     double scalarAt(Scalar s, qint64 row) const;

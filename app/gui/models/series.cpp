@@ -187,11 +187,13 @@ void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std:
         out[size_t(k)] = float(heatmapValue(store, metric, row, k));
 }
 
-void HeatmapRowCache::use(quint64 generation, HeatmapMetric metric, const std::vector<std::vector<int>>& groups)
+void HeatmapRowCache::use(quint64 generation, qint64 rewinds, HeatmapMetric metric,
+                          const std::vector<std::vector<int>>& groups)
 {
-    if (generation == m_generation && metric == m_metric && groups == m_groups)
+    if (generation == m_generation && rewinds == m_rewinds && metric == m_metric && groups == m_groups)
         return;
     m_generation = generation;
+    m_rewinds = rewinds;
     m_metric = metric;
     m_groups = groups;
     m_rows.clear();

@@ -68,12 +68,13 @@ enum class HeatmapMetric {
 
 // The groups' values of the heatmap's rows (the median of each host's ranks), kept between refreshes: panning
 // a heatmap by host then reads 128 values per sampled row instead of taking 128 medians of 1,024 again (106 ms
-// a frame at 1,024 ranks and 2,000 steps before). For one store generation, metric and grouping; a row is
-// kept once it is not the store's last (a row does not change after that).
+// a frame at 1,024 ranks and 2,000 steps before). For one store generation (the session's run), rewind count
+// (MetricStore::rewinds: a resumed run replaces rows), metric and grouping; a row is kept once it is not the
+// store's last (a row does not change after that, unless the store rewinds).
 class HeatmapRowCache {
   public:
-    // Forgets every row unless these are the generation, metric and groups of the last call.
-    void use(quint64 generation, HeatmapMetric metric, const std::vector<std::vector<int>>& groups);
+    // Forgets every row unless these are the generation, rewinds, metric and groups of the last call.
+    void use(quint64 generation, qint64 rewinds, HeatmapMetric metric, const std::vector<std::vector<int>>& groups);
     const std::vector<float>* find(qint64 row) const;
     void keep(qint64 row, const std::vector<float>& values);
     size_t rows() const { return m_rows.size(); }
@@ -81,6 +82,7 @@ class HeatmapRowCache {
   private:
     static constexpr size_t kMaxValues = size_t(1) << 22; // 16 MiB of floats, then it starts over
     quint64 m_generation = 0;
+    qint64 m_rewinds = 0;
     HeatmapMetric m_metric = HeatmapMetric::Count;
     std::vector<std::vector<int>> m_groups;
     size_t m_values = 0;

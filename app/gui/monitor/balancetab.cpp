@@ -448,7 +448,7 @@ void BalanceTab::refreshHeatmap(const MetricStore& store, quint64 generation, bo
         }
     }
     const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
-    m_heatCache.use(generation, m_metric, m_heatGroups);
+    m_heatCache.use(generation, store.rewinds(), m_metric, m_heatGroups);
     const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups, &m_heatCache);
     QCPColorMapData* cells = m_heat->data();
     if (g.columns == 0) {

@@ -98,7 +98,7 @@ class TestSeries : public QObject {
                               [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); });
         };
         HeatmapRowCache cache;
-        cache.use(1, HeatmapMetric::Comm, hosts);
+        cache.use(1, store.rewinds(), HeatmapMetric::Comm, hosts);
         // 3,000 rows in 100 columns, 8 samples each: a stride of 3 rows, 1,000 rows sampled.
         const HeatmapGrid plain = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts);
         QCOMPARE(plain.columns, 100);
@@ -113,11 +113,25 @@ class TestSeries : public QObject {
         // A step with a straggler: its host's median comm is the others' wait (174 ms), 50 ms otherwise.
         QCOMPARE(plain.min, 50.f);
         QCOMPARE(plain.max, 174.f);
-        // Another metric or grouping forgets the kept rows.
-        cache.use(1, HeatmapMetric::Forward, hosts);
+        // A resumed run replaces rows: the store's rewind count forgets them, and the grid shows the new values.
+        store.onStep(guitest::step(2000, 12, 5)); // rows 1999 on replaced; rank 5 (host 1) a straggler now
+        for (int s = 2001; s <= 4000; ++s)
+            store.onStep(guitest::step(s, 12, 5));
+        cache.use(1, store.rewinds(), HeatmapMetric::Comm, hosts);
+        QCOMPARE(cache.rows(), size_t(0));
+        const HeatmapGrid resumed = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, &cache);
+        QVERIFY(same(resumed, heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts)));
+        int changed = 0; // columns of the replaced rows whose kept value would have been 50
+        for (int c = 67; c < 100; ++c) {
+            QCOMPARE(resumed.at(c, 0), 174.f); // host 0 waits for rank 5 in every replaced step
+            changed += plain.at(c, 0) == 50.f;
+        }
+        QVERIFY(changed > 0);
+        // Another metric or run forgets the kept rows.
+        cache.use(1, store.rewinds(), HeatmapMetric::Forward, hosts);
         QCOMPARE(cache.rows(), size_t(0));
         heatmapGrid(store, HeatmapMetric::Forward, 0, 3000, 100, 8, hosts, &cache);
-        cache.use(2, HeatmapMetric::Forward, hosts);
+        cache.use(2, store.rewinds(), HeatmapMetric::Forward, hosts);
         QCOMPARE(cache.rows(), size_t(0));
     }
     void decimatedSeriesKeepsExtremes()

@@ -263,6 +263,16 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
     store.onStep(stepOf(3001));
     QCOMPARE(store.rowCount(), qint64(3001));
     QVERIFY(!live->appendNewRowsOf(store, 100000)); // its steps are not the store's any more
+    // A resume that replays the very step numbers: the steps still line up, the values do not.
+    MetricStore replayed;
+    for (qint64 n = 1; n <= 100; ++n)
+        replayed.onStep(stepOf(n));
+    std::unique_ptr<MetricStore> replayedCopy = replayed.copyTail(60);
+    QCOMPARE(replayed.rewinds(), qint64(0));
+    for (qint64 n = 50; n <= 100; ++n)
+        replayed.onStep(stepOf(n));
+    QCOMPARE(replayed.rewinds(), qint64(1));
+    QVERIFY(!replayedCopy->appendNewRowsOf(replayed, 1000));
     QCOMPARE(store.spilledBytes(), 2 * chunkBytes);
     for (qint64 row : {0LL, 2047LL, 2048LL, 3000LL})
         QCOMPARE(store.rankAt(RankMetric::Opt, 9, row), value(row + 1, int(RankMetric::Opt), 9));
