@@ -122,6 +122,11 @@ class SpillFile {
 } // namespace
 
 struct MetricStore::Private {
+    // Rows [from, to) of every column of `s`, appended to these; then every other record of `s` (hellos,
+    // evals, checkpoints, warnings, errors, done, issues) in place of these: what copyTail and
+    // appendNewRowsOf share.
+    void appendRowsAndRecords(const Private& s, qint64 from, qint64 to);
+
     ChunkedColumn<qint64> steps;
     ChunkedColumn<double> time;
     ChunkedColumn<qint32> epoch;
@@ -221,68 +226,53 @@ void MetricStore::clear()
     d = std::move(fresh);
 }
 
+void MetricStore::Private::appendRowsAndRecords(const Private& s, qint64 from, qint64 to)
+{
+    steps.appendFrom(s.steps, from, to);
+    time.appendFrom(s.time, from, to);
+    epoch.appendFrom(s.epoch, from, to);
+    tokens.appendFrom(s.tokens, from, to);
+    for (size_t i = 0; i < s.scalars.size(); ++i)
+        scalars[i].appendFrom(s.scalars[i], from, to);
+    for (size_t m = 0; m < s.rank.size(); ++m) {
+        rank[m].resize(s.rank[m].size());
+        for (size_t r = 0; r < s.rank[m].size(); ++r)
+            rank[m][r].appendFrom(s.rank[m][r], from, to);
+    }
+    presentUnion = s.presentUnion;
+    hellos = s.hellos;
+    evals = s.evals;
+    checkpoints = s.checkpoints;
+    warnings = s.warnings;
+    errors = s.errors;
+    done = s.done;
+    issueCount = s.issueCount;
+    issues = s.issues;
+}
+
 std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
 {
     auto out = std::make_unique<MetricStore>();
-    Private& o = *out->d;
     const qint64 to = d->steps.size(), from = std::max<qint64>(0, to - std::max<qint64>(0, rows));
-    o.steps.appendFrom(d->steps, from, to);
-    o.time.appendFrom(d->time, from, to);
-    o.epoch.appendFrom(d->epoch, from, to);
-    o.tokens.appendFrom(d->tokens, from, to);
-    for (size_t i = 0; i < d->scalars.size(); ++i)
-        o.scalars[i].appendFrom(d->scalars[i], from, to);
-    for (size_t m = 0; m < d->rank.size(); ++m) {
-        o.rank[m].resize(d->rank[m].size());
-        for (size_t r = 0; r < d->rank[m].size(); ++r)
-            o.rank[m][r].appendFrom(d->rank[m][r], from, to);
-    }
-    o.presentUnion = d->presentUnion;
-    o.hellos = d->hellos;
-    o.evals = d->evals;
-    o.checkpoints = d->checkpoints;
-    o.warnings = d->warnings;
-    o.errors = d->errors;
-    o.done = d->done;
-    o.issueCount = d->issueCount;
-    o.rewinds = d->rewinds; // appendNewRowsOf: a copy taken before a rewind of its source is stale
-    o.issues = d->issues;
+    out->d->appendRowsAndRecords(*d, from, to);
+    out->d->rewinds = d->rewinds; // appendNewRowsOf: a copy taken before a rewind of its source is stale
     return out;
 }
 
 bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows)
 {
     const Private& s = *source.d;
-    Private& o = *d;
-    const qint64 mine = o.steps.size(), theirs = s.steps.size();
-    if (mine == 0 || worldSize() != source.worldSize() || o.rewinds != s.rewinds)
+    const qint64 mine = d->steps.size(), theirs = s.steps.size();
+    if (mine == 0 || worldSize() != source.worldSize() || d->rewinds != s.rewinds)
         return false;
     // This store's last row must be a row of source, with the same step before it.
-    const qint64 last = o.steps[mine - 1];
+    const qint64 last = d->steps[mine - 1];
     const qint64 at = source.lowerBoundRow(last);
-    if (at >= theirs || s.steps[at] != last || at + 1 < mine || s.steps[at + 1 - mine] != o.steps[0])
+    if (at >= theirs || s.steps[at] != last || at + 1 < mine || s.steps[at + 1 - mine] != d->steps[0])
         return false;
-    const qint64 from = at + 1;
-    if (mine + (theirs - from) > maxRows)
+    if (mine + (theirs - at - 1) > maxRows)
         return false;
-    o.steps.appendFrom(s.steps, from, theirs);
-    o.time.appendFrom(s.time, from, theirs);
-    o.epoch.appendFrom(s.epoch, from, theirs);
-    o.tokens.appendFrom(s.tokens, from, theirs);
-    for (size_t i = 0; i < s.scalars.size(); ++i)
-        o.scalars[i].appendFrom(s.scalars[i], from, theirs);
-    for (size_t m = 0; m < s.rank.size(); ++m)
-        for (size_t r = 0; r < s.rank[m].size(); ++r)
-            o.rank[m][r].appendFrom(s.rank[m][r], from, theirs);
-    o.presentUnion = s.presentUnion;
-    o.hellos = s.hellos;
-    o.evals = s.evals;
-    o.checkpoints = s.checkpoints;
-    o.warnings = s.warnings;
-    o.errors = s.errors;
-    o.done = s.done;
-    o.issueCount = s.issueCount;
-    o.issues = s.issues;
+    d->appendRowsAndRecords(s, at + 1, theirs);
     return true;
 }
 
