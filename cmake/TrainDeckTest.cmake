@@ -121,12 +121,128 @@ function(traindeck_add_test name)
 endfunction()
 
 # tier_unit, tier_integration, tier_system: build every suite of that tier (call once, after all tests).
+# Also gives the suites their shared precompiled headers (_traindeck_share_test_pch below).
 function(traindeck_add_tier_targets)
+  set(all_targets)
   foreach(tier ${TRAINDECK_TIERS})
     get_property(targets GLOBAL PROPERTY TRAINDECK_TIER_${tier}_TARGETS)
     add_custom_target(tier_${tier})
     if(targets)
       add_dependencies(tier_${tier} ${targets})
+      list(APPEND all_targets ${targets})
     endif()
   endforeach()
+  _traindeck_share_test_pch(${all_targets})
+endfunction()
+
+# _traindeck_compile_interface_of(TARGET QT_OUT DEFS_OUT OPTS_OUT): what decides whether a precompiled header
+# is valid for TARGET's sources: the Qt targets it compiles against (each defines QT_<MODULE>_LIB, which Qt
+# Test's headers test), and the other compile definitions and options of its own and of every library whose
+# usage requirements it gets. Link-only dependencies ($<LINK_ONLY:...>, a static library's private ones) give
+# none.
+function(_traindeck_compile_interface_of target qt_out defs_out opts_out)
+  get_target_property(queue ${target} LINK_LIBRARIES)
+  get_target_property(defs ${target} COMPILE_DEFINITIONS)
+  get_target_property(opts ${target} COMPILE_OPTIONS)
+  foreach(list queue defs opts)
+    if(NOT ${list})
+      set(${list})
+    endif()
+  endforeach()
+  set(seen)
+  set(qt)
+  while(queue)
+    list(POP_FRONT queue item)
+    if(item IN_LIST seen OR item MATCHES "^\\$<LINK_ONLY:" OR NOT TARGET "${item}")
+      continue()
+    endif()
+    list(APPEND seen ${item})
+    if(item MATCHES "^Qt6?::")
+      list(APPEND qt ${item})
+      continue() # Qt's own definitions follow from the module (the precompiled header's target links it too)
+    endif()
+    get_target_property(item_defs ${item} INTERFACE_COMPILE_DEFINITIONS)
+    get_target_property(item_opts ${item} INTERFACE_COMPILE_OPTIONS)
+    if(item_defs)
+      list(APPEND defs ${item_defs})
+    endif()
+    if(item_opts)
+      list(APPEND opts ${item_opts})
+    endif()
+    get_target_property(item_libs ${item} INTERFACE_LINK_LIBRARIES)
+    if(item_libs)
+      list(APPEND queue ${item_libs})
+    endif()
+  endwhile()
+  # Our own TRAINDECK_* definitions appear in no Qt header, so they cannot invalidate the header.
+  list(FILTER defs EXCLUDE REGEX "^TRAINDECK_")
+  list(REMOVE_DUPLICATES qt)
+  list(REMOVE_DUPLICATES defs)
+  list(REMOVE_DUPLICATES opts)
+  list(SORT qt)
+  list(SORT defs)
+  set(${qt_out} ${qt} PARENT_SCOPE)
+  set(${defs_out} ${defs} PARENT_SCOPE)
+  set(${opts_out} ${opts} PARENT_SCOPE)
+endfunction()
+
+# _traindeck_share_test_pch(TARGETS...): Qt Test's and the Qt modules' headers, parsed once per build for all
+# suites instead of once per suite. Parsing was 86 % of a suite's compile (-ftime-report); one header shared
+# through REUSE_FROM took tst_phases from 3.1 to 1.3 CPU-s. A precompiled header serves only sources whose
+# macros match it (cmake/TrainDeckPch.cmake), so the suites are grouped by their Qt modules and definitions
+# (QT_NO_CAST_FROM_ASCII from the backend, QT_WIDGETS_LIB, ...), one header per group. Suites with a header
+# of their own (the LibTorch suites, tests/unit/trainer) keep it. AUTOMOC's mocs_compilation.cpp is left out: every
+# suite includes its .moc, so that file is empty, and loading the header would be its whole cost.
+function(_traindeck_share_test_pch)
+  set(keys)
+  foreach(target ${ARGN})
+    get_target_property(own ${target} PRECOMPILE_HEADERS)
+    get_target_property(reused ${target} PRECOMPILE_HEADERS_REUSE_FROM)
+    if(own OR reused)
+      continue()
+    endif()
+    _traindeck_compile_interface_of(${target} qt defs opts)
+    string(MD5 key "${qt}|${defs}|${opts}")
+    string(SUBSTRING ${key} 0 8 key)
+    list(APPEND keys ${key})
+    set(_pch_members_${key} ${_pch_members_${key}} ${target})
+    set(_pch_qt_${key} ${qt})
+    set(_pch_defs_${key} ${defs})
+    set(_pch_opts_${key} ${opts})
+  endforeach()
+  list(REMOVE_DUPLICATES keys)
+  set(hosts 0)
+  foreach(key ${keys})
+    # A header costs about as much as three suites save: smaller groups compile as before.
+    list(LENGTH _pch_members_${key} members)
+    if(members LESS 3)
+      continue()
+    endif()
+    set(host traindeck_test_pch_${key})
+    set(qt ${_pch_qt_${key}})
+    # What the suites include most; all of QtCore (<QtTest/QtTest>) made a slower header.
+    set(headers <QTest> <QSignalSpy> <QCoreApplication> <QObject> <QString> <QStringList> <QByteArray> <QList>
+        <QHash> <QSet> <QDir> <QFile> <QFileInfo> <QTemporaryDir> <QJsonArray> <QJsonDocument> <QJsonObject>
+        <QProcess> <QElapsedTimer> <QThread> <QTimer> <QRegularExpression> <QDateTime> <algorithm> <cmath>
+        <functional> <memory> <optional> <thread> <vector>)
+    if("Qt6::Widgets" IN_LIST qt)
+      list(APPEND headers <QApplication> <QWidget> <QLabel> <QCheckBox> <QPushButton> <QComboBox> <QLineEdit>
+           <QTableView> <QTabWidget> <QAbstractItemModelTester>)
+    elseif("Qt6::Gui" IN_LIST qt)
+      list(APPEND headers <QGuiApplication> <QImage> <QColor> <QAbstractItemModelTester>)
+    endif()
+    if("Qt6::Network" IN_LIST qt)
+      list(APPEND headers <QHostAddress> <QTcpServer> <QTcpSocket>)
+    endif()
+    traindeck_pch_host(${host} HEADERS ${headers} LIBS Qt6::Test ${qt} DEFINITIONS QT_NO_KEYWORDS ${_pch_defs_${key}}
+                       OPTIONS ${_pch_opts_${key}})
+    math(EXPR hosts "${hosts} + 1")
+    foreach(target ${_pch_members_${key}})
+      traindeck_use_pch(${target} ${host})
+      get_target_property(binary_dir ${target} BINARY_DIR)
+      set_source_files_properties(${binary_dir}/${target}_autogen/mocs_compilation.cpp TARGET_DIRECTORY ${target}
+                                  PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endforeach()
+  endforeach()
+  message(STATUS "Test suites: ${hosts} shared precompiled headers")
 endfunction()
