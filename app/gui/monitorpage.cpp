@@ -434,16 +434,25 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
         m_dirty |= DirtyFindings;
         return;
     }
-    m_liveAnalysing = true;
     const analysis::DiagnosisOptions options = m_liveDiagnosis.optionsFor(store);
     // The worker's last copy is not read by it any more (m_liveAnalysing was false): extend it, or copy anew
-    // once it holds half a window more than the window (memory: 1.5 windows, 160 MB at 1,024 ranks).
+    // once it holds half a window more than the window (memory: 1.5 windows, 160 MB at 1,024 ranks). At most
+    // kLiveCopyRowsPerRefresh rows a refresh: the whole window at once (2,000 steps of 1,024 ranks) held the
+    // GUI thread 56-80 ms, the first frame of whichever tab showed.
+    constexpr qint64 kLiveCopyRowsPerRefresh = 256;
     const qint64 rows = store.lastStep() - options.fromStep + 1;
     if (!m_liveCopy || m_liveCopyGeneration != m_session->generation() ||
-        !m_liveCopy->appendNewRowsOf(store, rows + rows / 2)) {
-        m_liveCopy = store.copyTail(rows);
+        !m_liveCopy->appendNewRowsOf(store, rows + rows / 2, kLiveCopyRowsPerRefresh)) {
+        m_liveCopy = store.copyTail(rows, kLiveCopyRowsPerRefresh);
         m_liveCopyGeneration = m_session->generation();
     }
+    if (m_liveCopy->lastStep() < store.lastStep()) {
+        // Not whole yet: the next refresh copies the next piece, and the analysis is due once it is whole.
+        m_findingsCadence.reset();
+        m_dirty |= DirtyFindings;
+        return;
+    }
+    m_liveAnalysing = true;
     std::shared_ptr<const MetricStore> copy = m_liveCopy;
     const quint64 generation = m_session->generation();
     QPointer<MonitorPage> self(this);

@@ -79,6 +79,8 @@ class MonitorPage : public QWidget {
     QCPColorMap* heatmap() const { return m_balance->heatmap(); }
     monitor::BalanceTab* balanceTab() const { return m_balance; }
     FindingsPanel* findingsPanel() const { return m_findings; }
+    // A large live job's analysed steps, as copied for the worker thread so far (null before the first).
+    const metrics::MetricStore* liveAnalysisCopy() const { return m_liveCopy.get(); }
     LogsPanel* logsPanel() const { return m_logs; }
     QList<int> selectedRanks() const;
     int redrawCount() const { return m_redraws; }

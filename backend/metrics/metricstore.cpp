@@ -250,16 +250,17 @@ void MetricStore::Private::appendRowsAndRecords(const Private& s, qint64 from, q
     issues = s.issues;
 }
 
-std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows) const
+std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows, qint64 limit) const
 {
     auto out = std::make_unique<MetricStore>();
-    const qint64 to = d->steps.size(), from = std::max<qint64>(0, to - std::max<qint64>(0, rows));
+    const qint64 end = d->steps.size(), from = std::max<qint64>(0, end - std::max<qint64>(0, rows));
+    const qint64 to = from + std::min(end - from, std::max<qint64>(1, limit));
     out->d->appendRowsAndRecords(*d, from, to);
     out->d->rewinds = d->rewinds; // appendNewRowsOf: a copy taken before a rewind of its source is stale
     return out;
 }
 
-bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows)
+bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows, qint64 limit)
 {
     const Private& s = *source.d;
     const qint64 mine = d->steps.size(), theirs = s.steps.size();
@@ -272,7 +273,7 @@ bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows)
         return false;
     if (mine + (theirs - at - 1) > maxRows)
         return false;
-    d->appendRowsAndRecords(s, at + 1, theirs);
+    d->appendRowsAndRecords(s, at + 1, at + 1 + std::min(theirs - at - 1, std::max<qint64>(1, limit)));
     return true;
 }
 

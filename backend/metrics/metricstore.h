@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -204,11 +205,15 @@ class MetricStore : public MetricsSink {
     // A copy holding the last `rows` steps and every other record (hellos, evals, checkpoints, warnings,
     // errors, done): what a live analysis on another thread reads while this store grows. Column copies:
     // 56-80 ms for 2,000 steps of 1,024 ranks (bench_gui_monitor, 2026-12-07), mostly the new memory's page faults.
-    std::unique_ptr<MetricStore> copyTail(qint64 rows) const;
+    // With `limit`, only the first `limit` of those rows: the rest can follow a piece at a time
+    // (appendNewRowsOf with a limit), so that no single call holds the GUI thread for long.
+    std::unique_ptr<MetricStore> copyTail(qint64 rows, qint64 limit = kAllRows) const;
     // Brings a copyTail() of `source` up to date with the rows source gained since (and its other records),
-    // copying those rows only. False, changing nothing, when this store is not a tail of source (a new run,
-    // a rewritten file) or would then hold more than maxRows rows: the caller takes a new copyTail.
-    bool appendNewRowsOf(const MetricStore& source, qint64 maxRows);
+    // copying those rows only, or the first `limit` of them. False, changing nothing, when this store is not
+    // a tail of source (a new run, a rewritten file) or would then (with every new row) hold more than
+    // maxRows rows: the caller takes a new copyTail.
+    bool appendNewRowsOf(const MetricStore& source, qint64 maxRows, qint64 limit = kAllRows);
+    static constexpr qint64 kAllRows = std::numeric_limits<qint64>::max();
 
     // A large job's per-rank history: once its per-rank columns would hold more than spillAboveBytes, the
     // steps before the last residentRows (whole chunks of RankColumnRows) move to an unlinked file in the

@@ -297,6 +297,37 @@ class TestMonitorPage : public QObject {
         QVERIFY(!page.balanceTab()->barToolTip(0).contains(QStringLiteral("sample")));
     }
 
+    // A large live job's analysis reads a copy of its steps: taken a piece per refresh, so that no refresh
+    // holds the GUI thread for the whole copy, and analysed once whole.
+    void liveLargeJobCopiedInPieces()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        testing::ScaleRun run;
+        run.spikeProb = 0;
+        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
+        QList<metrics::Record> records{run.helloRecord()};
+        for (int n = 1; n <= 600; ++n)
+            records.append(run.step(n, 1.8e9 + n));
+        session.feed(records);
+        page.refreshNow();
+        QVERIFY(page.liveAnalysisCopy());
+        QCOMPARE(page.liveAnalysisCopy()->rowCount(), qint64(256));
+        QCOMPARE(page.liveAnalysisCopy()->firstStep(), qint64(1));
+        auto hostNamed = [&] {
+            page.refreshNow();
+            for (const analysis::Finding& f : page.findingsPanel()->findings())
+                if (f.kind == analysis::FindingKind::Straggler && !f.hosts.isEmpty() &&
+                    f.hosts.first() == QStringLiteral("node078"))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(hostNamed(), 60000);
+        QCOMPARE(page.liveAnalysisCopy()->rowCount(), qint64(600));
+    }
+
     void stallWarningListedAsFinding()
     {
         // The trainer's stall warning (code stall) shows in the findings list, named and selectable.

@@ -243,6 +243,19 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
     const auto tail = store.copyTail(3000);
     QCOMPARE(tail->rowCount(), qint64(3000));
     QCOMPARE(tail->rankAt(RankMetric::Bwd, 5, 0), value(7001, int(RankMetric::Bwd), 5));
+    // ... or taken a piece at a time (the Monitor's live copy): the same rows once whole.
+    std::unique_ptr<MetricStore> pieces = store.copyTail(3000, 1024);
+    QCOMPARE(pieces->rowCount(), qint64(1024));
+    QCOMPARE(pieces->stepAt(0), qint64(7001));
+    QCOMPARE(pieces->lastStep(), qint64(8024));
+    QVERIFY(pieces->appendNewRowsOf(store, 3000, 1024));
+    QCOMPARE(pieces->rowCount(), qint64(2048));
+    QVERIFY(pieces->appendNewRowsOf(store, 3000, 1024));
+    QCOMPARE(pieces->rowCount(), qint64(3000)); // the last piece is what was left
+    QVERIFY(pieces->appendNewRowsOf(store, 3000, 1024));
+    QCOMPARE(pieces->rowCount(), qint64(3000));
+    for (qint64 row : {0LL, 1023LL, 1024LL, 2047LL, 2048LL, 2999LL})
+        QCOMPARE(pieces->rankAt(RankMetric::Bwd, 5, row), tail->rankAt(RankMetric::Bwd, 5, row));
     // ... brought up to date with the rows added since (only those copied), up to a limit of rows.
     std::unique_ptr<MetricStore> live = store.copyTail(3000);
     QVERIFY(live->appendNewRowsOf(store, 4500));
