@@ -32,6 +32,10 @@ export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-20G}"
 export CCACHE_BASEDIR="$root"
 # Debug info (-g) would otherwise put the working directory into every hash.
 export CCACHE_NOHASHDIR=1
+# Every object that uses a precompiled header makes ccache hash that header (140-650 MB each), hit or miss:
+# the inode cache keeps each file's hash by inode, size and times, so a header is hashed once per build. A
+# hit on backend/launch/launcher.cpp took 0.20-0.24 s without it (the backend's 142 MB header), 0.009 s with.
+export CCACHE_INODECACHE=true
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export QT_QPA_PLATFORM=offscreen
 
