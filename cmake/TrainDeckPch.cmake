@@ -6,7 +6,7 @@
 # A precompiled header is only used where the macros its headers test are defined as they were when it
 # was built (GCC: the macros it references; clang: also no macro of the header may be missing on the
 # command line). So a host is a static library with only the definitions its users all have (a shared
-# library would add its own <target>_EXPORTS), and each user compiles with -Winvalid-pch, an error with
+# library would add its own <target>_EXPORTS), and CMake compiles each user with -Winvalid-pch, an error with
 # TRAINDECK_WERROR: a header that stops matching its users fails the build instead of costing time unseen.
 
 # traindeck_pch_host(NAME HEADERS header... [LIBS target...] [DEFINITIONS def...] [OPTIONS opt...])
@@ -24,6 +24,5 @@ endfunction()
 
 # traindeck_use_pch(TARGET HOST): TARGET's sources get HOST's precompiled header.
 function(traindeck_use_pch target host)
-  target_precompile_headers(${target} REUSE_FROM ${host})
-  target_compile_options(${target} PRIVATE -Winvalid-pch)
+  target_precompile_headers(${target} REUSE_FROM ${host}) # CMake adds -Winvalid-pch for GCC
 endfunction()

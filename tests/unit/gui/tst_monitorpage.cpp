@@ -27,6 +27,15 @@ using metrics::Scalar;
 static const QString kFixture =
     QString::fromUtf8(TRAINDECK_SOURCE_DIR) + QStringLiteral("/tests/fixtures/metrics/example-4ranks.jsonl");
 
+// A generated job's hello and its first `steps` steps, a second apart.
+static QList<metrics::Record> recordsOf(testing::ScaleRun& run, int steps)
+{
+    QList<metrics::Record> records{run.helloRecord()};
+    for (int n = 1; n <= steps; ++n)
+        records.append(run.step(n, 1.8e9 + n));
+    return records;
+}
+
 class TestMonitorPage : public QObject {
     Q_OBJECT
 
@@ -128,10 +137,7 @@ class TestMonitorPage : public QObject {
         run.spikeProb = 0;
         run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
         run.faults.push_back({testing::ScaleFault::Kind::SlowRank, 300, 0.40, 1});
-        QList<metrics::Record> records{run.helloRecord()};
-        for (int n = 1; n <= 30; ++n)
-            records.append(run.step(n, 1.8e9 + n));
-        session.feed(records);
+        session.feed(recordsOf(run, 30));
         page.setCurrentTab(MonitorPage::BalanceTab);
         page.refreshNow();
         monitor::BalanceTab* tab = page.balanceTab();
@@ -308,10 +314,7 @@ class TestMonitorPage : public QObject {
         testing::ScaleRun run;
         run.spikeProb = 0;
         run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
-        QList<metrics::Record> records{run.helloRecord()};
-        for (int n = 1; n <= 600; ++n)
-            records.append(run.step(n, 1.8e9 + n));
-        session.feed(records);
+        session.feed(recordsOf(run, 600));
         page.refreshNow();
         QVERIFY(page.liveAnalysisCopy());
         QCOMPARE(page.liveAnalysisCopy()->rowCount(), qint64(256));
