@@ -304,8 +304,16 @@ void MonitorPage::refresh()
     updateStatus();
     replotVisible();
     ++m_redraws;
+    // The heatmap drawn in pieces: the next piece at the next refresh.
+    if (m_tabs->currentIndex() == BalanceTab && !m_balance->heatmapComplete()) {
+        m_tabDirty[BalanceTab] |= DirtyRange;
+        m_dirty |= DirtyRange;
+    }
+    // Data still to draw waits one refresh period; only a findings pass waits for the analysis' cadence.
     if (m_dirty && !m_timer->isActive())
-        m_timer->start(std::max(Settings::refreshMs(), int(m_findingsCadence.msUntilAllowed())));
+        m_timer->start(m_dirty & ~unsigned(DirtyFindings)
+                           ? Settings::refreshMs()
+                           : std::max(Settings::refreshMs(), int(m_findingsCadence.msUntilAllowed())));
 }
 
 // Only the visible tab is brought up to date; the others keep their dirty flags for when they show.

@@ -217,7 +217,8 @@ void HeatmapRowCache::keep(qint64 row, const std::vector<float>& values)
 }
 
 HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow, int maxColumns,
-                        int samplesPerBucket, const std::vector<std::vector<int>>& groups, HeatmapRowCache* cache)
+                        int samplesPerBucket, const std::vector<std::vector<int>>& groups, HeatmapRowCache* cache,
+                        qint64 maxNewRows)
 {
     HeatmapGrid g;
     fromRow = std::max<qint64>(0, fromRow);
@@ -233,15 +234,26 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
     const qint64 stride = std::max<qint64>(1, rows / g.columns / std::max(1, samplesPerBucket));
     if (groups.empty())
         cache = nullptr;
+    // In pieces only where the cache keeps every piece: the rows sampled, at most, times the groups.
+    const qint64 sampled = rows / stride + g.columns;
+    qint64 budget = cache && maxNewRows >= 0 && cache->holds(size_t(sampled) * size_t(g.ranks))
+                        ? std::max<qint64>(1, maxNewRows)
+                        : std::numeric_limits<qint64>::max();
     std::vector<float> values, members, grouped(size_t(g.ranks)), best(size_t(g.ranks));
-    // The values of row r by column of the grid: each rank's, or each group's median of its ranks'.
-    auto rowValues = [&](qint64 r) -> const std::vector<float>& {
+    // The values of row r by column of the grid: each rank's, or each group's median of its ranks'; null once
+    // the budget of rows read is spent.
+    auto rowValues = [&](qint64 r) -> const std::vector<float>* {
         if (cache)
             if (const std::vector<float>* kept = cache->find(r))
-                return *kept;
+                return kept;
+        if (budget == 0) {
+            g.complete = false;
+            return nullptr;
+        }
+        --budget;
         heatmapRow(store, metric, r, values);
         if (groups.empty())
-            return values;
+            return &values;
         for (int k = 0; k < g.ranks; ++k) {
             members.clear();
             for (int rank : groups[size_t(k)])
@@ -257,14 +269,17 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
         }
         if (cache && r + 1 < store.rowCount())
             cache->keep(r, grouped);
-        return grouped;
+        return &grouped;
     };
     for (int c = 0; c < g.columns; ++c) {
         const qint64 a = fromRow + rows * c / g.columns;
         const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
         std::fill(best.begin(), best.end(), std::numeric_limits<float>::quiet_NaN());
         for (qint64 r = (a + stride - 1) / stride * stride; r < e; r += stride) {
-            const std::vector<float>& v = rowValues(r);
+            const std::vector<float>* row = rowValues(r);
+            if (!row)
+                break; // the rest of this piece's rows come in a later call
+            const std::vector<float>& v = *row;
             for (int k = 0; k < g.ranks; ++k) {
                 float& b = best[size_t(k)];
                 if (std::isfinite(v[size_t(k)]) && !(v[size_t(k)] <= b))

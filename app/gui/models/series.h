@@ -78,6 +78,9 @@ class HeatmapRowCache {
     const std::vector<float>* find(qint64 row) const;
     void keep(qint64 row, const std::vector<float>& values);
     size_t rows() const { return m_rows.size(); }
+    // Whether `values` more values fit without starting over (a grid computed in pieces needs its earlier
+    // pieces kept).
+    bool holds(size_t values) const { return values <= kMaxValues; }
 
   private:
     static constexpr size_t kMaxValues = size_t(1) << 22; // 16 MiB of floats, then it starts over
@@ -94,9 +97,14 @@ class HeatmapRowCache {
 // the whole grid, so that a panned view samples the same rows, at most about samplesPerBucket per
 // bucket). With `groups` (e.g. the ranks of each host, analysis::ranksByHost), one row per group instead,
 // holding the median of its ranks' values; `ranks` then counts the groups. `cache`, with groups, keeps
-// the groups' values of each sampled row for the next call.
+// the groups' values of each sampled row for the next call. `maxNewRows` (with a cache only): at most
+// that many rows not in the cache are read, left to right; the grid is then `complete` once a call finds
+// every row it needs in the cache, and until then a column of which no row was read yet is unknown (NaN).
+// That bounds a call's cost, so a caller draws the grid in pieces, one call per frame (the first frame that
+// showed all 2,000 steps of a 1,024-rank job by host took 44-59 ms; bench_gui_monitor).
 struct HeatmapGrid {
     int columns = 0, ranks = 0;
+    bool complete = true;
     double firstStep = 0, lastStep = 0; // step at the centre of the first and last column
     std::vector<float> cells;           // column-major: cells[col * ranks + rank], NaN = unknown
     float min = 0, max = 0;             // over finite cells
@@ -105,7 +113,7 @@ struct HeatmapGrid {
 double heatmapValue(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, int rank);
 HeatmapGrid heatmapGrid(const metrics::MetricStore& store, HeatmapMetric metric, qint64 fromRow, qint64 toRow,
                         int maxColumns, int samplesPerBucket = 8, const std::vector<std::vector<int>>& groups = {},
-                        HeatmapRowCache* cache = nullptr);
+                        HeatmapRowCache* cache = nullptr, qint64 maxNewRows = -1);
 // Every rank's value of one row (CommWait: the row's transfer taken once, not once per rank).
 void heatmapRow(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, std::vector<float>& out);
 

@@ -449,7 +449,13 @@ void BalanceTab::refreshHeatmap(const MetricStore& store, quint64 generation, bo
     }
     const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
     m_heatCache.use(generation, store.rewinds(), m_metric, m_heatGroups);
-    const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups, &m_heatCache);
+    // By host, the rows not yet kept are read kHeatmapValuesPerRefresh values a refresh, so no refresh holds
+    // the GUI thread for all of them (2,000 steps of 1,024 ranks: 44-59 ms); the grid fills in over the next
+    // refreshes (MonitorPage asks for them while heatmapComplete() is false).
+    constexpr qint64 kHeatmapValuesPerRefresh = 256 * 1024;
+    const qint64 newRows = std::max<qint64>(16, kHeatmapValuesPerRefresh / std::max(1, store.worldSize()));
+    const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups, &m_heatCache, newRows);
+    m_heatComplete = g.complete;
     QCPColorMapData* cells = m_heat->data();
     if (g.columns == 0) {
         cells->clear();

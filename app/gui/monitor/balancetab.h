@@ -42,6 +42,8 @@ class BalanceTab : public QWidget {
     void refresh(const metrics::MetricStore& store, quint64 generation, bool following, bool rangeOnly = false);
     void setSelectedRanks(const QList<int>& ranks); // sorted
     QList<QCustomPlot*> plots() const { return {m_barsPlot, m_heatPlot}; }
+    // False while the heatmap by host is drawn in pieces: the next refresh (rangeOnly will do) adds a piece.
+    bool heatmapComplete() const { return m_heatComplete; }
 
     QCustomPlot* barsPlot() const { return m_barsPlot; }
     QCustomPlot* heatmapPlot() const { return m_heatPlot; }
@@ -98,6 +100,7 @@ class BalanceTab : public QWidget {
     HeatmapRowCache m_heatCache;                // their medians by row, for the next refresh
     QStringList m_heatHosts;
     int m_heatRows = 0;
+    bool m_heatComplete = true;
     QToolButton* m_back = nullptr;
     QTableWidget* m_slowest = nullptr;
     QCheckBox* m_heatRanks = nullptr;

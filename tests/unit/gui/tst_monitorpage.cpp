@@ -331,6 +331,44 @@ class TestMonitorPage : public QObject {
         QCOMPARE(page.liveAnalysisCopy()->rowCount(), qint64(600));
     }
 
+    // The heatmap by host of a large job is drawn in pieces, a bounded number of rows a refresh, and the page
+    // refreshes again (its timer, no call from here) until it is whole; the slow host's row then shows it.
+    void largeHeatmapDrawnInPieces()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        MonitorPage page(&session);
+        page.resize(1200, 700);
+        page.show();
+        testing::ScaleRun run;
+        run.spikeProb = 0;
+        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
+        session.feed(recordsOf(run, 600));
+        page.setCurrentTab(MonitorPage::BalanceTab);
+        page.refreshNow();
+        const monitor::BalanceTab* tab = page.balanceTab();
+        QCPColorMapData* cells = page.heatmap()->data(); // cell() is not const
+        QCOMPARE(cells->valueSize(), 128);
+        auto unknownColumns = [&] {
+            int unknown = 0;
+            for (int c = 0; c < cells->keySize(); ++c)
+                unknown += std::isnan(cells->cell(c, 0));
+            return unknown;
+        };
+        QVERIFY(!tab->heatmapComplete());
+        const int firstUnknown = unknownColumns();
+        QVERIFY2(firstUnknown > 0 && firstUnknown < cells->keySize(), qPrintable(QString::number(firstUnknown)));
+        QTRY_VERIFY_WITH_TIMEOUT(tab->heatmapComplete(), 10000);
+        QCOMPARE(unknownColumns(), 0);
+        const int slow = int(tab->heatmapRowHosts().indexOf(QStringLiteral("node078")));
+        const int other = int(tab->heatmapRowHosts().indexOf(QStringLiteral("node001")));
+        double slowSum = 0, otherSum = 0; // step times: the slow host's optimizer steps are 20 % longer
+        for (int c = 0; c < cells->keySize(); ++c) {
+            slowSum += cells->cell(c, slow);
+            otherSum += cells->cell(c, other);
+        }
+        QVERIFY(slowSum > otherSum);
+    }
+
     void stallWarningListedAsFinding()
     {
         // The trainer's stall warning (code stall) shows in the findings list, named and selectable.
