@@ -68,7 +68,7 @@ BalanceSummary balanceSummary(const MetricStore& store)
     BalanceSummary b;
     if (store.rowCount() == 0 || store.worldSize() == 0 || !store.hasRankMetric(RankMetric::Samples))
         return b;
-    // Rank by rank, a column at a time (2,000 steps of 1,024 ranks: 3 ms, against 21 ms a row at a time, the
+    // Rank by rank, a column at a time (2,000 steps of 1,024 ranks: 5 ms, against 21 ms a value at a time, the
     // largest part of the load-balance tab's first frame): first the rows where some rank has no share (a step
     // written without `samples`), which count for nothing; then the rows whose split differs from the last
     // row before them that counts.

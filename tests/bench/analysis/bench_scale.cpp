@@ -14,7 +14,7 @@
 //              generator does; the bytes rank 0 gathers per step; rank 0's time to write the line
 //   bench_scale [--ranks 1024] [--hosts 128] [--ingest-seconds 600] [--rate 2] [--memory-steps 86400]
 //               [--trials 40] [--horizon 20] [--balanced-steps 10000] [--balanced-run 500] [--seed 1]
-//               [--skip ingest,memory,detection,false,wire,live]
+//               [--straggler-alpha p] [--straggler-min-effect x] [--skip ingest,memory,detection,false,wire,live]
 #include "analysis/diagnosis.h"
 #include "analysis/findinghistory.h"
 #include "launch/runmonitor.h"
@@ -87,6 +87,7 @@ struct Row {
 std::vector<Row> table;
 bool verbose = false;
 double stragglerAlpha = analysis::DiagnosisOptions{}.stragglerAlpha;
+double stragglerMinEffect = analysis::DiagnosisOptions{}.stragglerMinEffect;
 
 void add(const QString& what, const QString& target, const QString& measured)
 {
@@ -190,6 +191,7 @@ analysis::DiagnosisOptions liveOptions()
     analysis::DiagnosisOptions o;
     o.stragglerSteps = analysis::LiveDiagnosis::kStragglerSteps;
     o.stragglerAlpha = stragglerAlpha;
+    o.stragglerMinEffect = stragglerMinEffect;
     return o;
 }
 
@@ -282,6 +284,7 @@ void falseFindings(int ranks, int hosts, qint64 steps, qint64 perRun, quint32 se
         const auto store = generate(run, n);
         analysis::DiagnosisOptions o; // every step of the run, as a finished run's report does
         o.stragglerAlpha = stragglerAlpha;
+        o.stragglerMinEffect = stragglerMinEffect;
         for (const Finding& f : Diagnosis::analyze(*store, o)) {
             found += isStraggler(f);
             if (isStraggler(f) && verbose) {
@@ -390,6 +393,8 @@ int main(int argc, char** argv)
         {QStringLiteral("seed"), QStringLiteral("seed"), QStringLiteral("s"), QStringLiteral("1")},
         {QStringLiteral("straggler-alpha"), QStringLiteral("the detector's alpha (to try another)"),
          QStringLiteral("p")},
+        {QStringLiteral("straggler-min-effect"),
+         QStringLiteral("the detector's minimum effect, a share of the step (to try another)"), QStringLiteral("x")},
         {QStringLiteral("verbose"), QStringLiteral("print each false finding")},
         {QStringLiteral("skip"), QStringLiteral("parts to skip, comma-separated"), QStringLiteral("list")}};
     cli.addOptions(options);
@@ -397,6 +402,8 @@ int main(int argc, char** argv)
     verbose = cli.isSet(QStringLiteral("verbose"));
     if (cli.isSet(QStringLiteral("straggler-alpha")))
         stragglerAlpha = cli.value(QStringLiteral("straggler-alpha")).toDouble();
+    if (cli.isSet(QStringLiteral("straggler-min-effect")))
+        stragglerMinEffect = cli.value(QStringLiteral("straggler-min-effect")).toDouble();
     const int ranks = cli.value(QStringLiteral("ranks")).toInt(), hosts = cli.value(QStringLiteral("hosts")).toInt();
     const quint32 seed = cli.value(QStringLiteral("seed")).toUInt();
     const QStringList skip = cli.value(QStringLiteral("skip")).split(QLatin1Char(','), Qt::SkipEmptyParts);
