@@ -36,6 +36,15 @@ static QList<metrics::Record> recordsOf(testing::ScaleRun& run, int steps)
     return records;
 }
 
+// A generated 1,024-rank job whose host node078 is 20 % slower: its first `steps` steps, fed to `session`.
+static void feedSlowHostJob(RunSession& session, int steps)
+{
+    testing::ScaleRun run;
+    run.spikeProb = 0;
+    run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
+    session.feed(recordsOf(run, steps));
+}
+
 class TestMonitorPage : public QObject {
     Q_OBJECT
 
@@ -311,10 +320,7 @@ class TestMonitorPage : public QObject {
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
-        testing::ScaleRun run;
-        run.spikeProb = 0;
-        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
-        session.feed(recordsOf(run, 600));
+        feedSlowHostJob(session, 600);
         page.refreshNow();
         QVERIFY(page.liveAnalysisCopy());
         QCOMPARE(page.liveAnalysisCopy()->rowCount(), qint64(256));
@@ -339,10 +345,7 @@ class TestMonitorPage : public QObject {
         MonitorPage page(&session);
         page.resize(1200, 700);
         page.show();
-        testing::ScaleRun run;
-        run.spikeProb = 0;
-        run.faults.push_back({testing::ScaleFault::Kind::SlowHost, 77, 0.20, 1});
-        session.feed(recordsOf(run, 600));
+        feedSlowHostJob(session, 600);
         page.setCurrentTab(MonitorPage::BalanceTab);
         page.refreshNow();
         const monitor::BalanceTab* tab = page.balanceTab();
