@@ -103,11 +103,8 @@ BalanceSummary balanceSummary(const MetricStore& store)
         }
         b.sinceStep = store.stepAt(row);
     }
-    std::vector<int> shares;
-    if (lastRow >= 0)
-        shares = sharesAt(store, lastRow);
-    if (b.sinceStep >= 0)
-        b.samples = std::move(shares);
+    if (lastRow >= 0) // a row that counts: the split is known (sinceStep too)
+        b.samples = sharesAt(store, lastRow);
     if (lastChangeRow < 0)
         return b;
     b.beforeMs = medianStepMs(store, lastChangeRow - BalanceSummary::kWindowSteps, lastChangeRow);
