@@ -222,7 +222,7 @@ class MetricStore : public MetricsSink {
     // file cannot be written, everything stays in memory (spillError() says why).
     static constexpr qint64 kResidentRows = 10000;
     static constexpr qint64 kSpillAboveBytes = qint64(256) << 20;
-    static constexpr qint64 kRankColumnRows = 1024;
+    static constexpr qint64 kRankColumnRows = 256;
     void setSpillPolicy(qint64 residentRows, qint64 spillAboveBytes, const QString& directory = {});
     qint64 spilledBytes() const; // per-rank values in the spill file
     QString spillError() const;

@@ -224,13 +224,15 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
     for (qint64 n = 1; n <= 10000; ++n)
         store.onStep(stepOf(n));
     QVERIFY2(store.spillError().isEmpty(), qPrintable(store.spillError()));
-    // 10,000 steps: chunks of 1,024 steps before the last 2,000 (at least) are spilled: 7 of them.
+    // 10,000 steps: the whole chunks before the last 2,000 steps (at least) are spilled (31 of 256 steps).
     const qint64 chunkBytes = MetricStore::kRankColumnRows * 4 * kRankMetricCount * ranks;
-    QCOMPARE(store.spilledBytes(), 7 * chunkBytes);
-    const qint64 resident = 10000 - 7 * MetricStore::kRankColumnRows;
+    const qint64 spilledChunks = (10000 - 2000) / MetricStore::kRankColumnRows;
+    QCOMPARE(store.spilledBytes(), spilledChunks * chunkBytes);
+    const qint64 resident = 10000 - spilledChunks * MetricStore::kRankColumnRows;
     QVERIFY2(store.memoryBytes() < (resident + MetricStore::kRankColumnRows) * 4 * kRankMetricCount * ranks + (4 << 20),
              qPrintable(QString::number(store.memoryBytes())));
-    for (qint64 row : {0LL, 1LL, 1023LL, 1024LL, 5000LL, 7167LL, 7168LL, 9999LL})
+    const qint64 firstResident = spilledChunks * MetricStore::kRankColumnRows;
+    for (qint64 row : {0LL, 1LL, 255LL, 256LL, 1023LL, 1024LL, 5000LL, firstResident - 1, firstResident, 9999LL})
         for (int m : {0, 5, 10})
             for (int k : {0, 33, 63})
                 QCOMPARE(store.rankAt(RankMetric(m), k, row), value(row + 1, m, k));
@@ -286,14 +288,17 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
         replayed.onStep(stepOf(n));
     QCOMPARE(replayed.rewinds(), qint64(1));
     QVERIFY(!replayedCopy->appendNewRowsOf(replayed, 1000));
-    QCOMPARE(store.spilledBytes(), 2 * chunkBytes);
-    for (qint64 row : {0LL, 2047LL, 2048LL, 3000LL})
+    // 3,001 rows: the chunks before the one row 3,000 lies in stay spilled.
+    const qint64 keptSpilled = (3001 + MetricStore::kRankColumnRows - 1) / MetricStore::kRankColumnRows - 1;
+    QCOMPARE(store.spilledBytes(), keptSpilled * chunkBytes);
+    const qint64 backInMemory = keptSpilled * MetricStore::kRankColumnRows;
+    for (qint64 row : {0LL, backInMemory - 1, backInMemory, 3000LL})
         QCOMPARE(store.rankAt(RankMetric::Opt, 9, row), value(row + 1, int(RankMetric::Opt), 9));
     for (qint64 n = 3002; n <= 8000; ++n)
         store.onStep(stepOf(n));
     QCOMPARE(store.rankAt(RankMetric::Step, 63, 7999), value(8000, int(RankMetric::Step), 63));
     QCOMPARE(store.rankAt(RankMetric::Step, 63, 4000), value(4001, int(RankMetric::Step), 63));
-    QCOMPARE(store.spilledBytes(), 5 * chunkBytes);
+    QCOMPARE(store.spilledBytes(), (8000 - 2000) / MetricStore::kRankColumnRows * chunkBytes);
     // A small job stays in memory under the default policy.
     MetricStore small;
     for (qint64 n = 1; n <= 12000; ++n)
