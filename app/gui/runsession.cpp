@@ -36,7 +36,7 @@ RunSession::RunSession(std::shared_ptr<const runs::Operations> operations, QObje
         Q_EMIT changed();
     });
     connect(m_tailer, &metrics::MetricsTailer::fileReset, this, [this] {
-        m_store->clear();
+        newStore();
         ++m_generation;
         Q_EMIT reset();
     });
@@ -111,7 +111,7 @@ void RunSession::followRun(const QString& runDir, std::shared_ptr<launch::Transp
     ++m_loadTicket;
     m_tailer->stop();
     stopMonitor();
-    m_store->clear();
+    newStore();
     m_records = 0;
     ++m_generation;
     m_runDir = runDir;
@@ -225,7 +225,7 @@ void RunSession::follow(const QString& metricsPath, qint64 offset, qint64 line)
     stopMonitor();
     m_hasJob = false;
     if (offset == 0) {
-        m_store->clear();
+        newStore();
         m_records = 0;
     }
     ++m_generation;
@@ -317,13 +317,21 @@ void RunSession::feed(const QList<metrics::Record>& records)
     Q_EMIT changed();
 }
 
+// A new store rather than clearing this one: a worker thread may still read it (an offline run's analysis holds
+// it through storePointer()), and clearing frees what that reader reads.
+void RunSession::newStore()
+{
+    m_store = std::make_shared<MetricStore>();
+    m_tailer->setSink(m_store.get());
+}
+
 void RunSession::close()
 {
     ++m_loadTicket;
     m_tailer->stop();
     stopMonitor();
     m_hasJob = false;
-    m_store->clear();
+    newStore();
     m_path.clear();
     m_records = 0;
     ++m_generation;

@@ -41,7 +41,8 @@ class RunSession : public QObject {
 
     const std::shared_ptr<const runs::Operations>& operations() const { return m_operations; }
     metrics::MetricStore& store() { return *m_store; }
-    // Shared ownership for background readers of a store that no longer changes (offline runs).
+    // Shared ownership for background readers of a store that no longer changes (offline runs): a new run,
+    // a reset or close() replaces the store, never changes the one handed out.
     std::shared_ptr<const metrics::MetricStore> storePointer() const { return m_store; }
     const metrics::MetricStore& store() const { return *m_store; }
     Mode mode() const { return m_mode; }
@@ -108,6 +109,7 @@ class RunSession : public QObject {
     void setMode(Mode m);
     void startLoad(const QString& path, bool followAfter);
     void stopMonitor();
+    void newStore();
 
     std::shared_ptr<metrics::MetricStore> m_store;
     metrics::MetricsTailer* m_tailer = nullptr;

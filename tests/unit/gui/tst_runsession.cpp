@@ -2,6 +2,7 @@
 // sync copying logs): the GUI thread never waits for the monitor's thread, the thread left behind
 // cleans up after itself once its call returns, an old run's late end is not taken for the new run's,
 // and the application exits without destroying a thread that still runs.
+#include "gui_testdata.h"
 #include "runs/operations.h"
 #include "runsession.h"
 #include "test_gate.h"
@@ -199,6 +200,38 @@ class TestGuiRunSession : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
         QCOMPARE(ended.at(0).at(0).value<launch::JobState>(), launch::JobState::Finished);
         QCOMPARE(session.jobState(), launch::JobState::Finished);
+        session.close();
+    }
+
+    // A store handed to a reader on another thread (an offline run's analysis, through storePointer()) is never
+    // changed under it: close(), following another run or file give the session a new store instead.
+    void aStoreHandedOutIsNeverClearedUnderItsReader()
+    {
+        RunSession session(std::make_shared<runs::Operations>());
+        auto fill = [&session] {
+            session.store().onHello(guitest::hello(2));
+            for (qint64 s = 1; s <= 5; ++s)
+                session.store().onStep(guitest::step(s, 2));
+        };
+        fill();
+        std::shared_ptr<const metrics::MetricStore> held = session.storePointer();
+        session.close();
+        QCOMPARE(held->rowCount(), qint64(5));
+        QCOMPARE(held->worldSize(), 2);
+        QVERIFY(session.storePointer() != held);
+        QCOMPARE(session.store().rowCount(), qint64(0));
+
+        fill();
+        held = session.storePointer();
+        session.followRun(makeRun(QStringLiteral("new-store")), aliveTransport());
+        QCOMPARE(held->rowCount(), qint64(5));
+        QCOMPARE(session.store().rowCount(), qint64(0));
+
+        fill();
+        held = session.storePointer();
+        session.follow(m_tmp.filePath(QStringLiteral("not-yet.jsonl")), 0, 0);
+        QCOMPARE(held->rowCount(), qint64(5));
+        QCOMPARE(session.store().rowCount(), qint64(0));
         session.close();
     }
 
