@@ -52,8 +52,8 @@ constexpr int kFloatScalars = 7;
 
 // A per-rank column's chunk: 256 steps, 1 KiB. Every column of a row starts a new chunk at the same step, so
 // a 1,024-rank job's 11,264 columns all allocate then; 1 KiB chunks lie four to a page, so that costs about 2,800
-// page faults, against 11,264 with 4 KiB chunks (a page each): 22-26 ms of the GUI thread every 1,024 steps, and
-// the same in the piece of the live diagnosis' copy that crossed a chunk (bench_gui_monitor, 2026-12-07).
+// page faults, against 11,264 with 4 KiB chunks (a page each). The largest of 4,096 onStep calls took 23 ms with
+// 4 KiB chunks and 10 ms with these (docs/measurements/bench_scale.md).
 using RankColumn = ChunkedColumn<float, 8>;
 static_assert(RankColumn::kChunk == MetricStore::kRankColumnRows);
 
