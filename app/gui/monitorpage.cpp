@@ -185,6 +185,7 @@ void MonitorPage::connectBehaviour()
     }
     connect(m_balance, &monitor::BalanceTab::ranksPicked, this, &MonitorPage::setSelectedRanks);
     connect(m_balance, &monitor::BalanceTab::viewChanged, this, [this] { schedule(DirtyData); });
+    connect(m_balance, &monitor::BalanceTab::heatmapRowsChanged, this, [this] { schedule(DirtyRange); });
 }
 
 MonitorPage::~MonitorPage() = default;

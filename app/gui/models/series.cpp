@@ -232,9 +232,7 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
     float mn = std::numeric_limits<float>::infinity(), mx = -mn;
     // Every bucket holds at least rows / columns rows, so it holds a multiple of this stride.
     const qint64 stride = std::max<qint64>(1, rows / g.columns / std::max(1, samplesPerBucket));
-    if (groups.empty())
-        cache = nullptr;
-    // In pieces only where the cache keeps every piece: the rows sampled, at most, times the groups.
+    // In pieces only where the cache keeps every piece: the rows sampled, at most, times the grid's rows.
     const qint64 sampled = rows / stride + g.columns;
     qint64 budget = cache && maxNewRows >= 0 && cache->holds(size_t(sampled) * size_t(g.ranks))
                         ? std::max<qint64>(1, maxNewRows)
@@ -252,8 +250,11 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
         }
         --budget;
         heatmapRow(store, metric, r, values);
-        if (groups.empty())
+        if (groups.empty()) {
+            if (cache && r + 1 < store.rowCount())
+                cache->keep(r, values);
             return &values;
+        }
         for (int k = 0; k < g.ranks; ++k) {
             members.clear();
             for (int rank : groups[size_t(k)])

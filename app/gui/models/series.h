@@ -66,9 +66,10 @@ enum class HeatmapMetric {
     Count
 };
 
-// The groups' values of the heatmap's rows (the median of each host's ranks), kept between refreshes: panning
-// a heatmap by host then reads 128 values per sampled row instead of taking 128 medians of 1,024 again (106 ms
-// a frame at 1,024 ranks and 2,000 steps before). For one store generation (the session's run), rewind count
+// The values of the heatmap's rows (each rank's, or the median of each host's ranks), kept between refreshes:
+// panning a heatmap by host then reads 128 values per sampled row instead of taking 128 medians of 1,024 again
+// (106 ms a frame at 1,024 ranks and 2,000 steps before), and a grid of every rank can be drawn in pieces. For
+// one store generation (the session's run), rewind count
 // (MetricStore::rewinds: a resumed run replaces rows), metric and grouping; a row is kept once it is not the
 // store's last (a row does not change after that, unless the store rewinds).
 class HeatmapRowCache {
@@ -96,8 +97,8 @@ class HeatmapRowCache {
 // otherwise the maximum over each bucket of rows (sampled: the rows that are multiples of one stride for
 // the whole grid, so that a panned view samples the same rows, at most about samplesPerBucket per
 // bucket). With `groups` (e.g. the ranks of each host, analysis::ranksByHost), one row per group instead,
-// holding the median of its ranks' values; `ranks` then counts the groups. `cache`, with groups, keeps
-// the groups' values of each sampled row for the next call. `maxNewRows` (with a cache only): at most
+// holding the median of its ranks' values; `ranks` then counts the groups. `cache` keeps the values (the
+// groups' or the ranks') of each sampled row for the next call. `maxNewRows` (with a cache only): at most
 // that many rows not in the cache are read, left to right; the grid is then `complete` once a call finds
 // every row it needs in the cache, and until then a column of which no row was read yet is unknown (NaN).
 // That bounds a call's cost, so a caller draws the grid in pieces, one call per frame (the first frame that

@@ -13,6 +13,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <vector>
+
 class QCheckBox;
 class QCPBars;
 class QCPColorMap;
@@ -70,8 +72,10 @@ class BalanceTab : public QWidget {
   Q_SIGNALS:
     // A bar was clicked (its rank) or the bars double-clicked (none).
     void ranksPicked(const QList<int>& ranks);
-    // What the tab shows changed (a host opened or closed, the heatmap's rows): it needs a refresh.
+    // What the tab shows changed (a host opened or closed): it needs a refresh.
     void viewChanged();
+    // The heatmap's rows changed (by host or every rank): the heatmap needs a refresh, the bars do not.
+    void heatmapRowsChanged();
 
   private:
     void buildBars();
@@ -100,6 +104,7 @@ class BalanceTab : public QWidget {
     HeatmapRowCache m_heatCache;                // their medians by row, for the next refresh
     QStringList m_heatHosts;
     int m_heatRows = 0;
+    std::vector<float> m_heatShown; // the grid's cells as last set on the heatmap (HeatmapGrid::cells)
     bool m_heatComplete = true;
     QToolButton* m_back = nullptr;
     QTableWidget* m_slowest = nullptr;

@@ -370,6 +370,24 @@ class TestMonitorPage : public QObject {
             otherSum += cells->cell(c, other);
         }
         QVERIFY(slowSum > otherSum);
+
+        // Every rank's row: in pieces too, filled by the page's own refreshes.
+        tab->heatmapRanksBox()->setChecked(true);
+        page.refreshNow();
+        QCOMPARE(cells->valueSize(), 1024);
+        QVERIFY(!tab->heatmapComplete());
+        const int firstUnknownByRank = unknownColumns();
+        QVERIFY2(firstUnknownByRank > 0 && firstUnknownByRank < cells->keySize(),
+                 qPrintable(QString::number(firstUnknownByRank)));
+        QTRY_VERIFY_WITH_TIMEOUT(tab->heatmapComplete(), 10000);
+        QCOMPARE(unknownColumns(), 0);
+        const int slowRank = 77 * 8, otherRank = 0; // node078's first rank, node001's
+        slowSum = otherSum = 0;
+        for (int c = 0; c < cells->keySize(); ++c) {
+            slowSum += cells->cell(c, slowRank);
+            otherSum += cells->cell(c, otherRank);
+        }
+        QVERIFY(slowSum > otherSum);
     }
 
     void stallWarningListedAsFinding()

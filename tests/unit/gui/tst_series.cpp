@@ -137,33 +137,38 @@ class TestSeries : public QObject {
     // In pieces: each call reads at most the rows it is allowed, left to right; columns of no row read yet are
     // unknown; the calls together give the grid computed at once, and the call that reads the last row missing
     // says it is complete. Without a cache the limit does not apply (nothing would carry the pieces).
-    void heatmapByHostInPieces()
+    // By host and by rank: the grid read a piece a call equals the grid read at once.
+    void heatmapInPieces()
     {
         metrics::MetricStore store;
         store.onHello(guitest::hello(12));
         for (int s = 1; s <= 3000; ++s)
             store.onStep(guitest::step(s, 12, s % 37 == 0 ? (s / 37) % 12 : -1));
         const std::vector<std::vector<int>> hosts = {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
-        const HeatmapGrid whole = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts);
-        QVERIFY(whole.complete);
-        QVERIFY(heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, nullptr, 10).complete);
-        HeatmapRowCache cache;
-        cache.use(1, store.rewinds(), HeatmapMetric::Comm, hosts);
-        // 3,000 rows, a stride of 3: 1,000 rows sampled, 10 per column; 250 rows a call fill 25 columns.
-        HeatmapGrid piece = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, &cache, 250);
-        QVERIFY(!piece.complete);
-        QCOMPARE(cache.rows(), size_t(250));
-        QCOMPARE(piece.at(24, 0), whole.at(24, 0));
-        QVERIFY(std::isnan(piece.at(25, 0)) && std::isnan(piece.at(99, 2)));
-        int calls = 1;
-        while (!piece.complete && calls < 10) {
-            piece = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, hosts, &cache, 250);
-            ++calls;
+        for (const std::vector<std::vector<int>>& groups : {hosts, std::vector<std::vector<int>>{}}) {
+            const int rows = groups.empty() ? 12 : 3;
+            const HeatmapGrid whole = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, groups);
+            QVERIFY(whole.complete);
+            QCOMPARE(whole.ranks, rows);
+            QVERIFY(heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, groups, nullptr, 10).complete);
+            HeatmapRowCache cache;
+            cache.use(1, store.rewinds(), HeatmapMetric::Comm, groups);
+            // 3,000 rows, a stride of 3: 1,000 rows sampled, 10 per column; 250 rows a call fill 25 columns.
+            HeatmapGrid piece = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, groups, &cache, 250);
+            QVERIFY(!piece.complete);
+            QCOMPARE(cache.rows(), size_t(250));
+            QCOMPARE(piece.at(24, 0), whole.at(24, 0));
+            QVERIFY(std::isnan(piece.at(25, 0)) && std::isnan(piece.at(99, rows - 1)));
+            int calls = 1;
+            while (!piece.complete && calls < 10) {
+                piece = heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, groups, &cache, 250);
+                ++calls;
+            }
+            QCOMPARE(calls, 4); // four calls of 250 rows read the 1,000
+            QVERIFY(piece.cells == whole.cells);
+            QCOMPARE(piece.min, whole.min);
+            QCOMPARE(piece.max, whole.max);
         }
-        QCOMPARE(calls, 4); // four calls of 250 rows read the 1,000
-        QVERIFY(piece.cells == whole.cells);
-        QCOMPARE(piece.min, whole.min);
-        QCOMPARE(piece.max, whole.max);
     }
     void decimatedSeriesKeepsExtremes()
     {
