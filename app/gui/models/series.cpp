@@ -234,9 +234,10 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
     const qint64 stride = std::max<qint64>(1, rows / g.columns / std::max(1, samplesPerBucket));
     // In pieces only where the cache keeps every piece: the rows sampled, at most, times the grid's rows.
     const qint64 sampled = rows / stride + g.columns;
-    qint64 budget = cache && maxNewRows >= 0 && cache->holds(size_t(sampled) * size_t(g.ranks))
-                        ? std::max<qint64>(1, maxNewRows)
-                        : std::numeric_limits<qint64>::max();
+    // Rows are kept only where the cache holds them all: a grid of every rank over many steps (9,000 rows
+    // sampled of 1,024 values) would fill it, start it over and fill it again at every call.
+    const bool keep = cache && cache->holds(size_t(sampled) * size_t(g.ranks));
+    qint64 budget = keep && maxNewRows >= 0 ? std::max<qint64>(1, maxNewRows) : std::numeric_limits<qint64>::max();
     std::vector<float> values, members, grouped(size_t(g.ranks)), best(size_t(g.ranks));
     // The values of row r by column of the grid: each rank's, or each group's median of its ranks'; null once
     // the budget of rows read is spent.
@@ -251,7 +252,7 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
         --budget;
         heatmapRow(store, metric, r, values);
         if (groups.empty()) {
-            if (cache && r + 1 < store.rowCount())
+            if (keep && r + 1 < store.rowCount())
                 cache->keep(r, values);
             return &values;
         }
@@ -268,7 +269,7 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
             }
             grouped[size_t(k)] = v;
         }
-        if (cache && r + 1 < store.rowCount())
+        if (keep && r + 1 < store.rowCount())
             cache->keep(r, grouped);
         return &grouped;
     };
