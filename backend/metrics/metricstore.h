@@ -34,11 +34,7 @@ template <typename T, int Shift = 14> class ChunkedColumn {
     void appendSpan(const T* data, qint64 n)
     {
         while (n > 0) {
-            if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
-                chunks_.emplace_back();
-                if (chunks_.size() > 1)
-                    chunks_.back().reserve(size_t(kChunk));
-            }
+            startChunkIfFull();
             std::vector<T>& chunk = chunks_.back();
             const qint64 k = std::min(n, kChunk - qint64(chunk.size()));
             chunk.insert(chunk.end(), data, data + k);
@@ -49,11 +45,7 @@ template <typename T, int Shift = 14> class ChunkedColumn {
     }
     void append(T v)
     {
-        if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
-            chunks_.emplace_back();
-            if (chunks_.size() > 1)
-                chunks_.back().reserve(size_t(kChunk));
-        }
+        startChunkIfFull();
         chunks_.back().push_back(v);
         ++size_;
     }
@@ -65,15 +57,17 @@ template <typename T, int Shift = 14> class ChunkedColumn {
         if (n < 0)
             n = 0;
         const size_t keepChunks = size_t((n + kChunk - 1) >> kShift);
-        if (keepChunks > 0 && keepChunks <= spilled_.size() && spilled_[keepChunks - 1]) {
-            // The last chunk kept grows again: back into memory.
-            const T* p = spilled_[keepChunks - 1];
-            chunks_[keepChunks - 1].assign(p, p + kChunk);
-            spilled_[keepChunks - 1] = nullptr;
+        if (keepChunks <= spilled_.size()) {
+            // The last chunk kept grows again: back into memory; those before it stay spilled.
+            chunks_.clear();
+            if (keepChunks > 0) {
+                const T* p = spilled_[keepChunks - 1];
+                chunks_.emplace_back(p, p + kChunk);
+            }
+            spilled_.resize(keepChunks > 0 ? keepChunks - 1 : 0);
+        } else {
+            chunks_.resize(keepChunks - spilled_.size());
         }
-        chunks_.resize(keepChunks);
-        if (spilled_.size() > keepChunks)
-            spilled_.resize(keepChunks);
         if (keepChunks > 0)
             chunks_.back().resize(size_t(n - qint64(keepChunks - 1) * kChunk));
         size_ = n;
@@ -92,15 +86,17 @@ template <typename T, int Shift = 14> class ChunkedColumn {
             b += qint64(c.capacity() * sizeof(T));
         return b;
     }
-    const T* chunkData(size_t c) const { return c < spilled_.size() && spilled_[c] ? spilled_[c] : chunks_[c].data(); }
-    // Full chunk c is now read from `at` (kChunk elements that stay valid as long as the column): its memory
-    // is freed.
+    const T* chunkData(size_t c) const
+    {
+        return c < spilled_.size() ? spilled_[c] : chunks_[c - spilled_.size()].data();
+    }
+    // Full chunk c, the first still in memory (chunks are spilled in order), is now read from `at` (kChunk
+    // elements that stay valid as long as the column): its memory is freed.
     void spillChunk(size_t c, const T* at)
     {
-        if (spilled_.size() <= c)
-            spilled_.resize(c + 1, nullptr);
-        spilled_[c] = at;
-        std::vector<T>().swap(chunks_[c]);
+        Q_ASSERT(c == spilled_.size() && !chunks_.empty());
+        spilled_.push_back(at);
+        chunks_.erase(chunks_.begin());
     }
     // Calls f(const T *data, qint64 count, qint64 firstIndex) for contiguous spans covering [from, to).
     template <typename F> void forEachSpan(qint64 from, qint64 to, F&& f) const
@@ -116,8 +112,18 @@ template <typename T, int Shift = 14> class ChunkedColumn {
     }
 
   private:
+    void startChunkIfFull()
+    {
+        if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
+            chunks_.emplace_back();
+            if (spilled_.size() + chunks_.size() > 1)
+                chunks_.back().reserve(size_t(kChunk));
+        }
+    }
+    // Chunks [0, spilled_.size()) are in the spill file's mapping, the rest in memory, in chunks_: a spilled
+    // chunk costs a pointer, not an empty vector too (a day of 1,024 ranks spills 300 chunks per column).
+    std::vector<const T*> spilled_;
     std::vector<std::vector<T>> chunks_;
-    std::vector<const T*> spilled_; // by chunk: its mapping, or nullptr while in memory
     qint64 size_ = 0;
 };
 
