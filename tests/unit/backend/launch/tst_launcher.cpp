@@ -175,26 +175,30 @@ void TestLauncher::cancelInTheLaunchWindowStopsTheRun()
     const QString mpirun = script(QStringLiteral("mpirun-window"), "echo started\nsleep 30 &\nwait $!\n");
     const QString runs = m_tmp.filePath(QStringLiteral("runs-window"));
     {
-        FakeTransport t;
-        t.start = FakeTransport::Start::Normal;
-        const auto r = Launcher::launch(t, spec(), profileWith(mpirun), runs);
-        QVERIFY2(r.ok(), qPrintable(r.errorString()));
-        const QString dir = r->runDir;
+        // The wrapper can write its pid before cancel first reads it (a loaded machine, a sanitized build: the
+        // TSan run of 59cb1ff): the window is missed, the run is cancelled the ordinary way, and it launches again.
         bool forced = false;
-        t.afterRead = [&](const QString& path, qint64, qint64) {
-            if (forced || path != runFile(dir, runfile::kPid) || QFile::exists(runFile(dir, runfile::kPid)))
-                return;
-            forced = true;
-            QElapsedTimer waited;
-            waited.start();
-            while (QFile(runFile(dir, runfile::kStdout)).size() == 0 && waited.elapsed() < 10000)
-                QThread::msleep(10);
-        };
-        const auto cancelled = Launcher::cancel(t, dir, 5000);
-        QVERIFY(forced);
-        QVERIFY2(cancelled.ok(), qPrintable(cancelled.errorString()));
-        QCOMPARE(jobStateName(cancelled.value()), QStringLiteral("cancelled"));
-        QTRY_VERIFY_WITH_TIMEOUT(!readRunFiles(m_t, dir).groupAlive, 5000);
+        for (int attempt = 0; attempt < 5 && !forced; ++attempt) {
+            FakeTransport t;
+            t.start = FakeTransport::Start::Normal;
+            const auto r = Launcher::launch(t, spec(), profileWith(mpirun), runs);
+            QVERIFY2(r.ok(), qPrintable(r.errorString()));
+            const QString dir = r->runDir;
+            t.afterRead = [&](const QString& path, qint64, qint64) {
+                if (forced || path != runFile(dir, runfile::kPid) || QFile::exists(runFile(dir, runfile::kPid)))
+                    return;
+                forced = true;
+                QElapsedTimer waited;
+                waited.start();
+                while (QFile(runFile(dir, runfile::kStdout)).size() == 0 && waited.elapsed() < 10000)
+                    QThread::msleep(10);
+            };
+            const auto cancelled = Launcher::cancel(t, dir, 5000);
+            QVERIFY2(cancelled.ok(), qPrintable(cancelled.errorString()));
+            QCOMPARE(jobStateName(cancelled.value()), QStringLiteral("cancelled"));
+            QTRY_VERIFY_WITH_TIMEOUT(!readRunFiles(m_t, dir).groupAlive, 5000);
+        }
+        QVERIFY2(forced, "no launch of five left the window open");
     }
     for (int trial = 0; trial < 50; ++trial) {
         const auto r = Launcher::launch(m_t, spec(), profileWith(mpirun), runs);
