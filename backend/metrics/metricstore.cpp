@@ -183,7 +183,7 @@ struct MetricStore::Private {
             }
             for (auto& cols : rank)
                 for (auto& c : cols) {
-                    c.spillChunk(spilledChunks, reinterpret_cast<const float*>(at));
+                    c.spillNextChunk(reinterpret_cast<const float*>(at));
                     at += sizeof(float) * size_t(RankColumn::kChunk);
                 }
             ++spilledChunks;

@@ -90,11 +90,11 @@ template <typename T, int Shift = 14> class ChunkedColumn {
     {
         return c < spilled_.size() ? spilled_[c] : chunks_[c - spilled_.size()].data();
     }
-    // Full chunk c, the first still in memory (chunks are spilled in order), is now read from `at` (kChunk
-    // elements that stay valid as long as the column): its memory is freed.
-    void spillChunk(size_t c, const T* at)
+    // The first chunk still in memory (chunks are spilled in order), which is full, is now read from `at`
+    // (kChunk elements that stay valid as long as the column): its memory is freed.
+    void spillNextChunk(const T* at)
     {
-        Q_ASSERT(c == spilled_.size() && !chunks_.empty());
+        Q_ASSERT(!chunks_.empty());
         spilled_.push_back(at);
         chunks_.erase(chunks_.begin());
     }

@@ -186,12 +186,20 @@ void memory(int ranks, int hosts, qint64 steps, quint32 seed)
 }
 
 // ---- detection ----------------------------------------------------------------------------------------
-analysis::DiagnosisOptions liveOptions()
+// The detector's options with the ones given on the command line: every step, as a finished run's report.
+analysis::DiagnosisOptions detectorOptions()
 {
     analysis::DiagnosisOptions o;
-    o.stragglerSteps = analysis::LiveDiagnosis::kStragglerSteps;
     o.stragglerAlpha = stragglerAlpha;
     o.stragglerMinEffect = stragglerMinEffect;
+    return o;
+}
+
+// ... and the last steps only, as the live analysis.
+analysis::DiagnosisOptions liveOptions()
+{
+    analysis::DiagnosisOptions o = detectorOptions();
+    o.stragglerSteps = analysis::LiveDiagnosis::kStragglerSteps;
     return o;
 }
 
@@ -282,10 +290,7 @@ void falseFindings(int ranks, int hosts, qint64 steps, qint64 perRun, quint32 se
         run.ranks = ranks, run.hosts = hosts, run.seed = rng();
         const qint64 n = std::min(perRun, steps - done);
         const auto store = generate(run, n);
-        analysis::DiagnosisOptions o; // every step of the run, as a finished run's report does
-        o.stragglerAlpha = stragglerAlpha;
-        o.stragglerMinEffect = stragglerMinEffect;
-        for (const Finding& f : Diagnosis::analyze(*store, o)) {
+        for (const Finding& f : Diagnosis::analyze(*store, detectorOptions())) {
             found += isStraggler(f);
             if (isStraggler(f) && verbose) {
                 std::printf("    false: %s\n     ", qPrintable(f.summary));
