@@ -198,6 +198,7 @@ void HeatmapRowCache::use(quint64 generation, qint64 rewinds, HeatmapMetric metr
     m_groups = groups;
     m_rows.clear();
     m_values = 0;
+    m_columns = Columns();
 }
 
 const std::vector<float>* HeatmapRowCache::find(qint64 row) const
@@ -273,28 +274,61 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
             cache->keep(r, grouped);
         return &grouped;
     };
+    HeatmapRowCache::Columns* last = keep ? &cache->lastColumns() : nullptr;
+    const bool reuse = last && last->sameShape(fromRow, toRow, stride, g.columns, g.ranks);
+    std::vector<char> final(size_t(g.columns), 0);
+    std::vector<float> columnMin(size_t(g.columns), std::numeric_limits<float>::infinity());
+    std::vector<float> columnMax(size_t(g.columns), -std::numeric_limits<float>::infinity());
+    g.unchanged.assign(size_t(g.columns), 0);
     for (int c = 0; c < g.columns; ++c) {
         const qint64 a = fromRow + rows * c / g.columns;
         const qint64 e = std::max(a + 1, fromRow + rows * (c + 1) / g.columns);
-        std::fill(best.begin(), best.end(), std::numeric_limits<float>::quiet_NaN());
-        for (qint64 r = (a + stride - 1) / stride * stride; r < e; r += stride) {
-            const std::vector<float>* row = rowValues(r);
-            if (!row)
-                break; // the rest of this piece's rows come in a later call
-            const std::vector<float>& v = *row;
-            for (int k = 0; k < g.ranks; ++k) {
-                float& b = best[size_t(k)];
-                if (std::isfinite(v[size_t(k)]) && !(v[size_t(k)] <= b))
-                    b = std::isfinite(b) ? std::max(b, v[size_t(k)]) : v[size_t(k)];
+        float* column = g.cells.data() + size_t(c) * size_t(g.ranks);
+        if (reuse && last->final[size_t(c)]) {
+            std::copy_n(last->cells.data() + size_t(c) * size_t(g.ranks), g.ranks, column);
+            final[size_t(c)] = g.unchanged[size_t(c)] = 1;
+            columnMin[size_t(c)] = last->columnMin[size_t(c)];
+            columnMax[size_t(c)] = last->columnMax[size_t(c)];
+        } else {
+            std::fill(best.begin(), best.end(), std::numeric_limits<float>::quiet_NaN());
+            bool whole = true;
+            qint64 lastRead = -1;
+            for (qint64 r = (a + stride - 1) / stride * stride; r < e; r += stride) {
+                const std::vector<float>* row = rowValues(r);
+                if (!row) {
+                    whole = false;
+                    break; // the rest of this piece's rows come in a later call
+                }
+                lastRead = r;
+                const std::vector<float>& v = *row;
+                for (int k = 0; k < g.ranks; ++k) {
+                    float& b = best[size_t(k)];
+                    if (std::isfinite(v[size_t(k)]) && !(v[size_t(k)] <= b))
+                        b = std::isfinite(b) ? std::max(b, v[size_t(k)]) : v[size_t(k)];
+                }
             }
+            // The store's last row may still change (it is never kept either).
+            final[size_t(c)] = whole && lastRead + 1 < store.rowCount();
+            std::copy(best.begin(), best.end(), column);
+            for (int k = 0; k < g.ranks; ++k)
+                if (std::isfinite(best[size_t(k)])) {
+                    columnMin[size_t(c)] = std::min(columnMin[size_t(c)], best[size_t(k)]);
+                    columnMax[size_t(c)] = std::max(columnMax[size_t(c)], best[size_t(k)]);
+                }
         }
-        for (int k = 0; k < g.ranks; ++k) {
-            g.cells[size_t(c) * size_t(g.ranks) + size_t(k)] = best[size_t(k)];
-            if (std::isfinite(best[size_t(k)])) {
-                mn = std::min(mn, best[size_t(k)]);
-                mx = std::max(mx, best[size_t(k)]);
-            }
-        }
+        mn = std::min(mn, columnMin[size_t(c)]);
+        mx = std::max(mx, columnMax[size_t(c)]);
+    }
+    if (last) {
+        last->fromRow = fromRow;
+        last->toRow = toRow;
+        last->stride = stride;
+        last->columns = g.columns;
+        last->ranks = g.ranks;
+        last->cells = g.cells;
+        last->final = std::move(final);
+        last->columnMin = std::move(columnMin);
+        last->columnMax = std::move(columnMax);
     }
     auto centre = [&](int c) {
         const qint64 a = fromRow + rows * c / g.columns;

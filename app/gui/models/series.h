@@ -83,6 +83,23 @@ class HeatmapRowCache {
     // pieces kept).
     bool holds(size_t values) const { return values <= kMaxValues; }
 
+    // The columns of the grid computed last, with which of them are final (every row sampled was read, none
+    // the store's last). A call of the same shape copies those instead of taking their maximum again: a grid
+    // of every rank drawn in pieces took the maximum of up to 2,000 kept rows of 1,024 values at every piece
+    // (5-8 ms of a 14-17 ms frame).
+    struct Columns {
+        qint64 fromRow = -1, toRow = -1, stride = 0;
+        int columns = 0, ranks = 0;
+        std::vector<float> cells;                // as HeatmapGrid::cells
+        std::vector<char> final;                 // per column
+        std::vector<float> columnMin, columnMax; // over each column's finite cells
+        bool sameShape(qint64 from, qint64 to, qint64 s, int c, int r) const
+        {
+            return from == fromRow && to == toRow && s == stride && c == columns && r == ranks;
+        }
+    };
+    Columns& lastColumns() { return m_columns; }
+
   private:
     static constexpr size_t kMaxValues = size_t(1) << 22; // 16 MiB of floats, then it starts over
     quint64 m_generation = 0;
@@ -91,6 +108,7 @@ class HeatmapRowCache {
     std::vector<std::vector<int>> m_groups;
     size_t m_values = 0;
     std::unordered_map<qint64, std::vector<float>> m_rows;
+    Columns m_columns;
 };
 
 // A rank x step grid over rows [fromRow, toRow): one column per row when they fit in maxColumns,
@@ -108,7 +126,10 @@ struct HeatmapGrid {
     bool complete = true;
     double firstStep = 0, lastStep = 0; // step at the centre of the first and last column
     std::vector<float> cells;           // column-major: cells[col * ranks + rank], NaN = unknown
-    float min = 0, max = 0;             // over finite cells
+    // Per column: copied from the grid the cache computed last, of the same shape (so a caller that shows
+    // every grid it gets need not compare that column's cells again).
+    std::vector<char> unchanged;
+    float min = 0, max = 0; // over finite cells
     float at(int col, int rank) const { return cells[size_t(col) * size_t(ranks) + size_t(rank)]; }
 };
 double heatmapValue(const metrics::MetricStore& store, HeatmapMetric metric, qint64 row, int rank);

@@ -447,13 +447,20 @@ void BalanceTab::refreshHeatmap(const MetricStore& store, quint64 generation, bo
             m_heatGroups.push_back(std::move(h.ranks));
         }
     }
-    const int maxColumns = std::max(200, m_heatPlot->axisRect()->width());
+    // A column per pixel, the width rounded down to 64: the axis' labels (host names or rank numbers) change the
+    // width a little, and a grid of another shape is computed and set whole again.
+    const int maxColumns = std::max(192, m_heatPlot->axisRect()->width() / 64 * 64);
     m_heatCache.use(generation, store.rewinds(), m_metric, m_heatGroups);
     // The rows not yet kept are read kHeatmapValuesPerRefresh values a refresh, so no refresh holds the GUI
     // thread for all of them (2,000 steps of 1,024 ranks: 44-59 ms by host, 20 ms of 49 by rank); the grid fills
     // in over the next refreshes (MonitorPage asks for them while heatmapComplete() is false).
     constexpr qint64 kHeatmapValuesPerRefresh = 256 * 1024;
-    const qint64 newRows = std::max<qint64>(16, kHeatmapValuesPerRefresh / std::max(1, store.worldSize()));
+    qint64 newRows = std::max<qint64>(16, kHeatmapValuesPerRefresh / std::max(1, store.worldSize()));
+    // A grid of another number of rows is allocated and blanked first (768 x 1,024 cells: 5 ms of a 22 ms
+    // frame, mostly page faults), so that frame reads a quarter of the rows.
+    const int gridRows = byHost ? int(m_heatGroups.size()) : store.worldSize();
+    if (m_heat->data()->valueSize() != gridRows)
+        newRows = std::max<qint64>(16, newRows / 4);
     const HeatmapGrid g = heatmapGrid(store, m_metric, r0, r1, maxColumns, 8, m_heatGroups, &m_heatCache, newRows);
     m_heatComplete = g.complete;
     QCPColorMapData* cells = m_heat->data();
@@ -468,11 +475,15 @@ void BalanceTab::refreshHeatmap(const MetricStore& store, quint64 generation, bo
         cells->keySize() == g.columns && cells->valueSize() == g.ranks && m_heatShown.size() == g.cells.size();
     cells->setSize(g.columns, g.ranks);
     cells->setRange(QCPRange(g.firstStep, g.lastStep), QCPRange(0, std::max(0, g.ranks - 1)));
+    if (!sameShape) { // a new grid: blank, then its known cells (while in pieces, most are not known yet)
+        cells->fill(std::numeric_limits<double>::quiet_NaN());
+        m_heatShown.assign(g.cells.size(), std::numeric_limits<float>::quiet_NaN());
+    }
     for (int c = 0; c < g.columns; ++c)
-        for (int r = 0; r < g.ranks; ++r) {
+        for (int r = sameShape && g.unchanged[size_t(c)] ? g.ranks : 0; r < g.ranks; ++r) {
             const size_t i = size_t(c) * size_t(g.ranks) + size_t(r);
-            const float v = g.cells[i], shown = sameShape ? m_heatShown[i] : 0.f;
-            if (!sameShape || !(v == shown || (std::isnan(v) && std::isnan(shown))))
+            const float v = g.cells[i], shown = m_heatShown[i];
+            if (!(v == shown || (std::isnan(v) && std::isnan(shown))))
                 cells->setCell(c, r, v);
         }
     m_heatShown = g.cells;

@@ -157,9 +157,11 @@ int main(int argc, char** argv)
         out << "1024 ranks, panning (load-balance tab): median " << pan.median << " ms, p95 " << pan.p95 << " ms, max "
             << pan.max << " ms\n";
         page.balanceTab()->heatmapRanksBox()->setChecked(true);
+        // The first frame allocates the grid of 1,024 rows; the next ones fill it in (BalanceTab::refreshHeatmap).
+        const Frames firstOfRanks = timeFrames(page, session, 1, false);
         const Frames ranks1024 = timeFrames(page, session, 10, false);
-        out << "1024 ranks, heatmap of every rank: median " << ranks1024.median << " ms, max " << ranks1024.max
-            << " ms\n";
+        out << "1024 ranks, heatmap of every rank: first frame " << firstOfRanks.max << " ms; then median "
+            << ranks1024.median << " ms, max " << ranks1024.max << " ms\n";
     }
     out << "target: <= 16 ms per frame\n";
     return 0;

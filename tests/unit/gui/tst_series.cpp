@@ -168,6 +168,25 @@ class TestSeries : public QObject {
             QVERIFY(piece.cells == whole.cells);
             QCOMPARE(piece.min, whole.min);
             QCOMPARE(piece.max, whole.max);
+            // The columns computed last are kept, every one final: rows up to 2,999 of 3,000, never the last.
+            const HeatmapRowCache::Columns& last = cache.lastColumns();
+            QCOMPARE(last.columns, 100);
+            QVERIFY(std::all_of(last.final.begin(), last.final.end(), [](char f) { return f != 0; }));
+            QVERIFY(last.cells == whole.cells);
+            // A call of the same shape copies them: altered kept columns show through (proof the copy is read);
+            // another shape (panned) computes them again.
+            HeatmapRowCache::Columns& kept = cache.lastColumns();
+            std::fill(kept.cells.begin(), kept.cells.begin() + rows, -1.f);
+            QCOMPARE(heatmapGrid(store, HeatmapMetric::Comm, 0, 3000, 100, 8, groups, &cache, 250).at(0, 0), -1.f);
+            QVERIFY(heatmapGrid(store, HeatmapMetric::Comm, 3, 3003, 100, 8, groups, &cache, 250).at(0, 0) >= 0.f);
+            // A column that samples the store's last row is not final (the row may still change): a column a row.
+            heatmapGrid(store, HeatmapMetric::Comm, 0, -1, 3000, 8, groups, &cache);
+            QCOMPARE(cache.lastColumns().columns, 3000);
+            QVERIFY(!cache.lastColumns().final.back());
+            QVERIFY(cache.lastColumns().final.front());
+            // Another grouping (or run, metric, rewind) forgets them.
+            cache.use(1, store.rewinds(), HeatmapMetric::Forward, groups);
+            QCOMPARE(cache.lastColumns().columns, 0);
         }
     }
     void decimatedSeriesKeepsExtremes()
