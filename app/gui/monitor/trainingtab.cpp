@@ -74,10 +74,12 @@ void TrainingTab::setSmoothing(double beta)
 bool TrainingTab::updateSmoothed(const MetricStore& store, bool rebuild)
 {
     const qint64 rows = store.rowCount();
-    // A resumed run replaces steps: when the row we smoothed last changed step, start over.
+    // A resumed run replaces steps: when the store rewound or the row we smoothed last changed step, start over.
+    // Its own last step, not the plots': those stay behind while another tab shows, and comparing with them
+    // started over (and rebuilt every tab) at every other step of a live run.
     if (!rebuild && !m_smoothed.empty()) {
         const qint64 last = qint64(m_smoothed.size()) - 1;
-        if (last >= rows || store.stepAt(last) != m_plottedLastStep)
+        if (last >= rows || store.stepAt(last) != m_smoothedLastStep || store.rewinds() != m_smoothedRewinds)
             rebuild = true;
     }
     if (rebuild) {
@@ -91,6 +93,8 @@ bool TrainingTab::updateSmoothed(const MetricStore& store, bool rebuild)
         m_smoothed.push_back(float(m_ema.add(store.scalarAt(Scalar::Loss, r))));
     if (rows > 0 && rebuild)
         m_plottedLastStep = store.stepAt(rows - 1);
+    m_smoothedLastStep = rows > 0 ? store.stepAt(rows - 1) : -1;
+    m_smoothedRewinds = store.rewinds();
     return rebuild;
 }
 

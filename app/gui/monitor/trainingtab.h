@@ -57,7 +57,8 @@ class TrainingTab : public QWidget {
     qint64 m_plottedRows = 0; // rows appended point by point (raw mode)
     qint64 m_plottedLastStep = -1;
     bool m_decimatedMode = false;
-    std::vector<float> m_smoothed; // debiased EMA of the loss, per store row
+    std::vector<float> m_smoothed;                         // debiased EMA of the loss, per store row
+    qint64 m_smoothedLastStep = -1, m_smoothedRewinds = 0; // of the store's last row smoothed
     DebiasedEma m_ema{0.6};
     EnvelopeCache m_envelopes;
 };

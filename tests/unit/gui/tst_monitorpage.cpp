@@ -1,5 +1,6 @@
 #include "findingspanel.h"
 #include "gui_testdata.h"
+#include "monitor/trainingtab.h"
 #include "monitorpage.h"
 #include "qcp.h"
 #include "runs/operations.h"
@@ -507,6 +508,28 @@ class TestMonitorPage : public QObject {
         page.refreshNow();
         QCOMPARE(page.lossGraph()->dataCount(), 15);
         QCOMPARE(page.lossGraph()->data()->at(14)->value, 1.0);
+    }
+
+    // The smoothed loss follows a live run step by step whichever tab shows, and starts over only when asked or when
+    // the run was resumed (steps replaced). It compared with the plots' last step, which stays behind while another
+    // tab shows, and so started over, rebuilding every tab, at every other step of a live run.
+    void smoothedLossStartsOverOnlyOnResume()
+    {
+        metrics::MetricStore store;
+        store.onHello(guitest::hello(2));
+        for (int s = 1; s <= 10; ++s)
+            store.onStep(guitest::step(s, 2));
+        monitor::TrainingTab tab;
+        QVERIFY(tab.updateSmoothed(store, true));
+        for (int s = 11; s <= 14; ++s) {
+            store.onStep(guitest::step(s, 2));
+            QVERIFY2(!tab.updateSmoothed(store, false), qPrintable(QString::number(s))); // its plots stay at 10
+            QCOMPARE(tab.smoothedLoss().size(), size_t(s));
+        }
+        store.onStep(guitest::step(12, 2)); // resumed from step 11: steps 12 on replaced
+        QVERIFY(tab.updateSmoothed(store, false));
+        QCOMPARE(tab.smoothedLoss().size(), size_t(12));
+        QVERIFY(!tab.updateSmoothed(store, false));
     }
 
     void exportPng()
