@@ -65,50 +65,70 @@ bool BalanceSummary::sharesEqual() const
 
 BalanceSummary balanceSummary(const MetricStore& store)
 {
-    BalanceSummary b;
-    if (store.rowCount() == 0 || store.worldSize() == 0 || !store.hasRankMetric(RankMetric::Samples))
-        return b;
-    // Rank by rank, a column at a time (2,000 steps of 1,024 ranks: 5 ms, against 21 ms a value at a time, the
-    // largest part of the load-balance tab's first frame): first the rows where some rank has no share (a step
-    // written without `samples`), which count for nothing; then the rows whose split differs from the last
-    // row before them that counts.
-    const qint64 rows = store.rowCount();
-    std::vector<char> counts(size_t(rows), 1), differs(size_t(rows), 0);
-    for (int r = 0; r < store.worldSize(); ++r) {
-        const std::vector<float> column = store.series(metrics::SeriesId::of(RankMetric::Samples, r));
-        for (qint64 row = 0; row < rows; ++row)
-            counts[size_t(row)] &= char(isShare(column[size_t(row)]));
+    BalanceTracker tracker;
+    return tracker.update(store, 0);
+}
+
+const BalanceSummary& BalanceTracker::update(const MetricStore& store, quint64 storeId)
+{
+    if (storeId != m_storeId || store.rewinds() != m_rewinds || store.worldSize() != m_world ||
+        store.rowCount() < m_rows) {
+        m_storeId = storeId;
+        m_rewinds = store.rewinds();
+        m_world = store.worldSize();
+        m_rows = 0;
+        m_lastChangeRow = m_lastRow = -1;
+        m_last.assign(size_t(m_world), -1);
+        m_summary = BalanceSummary();
     }
-    for (int r = 0; r < store.worldSize(); ++r) {
-        const std::vector<float> column = store.series(metrics::SeriesId::of(RankMetric::Samples, r));
-        int last = -1;
-        for (qint64 row = 0; row < rows; ++row) {
-            if (!counts[size_t(row)])
+    // No shares yet: nothing read, so the rows are read once some step carries them.
+    if (store.rowCount() == 0 || m_world == 0 || !store.hasRankMetric(RankMetric::Samples))
+        return m_summary;
+    BalanceSummary& b = m_summary;
+    // The new rows, rank by rank, a column at a time (a value at a time took 21 ms for 2,000 steps of 1,024
+    // ranks): first the rows where some rank has no share (a step written without `samples`), which count for
+    // nothing; then the rows whose split differs from the last row before them that counts.
+    const qint64 from = m_rows, rows = store.rowCount(), n = rows - from;
+    std::vector<char> counts(size_t(n), 1), differs(size_t(n), 0);
+    std::vector<float> column(counts.size());
+    for (int r = 0; r < m_world; ++r) {
+        store.rankSamples(RankMetric::Samples, r, from, rows, 1, column.data());
+        for (qint64 i = 0; i < n; ++i)
+            counts[size_t(i)] &= char(isShare(column[size_t(i)]));
+    }
+    for (int r = 0; r < m_world; ++r) {
+        store.rankSamples(RankMetric::Samples, r, from, rows, 1, column.data());
+        int& last = m_last[size_t(r)];
+        for (qint64 i = 0; i < n; ++i) {
+            if (!counts[size_t(i)])
                 continue;
-            const int n = int(column[size_t(row)]);
-            differs[size_t(row)] |= char(n != last);
-            last = n;
+            const int share = int(column[size_t(i)]);
+            differs[size_t(i)] |= char(share != last);
+            last = share;
         }
     }
-    qint64 lastChangeRow = -1, lastRow = -1;
-    for (qint64 row = 0; row < rows; ++row) {
-        if (!counts[size_t(row)])
+    for (qint64 i = 0; i < n; ++i) {
+        if (!counts[size_t(i)])
             continue;
-        lastRow = row;
-        if (!differs[size_t(row)])
+        const qint64 row = from + i;
+        m_lastRow = row;
+        if (!differs[size_t(i)])
             continue;
         if (b.sinceStep >= 0) {
             b.changes.push_back({store.stepAt(row), sharesAt(store, row)});
-            lastChangeRow = row;
+            m_lastChangeRow = row;
         }
         b.sinceStep = store.stepAt(row);
     }
-    if (lastRow >= 0) // a row that counts: the split is known (sinceStep too)
-        b.samples = sharesAt(store, lastRow);
-    if (lastChangeRow < 0)
+    m_rows = rows;
+    if (m_lastRow >= 0) // a row that counts: the split is known (sinceStep too)
+        b.samples = m_last;
+    if (m_lastChangeRow < 0)
         return b;
-    b.beforeMs = medianStepMs(store, lastChangeRow - BalanceSummary::kWindowSteps, lastChangeRow);
-    b.afterMs = medianStepMs(store, lastChangeRow + 1, lastChangeRow + 1 + BalanceSummary::kWindowSteps);
+    // The medians around the last change: the rows after it grow until it has kWindowSteps of them.
+    b.beforeMs = medianStepMs(store, m_lastChangeRow - BalanceSummary::kWindowSteps, m_lastChangeRow);
+    b.afterMs = medianStepMs(store, m_lastChangeRow + 1, m_lastChangeRow + 1 + BalanceSummary::kWindowSteps);
+    b.gainPct = detectors::kNaN;
     if (std::isfinite(b.beforeMs) && std::isfinite(b.afterMs) && b.beforeMs > 0)
         b.gainPct = (b.afterMs / b.beforeMs - 1.0) * 100.0;
     else

@@ -39,4 +39,21 @@ struct BalanceSummary {
 
 BalanceSummary balanceSummary(const metrics::MetricStore& store);
 
+// balanceSummary of a store that grows: each update reads only the rows added since the last one (a live
+// view summarised every share of the run at every refresh: 6-8 ms at 2,000 steps of 1,024 ranks, and a day
+// holds 43 times as many). It starts over for another store (`storeId`, e.g. the session's generation), one
+// that rewound (a resumed run replaces rows), or another world size.
+class BalanceTracker {
+  public:
+    const BalanceSummary& update(const metrics::MetricStore& store, quint64 storeId);
+    const BalanceSummary& summary() const { return m_summary; } // as of the last update
+
+  private:
+    BalanceSummary m_summary;
+    quint64 m_storeId = 0;
+    qint64 m_rewinds = -1, m_rows = 0, m_lastChangeRow = -1, m_lastRow = -1;
+    int m_world = -1;
+    std::vector<int> m_last; // each rank's share in the last row that counts (-1 before one)
+};
+
 } // namespace traindeck::analysis

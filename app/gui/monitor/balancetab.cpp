@@ -240,7 +240,7 @@ void BalanceTab::setHeatmapMetric(HeatmapMetric metric, const QString& label)
 void BalanceTab::refresh(const MetricStore& store, quint64 generation, bool following, bool rangeOnly)
 {
     if (!rangeOnly) {
-        m_shares = analysis::balanceSummary(store);
+        m_sharesTracker.update(store, generation);
         refreshShares();
         refreshBars(store);
     }
@@ -251,7 +251,7 @@ void BalanceTab::refresh(const MetricStore& store, quint64 generation, bool foll
 // what the last change did to the step time.
 void BalanceTab::refreshShares()
 {
-    const analysis::BalanceSummary& b = m_shares;
+    const analysis::BalanceSummary& b = m_sharesTracker.summary();
     m_sharesLabel->setVisible(b.hasSamples());
     if (!b.hasSamples()) {
         m_sharesLabel->clear();
@@ -343,10 +343,10 @@ void BalanceTab::refreshBars(const MetricStore& store)
             QString tip = host.isEmpty() ? tr("Rank %1").arg(r) : tr("Rank %1 on %2").arg(r).arg(host);
             tip += QLatin1Char('\n') +
                    tr("%1 ms per step (mean of the phases)").arg(QString::number(means.total(r), 'f', 1));
-            if (r < int(m_shares.samples.size()))
-                tip +=
-                    QLatin1Char('\n') + tr("%n sample(s) per step since step %1", nullptr, m_shares.samples[size_t(r)])
-                                            .arg(m_shares.sinceStep);
+            if (r < int(m_sharesTracker.summary().samples.size()))
+                tip += QLatin1Char('\n') +
+                       tr("%n sample(s) per step since step %1", nullptr, m_sharesTracker.summary().samples[size_t(r)])
+                           .arg(m_sharesTracker.summary().sinceStep);
             m_barTips.append(tip);
         }
         m_barRanks = ranks;
@@ -397,8 +397,8 @@ void BalanceTab::refreshBars(const MetricStore& store)
             const int r = m_barRanks.at(k);
             const QString host = store.hostOf(r);
             QString label = host.isEmpty() ? QString::number(r) : QStringLiteral("%1\n%2").arg(r).arg(host);
-            if (r < int(m_shares.samples.size()))
-                label += QLatin1Char('\n') + tr("%n sample(s)", nullptr, m_shares.samples[size_t(r)]);
+            if (r < int(m_sharesTracker.summary().samples.size()))
+                label += QLatin1Char('\n') + tr("%n sample(s)", nullptr, m_sharesTracker.summary().samples[size_t(r)]);
             ticker->addTick(k, label);
         }
         m_barsPlot->xAxis->setTicker(ticker);
@@ -551,8 +551,8 @@ void BalanceTab::setSelectedRanks(const QList<int>& ranks)
         if (first < now.lower || first > now.upper) // jump to it, keeping the zoom
             m_heatPlot->yAxis->setRange(first - row / 2, first + row / 2);
     }
-    for (QCustomPlot* p : {m_barsPlot, m_heatPlot})
-        p->replot(QCustomPlot::rpQueuedRefresh);
+    // MonitorPage replots the visible tab after the refresh that called this (rpQueuedRefresh here drew both plots
+    // a second time in that frame).
 }
 
 void BalanceTab::markHeatmapRows()

@@ -42,7 +42,7 @@ class BalanceTab : public QWidget {
     // heatmap's kept rows). rangeOnly: only the x range changed (panning, zooming), so only the heatmap,
     // the one view that follows it, is computed again.
     void refresh(const metrics::MetricStore& store, quint64 generation, bool following, bool rangeOnly = false);
-    void setSelectedRanks(const QList<int>& ranks); // sorted
+    void setSelectedRanks(const QList<int>& ranks); // sorted; the caller replots
     QList<QCustomPlot*> plots() const { return {m_barsPlot, m_heatPlot}; }
     // False while the heatmap by host is drawn in pieces: the next refresh (rangeOnly will do) adds a piece.
     bool heatmapComplete() const { return m_heatComplete; }
@@ -88,7 +88,7 @@ class BalanceTab : public QWidget {
 
     QLabel* m_sharesLabel = nullptr;
     QCustomPlot *m_barsPlot = nullptr, *m_heatPlot = nullptr;
-    analysis::BalanceSummary m_shares;
+    analysis::BalanceTracker m_sharesTracker; // the shares' summary, of the rows added since the last refresh
     QStringList m_barTips;
     QList<QCPBars*> m_bars;
     QCPColorMap* m_heat = nullptr;

@@ -156,6 +156,52 @@ class TestBalanceSummary : public QObject {
         QCOMPARE(o.samples, (std::vector<int>{3, 5}));
         QVERIFY(!o.changed());
     }
+
+    // A live view's tracker, updated as steps arrive, reads only the new rows and gives the summary of the
+    // whole store at every update; a resumed run (rows replaced) or another store starts it over.
+    void trackerFollowsAGrowingStore()
+    {
+        auto same = [](const BalanceSummary& a, const BalanceSummary& b) {
+            auto sameValue = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+            if (a.samples != b.samples || a.sinceStep != b.sinceStep || a.changes.size() != b.changes.size() ||
+                !sameValue(a.beforeMs, b.beforeMs) || !sameValue(a.afterMs, b.afterMs) ||
+                !sameValue(a.gainPct, b.gainPct))
+                return false;
+            for (size_t i = 0; i < a.changes.size(); ++i)
+                if (a.changes[i].step != b.changes[i].step || a.changes[i].samples != b.changes[i].samples)
+                    return false;
+            return true;
+        };
+        // Steps 1-3 without shares, 16/16 to step 9, a change every 15 steps after, 1000 ms then 900 ms.
+        auto sharesOf = [](qint64 n) {
+            if (n <= 3)
+                return std::vector<float>{};
+            const float k = float(n < 10 ? 0 : 1 + (n - 10) / 15);
+            return std::vector<float>{16 + k, 16 - k};
+        };
+        MetricStore store;
+        BalanceTracker tracker;
+        QVERIFY(!tracker.update(store, 1).hasSamples()); // empty
+        for (qint64 n = 1; n <= 80; ++n) {
+            store.onStep(step(n, sharesOf(n), n < 10 ? 1000 : 900));
+            QVERIFY2(same(tracker.update(store, 1), balanceSummary(store)), qPrintable(QString::number(n)));
+        }
+        const BalanceSummary grown = tracker.update(store, 1);
+        QCOMPARE(grown.changes.size(), size_t(5)); // steps 10, 25, 40, 55, 70
+        QCOMPARE(grown.samples, (std::vector<int>{21, 11}));
+        QCOMPARE(grown.afterMs, 900.0);
+        // Resumed from step 30: steps 31 on replaced, with the shares of step 30 to the end.
+        for (qint64 n = 31; n <= 60; ++n)
+            store.onStep(step(n, {18, 14}, 950));
+        QVERIFY(same(tracker.update(store, 1), balanceSummary(store)));
+        QCOMPARE(tracker.update(store, 1).changes.size(), size_t(2)); // steps 10, 25
+        // Another store with the same number of rows: not taken for the first.
+        MetricStore other;
+        for (qint64 n = 1; n <= 60; ++n)
+            other.onStep(step(n, {10, 22}, 700));
+        QVERIFY(same(tracker.update(other, 2), balanceSummary(other)));
+        QCOMPARE(tracker.update(other, 2).samples, (std::vector<int>{10, 22}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBalanceSummary)
