@@ -15,12 +15,17 @@ using namespace detectors;
 
 double Diagnosis::transferMs(const MetricStore& store, qint64 row)
 {
+    std::vector<float> comm(size_t(store.worldSize()));
+    store.rankRow(RankMetric::Comm, row, comm.data());
+    return transferMs(comm);
+}
+
+double Diagnosis::transferMs(const std::vector<float>& comm)
+{
     double t = kNaN;
-    for (int k = 0; k < store.worldSize(); ++k) {
-        const double c = store.rankAt(RankMetric::Comm, k, row);
+    for (const float c : comm)
         if (std::isfinite(c) && !(c >= t))
             t = c;
-    }
     return t;
 }
 

@@ -10,6 +10,8 @@
 #include "analysis/finding.h"
 #include "metrics/metricstore.h"
 
+#include <vector>
+
 namespace traindeck::analysis {
 
 // One link the profile's link test measured (one-way bandwidth between two hosts, as the ranks name them).
@@ -88,7 +90,8 @@ class Diagnosis {
     static QList<Finding> analyze(const metrics::MetricStore& store, const DiagnosisOptions& options = {});
 
     // Per-step building blocks (NaN where not measured), for views.
-    static double transferMs(const metrics::MetricStore& store, qint64 row);          // min comm over ranks
+    static double transferMs(const metrics::MetricStore& store, qint64 row); // min comm over ranks
+    static double transferMs(const std::vector<float>& comm); // of a row's comm values (MetricStore::rankRow)
     static double waitMs(const metrics::MetricStore& store, qint64 row, int rank);    // comm - transfer
     static double computeMs(const metrics::MetricStore& store, qint64 row, int rank); // fwd+bwd+opt
     // The z a rank's mean excess (winsorized) must reach to raise a straggler among `ranks` ranks: the normal

@@ -100,16 +100,21 @@ std::vector<SlowRank> slowestRanks(const MetricStore& store, const PhaseMeans& m
                       [&](int a, int b) { return own[size_t(a)] > own[size_t(b)]; });
     // Each row's median own time (data + compute), for the steps since which a rank has been slower.
     const qint64 r0 = std::max<qint64>(0, store.rowOfStep(means.fromStep)), r1 = store.rowOfStep(means.toStep) + 1;
+    std::vector<double> rowMedian, v(size_t(means.ranks));
+    std::vector<float> data(v.size()), fwd(v.size()), bwd(v.size()), opt(v.size());
+    for (qint64 row = r0; row < r1; ++row) {
+        store.rankRow(RankMetric::Data, row, data.data());
+        store.rankRow(RankMetric::Fwd, row, fwd.data());
+        store.rankRow(RankMetric::Bwd, row, bwd.data());
+        store.rankRow(RankMetric::Opt, row, opt.data());
+        for (size_t k = 0; k < v.size(); ++k)
+            v[k] = double(data[k]) + fwd[k] + bwd[k] + opt[k];
+        rowMedian.push_back(detectors::median(v));
+    }
     auto ownAt = [&](int k, qint64 row) {
         return double(store.rankAt(RankMetric::Data, k, row)) + store.rankAt(RankMetric::Fwd, k, row) +
                store.rankAt(RankMetric::Bwd, k, row) + store.rankAt(RankMetric::Opt, k, row);
     };
-    std::vector<double> rowMedian, v(size_t(means.ranks));
-    for (qint64 row = r0; row < r1; ++row) {
-        for (int k = 0; k < means.ranks; ++k)
-            v[size_t(k)] = ownAt(k, row);
-        rowMedian.push_back(detectors::median(v));
-    }
     for (size_t i = 0; i < n; ++i) {
         SlowRank s;
         s.rank = order[i];

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace traindeck::analysis {
 
@@ -33,15 +34,23 @@ PhaseMeans meansOverRows(const MetricStore& store, qint64 r0, qint64 r1)
         out.ms[size_t(p)][size_t(rank)] += v;
         ++counts[size_t(p)][size_t(rank)];
     };
+    // A row of each metric at a time (MetricStore::rankRow).
+    const size_t n = size_t(out.ranks);
+    std::vector<float> data(n), fwd(n), bwd(n), comm(n), opt(n);
     for (qint64 r = r0; r < r1; ++r) {
-        const double transfer = Diagnosis::transferMs(store, r);
+        store.rankRow(RankMetric::Data, r, data.data());
+        store.rankRow(RankMetric::Fwd, r, fwd.data());
+        store.rankRow(RankMetric::Bwd, r, bwd.data());
+        store.rankRow(RankMetric::Comm, r, comm.data());
+        store.rankRow(RankMetric::Opt, r, opt.data());
+        const double transfer = Diagnosis::transferMs(comm);
         for (int k = 0; k < out.ranks; ++k) {
-            add(Phase::Data, k, store.rankAt(RankMetric::Data, k, r));
-            add(Phase::Forward, k, store.rankAt(RankMetric::Fwd, k, r));
-            add(Phase::Backward, k, store.rankAt(RankMetric::Bwd, k, r));
+            add(Phase::Data, k, data[size_t(k)]);
+            add(Phase::Forward, k, fwd[size_t(k)]);
+            add(Phase::Backward, k, bwd[size_t(k)]);
             add(Phase::CommTransfer, k, transfer);
-            add(Phase::CommWait, k, double(store.rankAt(RankMetric::Comm, k, r)) - transfer); // Diagnosis::waitMs
-            add(Phase::Optimizer, k, store.rankAt(RankMetric::Opt, k, r));
+            add(Phase::CommWait, k, double(comm[size_t(k)]) - transfer); // Diagnosis::waitMs
+            add(Phase::Optimizer, k, opt[size_t(k)]);
         }
     }
     for (size_t p = 0; p < out.ms.size(); ++p) {

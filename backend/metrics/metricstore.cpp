@@ -354,6 +354,19 @@ float MetricStore::rankAt(RankMetric m, int rank, qint64 row) const
     return d->rank[size_t(m)][size_t(rank)][row];
 }
 
+void MetricStore::rankRow(RankMetric m, qint64 row, float* out) const
+{
+    for (const RankColumn& column : d->rank[size_t(m)])
+        *out++ = column[row];
+}
+
+void MetricStore::rankSamples(RankMetric m, int rank, qint64 from, qint64 to, qint64 stride, float* out) const
+{
+    const RankColumn& column = d->rank[size_t(m)][size_t(rank)];
+    for (qint64 row = from; row < to; row += stride)
+        *out++ = column[row];
+}
+
 double MetricStore::valueAt(const SeriesId& id, qint64 row) const
 {
     return id.perRank ? double(rankAt(id.metric, id.rank, row)) : scalarAt(id.scalar, row);

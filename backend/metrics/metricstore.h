@@ -184,6 +184,12 @@ class MetricStore : public MetricsSink {
     // --- values
     double scalarAt(Scalar s, qint64 row) const;
     float rankAt(RankMetric m, int rank, qint64 row) const;
+    // Every rank's value of `m` at a row, into out[0, worldSize()): one call a row, not one a value (the views
+    // of 1,024 ranks read hundreds of thousands of values a frame).
+    void rankRow(RankMetric m, qint64 row, float* out) const;
+    // Rank `rank`'s values of `m` at rows from, from + stride, ... below `to`, into `out` (as many as those are):
+    // a column read in its order, where reading rows across ranks touches every rank's column at each row.
+    void rankSamples(RankMetric m, int rank, qint64 from, qint64 to, qint64 stride, float* out) const;
     double valueAt(const SeriesId& id, qint64 row) const;
     bool hasRankMetric(RankMetric m) const; // any step carried this (optional) array
     // Copy of a whole series over rows [fromRow, toRow).

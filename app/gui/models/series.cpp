@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace traindeck::gui {
 
@@ -177,14 +178,34 @@ void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std:
 {
     const int n = store.worldSize();
     out.resize(size_t(n));
-    if (metric == HeatmapMetric::CommWait) {
-        const double transfer = analysis::Diagnosis::transferMs(store, row);
+    // A whole row a call where the value is one metric's (MetricStore::rankRow).
+    const std::optional<RankMetric> direct = [&]() -> std::optional<RankMetric> {
+        switch (metric) {
+        case HeatmapMetric::Step: return RankMetric::Step;
+        case HeatmapMetric::Data: return RankMetric::Data;
+        case HeatmapMetric::Forward: return RankMetric::Fwd;
+        case HeatmapMetric::Backward: return RankMetric::Bwd;
+        case HeatmapMetric::Comm:
+        case HeatmapMetric::CommWait: return RankMetric::Comm;
+        case HeatmapMetric::CommHidden: return RankMetric::CommHidden;
+        case HeatmapMetric::Optimizer: return RankMetric::Opt;
+        case HeatmapMetric::Samples: return RankMetric::Samples;
+        case HeatmapMetric::Compute:
+        case HeatmapMetric::Count: break;
+        }
+        return std::nullopt;
+    }();
+    if (!direct) {
         for (int k = 0; k < n; ++k)
-            out[size_t(k)] = float(double(store.rankAt(RankMetric::Comm, k, row)) - transfer);
+            out[size_t(k)] = float(heatmapValue(store, metric, row, k));
         return;
     }
-    for (int k = 0; k < n; ++k)
-        out[size_t(k)] = float(heatmapValue(store, metric, row, k));
+    store.rankRow(*direct, row, out.data());
+    if (metric == HeatmapMetric::CommWait) { // Diagnosis::waitMs, the row's transfer taken once
+        const double transfer = analysis::Diagnosis::transferMs(out);
+        for (float& v : out)
+            v = float(double(v) - transfer);
+    }
 }
 
 void HeatmapRowCache::use(quint64 generation, qint64 rewinds, HeatmapMetric metric,

@@ -27,7 +27,7 @@ class DevicesTab : public QWidget {
     bool groupedByHost() const { return m_byHost; }
     // Updates the plots' data and value axes for the current x range (the caller sets it).
     void refresh(const metrics::MetricStore& store, quint64 generation, bool rebuild);
-    void setSelectedRanks(const QList<int>& ranks); // restyles the lines
+    void setSelectedRanks(const QList<int>& ranks); // restyles the lines; the caller replots
     QList<QCustomPlot*> plots() const { return {m_utilPlot, m_memPlot}; }
 
     QCustomPlot* utilPlot() const { return m_utilPlot; }
