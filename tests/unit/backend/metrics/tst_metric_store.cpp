@@ -236,6 +236,16 @@ void tst_MetricStore::largeJobSpillsOlderSteps()
         for (int m : {0, 5, 10})
             for (int k : {0, 33, 63})
                 QCOMPARE(store.rankAt(RankMetric(m), k, row), value(row + 1, m, k));
+    // A row across ranks, and a column with a stride, read in one call each, across spilled and resident chunks.
+    std::vector<float> across(ranks), column(10000);
+    for (qint64 r : {0LL, 5000LL, firstResident - 1, firstResident, 9999LL}) {
+        store.rankRow(RankMetric::Comm, r, across.data());
+        for (int k = 0; k < ranks; ++k)
+            QCOMPARE(across[size_t(k)], value(r + 1, int(RankMetric::Comm), k));
+    }
+    store.rankSamples(RankMetric::Opt, 17, 3, 10000, 7, column.data()); // rows 3, 10, ..., 9998
+    for (qint64 i = 0; i < (10000 - 3 + 6) / 7; ++i)
+        QCOMPARE(column[size_t(i)], value(3 + 7 * i + 1, int(RankMetric::Opt), 17));
     // Decimation across spilled and resident chunks sees every step.
     const auto buckets = store.decimate(SeriesId::of(RankMetric::Fwd, 7), 1, 10000, 10);
     QCOMPARE(buckets.size(), size_t(10));
