@@ -367,6 +367,16 @@ void MetricStore::rankSamples(RankMetric m, int rank, qint64 from, qint64 to, qi
         *out++ = column[row];
 }
 
+bool MetricStore::startNextRankChunks(qint64 maxColumns)
+{
+    qint64 started = 0;
+    for (auto& columns : d->rank)
+        for (RankColumn& column : columns)
+            if (started < maxColumns && column.startNextChunk())
+                ++started;
+    return started > 0;
+}
+
 double MetricStore::valueAt(const SeriesId& id, qint64 row) const
 {
     return id.perRank ? double(rankAt(id.metric, id.rank, row)) : scalarAt(id.scalar, row);

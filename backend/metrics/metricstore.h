@@ -43,6 +43,14 @@ template <typename T, int Shift = 14> class ChunkedColumn {
             size_ += k;
         }
     }
+    // Allocates the next chunk now when the last is full (or there is none), so the next append does not.
+    bool startNextChunk()
+    {
+        if (!chunks_.empty() && qint64(chunks_.back().size()) < kChunk)
+            return false;
+        chunks_.emplace_back().reserve(size_t(kChunk));
+        return true;
+    }
     void append(T v)
     {
         startChunkIfFull();
@@ -190,6 +198,10 @@ class MetricStore : public MetricsSink {
     // Rank `rank`'s values of `m` at rows from, from + stride, ... below `to`, into `out` (as many as those are):
     // a column read in its order, where reading rows across ranks touches every rank's column at each row.
     void rankSamples(RankMetric m, int rank, qint64 from, qint64 to, qint64 stride, float* out) const;
+    // Starts the next chunk of (at most maxColumns) per-rank columns whose chunks are full, so the rows appended
+    // next allocate nothing: at 1,024 ranks that is 11,264 chunks every kRankColumnRows rows (6-9 ms, mostly page
+    // faults), which the Monitor's live copy spreads over refreshes of their own. Returns whether it started any.
+    bool startNextRankChunks(qint64 maxColumns = std::numeric_limits<qint64>::max());
     double valueAt(const SeriesId& id, qint64 row) const;
     bool hasRankMetric(RankMetric m) const; // any step carried this (optional) array
     // Copy of a whole series over rows [fromRow, toRow).

@@ -25,6 +25,7 @@ class tst_MetricStore : public QObject {
     void decimate();
     void decimateNaN();
     void memoryBound();
+    void chunksStartedAhead();
     void largeJobSpillsOlderSteps();
     void spillFailureKeepsEverything();
     void loadFixture();
@@ -197,6 +198,54 @@ void tst_MetricStore::memoryBound()
     qInfo("store: %.1f bytes per step per rank", perStepRank);
     QVERIFY(perStepRank <= 100.0);
     QVERIFY(perStepRank >= 36.0); // sanity: 9 float32 columns per rank at least
+}
+
+// The next chunks of the per-rank columns allocated ahead (the Monitor's live copy does it in refreshes of their
+// own): a few columns at a time, only where the chunks are full, and the rows appended after read back as they
+// were, also once truncated by a resumed run.
+void tst_MetricStore::chunksStartedAhead()
+{
+    MetricStore s;
+    const int ranks = 2, columns = ranks * kRankMetricCount;
+    auto stepOf = [&](qint64 n) {
+        StepRecord r = td::step(ranks, n);
+        r.perRank[size_t(RankMetric::Fwd)] = {float(n), float(-n)};
+        return r;
+    };
+    for (qint64 n = 1; n <= MetricStore::kRankColumnRows; ++n) // exactly one chunk full
+        s.onStep(stepOf(n));
+    const qint64 before = s.memoryBytes();
+    QVERIFY(s.startNextRankChunks(5)); // 5 of the 22 columns
+    const qint64 chunkBytes = MetricStore::kRankColumnRows * qint64(sizeof(float));
+    QVERIFY2(s.memoryBytes() >= before + 5 * chunkBytes, qPrintable(QString::number(s.memoryBytes() - before)));
+    QVERIFY(s.startNextRankChunks());
+    QVERIFY2(s.memoryBytes() >= before + columns * chunkBytes, qPrintable(QString::number(s.memoryBytes() - before)));
+    QVERIFY(!s.startNextRankChunks()); // none full now
+    QCOMPARE(s.rowCount(), MetricStore::kRankColumnRows);
+    // The next 256 rows allocate no per-rank chunk: memory grows by the per-step columns only, a chunk per
+    // per-rank column less than in a store that did not start them ahead.
+    MetricStore plain;
+    for (qint64 n = 1; n <= MetricStore::kRankColumnRows; ++n)
+        plain.onStep(stepOf(n));
+    const qint64 started = s.memoryBytes(), plainBefore = plain.memoryBytes();
+    for (qint64 n = MetricStore::kRankColumnRows + 1; n <= 2 * MetricStore::kRankColumnRows; ++n) {
+        s.onStep(stepOf(n));
+        plain.onStep(stepOf(n));
+    }
+    const qint64 grew = s.memoryBytes() - started, plainGrew = plain.memoryBytes() - plainBefore;
+    QVERIFY2(grew + columns * chunkBytes <= plainGrew, qPrintable(QStringLiteral("%1 %2").arg(grew).arg(plainGrew)));
+    for (qint64 row :
+         {0LL, MetricStore::kRankColumnRows - 1, MetricStore::kRankColumnRows, 2 * MetricStore::kRankColumnRows - 1}) {
+        QCOMPARE(s.rankAt(RankMetric::Fwd, 0, row), float(row + 1));
+        QCOMPARE(s.rankAt(RankMetric::Fwd, 1, row), float(-(row + 1)));
+    }
+    // Started ahead again, then a resume replaces rows from step 100 on: the empty chunks go with the rest.
+    QVERIFY(s.startNextRankChunks());
+    s.onStep(stepOf(100));
+    QCOMPARE(s.rowCount(), qint64(100));
+    s.onStep(stepOf(101));
+    QCOMPARE(s.rankAt(RankMetric::Fwd, 1, 100), -101.f);
+    QCOMPARE(s.rankAt(RankMetric::Fwd, 0, 98), 99.f);
 }
 
 // A large job's per-rank history beyond the resident steps moves to the spill file: memory stays bounded,
