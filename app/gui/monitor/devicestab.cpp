@@ -51,6 +51,7 @@ bool DevicesTab::ensureRankGraphs(const MetricStore& store)
         return false;
     m_byHost = byHost;
     m_hostRanks = std::move(hostRanks);
+    m_hostRows.clear(); // kept for the last grouping
     m_utilPlot->clearGraphs();
     m_memPlot->clearGraphs();
     m_util.clear();
@@ -78,7 +79,7 @@ bool DevicesTab::ensureRankGraphs(const MetricStore& store)
 
 // Grouped by host: each host's line over the visible steps, one sampled row per point (at most a few hundred
 // per host): the median utilisation of its ranks and the largest memory.
-void DevicesTab::refreshByHost(const MetricStore& store)
+void DevicesTab::refreshByHost(const MetricStore& store, quint64 generation)
 {
     const QCPRange range = m_utilPlot->xAxis->range();
     const qint64 rows = store.rowCount();
@@ -90,46 +91,59 @@ void DevicesTab::refreshByHost(const MetricStore& store)
     // A point per 6 pixels: 128 lines of 340 points took 6-7 ms to draw per plot and 10 ms to compute.
     const int points = std::max(100, m_utilPlot->width() / 6);
     const qint64 stride = std::max<qint64>(1, (r1 - r0) / points);
-    // A host's ranks read a column at a time (MetricStore::rankSamples): 340 rows of 1,024 ranks read a row at a
-    // time, or a value at a time, took 13-15 ms.
-    const qint64 samples = r1 > r0 ? (r1 - r0 + stride - 1) / stride : 0;
-    std::vector<float> util(size_t(samples) * 8), mem(util.size()), v;
-    QVector<double> keys, hostUtil, hostMem;
-    std::vector<double> steps(static_cast<size_t>(samples));
-    for (qint64 i = 0; i < samples; ++i)
-        steps[size_t(i)] = double(store.stepAt(r0 + i * stride));
-    for (size_t h = 0; h < m_hostRanks.size(); ++h) {
-        const std::vector<int>& ranks = m_hostRanks[h];
-        util.resize(size_t(samples) * ranks.size());
-        mem.resize(util.size());
-        for (size_t k = 0; k < ranks.size(); ++k) {
-            store.rankSamples(RankMetric::Util, ranks[k], r0, r1, stride, util.data() + k * size_t(samples));
-            store.rankSamples(RankMetric::Mem, ranks[k], r0, r1, stride, mem.data() + k * size_t(samples));
-        }
-        keys.clear(), hostUtil.clear(), hostMem.clear();
-        for (qint64 i = 0; i < samples; ++i) {
+    // The rows sampled are the multiples of the stride (and the last row), so the next refresh samples the same
+    // ones and computes only the rows it has not kept: a followed run's frame computed 128 x 171 host values
+    // again at every step (6 ms).
+    if (m_hostRowsGeneration != generation || m_hostRowsRewinds != store.rewinds() ||
+        m_hostRows.size() > size_t(8 * points)) {
+        m_hostRows.clear();
+        m_hostRowsGeneration = generation;
+        m_hostRowsRewinds = store.rewinds();
+    }
+    const size_t hosts = m_hostRanks.size();
+    std::vector<float> util(size_t(store.worldSize())), mem(util.size()), v;
+    auto hostValues = [&](qint64 row) -> const std::vector<float>& {
+        std::vector<float>& kept = m_hostRows[row];
+        if (!kept.empty())
+            return kept;
+        store.rankRow(RankMetric::Util, row, util.data());
+        store.rankRow(RankMetric::Mem, row, mem.data());
+        kept.resize(2 * hosts);
+        for (size_t h = 0; h < hosts; ++h) {
             v.clear();
             float most = std::numeric_limits<float>::quiet_NaN();
-            for (size_t k = 0; k < ranks.size(); ++k) {
-                const float u = util[k * size_t(samples) + size_t(i)], m = mem[k * size_t(samples) + size_t(i)];
-                if (std::isfinite(u))
-                    v.push_back(u);
-                if (std::isfinite(m) && !(m <= most))
-                    most = std::isfinite(most) ? std::max(most, m) : m;
+            for (int r : m_hostRanks[h]) {
+                if (std::isfinite(util[size_t(r)]))
+                    v.push_back(util[size_t(r)]);
+                if (std::isfinite(mem[size_t(r)]) && !(mem[size_t(r)] <= most))
+                    most = std::isfinite(most) ? std::max(most, mem[size_t(r)]) : mem[size_t(r)];
             }
-            if (v.empty() && !std::isfinite(most))
-                continue;
-            keys.append(steps[size_t(i)]);
-            if (!v.empty()) {
-                std::sort(v.begin(), v.end()); // a host's few ranks: sorting is quicker than selecting
-                hostUtil.append(v[v.size() / 2]);
-            } else {
-                hostUtil.append(std::numeric_limits<double>::quiet_NaN());
-            }
-            hostMem.append(std::isfinite(most) ? most : std::numeric_limits<double>::quiet_NaN());
+            std::sort(v.begin(), v.end()); // a host's few ranks: sorting is quicker than selecting
+            kept[h] = v.empty() ? std::numeric_limits<float>::quiet_NaN() : v[v.size() / 2];
+            kept[hosts + h] = most;
         }
-        m_util[qsizetype(h)]->setData(keys, hostUtil, true);
-        m_mem[qsizetype(h)]->setData(keys, hostMem, true);
+        return kept;
+    };
+    std::vector<qint64> sampled;
+    for (qint64 row = (r0 + stride - 1) / stride * stride; row < r1; row += stride)
+        sampled.push_back(row);
+    if (r1 > r0 && (sampled.empty() || sampled.back() != r1 - 1))
+        sampled.push_back(r1 - 1);
+    std::vector<QVector<double>> keys(hosts), hostUtil(hosts), hostMem(hosts);
+    for (qint64 row : sampled) {
+        const std::vector<float>& values = hostValues(row);
+        const double step = double(store.stepAt(row));
+        for (size_t h = 0; h < hosts; ++h) {
+            if (!std::isfinite(values[h]) && !std::isfinite(values[hosts + h]))
+                continue;
+            keys[h].append(step);
+            hostUtil[h].append(values[h]);
+            hostMem[h].append(values[hosts + h]);
+        }
+    }
+    for (size_t h = 0; h < hosts; ++h) {
+        m_util[qsizetype(h)]->setData(keys[h], hostUtil[h], true);
+        m_mem[qsizetype(h)]->setData(keys[h], hostMem[h], true);
     }
     m_deviceRows = rows;
     m_deviceDecimated = true;
@@ -141,7 +155,7 @@ void DevicesTab::refresh(const MetricStore& store, quint64 generation, bool rebu
     const qint64 rows = store.rowCount();
     const int world = store.worldSize();
     if (m_byHost)
-        refreshByHost(store);
+        refreshByHost(store, generation);
     else if (qint64(rows) * std::max(1, world) > kRawLimit * 4LL)
         refreshDecimated(store, generation);
     else

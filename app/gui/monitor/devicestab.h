@@ -8,6 +8,7 @@
 #include <QList>
 #include <QWidget>
 
+#include <unordered_map>
 #include <vector>
 
 class QCPGraph;
@@ -39,13 +40,18 @@ class DevicesTab : public QWidget {
     void applySelectionStyle();
     void refreshDecimated(const metrics::MetricStore& store, quint64 generation);
     void appendRows(const metrics::MetricStore& store, bool rebuild);
-    void refreshByHost(const metrics::MetricStore& store);
+    void refreshByHost(const metrics::MetricStore& store, quint64 generation);
 
     QCustomPlot *m_utilPlot = nullptr, *m_memPlot = nullptr;
     QList<QCPGraph*> m_util, m_mem;
     QList<int> m_selected;
     bool m_byHost = false;
     std::vector<std::vector<int>> m_hostRanks; // grouped: the ranks of each graph
+    // Grouped: the host values of each sampled row (the hosts' median utilisation, then their largest memory),
+    // for one run (generation) and rewind count.
+    std::unordered_map<qint64, std::vector<float>> m_hostRows;
+    quint64 m_hostRowsGeneration = 0;
+    qint64 m_hostRowsRewinds = -1;
     qint64 m_deviceRows = 0;
     qint64 m_deviceLastStep = -1;
     bool m_deviceDecimated = false;

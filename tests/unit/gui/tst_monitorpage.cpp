@@ -188,6 +188,30 @@ class TestMonitorPage : public QObject {
         QCOMPARE(page.utilPlot()->graphCount(), 128);
         QCOMPARE(page.utilPlot()->graph(0)->name(), QStringLiteral("node001"));
         QCOMPARE(page.utilGraph(0)->dataCount(), 30);
+        // A host's point: the median utilisation of its eight ranks at that step (node006: ranks 40-47).
+        auto hostMedian = [&](qint64 row) {
+            std::vector<float> u;
+            for (int r = 40; r < 48; ++r)
+                u.push_back(session.store().rankAt(RankMetric::Util, r, row));
+            std::sort(u.begin(), u.end());
+            return double(u[4]);
+        };
+        QCOMPARE(page.utilGraph(5)->data()->at(10)->value, hostMedian(10));
+        // Followed live: the next step's point is added to the kept ones.
+        page.setFollowLatest(true);
+        session.feed({metrics::Record(run.step(31, 1.8e9 + 31))});
+        page.refreshNow();
+        QCOMPARE(page.utilGraph(5)->dataCount(), 31);
+        QCOMPARE(page.utilGraph(5)->data()->at(30)->value, hostMedian(30));
+        QCOMPARE(page.utilGraph(5)->data()->at(10)->value, hostMedian(10));
+        // Resumed from step 10: steps 11 on replaced, node006's ranks at 10 % now; the kept points are not shown.
+        metrics::StepRecord again = run.step(11, 1.8e9 + 40);
+        for (int r = 40; r < 48; ++r)
+            again.perRank[size_t(RankMetric::Util)][size_t(r)] = 10.f;
+        session.feed({metrics::Record(again)});
+        page.refreshNow();
+        QCOMPARE(page.utilGraph(5)->dataCount(), 11);
+        QCOMPARE(page.utilGraph(5)->data()->at(10)->value, 10.0);
     }
 
     // A flat learning rate of 2e-5 is drawn on an axis of its own scale, not QCustomPlot's -3..3.
