@@ -15,7 +15,9 @@ using namespace detectors;
 
 double Diagnosis::transferMs(const MetricStore& store, qint64 row)
 {
-    std::vector<float> comm(size_t(store.worldSize()));
+    // The detectors call this for every row (and waitMs for every rank): one buffer per thread, not one per call.
+    thread_local std::vector<float> comm;
+    comm.resize(size_t(store.worldSize()));
     store.rankRow(RankMetric::Comm, row, comm.data());
     return transferMs(comm);
 }

@@ -100,8 +100,10 @@ std::vector<SlowRank> slowestRanks(const MetricStore& store, const PhaseMeans& m
                       [&](int a, int b) { return own[size_t(a)] > own[size_t(b)]; });
     // Each row's median own time (data + compute), for the steps since which a rank has been slower.
     const qint64 r0 = std::max<qint64>(0, store.rowOfStep(means.fromStep)), r1 = store.rowOfStep(means.toStep) + 1;
-    std::vector<double> rowMedian, v(size_t(means.ranks));
-    std::vector<float> data(v.size()), fwd(v.size()), bwd(v.size()), opt(v.size());
+    // Rows are read whole (MetricStore::rankRow writes worldSize values); the medians are over the means' ranks.
+    std::vector<double> rowMedian, v(size_t(std::min(means.ranks, store.worldSize())));
+    const size_t world = size_t(std::max(0, store.worldSize()));
+    std::vector<float> data(world), fwd(world), bwd(world), opt(world);
     for (qint64 row = r0; row < r1; ++row) {
         store.rankRow(RankMetric::Data, row, data.data());
         store.rankRow(RankMetric::Fwd, row, fwd.data());

@@ -362,8 +362,10 @@ void MetricStore::rankRow(RankMetric m, qint64 row, float* out) const
 
 void MetricStore::rankSamples(RankMetric m, int rank, qint64 from, qint64 to, qint64 stride, float* out) const
 {
+    Q_ASSERT(stride > 0);
     const RankColumn& column = d->rank[size_t(m)][size_t(rank)];
-    for (qint64 row = from; row < to; row += stride)
+    to = std::min(to, column.size());
+    for (qint64 row = from; row < to; row += std::max<qint64>(1, stride))
         *out++ = column[row];
 }
 

@@ -156,22 +156,37 @@ XYSeries vectorForPlot(const MetricStore& store, const std::vector<float>& value
     return out;
 }
 
-double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, int rank)
+namespace {
+
+// The per-rank metric a heatmap metric reads (the wait: comm, less the row's transfer); none for compute, a sum.
+std::optional<RankMetric> storedMetric(HeatmapMetric metric)
 {
     switch (metric) {
-    case HeatmapMetric::Step: return store.rankAt(RankMetric::Step, rank, row);
-    case HeatmapMetric::Data: return store.rankAt(RankMetric::Data, rank, row);
-    case HeatmapMetric::Forward: return store.rankAt(RankMetric::Fwd, rank, row);
-    case HeatmapMetric::Backward: return store.rankAt(RankMetric::Bwd, rank, row);
-    case HeatmapMetric::Comm: return store.rankAt(RankMetric::Comm, rank, row);
-    case HeatmapMetric::CommWait: return analysis::Diagnosis::waitMs(store, row, rank);
-    case HeatmapMetric::CommHidden: return store.rankAt(RankMetric::CommHidden, rank, row);
-    case HeatmapMetric::Optimizer: return store.rankAt(RankMetric::Opt, rank, row);
-    case HeatmapMetric::Compute: return analysis::Diagnosis::computeMs(store, row, rank);
-    case HeatmapMetric::Samples: return store.rankAt(RankMetric::Samples, rank, row);
+    case HeatmapMetric::Step: return RankMetric::Step;
+    case HeatmapMetric::Data: return RankMetric::Data;
+    case HeatmapMetric::Forward: return RankMetric::Fwd;
+    case HeatmapMetric::Backward: return RankMetric::Bwd;
+    case HeatmapMetric::Comm:
+    case HeatmapMetric::CommWait: return RankMetric::Comm;
+    case HeatmapMetric::CommHidden: return RankMetric::CommHidden;
+    case HeatmapMetric::Optimizer: return RankMetric::Opt;
+    case HeatmapMetric::Samples: return RankMetric::Samples;
+    case HeatmapMetric::Compute:
     case HeatmapMetric::Count: break;
     }
-    return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+}
+
+} // namespace
+
+double heatmapValue(const MetricStore& store, HeatmapMetric metric, qint64 row, int rank)
+{
+    if (metric == HeatmapMetric::CommWait)
+        return analysis::Diagnosis::waitMs(store, row, rank);
+    if (metric == HeatmapMetric::Compute)
+        return analysis::Diagnosis::computeMs(store, row, rank);
+    const std::optional<RankMetric> stored = storedMetric(metric);
+    return stored ? double(store.rankAt(*stored, rank, row)) : std::numeric_limits<double>::quiet_NaN();
 }
 
 void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std::vector<float>& out)
@@ -179,28 +194,13 @@ void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std:
     const int n = store.worldSize();
     out.resize(size_t(n));
     // A whole row a call where the value is one metric's (MetricStore::rankRow).
-    const std::optional<RankMetric> direct = [&]() -> std::optional<RankMetric> {
-        switch (metric) {
-        case HeatmapMetric::Step: return RankMetric::Step;
-        case HeatmapMetric::Data: return RankMetric::Data;
-        case HeatmapMetric::Forward: return RankMetric::Fwd;
-        case HeatmapMetric::Backward: return RankMetric::Bwd;
-        case HeatmapMetric::Comm:
-        case HeatmapMetric::CommWait: return RankMetric::Comm;
-        case HeatmapMetric::CommHidden: return RankMetric::CommHidden;
-        case HeatmapMetric::Optimizer: return RankMetric::Opt;
-        case HeatmapMetric::Samples: return RankMetric::Samples;
-        case HeatmapMetric::Compute:
-        case HeatmapMetric::Count: break;
-        }
-        return std::nullopt;
-    }();
-    if (!direct) {
+    const std::optional<RankMetric> stored = storedMetric(metric);
+    if (!stored) {
         for (int k = 0; k < n; ++k)
             out[size_t(k)] = float(heatmapValue(store, metric, row, k));
         return;
     }
-    store.rankRow(*direct, row, out.data());
+    store.rankRow(*stored, row, out.data());
     if (metric == HeatmapMetric::CommWait) { // Diagnosis::waitMs, the row's transfer taken once
         const double transfer = analysis::Diagnosis::transferMs(out);
         for (float& v : out)
@@ -295,6 +295,10 @@ HeatmapGrid heatmapGrid(const MetricStore& store, HeatmapMetric metric, qint64 f
             cache->keep(r, grouped);
         return &grouped;
     };
+    // A grid the cache does not keep rows for is not kept either, and the one before it is forgotten: it is no
+    // longer the grid the caller shows.
+    if (cache && !keep)
+        cache->lastColumns() = HeatmapRowCache::Columns();
     HeatmapRowCache::Columns* last = keep ? &cache->lastColumns() : nullptr;
     const bool reuse = last && last->sameShape(fromRow, toRow, stride, g.columns, g.ranks);
     std::vector<char> final(size_t(g.columns), 0);

@@ -94,18 +94,22 @@ void DevicesTab::refreshByHost(const MetricStore& store, quint64 generation)
     // The rows sampled are the multiples of the stride (and the last row), so the next refresh samples the same
     // ones and computes only the rows it has not kept: a followed run's frame computed 128 x 171 host values
     // again at every step (6 ms).
-    if (m_hostRowsGeneration != generation || m_hostRowsRewinds != store.rewinds() ||
-        m_hostRows.size() > size_t(8 * points)) {
+    if (m_hostRowsGeneration != generation || m_hostRowsRewinds != store.rewinds()) {
         m_hostRows.clear();
         m_hostRowsGeneration = generation;
         m_hostRowsRewinds = store.rewinds();
     }
     const size_t hosts = m_hostRanks.size();
     std::vector<float> util(size_t(store.worldSize())), mem(util.size()), v;
+    // Only the rows sampled now stay kept (the last row is seldom a multiple of the stride, and the stride grows
+    // with the run): about `points` of them.
+    std::unordered_map<qint64, std::vector<float>> keptNow;
     auto hostValues = [&](qint64 row) -> const std::vector<float>& {
-        std::vector<float>& kept = m_hostRows[row];
-        if (!kept.empty())
+        std::vector<float>& kept = keptNow[row];
+        if (const auto it = m_hostRows.find(row); it != m_hostRows.end() && !it->second.empty()) {
+            kept = std::move(it->second);
             return kept;
+        }
         store.rankRow(RankMetric::Util, row, util.data());
         store.rankRow(RankMetric::Mem, row, mem.data());
         kept.resize(2 * hosts);
@@ -141,6 +145,7 @@ void DevicesTab::refreshByHost(const MetricStore& store, quint64 generation)
             hostMem[h].append(values[hosts + h]);
         }
     }
+    m_hostRows.swap(keptNow);
     for (size_t h = 0; h < hosts; ++h) {
         m_util[qsizetype(h)]->setData(keys[h], hostUtil[h], true);
         m_mem[qsizetype(h)]->setData(keys[h], hostMem[h], true);
