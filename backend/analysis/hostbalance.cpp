@@ -80,7 +80,37 @@ std::vector<HostBalance> hostBalance(const MetricStore& store, const PhaseMeans&
     return hosts;
 }
 
-std::vector<SlowRank> slowestRanks(const MetricStore& store, const PhaseMeans& means, int count)
+void RowOwnMedians::use(quint64 storeId, qint64 rewinds)
+{
+    if (storeId == m_storeId && rewinds == m_rewinds)
+        return;
+    m_storeId = storeId;
+    m_rewinds = rewinds;
+    m_rows.clear();
+}
+
+double RowOwnMedians::at(const MetricStore& store, qint64 row)
+{
+    if (const auto it = m_rows.find(row); it != m_rows.end())
+        return it->second;
+    const size_t world = size_t(std::max(0, store.worldSize()));
+    m_data.resize(world), m_fwd.resize(world), m_bwd.resize(world), m_opt.resize(world), m_own.resize(world);
+    store.rankRow(RankMetric::Data, row, m_data.data());
+    store.rankRow(RankMetric::Fwd, row, m_fwd.data());
+    store.rankRow(RankMetric::Bwd, row, m_bwd.data());
+    store.rankRow(RankMetric::Opt, row, m_opt.data());
+    for (size_t k = 0; k < world; ++k)
+        m_own[k] = double(m_data[k]) + m_fwd[k] + m_bwd[k] + m_opt[k];
+    return m_rows[row] = detectors::median(m_own);
+}
+
+void RowOwnMedians::keepOnly(qint64 fromRow, qint64 toRow)
+{
+    for (auto it = m_rows.begin(); it != m_rows.end();)
+        it = it->first < fromRow || it->first >= toRow ? m_rows.erase(it) : std::next(it);
+}
+
+std::vector<SlowRank> slowestRanks(const MetricStore& store, const PhaseMeans& means, int count, RowOwnMedians* medians)
 {
     std::vector<SlowRank> out;
     if (means.ranks == 0 || means.steps == 0)
@@ -100,19 +130,12 @@ std::vector<SlowRank> slowestRanks(const MetricStore& store, const PhaseMeans& m
                       [&](int a, int b) { return own[size_t(a)] > own[size_t(b)]; });
     // Each row's median own time (data + compute), for the steps since which a rank has been slower.
     const qint64 r0 = std::max<qint64>(0, store.rowOfStep(means.fromStep)), r1 = store.rowOfStep(means.toStep) + 1;
-    // Rows are read whole (MetricStore::rankRow writes worldSize values); the medians are over the means' ranks.
-    std::vector<double> rowMedian, v(size_t(std::min(means.ranks, store.worldSize())));
-    const size_t world = size_t(std::max(0, store.worldSize()));
-    std::vector<float> data(world), fwd(world), bwd(world), opt(world);
-    for (qint64 row = r0; row < r1; ++row) {
-        store.rankRow(RankMetric::Data, row, data.data());
-        store.rankRow(RankMetric::Fwd, row, fwd.data());
-        store.rankRow(RankMetric::Bwd, row, bwd.data());
-        store.rankRow(RankMetric::Opt, row, opt.data());
-        for (size_t k = 0; k < v.size(); ++k)
-            v[k] = double(data[k]) + fwd[k] + bwd[k] + opt[k];
-        rowMedian.push_back(detectors::median(v));
-    }
+    RowOwnMedians once;
+    RowOwnMedians& kept = medians ? *medians : once;
+    std::vector<double> rowMedian;
+    for (qint64 row = r0; row < r1; ++row)
+        rowMedian.push_back(kept.at(store, row));
+    kept.keepOnly(r0, r1);
     auto ownAt = [&](int k, qint64 row) {
         return double(store.rankAt(RankMetric::Data, k, row)) + store.rankAt(RankMetric::Fwd, k, row) +
                store.rankAt(RankMetric::Bwd, k, row) + store.rankAt(RankMetric::Opt, k, row);

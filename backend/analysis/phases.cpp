@@ -12,55 +12,103 @@ namespace traindeck::analysis {
 using metrics::MetricStore;
 using metrics::RankMetric;
 
-namespace {
+// Adds (sign +1) or takes off (-1) the phases of row `row` of every rank, finite values only.
+void PhaseSums::addRow(const MetricStore& store, qint64 row, int sign)
+{
+    const size_t n = size_t(store.worldSize());
+    if (sum.empty())
+        reset(int(n));
+    // A row of each metric at a time (MetricStore::rankRow).
+    data.resize(n), fwd.resize(n), bwd.resize(n), comm.resize(n), opt.resize(n);
+    store.rankRow(RankMetric::Data, row, data.data());
+    store.rankRow(RankMetric::Fwd, row, fwd.data());
+    store.rankRow(RankMetric::Bwd, row, bwd.data());
+    store.rankRow(RankMetric::Comm, row, comm.data());
+    store.rankRow(RankMetric::Opt, row, opt.data());
+    const double transfer = Diagnosis::transferMs(comm);
+    auto add = [&](Phase p, size_t rank, double v) {
+        if (!std::isfinite(v))
+            return;
+        sum[size_t(p)][rank] += sign * v;
+        count[size_t(p)][rank] += sign;
+    };
+    for (size_t k = 0; k < n; ++k) {
+        add(Phase::Data, k, data[k]);
+        add(Phase::Forward, k, fwd[k]);
+        add(Phase::Backward, k, bwd[k]);
+        add(Phase::CommTransfer, k, transfer);
+        add(Phase::CommWait, k, double(comm[k]) - transfer); // Diagnosis::waitMs
+        add(Phase::Optimizer, k, opt[k]);
+    }
+}
 
-// Means over rows [r0, r1), each phase and rank over its finite values.
-PhaseMeans meansOverRows(const MetricStore& store, qint64 r0, qint64 r1)
+void PhaseSums::reset(int ranks)
+{
+    sum.assign(size_t(Phase::Count), std::vector<double>(size_t(std::max(0, ranks)), 0.0));
+    count.assign(size_t(Phase::Count), std::vector<int>(size_t(std::max(0, ranks)), 0));
+}
+
+PhaseMeans PhaseSums::means(const MetricStore& store, qint64 r0, qint64 r1) const
 {
     PhaseMeans out;
     out.ranks = store.worldSize();
-    out.ms.assign(size_t(Phase::Count), std::vector<double>(size_t(out.ranks), 0.0));
-    r0 = std::max<qint64>(0, r0);
-    r1 = std::min(r1, store.rowCount());
+    out.ms.assign(size_t(Phase::Count),
+                  std::vector<double>(size_t(out.ranks), std::numeric_limits<double>::quiet_NaN()));
     if (r1 > r0 && out.ranks > 0) {
         out.fromStep = store.stepAt(r0);
         out.toStep = store.stepAt(r1 - 1);
         out.steps = int(r1 - r0);
     }
-    std::vector<std::vector<int>> counts(size_t(Phase::Count), std::vector<int>(size_t(out.ranks), 0));
-    auto add = [&](Phase p, int rank, double v) {
-        if (!std::isfinite(v))
-            return;
-        out.ms[size_t(p)][size_t(rank)] += v;
-        ++counts[size_t(p)][size_t(rank)];
-    };
-    // A row of each metric at a time (MetricStore::rankRow).
-    const size_t n = size_t(out.ranks);
-    std::vector<float> data(n), fwd(n), bwd(n), comm(n), opt(n);
-    for (qint64 r = r0; r < r1; ++r) {
-        store.rankRow(RankMetric::Data, r, data.data());
-        store.rankRow(RankMetric::Fwd, r, fwd.data());
-        store.rankRow(RankMetric::Bwd, r, bwd.data());
-        store.rankRow(RankMetric::Comm, r, comm.data());
-        store.rankRow(RankMetric::Opt, r, opt.data());
-        const double transfer = Diagnosis::transferMs(comm);
-        for (int k = 0; k < out.ranks; ++k) {
-            add(Phase::Data, k, data[size_t(k)]);
-            add(Phase::Forward, k, fwd[size_t(k)]);
-            add(Phase::Backward, k, bwd[size_t(k)]);
-            add(Phase::CommTransfer, k, transfer);
-            add(Phase::CommWait, k, double(comm[size_t(k)]) - transfer); // Diagnosis::waitMs
-            add(Phase::Optimizer, k, opt[size_t(k)]);
-        }
-    }
-    for (size_t p = 0; p < out.ms.size(); ++p) {
-        for (size_t k = 0; k < size_t(out.ranks); ++k)
-            out.ms[p][k] = counts[p][k] ? out.ms[p][k] / counts[p][k] : std::numeric_limits<double>::quiet_NaN();
-    }
+    for (size_t p = 0; p < sum.size() && p < out.ms.size(); ++p)
+        for (size_t k = 0; k < sum[p].size() && k < size_t(out.ranks); ++k)
+            if (count[p][k] > 0)
+                out.ms[p][k] = sum[p][k] / count[p][k];
     return out;
 }
 
+namespace {
+
+// Means over rows [r0, r1), each phase and rank over its finite values.
+PhaseMeans meansOverRows(const MetricStore& store, qint64 r0, qint64 r1)
+{
+    r0 = std::max<qint64>(0, r0);
+    r1 = std::min(r1, store.rowCount());
+    PhaseSums sums;
+    sums.reset(store.worldSize());
+    for (qint64 r = r0; r < r1; ++r)
+        sums.addRow(store, r, +1);
+    return sums.means(store, r0, r1);
+}
+
 } // namespace
+
+const PhaseMeans& PhaseMeansTracker::update(const MetricStore& store, quint64 storeId, int steps)
+{
+    const qint64 rows = store.rowCount();
+    const qint64 r1 = rows, r0 = steps <= 0 ? 0 : std::max<qint64>(0, rows - steps);
+    // Sliding on when only rows were added; otherwise (and every kRecount updates, so rounding cannot build up)
+    // summed again.
+    constexpr int kRecount = 1000;
+    const bool slides = storeId == m_storeId && store.rewinds() == m_rewinds && store.worldSize() == m_world &&
+                        steps == m_steps && r0 >= m_r0 && r1 >= m_r1 && r0 <= m_r1 && ++m_updates < kRecount;
+    if (!slides) {
+        m_storeId = storeId;
+        m_rewinds = store.rewinds();
+        m_world = store.worldSize();
+        m_steps = steps;
+        m_updates = 0;
+        m_sums.reset(m_world);
+        m_r0 = m_r1 = r0;
+    }
+    for (qint64 r = m_r0; r < r0; ++r)
+        m_sums.addRow(store, r, -1);
+    for (qint64 r = m_r1; r < r1; ++r)
+        m_sums.addRow(store, r, +1);
+    m_r0 = r0;
+    m_r1 = r1;
+    m_means = m_sums.means(store, r0, r1);
+    return m_means;
+}
 
 double PhaseMeans::total(int rank) const
 {

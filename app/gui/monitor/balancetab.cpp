@@ -242,7 +242,7 @@ void BalanceTab::refresh(const MetricStore& store, quint64 generation, bool foll
     if (!rangeOnly) {
         m_sharesTracker.update(store, generation);
         refreshShares();
-        refreshBars(store);
+        refreshBars(store, generation);
     }
     refreshHeatmap(store, generation, following);
 }
@@ -291,9 +291,9 @@ void BalanceTab::refreshShares()
     m_sharesLabel->setText(text);
 }
 
-void BalanceTab::refreshBars(const MetricStore& store)
+void BalanceTab::refreshBars(const MetricStore& store, quint64 generation)
 {
-    const analysis::PhaseMeans means = analysis::phaseMeans(store, m_barSteps);
+    const analysis::PhaseMeans& means = m_meansTracker.update(store, generation, m_barSteps);
     m_byHost = analysis::groupByHost(store);
     if (!m_byHost)
         m_openHost.clear();
@@ -404,14 +404,15 @@ void BalanceTab::refreshBars(const MetricStore& store)
         m_barsPlot->xAxis->setTicker(ticker);
     }
     if (m_byHost)
-        refreshSlowest(store, means);
+        refreshSlowest(store, generation, means);
 }
 
 // The slowest ranks of the job over the bars' steps (analysis::slowestRanks).
-void BalanceTab::refreshSlowest(const MetricStore& store, const analysis::PhaseMeans& means)
+void BalanceTab::refreshSlowest(const MetricStore& store, quint64 generation, const analysis::PhaseMeans& means)
 {
     constexpr int kRows = 10;
-    const std::vector<analysis::SlowRank> slow = analysis::slowestRanks(store, means, kRows);
+    m_rowMedians.use(generation, store.rewinds());
+    const std::vector<analysis::SlowRank> slow = analysis::slowestRanks(store, means, kRows, &m_rowMedians);
     const QSignalBlocker block(m_slowest);
     m_slowest->setRowCount(int(slow.size()));
     for (int i = 0; i < int(slow.size()); ++i) {

@@ -81,14 +81,16 @@ class BalanceTab : public QWidget {
     void buildBars();
     void buildHeatmap();
     void refreshShares();
-    void refreshBars(const metrics::MetricStore& store);
+    void refreshBars(const metrics::MetricStore& store, quint64 generation);
     void refreshHeatmap(const metrics::MetricStore& store, quint64 generation, bool following);
-    void refreshSlowest(const metrics::MetricStore& store, const analysis::PhaseMeans& means);
+    void refreshSlowest(const metrics::MetricStore& store, quint64 generation, const analysis::PhaseMeans& means);
     void markHeatmapRows();
 
     QLabel* m_sharesLabel = nullptr;
     QCustomPlot *m_barsPlot = nullptr, *m_heatPlot = nullptr;
-    analysis::BalanceTracker m_sharesTracker; // the shares' summary, of the rows added since the last refresh
+    analysis::PhaseMeansTracker m_meansTracker; // the bars' phase means, a step's rows in and out
+    analysis::RowOwnMedians m_rowMedians;       // the slowest ranks' reference, a row at a time
+    analysis::BalanceTracker m_sharesTracker;   // the shares' summary, of the rows added since the last refresh
     QStringList m_barTips;
     QList<QCPBars*> m_bars;
     QCPColorMap* m_heat = nullptr;

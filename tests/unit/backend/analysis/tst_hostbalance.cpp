@@ -68,6 +68,25 @@ void tst_HostBalance::slowestRanks()
         QVERIFY2(slow[i].rank >= 616 && slow[i].rank < 624, qPrintable(QString::number(slow[i].rank)));
         QVERIFY(slow[i].sinceStep <= 3);
     }
+    // With the rows' medians kept between calls (a followed run): the same answer, step after step, and the
+    // medians of the rows that left the steps are not kept.
+    RowOwnMedians kept;
+    kept.use(1, store.rewinds());
+    for (qint64 n = 61; n <= 70; ++n) {
+        store.onStep(run.step(n, 1.8e9 + double(n)));
+        const PhaseMeans now = phaseMeans(store, 60);
+        const std::vector<SlowRank> plain = traindeck::analysis::slowestRanks(store, now, 9);
+        const std::vector<SlowRank> withKept = traindeck::analysis::slowestRanks(store, now, 9, &kept);
+        QCOMPARE(withKept.size(), plain.size());
+        for (size_t i = 0; i < plain.size(); ++i) {
+            QCOMPARE(withKept[i].rank, plain[i].rank);
+            QCOMPARE(withKept[i].sinceStep, plain[i].sinceStep);
+        }
+        QCOMPARE(kept.rows(), size_t(60)); // the means' 60 steps only
+    }
+    // Resumed (another rewind count) or another store: forgotten (a kept median of a replaced row is stale).
+    kept.use(1, store.rewinds() + 1);
+    QCOMPARE(kept.rows(), size_t(0));
 }
 
 void tst_HostBalance::whenToGroup()

@@ -117,6 +117,41 @@ class TestPhases : public QObject {
         }
     }
 
+    // The bars of a followed run: the tracker's means over the last steps equal phaseMeans' at every new step
+    // (rows slide in and out), and again after a resume (rows replaced), another window or another store.
+    void trackerSlidesWithTheRun()
+    {
+        auto same = [](const PhaseMeans& a, const PhaseMeans& b) {
+            if (a.ranks != b.ranks || a.fromStep != b.fromStep || a.toStep != b.toStep || a.steps != b.steps)
+                return false;
+            for (size_t p = 0; p < a.ms.size(); ++p)
+                for (size_t k = 0; k < a.ms[p].size(); ++k)
+                    if (!(near(a.ms[p][k], b.ms[p][k], 1e-9) || (std::isnan(a.ms[p][k]) && std::isnan(b.ms[p][k]))))
+                        return false;
+            return true;
+        };
+        MetricStore store;
+        store.onHello(hello(4));
+        PhaseMeansTracker tracker;
+        for (int n = 1; n <= 40; ++n) {
+            StepRecord s = step(n, 4, n >= 20 ? 2 : 1); // the straggler changes at step 20
+            if (n % 7 == 0)
+                s.perRank[size_t(RankMetric::Opt)][3] = kNaN; // a missing value now and then
+            store.onStep(s);
+            QVERIFY2(same(tracker.update(store, 1, 5), phaseMeans(store, 5)), qPrintable(QString::number(n)));
+        }
+        QCOMPARE(tracker.update(store, 1, 5).fromStep, 36);
+        // Resumed from step 30: steps 31 on replaced (to 45, past the rows summed), rank 0 the straggler now.
+        for (int n = 31; n <= 45; ++n)
+            store.onStep(step(n, 4, 0));
+        QVERIFY(same(tracker.update(store, 1, 5), phaseMeans(store, 5)));
+        QVERIFY(tracker.update(store, 1, 5).at(Phase::Forward, 0) > tracker.update(store, 1, 5).at(Phase::Forward, 2));
+        QVERIFY(same(tracker.update(store, 1, 12), phaseMeans(store, 12))); // another window
+        MetricStore other;
+        feed(other, 4, 45, 3);
+        QVERIFY(same(tracker.update(other, 2, 12), phaseMeans(other, 12))); // another store
+    }
+
     void oneStepBreakdown()
     {
         MetricStore store;
