@@ -16,7 +16,7 @@ using metrics::RankMetric;
 void PhaseSums::addRow(const MetricStore& store, qint64 row, int sign)
 {
     const size_t n = size_t(store.worldSize());
-    if (sum.empty())
+    if (sum.empty() || sum[0].size() != n)
         reset(int(n));
     // A row of each metric at a time (MetricStore::rankRow).
     data.resize(n), fwd.resize(n), bwd.resize(n), comm.resize(n), opt.resize(n);
@@ -31,6 +31,7 @@ void PhaseSums::addRow(const MetricStore& store, qint64 row, int sign)
             return;
         sum[size_t(p)][rank] += sign * v;
         count[size_t(p)][rank] += sign;
+        largest = std::max(largest, std::abs(v));
     };
     for (size_t k = 0; k < n; ++k) {
         add(Phase::Data, k, data[k]);
@@ -44,6 +45,7 @@ void PhaseSums::addRow(const MetricStore& store, qint64 row, int sign)
 
 void PhaseSums::reset(int ranks)
 {
+    largest = 0;
     sum.assign(size_t(Phase::Count), std::vector<double>(size_t(std::max(0, ranks)), 0.0));
     count.assign(size_t(Phase::Count), std::vector<int>(size_t(std::max(0, ranks)), 0));
 }
@@ -86,11 +88,14 @@ const PhaseMeans& PhaseMeansTracker::update(const MetricStore& store, quint64 st
 {
     const qint64 rows = store.rowCount();
     const qint64 r1 = rows, r0 = steps <= 0 ? 0 : std::max<qint64>(0, rows - steps);
-    // Sliding on when only rows were added; otherwise (and every kRecount updates, so rounding cannot build up)
-    // summed again.
+    // Sliding on when only rows were added; otherwise (and every kRecount updates, so rounding cannot build up, or
+    // once an absurd value went through the sums: taking it off again would leave the others' digits lost) summed
+    // again.
     constexpr int kRecount = 1000;
+    constexpr double kLargestSlid = 1e9; // ms
     const bool slides = storeId == m_storeId && store.rewinds() == m_rewinds && store.worldSize() == m_world &&
-                        steps == m_steps && r0 >= m_r0 && r1 >= m_r1 && r0 <= m_r1 && ++m_updates < kRecount;
+                        steps == m_steps && r0 >= m_r0 && r1 >= m_r1 && r0 <= m_r1 && m_sums.largest < kLargestSlid &&
+                        ++m_updates < kRecount;
     if (!slides) {
         m_storeId = storeId;
         m_rewinds = store.rewinds();

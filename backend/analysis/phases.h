@@ -33,6 +33,7 @@ PhaseMeans phaseBreakdown(const metrics::MetricStore& store, qint64 row);
 struct PhaseSums {
     std::vector<std::vector<double>> sum; // [phase][rank]
     std::vector<std::vector<int>> count;
+    double largest = 0; // the largest |value| added since the reset
     void reset(int ranks);
     void addRow(const metrics::MetricStore& store, qint64 row, int sign); // sign +1 adds the row, -1 takes it off
     PhaseMeans means(const metrics::MetricStore& store, qint64 r0, qint64 r1) const;
