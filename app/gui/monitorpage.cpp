@@ -452,11 +452,9 @@ void MonitorPage::refreshFindings(bool force, bool dirty)
     const qint64 rows = store.lastStep() - options.fromStep + 1;
     // Rows to copy that start new chunks: those are allocated first, 4,096 columns a refresh, the rows copied in the
     // refresh after (both in one refresh took 12 ms at 1,024 ranks, and the frame over 16 ms with the plots).
-    // Only for a copy that will be extended (appendNewRowsOf's conditions: no rewind since, room left).
-    const qint64 copiedTo = m_liveCopy ? store.rowOfStep(m_liveCopy->lastStep()) : -1; // the copy's last row
+    // Only for a copy that will be extended.
     const bool extends = m_liveCopy && m_liveCopyGeneration == m_session->generation() &&
-                         m_liveCopy->rewinds() == store.rewinds() && copiedTo >= 0 && copiedTo + 1 < store.rowCount() &&
-                         m_liveCopy->rowCount() + (store.rowCount() - 1 - copiedTo) <= rows + rows / 2;
+                         m_liveCopy->newRowsOf(store, rows + rows / 2) > 0;
     if (extends && m_liveCopy->startNextRankChunks(4096)) {
         m_findingsCadence.reset();
         m_dirty |= DirtyFindings;

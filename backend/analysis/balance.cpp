@@ -71,10 +71,7 @@ BalanceSummary balanceSummary(const MetricStore& store)
 
 const BalanceSummary& BalanceTracker::update(const MetricStore& store, quint64 storeId)
 {
-    if (storeId != m_storeId || store.rewinds() != m_rewinds || store.worldSize() != m_world ||
-        store.rowCount() < m_rows) {
-        m_storeId = storeId;
-        m_rewinds = store.rewinds();
+    if (m_version.moveTo(storeId, store.rewinds()) || store.worldSize() != m_world || store.rowCount() < m_rows) {
         m_world = store.worldSize();
         m_rows = 0;
         m_lastChangeRow = m_lastRow = -1;

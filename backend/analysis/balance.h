@@ -50,8 +50,8 @@ class BalanceTracker {
 
   private:
     BalanceSummary m_summary;
-    quint64 m_storeId = 0;
-    qint64 m_rewinds = -1, m_rows = 0, m_lastChangeRow = -1, m_lastRow = -1;
+    metrics::StoreVersion m_version;
+    qint64 m_rows = 0, m_lastChangeRow = -1, m_lastRow = -1;
     int m_world = -1;
     std::vector<int> m_last; // each rank's share in the last row that counts (-1 before one)
 };

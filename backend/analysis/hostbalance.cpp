@@ -82,11 +82,8 @@ std::vector<HostBalance> hostBalance(const MetricStore& store, const PhaseMeans&
 
 void RowOwnMedians::use(quint64 storeId, qint64 rewinds)
 {
-    if (storeId == m_storeId && rewinds == m_rewinds)
-        return;
-    m_storeId = storeId;
-    m_rewinds = rewinds;
-    m_rows.clear();
+    if (m_version.moveTo(storeId, rewinds))
+        m_rows.clear();
 }
 
 double RowOwnMedians::at(const MetricStore& store, qint64 row)

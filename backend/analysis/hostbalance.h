@@ -62,8 +62,7 @@ class RowOwnMedians {
     size_t rows() const { return m_rows.size(); }
 
   private:
-    quint64 m_storeId = 0;
-    qint64 m_rewinds = -1;
+    metrics::StoreVersion m_version;
     std::unordered_map<qint64, double> m_rows;
     std::vector<float> m_data, m_fwd, m_bwd, m_opt;
     std::vector<double> m_own;

@@ -93,12 +93,10 @@ const PhaseMeans& PhaseMeansTracker::update(const MetricStore& store, quint64 st
     // again.
     constexpr int kRecount = 1000;
     constexpr double kLargestSlid = 1e9; // ms
-    const bool slides = storeId == m_storeId && store.rewinds() == m_rewinds && store.worldSize() == m_world &&
-                        steps == m_steps && r0 >= m_r0 && r1 >= m_r1 && r0 <= m_r1 && m_sums.largest < kLargestSlid &&
-                        ++m_updates < kRecount;
+    const bool sameStore = !m_version.moveTo(storeId, store.rewinds());
+    const bool slides = sameStore && store.worldSize() == m_world && steps == m_steps && r0 >= m_r0 && r1 >= m_r1 &&
+                        r0 <= m_r1 && m_sums.largest < kLargestSlid && ++m_updates < kRecount;
     if (!slides) {
-        m_storeId = storeId;
-        m_rewinds = store.rewinds();
         m_world = store.worldSize();
         m_steps = steps;
         m_updates = 0;

@@ -53,8 +53,8 @@ class PhaseMeansTracker {
   private:
     PhaseSums m_sums;
     PhaseMeans m_means;
-    quint64 m_storeId = 0;
-    qint64 m_rewinds = -1, m_r0 = 0, m_r1 = 0;
+    metrics::StoreVersion m_version;
+    qint64 m_r0 = 0, m_r1 = 0;
     int m_world = -1, m_steps = -1, m_updates = 0;
 };
 

@@ -277,20 +277,28 @@ std::unique_ptr<MetricStore> MetricStore::copyTail(qint64 rows, qint64 limit) co
     return out;
 }
 
-bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows, qint64 limit)
+qint64 MetricStore::newRowsOf(const MetricStore& source, qint64 maxRows) const
 {
     const Private& s = *source.d;
     const qint64 mine = d->steps.size(), theirs = s.steps.size();
     if (mine == 0 || worldSize() != source.worldSize() || d->rewinds != s.rewinds)
-        return false;
+        return -1;
     // This store's last row must be a row of source, with the same step before it.
     const qint64 last = d->steps[mine - 1];
     const qint64 at = source.lowerBoundRow(last);
     if (at >= theirs || s.steps[at] != last || at + 1 < mine || s.steps[at + 1 - mine] != d->steps[0])
+        return -1;
+    const qint64 rows = theirs - at - 1;
+    return mine + rows > maxRows ? -1 : rows;
+}
+
+bool MetricStore::appendNewRowsOf(const MetricStore& source, qint64 maxRows, qint64 limit)
+{
+    const qint64 rows = newRowsOf(source, maxRows);
+    if (rows < 0)
         return false;
-    if (mine + (theirs - at - 1) > maxRows)
-        return false;
-    d->appendRowsAndRecords(s, at + 1, at + 1 + std::min(theirs - at - 1, std::max<qint64>(1, limit)));
+    const qint64 from = source.d->steps.size() - rows;
+    d->appendRowsAndRecords(*source.d, from, from + std::min(rows, std::max<qint64>(1, limit)));
     return true;
 }
 

@@ -44,13 +44,7 @@ template <typename T, int Shift = 14> class ChunkedColumn {
         }
     }
     // Allocates the next chunk now when the last is full (or there is none), so the next append does not.
-    bool startNextChunk()
-    {
-        if (!chunks_.empty() && qint64(chunks_.back().size()) < kChunk)
-            return false;
-        chunks_.emplace_back().reserve(size_t(kChunk));
-        return true;
-    }
+    bool startNextChunk() { return startChunkIfFull(true); }
     void append(T v)
     {
         startChunkIfFull();
@@ -120,13 +114,15 @@ template <typename T, int Shift = 14> class ChunkedColumn {
     }
 
   private:
-    void startChunkIfFull()
+    // A column's first chunk grows as needed (a small store stays small), unless asked to be whole at once.
+    bool startChunkIfFull(bool whole = false)
     {
-        if (chunks_.empty() || qint64(chunks_.back().size()) == kChunk) {
-            chunks_.emplace_back();
-            if (spilled_.size() + chunks_.size() > 1)
-                chunks_.back().reserve(size_t(kChunk));
-        }
+        if (!chunks_.empty() && qint64(chunks_.back().size()) < kChunk)
+            return false;
+        chunks_.emplace_back();
+        if (whole || spilled_.size() + chunks_.size() > 1)
+            chunks_.back().reserve(size_t(kChunk));
+        return true;
     }
     // Chunks [0, spilled_.size()) are in the spill file's mapping, the rest in memory, in chunks_: a spilled
     // chunk costs a pointer, not an empty vector too (a day of 1,024 ranks spills 300 chunks per column).
@@ -237,6 +233,9 @@ class MetricStore : public MetricsSink {
     // a tail of source (a new run, a rewritten file) or would then (with every new row) hold more than
     // maxRows rows: the caller takes a new copyTail.
     bool appendNewRowsOf(const MetricStore& source, qint64 maxRows, qint64 limit = kAllRows);
+    // The rows appendNewRowsOf(source, maxRows) would copy (all of them, without a limit), or -1 where it would
+    // return false.
+    qint64 newRowsOf(const MetricStore& source, qint64 maxRows) const;
     static constexpr qint64 kAllRows = std::numeric_limits<qint64>::max();
 
     // A large job's per-rank history: once its per-rank columns would hold more than spillAboveBytes, the
@@ -272,6 +271,22 @@ class MetricStore : public MetricsSink {
   private:
     struct Private;
     std::unique_ptr<Private> d;
+};
+
+// Which store, and which history of it (MetricStore::rewinds: a resumed run replaces rows), a cache of values
+// derived from its rows was built from. Rows never change otherwise, so while the version stays, the cache only
+// gains rows; when it moves, the cache starts over.
+struct StoreVersion {
+    quint64 storeId = 0; // e.g. the session's generation
+    qint64 rewinds = -1;
+    // Records this version; returns whether it differs from the one recorded before.
+    bool moveTo(quint64 id, qint64 storeRewinds)
+    {
+        const bool moved = id != storeId || storeRewinds != rewinds;
+        storeId = id;
+        rewinds = storeRewinds;
+        return moved;
+    }
 };
 
 } // namespace traindeck::metrics

@@ -211,10 +211,9 @@ void heatmapRow(const MetricStore& store, HeatmapMetric metric, qint64 row, std:
 void HeatmapRowCache::use(quint64 generation, qint64 rewinds, HeatmapMetric metric,
                           const std::vector<std::vector<int>>& groups)
 {
-    if (generation == m_generation && rewinds == m_rewinds && metric == m_metric && groups == m_groups)
+    const bool moved = m_version.moveTo(generation, rewinds);
+    if (!moved && metric == m_metric && groups == m_groups)
         return;
-    m_generation = generation;
-    m_rewinds = rewinds;
     m_metric = metric;
     m_groups = groups;
     m_rows.clear();

@@ -102,8 +102,7 @@ class HeatmapRowCache {
 
   private:
     static constexpr size_t kMaxValues = size_t(1) << 22; // 16 MiB of floats, then it starts over
-    quint64 m_generation = 0;
-    qint64 m_rewinds = 0;
+    metrics::StoreVersion m_version;
     HeatmapMetric m_metric = HeatmapMetric::Count;
     std::vector<std::vector<int>> m_groups;
     size_t m_values = 0;

@@ -294,6 +294,7 @@ void BalanceTab::refreshShares()
 void BalanceTab::refreshBars(const MetricStore& store, quint64 generation)
 {
     const analysis::PhaseMeans& means = m_meansTracker.update(store, generation, m_barSteps);
+    const analysis::BalanceSummary& shares = m_sharesTracker.summary();
     m_byHost = analysis::groupByHost(store);
     if (!m_byHost)
         m_openHost.clear();
@@ -343,10 +344,10 @@ void BalanceTab::refreshBars(const MetricStore& store, quint64 generation)
             QString tip = host.isEmpty() ? tr("Rank %1").arg(r) : tr("Rank %1 on %2").arg(r).arg(host);
             tip += QLatin1Char('\n') +
                    tr("%1 ms per step (mean of the phases)").arg(QString::number(means.total(r), 'f', 1));
-            if (r < int(m_sharesTracker.summary().samples.size()))
-                tip += QLatin1Char('\n') +
-                       tr("%n sample(s) per step since step %1", nullptr, m_sharesTracker.summary().samples[size_t(r)])
-                           .arg(m_sharesTracker.summary().sinceStep);
+            if (r < int(shares.samples.size()))
+                tip +=
+                    QLatin1Char('\n') +
+                    tr("%n sample(s) per step since step %1", nullptr, shares.samples[size_t(r)]).arg(shares.sinceStep);
             m_barTips.append(tip);
         }
         m_barRanks = ranks;
@@ -397,8 +398,8 @@ void BalanceTab::refreshBars(const MetricStore& store, quint64 generation)
             const int r = m_barRanks.at(k);
             const QString host = store.hostOf(r);
             QString label = host.isEmpty() ? QString::number(r) : QStringLiteral("%1\n%2").arg(r).arg(host);
-            if (r < int(m_sharesTracker.summary().samples.size()))
-                label += QLatin1Char('\n') + tr("%n sample(s)", nullptr, m_sharesTracker.summary().samples[size_t(r)]);
+            if (r < int(shares.samples.size()))
+                label += QLatin1Char('\n') + tr("%n sample(s)", nullptr, shares.samples[size_t(r)]);
             ticker->addTick(k, label);
         }
         m_barsPlot->xAxis->setTicker(ticker);

@@ -94,11 +94,8 @@ void DevicesTab::refreshByHost(const MetricStore& store, quint64 generation)
     // The rows sampled are the multiples of the stride (and the last row), so the next refresh samples the same
     // ones and computes only the rows it has not kept: a followed run's frame computed 128 x 171 host values
     // again at every step (6 ms).
-    if (m_hostRowsGeneration != generation || m_hostRowsRewinds != store.rewinds()) {
+    if (m_hostRowsVersion.moveTo(generation, store.rewinds()))
         m_hostRows.clear();
-        m_hostRowsGeneration = generation;
-        m_hostRowsRewinds = store.rewinds();
-    }
     const size_t hosts = m_hostRanks.size();
     std::vector<float> util(size_t(store.worldSize())), mem(util.size()), v;
     // Only the rows sampled now stay kept (the last row is seldom a multiple of the stride, and the stride grows
@@ -106,7 +103,7 @@ void DevicesTab::refreshByHost(const MetricStore& store, quint64 generation)
     std::unordered_map<qint64, std::vector<float>> keptNow;
     auto hostValues = [&](qint64 row) -> const std::vector<float>& {
         std::vector<float>& kept = keptNow[row];
-        if (const auto it = m_hostRows.find(row); it != m_hostRows.end() && !it->second.empty()) {
+        if (const auto it = m_hostRows.find(row); it != m_hostRows.end()) {
             kept = std::move(it->second);
             return kept;
         }

@@ -50,8 +50,7 @@ class DevicesTab : public QWidget {
     // Grouped: the host values of each sampled row (the hosts' median utilisation, then their largest memory),
     // for one run (generation) and rewind count.
     std::unordered_map<qint64, std::vector<float>> m_hostRows;
-    quint64 m_hostRowsGeneration = 0;
-    qint64 m_hostRowsRewinds = -1;
+    metrics::StoreVersion m_hostRowsVersion;
     qint64 m_deviceRows = 0;
     qint64 m_deviceLastStep = -1;
     bool m_deviceDecimated = false;
